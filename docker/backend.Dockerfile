@@ -1,0 +1,50 @@
+# syntax=docker/dockerfile:1
+# One backend image for every target: the gateway and each service run the same code,
+# chosen at start by `--target=<name>` (TARGET only sets the default).
+# Build from the repository root:
+#   docker build -f docker/backend.Dockerfile -t ledgerline/backend .
+#   docker build -f docker/backend.Dockerfile --build-arg TARGET=identity -t ledgerline/identity .
+
+ARG NODE_IMAGE=node:24-slim
+
+# Only the npm manifests, so the dependency layer below is rebuilt when they change and
+# not on every source edit (COPY --from compares content, not the stage's history).
+FROM ${NODE_IMAGE} AS manifests
+WORKDIR /src
+COPY . .
+RUN mkdir /manifests \
+ && cp package.json package-lock.json .npmrc /manifests/ \
+ && find services gateway frontends -maxdepth 2 -name package.json -exec cp --parents {} /manifests/ \;
+
+# Production dependencies of the backend workspaces only: `--workspace=<folder>` selects
+# every workspace under it, so a new service needs no change here, and the frontends'
+# webpack toolchain stays out of the image. All manifests are present because npm ci
+# checks the whole lockfile against them.
+FROM ${NODE_IMAGE} AS deps
+WORKDIR /app
+COPY --from=manifests /manifests/ ./
+RUN --mount=type=cache,target=/root/.npm \
+    npm ci --omit=dev --workspace=services --workspace=gateway
+
+FROM ${NODE_IMAGE} AS runtime
+ARG TARGET=all
+# PORTAL_DATA_DIR only matters for the embedded defaults (no POSTGRES_URL / S3_ENDPOINT);
+# it lives outside the read-only code so a read-only root filesystem can mount it.
+ENV NODE_ENV=production \
+    PORTAL_TARGET=${TARGET} \
+    PORTAL_DATA_DIR=/var/lib/ledgerline
+WORKDIR /app
+# Code and node_modules stay owned by root: the process (uid 1000, `node` in this base)
+# can read but never rewrite what it runs.
+COPY --from=deps /app/ ./
+COPY services/ ./services/
+COPY gateway/ ./gateway/
+COPY --chmod=0755 docker/backend-entrypoint.sh ./docker/
+COPY docker/healthcheck.mjs ./docker/
+RUN mkdir -p /var/lib/ledgerline && chown 1000:1000 /var/lib/ledgerline
+# Numeric, so Kubernetes' runAsNonRoot can verify it without resolving a user name.
+USER 1000:1000
+EXPOSE 8080 8101-8109
+HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
+  CMD ["node", "/app/docker/healthcheck.mjs"]
+ENTRYPOINT ["/app/docker/backend-entrypoint.sh"]

@@ -1,0 +1,15 @@
+import { Card } from 'primereact/card';
+
+/** Spec 000 §2: any path no route claims. */
+export function NotFoundPage() {
+  return (
+    <div className="page-centered">
+      <Card className="not-found">
+        <h1 className="not-found__title">
+          <i className="pi pi-exclamation-circle" aria-hidden="true" /> 404 Page Not Found
+        </h1>
+        <p>Did you forget to add the page to the router?</p>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,34 @@
+import { Component, Suspense, type ErrorInfo, type ReactNode } from 'react';
+import { LoadingScreen } from './loading-screen.tsx';
+
+interface BoundaryState {
+  error: Error | null;
+}
+
+/**
+ * Around every route element, so a remote page that throws (or fails to load a lazy chunk)
+ * takes down only its own content, never the shell's navigation.
+ */
+export class RouteErrorBoundary extends Component<{ children: ReactNode }, BoundaryState> {
+  override state: BoundaryState = { error: null };
+
+  static getDerivedStateFromError(error: unknown): BoundaryState {
+    return { error: error instanceof Error ? error : new Error(String(error)) };
+  }
+
+  override componentDidCatch(error: unknown, info: ErrorInfo): void {
+    console.error('A page failed to render', error, info.componentStack);
+  }
+
+  override render() {
+    if (this.state.error) {
+      return (
+        <div className="route-error" role="alert">
+          <h2>This page could not be shown.</h2>
+          <p>{this.state.error.message}</p>
+        </div>
+      );
+    }
+    return <Suspense fallback={<LoadingScreen />}>{this.props.children}</Suspense>;
+  }
+}

@@ -1,0 +1,23 @@
+import { useMemo } from 'react';
+import { Outlet, useLocation } from 'react-router-dom';
+import { AppLayout } from '@ledgerline/ui/app-layout.tsx';
+import { useAuth } from '@ledgerline/ui/auth-context.tsx';
+import { readCurrentTenant } from '@ledgerline/ui/auth-storage.ts';
+import { headerTitle } from '@ledgerline/ui/header-title.ts';
+import { resolveNavItems } from '@ledgerline/ui/nav-items.ts';
+import type { ShellNavItem } from '@ledgerline/ui/shell-contract.ts';
+
+/** The signed-in frame around every 'app' route; only rendered behind the auth guard. */
+export function ShellLayout({ navItems }: { navItems: readonly ShellNavItem[] }) {
+  const { state, logout } = useAuth();
+  const { pathname } = useLocation();
+  // Choosing a tenant reloads the page (spec 000 §4), so reading it once per load is enough.
+  const tenant = useMemo(() => readCurrentTenant(), []);
+  if (state.status !== 'authenticated') return null;
+  const items = resolveNavItems(navItems, { role: state.user.role, tenantShortName: tenant?.shortName, pathname });
+  return (
+    <AppLayout title={headerTitle(pathname)} user={state.user} navItems={items} onLogout={logout}>
+      <Outlet />
+    </AppLayout>
+  );
+}

@@ -1,0 +1,66 @@
+import { isClientRole } from './auth-storage.ts';
+import type { NavAudience, ShellNavItem } from './shell-contract.ts';
+
+/** The side navigation of spec 000 "Shell", in its order. Remotes may add or replace items. */
+export const SPEC_NAV_ITEMS: readonly ShellNavItem[] = [
+  { id: 'dashboard', label: 'Dashboard', path: '/', tenantPath: '/dashboard', icon: 'pi pi-home', audience: ['staff', 'client'] },
+  { id: 'reports', label: 'Reports', path: '/cpa-dashboard', icon: 'pi pi-file', group: true },
+  { id: 'client-reports', label: 'Reports', path: '/client-reports', icon: 'pi pi-file', audience: ['client'] },
+  { id: 'tasks', label: 'Tasks', path: '/tasks', icon: 'pi pi-check-square' },
+  { id: 'compliance', label: 'Compliance', path: '/compliance', icon: 'pi pi-shield' },
+  { id: 'compliance-insights', label: 'AI Insights', path: '/compliance-insights', icon: 'pi pi-lightbulb' },
+  { id: 'messages', label: 'AI Assistant', path: '/messages', icon: 'pi pi-comments' },
+  { id: 'clients', label: 'Clients', path: '/clients', icon: 'pi pi-building' },
+  { id: 'users', label: 'Users', path: '/users', icon: 'pi pi-users' },
+  { id: 'roles', label: 'Roles', path: '/roles', icon: 'pi pi-id-card' },
+  { id: 'report-types', label: 'Report Types', path: '/report-types', icon: 'pi pi-tags' },
+  { id: 'firm-documents', label: 'Firm Documents', path: '/firm-documents', icon: 'pi pi-folder' },
+  { id: 'settings', label: 'Settings', path: '/settings', icon: 'pi pi-cog' },
+];
+
+export interface NavContext {
+  role: string | undefined;
+  /** The stored current tenant's short name, if any. */
+  tenantShortName: string | undefined;
+  pathname: string;
+}
+
+export interface ResolvedNavItem {
+  id: string;
+  label: string;
+  href: string;
+  icon?: string;
+  active: boolean;
+  /** Groups only: whether the children are shown. */
+  open?: boolean;
+  children: ResolvedNavItem[];
+}
+
+/** Filters items to the user's audience, applies the tenant prefix and nests group children. */
+export function resolveNavItems(items: readonly ShellNavItem[], context: NavContext): ResolvedNavItem[] {
+  const audience: NavAudience = isClientRole(context.role) ? 'client' : 'staff';
+  const visible = items.filter((item) => (item.audience ?? ['staff']).includes(audience));
+  const resolve = (item: ShellNavItem): ResolvedNavItem => {
+    const href = navHref(item, context.tenantShortName);
+    const resolved: ResolvedNavItem = {
+      id: item.id,
+      label: item.label,
+      href,
+      active: isActive(href, context.pathname),
+      children: visible.filter((child) => child.parentId === item.id).map(resolve),
+    };
+    if (item.icon) resolved.icon = item.icon;
+    if (item.group) resolved.open = context.pathname.includes(item.path);
+    return resolved;
+  };
+  return visible.filter((item) => item.parentId === undefined).map(resolve);
+}
+
+export function navHref(item: ShellNavItem, tenantShortName: string | undefined): string {
+  return tenantShortName ? `/${tenantShortName}${item.tenantPath ?? item.path}` : item.path;
+}
+
+function isActive(href: string, pathname: string): boolean {
+  if (href === '/') return pathname === '/';
+  return pathname === href || pathname.startsWith(`${href}/`);
+}

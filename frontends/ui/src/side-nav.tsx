@@ -1,0 +1,53 @@
+import { Link } from 'react-router-dom';
+import type { ResolvedNavItem } from './nav-items.ts';
+
+export interface SideNavProps {
+  items: readonly ResolvedNavItem[];
+  onLogout(): void;
+}
+
+/** Side navigation (16rem, spec 000 §9) with Logout at the bottom. */
+export function SideNav({ items, onLogout }: SideNavProps) {
+  return (
+    <nav className="side-nav" aria-label="Main navigation">
+      <div className="side-nav__brand">
+        <i className="pi pi-briefcase" aria-hidden="true" />
+        <span>Ledgerline</span>
+      </div>
+      <ul className="side-nav__list">
+        {items.map((item) => (
+          <NavEntry key={item.id} item={item} />
+        ))}
+      </ul>
+      <button type="button" className="side-nav__logout" onClick={onLogout}>
+        <i className="pi pi-sign-out" aria-hidden="true" />
+        <span>Logout</span>
+      </button>
+    </nav>
+  );
+}
+
+function NavEntry({ item }: { item: ResolvedNavItem }) {
+  const isGroup = item.open !== undefined;
+  return (
+    <li className="side-nav__entry" data-nav-id={item.id}>
+      <Link
+        to={item.href}
+        className={item.active ? 'side-nav__link side-nav__link--active' : 'side-nav__link'}
+        aria-current={item.active ? 'page' : undefined}
+        aria-expanded={isGroup ? item.open : undefined}
+      >
+        {item.icon && <i className={item.icon} aria-hidden="true" />}
+        <span>{item.label}</span>
+        {isGroup && <i className={item.open ? 'pi pi-chevron-down side-nav__chevron' : 'pi pi-chevron-right side-nav__chevron'} aria-hidden="true" />}
+      </Link>
+      {item.open && item.children.length > 0 && (
+        <ul className="side-nav__children">
+          {item.children.map((child) => (
+            <NavEntry key={child.id} item={child} />
+          ))}
+        </ul>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,98 @@
+// The one webpack + module-federation setup of the shell and every remote, so they agree
+// on loaders, hashing and — above all — on which packages are shared singletons.
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
+import HtmlWebpackPlugin from 'html-webpack-plugin';
+import MiniCssExtractPlugin from 'mini-css-extract-plugin';
+
+const require = createRequire(import.meta.url);
+
+/** Hashed names may be cached for ever; the gateway recognises them by this pattern. */
+const HASHED = '[name].[contenthash:16]';
+
+// CSS is excluded from sharing: style sheets are global, the shell loads them once.
+const NOT_CSS = { request: /\.css$/ };
+
+/** Design §5.7: one copy of each of these per page, whichever bundle loads first provides it. */
+export const SHARED_SINGLETONS = {
+  react: { singleton: true },
+  'react/': { singleton: true },
+  'react-dom': { singleton: true },
+  'react-dom/': { singleton: true },
+  'react-router': { singleton: true },
+  'react-router-dom': { singleton: true },
+  '@tanstack/react-query': { singleton: true },
+  'primereact/': { singleton: true, exclude: NOT_CSS },
+  '@ledgerline/ui/': { singleton: true, exclude: NOT_CSS },
+};
+
+/**
+ * @param {object} options
+ * @param {string} options.name module-federation container name (a remote's name in frontends.json)
+ * @param {string} options.root the package folder; output goes to {root}/dist
+ * @param {string} options.publicPath '/' for the shell, 'auto' for remotes served under a prefix
+ * @param {string} [options.entry] the shell's entry module; remotes have none
+ * @param {Record<string, string>} [options.exposes] a remote's exposed modules
+ * @param {string} [options.htmlTemplate] the shell's index.html template
+ * @returns {(env: unknown, argv: { mode?: 'production' | 'development' | 'none' }) => import('webpack').Configuration}
+ */
+export function federatedAppConfig({ name, root, publicPath, entry, exposes, htmlTemplate }) {
+  return (_env, argv) => {
+    const mode = argv.mode ?? 'production';
+    return {
+      mode,
+      context: root,
+      entry: entry ? { main: entry } : {},
+      target: 'web',
+      devtool: false,
+      output: {
+        path: path.join(root, 'dist'),
+        publicPath,
+        filename: `${HASHED}.js`,
+        chunkFilename: `${HASHED}.js`,
+        assetModuleFilename: `${HASHED}[ext]`,
+        uniqueName: name,
+        clean: true,
+      },
+      resolve: { extensions: ['.ts', '.tsx', '.js', '.mjs'] },
+      module: {
+        rules: [
+          {
+            test: /\.tsx?$/,
+            exclude: /node_modules/,
+            use: {
+              loader: require.resolve('swc-loader'),
+              options: {
+                jsc: {
+                  target: 'es2022',
+                  parser: { syntax: 'typescript', tsx: true },
+                  transform: { react: { runtime: 'automatic', development: mode === 'development' } },
+                },
+              },
+            },
+          },
+          { test: /\.css$/, use: [MiniCssExtractPlugin.loader, require.resolve('css-loader')] },
+          { test: /\.(woff2?|ttf|eot|svg|png|gif)$/, type: 'asset/resource' },
+        ],
+      },
+      plugins: [
+        new ModuleFederationPlugin({
+          name,
+          filename: 'remoteEntry.js',
+          exposes,
+          shared: SHARED_SINGLETONS,
+          manifest: true,
+          // Types are shared through the workspace, not downloaded at run time.
+          dts: false,
+        }),
+        new MiniCssExtractPlugin({ filename: `${HASHED}.css`, chunkFilename: `${HASHED}.css` }),
+        ...(htmlTemplate ? [new HtmlWebpackPlugin({ template: htmlTemplate, scriptLoading: 'defer' })] : []),
+      ],
+      // Builds share two cores with everything else; the cache makes rebuilds near-free.
+      cache: { type: 'filesystem', name: `${name}-${mode}` },
+      performance: { hints: false },
+      stats: 'errors-warnings',
+    };
+  };
+}

@@ -1,0 +1,192 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import express from 'express';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Server as SocketServer } from 'socket.io';
+import { io as connectSocket } from 'socket.io-client';
+import { MemorySigningKeyStore } from '@ledgerline/kit/auth/signing-key-store.ts';
+import { createTokenIssuer } from '@ledgerline/kit/auth/token-issuer.ts';
+import { createTokenVerifier } from '@ledgerline/kit/auth/token-verifier.ts';
+import { createLogger } from '@ledgerline/kit/logger.ts';
+import { TENANT_HEADER } from '@ledgerline/kit/service-module.ts';
+import { createGateway } from '../src/gateway.ts';
+import { loadGatewayConfig } from '../src/gateway.config.ts';
+import { RouteTable } from '../src/route-table.ts';
+import { TenantDirectory } from '../src/tenant-directory.ts';
+
+const listen = (server: http.Server): Promise<string> =>
+  new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+
+const issuer = createTokenIssuer({ issuer: 'test-issuer', keyStore: new MemorySigningKeyStore(), tokenTtlSeconds: 600 });
+const staff = (tenant: string, role = 'CPA') => issuer.sign({ sub: '7', username: 'cpa', fullName: 'C P A', role, tenant, platformAdmin: false });
+const platformAdmin = () => issuer.sign({ sub: '1', username: 'root', fullName: 'Root', role: 'Admin', tenant: null, platformAdmin: true });
+
+let upstream: http.Server;
+let sockets: SocketServer;
+let gatewayServer: http.Server;
+let gatewayUrl: string;
+let upstreamUrl: string;
+const tenants = new TenantDirectory();
+
+beforeAll(async () => {
+  // An upstream that echoes what the gateway forwarded, plus a socket.io echo.
+  const app = express();
+  app.use((req, res) => {
+    let size = 0;
+    req.on('data', (c: Buffer) => { size += c.length; });
+    req.on('end', () => res.json({ url: req.url, tenant: req.header(TENANT_HEADER) ?? null, auth: req.header('authorization') ?? null, size }));
+  });
+  upstream = http.createServer(app);
+  sockets = new SocketServer(upstream);
+  sockets.on('connection', (s) => s.on('echo', (msg: string, ack: (r: string) => void) => ack(`echo:${msg}`)));
+  upstreamUrl = await listen(upstream);
+
+  const routes = new RouteTable();
+  routes.addService({ service: 'echo', url: upstreamUrl }, ['things', 'public/things'], ['/socket.io/']);
+  routes.addService({ service: 'down', url: 'http://127.0.0.1:1' }, ['down']);
+  tenants.replaceAll([
+    { shortName: 'acme', isActive: true, urlPattern: 'subdomain', customDomain: null, customSubdomain: 'acme' },
+    { shortName: 'sleepy', isActive: false, urlPattern: 'path', customDomain: null, customSubdomain: null },
+  ]);
+  const gateway = createGateway({
+    config: loadGatewayConfig({ GATEWAY_JSON_MAX_BYTES: '1000', GATEWAY_RATE_LIMIT_PER_MINUTE: '100000' }),
+    routes,
+    services: () => [{ service: 'echo', url: upstreamUrl }],
+    tenants,
+    tokens: createTokenVerifier({ issuers: [{ issuer: 'test-issuer', jwks: () => issuer.jwks() }] }),
+    logger: createLogger('gateway-test', 'silent'),
+    frontends: null,
+  });
+  gatewayServer = http.createServer(gateway.app);
+  gatewayServer.on('upgrade', gateway.upgrade);
+  gatewayUrl = await listen(gatewayServer);
+});
+
+afterAll(async () => {
+  await new Promise((r) => sockets.close(r));
+  gatewayServer.closeAllConnections();
+  upstream.closeAllConnections();
+  await new Promise((r) => gatewayServer.close(r));
+  await new Promise((r) => upstream.close(r));
+});
+
+const get = async (path: string, headers: Record<string, string> = {}) => {
+  const r = await fetch(`${gatewayUrl}${path}`, { headers });
+  return { status: r.status, body: (await r.json()) as Record<string, unknown>, headers: r.headers };
+};
+
+describe('gateway', () => {
+  it('forwards tenant-prefixed calls unprefixed with the tenant header', async () => {
+    const token = await staff('acme');
+    const r = await get('/api/acme/things/3?q=1', { authorization: `Bearer ${token}` });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ url: '/api/things/3?q=1', tenant: 'acme', auth: `Bearer ${token}` });
+  });
+
+  it('takes the tenant from the token for unprefixed calls', async () => {
+    const r = await get('/api/things', { authorization: `Bearer ${await staff('acme')}` });
+    expect(r.body).toMatchObject({ url: '/api/things', tenant: 'acme' });
+  });
+
+  it('takes the tenant from the host for subdomain URL patterns', async () => {
+    // fetch() may not set Host; node:http can.
+    const body = await new Promise<Record<string, unknown>>((resolve, reject) => {
+      http.get(`${gatewayUrl}/api/public/things/1`, { headers: { host: 'acme.portal.test' } }, (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => { text += c.toString(); });
+        res.on('end', () => resolve(JSON.parse(text) as Record<string, unknown>));
+      }).on('error', reject);
+    });
+    expect(body).toMatchObject({ url: '/api/public/things/1', tenant: 'acme' });
+  });
+
+  it('never lets a client set the trusted tenant header', async () => {
+    const r = await get('/api/public/things/1', { [TENANT_HEADER]: 'acme' });
+    expect(r.body).toMatchObject({ tenant: null });
+  });
+
+  it('refuses a token of tenant A on tenant B', async () => {
+    const r = await get('/api/beta/things', { authorization: `Bearer ${await staff('acme', 'Admin')}` });
+    expect(r.status).toBe(403);
+    expect(r.body.message).toBe('This account belongs to another firm.');
+  });
+
+  it('lets a platform administrator act in any tenant', async () => {
+    const r = await get('/api/beta/things', { authorization: `Bearer ${await platformAdmin()}` });
+    expect(r.body).toMatchObject({ tenant: 'beta' });
+  });
+
+  it('refuses an invalid token with a clear 401', async () => {
+    const token = await staff('acme');
+    const r = await get('/api/things', { authorization: `Bearer ${token.slice(0, -4)}AAAA` });
+    expect(r.status).toBe(401);
+    expect(r.body.message).toBe('Invalid authentication token. Please log in again.');
+  });
+
+  it('answers unknown API paths with a JSON 404', async () => {
+    const r = await get('/api/acme/nothing');
+    expect(r.status).toBe(404);
+    expect(r.body.message).toBe('Not found: GET /api/acme/nothing');
+  });
+
+  it('refuses requests for an inactive tenant', async () => {
+    const r = await get('/api/sleepy/things');
+    expect(r.status).toBe(404);
+    expect(r.body.message).toBe('Tenant not found');
+  });
+
+  it('rejects an oversized body with 413 before it reaches a service', async () => {
+    const r = await fetch(`${gatewayUrl}/api/things`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ pad: 'x'.repeat(2000) }) });
+    expect(r.status).toBe(413);
+    expect(((await r.json()) as { message: string }).message).toMatch(/too large/);
+  });
+
+  it('answers 503 with a message when a service is down', async () => {
+    const r = await get('/api/down');
+    expect(r.status).toBe(503);
+    expect(r.body.message).toBe('The down service is unavailable. Please try again.');
+  });
+
+  it('sets security headers', async () => {
+    const r = await get('/api/public/things/1');
+    expect(r.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(r.headers.get('content-security-policy')).toContain("script-src 'self'");
+  });
+
+  it('proxies websocket upgrades for /socket.io', async () => {
+    const socket = connectSocket(gatewayUrl, { transports: ['websocket'], reconnection: false });
+    try {
+      const reply = await new Promise<string>((resolve, reject) => {
+        socket.on('connect_error', reject);
+        socket.on('connect', () => socket.emit('echo', 'hello', resolve));
+      });
+      expect(reply).toBe('echo:hello');
+    } finally {
+      socket.close();
+    }
+  });
+
+  it('rate-limits a client that floods the API', async () => {
+    const routes = new RouteTable();
+    routes.addService({ service: 'echo', url: upstreamUrl }, ['things']);
+    const limited = createGateway({
+      config: loadGatewayConfig({ GATEWAY_RATE_LIMIT_PER_MINUTE: '3' }),
+      routes, services: () => [], tenants: new TenantDirectory(),
+      tokens: createTokenVerifier({ issuers: [{ issuer: 'test-issuer', jwks: () => issuer.jwks() }] }),
+      logger: createLogger('gateway-test', 'silent'), frontends: null,
+    });
+    const server = http.createServer(limited.app);
+    const url = await listen(server);
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++) statuses.push((await fetch(`${url}/api/things`)).status);
+      expect(statuses).toEqual([200, 200, 200, 429, 429]);
+      const r = await fetch(`${url}/api/things`);
+      expect(((await r.json()) as { message: string }).message).toBe('Too many requests. Please wait a moment and try again.');
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+      limited.close();
+    }
+  });
+});

@@ -1,0 +1,32 @@
+import type { JWTPayload } from 'jose';
+import { z } from 'zod';
+import { Unauthenticated } from '../errors.ts';
+import type { PortalClaims } from './claims.ts';
+import { INVALID_TOKEN_MESSAGE } from './token-payload.ts';
+
+/** Roles every Keycloak realm grants by default; they say nothing about portal access. */
+const isKeycloakDefaultRole = (role: string) =>
+  role === 'offline_access' || role === 'uma_authorization' || role.startsWith('default-roles-');
+
+const keycloakPayloadSchema = z.object({
+  sub: z.string().min(1),
+  preferred_username: z.string().min(1),
+  name: z.string().optional(),
+  realm_access: z.object({ roles: z.array(z.string()) }),
+});
+
+/**
+ * Claim mapping for an access token of a tenant's Keycloak realm. A realm serves exactly
+ * one tenant, so the tenant comes from the trust (named after the realm), never from a
+ * claim a realm admin could edit; the portal role is the realm role that is not a Keycloak
+ * default. Realm users are never platform administrators.
+ */
+export function keycloakClaimsMapper(tenant: string): (payload: JWTPayload) => PortalClaims {
+  return (payload) => {
+    const parsed = keycloakPayloadSchema.safeParse(payload);
+    const role = parsed.success ? parsed.data.realm_access.roles.find((r) => !isKeycloakDefaultRole(r)) : undefined;
+    if (!parsed.success || role === undefined) throw new Unauthenticated(INVALID_TOKEN_MESSAGE);
+    const p = parsed.data;
+    return { sub: p.sub, username: p.preferred_username, fullName: p.name ?? p.preferred_username, role, tenant, platformAdmin: false };
+  };
+}

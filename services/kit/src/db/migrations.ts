@@ -1,0 +1,112 @@
+import type { Database, Queryable } from './database.ts';
+import { isUniqueViolation } from './sql-errors.ts';
+import { PLATFORM_SCHEMA, assertSchemaName, quoteIdent, tenantSchema } from './tenant-schema.ts';
+
+/** One forward-only step. `id` sorts in apply order, e.g. `001_create_files`. */
+export interface Migration {
+  id: string;
+  /** Runs with the target schema first on the search path: write unqualified table names. */
+  sql: string;
+}
+
+/** A service's migrations for one scope: every tenant schema, or the platform schema. */
+export interface ServiceMigrations {
+  service: string;
+  scope: 'tenant' | 'platform';
+  migrations: readonly Migration[];
+}
+
+const HISTORY_TABLE = 'schema_migrations';
+
+// Advisory-lock namespace (first key) so our locks never collide with another user's.
+const MIGRATION_LOCK_CLASS = 0x4c4c4d47; // "LLMG"
+
+/**
+ * Brings `schema` up to date with `sets`, creating the schema if missing. Returns what it
+ * applied as `"service: id"`, empty when already current. Each migration and its history
+ * row commit together, so a failing migration leaves nothing behind and is retried next
+ * time. Concurrent callers (several replicas starting at once) serialise on an advisory
+ * lock per schema and re-check the history under it, so each migration runs once.
+ */
+export async function migrateSchema(db: Database, schema: string, sets: readonly ServiceMigrations[]): Promise<string[]> {
+  assertSchemaName(schema);
+  sets.forEach(checkSet);
+  const history = `${quoteIdent(schema)}.${HISTORY_TABLE}`;
+  const lock = (tx: Queryable) =>
+    tx.query('SELECT pg_advisory_xact_lock($1::int, hashtext($2)::int)', [MIGRATION_LOCK_CLASS, schema]);
+
+  const exists = await db.query<{ t: string | null }>('SELECT to_regclass($1)::text AS t', [history]);
+  if (!exists.rows[0]?.t) await createHistory(db, schema, history, lock);
+
+  const applied = new Set(
+    (await db.query<{ key: string }>(`SELECT service || ': ' || id AS key FROM ${history}`)).rows.map((r) => r.key),
+  );
+  const target = db.forSchema(schema);
+  const actions: string[] = [];
+  for (const set of sets) {
+    for (const migration of set.migrations) {
+      const action = `${set.service}: ${migration.id}`;
+      if (applied.has(action)) continue;
+      const ran = await target.transaction(async (tx) => {
+        await lock(tx);
+        // Another process may have applied it while we waited for the lock.
+        const done = await tx.query(`SELECT 1 FROM ${history} WHERE service = $1 AND id = $2`, [set.service, migration.id]);
+        if (done.rowCount > 0) return false;
+        await tx.query(migration.sql);
+        await tx.query(`INSERT INTO ${history} (service, id) VALUES ($1, $2)`, [set.service, migration.id]);
+        return true;
+      }).catch((err: unknown) => {
+        throw new Error(`Migration ${action} failed in schema ${schema}`, { cause: err });
+      });
+      if (ran) actions.push(action);
+    }
+  }
+  return actions;
+}
+
+/** Migrates one tenant's schema with the tenant-scoped sets (platform sets are ignored). */
+export function migrateTenant(db: Database, schemaName: string, sets: readonly ServiceMigrations[]): Promise<string[]> {
+  return migrateSchema(db, tenantSchema(schemaName), sets.filter((s) => s.scope === 'tenant'));
+}
+
+/** Migrates the platform schema (`portal`) with the platform-scoped sets (tenant sets are ignored). */
+export function migratePlatform(db: Database, sets: readonly ServiceMigrations[]): Promise<string[]> {
+  return migrateSchema(db, PLATFORM_SCHEMA, sets.filter((s) => s.scope === 'platform'));
+}
+
+async function createHistory(db: Database, schema: string, history: string, lock: (tx: Queryable) => Promise<unknown>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await db.transaction(async (tx) => {
+        await lock(tx);
+        await tx.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
+        await tx.query(
+          `CREATE TABLE IF NOT EXISTS ${history} (
+             service text NOT NULL,
+             id text NOT NULL,
+             applied_at timestamptz NOT NULL DEFAULT now(),
+             PRIMARY KEY (service, id))`,
+        );
+      });
+      return;
+    } catch (err) {
+      // The advisory lock does not refresh a session's catalog cache: a caller that waited
+      // on it while another created the schema can still miss it and fail on the catalog's
+      // unique index. A new transaction sees the schema, and IF NOT EXISTS then holds.
+      if (attempt < 3 && isUniqueViolation(err)) continue;
+      throw err;
+    }
+  }
+}
+
+function checkSet(set: ServiceMigrations): void {
+  if (!set.service) throw new Error('Migration set without a service name');
+  set.migrations.forEach((m, i) => {
+    const previous = set.migrations[i - 1];
+    if (!m.id) throw new Error(`${set.service}: migration without an id`);
+    // Ascending ids catch a migration inserted or renamed out of order before it runs anywhere.
+    if (previous && previous.id >= m.id) {
+      throw new Error(`${set.service}: migration ids must be unique and ascending (${previous.id}, ${m.id})`);
+    }
+  });
+}

@@ -1,0 +1,52 @@
+import type { Router } from 'express';
+import type { Bus } from './bus/bus.ts';
+import type { Database } from './db/database.ts';
+import type { ServiceMigrations } from './db/migrations.ts';
+import type { ApiRegistry } from './http/api-registry.ts';
+import type { Logger } from './logger.ts';
+import type { ObjectStore } from './storage/object-store.ts';
+import type { TokenVerifier } from './auth/token-verifier.ts';
+import type { HealthCheck } from './http/service-app.ts';
+
+/** What the runtime hands every service: the adapters chosen by env, shared in `--target=all`. */
+export interface ServiceDeps {
+  db: Database;
+  bus: Bus;
+  storage: ObjectStore;
+  tokens: TokenVerifier;
+  logger: Logger;
+  env: NodeJS.ProcessEnv;
+  /** Embedded-default data folder (PGlite, local objects, keys). */
+  dataDir: string;
+}
+
+export interface ServiceInstance {
+  routers: Router[];
+  api: ApiRegistry;
+  /** Extra readiness checks beyond db and bus (which the runtime adds). */
+  readiness?: HealthCheck[];
+  start?(): Promise<void>;
+  stop?(): Promise<void>;
+}
+
+/**
+ * A service is a module with a small init (DESIGN §4): the runtime runs one or all of
+ * them; the gateway reads only the descriptor fields (name, port, apiResources) to route.
+ */
+export interface ServiceModule {
+  name: string;
+  defaultPort: number;
+  /**
+   * First path segments after `/api/` (or `/api/{tenant}/`) this service answers, e.g.
+   * `['users', 'roles']`. Tenant short names may never equal one of them.
+   */
+  apiResources: readonly string[];
+  /** Exact non-API path prefixes it serves (e.g. `/.well-known/`). */
+  otherPaths?: readonly string[];
+  /** Tenant- and platform-scoped migrations this service owns. */
+  migrations: readonly ServiceMigrations[];
+  init(deps: ServiceDeps): Promise<ServiceInstance>;
+}
+
+/** Header the gateway sets after resolving the tenant from path, host or token. */
+export const TENANT_HEADER = 'x-portal-tenant';

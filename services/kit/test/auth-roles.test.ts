@@ -1,0 +1,53 @@
+import { describe, it, expect } from '@jest/globals';
+import type { PortalClaims } from '@ledgerline/kit/auth/claims.ts';
+import { canActInTenant, hasRole, isAdmin, isClient, isStaff, requireRole } from '@ledgerline/kit/auth/roles.ts';
+import { Forbidden } from '@ledgerline/kit/errors.ts';
+
+const user = (role: string, tenant: string | null = 'acme', platformAdmin = false): PortalClaims =>
+  ({ sub: '7', username: 'u', fullName: 'U', role, tenant, platformAdmin });
+
+describe('role helpers', () => {
+  it('compares role names case-insensitively', () => {
+    expect(isAdmin(user('Admin'))).toBe(true);
+    expect(isAdmin(user('admin'))).toBe(true);
+    expect(isAdmin(user('ADMIN'))).toBe(true);
+    expect(isClient(user('client'))).toBe(true);
+    expect(isClient(user('Client'))).toBe(true);
+    expect(hasRole(user('dta'), 'DTA', 'CPA')).toBe(true);
+    expect(hasRole(user('Bookkeeper'), 'bookkeeper')).toBe(true);
+  });
+
+  it('tells staff from clients, custom roles included', () => {
+    for (const role of ['Admin', 'DTA', 'CPA', 'Bookkeeper']) {
+      expect(isStaff(user(role))).toBe(true);
+      expect(isClient(user(role))).toBe(false);
+    }
+    expect(isStaff(user('Client'))).toBe(false);
+    expect(isAdmin(user('DTA'))).toBe(false);
+    expect(isAdmin(user('Client'))).toBe(false);
+  });
+
+  it('requireRole passes listed roles and throws Forbidden otherwise', () => {
+    expect(() => requireRole(user('cpa'), 'Admin', 'CPA')).not.toThrow();
+    expect(() => requireRole(user('Client'), 'Admin', 'DTA')).toThrow(Forbidden);
+    expect(() => requireRole(user('Admin'))).toThrow(Forbidden);
+  });
+
+  it('treats platform administrators as Admin, never as a client', () => {
+    const root = user('PlatformAdmin', null, true);
+    expect(isAdmin(root)).toBe(true);
+    expect(isStaff(root)).toBe(true);
+    expect(() => requireRole(root, 'Admin')).not.toThrow();
+    expect(isClient(user('Client', null, true))).toBe(false);
+    expect(() => requireRole(root, 'Client')).toThrow(Forbidden);
+  });
+
+  it('keeps tenant users in their own tenant and lets platform admins act in any', () => {
+    expect(canActInTenant(user('Admin', 'acme'), 'acme')).toBe(true);
+    expect(canActInTenant(user('Admin', 'acme'), 'beta')).toBe(false);
+    expect(canActInTenant(user('Client', 'beta'), 'acme')).toBe(false);
+    expect(canActInTenant(user('Admin', null), 'acme')).toBe(false);
+    expect(canActInTenant(user('Admin', null, true), 'acme')).toBe(true);
+    expect(canActInTenant(user('Admin', null, true), 'beta')).toBe(true);
+  });
+});

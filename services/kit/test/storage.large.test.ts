@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { createHash, randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { ObjectStore } from '@ledgerline/kit/storage/object-store.ts';
+import { objectStoreTargets } from '@ledgerline/kit/storage/object-store-targets.ts';
+import type { OpenedObjectStore } from '@ledgerline/kit/storage/object-store-targets.ts';
+
+// A 200 MB round trip takes seconds locally and tens of seconds against S3 on 2 cores.
+jest.setTimeout(300_000);
+
+const MB = 1024 * 1024;
+const TOTAL_BYTES = 200 * MB;
+const CHUNK_BYTES = 64 * 1024;
+/** Far below the body size: a store that buffered the body, or a part per chunk, fails this. */
+const MAX_GROWTH_BYTES = 100 * MB;
+
+/**
+ * Deterministic pseudo-random bytes (xorshift32), generated one chunk per read and
+ * hashed as they are handed out, so the body never exists in memory as a whole.
+ */
+class GeneratedBody extends Readable {
+  readonly hash = createHash('sha256');
+  #remaining: number;
+  #state: number;
+
+  constructor(bytes: number, seed: number) {
+    super();
+    this.#remaining = bytes;
+    this.#state = seed;
+  }
+
+  override _read(): void {
+    if (this.#remaining === 0) {
+      this.push(null);
+      return;
+    }
+    const words = new Uint32Array(Math.min(CHUNK_BYTES, this.#remaining) / 4);
+    let x = this.#state;
+    for (let i = 0; i < words.length; i++) {
+      x ^= x << 13;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      words[i] = x;
+    }
+    this.#state = x;
+    const chunk = Buffer.from(words.buffer);
+    this.#remaining -= chunk.length;
+    this.hash.update(chunk);
+    this.push(chunk);
+  }
+}
+
+type Measured = 'rss' | 'heapUsed' | 'arrayBuffers';
+
+/** Samples memory while the transfer runs and keeps the largest growth over the starting point. */
+class MemoryProbe {
+  readonly #baseline = process.memoryUsage();
+  readonly #peak: Record<Measured, number> = { rss: 0, heapUsed: 0, arrayBuffers: 0 };
+  readonly #timer = setInterval(() => this.sample(), 10);
+
+  sample(): void {
+    const now = process.memoryUsage();
+    for (const k of Object.keys(this.#peak) as Measured[]) this.#peak[k] = Math.max(this.#peak[k], now[k] - this.#baseline[k]);
+  }
+
+  stop(): Record<Measured, number> {
+    clearInterval(this.#timer);
+    this.sample();
+    return this.#peak;
+  }
+}
+
+const mb = (bytes: number): string => `${(bytes / MB).toFixed(1)} MB`;
+
+describe.each(objectStoreTargets())('$kind object store with a 200 MB body', (target) => {
+  let opened: OpenedObjectStore;
+  let store: ObjectStore;
+  const key = `large-${randomUUID()}/body.bin`;
+
+  beforeAll(async () => {
+    // The production part size: this is the memory bound being checked.
+    opened = await target.open();
+    store = opened.store;
+  });
+  afterAll(async () => {
+    await store.delete(key);
+    await opened.close();
+  });
+
+  it('streams it in and out byte-identical with memory growth under 100 MB', async () => {
+    // Only a steadier baseline: the bound holds without a forced collection too.
+    (globalThis as { gc?: () => void }).gc?.();
+    const probe = new MemoryProbe();
+    const body = new GeneratedBody(TOTAL_BYTES, 0x2545f491);
+
+    const putStarted = performance.now();
+    const { size } = await store.put(key, body, { contentType: 'application/octet-stream' });
+    const putSeconds = (performance.now() - putStarted) / 1000;
+
+    const getStarted = performance.now();
+    const readHash = createHash('sha256');
+    let readBytes = 0;
+    for await (const chunk of await store.get(key)) {
+      readHash.update(chunk as Buffer);
+      readBytes += (chunk as Buffer).length;
+    }
+    const getSeconds = (performance.now() - getStarted) / 1000;
+    const growth = probe.stop();
+
+    console.info(
+      `${target.kind}: put ${(TOTAL_BYTES / MB / putSeconds).toFixed(0)} MB/s, get ${(TOTAL_BYTES / MB / getSeconds).toFixed(0)} MB/s; ` +
+        `peak growth rss ${mb(growth.rss)}, heapUsed ${mb(growth.heapUsed)}, arrayBuffers ${mb(growth.arrayBuffers)}`,
+    );
+    expect(size).toBe(TOTAL_BYTES);
+    expect((await store.stat(key)).size).toBe(TOTAL_BYTES);
+    expect(readBytes).toBe(TOTAL_BYTES);
+    expect(readHash.digest('hex')).toBe(body.hash.digest('hex'));
+    expect(growth.rss).toBeLessThan(MAX_GROWTH_BYTES);
+    expect(growth.heapUsed).toBeLessThan(MAX_GROWTH_BYTES);
+    expect(growth.arrayBuffers).toBeLessThan(MAX_GROWTH_BYTES);
+  });
+});

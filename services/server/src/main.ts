@@ -1,0 +1,40 @@
+import { ConfigError } from '@ledgerline/kit/config.ts';
+import { createLogger } from '@ledgerline/kit/logger.ts';
+import { startPortal } from './portal.ts';
+import { listTargets, UnknownTargetError } from './targets.ts';
+
+/**
+ * The one entry point: `--target=all` (default) runs every service and the gateway in
+ * this process; `--target=identity` (or `gateway`, or a comma list) runs only those.
+ */
+const args = process.argv.slice(2);
+if (args.includes('--list-targets')) {
+  console.log(listTargets().join('\n'));
+  process.exit(0);
+}
+const target = args.find((a) => a.startsWith('--target='))?.slice('--target='.length) ?? process.env.PORTAL_TARGET ?? 'all';
+const logger = createLogger('portal');
+
+try {
+  const portal = await startPortal({ target, logger });
+  if (portal.gatewayUrl) {
+    const port = new URL(portal.gatewayUrl).port;
+    console.log(`\n  Ledgerline is running: open http://localhost:${port}/\n  Platform admin console: http://localhost:${port}/admin/login\n  API docs: http://localhost:${port}/api/docs\n`);
+  }
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    portal.stop().then(() => process.exit(0), (err: unknown) => { logger.error({ err }, 'shutdown failed'); process.exit(1); });
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+} catch (err) {
+  if (err instanceof UnknownTargetError || err instanceof ConfigError) {
+    console.error(err.message);
+    process.exit(2);
+  }
+  logger.fatal({ err }, 'failed to start');
+  process.exit(1);
+}

@@ -1,0 +1,35 @@
+import { resolve } from 'node:path';
+import { ConfigError, env, field, loadConfig, type ConfigOf } from '@ledgerline/kit/config.ts';
+import { z } from 'zod';
+
+/**
+ * Settings shared by every target of the process: where the embedded defaults keep their
+ * data, and the URLs that switch each adapter to its real server.
+ */
+export const platformConfigSpec = {
+  dataDir: field('PORTAL_DATA_DIR', z.string().min(1).default('./data').transform((p) => resolve(p)), 'folder of the embedded defaults (PGlite, objects, keys)'),
+  postgresUrl: field('POSTGRES_URL', env.optionalString(), 'PostgreSQL connection URL; unset uses embedded PGlite'),
+  amqpUrl: field('AMQP_URL', env.optionalString(), 'RabbitMQ URL; unset uses the in-process bus'),
+  s3Endpoint: field('S3_ENDPOINT', env.optionalUrl(), 'S3-compatible endpoint (MinIO); unset stores objects in PORTAL_DATA_DIR/objects'),
+  s3AccessKey: field('S3_ACCESS_KEY', env.optionalString(), 'S3 access key'),
+  s3SecretKey: field('S3_SECRET_KEY', env.optionalString(), 'S3 secret key'),
+  s3Bucket: field('S3_BUCKET', env.string('portal'), 'S3 bucket for documents'),
+  s3Region: field('S3_REGION', env.string('us-east-1'), 'S3 region'),
+  tokenIssuer: field('PORTAL_TOKEN_ISSUER', env.string('ledgerline'), 'iss claim of tokens from the built-in issuer'),
+  shutdownGraceMs: field('SHUTDOWN_GRACE_MS', env.int(10_000, 0), 'how long in-flight requests may finish on SIGTERM'),
+  outboxPollMs: field('OUTBOX_POLL_MS', env.int(500, 10), 'how often the outbox relay looks for unpublished events'),
+};
+
+export type PlatformConfig = ConfigOf<typeof platformConfigSpec>;
+
+export function loadPlatformConfig(e: NodeJS.ProcessEnv = process.env): PlatformConfig {
+  const config = loadConfig(platformConfigSpec, e);
+  if (config.s3Endpoint && !(config.s3AccessKey && config.s3SecretKey)) {
+    throw new ConfigError('Invalid configuration:\n  S3_ENDPOINT is set, so S3_ACCESS_KEY and S3_SECRET_KEY must be set too');
+  }
+  return config;
+}
+
+/** Env name of a service's own port and of its URL as the gateway reaches it. */
+export const servicePortEnv = (name: string): string => `${name.toUpperCase()}_PORT`;
+export const serviceUrlEnv = (name: string): string => `${name.toUpperCase()}_SERVICE_URL`;

@@ -1,0 +1,203 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { existsSync, readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { createTokenVerifier, type TokenVerifier } from '@ledgerline/kit/auth/token-verifier.ts';
+import type { Bus } from '@ledgerline/kit/bus/bus.ts';
+import { createBus } from '@ledgerline/kit/bus/create-bus.ts';
+import { createDatabase } from '@ledgerline/kit/db/create-database.ts';
+import type { Database } from '@ledgerline/kit/db/database.ts';
+import { migratePlatform } from '@ledgerline/kit/db/migrations.ts';
+import { createServiceApp } from '@ledgerline/kit/http/service-app.ts';
+import { createLogger, type Logger } from '@ledgerline/kit/logger.ts';
+import { outboxMigrations } from '@ledgerline/kit/outbox/outbox.migrations.ts';
+import { startOutboxRelay } from '@ledgerline/kit/outbox/outbox-relay.ts';
+import type { ServiceInstance, ServiceModule } from '@ledgerline/kit/service-module.ts';
+import { createObjectStore } from '@ledgerline/kit/storage/create-object-store.ts';
+import type { ObjectStore } from '@ledgerline/kit/storage/object-store.ts';
+import { createFrontendsRouter } from '@ledgerline/gateway/frontends.router.ts';
+import { createGateway } from '@ledgerline/gateway/gateway.ts';
+import { loadGatewayConfig } from '@ledgerline/gateway/gateway.config.ts';
+import { RouteTable, type RouteTarget } from '@ledgerline/gateway/route-table.ts';
+import { TenantDirectory } from '@ledgerline/gateway/tenant-directory.ts';
+import { loadPlatformConfig, servicePortEnv, serviceUrlEnv, type PlatformConfig } from './platform.config.ts';
+import { resolveTargets, SERVICE_MODULES } from './targets.ts';
+
+export interface PortalOptions {
+  /** `all`, `gateway`, a service name, or a comma-separated list. */
+  target?: string;
+  env?: NodeJS.ProcessEnv;
+  logger?: Logger;
+}
+
+export interface RunningPortal {
+  /** Base URL of the gateway when it runs in this process. */
+  gatewayUrl: string | null;
+  /** Base URL of each service running in this process. */
+  serviceUrls: ReadonlyMap<string, string>;
+  stop(): Promise<void>;
+}
+
+interface Listening {
+  name: string;
+  server: http.Server;
+  url: string;
+}
+
+const FRONTENDS_DIR = fileURLToPath(new URL('../../../frontends/', import.meta.url));
+
+/**
+ * Starts the requested targets in this process. `all` is the embedded default: every
+ * service on its own port (so the gateway proxies exactly as in production), sharing one
+ * set of adapters chosen by env.
+ */
+export async function startPortal(options: PortalOptions = {}): Promise<RunningPortal> {
+  const env = options.env ?? process.env;
+  const targets = resolveTargets(options.target ?? 'all');
+  const config = loadPlatformConfig(env);
+  const logger = options.logger ?? createLogger('portal');
+  const listening: Listening[] = [];
+  const stoppers: (() => Promise<void>)[] = [];
+  const serviceUrls = new Map<string, string>();
+
+  const stop = async () => {
+    for (const s of [...listening].reverse()) await closeServer(s.server, config.shutdownGraceMs);
+    for (const fn of stoppers.reverse()) await fn().catch((err: unknown) => logger.error({ err }, 'shutdown step failed'));
+  };
+
+  try {
+    const urlOf = (name: string): string =>
+      serviceUrls.get(name) ?? env[serviceUrlEnv(name)] ?? `http://127.0.0.1:${SERVICE_MODULES.find((m) => m.name === name)?.defaultPort}`;
+    const tokens = createTokenVerifier({
+      issuers: [{
+        issuer: config.tokenIssuer,
+        // Resolved per fetch: in `all` identity's port is only known once it listens.
+        jwks: async () => {
+          const r = await fetch(`${urlOf('identity')}/.well-known/jwks.json`, { signal: AbortSignal.timeout(5000) });
+          if (!r.ok) throw new Error(`JWKS fetch failed: ${r.status}`);
+          return (await r.json()) as { keys: [] };
+        },
+      }],
+    });
+
+    if (targets.services.length) {
+      const adapters = await openAdapters(config, logger);
+      stoppers.push(adapters.close);
+      await migratePlatform(adapters.db, [outboxMigrations, ...targets.services.flatMap((m) => m.migrations.filter((s) => s.scope === 'platform'))]);
+      const relay = startOutboxRelay({ db: adapters.db, bus: adapters.bus, logger, pollIntervalMs: config.outboxPollMs });
+      stoppers.push(() => relay.stop());
+      for (const module of targets.services) {
+        const started = await startService(module, { ...adapters, tokens, logger: logger.child({ service: module.name }), env, dataDir: config.dataDir }, env);
+        listening.push(started.listening);
+        serviceUrls.set(module.name, started.listening.url);
+        stoppers.push(started.stop);
+      }
+    }
+
+    let gatewayUrl: string | null = null;
+    if (targets.gateway) {
+      const gw = await startGateway(env, tokens, logger.child({ service: 'gateway' }), urlOf);
+      listening.push(gw.listening);
+      stoppers.push(gw.stop);
+      gatewayUrl = gw.listening.url;
+    }
+    return { gatewayUrl, serviceUrls, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+async function openAdapters(config: PlatformConfig, logger: Logger): Promise<{ db: Database; bus: Bus; storage: ObjectStore; close(): Promise<void> }> {
+  const db = await createDatabase({ postgresUrl: config.postgresUrl, dataDir: config.dataDir });
+  const bus = await createBus({ amqpUrl: config.amqpUrl, logger }).catch(async (err: unknown) => { await db.close(); throw err; });
+  const storage = await createObjectStore({
+    dataDir: config.dataDir,
+    s3: config.s3Endpoint
+      ? { endpoint: config.s3Endpoint, accessKey: config.s3AccessKey!, secretKey: config.s3SecretKey!, bucket: config.s3Bucket, region: config.s3Region }
+      : undefined,
+  }).catch(async (err: unknown) => { await bus.close(); await db.close(); throw err; });
+  logger.info({ db: db.kind, bus: bus.kind, storage: storage.kind }, 'adapters ready');
+  return {
+    db, bus, storage,
+    // Bus first: in-flight handlers finish while the database is still open.
+    close: async () => { await bus.close(); await db.close(); },
+  };
+}
+
+async function startService(
+  module: ServiceModule,
+  deps: Parameters<ServiceModule['init']>[0],
+  env: NodeJS.ProcessEnv,
+): Promise<{ listening: Listening; stop(): Promise<void> }> {
+  const instance: ServiceInstance = await module.init(deps);
+  const app = createServiceApp({
+    name: module.name,
+    logger: deps.logger,
+    routers: instance.routers,
+    readiness: [{ name: 'db', check: () => deps.db.ping() }, { name: 'bus', check: () => deps.bus.ping() }, ...(instance.readiness ?? [])],
+    openapi: () => instance.api.document(),
+  });
+  await instance.start?.();
+  const port = Number(env[servicePortEnv(module.name)] ?? module.defaultPort);
+  const listening = await listen(module.name, http.createServer(app), port, env.SERVICE_HOST ?? '127.0.0.1');
+  deps.logger.info({ url: listening.url }, 'service listening');
+  return { listening, stop: async () => { await instance.stop?.(); } };
+}
+
+async function startGateway(
+  env: NodeJS.ProcessEnv,
+  tokens: TokenVerifier,
+  logger: Logger,
+  urlOf: (name: string) => string,
+): Promise<{ listening: Listening; stop(): Promise<void> }> {
+  const config = loadGatewayConfig(env);
+  const routes = new RouteTable();
+  const targets = (): RouteTarget[] => SERVICE_MODULES.map((m) => ({ service: m.name, url: urlOf(m.name) }));
+  for (const m of SERVICE_MODULES) {
+    // Lazy URL: a service in this process may bind port 0 and learn its port later.
+    routes.addService({ service: m.name, get url() { return urlOf(m.name); } }, m.apiResources, m.otherPaths);
+  }
+  const gateway = createGateway({
+    config, routes, tokens, logger,
+    services: targets,
+    tenants: new TenantDirectory(),
+    frontends: config.frontendsUrl ? null : createFrontendsRouter({ frontendsDir: FRONTENDS_DIR, remotes: builtRemotes() }),
+  });
+  const server = http.createServer(gateway.app);
+  server.on('upgrade', gateway.upgrade);
+  const listening = await listen('gateway', server, config.port, env.GATEWAY_HOST ?? '0.0.0.0');
+  logger.info({ url: listening.url }, 'gateway listening');
+  return { listening, stop: async () => gateway.close() };
+}
+
+/** Remotes whose build exists; each is loaded by the shell from its mf-manifest.json. */
+function builtRemotes(): string[] {
+  return readdirSync(FRONTENDS_DIR, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && d.name !== 'shell' && existsSync(join(FRONTENDS_DIR, d.name, 'dist', 'mf-manifest.json')))
+    .map((d) => d.name);
+}
+
+function listen(name: string, server: http.Server, port: number, host: string): Promise<Listening> {
+  // Upstream keep-alive sockets from the gateway must outlive its agent's idle timeout.
+  server.keepAliveTimeout = 65_000;
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      const { port: bound } = server.address() as AddressInfo;
+      resolve({ name, server, url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${bound}` });
+    });
+  });
+}
+
+/** Stop accepting, let in-flight requests finish within the grace period, then cut the rest. */
+function closeServer(server: http.Server, graceMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+    timer.unref();
+    server.close(() => { clearTimeout(timer); resolve(); });
+    server.closeIdleConnections();
+  });
+}

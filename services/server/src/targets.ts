@@ -1,0 +1,31 @@
+import type { ServiceModule } from '@ledgerline/kit/service-module.ts';
+import { identityModule } from '@ledgerline/identity/identity.module.ts';
+
+/** Every service the process can run, in start order (identity first: it issues the tokens the others verify). */
+export const SERVICE_MODULES: readonly ServiceModule[] = [identityModule];
+
+export const GATEWAY_TARGET = 'gateway';
+export const ALL_TARGET = 'all';
+
+export function listTargets(): string[] {
+  return [ALL_TARGET, GATEWAY_TARGET, ...SERVICE_MODULES.map((m) => m.name)];
+}
+
+export class UnknownTargetError extends Error {}
+
+export interface ResolvedTargets {
+  gateway: boolean;
+  services: ServiceModule[];
+}
+
+/** `all` (default), `gateway`, one service name, or a comma-separated list of them. */
+export function resolveTargets(spec: string): ResolvedTargets {
+  const names = spec.split(',').map((s) => s.trim()).filter(Boolean);
+  const known = listTargets();
+  const unknown = names.filter((n) => !known.includes(n));
+  if (unknown.length || names.length === 0) {
+    throw new UnknownTargetError(`Unknown target "${unknown.join(', ') || spec}". Known targets: ${known.join(', ')}`);
+  }
+  if (names.includes(ALL_TARGET)) return { gateway: true, services: [...SERVICE_MODULES] };
+  return { gateway: names.includes(GATEWAY_TARGET), services: SERVICE_MODULES.filter((m) => names.includes(m.name)) };
+}
