@@ -13,6 +13,12 @@ const HASHED = '[name].[contenthash:16]';
 
 // CSS is excluded from sharing: style sheets are global, the shell loads them once.
 const NOT_CSS = { request: /\.css$/ };
+// primereact's component folders have package.json files without a version; share them
+// under the package's own version so host and remotes can negotiate.
+const PRIMEREACT_VERSION = require('primereact/package.json').version;
+// The ui package only has subpath exports; naming it and its version spares the plugin a
+// lookup of the bare package name, which cannot resolve.
+const UI_VERSION = require('../package.json').version;
 
 /** Design §5.7: one copy of each of these per page, whichever bundle loads first provides it. */
 export const SHARED_SINGLETONS = {
@@ -23,8 +29,14 @@ export const SHARED_SINGLETONS = {
   'react-router': { singleton: true },
   'react-router-dom': { singleton: true },
   '@tanstack/react-query': { singleton: true },
-  'primereact/': { singleton: true, exclude: NOT_CSS },
-  '@ledgerline/ui/': { singleton: true, exclude: NOT_CSS },
+  'primereact/': { singleton: true, version: PRIMEREACT_VERSION, exclude: NOT_CSS },
+  '@ledgerline/ui/': {
+    singleton: true,
+    packageName: '@ledgerline/ui',
+    version: UI_VERSION,
+    requiredVersion: `^${UI_VERSION}`,
+    exclude: NOT_CSS,
+  },
 };
 
 /**
@@ -49,7 +61,9 @@ export function federatedAppConfig({ name, root, publicPath, entry, exposes, htm
       output: {
         path: path.join(root, 'dist'),
         publicPath,
-        filename: `${HASHED}.js`,
+        // The federation runtime resolves the entry's file name before hashes exist, so the
+        // entry stays unhashed (revalidated like index.html); every other file is hashed.
+        filename: '[name].js',
         chunkFilename: `${HASHED}.js`,
         assetModuleFilename: `${HASHED}[ext]`,
         uniqueName: name,
@@ -82,7 +96,8 @@ export function federatedAppConfig({ name, root, publicPath, entry, exposes, htm
           filename: 'remoteEntry.js',
           exposes,
           shared: SHARED_SINGLETONS,
-          manifest: true,
+          // Remotes are found through their manifest; the host publishes none.
+          manifest: Boolean(exposes),
           // Types are shared through the workspace, not downloaded at run time.
           dts: false,
         }),
@@ -92,6 +107,9 @@ export function federatedAppConfig({ name, root, publicPath, entry, exposes, htm
       // Builds share two cores with everything else; the cache makes rebuilds near-free.
       cache: { type: 'filesystem', name: `${name}-${mode}` },
       performance: { hints: false },
+      // The filters above only leave out style sheets, which hold no module state, so the
+      // "singleton with exclude may duplicate instances" caution does not apply.
+      ignoreWarnings: [/"singleton: true" is used together with "exclude\.request/],
       stats: 'errors-warnings',
     };
   };

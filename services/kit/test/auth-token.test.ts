@@ -203,3 +203,32 @@ describe('file signing key store', () => {
     }
   });
 });
+
+describe('verified token cache', () => {
+  it('forgets verified tokens when their issuer is no longer trusted', async () => {
+    const issuer = createTokenIssuer({ issuer: ISSUER, keyStore: new MemorySigningKeyStore(), tokenTtlSeconds: 3600 });
+    const verifier = verifierFor(issuer);
+    const token = await issuer.sign(alice);
+    expect(await verifier.verify(token)).toEqual(alice);
+    verifier.removeIssuer(ISSUER);
+    expect((await rejection(verifier.verify(token))).message).toBe(INVALID);
+  });
+
+  it('returns copies, so a caller cannot alter what later requests see', async () => {
+    const issuer = createTokenIssuer({ issuer: ISSUER, keyStore: new MemorySigningKeyStore(), tokenTtlSeconds: 3600 });
+    const verifier = verifierFor(issuer);
+    const token = await issuer.sign(alice);
+    const first = await verifier.verify(token);
+    first.role = 'Admin';
+    expect((await verifier.verify(token)).role).toBe('CPA');
+  });
+
+  it('does not serve a token past its expiry from the cache', async () => {
+    const issuer = createTokenIssuer({ issuer: ISSUER, keyStore: new MemorySigningKeyStore(), tokenTtlSeconds: 1 });
+    const verifier = createTokenVerifier({ issuers: [{ issuer: ISSUER, jwks: () => issuer.jwks() }], clockToleranceSeconds: 0 });
+    const token = await issuer.sign(alice);
+    expect(await verifier.verify(token)).toEqual(alice);
+    await new Promise((r) => setTimeout(r, 2100));
+    expect((await rejection(verifier.verify(token))).message).toBe(INVALID);
+  });
+});

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { newEvent, type Bus, type EventEnvelope } from '@ledgerline/kit/bus/bus.ts';
 import { MemoryBus } from '@ledgerline/kit/bus/memory-bus.ts';
+import { lockBroker } from '@ledgerline/kit/bus/rabbitmq-broker-lock.ts';
 import { RabbitMqBus } from '@ledgerline/kit/bus/rabbitmq-bus.ts';
 import { rabbitMqSandbox } from '@ledgerline/kit/bus/rabbitmq-sandbox.ts';
 import { createLogger } from '@ledgerline/kit/logger.ts';
@@ -29,8 +30,13 @@ function memoryBus(): Promise<BusUnderTest> {
 }
 
 async function rabbitMqBus(url: string): Promise<BusUnderTest> {
+  // Never beside the restart suite: a broker restart redelivers, which breaks "handled once" here.
+  const unlock = await lockBroker(url);
   const sandbox = rabbitMqSandbox(url);
-  const bus = await RabbitMqBus.connect({ url, exchange: sandbox.exchange, logger: createLogger('bus-contract') });
+  const bus = await RabbitMqBus.connect({ url, exchange: sandbox.exchange, logger: createLogger('bus-contract') }).catch(async (err: unknown) => {
+    await unlock();
+    throw err;
+  });
   const deadLetters = new Map<string, EventEnvelope[]>();
   return {
     bus,
@@ -43,8 +49,12 @@ async function rabbitMqBus(url: string): Promise<BusUnderTest> {
     },
     readyCount: (queue) => sandbox.readyCount(queue),
     dispose: async () => {
-      await bus.close();
-      await sandbox.dispose();
+      try {
+        await bus.close();
+        await sandbox.dispose();
+      } finally {
+        await unlock();
+      }
     },
   };
 }

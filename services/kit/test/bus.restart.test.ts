@@ -3,6 +3,7 @@ import { exec } from 'node:child_process';
 import { createServer, connect as tcpConnect, type AddressInfo, type Socket } from 'node:net';
 import { promisify } from 'node:util';
 import { newEvent, type EventEnvelope } from '@ledgerline/kit/bus/bus.ts';
+import { lockBroker } from '@ledgerline/kit/bus/rabbitmq-broker-lock.ts';
 import { RabbitMqBus, type RabbitMqBusOptions } from '@ledgerline/kit/bus/rabbitmq-bus.ts';
 import { rabbitMqSandbox, type RabbitMqSandbox } from '@ledgerline/kit/bus/rabbitmq-sandbox.ts';
 import { Unavailable } from '@ledgerline/kit/errors.ts';
@@ -148,6 +149,8 @@ describe('RabbitMQ bus outages', () => {
   if (!restartCommand) return;
 
   it('loses no confirmed event when the broker restarts mid-flight', async () => {
+    // Suites asserting on the broker at the same time would see the restart's redeliveries.
+    cleanups.push(await lockBroker(amqpUrl));
     const box = sandbox(amqpUrl);
     const bus = await connectBus({ url: amqpUrl, exchange: box.exchange, logger, reconnectInitialDelayMs: 100, reconnectMaxDelayMs: 1_000 });
     const consumed = new Set<string>();

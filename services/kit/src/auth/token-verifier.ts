@@ -35,6 +35,8 @@ export interface TokenVerifierOptions {
   jwksCooldownSeconds?: number;
   /** Key sets are refetched after this age even when every kid is known (default 10 min). */
   jwksCacheMaxAgeSeconds?: number;
+  /** Verified tokens remembered until they expire (default 10,000; 0 disables). */
+  verifiedCacheSize?: number;
 }
 
 export interface TokenVerifier {
@@ -65,6 +67,9 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
   const cooldownMs = (options.jwksCooldownSeconds ?? 30) * 1000;
   const cacheMaxAgeMs = (options.jwksCacheMaxAgeSeconds ?? 600) * 1000;
   const trusts = new Map<string, Trusted>();
+  // A signature check costs far more than the rest of a proxied request; the gateway and
+  // the service both check every token, so each remembers what it already verified.
+  const verified = new VerifiedTokenCache(options.verifiedCacheSize ?? 10_000);
 
   function keyResolver(trust: IssuerTrust): JWTVerifyGetKey {
     if (trust.jwksUrl && !trust.jwks) {
@@ -75,6 +80,7 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
   }
 
   function addIssuer(trust: IssuerTrust): void {
+    verified.clear();
     trusts.set(trust.issuer, {
       getKey: unavailableOnFetchFailure(keyResolver(trust)),
       mapClaims: trust.mapClaims ?? portalClaimsFromPayload,
@@ -86,6 +92,8 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
   return {
     async verify(token) {
       if (!token) throw new Unauthenticated();
+      const remembered = verified.get(token);
+      if (remembered) return remembered;
       let iss: string | undefined;
       try {
         iss = decodeJwt(token).iss;
@@ -108,10 +116,13 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
         if (e instanceof errors.JOSEError) throw new Unauthenticated(INVALID_TOKEN_MESSAGE);
         throw e;
       }
-      return trusted.mapClaims(payload);
+      const claims = trusted.mapClaims(payload);
+      verified.set(token, claims, (payload.exp as number) * 1000);
+      return claims;
     },
     addIssuer,
     removeIssuer(issuer) {
+      verified.clear();
       trusts.delete(issuer);
     },
   };
@@ -159,4 +170,34 @@ function unavailableOnFetchFailure(getKey: JWTVerifyGetKey): JWTVerifyGetKey {
       throw unavailable;
     }
   };
+}
+
+/** Bounded map of verified tokens to their claims, each kept only until the token's expiry. */
+class VerifiedTokenCache {
+  readonly #entries = new Map<string, { claims: PortalClaims; expiresAtMs: number }>();
+  readonly #max: number;
+
+  constructor(max: number) {
+    this.#max = max;
+  }
+
+  get(token: string): PortalClaims | undefined {
+    const hit = this.#entries.get(token);
+    if (!hit) return undefined;
+    if (hit.expiresAtMs <= Date.now()) {
+      this.#entries.delete(token);
+      return undefined;
+    }
+    return structuredClone(hit.claims);
+  }
+
+  set(token: string, claims: PortalClaims, expiresAtMs: number): void {
+    if (this.#max === 0) return;
+    if (this.#entries.size >= this.#max) this.#entries.delete(this.#entries.keys().next().value!);
+    this.#entries.set(token, { claims: structuredClone(claims), expiresAtMs });
+  }
+
+  clear(): void {
+    this.#entries.clear();
+  }
 }

@@ -206,7 +206,7 @@ function publishConfirmed(channel: ConfirmChannel, exchange: string, event: Even
     const body = Buffer.from(JSON.stringify(event));
     const properties = { persistent: true, messageId: event.id, type: event.type, contentType: 'application/json' };
     // Throws synchronously when the channel is already closed; the caller retries on the next one.
-    try { channel.publish(exchange, event.type, body, properties); } catch {} resolve(); void reject;
+    channel.publish(exchange, event.type, body, properties, (err: unknown) => (err ? reject(err) : resolve()));
   });
 }
 

@@ -6,10 +6,10 @@ import { PLATFORM_SCHEMA, quoteIdent } from '../db/tenant-schema.ts';
 export const OUTBOX_TABLE = `${quoteIdent(PLATFORM_SCHEMA)}.outbox`;
 
 /**
- * Records events for publication inside the caller's transaction: they become visible to
- * the relay only if that transaction commits, and are lost only if it rolls back — the
- * state change and its events succeed or fail together. Call the relay's `notify()` after
- * the commit to publish without waiting for the next poll.
+ * Records events for publication inside the caller's transaction: the relay sees them
+ * only once that transaction commits, and a rollback discards them with the state change
+ * they describe. Call the relay's `notify()` after the commit to publish without waiting
+ * for the next poll.
  */
 export async function enqueueEvents(tx: Queryable, events: readonly EventEnvelope[]): Promise<void> {
   if (events.length === 0) return;

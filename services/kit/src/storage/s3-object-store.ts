@@ -84,7 +84,7 @@ export class S3ObjectStore implements ObjectStore {
         uploadId ??= await this.#client.initiateNewMultipartUpload(this.bucket, key, headers);
         const partNumber = etags.length + 1;
         const { etag } = await this.#client.uploadPart(
-          // Content-MD5 lets the server reject a corrupted part even over TLS, where the payload is not signed.
+          // Content-MD5: buckets with Object Lock require it, and over TLS the payload is not signed.
           { bucketName: this.bucket, objectName: key, uploadID: uploadId, partNumber, headers: { 'Content-MD5': createHash('md5').update(part).digest('base64') } },
           part,
         );
