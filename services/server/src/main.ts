@@ -1,5 +1,6 @@
 import { ConfigError } from '@ledgerline/kit/config.ts';
 import { createLogger } from '@ledgerline/kit/logger.ts';
+import { DataDirInUseError } from './data-dir-lock.ts';
 import { startPortal } from './portal.ts';
 import { listTargets, UnknownTargetError } from './targets.ts';
 
@@ -31,7 +32,7 @@ try {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
 } catch (err) {
-  if (err instanceof UnknownTargetError || err instanceof ConfigError) {
+  if (err instanceof UnknownTargetError || err instanceof ConfigError || err instanceof DataDirInUseError) {
     console.error(err.message);
     process.exit(2);
   }

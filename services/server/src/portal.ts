@@ -21,6 +21,7 @@ import { createGateway } from '@ledgerline/gateway/gateway.ts';
 import { loadGatewayConfig } from '@ledgerline/gateway/gateway.config.ts';
 import { RouteTable, type RouteTarget } from '@ledgerline/gateway/route-table.ts';
 import { TenantDirectory } from '@ledgerline/gateway/tenant-directory.ts';
+import { lockDataDir } from './data-dir-lock.ts';
 import { loadPlatformConfig, servicePortEnv, serviceUrlEnv, type PlatformConfig } from './platform.config.ts';
 import { resolveTargets, SERVICE_MODULES } from './targets.ts';
 
@@ -82,6 +83,10 @@ export async function startPortal(options: PortalOptions = {}): Promise<RunningP
     });
 
     if (targets.services.length) {
+      if (!config.postgresUrl) {
+        const lock = lockDataDir(config.dataDir);
+        stoppers.push(async () => lock.release());
+      }
       const adapters = await openAdapters(config, logger);
       stoppers.push(adapters.close);
       await migratePlatform(adapters.db, [outboxMigrations, ...targets.services.flatMap((m) => m.migrations.filter((s) => s.scope === 'platform'))]);

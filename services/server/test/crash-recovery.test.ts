@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { adminLogin, portalTestEnv } from './portal-env.ts';
 
@@ -49,6 +49,13 @@ describe('crash recovery', () => {
         expect(me.status).toBe(200);
       }
       expect((await adminLogin(second.url)).status).toBe(200);
+
+      // A second process on the same embedded data folder would corrupt PGlite: refused.
+      if (!process.env.POSTGRES_URL) {
+        const third = spawnSync(process.execPath, [MAIN], { env, encoding: 'utf8', timeout: 30_000 });
+        expect(third.status).toBe(2);
+        expect(third.stderr).toContain(`Another Ledgerline process (pid ${second.child.pid}) is using the data folder`);
+      }
     } finally {
       second.child.kill('SIGTERM');
       await new Promise((r) => second.child.once('exit', r));

@@ -67,20 +67,24 @@ export class RabbitMqBus implements Bus {
   /** Resolves once connected with the exchange declared; rejects with `Unavailable` after `startupRetries`. */
   static async connect(options: RabbitMqBusOptions): Promise<RabbitMqBus> {
     const bus = new RabbitMqBus(options);
+    const connection = await connect(options.url, {
+      recovery: {
+        initialDelay: options.reconnectInitialDelayMs ?? 100,
+        maxDelay: options.reconnectMaxDelayMs ?? 10_000,
+        initialMaxRetries: options.startupRetries ?? 5,
+        maxRetries: Infinity,
+        setup: (model: ChannelModel) => bus.#setup(model),
+        // Hand back the connection at once, so the listeners are in place before the first attempt.
+        waitForConnect: false,
+      },
+    });
+    bus.#connection = connection;
+    bus.#watch(connection);
     try {
-      bus.#connection = await connect(options.url, {
-        recovery: {
-          initialDelay: options.reconnectInitialDelayMs ?? 100,
-          maxDelay: options.reconnectMaxDelayMs ?? 10_000,
-          initialMaxRetries: options.startupRetries ?? 5,
-          maxRetries: Infinity,
-          setup: (model: ChannelModel) => bus.#setup(model),
-        },
-      });
+      await connection.waitForConnect();
     } catch (err) {
       throw new Unavailable(`Cannot connect to the message broker: ${(err as Error).message}`);
     }
-    bus.#watch(bus.#connection);
     return bus;
   }
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Conflict, NotFound, Unavailable } from '../errors.ts';
-import { assertValidKey, assertValidRange, DEFAULT_CONTENT_TYPE, rangeNotSatisfiable } from './object-key.ts';
+import { assertValidKey, assertValidRange, DEFAULT_CONTENT_TYPE, rangeNotSatisfiable } from './object-store-rules.ts';
 import type { ByteRange, ObjectStat, ObjectStore } from './object-store.ts';
 
 /** A temp file this old belongs to a writer that crashed, never to one still streaming. */

@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { Client } from 'minio';
 import { ConfigError } from '../config.ts';
 import { NotFound, Unavailable } from '../errors.ts';
-import { assertValidKey, assertValidRange, DEFAULT_CONTENT_TYPE, rangeNotSatisfiable } from './object-key.ts';
+import { assertValidKey, assertValidRange, DEFAULT_CONTENT_TYPE, rangeNotSatisfiable } from './object-store-rules.ts';
 import type { ByteRange, ObjectStat, ObjectStore } from './object-store.ts';
 
 /** S3 refuses parts under 5 MiB (except the last); 16 MiB × 10,000 parts allows objects up to 160 GiB. */

@@ -1,0 +1,30 @@
+import { describe, expect, it } from '@jest/globals';
+import { formatDate } from '@ledgerline/ui/date-format.ts';
+
+describe('formatDate', () => {
+  it('formats MM/DD/YYYY in en-US', () => {
+    expect(formatDate(new Date(2024, 0, 5, 15, 4))).toBe('01/05/2024');
+    expect(formatDate(new Date(2024, 11, 31).getTime())).toBe('12/31/2024');
+  });
+
+  it('reads a bare calendar date as that local day', () => {
+    expect(formatDate('2024-03-01')).toBe('03/01/2024');
+  });
+
+  it('adds 12-hour time when asked', () => {
+    expect(formatDate(new Date(2024, 0, 5, 15, 4), { withTime: true })).toBe('01/05/2024, 3:04 PM');
+    expect(formatDate(new Date(2024, 0, 5, 0, 30), { withTime: true })).toBe('01/05/2024, 12:30 AM');
+  });
+
+  it('shows N/A for an empty value', () => {
+    expect(formatDate(null)).toBe('N/A');
+    expect(formatDate(undefined)).toBe('N/A');
+    expect(formatDate('')).toBe('N/A');
+  });
+
+  it('shows Invalid Date for a value that is not a date', () => {
+    expect(formatDate('not a date')).toBe('Invalid Date');
+    expect(formatDate('2024-13-45T99:00')).toBe('Invalid Date');
+    expect(formatDate(Number.NaN, { withTime: true })).toBe('Invalid Date');
+  });
+});
