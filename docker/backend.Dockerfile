@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 # One backend image for every target: the gateway and each service run the same code,
-# chosen at start by `--target=<name>` (TARGET only sets the default).
+# chosen at start by `--target=<name>` (the TARGET build arg only sets the default).
 # Build from the repository root:
 #   docker build -f docker/backend.Dockerfile -t ledgerline/backend .
 #   docker build -f docker/backend.Dockerfile --build-arg TARGET=identity -t ledgerline/identity .
@@ -39,7 +39,6 @@ WORKDIR /app
 COPY --from=deps /app/ ./
 COPY services/ ./services/
 COPY gateway/ ./gateway/
-COPY --chmod=0755 docker/backend-entrypoint.sh ./docker/
 COPY docker/healthcheck.mjs ./docker/
 RUN mkdir -p /var/lib/ledgerline && chown 1000:1000 /var/lib/ledgerline
 # Numeric, so Kubernetes' runAsNonRoot can verify it without resolving a user name.
@@ -47,4 +46,7 @@ USER 1000:1000
 EXPOSE 8080 8101-8109
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "/app/docker/healthcheck.mjs"]
-ENTRYPOINT ["/app/docker/backend-entrypoint.sh"]
+# Exec form: Node is PID 1 and gets SIGTERM itself (the server drains on it). With no
+# --target argument the server runs PORTAL_TARGET; `docker run <image> --target=files`
+# or Kubernetes args override it.
+ENTRYPOINT ["node", "/app/services/server/src/main.ts"]

@@ -1,10 +1,10 @@
-// Docker HEALTHCHECK of the backend image: GET /healthz on the port of the target that
-// PID 1 actually runs. The target is read from PID 1's arguments because `docker run
-// image --target=files` overrides the image's default without changing its env.
+// Docker HEALTHCHECK of the backend image: GET /healthz on the port of what PID 1 runs.
+// The target is read from PID 1's arguments because `docker run <image> --target=files`
+// overrides the image's PORTAL_TARGET without changing the environment HEALTHCHECK sees.
 // (Kubernetes ignores HEALTHCHECK and uses the chart's probes instead.)
 import { readFileSync } from 'node:fs';
 
-// Default ports of the services, as in each service's config; `<NAME>_PORT` overrides.
+// Default ports of the services, as in each service module; `<NAME>_PORT` overrides.
 const SERVICE_PORTS = {
   identity: 8101,
   directory: 8102,
@@ -17,25 +17,27 @@ const SERVICE_PORTS = {
   messaging: 8109,
 };
 
-function runningTarget() {
+function runningTargets() {
+  let spec = process.env.PORTAL_TARGET || 'all';
   try {
-    const args = readFileSync('/proc/1/cmdline', 'utf8').split('\0');
-    const flag = args.find((arg) => arg.startsWith('--target='));
-    if (flag) return flag.slice('--target='.length);
+    const flag = readFileSync('/proc/1/cmdline', 'utf8').split('\0').find((arg) => arg.startsWith('--target='));
+    if (flag) spec = flag.slice('--target='.length);
   } catch {
-    // Not readable (e.g. another PID namespace): fall back to the image default.
+    // Not readable (another PID namespace): the image default is the best guess.
   }
-  return process.env.PORTAL_TARGET || 'all';
+  return spec.split(',').map((name) => name.trim()).filter(Boolean);
 }
 
-const target = runningTarget();
-// `all` serves everything through the gateway's port.
-const port = target in SERVICE_PORTS
-  ? process.env[`${target.toUpperCase()}_PORT`] || SERVICE_PORTS[target]
-  : process.env.PORT || 8080;
+// A process that runs the gateway (`all` included) answers on the gateway's port;
+// otherwise the first service it runs is probed.
+function probePort(targets) {
+  const service = targets.find((name) => name in SERVICE_PORTS);
+  if (targets.includes('all') || targets.includes('gateway') || !service) return process.env.PORT || 8080;
+  return process.env[`${service.toUpperCase()}_PORT`] || SERVICE_PORTS[service];
+}
 
 try {
-  const response = await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(4000) });
+  const response = await fetch(`http://127.0.0.1:${probePort(runningTargets())}/healthz`, { signal: AbortSignal.timeout(4000) });
   process.exit(response.ok ? 0 : 1);
 } catch {
   process.exit(1);

@@ -1,4 +1,4 @@
-import { env, field, loadConfig, type ConfigOf } from '@ledgerline/kit/config.ts';
+import { ConfigError, env, field, loadConfig, type ConfigOf } from '@ledgerline/kit/config.ts';
 
 export const identityConfigSpec = {
   adminUsername: field('PORTAL_ADMIN_USERNAME', env.optionalString(), 'first platform administrator, created on first start when set'),
@@ -7,7 +7,20 @@ export const identityConfigSpec = {
   tokenIssuer: field('PORTAL_TOKEN_ISSUER', env.string('ledgerline'), 'iss claim of issued tokens'),
   tokenTtlSeconds: field('TOKEN_TTL_SECONDS', env.int(8 * 60 * 60, 60), 'lifetime of an access token'),
   keyRotateAfterSeconds: field('SIGNING_KEY_ROTATE_AFTER_SECONDS', env.int(30 * 24 * 60 * 60, 60), 'age at which the signing key is replaced'),
+  loginMaxFailuresPerUser: field('LOGIN_MAX_FAILURES_PER_USER', env.int(5, 1), 'failed logins per username within the window before 429'),
+  loginMaxFailuresPerIp: field('LOGIN_MAX_FAILURES_PER_IP', env.int(30, 1), 'failed logins per client IP within the window before 429'),
+  loginThrottleWindowSeconds: field('LOGIN_THROTTLE_WINDOW_SECONDS', env.int(15 * 60, 1), 'window of the login throttle'),
+  keycloakUrl: field('KEYCLOAK_URL', env.optionalUrl(), 'Keycloak base URL: each firm gets a realm; unset uses the built-in issuer'),
+  keycloakAdminUsername: field('KEYCLOAK_ADMIN_USERNAME', env.string('admin'), 'Keycloak administrator (master realm)'),
+  keycloakAdminPassword: field('KEYCLOAK_ADMIN_PASSWORD', env.optionalString(), 'its password'),
+  keycloakRealmPrefix: field('KEYCLOAK_REALM_PREFIX', env.string('portal-'), 'realm name = prefix + firm short name'),
 };
 
 export type IdentityConfig = ConfigOf<typeof identityConfigSpec>;
-export const loadIdentityConfig = (e: NodeJS.ProcessEnv): IdentityConfig => loadConfig(identityConfigSpec, e);
+export const loadIdentityConfig = (e: NodeJS.ProcessEnv): IdentityConfig => {
+  const config = loadConfig(identityConfigSpec, e);
+  if (config.adminPassword !== undefined && config.adminPassword.length < 6) {
+    throw new ConfigError('Invalid configuration:\n  PORTAL_ADMIN_PASSWORD: Password must be at least 6 characters');
+  }
+  return config;
+};

@@ -1,6 +1,6 @@
 import type { ServiceMigrations } from '@ledgerline/kit/db/migrations.ts';
 
-/** Platform-wide identity tables (schema `portal`): platform administrators and signing keys. */
+/** Platform-wide identity tables (schema `portal`): firms, platform administrators, signing keys, login index. */
 export const identityPlatformMigrations: ServiceMigrations = {
   service: 'identity',
   scope: 'platform',
@@ -22,6 +22,65 @@ export const identityPlatformMigrations: ServiceMigrations = {
         alg text NOT NULL,
         created_at_ms bigint NOT NULL,
         private_jwk jsonb NOT NULL
+      )`,
+    },
+    {
+      id: '003_companies',
+      sql: `CREATE TABLE companies (
+        id serial PRIMARY KEY,
+        name text NOT NULL,
+        short_name text NOT NULL UNIQUE,
+        schema_name text NOT NULL UNIQUE,
+        custom_domain text,
+        custom_subdomain text,
+        url_pattern text NOT NULL DEFAULT 'path' CHECK (url_pattern IN ('path', 'subdomain', 'domain')),
+        is_active boolean NOT NULL DEFAULT true,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+      -- Usernames are unique platform-wide so the generic /login can find a user's firm.
+      CREATE TABLE user_logins (
+        username text PRIMARY KEY,
+        schema_name text NOT NULL
+      )`,
+    },
+  ],
+};
+
+/** Identity's tables in every tenant schema. */
+export const identityTenantMigrations: ServiceMigrations = {
+  service: 'identity',
+  scope: 'tenant',
+  migrations: [
+    {
+      id: '001_roles_users',
+      sql: `CREATE TABLE roles (
+        id serial PRIMARY KEY,
+        name text NOT NULL UNIQUE
+      );
+      INSERT INTO roles (name) VALUES ('Admin'), ('DTA'), ('CPA'), ('Client');
+      CREATE TABLE users (
+        id serial PRIMARY KEY,
+        username text NOT NULL UNIQUE,
+        full_name text NOT NULL,
+        role_id integer NOT NULL REFERENCES roles(id),
+        report_type_ids integer[],
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE TABLE user_client_access (
+        id serial PRIMARY KEY,
+        user_id integer NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        client_id integer NOT NULL,
+        position integer NOT NULL,
+        UNIQUE (user_id, client_id)
+      );
+      CREATE INDEX user_client_access_client ON user_client_access (client_id);
+      -- Built-in provider only: Keycloak keeps credentials in the tenant's realm.
+      CREATE TABLE credentials (
+        user_id integer PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+        username text NOT NULL UNIQUE,
+        full_name text NOT NULL,
+        role text NOT NULL,
+        password_hash text NOT NULL
       )`,
     },
   ],

@@ -1,39 +1,84 @@
 import { createTokenIssuer } from '@ledgerline/kit/auth/token-issuer.ts';
 import { createJwksRouter } from '@ledgerline/kit/auth/jwks-router.ts';
+import { migrateTenant } from '@ledgerline/kit/db/migrations.ts';
 import { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
 import type { ServiceModule } from '@ledgerline/kit/service-module.ts';
 import { createAuthRouter } from './auth/auth.router.ts';
+import { LoginService } from './auth/login.service.ts';
+import { LoginThrottle } from './auth/login-throttle.ts';
 import { PlatformAdminStore } from './auth/platform-admin.store.ts';
 import { loadIdentityConfig } from './identity.config.ts';
-import { identityPlatformMigrations } from './identity.migrations.ts';
+import { identityPlatformMigrations, identityTenantMigrations } from './identity.migrations.ts';
 import { DbSigningKeyStore } from './keys/db-signing-key.store.ts';
+import { createIdentityProvider } from './providers/create-identity-provider.ts';
+import { RoleStore } from './roles/role.store.ts';
+import { createRolesRouter } from './roles/roles.router.ts';
+import { CompanyStore, TENANT_NOT_FOUND } from './tenants/company.store.ts';
+import { createCompaniesRouter } from './tenants/companies.router.ts';
+import { tenantResolver } from './tenants/tenant-context.ts';
+import { TenantService } from './tenants/tenant.service.ts';
+import { UserService } from './users/user.service.ts';
+import { UserStore } from './users/user.store.ts';
+import { createUsersRouter } from './users/users.router.ts';
+import { NotFound } from '@ledgerline/kit/errors.ts';
 
 export const identityModule: ServiceModule = {
   name: 'identity',
   defaultPort: 8101,
-  apiResources: ['auth', 'admin/auth'],
+  apiResources: ['auth', 'admin/auth', 'info', 'companies', 'users', 'roles'],
   otherPaths: ['/.well-known/'],
-  migrations: [identityPlatformMigrations],
+  migrations: [identityPlatformMigrations, identityTenantMigrations],
   async init(deps) {
     const config = loadIdentityConfig(deps.env);
+    const { db } = deps;
     const api = new ApiRegistry('identity');
-    const admins = new PlatformAdminStore(deps.db);
+    const companies = new CompanyStore(db);
+    const users = new UserStore();
+    const roles = new RoleStore();
+    const admins = new PlatformAdminStore(db);
     const issuer = createTokenIssuer({
       issuer: config.tokenIssuer,
-      keyStore: new DbSigningKeyStore(deps.db),
+      keyStore: new DbSigningKeyStore(db),
       tokenTtlSeconds: config.tokenTtlSeconds,
       rotateAfterSeconds: config.keyRotateAfterSeconds,
       logger: deps.logger,
     });
+    const schemaOf = async (tenant: string) => {
+      const company = await companies.findByShortName(tenant);
+      if (!company) throw new NotFound(TENANT_NOT_FOUND);
+      return company.schemaName;
+    };
+    const provider = createIdentityProvider(config, { db, issuer, schemaOf, logger: deps.logger });
+    const throttle = new LoginThrottle({
+      maxFailuresPerUser: config.loginMaxFailuresPerUser,
+      maxFailuresPerIp: config.loginMaxFailuresPerIp,
+      windowSeconds: config.loginThrottleWindowSeconds,
+    });
+    const logins = new LoginService({ db, companies, users, admins, provider, issuer, throttle });
+    const tenants = new TenantService({ db, companies, provider, peers: deps.peers });
+    const tenantOf = tenantResolver(db, companies);
+    const tokens = deps.tokens;
+
     return {
       api,
-      routers: [createJwksRouter(issuer), createAuthRouter({ api, admins, issuer, tokens: deps.tokens })],
+      routers: [
+        createJwksRouter(issuer),
+        createAuthRouter({ api, logins, companies, tokens }),
+        createCompaniesRouter({ api, companies, tenants, tokens }),
+        createRolesRouter({ api, roles, provider, tokens, tenantOf }),
+        createUsersRouter({ api, users, userService: new UserService(users, provider), tokens, tenantOf }),
+      ],
       async start() {
+        // Identity's own tables in every firm's schema; the other services follow tenant events.
+        for (const company of await companies.list()) await migrateTenant(db, company.schemaName, [identityTenantMigrations]);
         if (config.adminUsername && config.adminPassword) {
           if (await admins.seed(config.adminUsername, config.adminPassword, config.adminFullName)) {
             deps.logger.info({ username: config.adminUsername }, 'platform administrator created');
           }
         }
+      },
+      async stop() {
+        await provider.close();
       },
     };
   },

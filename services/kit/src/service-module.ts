@@ -18,6 +18,13 @@ export interface ServiceDeps {
   env: NodeJS.ProcessEnv;
   /** Embedded-default data folder (PGlite, local objects, keys). */
   dataDir: string;
+  /** Every service of the product and where it is reachable now (itself included). */
+  peers: () => ServicePeer[];
+}
+
+export interface ServicePeer {
+  service: string;
+  url: string;
 }
 
 export interface ServiceInstance {

@@ -142,6 +142,20 @@ describe.each(objectStoreTargets())('$kind object store', (target) => {
     expect((await store.stat(k)).contentType).toBe('application/octet-stream');
   });
 
+  it('rejects a content type that is not printable ASCII as Invalid, storing nothing', async () => {
+    const k = key('bad-type');
+    await expect(store.put(k, bodyOf(Buffer.from('x')), { contentType: 'text/plain\r\nX-Injected: 1' })).rejects.toBeInstanceOf(Invalid);
+    await expect(store.put(k, bodyOf(Buffer.from('x')), { contentType: '' })).rejects.toBeInstanceOf(Invalid);
+    await expect(store.stat(k)).rejects.toBeInstanceOf(NotFound);
+  });
+
+  it('keeps tenants apart: an object under one tenant prefix is not found under another', async () => {
+    const k = key('tenant-a/files/doc.pdf');
+    await store.put(k, bodyOf(Buffer.from('a')));
+    await expect(store.get(`${prefix}/tenant-b/files/doc.pdf`)).rejects.toBeInstanceOf(NotFound);
+    await expect(store.stat(`${prefix}/tenant-b/files/doc.pdf`)).rejects.toBeInstanceOf(NotFound);
+  });
+
   it('throws NotFound for get and stat of a missing key', async () => {
     const k = `${prefix}/missing`;
     await expect(store.get(k)).rejects.toBeInstanceOf(NotFound);

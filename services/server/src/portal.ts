@@ -13,14 +13,17 @@ import { createServiceApp } from '@ledgerline/kit/http/service-app.ts';
 import { createLogger, type Logger } from '@ledgerline/kit/logger.ts';
 import { outboxMigrations } from '@ledgerline/kit/outbox/outbox.migrations.ts';
 import { startOutboxRelay } from '@ledgerline/kit/outbox/outbox-relay.ts';
-import type { ServiceInstance, ServiceModule } from '@ledgerline/kit/service-module.ts';
+import type { ServiceInstance, ServiceModule, ServicePeer } from '@ledgerline/kit/service-module.ts';
+import { createTenantMigrationRouter } from '@ledgerline/kit/tenancy/tenant-migration.router.ts';
+import { followTenantSchemas } from '@ledgerline/kit/tenancy/tenant-schema-follower.ts';
 import { createObjectStore } from '@ledgerline/kit/storage/create-object-store.ts';
 import type { ObjectStore } from '@ledgerline/kit/storage/object-store.ts';
 import { createFrontendsRouter } from '@ledgerline/gateway/frontends.router.ts';
 import { createGateway } from '@ledgerline/gateway/gateway.ts';
 import { loadGatewayConfig } from '@ledgerline/gateway/gateway.config.ts';
 import { RouteTable, type RouteTarget } from '@ledgerline/gateway/route-table.ts';
-import { TenantDirectory } from '@ledgerline/gateway/tenant-directory.ts';
+import { TenantDirectory, type TenantRoute } from '@ledgerline/gateway/tenant-directory.ts';
+import { INTERNAL_TENANTS_PATH } from '@ledgerline/kit/tenancy/tenant-events.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { loadPlatformConfig, servicePortEnv, serviceUrlEnv, type PlatformConfig } from './platform.config.ts';
 import { resolveTargets, SERVICE_MODULES } from './targets.ts';
@@ -70,6 +73,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<RunningP
   try {
     const urlOf = (name: string): string =>
       serviceUrls.get(name) ?? env[serviceUrlEnv(name)] ?? `http://127.0.0.1:${SERVICE_MODULES.find((m) => m.name === name)?.defaultPort}`;
+    const peers = (): ServicePeer[] => SERVICE_MODULES.map((m) => ({ service: m.name, url: urlOf(m.name) }));
     const tokens = createTokenVerifier({
       issuers: [{
         issuer: config.tokenIssuer,
@@ -93,7 +97,10 @@ export async function startPortal(options: PortalOptions = {}): Promise<RunningP
       const relay = startOutboxRelay({ db: adapters.db, bus: adapters.bus, logger, pollIntervalMs: config.outboxPollMs });
       stoppers.push(() => relay.stop());
       for (const module of targets.services) {
-        const started = await startService(module, { ...adapters, tokens, logger: logger.child({ service: module.name }), env, dataDir: config.dataDir }, env);
+        const started = await startService(module, {
+          ...adapters, tokens, env, dataDir: config.dataDir, peers,
+          logger: logger.child({ service: module.name }),
+        }, env, () => urlOf('identity'));
         listening.push(started.listening);
         serviceUrls.set(module.name, started.listening.url);
         stoppers.push(started.stop);
@@ -135,12 +142,13 @@ async function startService(
   module: ServiceModule,
   deps: Parameters<ServiceModule['init']>[0],
   env: NodeJS.ProcessEnv,
+  identityUrl: () => string,
 ): Promise<{ listening: Listening; stop(): Promise<void> }> {
   const instance: ServiceInstance = await module.init(deps);
   const app = createServiceApp({
     name: module.name,
     logger: deps.logger,
-    routers: instance.routers,
+    routers: [createTenantMigrationRouter(deps.db, deps.tokens, module.migrations), ...instance.routers],
     readiness: [{ name: 'db', check: () => deps.db.ping() }, { name: 'bus', check: () => deps.bus.ping() }, ...(instance.readiness ?? [])],
     openapi: () => instance.api.document(),
   });
@@ -148,7 +156,11 @@ async function startService(
   const port = Number(env[servicePortEnv(module.name)] ?? module.defaultPort);
   const listening = await listen(module.name, http.createServer(app), port, env.SERVICE_HOST ?? '127.0.0.1');
   deps.logger.info({ url: listening.url }, 'service listening');
-  return { listening, stop: async () => { await instance.stop?.(); } };
+  // Identity migrates its own tenant tables as it provisions firms; the others follow.
+  const follower = module.name === 'identity' ? null : await followTenantSchemas({
+    service: module.name, db: deps.db, bus: deps.bus, sets: module.migrations, identityUrl, logger: deps.logger,
+  });
+  return { listening, stop: async () => { await follower?.close(); await instance.stop?.(); } };
 }
 
 async function startGateway(
@@ -164,17 +176,23 @@ async function startGateway(
     // Lazy URL: a service in this process may bind port 0 and learn its port later.
     routes.addService({ service: m.name, get url() { return urlOf(m.name); } }, m.apiResources, m.otherPaths);
   }
+  const tenants = new TenantDirectory();
+  const poller = tenants.poll(async () => {
+    const r = await fetch(`${urlOf('identity')}${INTERNAL_TENANTS_PATH}`, { signal: AbortSignal.timeout(5000) });
+    if (!r.ok) throw new Error(`identity answered ${r.status}`);
+    return (await r.json()) as TenantRoute[];
+  }, config.tenantPollMs, (err) => logger.warn({ err: String(err) }, 'tenant routing snapshot not refreshed'));
   const gateway = createGateway({
     config, routes, tokens, logger,
     services: targets,
-    tenants: new TenantDirectory(),
+    tenants,
     frontends: config.frontendsUrl ? null : createFrontendsRouter({ frontendsDir: FRONTENDS_DIR, remotes: builtRemotes() }),
   });
   const server = http.createServer(gateway.app);
   server.on('upgrade', gateway.upgrade);
   const listening = await listen('gateway', server, config.port, env.GATEWAY_HOST ?? '0.0.0.0');
   logger.info({ url: listening.url }, 'gateway listening');
-  return { listening, stop: async () => gateway.close() };
+  return { listening, stop: async () => { poller.stop(); gateway.close(); } };
 }
 
 /** Remotes whose build exists; each is loaded by the shell from its mf-manifest.json. */

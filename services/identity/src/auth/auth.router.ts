@@ -1,24 +1,40 @@
-import express, { type Router } from 'express';
+import express, { type Request, type Router } from 'express';
 import type { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
 import { authenticate, authOf } from '@ledgerline/kit/http/authenticate.ts';
-import type { TokenIssuer } from '@ledgerline/kit/auth/token-issuer.ts';
 import type { TokenVerifier } from '@ledgerline/kit/auth/token-verifier.ts';
-import { Unauthenticated } from '@ledgerline/kit/errors.ts';
-import { loginRequestSchema, type LoginResponse } from '@ledgerline/contracts/auth.contracts.ts';
-import type { PlatformAdminStore } from './platform-admin.store.ts';
+import { NotFound } from '@ledgerline/kit/errors.ts';
+import { TENANT_HEADER } from '@ledgerline/kit/service-module.ts';
+import { loginRequestSchema } from '@ledgerline/contracts/auth.contracts.ts';
+import { TENANT_NOT_FOUND, type CompanyStore } from '../tenants/company.store.ts';
+import type { LoginService } from './login.service.ts';
 
-export function createAuthRouter(deps: { api: ApiRegistry; admins: PlatformAdminStore; issuer: TokenIssuer; tokens: TokenVerifier }): Router {
-  const { api, admins, issuer, tokens } = deps;
+const clientIp = (req: Request): string => req.ip ?? req.socket.remoteAddress ?? 'unknown';
+
+export function createAuthRouter(deps: { api: ApiRegistry; logins: LoginService; companies: CompanyStore; tokens: TokenVerifier }): Router {
+  const { api, logins, companies, tokens } = deps;
   const router = express.Router();
 
   api.route(router, {
+    method: 'post', path: '/api/auth/login', public: true, body: loginRequestSchema,
+    summary: 'Sign in. With a tenant (/api/{tenant}/auth/login or a tenant host) as that firm\'s user; without, platform administrators and then any firm\'s user by username.',
+  }, ({ req, body }) => {
+    const tenant = req.header(TENANT_HEADER);
+    return tenant
+      ? logins.tenantLogin(tenant, body.username, body.password, clientIp(req))
+      : logins.genericLogin(body.username, body.password, clientIp(req));
+  });
+
+  api.route(router, {
     method: 'post', path: '/api/admin/auth/login', summary: 'Platform administrator login', public: true, body: loginRequestSchema,
-  }, async ({ body }): Promise<LoginResponse> => {
-    const admin = await admins.verifyLogin(body.username, body.password);
-    if (!admin) throw new Unauthenticated('Invalid admin credentials');
-    const user = { id: admin.id, username: admin.username, fullName: admin.fullName, role: 'Admin', tenant: null, platformAdmin: true };
-    const token = await issuer.sign({ sub: String(admin.id), username: admin.username, fullName: admin.fullName, role: 'Admin', tenant: null, platformAdmin: true });
-    return { token, user };
+  }, ({ req, body }) => logins.adminLogin(body.username, body.password, clientIp(req)));
+
+  api.route(router, {
+    method: 'get', path: '/api/info', public: true, summary: 'Public facts of a firm for its login page (/api/{tenant}/info); 404 when unknown or inactive',
+  }, async ({ req }) => {
+    const shortName = req.header(TENANT_HEADER);
+    const company = shortName ? await companies.findByShortName(shortName) : null;
+    if (!company?.isActive) throw new NotFound(TENANT_NOT_FOUND);
+    return { id: company.id, name: company.name, shortName: company.shortName, isActive: company.isActive, urlPattern: company.urlPattern };
   });
 
   api.route(router, {

@@ -121,7 +121,7 @@ export class RabbitMqBus implements Bus {
       onLost: (model) => this.#recycle(model),
     });
     const live = await this.#waitForLive(Date.now() + this.#outageTimeoutMs);
-    // Registered before starting, so a reconnect from here on restarts it with the others.
+    // From here on every reconnect restarts it with the others; a failed first start leaves nothing behind.
     this.#consumers.add(consumer);
     try {
       await consumer.start(live.model);

@@ -5,13 +5,13 @@
  */
 export type Row = Record<string, unknown>;
 
-export interface QueryResult<R extends Row = Row> {
+export interface QueryResult<R extends object = Row> {
   rows: R[];
   rowCount: number;
 }
 
 export interface Queryable {
-  query<R extends Row = Row>(text: string, params?: readonly unknown[]): Promise<QueryResult<R>>;
+  query<R extends object = Row>(text: string, params?: readonly unknown[]): Promise<QueryResult<R>>;
 }
 
 /** A handle whose queries resolve unqualified names in one schema first (then `public`). */

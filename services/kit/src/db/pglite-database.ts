@@ -38,7 +38,7 @@ class PgliteDatabase implements Database {
     this.#pg = pg;
   }
 
-  query<R extends Row = Row>(text: string, params?: readonly unknown[]): Promise<QueryResult<R>> {
+  query<R extends object = Row>(text: string, params?: readonly unknown[]): Promise<QueryResult<R>> {
     return this.#queryIn(DEFAULT_SEARCH_PATH, text, params);
   }
 
@@ -64,7 +64,7 @@ class PgliteDatabase implements Database {
     return this.#mutex.run(() => this.#pg.close());
   }
 
-  #queryIn<R extends Row>(searchPath: string, text: string, params?: readonly unknown[]): Promise<QueryResult<R>> {
+  #queryIn<R extends object>(searchPath: string, text: string, params?: readonly unknown[]): Promise<QueryResult<R>> {
     return this.#mutex.run(async () => {
       await this.#useSearchPath(searchPath);
       return this.#run<R>(text, params);
@@ -96,7 +96,7 @@ class PgliteDatabase implements Database {
     this.#searchPath = searchPath;
   }
 
-  async #run<R extends Row>(text: string, params?: readonly unknown[]): Promise<QueryResult<R>> {
+  async #run<R extends object>(text: string, params?: readonly unknown[]): Promise<QueryResult<R>> {
     // Like `pg`: with parameters the extended protocol (one statement), without them the
     // simple protocol, so multi-statement SQL such as migrations runs on both adapters.
     const result = params?.length

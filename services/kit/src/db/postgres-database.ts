@@ -33,7 +33,7 @@ class PostgresDatabase implements Database {
     this.#pool = pool;
   }
 
-  query<R extends Row = Row>(text: string, params?: readonly unknown[]): Promise<QueryResult<R>> {
+  query<R extends object = Row>(text: string, params?: readonly unknown[]): Promise<QueryResult<R>> {
     return this.#queryIn(DEFAULT_SEARCH_PATH, text, params);
   }
 
@@ -58,7 +58,7 @@ class PostgresDatabase implements Database {
     return this.#pool.end();
   }
 
-  async #queryIn<R extends Row>(searchPath: string, text: string, params?: readonly unknown[]): Promise<QueryResult<R>> {
+  async #queryIn<R extends object>(searchPath: string, text: string, params?: readonly unknown[]): Promise<QueryResult<R>> {
     const client = await this.#checkout(searchPath);
     try {
       return await run<R>(client, text, params);
@@ -107,7 +107,7 @@ class PostgresDatabase implements Database {
   }
 }
 
-async function run<R extends Row>(client: pg.PoolClient, text: string, params?: readonly unknown[]): Promise<QueryResult<R>> {
+async function run<R extends object>(client: pg.PoolClient, text: string, params?: readonly unknown[]): Promise<QueryResult<R>> {
   // Without parameters pg uses the simple protocol, which returns one result per statement.
   const raw = (await client.query(text, params ? [...params] : undefined)) as pg.QueryResult<R> | pg.QueryResult<R>[];
   const result = Array.isArray(raw) ? raw.at(-1) : raw;

@@ -1,6 +1,6 @@
 import type { Queryable, QueryResult, Row } from './database.ts';
 
-type Run = <R extends Row>(text: string, params?: readonly unknown[]) => Promise<QueryResult<R>>;
+type Run = <R extends object>(text: string, params?: readonly unknown[]) => Promise<QueryResult<R>>;
 
 /**
  * The `tx` a transaction callback receives. It refuses queries once the transaction has

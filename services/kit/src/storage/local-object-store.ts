@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Conflict, NotFound, Unavailable } from '../errors.ts';
-import { assertValidKey, assertValidRange, DEFAULT_CONTENT_TYPE, rangeNotSatisfiable } from './object-store-rules.ts';
+import { assertValidKey, assertValidRange, rangeNotSatisfiable, storedContentType } from './object-store-rules.ts';
 import type { ByteRange, ObjectStat, ObjectStore } from './object-store.ts';
 
 /** A temp file this old belongs to a writer that crashed, never to one still streaming. */
@@ -49,19 +49,21 @@ export class LocalObjectStore implements ObjectStore {
 
   async put(key: string, body: Readable, options: { contentType?: string } = {}): Promise<{ size: number }> {
     const target = this.#paths(key);
+    const meta: StoredMeta = { contentType: storedContentType(options.contentType) };
     const id = randomUUID();
     const tmpData = path.join(this.#tmp, `${id}.data`);
     const tmpMeta = path.join(this.#tmp, `${id}.meta`);
     try {
+      // Folders before the body, so a key colliding with another key fails before the upload.
+      await mkdir(path.dirname(target.data), { recursive: true });
+      await mkdir(path.dirname(target.meta), { recursive: true });
       // `flush` fsyncs before close: after a power loss the renamed file holds the whole body, not a prefix.
       const out = createWriteStream(tmpData, { flags: 'wx', flush: true });
       await pipeline(body, out);
-      const meta: StoredMeta = { contentType: options.contentType ?? DEFAULT_CONTENT_TYPE };
       await writeFile(tmpMeta, JSON.stringify(meta), { flag: 'wx', flush: true });
-      await mkdir(path.dirname(target.data), { recursive: true });
-      await mkdir(path.dirname(target.meta), { recursive: true });
-      // Sidecar first: the object exists exactly when its data file does, so a crash
-      // between the two renames shows the previous object (or none), never a partial one.
+      // Sidecar first: the object exists exactly when its data file does, so a crash between
+      // the renames leaves the previous bytes (under the new content type) or no object,
+      // never partial bytes.
       await rename(tmpMeta, target.meta);
       await rename(tmpData, target.data);
       return { size: out.bytesWritten };

@@ -31,5 +31,13 @@ export function assertValidRange(range: ByteRange): void {
 
 export const rangeNotSatisfiable = (): Invalid => new Invalid('Requested range starts beyond the end of the object');
 
-/** Stored when the writer names none: the HTTP default for bytes of unknown type. */
-export const DEFAULT_CONTENT_TYPE = 'application/octet-stream';
+/**
+ * The content type to store: S3 sends it as a header, so it must be printable ASCII
+ * (the local store holds it to the same rule). Without one, the HTTP default for bytes
+ * of unknown type.
+ */
+export function storedContentType(contentType: string | undefined): string {
+  if (contentType === undefined) return 'application/octet-stream';
+  if (!/^[\x21-\x7e][\x20-\x7e]{0,254}$/.test(contentType)) throw new Invalid('Content type must be printable ASCII of at most 255 characters');
+  return contentType;
+}

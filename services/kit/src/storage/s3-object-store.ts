@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { Client } from 'minio';
 import { ConfigError } from '../config.ts';
 import { NotFound, Unavailable } from '../errors.ts';
-import { assertValidKey, assertValidRange, DEFAULT_CONTENT_TYPE, rangeNotSatisfiable } from './object-store-rules.ts';
+import { assertValidKey, assertValidRange, rangeNotSatisfiable, storedContentType } from './object-store-rules.ts';
 import type { ByteRange, ObjectStat, ObjectStore } from './object-store.ts';
 
 /** S3 refuses parts under 5 MiB (except the last); 16 MiB × 10,000 parts allows objects up to 160 GiB. */
@@ -71,7 +71,7 @@ export class S3ObjectStore implements ObjectStore {
 
   async put(key: string, body: Readable, options: { contentType?: string } = {}): Promise<{ size: number }> {
     assertValidKey(key);
-    const headers = { 'Content-Type': options.contentType ?? DEFAULT_CONTENT_TYPE };
+    const headers = { 'Content-Type': storedContentType(options.contentType) };
     const etags: { part: number; etag: string }[] = [];
     let uploadId: string | undefined;
     let size = 0;

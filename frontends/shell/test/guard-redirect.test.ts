@@ -1,0 +1,34 @@
+import { describe, expect, it } from '@jest/globals';
+import { accessRedirect, loginPathFor } from '../src/guard-redirect.ts';
+
+describe('guards', () => {
+  it('sends an unauthenticated user on /{tenant}/dashboard to /{tenant}/login', () => {
+    expect(accessRedirect('authenticated', '/acme/dashboard', 'anonymous')).toBe('/acme/login');
+    expect(accessRedirect('authenticated', '/acme/dashboard/', 'anonymous')).toBe('/acme/login');
+  });
+
+  it('sends an unauthenticated user on any other guarded path to /login', () => {
+    for (const path of ['/', '/tasks', '/acme/tasks', '/acme/dashboard/extra', '/account-settings', '/admin/dashboard']) {
+      expect([path, accessRedirect('authenticated', path, 'anonymous')]).toEqual([path, '/login']);
+    }
+  });
+
+  it('lets an authenticated user through guarded routes', () => {
+    expect(accessRedirect('authenticated', '/acme/dashboard', 'authenticated')).toBeNull();
+    expect(accessRedirect('authenticated', '/tasks', 'authenticated')).toBeNull();
+  });
+
+  it('sends an authenticated user on /login to /', () => {
+    expect(accessRedirect('guest', '/login', 'authenticated')).toBe('/');
+    expect(accessRedirect('guest', '/login', 'anonymous')).toBeNull();
+  });
+
+  it('never redirects from public routes', () => {
+    expect(accessRedirect('public', '/acme/client/4/portal', 'anonymous')).toBeNull();
+    expect(accessRedirect('public', '/acme/client/4/portal', 'authenticated')).toBeNull();
+  });
+
+  it('never treats admin as a tenant', () => {
+    expect(loginPathFor('/admin/dashboard')).toBe('/login');
+  });
+});

@@ -1,0 +1,77 @@
+import { hash, verify } from '@node-rs/argon2';
+import type { TokenIssuer } from '@ledgerline/kit/auth/token-issuer.ts';
+import type { Database } from '@ledgerline/kit/db/database.ts';
+import type { IdentityProvider, ProviderUser } from './identity-provider.ts';
+
+/** Burned on unknown usernames so a failed login costs the same either way (no enumeration by timing). */
+const DUMMY_HASH = hash('not-a-real-password');
+
+/**
+ * The embedded default: argon2id hashes in the tenant's `credentials` table, tokens from
+ * the built-in issuer. Roles need no provisioning: the role name travels in the token.
+ */
+export class BuiltinIdentityProvider implements IdentityProvider {
+  readonly kind = 'builtin' as const;
+  readonly #db: Database;
+  readonly #issuer: TokenIssuer;
+  readonly #schemaOf: (tenant: string) => Promise<string>;
+
+  constructor(db: Database, issuer: TokenIssuer, schemaOf: (tenant: string) => Promise<string>) {
+    this.#db = db;
+    this.#issuer = issuer;
+    this.#schemaOf = schemaOf;
+  }
+
+  async provisionTenant(): Promise<void> {}
+  async retireTenant(): Promise<void> {}
+  async upsertRole(): Promise<void> {}
+  async deleteRole(): Promise<void> {}
+
+  async renameRole(tenant: string, from: string, to: string): Promise<void> {
+    await this.#tenantDb(tenant).then((db) => db.query('UPDATE credentials SET role = $2 WHERE role = $1', [from, to]));
+  }
+
+  async upsertUser(tenant: string, user: ProviderUser): Promise<void> {
+    const db = await this.#tenantDb(tenant);
+    const passwordHash = user.password === undefined ? null : await hash(user.password);
+    const { rowCount } = await db.query(
+      `UPDATE credentials SET username = $2, full_name = $3, role = $4, password_hash = COALESCE($5, password_hash) WHERE user_id = $1`,
+      [user.id, user.username, user.fullName, user.role, passwordHash],
+    );
+    if (rowCount > 0) return;
+    if (passwordHash === null) throw new Error(`user ${user.id} has no credentials yet: a password is required`);
+    await db.query(
+      'INSERT INTO credentials (user_id, username, full_name, role, password_hash) VALUES ($1, $2, $3, $4, $5)',
+      [user.id, user.username, user.fullName, user.role, passwordHash],
+    );
+  }
+
+  async deleteUser(tenant: string, username: string): Promise<void> {
+    await (await this.#tenantDb(tenant)).query('DELETE FROM credentials WHERE username = $1', [username]);
+  }
+
+  async login(tenant: string, username: string, password: string): Promise<string | null> {
+    const db = await this.#tenantDb(tenant);
+    const { rows } = await db.query<{ user_id: number; username: string; full_name: string; role: string; password_hash: string }>(
+      'SELECT user_id, username, full_name, role, password_hash FROM credentials WHERE username = $1',
+      [username],
+    );
+    const row = rows[0];
+    if (!row) {
+      await verify(await DUMMY_HASH, password);
+      return null;
+    }
+    if (!(await verify(row.password_hash, password))) return null;
+    return this.#issuer.sign({ sub: String(row.user_id), username: row.username, fullName: row.full_name, role: row.role, tenant, platformAdmin: false });
+  }
+
+  trustFor(): null {
+    return null;
+  }
+
+  async close(): Promise<void> {}
+
+  async #tenantDb(tenant: string) {
+    return this.#db.forSchema(await this.#schemaOf(tenant));
+  }
+}

@@ -1,0 +1,39 @@
+import type { IssuerTrust } from '@ledgerline/kit/auth/token-verifier.ts';
+
+/**
+ * A tenant user as the provider needs to know it. `id` is the portal's numeric user id
+ * and the key providers find a user by (a rename keeps the user's credentials).
+ */
+export interface ProviderUser {
+  id: number;
+  username: string;
+  fullName: string;
+  /** Role name ('Admin', 'DTA', 'CPA', 'Client' or a custom role). */
+  role: string;
+  /** Set on create and when it changes; omitted keeps the current password. */
+  password?: string;
+}
+
+/**
+ * Where tenant users' credentials live and who signs their tokens: the built-in issuer
+ * (embedded default) or one Keycloak realm per tenant (`KEYCLOAK_URL`). The identity
+ * service keeps users, roles and access lists in its own tables either way; the provider
+ * only holds credentials and role grants, and answers logins with a token.
+ */
+export interface IdentityProvider {
+  readonly kind: 'builtin' | 'keycloak';
+  /** Creates what a new tenant needs (Keycloak: realm, roles, portal client). Idempotent. */
+  provisionTenant(tenant: string, roles: readonly string[]): Promise<void>;
+  /** Stops logins for a removed tenant; its data is preserved (spec: company record removed, data kept). */
+  retireTenant(tenant: string): Promise<void>;
+  upsertRole(tenant: string, role: string): Promise<void>;
+  renameRole(tenant: string, from: string, to: string): Promise<void>;
+  deleteRole(tenant: string, role: string): Promise<void>;
+  upsertUser(tenant: string, user: ProviderUser): Promise<void>;
+  deleteUser(tenant: string, username: string): Promise<void>;
+  /** A token for valid credentials; null for a wrong username or password. */
+  login(tenant: string, username: string, password: string): Promise<string | null>;
+  /** How verifiers trust this tenant's tokens (null: the built-in issuer's trust covers it). */
+  trustFor(tenant: string): IssuerTrust | null;
+  close(): Promise<void>;
+}

@@ -1,0 +1,63 @@
+import type { Queryable, SchemaDb } from '@ledgerline/kit/db/database.ts';
+import { isUniqueViolation } from '@ledgerline/kit/db/sql-errors.ts';
+import { Conflict, NotFound } from '@ledgerline/kit/errors.ts';
+import type { Role } from '@ledgerline/contracts/identity.contracts.ts';
+
+/** Present in every new tenant (migration 001 inserts them). */
+export const DEFAULT_ROLES = ['Admin', 'DTA', 'CPA', 'Client'] as const;
+/**
+ * The server's own rules name these two (Admin may administer, Client sees only its own
+ * client), so they cannot be renamed or deleted; DTA, CPA and custom roles can.
+ */
+const PROTECTED_ROLES = new Set(['admin', 'client']);
+
+export const ROLE_NOT_FOUND = 'Role not found';
+const ROLE_TAKEN = 'A role with this name already exists';
+
+export class RoleStore {
+  async list(db: SchemaDb): Promise<Role[]> {
+    const { rows } = await db.query<Role>('SELECT id, name FROM roles ORDER BY id');
+    return rows;
+  }
+
+  async get(db: Queryable, id: number): Promise<Role> {
+    const { rows } = await db.query<Role>('SELECT id, name FROM roles WHERE id = $1', [id]);
+    if (!rows[0]) throw new NotFound(ROLE_NOT_FOUND);
+    return rows[0];
+  }
+
+  async create(db: Queryable, name: string): Promise<Role> {
+    const { rows } = await uniqueRole(db.query<Role>('INSERT INTO roles (name) VALUES ($1) RETURNING id, name', [name]));
+    return rows[0]!;
+  }
+
+  async rename(db: Queryable, id: number, name: string): Promise<{ before: Role; after: Role }> {
+    const before = await this.get(db, id);
+    if (before.name !== name) assertChangeable(before);
+    const { rows } = await uniqueRole(db.query<Role>('UPDATE roles SET name = $2 WHERE id = $1 RETURNING id, name', [id, name]));
+    return { before, after: rows[0]! };
+  }
+
+  async delete(db: Queryable, id: number): Promise<Role> {
+    const role = await this.get(db, id);
+    assertChangeable(role);
+    const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM users WHERE role_id = $1', [id]);
+    const users = rows[0]?.n ?? 0;
+    if (users > 0) throw new Conflict(`The role "${role.name}" is assigned to ${users} user(s) and cannot be deleted.`);
+    await db.query('DELETE FROM roles WHERE id = $1', [id]);
+    return role;
+  }
+}
+
+function assertChangeable(role: Role): void {
+  if (PROTECTED_ROLES.has(role.name.toLowerCase())) throw new Conflict(`The ${role.name} role is built in and cannot be renamed or deleted.`);
+}
+
+async function uniqueRole<T>(query: Promise<T>): Promise<T> {
+  try {
+    return await query;
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new Conflict(ROLE_TAKEN);
+    throw err;
+  }
+}

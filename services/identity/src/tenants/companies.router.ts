@@ -1,0 +1,57 @@
+import express, { type Router } from 'express';
+import type { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
+import { authenticate, authOf } from '@ledgerline/kit/http/authenticate.ts';
+import { bearerToken, type TokenVerifier } from '@ledgerline/kit/auth/token-verifier.ts';
+import { Forbidden } from '@ledgerline/kit/errors.ts';
+import { INTERNAL_TENANTS_PATH, type TenantEventPayload } from '@ledgerline/kit/tenancy/tenant-events.ts';
+import { companyInputSchema, idParamSchema } from '@ledgerline/contracts/identity.contracts.ts';
+import { parseInput } from '@ledgerline/kit/http/validate.ts';
+import { canListCompanies, requirePlatformAdmin } from '../access-rules.ts';
+import type { CompanyStore } from './company.store.ts';
+import type { TenantService } from './tenant.service.ts';
+
+export function createCompaniesRouter(deps: { api: ApiRegistry; companies: CompanyStore; tenants: TenantService; tokens: TokenVerifier }): Router {
+  const { api, companies, tenants } = deps;
+  const router = express.Router();
+  const auth = [authenticate(deps.tokens)];
+  const id = (params: Record<string, string>) => parseInput(idParamSchema, params.id);
+
+  api.route(router, { method: 'get', path: '/api/companies', summary: 'Firms: all for platform administrators, their own for a firm\'s Admin and DTA', before: auth }, async ({ res }) => {
+    const a = authOf(res);
+    if (!canListCompanies(a)) throw new Forbidden('You do not have access to the tenant list.');
+    const all = await companies.list();
+    return a.claims.platformAdmin ? all : all.filter((c) => c.shortName === a.claims.tenant);
+  });
+
+  api.route(router, { method: 'post', path: '/api/companies', summary: 'Create a firm: its schema, every service\'s tables, its realm', status: 201, body: companyInputSchema, before: auth }, ({ res, req, body }) => {
+    requirePlatformAdmin(authOf(res));
+    return tenants.create(body, bearerToken(req.header('authorization'))!);
+  });
+
+  api.route(router, { method: 'put', path: '/api/companies/:id', summary: 'Update a firm (the schema name never changes)', body: companyInputSchema, before: auth }, ({ res, params, body }) => {
+    requirePlatformAdmin(authOf(res));
+    return tenants.update(id(params), body);
+  });
+
+  api.route(router, { method: 'delete', path: '/api/companies/:id', summary: 'Remove a firm\'s record; its data is preserved', before: auth }, async ({ res, params }) => {
+    requirePlatformAdmin(authOf(res));
+    const removed = await tenants.delete(id(params));
+    return { message: 'Tenant Deleted Successfully', company: removed };
+  });
+
+  api.route(router, { method: 'post', path: '/api/companies/:id/schema/refresh', summary: 'Apply every service\'s pending migrations to the firm\'s schema', before: auth }, async ({ res, req, params }) => {
+    requirePlatformAdmin(authOf(res));
+    const actions = await tenants.refreshSchema(id(params), bearerToken(req.header('authorization'))!);
+    return { refreshResult: { actions } };
+  });
+
+  // Service port only (the gateway never routes /internal): routing and schema followers read it.
+  router.get(INTERNAL_TENANTS_PATH, async (_req, res) => {
+    const list: TenantEventPayload[] = (await companies.list()).map((c) => ({
+      id: c.id, name: c.name, shortName: c.shortName, schemaName: c.schemaName, isActive: c.isActive,
+      urlPattern: c.urlPattern, customDomain: c.customDomain, customSubdomain: c.customSubdomain,
+    }));
+    res.json(list);
+  });
+  return router;
+}

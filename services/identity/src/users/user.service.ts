@@ -1,0 +1,72 @@
+import { newEvent } from '@ledgerline/kit/bus/bus.ts';
+import { enqueueEvents } from '@ledgerline/kit/outbox/outbox.ts';
+import type { Queryable } from '@ledgerline/kit/db/database.ts';
+import type { User, UserInput, UserUpdate } from '@ledgerline/contracts/identity.contracts.ts';
+import type { IdentityProvider } from '../providers/identity-provider.ts';
+import type { TenantRequest } from '../tenants/tenant-context.ts';
+import type { UserStore } from './user.store.ts';
+
+export const USER_UPSERTED = 'user.upserted';
+export const USER_DELETED = 'user.deleted';
+
+const userEvent = (tenant: string, user: User) => newEvent(USER_UPSERTED, tenant, {
+  id: user.id, username: user.username, fullName: user.fullName, roleId: user.roleId, role: user.roleName,
+  clientIds: user.clientIds, reportTypeIds: user.reportTypeIds,
+});
+
+/**
+ * User changes: the row, access lists and event commit together; the provider
+ * (credentials, realm user) follows the commit, and a failed provider call undoes a
+ * creation so no user exists that cannot sign in.
+ */
+export class UserService {
+  readonly #users: UserStore;
+  readonly #provider: IdentityProvider;
+
+  constructor(users: UserStore, provider: IdentityProvider) {
+    this.#users = users;
+    this.#provider = provider;
+  }
+
+  async create(t: TenantRequest, input: UserInput): Promise<User> {
+    const user = await t.db.transaction(async (tx) => {
+      const created = await this.#users.create(tx, t.company.schemaName, input);
+      await enqueueEvents(tx, [userEvent(t.company.shortName, created)]);
+      return created;
+    });
+    try {
+      await this.#provider.upsertUser(t.company.shortName, { id: user.id, username: user.username, fullName: user.fullName, role: user.roleName, password: input.password });
+    } catch (err) {
+      await this.#deleteRow(t, user.id);
+      throw err;
+    }
+    return user;
+  }
+
+  async update(t: TenantRequest, id: number, input: UserUpdate): Promise<User> {
+    const { after } = await t.db.transaction(async (tx) => {
+      const changed = await this.#users.update(tx, t.company.schemaName, id, input);
+      await enqueueEvents(tx, [userEvent(t.company.shortName, changed.after)]);
+      return changed;
+    });
+    // Providers key users by the portal id, so a renamed user keeps its credentials.
+    await this.#provider.upsertUser(t.company.shortName, {
+      id: after.id, username: after.username, fullName: after.fullName, role: after.roleName, password: input.password,
+    });
+    return after;
+  }
+
+  async delete(t: TenantRequest, id: number): Promise<User> {
+    const user = await this.#deleteRow(t, id);
+    await this.#provider.deleteUser(t.company.shortName, user.username);
+    return user;
+  }
+
+  #deleteRow(t: TenantRequest, id: number): Promise<User> {
+    return t.db.transaction(async (tx: Queryable) => {
+      const user = await this.#users.delete(tx, t.company.schemaName, id);
+      await enqueueEvents(tx, [newEvent(USER_DELETED, t.company.shortName, { id: user.id, username: user.username })]);
+      return user;
+    });
+  }
+}

@@ -1,0 +1,128 @@
+import type { Queryable } from '@ledgerline/kit/db/database.ts';
+import { isUniqueViolation } from '@ledgerline/kit/db/sql-errors.ts';
+import { Conflict, Invalid, NotFound } from '@ledgerline/kit/errors.ts';
+import type { User, UserInput } from '@ledgerline/contracts/identity.contracts.ts';
+
+interface UserRow {
+  id: number;
+  username: string;
+  full_name: string;
+  role_id: number;
+  role_name: string;
+  client_ids: number[] | null;
+  report_type_ids: number[] | null;
+  created_at: Date | string;
+}
+
+const SELECT = `SELECT u.id, u.username, u.full_name, u.role_id, r.name AS role_name, u.report_type_ids, u.created_at,
+  (SELECT array_agg(a.client_id ORDER BY a.position) FROM user_client_access a WHERE a.user_id = u.id) AS client_ids
+  FROM users u JOIN roles r ON r.id = u.role_id`;
+
+const toUser = (r: UserRow): User => ({
+  id: r.id,
+  username: r.username,
+  fullName: r.full_name,
+  roleId: r.role_id,
+  roleName: r.role_name,
+  role: r.role_name,
+  clientIds: r.client_ids?.length ? r.client_ids.map(Number) : null,
+  reportTypeIds: r.report_type_ids?.length ? r.report_type_ids.map(Number) : null,
+  createdAt: new Date(r.created_at).toISOString(),
+});
+
+export const USER_NOT_FOUND = 'User not found';
+const USERNAME_TAKEN = 'Username already exists';
+
+/**
+ * Tenant users, their client-access list (ordered: a Client user's first entry is their
+ * client) and report-type access, plus the platform-wide username index the generic
+ * /login uses to find a user's firm.
+ */
+export class UserStore {
+  async list(db: Queryable, filter: { clientId?: number } = {}): Promise<User[]> {
+    const { rows } = filter.clientId === undefined
+      ? await db.query<UserRow>(`${SELECT} ORDER BY u.full_name, u.id`)
+      : await db.query<UserRow>(`${SELECT} WHERE EXISTS (SELECT 1 FROM user_client_access a WHERE a.user_id = u.id AND a.client_id = $1) ORDER BY u.full_name, u.id`, [filter.clientId]);
+    return rows.map(toUser);
+  }
+
+  async get(db: Queryable, id: number): Promise<User> {
+    const { rows } = await db.query<UserRow>(`${SELECT} WHERE u.id = $1`, [id]);
+    if (!rows[0]) throw new NotFound(USER_NOT_FOUND);
+    return toUser(rows[0]);
+  }
+
+  async findByUsername(db: Queryable, username: string): Promise<User | null> {
+    const { rows } = await db.query<UserRow>(`${SELECT} WHERE u.username = $1`, [username]);
+    return rows[0] ? toUser(rows[0]) : null;
+  }
+
+  async create(tx: Queryable, schemaName: string, input: Omit<UserInput, 'password'>): Promise<User> {
+    await this.#assertRole(tx, input.roleId);
+    await claimUsername(tx, input.username, schemaName);
+    const { rows } = await unique(tx.query<{ id: number }>(
+      'INSERT INTO users (username, full_name, role_id, report_type_ids) VALUES ($1, $2, $3, $4) RETURNING id',
+      [input.username, input.fullName, input.roleId, input.reportTypeIds],
+    ));
+    const id = rows[0]!.id;
+    await this.#writeClientAccess(tx, id, input.clientIds);
+    return this.get(tx, id);
+  }
+
+  async update(tx: Queryable, schemaName: string, id: number, input: Omit<UserInput, 'password'>): Promise<{ before: User; after: User }> {
+    const before = await this.get(tx, id);
+    await this.#assertRole(tx, input.roleId);
+    if (before.username !== input.username) {
+      await claimUsername(tx, input.username, schemaName);
+      await tx.query('DELETE FROM portal.user_logins WHERE username = $1 AND schema_name = $2', [before.username, schemaName]);
+    }
+    await unique(tx.query(
+      'UPDATE users SET username = $2, full_name = $3, role_id = $4, report_type_ids = $5 WHERE id = $1',
+      [id, input.username, input.fullName, input.roleId, input.reportTypeIds],
+    ));
+    await this.#writeClientAccess(tx, id, input.clientIds);
+    return { before, after: await this.get(tx, id) };
+  }
+
+  async delete(tx: Queryable, schemaName: string, id: number): Promise<User> {
+    const user = await this.get(tx, id);
+    await tx.query('DELETE FROM users WHERE id = $1', [id]);
+    await tx.query('DELETE FROM portal.user_logins WHERE username = $1 AND schema_name = $2', [user.username, schemaName]);
+    return user;
+  }
+
+  /** Drops a deleted client from every access list; returns the users whose list changed. */
+  async removeClient(tx: Queryable, clientId: number): Promise<number[]> {
+    const { rows } = await tx.query<{ user_id: number }>('DELETE FROM user_client_access WHERE client_id = $1 RETURNING user_id', [clientId]);
+    return rows.map((r) => r.user_id);
+  }
+
+  async #assertRole(db: Queryable, roleId: number): Promise<void> {
+    const { rows } = await db.query('SELECT 1 FROM roles WHERE id = $1', [roleId]);
+    if (!rows.length) throw new Invalid('Please select a role');
+  }
+
+  async #writeClientAccess(db: Queryable, userId: number, clientIds: number[] | null): Promise<void> {
+    await db.query('DELETE FROM user_client_access WHERE user_id = $1', [userId]);
+    if (!clientIds?.length) return;
+    await db.query(
+      'INSERT INTO user_client_access (user_id, client_id, position) SELECT $1, c, ord FROM unnest($2::int[]) WITH ORDINALITY AS t(c, ord)',
+      [userId, clientIds],
+    );
+  }
+}
+
+async function claimUsername(tx: Queryable, username: string, schemaName: string): Promise<void> {
+  const admin = await tx.query('SELECT 1 FROM portal.platform_admins WHERE username = $1', [username]);
+  if (admin.rows.length) throw new Conflict(USERNAME_TAKEN);
+  await unique(tx.query('INSERT INTO portal.user_logins (username, schema_name) VALUES ($1, $2)', [username, schemaName]));
+}
+
+async function unique<T>(query: Promise<T>): Promise<T> {
+  try {
+    return await query;
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new Conflict(USERNAME_TAKEN);
+    throw err;
+  }
+}

@@ -1,0 +1,72 @@
+import express, { type Router } from 'express';
+import { z } from 'zod';
+import type { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
+import { authenticate } from '@ledgerline/kit/http/authenticate.ts';
+import { parseInput } from '@ledgerline/kit/http/validate.ts';
+import type { TokenVerifier } from '@ledgerline/kit/auth/token-verifier.ts';
+import { Conflict } from '@ledgerline/kit/errors.ts';
+import { idParamSchema, userInputSchema, userUpdateSchema } from '@ledgerline/contracts/identity.contracts.ts';
+import { requireSelfOrManager, requireStaff, requireTenantAdmin } from '../access-rules.ts';
+import type { TenantRequest } from '../tenants/tenant-context.ts';
+import type { UserService } from './user.service.ts';
+import type { UserStore } from './user.store.ts';
+
+const listQuery = z.object({ clientId: z.coerce.number().int().positive().optional() });
+
+export function createUsersRouter(deps: {
+  api: ApiRegistry; users: UserStore; userService: UserService; tokens: TokenVerifier; tenantOf: (res: express.Response) => Promise<TenantRequest>;
+}): Router {
+  const { api, users, userService, tenantOf } = deps;
+  const router = express.Router();
+  const before = [authenticate(deps.tokens)];
+  const id = (params: Record<string, string>) => parseInput(idParamSchema, params.id);
+
+  api.route(router, { method: 'get', path: '/api/users', summary: 'Users of the firm (staff)', query: listQuery, before }, async ({ res, query }) => {
+    const t = await tenantOf(res);
+    requireStaff(t);
+    return users.list(t.db, query);
+  });
+
+  api.route(router, { method: 'get', path: '/api/users/:id', summary: 'One user (staff, or the user)', before }, async ({ res, params }) => {
+    const t = await tenantOf(res);
+    const userId = id(params);
+    if (t.claims.sub !== String(userId)) requireStaff(t);
+    return users.get(t.db, userId);
+  });
+
+  api.route(router, { method: 'get', path: '/api/users/:id/client-access', summary: 'Client ids the user may see, in order (a Client user\'s first is their client)', before }, async ({ res, params }) => {
+    const t = await tenantOf(res);
+    const userId = id(params);
+    requireSelfOrManager(t, userId);
+    return (await users.get(t.db, userId)).clientIds ?? [];
+  });
+
+  api.route(router, { method: 'get', path: '/api/users/:id/report-access', summary: 'Report type ids the user may see', before }, async ({ res, params }) => {
+    const t = await tenantOf(res);
+    const userId = id(params);
+    requireSelfOrManager(t, userId);
+    return (await users.get(t.db, userId)).reportTypeIds ?? [];
+  });
+
+  api.route(router, { method: 'post', path: '/api/users', summary: 'Create a user (Admin)', status: 201, body: userInputSchema, before }, async ({ res, body }) => {
+    const t = await tenantOf(res);
+    requireTenantAdmin(t);
+    return userService.create(t, body);
+  });
+
+  api.route(router, { method: 'put', path: '/api/users/:id', summary: 'Update a user; a blank password keeps the current one (Admin)', body: userUpdateSchema, before }, async ({ res, params, body }) => {
+    const t = await tenantOf(res);
+    requireTenantAdmin(t);
+    return userService.update(t, id(params), body);
+  });
+
+  api.route(router, { method: 'delete', path: '/api/users/:id', summary: 'Delete a user (Admin)', before }, async ({ res, params }) => {
+    const t = await tenantOf(res);
+    requireTenantAdmin(t);
+    const userId = id(params);
+    if (!t.claims.platformAdmin && t.claims.sub === String(userId)) throw new Conflict('You cannot delete your own account.');
+    await userService.delete(t, userId);
+    return { message: 'User deleted successfully.' };
+  });
+  return router;
+}

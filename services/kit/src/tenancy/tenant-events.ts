@@ -1,0 +1,19 @@
+/** Payload of `tenant.upserted` / `tenant.deleted` (identity publishes them through its outbox). */
+export interface TenantEventPayload {
+  id: number;
+  name: string;
+  shortName: string;
+  schemaName: string;
+  isActive: boolean;
+  urlPattern: 'path' | 'subdomain' | 'domain';
+  customDomain: string | null;
+  customSubdomain: string | null;
+}
+
+export const TENANT_UPSERTED = 'tenant.upserted';
+export const TENANT_DELETED = 'tenant.deleted';
+
+/** Identity's internal listing of every firm (service port only; the gateway never routes /internal). */
+export const INTERNAL_TENANTS_PATH = '/internal/tenants';
+/** Every service's internal "migrate this tenant schema" call (identity fans out to it). */
+export const INTERNAL_MIGRATE_PATH = '/internal/tenants/migrate';
