@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { adminLogin, portalTestEnv } from './portal-env.ts';
+import { adminLogin, portalTestEnv } from '../src/portal-harness.ts';
 
 const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 

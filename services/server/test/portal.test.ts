@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startPortal, type RunningPortal } from '../src/portal.ts';
-import { adminLogin, portalTestEnv } from './portal-env.ts';
+import { adminLogin, portalTestEnv } from '../src/portal-harness.ts';
 
 let portal: RunningPortal;
 let gw: string;

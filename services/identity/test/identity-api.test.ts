@@ -1,0 +1,249 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { apiClient, startTestPortal, TEST_ADMIN, type ApiReply } from '@ledgerline/server/portal-harness.ts';
+import type { RunningPortal } from '@ledgerline/server/portal.ts';
+
+type Portal = RunningPortal & { gatewayUrl: string; adminToken: string };
+let portal: Portal;
+let call: ReturnType<typeof apiClient>;
+const tokens: Record<string, string> = {};
+const ids: Record<string, number> = {};
+const suffix = Math.random().toString(36).slice(2, 7);
+const ACME = `acme${suffix}`;
+const BETA = `beta${suffix}`;
+const u = (name: string) => `${name}_${suffix}`;
+
+async function login(tenant: string, username: string, password = 'password1'): Promise<string> {
+  const r = await call<{ token: string }>('POST', `/api/${tenant}/auth/login`, null, { username, password });
+  expect(r.status).toBe(200);
+  return r.body.token;
+}
+
+beforeAll(async () => {
+  portal = await startTestPortal({ LOGIN_MAX_FAILURES_PER_USER: '3', GATEWAY_TENANT_POLL_MS: '100' });
+  call = apiClient(portal.gatewayUrl);
+  tokens.platform = portal.adminToken;
+  for (const shortName of [ACME, BETA]) {
+    const r = await call<{ id: number }>('POST', '/api/companies', tokens.platform, { name: `${shortName} Tax`, shortName });
+    expect(r.status).toBe(201);
+    ids[shortName] = r.body.id;
+  }
+  const people: [string, string, number, number[] | null][] = [
+    [ACME, 'admin', 1, null], [ACME, 'dta', 2, null], [ACME, 'cpa', 3, [7, 9]], [ACME, 'client', 4, [9]], [BETA, 'admin', 1, null],
+  ];
+  for (const [tenant, who, roleId, clientIds] of people) {
+    const r = await call<{ id: number }>('POST', `/api/${tenant}/users`, tokens.platform, {
+      username: u(`${tenant}_${who}`), password: 'password1', fullName: `${who} of ${tenant}`, roleId, clientIds, reportTypeIds: who === 'cpa' ? [3] : [],
+    });
+    expect(r.status).toBe(201);
+    ids[`${tenant}_${who}`] = r.body.id;
+    tokens[`${tenant}_${who}`] = await login(tenant, u(`${tenant}_${who}`));
+  }
+}, 120_000);
+afterAll(async () => { await portal.stop(); });
+
+const ACTORS = ['platform', 'admin', 'dta', 'cpa', 'client', 'otherTenantAdmin'] as const;
+type Actor = (typeof ACTORS)[number];
+const tokenOf = (a: Actor) => (a === 'platform' ? tokens.platform! : a === 'otherTenantAdmin' ? tokens[`${BETA}_admin`]! : tokens[`${ACME}_${a}`]!);
+
+describe('authorization matrix (role × endpoint × own/other tenant)', () => {
+  const cases: { name: string; allowed: Actor[]; run: (token: string, actor: Actor) => Promise<ApiReply> }[] = [
+    { name: 'GET users', allowed: ['platform', 'admin', 'dta', 'cpa'], run: (t) => call('GET', `/api/${ACME}/users`, t) },
+    { name: 'GET users/{id}', allowed: ['platform', 'admin', 'dta', 'cpa'], run: (t) => call('GET', `/api/${ACME}/users/${ids[`${ACME}_dta`]}`, t) },
+    { name: 'GET users/{id}/client-access of another user', allowed: ['platform', 'admin', 'dta'], run: (t) => call('GET', `/api/${ACME}/users/${ids[`${ACME}_admin`]}/client-access`, t) },
+    { name: 'GET users/{id}/report-access of another user', allowed: ['platform', 'admin', 'dta'], run: (t) => call('GET', `/api/${ACME}/users/${ids[`${ACME}_admin`]}/report-access`, t) },
+    { name: 'POST users', allowed: ['platform', 'admin'], run: (t, a) => call('POST', `/api/${ACME}/users`, t, { username: u(`new_${a}`), password: 'password1', fullName: 'New', roleId: 3 }) },
+    { name: 'PUT users/{id}', allowed: ['platform', 'admin'], run: (t) => call('PUT', `/api/${ACME}/users/${ids[`${ACME}_dta`]}`, t, { username: u(`${ACME}_dta`), fullName: 'dta renamed', roleId: 2, password: '' }) },
+    {
+      name: 'DELETE users/{id}', allowed: ['platform', 'admin'], run: async (t, a) => {
+        const victim = await call<{ id: number }>('POST', `/api/${ACME}/users`, tokens.platform, { username: u(`victim_${a}`), password: 'password1', fullName: 'Victim', roleId: 3 });
+        return call('DELETE', `/api/${ACME}/users/${victim.body.id}`, t);
+      },
+    },
+    { name: 'GET roles', allowed: ['platform', 'admin', 'dta', 'cpa', 'client'], run: (t) => call('GET', `/api/${ACME}/roles`, t) },
+    { name: 'POST roles', allowed: ['platform', 'admin'], run: (t, a) => call('POST', `/api/${ACME}/roles`, t, { name: `Reviewer ${a}` }) },
+    {
+      name: 'PUT roles/{id}', allowed: ['platform', 'admin'], run: async (t, a) => {
+        const role = await call<{ id: number }>('POST', `/api/${ACME}/roles`, tokens.platform, { name: `Temp ${a}` });
+        return call('PUT', `/api/${ACME}/roles/${role.body.id}`, t, { name: `Temp ${a} renamed` });
+      },
+    },
+    {
+      name: 'DELETE roles/{id}', allowed: ['platform', 'admin'], run: async (t, a) => {
+        const role = await call<{ id: number }>('POST', `/api/${ACME}/roles`, tokens.platform, { name: `Doomed ${a}` });
+        return call('DELETE', `/api/${ACME}/roles/${role.body.id}`, t);
+      },
+    },
+    { name: 'GET companies', allowed: ['platform', 'admin', 'dta', 'otherTenantAdmin'], run: (t) => call('GET', '/api/companies', t) },
+    { name: 'POST companies', allowed: ['platform'], run: (t, a) => call('POST', '/api/companies', t, { name: 'X', shortName: `x${a.toLowerCase()}${suffix}` }) },
+    { name: 'PUT companies/{id}', allowed: ['platform'], run: (t) => call('PUT', `/api/companies/${ids[ACME]}`, t, { name: `${ACME} Tax`, shortName: ACME }) },
+    { name: 'POST companies/{id}/schema/refresh', allowed: ['platform'], run: (t) => call('POST', `/api/companies/${ids[ACME]}/schema/refresh`, t) },
+  ];
+
+  for (const c of cases) {
+    it.each(ACTORS.map((a) => [a]))(`${c.name} as %s`, async (actor) => {
+      const r = await c.run(tokenOf(actor as Actor), actor as Actor);
+      if (c.allowed.includes(actor as Actor)) {
+        expect(r.status).toBeGreaterThanOrEqual(200);
+        expect(r.status).toBeLessThan(300);
+      } else {
+        expect(r.status).toBe(403);
+        expect(typeof (r.body as { message?: unknown }).message).toBe('string');
+      }
+    });
+  }
+
+  it('lets a user read their own access lists', async () => {
+    expect((await call('GET', `/api/${ACME}/users/${ids[`${ACME}_cpa`]}/client-access`, tokens[`${ACME}_cpa`])).body).toEqual([7, 9]);
+    expect((await call('GET', `/api/${ACME}/users/${ids[`${ACME}_cpa`]}/report-access`, tokens[`${ACME}_cpa`])).body).toEqual([3]);
+    expect((await call('GET', `/api/${ACME}/users/${ids[`${ACME}_client`]}/client-access`, tokens[`${ACME}_client`])).body).toEqual([9]);
+  });
+
+  it('shows a firm Admin only its own company, and platform admins every company', async () => {
+    const own = await call<{ shortName: string }[]>('GET', '/api/companies', tokens[`${ACME}_admin`]);
+    expect(own.body.map((c) => c.shortName)).toEqual([ACME]);
+    const all = await call<{ shortName: string }[]>('GET', '/api/companies', tokens.platform);
+    expect(all.body.map((c) => c.shortName)).toEqual(expect.arrayContaining([ACME, BETA]));
+  });
+
+  it('never shows one firm another firm\'s users, whatever the path', async () => {
+    const viaToken = await call<{ username: string }[]>('GET', '/api/users', tokens[`${ACME}_admin`]);
+    expect(viaToken.body.map((x) => x.username)).not.toContain(u(`${BETA}_admin`));
+    expect((await call('GET', `/api/${BETA}/users`, tokens[`${ACME}_admin`])).status).toBe(403);
+    expect((await call('GET', `/api/${BETA}/users/${ids[`${BETA}_admin`]}`, tokens[`${ACME}_admin`])).status).toBe(403);
+  });
+});
+
+describe('users', () => {
+  it('returns roleName and client counts data, and keeps the password when blank on update', async () => {
+    const list = await call<{ username: string; roleName: string; clientIds: number[] | null }[]>('GET', `/api/${ACME}/users`, tokens[`${ACME}_admin`]);
+    const cpa = list.body.find((x) => x.username === u(`${ACME}_cpa`))!;
+    expect(cpa).toMatchObject({ roleName: 'CPA', clientIds: [7, 9] });
+    const r = await call('PUT', `/api/${ACME}/users/${ids[`${ACME}_cpa`]}`, tokens[`${ACME}_admin`], { username: u(`${ACME}_cpa`), fullName: 'CPA Renamed', roleId: 3, password: '', clientIds: [], reportTypeIds: null });
+    expect(r.body).toMatchObject({ fullName: 'CPA Renamed', clientIds: null, reportTypeIds: null });
+    await login(ACME, u(`${ACME}_cpa`));
+  });
+
+  it.each([
+    [{ username: 'ab', password: 'password1', fullName: 'A', roleId: 3 }, 'Username must be at least 3 characters'],
+    [{ username: 'abcd', password: 'short', fullName: 'A', roleId: 3 }, 'Password must be at least 6 characters'],
+    [{ username: 'abcd', password: 'password1', fullName: '  ', roleId: 3 }, 'Full name is required'],
+    [{ username: 'abcd', password: 'password1', fullName: 'A', roleId: 0 }, 'Please select a role'],
+    [{ username: 'abcd', password: 'password1', fullName: 'A', roleId: 999 }, 'Please select a role'],
+    [{ username: 'abcd', password: 'password1', fullName: 'A' }, 'Please select a role'],
+  ])('rejects %j with "%s"', async (body, message) => {
+    const r = await call('POST', `/api/${ACME}/users`, tokens[`${ACME}_admin`], body);
+    expect(r).toMatchObject({ status: 400, body: { message } });
+  });
+
+  it('keeps usernames unique across firms', async () => {
+    const r = await call('POST', `/api/${ACME}/users`, tokens[`${ACME}_admin`], { username: u(`${BETA}_admin`), password: 'password1', fullName: 'Dup', roleId: 3 });
+    expect(r).toEqual({ status: 409, body: { message: 'Username already exists' } });
+    expect((await call('POST', `/api/${ACME}/users`, tokens[`${ACME}_admin`], { username: TEST_ADMIN.username, password: 'password1', fullName: 'Dup', roleId: 3 })).status).toBe(409);
+  });
+
+  it('does not let an Admin delete their own account', async () => {
+    expect(await call('DELETE', `/api/${ACME}/users/${ids[`${ACME}_admin`]}`, tokens[`${ACME}_admin`])).toEqual({ status: 409, body: { message: 'You cannot delete your own account.' } });
+  });
+
+  it('answers 404 for a missing user', async () => {
+    expect(await call('GET', `/api/${ACME}/users/99999`, tokens[`${ACME}_admin`])).toEqual({ status: 404, body: { message: 'User not found' } });
+    expect((await call('GET', `/api/${ACME}/users/abc`, tokens[`${ACME}_admin`])).status).toBe(400);
+  });
+});
+
+describe('roles', () => {
+  it('has the four default roles in every new firm', async () => {
+    const r = await call<{ name: string }[]>('GET', `/api/${BETA}/roles`, tokens[`${BETA}_admin`]);
+    expect(r.body.map((x) => x.name)).toEqual(['Admin', 'DTA', 'CPA', 'Client']);
+  });
+
+  it('validates, keeps names unique and refuses to delete a role in use', async () => {
+    expect(await call('POST', `/api/${ACME}/roles`, tokens[`${ACME}_admin`], { name: ' ' })).toEqual({ status: 400, body: expect.objectContaining({ message: 'Role name is required' }) });
+    expect(await call('POST', `/api/${ACME}/roles`, tokens[`${ACME}_admin`], { name: 'CPA' })).toEqual({ status: 409, body: { message: 'A role with this name already exists' } });
+    expect(await call('DELETE', `/api/${ACME}/roles/3`, tokens[`${ACME}_admin`])).toEqual({ status: 409, body: { message: expect.stringMatching(/^The role "CPA" is assigned to \d+ user\(s\) and cannot be deleted\.$/) } });
+    expect(await call('DELETE', `/api/${ACME}/roles/1`, tokens[`${ACME}_admin`])).toEqual({ status: 409, body: { message: 'The Admin role is built in and cannot be renamed or deleted.' } });
+  });
+
+  it('moves users with a renamed role: their next token carries the new name', async () => {
+    const role = await call<{ id: number }>('POST', `/api/${ACME}/roles`, tokens[`${ACME}_admin`], { name: 'Senior' });
+    await call('POST', `/api/${ACME}/users`, tokens[`${ACME}_admin`], { username: u('senior'), password: 'password1', fullName: 'Sen', roleId: role.body.id });
+    await call('PUT', `/api/${ACME}/roles/${role.body.id}`, tokens[`${ACME}_admin`], { name: 'Partner' });
+    const token = await login(ACME, u('senior'));
+    expect((await call('GET', '/api/auth/me', token)).body).toMatchObject({ role: 'Partner', tenant: ACME });
+  });
+});
+
+describe('tenants', () => {
+  it.each([
+    [{ name: '', shortName: 'ok1' }, 'Company name is required'],
+    [{ name: 'A', shortName: 'Bad Name' }, 'Only lowercase letters and numbers allowed'],
+    [{ name: 'A', shortName: 'okname', schemaName: 'Bad-Schema' }, 'Only lowercase letters, numbers, and underscores allowed'],
+    [{ name: 'A', shortName: 'files' }, '"files" is reserved by the portal; choose another short name'],
+    [{ name: 'A', shortName: 'okname', urlPattern: 'ftp' }, 'URL pattern must be path, subdomain or domain'],
+  ])('rejects %j with "%s"', async (body, message) => {
+    expect(await call('POST', '/api/companies', tokens.platform, body)).toMatchObject({ status: 400, body: { message } });
+  });
+
+  it('refuses a duplicate short name with 409', async () => {
+    expect(await call('POST', '/api/companies', tokens.platform, { name: 'Again', shortName: ACME })).toEqual({ status: 409, body: { message: 'A tenant with this short name already exists' } });
+  });
+
+  it('keeps the schema name when the short name changes, and reports refresh actions', async () => {
+    const created = await call<{ id: number; schemaName: string }>('POST', '/api/companies', tokens.platform, { name: 'Gamma', shortName: `gamma${suffix}`, schemaName: `gamma_${suffix}` });
+    expect(created.body.schemaName).toBe(`gamma_${suffix}`);
+    const renamed = await call<{ shortName: string; schemaName: string }>('PUT', `/api/companies/${created.body.id}`, tokens.platform, { name: 'Gamma', shortName: `delta${suffix}` });
+    expect(renamed.body).toMatchObject({ shortName: `delta${suffix}`, schemaName: `gamma_${suffix}` });
+    expect(await call('POST', `/api/companies/${created.body.id}/schema/refresh`, tokens.platform)).toEqual({ status: 200, body: { refreshResult: { actions: [] } } });
+  });
+
+  it('answers info for active firms only, and stops logins and tokens of an inactive firm', async () => {
+    expect((await call('GET', `/api/${ACME}/info`)).body).toMatchObject({ name: `${ACME} Tax`, shortName: ACME, isActive: true });
+    expect(await call('GET', '/api/nosuchfirm/info')).toEqual({ status: 404, body: { message: 'Tenant not found' } });
+    const firm = await call<{ id: number }>('POST', '/api/companies', tokens.platform, { name: 'Sleepy', shortName: `sleepy${suffix}` });
+    await call('POST', `/api/sleepy${suffix}/users`, tokens.platform, { username: u('sleeper'), password: 'password1', fullName: 'Sleeper', roleId: 1 });
+    const token = await login(`sleepy${suffix}`, u('sleeper'));
+    await call('PUT', `/api/companies/${firm.body.id}`, tokens.platform, { name: 'Sleepy', shortName: `sleepy${suffix}`, isActive: false });
+    expect(await call('GET', `/api/sleepy${suffix}/info`)).toEqual({ status: 404, body: { message: 'Tenant not found' } });
+    expect(await call('POST', `/api/sleepy${suffix}/auth/login`, null, { username: u('sleeper'), password: 'password1' })).toEqual({ status: 404, body: { message: 'Tenant not found' } });
+    await new Promise((r) => setTimeout(r, 400)); // the gateway's routing snapshot refreshes every 100 ms here
+    expect((await call('GET', '/api/users', token)).status).toBe(404);
+  });
+
+  it('removes the company record but preserves its data', async () => {
+    const firm = await call<{ id: number }>('POST', '/api/companies', tokens.platform, { name: 'Keep', shortName: `keep${suffix}` });
+    await call('POST', `/api/keep${suffix}/users`, tokens.platform, { username: u('keeper'), password: 'password1', fullName: 'Keeper', roleId: 1 });
+    expect(await call('DELETE', `/api/companies/${firm.body.id}`, tokens.platform)).toMatchObject({ status: 200, body: { message: 'Tenant Deleted Successfully' } });
+    expect((await call('GET', `/api/keep${suffix}/info`)).status).toBe(404);
+    // Re-creating a firm on the same schema brings its preserved users back.
+    await call('POST', '/api/companies', tokens.platform, { name: 'Keep', shortName: `keep${suffix}` });
+    await login(`keep${suffix}`, u('keeper'));
+  });
+});
+
+describe('logins', () => {
+  it('signs a firm user in at /login without naming the firm, and returns their firm', async () => {
+    const r = await call<{ token: string; user: Record<string, unknown>; tenant: Record<string, unknown> }>('POST', '/api/auth/login', null, { username: u(`${ACME}_dta`), password: 'password1' });
+    expect(r.status).toBe(200);
+    expect(r.body.user).toMatchObject({ username: u(`${ACME}_dta`), role: 'DTA', tenant: ACME, platformAdmin: false });
+    expect(r.body.tenant).toMatchObject({ shortName: ACME, isActive: true });
+    const admin = await call<{ user: Record<string, unknown> }>('POST', '/api/auth/login', null, TEST_ADMIN);
+    expect(admin.body.user).toMatchObject({ platformAdmin: true, tenant: null });
+  });
+
+  it('refuses a firm user at another firm\'s login page', async () => {
+    expect(await call('POST', `/api/${BETA}/auth/login`, null, { username: u(`${ACME}_dta`), password: 'password1' })).toEqual({ status: 401, body: { message: 'Invalid username or password' } });
+  });
+
+  it('answers the spec messages for missing fields and bad credentials', async () => {
+    expect(await call('POST', `/api/${ACME}/auth/login`, null, { password: 'x' })).toMatchObject({ status: 400, body: { message: 'Username is required' } });
+    expect(await call('POST', '/api/auth/login', null, { username: 'someone', password: 'wrong-one' })).toEqual({ status: 401, body: { message: 'Invalid username or password' } });
+    expect(await call('POST', '/api/admin/auth/login', null, { username: u(`${ACME}_admin`), password: 'password1' })).toEqual({ status: 401, body: { message: 'Invalid admin credentials' } });
+  });
+
+  it('throttles repeated failures for a username with a clear 429', async () => {
+    const username = u(`${ACME}_client`);
+    for (let i = 0; i < 3; i++) expect((await call('POST', `/api/${ACME}/auth/login`, null, { username, password: 'nope-nope' })).status).toBe(401);
+    const blocked = await call('POST', `/api/${ACME}/auth/login`, null, { username, password: 'password1' });
+    expect(blocked).toEqual({ status: 429, body: { message: expect.stringMatching(/^Too many failed login attempts\. Please try again in \d+ minutes?\.$/) } });
+  });
+});
