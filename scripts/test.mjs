@@ -1,7 +1,9 @@
 // `npm test`: type-check everything, then run every jest suite (unit, module, contract,
 // browser). Contract suites also run against the real servers whose URLs are in the
-// environment (POSTGRES_URL, AMQP_URL, S3_ENDPOINT, …); in CI a missing one fails.
-// Ends with one plain summary line: "tests: N passed, N failed".
+// environment (POSTGRES_URL, AMQP_URL, S3_ENDPOINT, KEYCLOAK_URL); in CI a missing one
+// fails. Suites that restart a server (`*.restart.test.ts`) run alone afterwards, so the
+// restart cannot disturb suites sharing that server. Ends with one plain summary line:
+// "tests: N passed, N failed".
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,26 +15,33 @@ const nodeBin = ensureNode();
 await buildFrontends(nodeBin);
 
 console.log('Type-checking ...');
-const typecheck = await run(nodeBin, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.json')]);
-if (typecheck !== 0) {
+if (await run(nodeBin, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.json')]) !== 0) {
   console.log('tests: 0 passed, 1 failed');
-  process.exit(typecheck);
+  process.exit(1);
 }
 
-const report = join(mkdtempSync(join(tmpdir(), 'ledgerline-jest-')), 'report.json');
-const code = await run(nodeBin, [
-  '--experimental-vm-modules', '--no-warnings=ExperimentalWarning',
-  join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js'),
-  '--maxWorkers=2', '--json', `--outputFile=${report}`, ...jestArgs,
-], { env: { ...process.env, NODE_ENV: 'test' } });
-
-let summary = null;
-try {
-  summary = JSON.parse(readFileSync(report, 'utf8'));
-} catch {
-  // jest crashed before writing its report; its own output says why.
+const reports = mkdtempSync(join(tmpdir(), 'ledgerline-jest-'));
+async function jest(name, args) {
+  const report = join(reports, `${name}.json`);
+  const code = await run(nodeBin, [
+    '--experimental-vm-modules', '--no-warnings=ExperimentalWarning',
+    join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js'),
+    '--maxWorkers=2', '--json', `--outputFile=${report}`, ...args,
+  ], { env: { ...process.env, NODE_ENV: 'test' } });
+  try {
+    const summary = JSON.parse(readFileSync(report, 'utf8'));
+    return { code, passed: summary.numPassedTests, failed: summary.numFailedTests + summary.numRuntimeErrorTestSuites };
+  } catch {
+    // jest stopped before writing its report (its own output says why).
+    return { code, passed: 0, failed: code === 0 ? 0 : 1 };
+  }
 }
-const passed = summary?.numPassedTests ?? 0;
-const failed = (summary?.numFailedTests ?? 0) + (summary?.numRuntimeErrorTestSuites ?? 0) + (code !== 0 && !summary ? 1 : 0);
+
+const RESTART = '\\.restart\\.test\\.ts$';
+const phases = [await jest('main', ['--testPathIgnorePatterns', RESTART, '/node_modules/', '/dist/', ...jestArgs])];
+if (jestArgs.length === 0) phases.push(await jest('restart', ['--passWithNoTests', RESTART]));
+
+const passed = phases.reduce((n, p) => n + p.passed, 0);
+const failed = phases.reduce((n, p) => n + p.failed, 0);
 console.log(`tests: ${passed} passed, ${failed} failed`);
-process.exit(code !== 0 ? code : failed > 0 ? 1 : 0);
+process.exit(phases.some((p) => p.code !== 0) || failed > 0 ? 1 : 0);

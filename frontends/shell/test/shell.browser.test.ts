@@ -41,7 +41,7 @@ describe('shell in Chromium', () => {
   });
 
   async function signedInPage(user: object, tenant?: object): Promise<Page> {
-    const page = await browser.newPage(`${baseUrl}/signed-out`);
+    const page = await browser.newPage(baseUrl);
     await setLocalStorage(page, { token: jwtShaped, user, ...(tenant ? { currentTenant: tenant } : {}) });
     return page;
   }
@@ -50,8 +50,9 @@ describe('shell in Chromium', () => {
     page.locator('nav.side-nav .side-nav__link').evaluateAll((links) => links.map((a) => [a.textContent?.trim(), a.getAttribute('href')]));
 
   it('shows the not-found page for an unknown path', async () => {
-    const page = await browser.newPage(`${baseUrl}/no/such/page`);
-    await expect(page.getByRole('heading', { name: '404 Page Not Found' }).isVisible()).resolves.toBe(true);
+    const page = await browser.newPage(baseUrl);
+    await page.goto(`${baseUrl}/no/such/page`);
+    await page.getByRole('heading', { name: '404 Page Not Found' }).waitFor();
     await expect(page.getByText('Did you forget to add the page to the router?').isVisible()).resolves.toBe(true);
     await page.close();
   });
@@ -127,7 +128,8 @@ describe('shell in Chromium', () => {
   });
 
   it('sends unauthenticated users to the tenant login from /{tenant}/dashboard, else to /login', async () => {
-    const page = await browser.newPage(`${baseUrl}/acme/dashboard`);
+    const page = await browser.newPage(baseUrl);
+    await page.goto(`${baseUrl}/acme/dashboard`);
     await page.waitForURL(`${baseUrl}/acme/login`);
     await page.goto(`${baseUrl}/tasks`);
     await page.waitForURL(`${baseUrl}/login`);

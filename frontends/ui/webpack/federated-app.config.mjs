@@ -42,7 +42,7 @@ export const SHARED_SINGLETONS = {
 /**
  * @param {object} options
  * @param {string} options.name module-federation container name (a remote's name in frontends.json)
- * @param {string} options.root the package folder; output goes to {root}/dist
+ * @param {string} options.root the package folder, holding its webpack.config.mjs; output goes to {root}/dist
  * @param {string} options.publicPath '/' for the shell, 'auto' for remotes served under a prefix
  * @param {string} [options.entry] the shell's entry module; remotes have none
  * @param {Record<string, string>} [options.exposes] a remote's exposed modules
@@ -105,7 +105,13 @@ export function federatedAppConfig({ name, root, publicPath, entry, exposes, htm
         ...(htmlTemplate ? [new HtmlWebpackPlugin({ template: htmlTemplate, scriptLoading: 'defer' })] : []),
       ],
       // Builds share two cores with everything else; the cache makes rebuilds near-free.
-      cache: { type: 'filesystem', name: `${name}-${mode}` },
+      // Listing the config files drops the cache when they change — without it a shared
+      // singleton setting edited here would keep its stale compiled form.
+      cache: {
+        type: 'filesystem',
+        name: `${name}-${mode}`,
+        buildDependencies: { config: [import.meta.filename, path.join(root, 'webpack.config.mjs')] },
+      },
       performance: { hints: false },
       // The filters above only leave out style sheets, which hold no module state, so the
       // "singleton with exclude may duplicate instances" caution does not apply.

@@ -7,18 +7,24 @@ export const loginRequestSchema = z.object({
 });
 export type LoginRequest = z.infer<typeof loginRequestSchema>;
 
-/** The signed-in user as login returns it and the shell stores it. */
-export const sessionUserSchema = z.object({
-  id: z.number().int(),
-  username: z.string(),
-  fullName: z.string(),
-  role: z.string(),
-  tenant: z.string().nullable(),
-  platformAdmin: z.boolean(),
-});
-export type SessionUser = z.infer<typeof sessionUserSchema>;
+/** The signed-in user as every login returns it and the shell stores it. */
+export interface SignedInUser {
+  id: number;
+  username: string;
+  fullName: string;
+  role: string;
+  roleName: string;
+  roleId: number;
+  clientIds: number[] | null;
+  reportTypeIds: number[] | null;
+  /** Firm short name; null for platform administrators. */
+  tenant: string | null;
+  platformAdmin: boolean;
+}
 
 export interface LoginResponse {
   token: string;
-  user: SessionUser;
+  user: SignedInUser;
+  /** The firm signed in to (the shell stores it as currentTenant); null for platform administrators. */
+  tenant: { id: number; name: string; shortName: string; isActive: boolean } | null;
 }

@@ -28,7 +28,7 @@ describe('portal, all targets in one process', () => {
     const token = body.token as string;
     expect(token.length).toBeGreaterThan(50);
     expect(token.split('.')).toHaveLength(3);
-    expect(body.user).toEqual({ id: expect.any(Number), username: 'platform-admin', fullName: 'Platform Administrator', role: 'Admin', tenant: null, platformAdmin: true });
+    expect(body.user).toMatchObject({ id: expect.any(Number), username: 'platform-admin', fullName: 'Platform Administrator', role: 'Admin', tenant: null, platformAdmin: true });
 
     const me = await json(await fetch(`${gw}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } }));
     expect(me.body).toMatchObject({ username: 'platform-admin', platformAdmin: true, actingTenant: null });

@@ -1,7 +1,8 @@
 import type { TokenIssuer } from '@ledgerline/kit/auth/token-issuer.ts';
 import type { Database } from '@ledgerline/kit/db/database.ts';
 import { NotFound, Unauthenticated } from '@ledgerline/kit/errors.ts';
-import type { Company, User } from '@ledgerline/contracts/identity.contracts.ts';
+import type { Company } from '@ledgerline/contracts/identity.contracts.ts';
+import type { LoginResponse } from '@ledgerline/contracts/auth.contracts.ts';
 import type { IdentityProvider } from '../providers/identity-provider.ts';
 import { TENANT_NOT_FOUND, type CompanyStore } from '../tenants/company.store.ts';
 import type { UserStore } from '../users/user.store.ts';
@@ -11,16 +12,7 @@ import type { PlatformAdminStore } from './platform-admin.store.ts';
 export const INVALID_CREDENTIALS = 'Invalid username or password';
 export const INVALID_ADMIN_CREDENTIALS = 'Invalid admin credentials';
 
-export interface SignedInUser extends Omit<User, 'createdAt'> {
-  tenant: string | null;
-  platformAdmin: boolean;
-}
-
-export interface LoginResult {
-  token: string;
-  user: SignedInUser;
-  tenant: Pick<Company, 'id' | 'name' | 'shortName' | 'isActive'> | null;
-}
+type LoginResult = LoginResponse;
 
 const tenantSummary = (c: Company) => ({ id: c.id, name: c.name, shortName: c.shortName, isActive: c.isActive });
 

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -22,8 +22,8 @@ export const CHROMIUM_ARGS: readonly string[] = [
 export interface TestBrowser {
   context: BrowserContext;
   /**
-   * A new page opened at baseUrl (any path of the app under test) with that origin's
-   * localStorage, sessionStorage and cookies cleared, so each test starts signed out.
+   * A new page opened at baseUrl with that origin's localStorage, sessionStorage and cookies
+   * cleared, so each test starts signed out; go to the page under test afterwards.
    */
   newPage(baseUrl: string): Promise<Page>;
   /** Closes Chromium and deletes its profile directory. */
@@ -88,6 +88,9 @@ export async function ensureFrontendsBuilt(frontendsDir: string, apps: readonly 
     const changedAt = Math.max(await newestMtime(appDir), await newestMtime(sharedUi));
     if (builtAt > changedAt) continue;
     await runBuild(appDir);
+    // webpack leaves files whose content did not change untouched; mark the build time.
+    const now = new Date();
+    await utimes(marker, now, now);
     built.push(app);
   }
   return built;

@@ -1,0 +1,45 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const MAIN_PATH = fileURLToPath(new URL('./main.ts', import.meta.url));
+
+export interface PortalProcess {
+  child: ChildProcess;
+  /** The gateway URL from the start banner. */
+  url: string;
+  /** SIGTERM (graceful) and wait for the exit. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The real entry point in a child process, for tests and benchmarks that must not share
+ * a process with what they measure or kill. Resolves once the start banner names the URL.
+ */
+export function spawnPortal(env: NodeJS.ProcessEnv, args: string[] = []): Promise<PortalProcess> {
+  const child = spawn(process.execPath, [MAIN_PATH, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const onData = (c: Buffer) => {
+      out += c.toString();
+      const m = /open (http:\/\/localhost:\d+)\//.exec(out);
+      if (m) {
+        child.stdout!.off('data', onData);
+        child.stdout!.resume();
+        child.off('exit', onEarlyExit);
+        resolve({
+          child,
+          url: m[1]!.replace('localhost', '127.0.0.1'),
+          stop: () => new Promise((done) => {
+            if (child.exitCode !== null || child.signalCode !== null) return done();
+            child.once('exit', () => done());
+            child.kill('SIGTERM');
+          }),
+        });
+      }
+    };
+    const onEarlyExit = (code: number | null) => reject(new Error(`portal exited with ${code} before starting:\n${out}`));
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (c: Buffer) => { out += c.toString(); });
+    child.on('exit', onEarlyExit);
+  });
+}
