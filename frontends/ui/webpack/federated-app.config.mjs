@@ -1,5 +1,7 @@
 // The one webpack + module-federation setup of the shell and every remote, so they agree
 // on loaders, hashing and — above all — on which packages are shared singletons.
+// webpack is pinned to ~5.111: @module-federation/enhanced 2.9.2 requires internal
+// webpack/lib paths (util/semver, util/extractUrlAndGlobal, …) that webpack 5.112 moved.
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
@@ -42,7 +44,7 @@ export const SHARED_SINGLETONS = {
 /**
  * @param {object} options
  * @param {string} options.name module-federation container name (a remote's name in frontends.json)
- * @param {string} options.root the package folder, holding its webpack.config.mjs; output goes to {root}/dist
+ * @param {string} options.root the package folder; output goes to {root}/dist
  * @param {string} options.publicPath '/' for the shell, 'auto' for remotes served under a prefix
  * @param {string} [options.entry] the shell's entry module; remotes have none
  * @param {Record<string, string>} [options.exposes] a remote's exposed modules
@@ -104,14 +106,9 @@ export function federatedAppConfig({ name, root, publicPath, entry, exposes, htm
         new MiniCssExtractPlugin({ filename: `${HASHED}.css`, chunkFilename: `${HASHED}.css` }),
         ...(htmlTemplate ? [new HtmlWebpackPlugin({ template: htmlTemplate, scriptLoading: 'defer' })] : []),
       ],
-      // Builds share two cores with everything else; the cache makes rebuilds near-free.
-      // Listing the config files drops the cache when they change — without it a shared
-      // singleton setting edited here would keep its stale compiled form.
-      cache: {
-        type: 'filesystem',
-        name: `${name}-${mode}`,
-        buildDependencies: { config: [import.meta.filename, path.join(root, 'webpack.config.mjs')] },
-      },
+      // No persistent cache: module federation's shared chunks came out inconsistent from
+      // incremental builds (a shell that never booted), and a full build takes seconds.
+      cache: false,
       performance: { hints: false },
       // The filters above only leave out style sheets, which hold no module state, so the
       // "singleton with exclude may duplicate instances" caution does not apply.

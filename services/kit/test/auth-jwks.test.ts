@@ -131,14 +131,16 @@ describe('several trusted issuers', () => {
       ],
     });
     const kcToken = await kc.sign({
+      portal_user_id: '7',
       preferred_username: 'bob',
       name: 'Bob Realm',
       realm_access: { roles: ['default-roles-beta', 'offline_access', 'uma_authorization', 'DTA'] },
       // A tenant-looking claim in a realm token must not decide the tenant.
       tenant: 'acme',
     });
+    // sub is the portal's user id, not the realm's own user UUID.
     expect(await verifier.verify(kcToken)).toEqual({
-      sub: 'f3c1a2de-0000-4000-8000-000000000001', username: 'bob', fullName: 'Bob Realm', role: 'DTA', tenant: 'beta', platformAdmin: false,
+      sub: '7', username: 'bob', fullName: 'Bob Realm', role: 'DTA', tenant: 'beta', platformAdmin: false,
     });
     expect(await verifier.verify(await builtIn.sign(alice))).toEqual(alice);
   });
@@ -146,16 +148,26 @@ describe('several trusted issuers', () => {
   it('rejects a realm token without a portal role, and a built-in-shaped token signed by the realm key', async () => {
     const kc = await keycloakRealm();
     const verifier = createTokenVerifier({ issuers: [{ issuer: realm, jwks: kc.jwks, mapClaims: keycloakClaimsMapper('beta') }] });
-    const noRole = await kc.sign({ preferred_username: 'carol', realm_access: { roles: ['default-roles-beta', 'offline_access'] } });
+    const noRole = await kc.sign({ portal_user_id: '8', preferred_username: 'carol', realm_access: { roles: ['default-roles-beta', 'offline_access'] } });
     await expect(verifier.verify(noRole)).rejects.toThrow('Invalid authentication token. Please log in again.');
-    const wrongShape = await kc.sign({ preferred_username: 'carol', role: 'Admin' });
+    const wrongShape = await kc.sign({ portal_user_id: '8', preferred_username: 'carol', role: 'Admin' });
     await expect(verifier.verify(wrongShape)).rejects.toBeInstanceOf(Unauthenticated);
+  });
+
+  it('rejects a realm token without a numeric portal user id, whatever else it carries', async () => {
+    const kc = await keycloakRealm();
+    const verifier = createTokenVerifier({ issuers: [{ issuer: realm, jwks: kc.jwks, mapClaims: keycloakClaimsMapper('beta') }] });
+    const claims = { preferred_username: 'dave', name: 'Dave Realm', realm_access: { roles: ['CPA'] } };
+    await expect(verifier.verify(await kc.sign(claims))).rejects.toThrow('Invalid authentication token. Please log in again.');
+    await expect(verifier.verify(await kc.sign({ ...claims, portal_user_id: 'f3c1a2de' }))).rejects.toBeInstanceOf(Unauthenticated);
+    await expect(verifier.verify(await kc.sign({ ...claims, portal_user_id: 9 }))).rejects.toBeInstanceOf(Unauthenticated);
+    expect(await verifier.verify(await kc.sign({ ...claims, portal_user_id: '9' }))).toMatchObject({ sub: '9', username: 'dave', role: 'CPA' });
   });
 
   it('adds and removes trusts at run time', async () => {
     const kc = await keycloakRealm();
     const verifier = createTokenVerifier({ issuers: [] });
-    const token = await kc.sign({ preferred_username: 'bob', realm_access: { roles: ['Client'] } });
+    const token = await kc.sign({ portal_user_id: '7', preferred_username: 'bob', realm_access: { roles: ['Client'] } });
     await expect(verifier.verify(token)).rejects.toBeInstanceOf(Unauthenticated);
     verifier.addIssuer({ issuer: realm, jwks: kc.jwks, mapClaims: keycloakClaimsMapper('beta') });
     expect(await verifier.verify(token)).toMatchObject({ username: 'bob', fullName: 'bob', role: 'Client', tenant: 'beta' });

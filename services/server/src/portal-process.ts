@@ -15,14 +15,19 @@ export interface PortalProcess {
  * The real entry point in a child process, for tests and benchmarks that must not share
  * a process with what they measure or kill. Resolves once the start banner names the URL.
  */
-export function spawnPortal(env: NodeJS.ProcessEnv, args: string[] = []): Promise<PortalProcess> {
+export function spawnPortal(env: NodeJS.ProcessEnv, args: string[] = [], startTimeoutMs = 90_000): Promise<PortalProcess> {
   const child = spawn(process.execPath, [MAIN_PATH, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     let out = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`portal did not start within ${startTimeoutMs} ms:\n${out}`));
+    }, startTimeoutMs);
     const onData = (c: Buffer) => {
       out += c.toString();
       const m = /open (http:\/\/localhost:\d+)\//.exec(out);
       if (m) {
+        clearTimeout(timer);
         child.stdout!.off('data', onData);
         child.stdout!.resume();
         child.off('exit', onEarlyExit);
@@ -37,7 +42,10 @@ export function spawnPortal(env: NodeJS.ProcessEnv, args: string[] = []): Promis
         });
       }
     };
-    const onEarlyExit = (code: number | null) => reject(new Error(`portal exited with ${code} before starting:\n${out}`));
+    const onEarlyExit = (code: number | null) => {
+      clearTimeout(timer);
+      reject(new Error(`portal exited with ${code} before starting:\n${out}`));
+    };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', (c: Buffer) => { out += c.toString(); });
     child.on('exit', onEarlyExit);

@@ -9,7 +9,9 @@ const isKeycloakDefaultRole = (role: string) =>
   role === 'offline_access' || role === 'uma_authorization' || role.startsWith('default-roles-');
 
 const keycloakPayloadSchema = z.object({
-  sub: z.string().min(1),
+  // The realm's own `sub` is a Keycloak user UUID that no portal table knows; the portal's
+  // user id travels in this claim (a protocol mapper of the realm's portal client).
+  portal_user_id: z.string().regex(/^[0-9]+$/),
   preferred_username: z.string().min(1),
   name: z.string().optional(),
   realm_access: z.object({ roles: z.array(z.string()) }),
@@ -19,7 +21,8 @@ const keycloakPayloadSchema = z.object({
  * Claim mapping for an access token of a tenant's Keycloak realm. A realm serves exactly
  * one tenant, so the tenant comes from the trust (named after the realm), never from a
  * claim a realm admin could edit; the portal role is the realm role that is not a Keycloak
- * default. Realm users are never platform administrators.
+ * default; `sub` is the portal user id, so services see the same subject whichever
+ * provider signed the token. Realm users are never platform administrators.
  */
 export function keycloakClaimsMapper(tenant: string): (payload: JWTPayload) => PortalClaims {
   return (payload) => {
@@ -27,6 +30,6 @@ export function keycloakClaimsMapper(tenant: string): (payload: JWTPayload) => P
     const role = parsed.success ? parsed.data.realm_access.roles.find((r) => !isKeycloakDefaultRole(r)) : undefined;
     if (!parsed.success || role === undefined) throw new Unauthenticated(INVALID_TOKEN_MESSAGE);
     const p = parsed.data;
-    return { sub: p.sub, username: p.preferred_username, fullName: p.name ?? p.preferred_username, role, tenant, platformAdmin: false };
+    return { sub: p.portal_user_id, username: p.preferred_username, fullName: p.name ?? p.preferred_username, role, tenant, platformAdmin: false };
   };
 }
