@@ -83,5 +83,10 @@ export const identityTenantMigrations: ServiceMigrations = {
         password_hash text NOT NULL
       )`,
     },
+    {
+      id: '002_last_login',
+      // Feeds the administrator dashboard's "Active Users (7d)".
+      sql: 'ALTER TABLE users ADD COLUMN last_login_at timestamptz',
+    },
   ],
 };

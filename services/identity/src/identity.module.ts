@@ -15,6 +15,7 @@ import { RoleStore } from './roles/role.store.ts';
 import { createRolesRouter } from './roles/roles.router.ts';
 import { CompanyStore, TENANT_NOT_FOUND } from './tenants/company.store.ts';
 import { createCompaniesRouter } from './tenants/companies.router.ts';
+import { createAdminOverviewRouter } from './tenants/admin-overview.router.ts';
 import { tenantResolver } from './tenants/tenant-context.ts';
 import { TenantService } from './tenants/tenant.service.ts';
 import { UserService } from './users/user.service.ts';
@@ -25,7 +26,7 @@ import { NotFound } from '@ledgerline/kit/errors.ts';
 export const identityModule: ServiceModule = {
   name: 'identity',
   defaultPort: 8101,
-  apiResources: ['auth', 'admin/auth', 'info', 'companies', 'users', 'roles'],
+  apiResources: ['auth', 'admin/auth', 'admin/overview', 'info', 'companies', 'users', 'roles'],
   otherPaths: ['/.well-known/'],
   migrations: [identityPlatformMigrations, identityTenantMigrations],
   async init(deps) {
@@ -65,6 +66,7 @@ export const identityModule: ServiceModule = {
         createJwksRouter(issuer),
         createAuthRouter({ api, logins, companies, tokens }),
         createCompaniesRouter({ api, companies, tenants, tokens }),
+        createAdminOverviewRouter({ api, db, companies, users, tokens }),
         createRolesRouter({ api, roles, provider, tokens, tenantOf }),
         createUsersRouter({ api, users, userService: new UserService(users, provider), tokens, tenantOf }),
       ],

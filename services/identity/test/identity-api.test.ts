@@ -247,3 +247,17 @@ describe('logins', () => {
     expect(blocked).toEqual({ status: 429, body: { message: expect.stringMatching(/^Too many failed login attempts\. Please try again in \d+ minutes?\.$/) } });
   });
 });
+
+describe('administrator overview', () => {
+  it('counts firms, users and users active in the last 7 days, for platform administrators only', async () => {
+    const r = await call<{ totalCompanies: number; activeCompanies: number; totalUsers: number; activeUsers7d: number; recentTenants: { shortName: string }[] }>('GET', '/api/admin/overview', tokens.platform);
+    expect(r.status).toBe(200);
+    expect(r.body.totalCompanies).toBeGreaterThanOrEqual(2);
+    expect(r.body.activeCompanies).toBeLessThanOrEqual(r.body.totalCompanies);
+    expect(r.body.totalUsers).toBeGreaterThanOrEqual(5);
+    expect(r.body.activeUsers7d).toBeGreaterThanOrEqual(5); // every seeded user signed in above
+    expect(r.body.activeUsers7d).toBeLessThanOrEqual(r.body.totalUsers);
+    expect(r.body.recentTenants.length).toBeLessThanOrEqual(5);
+    expect((await call('GET', '/api/admin/overview', tokens[`${ACME}_admin`])).status).toBe(403);
+  });
+});

@@ -42,8 +42,10 @@ export class LoginService {
     return this.#throttledOrFail(`${shortName}:${username}`, ip, INVALID_CREDENTIALS, async () => {
       const token = await this.#provider.login(shortName, username, password);
       if (!token) return null;
-      const found = await this.#users.findByUsername(this.#db.forSchema(company.schemaName), username);
+      const db = this.#db.forSchema(company.schemaName);
+      const found = await this.#users.findByUsername(db, username);
       if (!found) return null;
+      await this.#users.recordLogin(db, found.id);
       const { createdAt: _createdAt, ...user } = found;
       return { token, user: { ...user, tenant: shortName, platformAdmin: false }, tenant: tenantSummary(company) };
     });

@@ -57,6 +57,18 @@ export class UserStore {
     return rows[0] ? toUser(rows[0]) : null;
   }
 
+  async recordLogin(db: Queryable, id: number): Promise<void> {
+    await db.query('UPDATE users SET last_login_at = now() WHERE id = $1', [id]);
+  }
+
+  /** Users and those signed in within `days` days, for the administrator dashboard. */
+  async activity(db: Queryable, days: number): Promise<{ total: number; active: number }> {
+    const { rows } = await db.query<{ total: number; active: number }>(
+      `SELECT count(*)::int AS total, count(*) FILTER (WHERE last_login_at > now() - make_interval(days => $1))::int AS active FROM users`, [days],
+    );
+    return rows[0] ?? { total: 0, active: 0 };
+  }
+
   async create(tx: Queryable, schemaName: string, input: Omit<UserInput, 'password'>): Promise<User> {
     await this.#assertRole(tx, input.roleId);
     await claimUsername(tx, input.username, schemaName);

@@ -1,0 +1,37 @@
+import express, { type Router } from 'express';
+import type { Database } from '@ledgerline/kit/db/database.ts';
+import type { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
+import { authenticate, authOf } from '@ledgerline/kit/http/authenticate.ts';
+import type { TokenVerifier } from '@ledgerline/kit/auth/token-verifier.ts';
+import { requirePlatformAdmin } from '../access-rules.ts';
+import type { UserStore } from '../users/user.store.ts';
+import type { CompanyStore } from './company.store.ts';
+
+const ACTIVE_WINDOW_DAYS = 7;
+const RECENT_TENANTS = 5;
+
+/** Identity's part of the administrator dashboard: firms and users across all firms. */
+export function createAdminOverviewRouter(deps: { api: ApiRegistry; db: Database; companies: CompanyStore; users: UserStore; tokens: TokenVerifier }): Router {
+  const router = express.Router();
+  deps.api.route(router, {
+    method: 'get', path: '/api/admin/overview', summary: 'Firms and users across the platform (platform administrators)', before: [authenticate(deps.tokens)],
+  }, async ({ res }) => {
+    requirePlatformAdmin(authOf(res));
+    const companies = await deps.companies.list();
+    let totalUsers = 0;
+    let activeUsers = 0;
+    for (const c of companies) {
+      const a = await deps.users.activity(deps.db.forSchema(c.schemaName), ACTIVE_WINDOW_DAYS);
+      totalUsers += a.total;
+      activeUsers += a.active;
+    }
+    return {
+      totalCompanies: companies.length,
+      activeCompanies: companies.filter((c) => c.isActive).length,
+      totalUsers,
+      activeUsers7d: activeUsers,
+      recentTenants: companies.slice(0, RECENT_TENANTS),
+    };
+  });
+  return router;
+}
