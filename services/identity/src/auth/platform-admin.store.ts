@@ -1,4 +1,4 @@
-import { hash, verify } from '@node-rs/argon2';
+import { hashPassword, verifyPassword } from './password-hash.ts';
 import type { Database } from '@ledgerline/kit/db/database.ts';
 
 export interface PlatformAdmin {
@@ -6,15 +6,6 @@ export interface PlatformAdmin {
   username: string;
   fullName: string;
 }
-
-/** The library's default is argon2id with its recommended memory/time cost (its Algorithm enum is type-only). */
-const hashPassword = (password: string): Promise<string> => hash(password);
-
-/**
- * Burned on unknown usernames so a login for a missing account costs as much as one
- * for an existing account (no user enumeration by timing).
- */
-const DUMMY_HASH = hashPassword('not-a-real-password');
 
 export class PlatformAdminStore {
   readonly #db: Database;
@@ -38,11 +29,7 @@ export class PlatformAdminStore {
       [username],
     );
     const row = rows[0];
-    if (!row) {
-      await verify(await DUMMY_HASH, password);
-      return null;
-    }
-    if (!(await verify(row.password_hash, password))) return null;
+    if (!(await verifyPassword(row?.password_hash ?? null, password)) || !row) return null;
     return { id: row.id, username: row.username, fullName: row.full_name };
   }
 }

@@ -1,10 +1,7 @@
-import { hash, verify } from '@node-rs/argon2';
+import { hashPassword, verifyPassword } from '../auth/password-hash.ts';
 import type { TokenIssuer } from '@ledgerline/kit/auth/token-issuer.ts';
 import type { Database } from '@ledgerline/kit/db/database.ts';
 import type { IdentityProvider, ProviderUser } from './identity-provider.ts';
-
-/** Burned on unknown usernames so a failed login costs the same either way (no enumeration by timing). */
-const DUMMY_HASH = hash('not-a-real-password');
 
 /**
  * The embedded default: argon2id hashes in the tenant's `credentials` table, tokens from
@@ -33,7 +30,7 @@ export class BuiltinIdentityProvider implements IdentityProvider {
 
   async upsertUser(tenant: string, user: ProviderUser): Promise<void> {
     const db = await this.#tenantDb(tenant);
-    const passwordHash = user.password === undefined ? null : await hash(user.password);
+    const passwordHash = user.password === undefined ? null : await hashPassword(user.password);
     const { rowCount } = await db.query(
       `UPDATE credentials SET username = $2, full_name = $3, role = $4, password_hash = COALESCE($5, password_hash) WHERE user_id = $1`,
       [user.id, user.username, user.fullName, user.role, passwordHash],
@@ -57,11 +54,7 @@ export class BuiltinIdentityProvider implements IdentityProvider {
       [username],
     );
     const row = rows[0];
-    if (!row) {
-      await verify(await DUMMY_HASH, password);
-      return null;
-    }
-    if (!(await verify(row.password_hash, password))) return null;
+    if (!(await verifyPassword(row?.password_hash ?? null, password)) || !row) return null;
     return this.#issuer.sign({ sub: String(row.user_id), username: row.username, fullName: row.full_name, role: row.role, tenant, platformAdmin: false });
   }
 

@@ -1,6 +1,7 @@
 import { PGlite, type Results } from '@electric-sql/pglite';
-import type { Database, QueryResult, Queryable, Row, SchemaDb } from './database.ts';
-import { DEFAULT_SEARCH_PATH, assertSchemaName, searchPathFor } from './tenant-schema.ts';
+import type { Database, QueryResult, Queryable } from './database.ts';
+import { SearchPathDatabase } from './search-path-database.ts';
+import { DEFAULT_SEARCH_PATH } from './tenant-schema.ts';
 import { TYPE_PARSERS } from './type-parsers.ts';
 import { transactionHandle } from './transaction-handle.ts';
 
@@ -27,7 +28,7 @@ class Mutex {
  * inside `transaction(fn)` use only the `tx` handle; awaiting another query on this
  * database from within fn would wait for the transaction that waits for it.
  */
-class PgliteDatabase implements Database {
+class PgliteDatabase extends SearchPathDatabase {
   readonly kind = 'pglite' as const;
   readonly #pg: PGlite;
   readonly #mutex = new Mutex();
@@ -35,43 +36,27 @@ class PgliteDatabase implements Database {
   #searchPath = DEFAULT_SEARCH_PATH;
 
   constructor(pg: PGlite) {
+    super();
     this.#pg = pg;
   }
 
-  query<R extends object = Row>(text: string, params?: readonly unknown[]): Promise<QueryResult<R>> {
-    return this.#queryIn(DEFAULT_SEARCH_PATH, text, params);
-  }
-
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-    return this.#transactionIn(DEFAULT_SEARCH_PATH, fn);
-  }
-
-  forSchema(schema: string): SchemaDb {
-    const searchPath = searchPathFor(schema);
-    return {
-      schema: assertSchemaName(schema),
-      query: (text, params) => this.#queryIn(searchPath, text, params),
-      transaction: (fn) => this.#transactionIn(searchPath, fn),
-    };
-  }
-
-  async ping(): Promise<void> {
+  override async ping(): Promise<void> {
     await this.query('SELECT 1');
   }
 
-  close(): Promise<void> {
+  override close(): Promise<void> {
     // Behind the mutex, so queued work finishes before the files are closed.
     return this.#mutex.run(() => this.#pg.close());
   }
 
-  #queryIn<R extends object>(searchPath: string, text: string, params?: readonly unknown[]): Promise<QueryResult<R>> {
+  protected override queryIn<R extends object>(searchPath: string, text: string, params?: readonly unknown[]): Promise<QueryResult<R>> {
     return this.#mutex.run(async () => {
       await this.#useSearchPath(searchPath);
       return this.#run<R>(text, params);
     });
   }
 
-  #transactionIn<T>(searchPath: string, fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  protected override transactionIn<T>(searchPath: string, fn: (tx: Queryable) => Promise<T>): Promise<T> {
     return this.#mutex.run(async () => {
       // Set before BEGIN: a SET inside a rolled-back transaction would be undone behind our back.
       await this.#useSearchPath(searchPath);

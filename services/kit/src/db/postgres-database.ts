@@ -1,7 +1,7 @@
 import pg from 'pg';
-import type { Database, QueryResult, Queryable, Row, SchemaDb } from './database.ts';
+import type { Database, QueryResult, Queryable } from './database.ts';
+import { SearchPathDatabase } from './search-path-database.ts';
 import type { Logger } from '../logger.ts';
-import { DEFAULT_SEARCH_PATH, assertSchemaName, searchPathFor } from './tenant-schema.ts';
 import { TYPE_PARSERS } from './type-parsers.ts';
 import { transactionHandle } from './transaction-handle.ts';
 
@@ -24,41 +24,25 @@ const types = {
  * path is unknown and always set). That makes `forSchema` hold per query at the cost of
  * one round trip only when a connection changes tenant.
  */
-class PostgresDatabase implements Database {
+class PostgresDatabase extends SearchPathDatabase {
   readonly kind = 'postgres' as const;
   readonly #pool: pg.Pool;
   readonly #searchPaths = new WeakMap<pg.PoolClient, string>();
 
   constructor(pool: pg.Pool) {
+    super();
     this.#pool = pool;
   }
 
-  query<R extends object = Row>(text: string, params?: readonly unknown[]): Promise<QueryResult<R>> {
-    return this.#queryIn(DEFAULT_SEARCH_PATH, text, params);
-  }
-
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-    return this.#transactionIn(DEFAULT_SEARCH_PATH, fn);
-  }
-
-  forSchema(schema: string): SchemaDb {
-    const searchPath = searchPathFor(schema);
-    return {
-      schema: assertSchemaName(schema),
-      query: (text, params) => this.#queryIn(searchPath, text, params),
-      transaction: (fn) => this.#transactionIn(searchPath, fn),
-    };
-  }
-
-  async ping(): Promise<void> {
+  override async ping(): Promise<void> {
     await this.#pool.query('SELECT 1');
   }
 
-  close(): Promise<void> {
+  override close(): Promise<void> {
     return this.#pool.end();
   }
 
-  async #queryIn<R extends object>(searchPath: string, text: string, params?: readonly unknown[]): Promise<QueryResult<R>> {
+  protected override async queryIn<R extends object>(searchPath: string, text: string, params?: readonly unknown[]): Promise<QueryResult<R>> {
     const client = await this.#checkout(searchPath);
     try {
       return await run<R>(client, text, params);
@@ -68,7 +52,7 @@ class PostgresDatabase implements Database {
     }
   }
 
-  async #transactionIn<T>(searchPath: string, fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  protected override async transactionIn<T>(searchPath: string, fn: (tx: Queryable) => Promise<T>): Promise<T> {
     // The path is set before BEGIN: a SET inside a rolled-back transaction is undone,
     // which would leave the tracked path wrong.
     const client = await this.#checkout(searchPath);

@@ -1,0 +1,256 @@
+import { NetworkError } from '@keycloak/keycloak-admin-client';
+import type RoleRepresentation from '@keycloak/keycloak-admin-client/lib/defs/roleRepresentation.js';
+import type UserRepresentation from '@keycloak/keycloak-admin-client/lib/defs/userRepresentation.js';
+import { keycloakClaimsMapper } from '@ledgerline/kit/auth/keycloak-claims.ts';
+import type { IssuerTrust } from '@ledgerline/kit/auth/token-verifier.ts';
+import type { Logger } from '@ledgerline/kit/logger.ts';
+import type { IdentityProvider, ProviderUser } from './identity-provider.ts';
+import { KeycloakAdminSession } from './keycloak-admin-session.ts';
+import { KeycloakDirectGrant, PORTAL_CLIENT_ID } from './keycloak-direct-grant.ts';
+import {
+  PORTAL_USER_ID_ATTRIBUTE,
+  isKeycloakRole,
+  portalClientSettings,
+  portalUserIdMapper,
+  portalUserProfile,
+  realmSettings,
+} from './keycloak-realm-settings.ts';
+
+export interface KeycloakIdentityProviderOptions {
+  /**
+   * Keycloak's base URL as its tokens name it: realm issuers are `<url>/realms/<realm>`,
+   * so this must be the address Keycloak calls itself (its `hostname`, if one is set).
+   */
+  url: string;
+  /** An administrator of the master realm. */
+  adminUsername: string;
+  adminPassword: string;
+  /** Realm of a tenant = prefix + the tenant's short name. */
+  realmPrefix?: string;
+  /** Lifetime of tenant users' access tokens; the realm's default (5 minutes) when unset. */
+  accessTokenLifespanSeconds?: number;
+  /** Limit for each request to Keycloak (default 10 s); a slower answer counts as an outage. */
+  requestTimeoutMs?: number;
+  logger?: Pick<Logger, 'info' | 'warn'>;
+}
+
+/** Users moved per round when a role is renamed. */
+const ROLE_MOVE_BATCH = 100;
+
+/**
+ * One Keycloak realm per tenant holds its users' credentials and role grants; the portal's
+ * tables stay the source of truth and this provider mirrors them into the realm. Tokens
+ * are the realm's own (RS256, verified through the realm's JWKS); they carry the portal
+ * user id in `portal_user_id`, which the claims mapper turns into `sub`.
+ */
+export class KeycloakIdentityProvider implements IdentityProvider {
+  readonly kind = 'keycloak' as const;
+  readonly #url: string;
+  readonly #realmPrefix: string;
+  readonly #accessTokenLifespanSeconds: number | undefined;
+  readonly #logger: Pick<Logger, 'info' | 'warn'> | undefined;
+  readonly #admin: KeycloakAdminSession;
+  readonly #grants: KeycloakDirectGrant;
+
+  constructor(options: KeycloakIdentityProviderOptions) {
+    this.#url = options.url.replace(/\/+$/, '');
+    this.#realmPrefix = options.realmPrefix ?? 'portal-';
+    this.#accessTokenLifespanSeconds = options.accessTokenLifespanSeconds;
+    this.#logger = options.logger;
+    const requestTimeoutMs = options.requestTimeoutMs ?? 10_000;
+    this.#admin = new KeycloakAdminSession({ url: this.#url, username: options.adminUsername, password: options.adminPassword, requestTimeoutMs });
+    this.#grants = new KeycloakDirectGrant({
+      url: this.#url,
+      clientSecretOf: (realm) => this.#clientSecret(realm),
+      requestTimeoutMs,
+      logger: options.logger,
+    });
+  }
+
+  /** Creates the realm or brings an existing one (also a retired one) back in line. */
+  async provisionTenant(tenant: string, roles: readonly string[]): Promise<void> {
+    const realm = this.#realm(tenant);
+    const settings = realmSettings(this.#accessTokenLifespanSeconds);
+    const existing = await this.#admin.call((a) => a.realms.findOne({ realm }));
+    if (existing) await this.#admin.call((a) => a.realms.update({ realm }, settings));
+    else await this.#admin.call((a) => a.realms.create({ realm, ...settings }));
+    const profile = await this.#admin.call((a) => a.users.getProfile({ realm }));
+    await this.#admin.call((a) => a.users.updateProfile({ realm, ...portalUserProfile(profile) }));
+    await this.#reconcileClient(realm);
+    await this.#reconcileRoles(realm, roles);
+    this.#grants.forget(realm);
+    this.#logger?.info({ realm, created: !existing }, 'Keycloak realm provisioned');
+  }
+
+  /** Disables the realm: no logins, no new tokens; users and roles stay for a later reactivation. */
+  async retireTenant(tenant: string): Promise<void> {
+    const realm = this.#realm(tenant);
+    this.#grants.forget(realm);
+    if (!(await this.#admin.call((a) => a.realms.findOne({ realm })))) return;
+    await this.#admin.call((a) => a.realms.update({ realm }, { enabled: false }));
+    this.#logger?.info({ realm }, 'Keycloak realm disabled');
+  }
+
+  async upsertRole(tenant: string, role: string): Promise<void> {
+    await this.#ensureRole(this.#realm(tenant), role);
+  }
+
+  /**
+   * A new role, its users moved over, the old one deleted, rather than renaming in place:
+   * every step can be repeated, so a rename cut short by an outage completes when retried,
+   * also when the new name already exists.
+   */
+  async renameRole(tenant: string, from: string, to: string): Promise<void> {
+    if (from === to) return;
+    const realm = this.#realm(tenant);
+    const target = await this.#ensureRole(realm, to);
+    const source = await this.#admin.call((a) => a.roles.findOneByName({ realm, name: from }));
+    if (!source) return;
+    for (;;) {
+      // Always the first page: users moved in the previous round no longer have the role.
+      const users = await this.#admin.call((a) => a.roles.findUsersWithRole({ realm, name: from, first: 0, max: ROLE_MOVE_BATCH, briefRepresentation: true }));
+      if (!users?.length) break;
+      for (const user of users) {
+        await this.#admin.call((a) => a.users.addRealmRoleMappings({ realm, id: user.id!, roles: [mappingOf(target)] }));
+        await this.#admin.call((a) => a.users.delRealmRoleMappings({ realm, id: user.id!, roles: [mappingOf(source)] }));
+      }
+    }
+    await this.#admin.call((a) => a.roles.delByName({ realm, name: from }, { catchNotFound: true }));
+  }
+
+  async deleteRole(tenant: string, role: string): Promise<void> {
+    await this.#admin.call((a) => a.roles.delByName({ realm: this.#realm(tenant), name: role }, { catchNotFound: true }));
+  }
+
+  async upsertUser(tenant: string, user: ProviderUser): Promise<void> {
+    const realm = this.#realm(tenant);
+    // The whole full name goes into firstName (lastName stays empty): Keycloak's `name`
+    // claim joins the two, so it is the portal's full name exactly, with no guess at
+    // where a first name ends.
+    const representation: UserRepresentation = {
+      username: user.username,
+      enabled: true,
+      firstName: user.fullName,
+      lastName: '',
+      attributes: { [PORTAL_USER_ID_ATTRIBUTE]: [String(user.id)] },
+    };
+    const credential = user.password === undefined ? undefined : { type: 'password', value: user.password, temporary: false };
+    const existing = await this.#findUser(realm, user);
+    let id: string;
+    if (existing?.id) {
+      id = existing.id;
+      await this.#admin.call((a) => a.users.update({ realm, id }, representation));
+      if (credential) await this.#admin.call((a) => a.users.resetPassword({ realm, id, credential }));
+    } else {
+      if (!credential) throw new Error(`user ${user.id} has no credentials yet: a password is required`);
+      ({ id } = await this.#admin.call((a) => a.users.create({ realm, ...representation, credentials: [credential] })));
+    }
+    await this.#grantOnly(realm, id, user.role);
+  }
+
+  async deleteUser(tenant: string, username: string): Promise<void> {
+    const realm = this.#realm(tenant);
+    const users = await this.#admin.call((a) => a.users.find({ realm, username, exact: true }));
+    for (const user of users) await this.#admin.call((a) => a.users.del({ realm, id: user.id! }, { catchNotFound: true }));
+  }
+
+  login(tenant: string, username: string, password: string): Promise<string | null> {
+    return this.#grants.login(this.#realm(tenant), username, password);
+  }
+
+  trustFor(tenant: string): IssuerTrust {
+    const issuer = `${this.#url}/realms/${this.#realm(tenant)}`;
+    return { issuer, jwksUrl: `${issuer}/protocol/openid-connect/certs`, mapClaims: keycloakClaimsMapper(tenant) };
+  }
+
+  async close(): Promise<void> {}
+
+  #realm(tenant: string): string {
+    return `${this.#realmPrefix}${tenant}`;
+  }
+
+  async #reconcileClient(realm: string): Promise<void> {
+    const [client] = await this.#admin.call((a) => a.clients.find({ realm, clientId: PORTAL_CLIENT_ID }));
+    if (!client?.id) {
+      await this.#admin.call((a) => a.clients.create({ realm, ...portalClientSettings, protocolMappers: [portalUserIdMapper] }));
+      return;
+    }
+    const id = client.id;
+    await this.#admin.call((a) => a.clients.update({ realm, id }, { ...client, ...portalClientSettings }));
+    const mappers = await this.#admin.call((a) => a.clients.listProtocolMappers({ realm, id }));
+    const mapper = mappers.find((m) => m.name === portalUserIdMapper.name);
+    if (mapper?.id) {
+      const mapperId = mapper.id;
+      await this.#admin.call((a) => a.clients.updateProtocolMapper({ realm, id, mapperId }, { ...mapper, ...portalUserIdMapper }));
+    } else {
+      await this.#admin.call((a) => a.clients.addProtocolMapper({ realm, id }, portalUserIdMapper));
+    }
+  }
+
+  /** The realm's roles become exactly the tenant's (Keycloak's own roles aside). */
+  async #reconcileRoles(realm: string, roles: readonly string[]): Promise<void> {
+    const existing = await this.#admin.call((a) => a.roles.find({ realm }));
+    const names = new Set(existing.map((r) => r.name));
+    for (const role of roles) if (!names.has(role)) await this.#ensureRole(realm, role);
+    for (const role of existing) {
+      if (role.name && !roles.includes(role.name) && !isKeycloakRole(realm, role.name)) {
+        await this.#admin.call((a) => a.roles.delByName({ realm, name: role.name! }, { catchNotFound: true }));
+      }
+    }
+  }
+
+  async #ensureRole(realm: string, name: string): Promise<RoleRepresentation> {
+    const found = await this.#admin.call((a) => a.roles.findOneByName({ realm, name }));
+    if (found) return found;
+    try {
+      await this.#admin.call((a) => a.roles.create({ realm, name }));
+    } catch (e) {
+      // Created meanwhile by a concurrent call: the role exists, which is all we need.
+      if (!(e instanceof NetworkError && e.response.status === 409)) throw e;
+    }
+    const created = await this.#admin.call((a) => a.roles.findOneByName({ realm, name }));
+    if (!created) throw new Error(`Keycloak role ${name} in realm ${realm} vanished after it was created`);
+    return created;
+  }
+
+  /**
+   * By portal id first, so a renamed portal user keeps their Keycloak account; then by
+   * username, which also adopts an account left over from an earlier portal user.
+   */
+  async #findUser(realm: string, user: ProviderUser): Promise<UserRepresentation | undefined> {
+    const portalId = String(user.id);
+    const byId = await this.#admin.call((a) => a.users.find({ realm, q: `${PORTAL_USER_ID_ATTRIBUTE}:${portalId}` }));
+    const match = byId.find((u) => u.attributes?.[PORTAL_USER_ID_ATTRIBUTE]?.includes(portalId));
+    if (match) return match;
+    const byName = await this.#admin.call((a) => a.users.find({ realm, username: user.username, exact: true }));
+    return byName[0];
+  }
+
+  /** Exactly one portal role per user: the given one is granted, any other portal role removed. */
+  async #grantOnly(realm: string, id: string, role: string): Promise<void> {
+    const target = await this.#ensureRole(realm, role);
+    const current = await this.#admin.call((a) => a.users.listRealmRoleMappings({ realm, id }));
+    const stale = current.filter((r) => r.name !== role && !isKeycloakRole(realm, r.name)).map(mappingOf);
+    if (stale.length) await this.#admin.call((a) => a.users.delRealmRoleMappings({ realm, id, roles: stale }));
+    if (!current.some((r) => r.name === role)) await this.#admin.call((a) => a.users.addRealmRoleMappings({ realm, id, roles: [mappingOf(target)] }));
+  }
+
+  async #clientSecret(realm: string): Promise<string | null> {
+    let clients;
+    try {
+      clients = await this.#admin.call((a) => a.clients.find({ realm, clientId: PORTAL_CLIENT_ID }));
+    } catch (e) {
+      if (e instanceof NetworkError && e.response.status === 404) return null; // no such realm
+      throw e;
+    }
+    const id = clients[0]?.id;
+    if (!id) return null;
+    const credential = await this.#admin.call((a) => a.clients.getClientSecret({ realm, id }));
+    return credential.value ?? null;
+  }
+}
+
+/** Role mappings name a role by id and name. */
+function mappingOf(role: RoleRepresentation): { id: string; name: string } {
+  return { id: role.id!, name: role.name! };
+}

@@ -1,0 +1,93 @@
+import type ClientRepresentation from '@keycloak/keycloak-admin-client/lib/defs/clientRepresentation.js';
+import type ProtocolMapperRepresentation from '@keycloak/keycloak-admin-client/lib/defs/protocolMapperRepresentation.js';
+import type RealmRepresentation from '@keycloak/keycloak-admin-client/lib/defs/realmRepresentation.js';
+import type { UserProfileAttribute, UserProfileConfig } from '@keycloak/keycloak-admin-client/lib/defs/userProfileMetadata.js';
+import { PORTAL_CLIENT_ID } from './keycloak-direct-grant.ts';
+
+/**
+ * What a tenant's realm must look like for the portal. The provider applies these on
+ * every provisioning, so a realm edited by hand or made by an older version is brought
+ * back in line.
+ */
+
+/** The user attribute holding the portal's numeric user id; tokens carry it as `sub` (kit's keycloakClaimsMapper). */
+export const PORTAL_USER_ID_ATTRIBUTE = 'portal_user_id';
+
+/** Keycloak's own realm roles: every realm has them, and the portal neither grants nor removes them. */
+export const isKeycloakRole = (realm: string, role: string | undefined) =>
+  role === 'offline_access' || role === 'uma_authorization' || role === `default-roles-${realm}`;
+
+export function realmSettings(accessTokenLifespanSeconds: number | undefined): RealmRepresentation {
+  return {
+    enabled: true,
+    // The portal's login form uses the password grant, which has no captcha or second
+    // factor: Keycloak's lockout after repeated failures is the guard against guessing.
+    bruteForceProtected: true,
+    ...(accessTokenLifespanSeconds === undefined ? {} : { accessTokenLifespan: accessTokenLifespanSeconds }),
+  };
+}
+
+/** Confidential, password grant only: the portal's own login forms are its only use. */
+export const portalClientSettings: ClientRepresentation = {
+  clientId: PORTAL_CLIENT_ID,
+  name: 'Portal login forms',
+  protocol: 'openid-connect',
+  enabled: true,
+  publicClient: false,
+  clientAuthenticatorType: 'client-secret',
+  directAccessGrantsEnabled: true,
+  standardFlowEnabled: false,
+  implicitFlowEnabled: false,
+  serviceAccountsEnabled: false,
+};
+
+/** `portal_user_id` into access tokens only: verifiers read the access token, nothing else needs it. */
+export const portalUserIdMapper: ProtocolMapperRepresentation = {
+  name: PORTAL_USER_ID_ATTRIBUTE,
+  protocol: 'openid-connect',
+  protocolMapper: 'oidc-usermodel-attribute-mapper',
+  config: {
+    'user.attribute': PORTAL_USER_ID_ATTRIBUTE,
+    'claim.name': PORTAL_USER_ID_ATTRIBUTE,
+    'jsonType.label': 'String',
+    'access.token.claim': 'true',
+    'id.token.claim': 'false',
+    'userinfo.token.claim': 'false',
+    'introspection.token.claim': 'true',
+    multivalued: 'false',
+  },
+};
+
+/** Attributes that end up in portal tokens (`preferred_username`, `name`): the portal alone sets them. */
+const ADMIN_EDITED = new Set(['username', 'firstName', 'lastName']);
+/** Keycloak requires these of users by default; portal users have none, and a missing one blocks logins ("Account is not fully set up"). */
+const OPTIONAL = new Set(['email', 'firstName', 'lastName']);
+
+/**
+ * The realm's user profile (Keycloak 24+ keeps only declared attributes) adjusted for
+ * portal users: `portal_user_id` declared and visible to admins only; no email or
+ * last name required; the full name fits in firstName whatever characters it has; and
+ * users cannot rename themselves in Keycloak's account console.
+ */
+export function portalUserProfile(current: UserProfileConfig): UserProfileConfig {
+  const attributes = (current.attributes ?? [])
+    .filter((a) => a.name !== PORTAL_USER_ID_ATTRIBUTE)
+    .map((a): UserProfileAttribute => {
+      const adjusted = { ...a };
+      if (a.name && OPTIONAL.has(a.name)) delete adjusted.required;
+      if (a.name && ADMIN_EDITED.has(a.name)) adjusted.permissions = { view: a.permissions?.view ?? ['admin', 'user'], edit: ['admin'] };
+      if (a.name === 'firstName' && a.validations) {
+        const { 'person-name-prohibited-characters': _, ...validations } = a.validations;
+        adjusted.validations = validations;
+      }
+      return adjusted;
+    });
+  attributes.push({
+    name: PORTAL_USER_ID_ATTRIBUTE,
+    displayName: 'Portal user id',
+    validations: { pattern: { pattern: '^[0-9]+$', 'error-message': 'The portal user id is a number.' } },
+    permissions: { view: ['admin'], edit: ['admin'] },
+    multivalued: false,
+  });
+  return { ...current, attributes };
+}
