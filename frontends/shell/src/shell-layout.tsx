@@ -3,9 +3,11 @@ import { Outlet, useLocation } from 'react-router-dom';
 import { AppLayout } from '@ledgerline/ui/app-layout.tsx';
 import { useAuth } from '@ledgerline/ui/auth-context.tsx';
 import { readCurrentTenant } from '@ledgerline/ui/auth-storage.ts';
+import { HeaderCenter } from '@ledgerline/ui/header-center.tsx';
 import { headerTitle } from '@ledgerline/ui/header-title.ts';
 import { resolveNavItems } from '@ledgerline/ui/nav-items.ts';
 import type { ShellNavItem } from '@ledgerline/ui/shell-contract.ts';
+import { ToastOutlet } from '@ledgerline/ui/toast-outlet.tsx';
 
 /** The signed-in frame around every 'app' route; only rendered behind the auth guard. */
 export function ShellLayout({ navItems }: { navItems: readonly ShellNavItem[] }) {
@@ -16,8 +18,15 @@ export function ShellLayout({ navItems }: { navItems: readonly ShellNavItem[] })
   if (state.status !== 'authenticated') return null;
   const items = resolveNavItems(navItems, { role: state.user.role, tenantShortName: tenant?.shortName, pathname });
   return (
-    <AppLayout title={headerTitle(pathname)} user={state.user} navItems={items} onLogout={logout}>
+    <AppLayout
+      title={headerTitle(pathname)}
+      user={state.user}
+      navItems={items}
+      headerCenter={<HeaderCenter user={state.user} pathname={pathname} />}
+      onLogout={logout}
+    >
       <Outlet />
+      <ToastOutlet />
     </AppLayout>
   );
 }

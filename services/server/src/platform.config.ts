@@ -17,7 +17,7 @@ export const platformConfigSpec = {
   s3Region: field('S3_REGION', env.string('us-east-1'), 'S3 region'),
   tokenIssuer: field('PORTAL_TOKEN_ISSUER', env.string('ledgerline'), 'iss claim of tokens from the built-in issuer'),
   shutdownGraceMs: field('SHUTDOWN_GRACE_MS', env.int(10_000, 0), 'how long in-flight requests may finish on SIGTERM'),
-  outboxPollMs: field('OUTBOX_POLL_MS', env.int(500, 10), 'how often the outbox relay looks for unpublished events'),
+  outboxPollMs: field('OUTBOX_POLL_MS', env.int(2000, 10), 'safety-net poll of the outbox relay (events enqueued in this process are published at once)'),
 };
 
 export type PlatformConfig = ConfigOf<typeof platformConfigSpec>;

@@ -51,3 +51,22 @@ export function spawnPortal(env: NodeJS.ProcessEnv, args: string[] = [], startTi
     child.on('exit', onEarlyExit);
   });
 }
+
+/** One service target in a child process; resolves once its /healthz answers. */
+export async function spawnService(env: NodeJS.ProcessEnv, target: string, port: number, startTimeoutMs = 90_000): Promise<{ child: ChildProcess; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [MAIN_PATH, `--target=${target}`], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const stop = () => new Promise<void>((done) => {
+    if (child.exitCode !== null || child.signalCode !== null) return done();
+    child.once('exit', () => done());
+    child.kill('SIGTERM');
+  });
+  const deadline = Date.now() + startTimeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${target} exited with ${child.exitCode}`);
+    const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
+    if (ok) return { child, stop };
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  await stop();
+  throw new Error(`${target} did not start within ${startTimeoutMs} ms`);
+}

@@ -1,7 +1,7 @@
 import type { Bus, EventEnvelope } from '../bus/bus.ts';
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
-import { OUTBOX_TABLE } from './outbox.ts';
+import { OUTBOX_TABLE, onEventsEnqueued } from './outbox.ts';
 
 export interface OutboxRelayOptions {
   db: Database;
@@ -85,14 +85,17 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     timer.unref();
   };
   schedule();
+  const notify = (): void => {
+    if (!stopped) void flushLogged();
+  };
+  const unsubscribe = onEventsEnqueued(notify);
 
   return {
     flush,
-    notify: () => {
-      if (!stopped) void flushLogged();
-    },
+    notify,
     stop: async () => {
       stopped = true;
+      unsubscribe();
       clearTimeout(timer);
       await chain;
     },

@@ -1,0 +1,65 @@
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { Button } from 'primereact/button';
+import { InputText } from 'primereact/inputtext';
+import { Password } from 'primereact/password';
+import { loginRequestSchema, type LoginRequest } from '@ledgerline/contracts/auth.contracts.ts';
+import { FormField } from '@ledgerline/ui/form-field.tsx';
+import { validateForm, type FieldErrors } from '@ledgerline/ui/form-validation.ts';
+
+export interface LoginFormProps {
+  submitLabel: string;
+  /** Resolves once the attempt is over; the button reads 'Signing in...' until then. */
+  onSubmit(credentials: LoginRequest): Promise<void>;
+  /** Above the fields: the tenant login's error banner. */
+  banner?: ReactNode;
+}
+
+/** Username and password with the spec's required-field messages (spec 000 §5). */
+export function LoginForm({ submitLabel, onSubmit, banner }: LoginFormProps) {
+  const [values, setValues] = useState<LoginRequest>({ username: '', password: '' });
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [pending, setPending] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const checked = validateForm(loginRequestSchema, values);
+    setErrors(checked.ok ? {} : checked.errors);
+    if (!checked.ok) return;
+    setPending(true);
+    try {
+      await onSubmit(checked.data);
+    } finally {
+      setPending(false);
+    }
+  };
+
+  const set = (field: keyof LoginRequest) => (value: string) => setValues((current) => ({ ...current, [field]: value }));
+
+  return (
+    <form className="login-form" onSubmit={submit} noValidate>
+      {banner}
+      <FormField label="Username" htmlFor="login-username" error={errors.username}>
+        <InputText
+          id="login-username"
+          value={values.username}
+          onChange={(event) => set('username')(event.target.value)}
+          autoComplete="username"
+          invalid={Boolean(errors.username)}
+          autoFocus
+        />
+      </FormField>
+      <FormField label="Password" htmlFor="login-password" error={errors.password}>
+        <Password
+          inputId="login-password"
+          value={values.password}
+          onChange={(event) => set('password')(event.target.value)}
+          autoComplete="current-password"
+          invalid={Boolean(errors.password)}
+          feedback={false}
+          toggleMask
+        />
+      </FormField>
+      <Button type="submit" className="login-form__submit" label={pending ? 'Signing in...' : submitLabel} icon="pi pi-sign-in" loading={pending} />
+    </form>
+  );
+}

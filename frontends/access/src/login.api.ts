@@ -1,0 +1,44 @@
+import type { LoginRequest, LoginResponse } from '@ledgerline/contracts/auth.contracts.ts';
+
+export const NETWORK_ERROR = 'Network error. Please try again.';
+
+/** Public facts of a firm for its login page (GET /api/{tenant}/info). */
+export interface TenantInfo {
+  id: number;
+  name: string;
+  shortName: string;
+  isActive: boolean;
+  urlPattern: string;
+}
+
+export type LoginOutcome =
+  | { ok: true; response: LoginResponse }
+  | { ok: false; reason: 'rejected'; message: string | undefined }
+  | { ok: false; reason: 'network' };
+
+/**
+ * Sign-in calls go out without the stored bearer token: a stale token left in the browser
+ * would otherwise be checked by the gateway and turn every login into a 401.
+ */
+export async function requestLogin(url: string, credentials: LoginRequest): Promise<LoginOutcome> {
+  let response: Response;
+  let body: unknown;
+  try {
+    response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(credentials), credentials: 'include' });
+    body = await response.json().catch(() => null);
+  } catch {
+    return { ok: false, reason: 'network' };
+  }
+  if (response.ok) return { ok: true, response: body as LoginResponse };
+  const message = (body as { message?: unknown } | null)?.message;
+  return { ok: false, reason: 'rejected', message: typeof message === 'string' && message ? message : undefined };
+}
+
+/** The firm of a tenant login page; null when it is unknown or inactive (the API's 404). */
+export async function fetchTenantInfo(shortName: string, signal?: AbortSignal): Promise<TenantInfo | null> {
+  const response = await fetch(`/api/${encodeURIComponent(shortName)}/info`, { signal });
+  if (response.status === 404) return null;
+  if (!response.ok) throw new Error(`${response.status}: ${response.statusText}`);
+  const info = (await response.json()) as TenantInfo;
+  return info.isActive ? info : null;
+}

@@ -1,0 +1,25 @@
+import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { Toast } from 'primereact/toast';
+import { activeToast, dismissToast, latestToast, subscribeToasts } from './toast-store.ts';
+
+/**
+ * Shows the toast of the toast store. The signed-in layout and each sign-in page render one;
+ * only one of them is mounted at a time.
+ */
+export function ToastOutlet() {
+  const ref = useRef<Toast>(null);
+  const latest = useSyncExternalStore(subscribeToasts, latestToast);
+
+  useEffect(() => {
+    const toast = activeToast();
+    if (!toast || toast !== latest) {
+      ref.current?.clear();
+      return;
+    }
+    // A toast raised on the previous page keeps only what is left of its lifetime.
+    const life = Math.max(toast.expiresAt - Date.now(), 1);
+    ref.current?.replace({ id: toast.id, severity: toast.severity, summary: toast.summary, detail: toast.detail, life });
+  }, [latest]);
+
+  return <Toast ref={ref} position="top-right" onRemove={(message) => dismissToast(Number(message.id))} />;
+}
