@@ -2,6 +2,7 @@ import { describe, it, expect } from '@jest/globals';
 import type { PortalClaims } from '@ledgerline/kit/auth/claims.ts';
 import { canActInTenant, hasRole, isAdmin, isClient, isStaff, requireRole } from '@ledgerline/kit/auth/roles.ts';
 import { Forbidden } from '@ledgerline/kit/errors.ts';
+import { keycloakRealmTrust } from '@ledgerline/kit/auth/keycloak-realm-trust.ts';
 
 const user = (role: string, tenant: string | null = 'acme', platformAdmin = false): PortalClaims =>
   ({ sub: '7', username: 'u', fullName: 'U', role, tenant, platformAdmin });
@@ -49,5 +50,18 @@ describe('role helpers', () => {
     expect(canActInTenant(user('Admin', null), 'acme')).toBe(false);
     expect(canActInTenant(user('Admin', null, true), 'acme')).toBe(true);
     expect(canActInTenant(user('Admin', null, true), 'beta')).toBe(true);
+  });
+});
+
+describe('keycloak realm trust', () => {
+  it('trusts exactly the realms of the configured Keycloak and maps them to their firm', () => {
+    const discover = keycloakRealmTrust('http://127.0.0.1:8180/', 'portal-');
+    expect(discover('http://127.0.0.1:8180/realms/portal-acme')).toMatchObject({
+      issuer: 'http://127.0.0.1:8180/realms/portal-acme',
+      jwksUrl: 'http://127.0.0.1:8180/realms/portal-acme/protocol/openid-connect/certs',
+    });
+    expect(discover('http://127.0.0.1:8180/realms/master')).toBeNull();
+    expect(discover('http://evil.test/realms/portal-acme')).toBeNull();
+    expect(discover('http://127.0.0.1:8180/realms/portal-acme/../master')).toBeNull();
   });
 });

@@ -232,3 +232,22 @@ describe('verified token cache', () => {
     expect((await rejection(verifier.verify(token))).message).toBe(INVALID);
   });
 });
+
+describe('issuer discovery', () => {
+  it('trusts an issuer the discover function vouches for, and only that one', async () => {
+    const realm = createTokenIssuer({ issuer: 'https://kc.test/realms/portal-acme', keyStore: new MemorySigningKeyStore(), tokenTtlSeconds: 600 });
+    const stranger = createTokenIssuer({ issuer: 'https://evil.test', keyStore: new MemorySigningKeyStore(), tokenTtlSeconds: 600 });
+    const asked: string[] = [];
+    const verifier = createTokenVerifier({
+      issuers: [],
+      discoverIssuer: (iss) => {
+        asked.push(iss);
+        return iss === realm.issuer ? { issuer: iss, jwks: () => realm.jwks() } : null;
+      },
+    });
+    expect(await verifier.verify(await realm.sign(alice))).toEqual(alice);
+    expect(await verifier.verify(await realm.sign(alice))).toEqual(alice);
+    expect((await rejection(verifier.verify(await stranger.sign(alice)))).message).toBe(INVALID);
+    expect(asked).toEqual([realm.issuer, stranger.issuer]);
+  });
+});

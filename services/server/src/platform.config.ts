@@ -15,6 +15,8 @@ export const platformConfigSpec = {
   s3SecretKey: field('S3_SECRET_KEY', env.optionalString(), 'S3 secret key'),
   s3Bucket: field('S3_BUCKET', env.string('portal'), 'S3 bucket for documents'),
   s3Region: field('S3_REGION', env.string('us-east-1'), 'S3 region'),
+  keycloakUrl: field('KEYCLOAK_URL', env.optionalUrl(), 'Keycloak base URL: tokens of its firm realms are trusted'),
+  keycloakRealmPrefix: field('KEYCLOAK_REALM_PREFIX', env.string('portal-'), 'realm name = prefix + firm short name'),
   tokenIssuer: field('PORTAL_TOKEN_ISSUER', env.string('ledgerline'), 'iss claim of tokens from the built-in issuer'),
   shutdownGraceMs: field('SHUTDOWN_GRACE_MS', env.int(10_000, 0), 'how long in-flight requests may finish on SIGTERM'),
   outboxPollMs: field('OUTBOX_POLL_MS', env.int(2000, 10), 'safety-net poll of the outbox relay (events enqueued in this process are published at once)'),

@@ -4,6 +4,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { createTokenVerifier, type TokenVerifier } from '@ledgerline/kit/auth/token-verifier.ts';
+import { keycloakRealmTrust } from '@ledgerline/kit/auth/keycloak-realm-trust.ts';
 import type { Bus } from '@ledgerline/kit/bus/bus.ts';
 import { createBus } from '@ledgerline/kit/bus/create-bus.ts';
 import { createDatabase } from '@ledgerline/kit/db/create-database.ts';
@@ -75,6 +76,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<RunningP
       serviceUrls.get(name) ?? env[serviceUrlEnv(name)] ?? `http://127.0.0.1:${SERVICE_MODULES.find((m) => m.name === name)?.defaultPort}`;
     const peers = (): ServicePeer[] => SERVICE_MODULES.map((m) => ({ service: m.name, url: urlOf(m.name) }));
     const tokens = createTokenVerifier({
+      discoverIssuer: config.keycloakUrl ? keycloakRealmTrust(config.keycloakUrl, config.keycloakRealmPrefix) : undefined,
       issuers: [{
         issuer: config.tokenIssuer,
         // Resolved per fetch: in `all` identity's port is only known once it listens.

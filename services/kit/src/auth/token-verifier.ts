@@ -37,6 +37,11 @@ export interface TokenVerifierOptions {
   jwksCacheMaxAgeSeconds?: number;
   /** Verified tokens remembered until they expire (default 10,000; 0 disables). */
   verifiedCacheSize?: number;
+  /**
+   * Trust for an issuer not configured yet, or null: how a new firm's Keycloak realm
+   * becomes trusted without restarting every service (see keycloakRealmTrust).
+   */
+  discoverIssuer?: (iss: string) => IssuerTrust | null;
 }
 
 export interface TokenVerifier {
@@ -99,6 +104,10 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
         iss = decodeJwt(token).iss;
       } catch {
         throw new Unauthenticated(INVALID_TOKEN_MESSAGE);
+      }
+      if (iss !== undefined && !trusts.has(iss)) {
+        const discovered = options.discoverIssuer?.(iss);
+        if (discovered) addIssuer(discovered);
       }
       const trusted = iss === undefined ? undefined : trusts.get(iss);
       if (!trusted) throw new Unauthenticated(INVALID_TOKEN_MESSAGE);
