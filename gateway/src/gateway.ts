@@ -88,6 +88,9 @@ export function createGateway(options: GatewayOptions): Gateway {
       },
     },
     crossOriginEmbedderPolicy: false,
+    // The Google Drive setup opens Google's consent page in a popup the page must keep
+    // watching ('Connecting...' until it closes); plain same-origin would sever it.
+    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
   }));
   app.use(httpMetrics('gateway'));
   app.get('/healthz', (_req, res) => { res.json({ status: 'ok', service: 'gateway' }); });

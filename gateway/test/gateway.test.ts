@@ -151,6 +151,7 @@ describe('gateway', () => {
     const r = await get('/api/public/things/1');
     expect(r.headers.get('x-content-type-options')).toBe('nosniff');
     expect(r.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(r.headers.get('cross-origin-opener-policy')).toBe('same-origin-allow-popups');
   });
 
   it('proxies websocket upgrades for /socket.io', async () => {
