@@ -9,7 +9,7 @@ import autocannon from 'autocannon';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawnPortal, spawnService } from '@ledgerline/server/portal-process.ts';
+import { ephemeralServicePorts, spawnPortal, spawnService } from '@ledgerline/server/portal-process.ts';
 import { percentile95, summarize } from '@ledgerline/server/bench-report.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
@@ -22,6 +22,7 @@ const env = {
   LOG_LEVEL: 'warn',
   PORTAL_DATA_DIR: process.env.PORTAL_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'bench-')),
   PORT: '0',
+  ...ephemeralServicePorts(),
   IDENTITY_PORT: String(IDENTITY_PORT),
   IDENTITY_SERVICE_URL: `http://127.0.0.1:${IDENTITY_PORT}`,
   PORTAL_ADMIN_USERNAME: 'bench-admin',

@@ -128,7 +128,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (tenant && !canActInTenant(claims, tenant)) throw new Forbidden('This account belongs to another firm.');
     }
     if (tenant) {
-      if (tenants.isUnavailable(tenant)) throw new NotFound('Tenant not found');
+      if (await tenants.isUnavailableNow(tenant)) throw new NotFound('Tenant not found');
       req.headers[TENANT_HEADER] = tenant;
     }
     req.url = resolved.servicePath;

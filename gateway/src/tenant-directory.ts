@@ -15,6 +15,8 @@ export interface TenantRoute {
 export class TenantDirectory {
   readonly #byShortName = new Map<string, TenantRoute>();
   readonly #removed = new Set<string>();
+  #refresh: (() => Promise<void>) | null = null;
+  #inFlight: Promise<void> | null = null;
 
   replaceAll(routes: readonly TenantRoute[]): void {
     const next = new Map(routes.map((t) => [t.shortName, t]));
@@ -27,6 +29,20 @@ export class TenantDirectory {
   /** Known inactive or removed: requests for it are refused at the edge. */
   isUnavailable(shortName: string): boolean {
     return this.#removed.has(shortName) || this.#byShortName.get(shortName)?.isActive === false;
+  }
+
+  /**
+   * Like isUnavailable, but a firm the snapshot says is gone gets a fresh look first, so a
+   * firm re-activated or re-created a moment ago is not refused until the next poll.
+   * Concurrent look-ups share one refresh (and the API rate limit bounds them).
+   */
+  async isUnavailableNow(shortName: string): Promise<boolean> {
+    if (!this.isUnavailable(shortName)) return false;
+    if (this.#refresh) {
+      this.#inFlight ??= this.#refresh().finally(() => { this.#inFlight = null; });
+      await this.#inFlight;
+    }
+    return this.isUnavailable(shortName);
   }
 
   /** Tenant served under this Host header by a subdomain or domain URL pattern. */
@@ -46,6 +62,7 @@ export class TenantDirectory {
     const refresh = async () => {
       try { this.replaceAll(await source()); } catch (err) { onError(err); }
     };
+    this.#refresh = refresh;
     const timer = setInterval(() => { void refresh(); }, intervalMs);
     timer.unref();
     void refresh();

@@ -44,3 +44,23 @@ describe('TenantDirectory', () => {
     expect(errors.length).toBeGreaterThan(0);
   });
 });
+
+describe('TenantDirectory.isUnavailableNow', () => {
+  it('takes a fresh look before refusing a firm the snapshot calls gone, sharing one look between concurrent asks', async () => {
+    const d = new TenantDirectory();
+    let routes = [route({ shortName: 'acme', isActive: false })];
+    let polls = 0;
+    const poller = d.poll(async () => { polls++; return routes; }, 60_000, () => undefined);
+    await poller.refresh();
+    routes = [route({ shortName: 'acme', isActive: true })];
+    expect(await d.isUnavailableNow('acme')).toBe(false);
+    routes = [route({ shortName: 'acme', isActive: false })];
+    await poller.refresh();
+    const before = polls;
+    expect(await Promise.all([d.isUnavailableNow('acme'), d.isUnavailableNow('acme')])).toEqual([true, true]);
+    expect(polls).toBe(before + 1);
+    expect(await d.isUnavailableNow('other')).toBe(false);
+    expect(polls).toBe(before + 1);
+    poller.stop();
+  });
+});

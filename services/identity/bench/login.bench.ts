@@ -7,7 +7,7 @@ import autocannon from 'autocannon';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawnPortal } from '@ledgerline/server/portal-process.ts';
+import { ephemeralServicePorts, spawnPortal } from '@ledgerline/server/portal-process.ts';
 import { summarize } from '@ledgerline/server/bench-report.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
@@ -20,7 +20,7 @@ const portal = await spawnPortal({
   LOG_LEVEL: 'warn',
   PORTAL_DATA_DIR: process.env.PORTAL_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'bench-login-')),
   PORT: '0',
-  IDENTITY_PORT: '0',
+  ...ephemeralServicePorts(),
   PORTAL_ADMIN_USERNAME: 'bench-admin',
   PORTAL_ADMIN_PASSWORD: 'bench-secret',
   GATEWAY_RATE_LIMIT_PER_MINUTE: '100000000',

@@ -88,5 +88,10 @@ export const identityTenantMigrations: ServiceMigrations = {
       // Feeds the administrator dashboard's "Active Users (7d)".
       sql: 'ALTER TABLE users ADD COLUMN last_login_at timestamptz',
     },
+    {
+      id: '003_credentials_disabled',
+      // Built-in provider: a retired (inactive) firm's credentials stop working, as a disabled realm does.
+      sql: 'ALTER TABLE credentials ADD COLUMN disabled boolean NOT NULL DEFAULT false',
+    },
   ],
 };

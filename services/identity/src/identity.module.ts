@@ -1,4 +1,5 @@
 import { createTokenIssuer } from '@ledgerline/kit/auth/token-issuer.ts';
+import type { Subscription } from '@ledgerline/kit/bus/bus.ts';
 import { createJwksRouter } from '@ledgerline/kit/auth/jwks-router.ts';
 import { migrateTenant } from '@ledgerline/kit/db/migrations.ts';
 import { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
@@ -18,6 +19,7 @@ import { createCompaniesRouter } from './tenants/companies.router.ts';
 import { createAdminOverviewRouter } from './tenants/admin-overview.router.ts';
 import { tenantResolver } from './tenants/tenant-context.ts';
 import { TenantService } from './tenants/tenant.service.ts';
+import { followClientDeletions } from './users/client-deleted.consumer.ts';
 import { UserService } from './users/user.service.ts';
 import { UserStore } from './users/user.store.ts';
 import { createUsersRouter } from './users/users.router.ts';
@@ -59,6 +61,7 @@ export const identityModule: ServiceModule = {
     const tenants = new TenantService({ db, companies, provider, peers: deps.peers });
     const tenantOf = tenantResolver(db, companies);
     const tokens = deps.tokens;
+    let clientDeletions: Subscription | undefined;
 
     return {
       api,
@@ -78,8 +81,10 @@ export const identityModule: ServiceModule = {
             deps.logger.info({ username: config.adminUsername }, 'platform administrator created');
           }
         }
+        clientDeletions = await followClientDeletions({ db, bus: deps.bus, companies, users, logger: deps.logger });
       },
       async stop() {
+        await clientDeletions?.close();
         await provider.close();
       },
     };

@@ -164,6 +164,13 @@ describe('several trusted issuers', () => {
     expect(await verifier.verify(await kc.sign({ ...claims, portal_user_id: '9' }))).toMatchObject({ sub: '9', username: 'dave', role: 'CPA' });
   });
 
+  it("takes the portal's spelling of the username over Keycloak's lowercased one", async () => {
+    const kc = await keycloakRealm();
+    const verifier = createTokenVerifier({ issuers: [{ issuer: realm, jwks: kc.jwks, mapClaims: keycloakClaimsMapper('beta') }] });
+    const token = await kc.sign({ portal_user_id: '10', portal_username: 'AnnaB', preferred_username: 'annab', realm_access: { roles: ['DTA'] } });
+    expect(await verifier.verify(token)).toEqual({ sub: '10', username: 'AnnaB', fullName: 'AnnaB', role: 'DTA', tenant: 'beta', platformAdmin: false });
+  });
+
   it('adds and removes trusts at run time', async () => {
     const kc = await keycloakRealm();
     const verifier = createTokenVerifier({ issuers: [] });

@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startPortal, type RunningPortal } from './portal.ts';
+import { ephemeralServicePorts } from './portal-process.ts';
 
 /**
  * Test support shared by every service's API and browser tests: the real portal
@@ -19,7 +20,7 @@ export function portalTestEnv(extra: Record<string, string> = {}): NodeJS.Proces
     ...env,
     PORTAL_DATA_DIR: mkdtempSync(join(tmpdir(), 'portal-test-')),
     PORT: '0',
-    IDENTITY_PORT: '0',
+    ...ephemeralServicePorts(),
     GATEWAY_HOST: '127.0.0.1',
     PORTAL_ADMIN_USERNAME: TEST_ADMIN.username,
     PORTAL_ADMIN_PASSWORD: TEST_ADMIN.password,

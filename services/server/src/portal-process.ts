@@ -1,7 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { servicePortEnv } from './platform.config.ts';
+import { SERVICE_MODULES } from './targets.ts';
 
 export const MAIN_PATH = fileURLToPath(new URL('./main.ts', import.meta.url));
+
+/** Every service on an ephemeral port (a benchmark or test may pin one afterwards). */
+export function ephemeralServicePorts(): Record<string, string> {
+  return Object.fromEntries(SERVICE_MODULES.map((m) => [servicePortEnv(m.name), '0']));
+}
 
 export interface PortalProcess {
   child: ChildProcess;

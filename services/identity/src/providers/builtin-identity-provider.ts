@@ -19,8 +19,14 @@ export class BuiltinIdentityProvider implements IdentityProvider {
     this.#schemaOf = schemaOf;
   }
 
-  async provisionTenant(): Promise<void> {}
-  async retireTenant(): Promise<void> {}
+  async provisionTenant(tenant: string): Promise<void> {
+    await this.#setDisabled(tenant, false);
+  }
+
+  async retireTenant(tenant: string): Promise<void> {
+    await this.#setDisabled(tenant, true);
+  }
+
   async upsertRole(): Promise<void> {}
   async deleteRole(): Promise<void> {}
 
@@ -50,7 +56,7 @@ export class BuiltinIdentityProvider implements IdentityProvider {
   async login(tenant: string, username: string, password: string): Promise<string | null> {
     const db = await this.#tenantDb(tenant);
     const { rows } = await db.query<{ user_id: number; username: string; full_name: string; role: string; password_hash: string }>(
-      'SELECT user_id, username, full_name, role, password_hash FROM credentials WHERE username = $1',
+      'SELECT user_id, username, full_name, role, password_hash FROM credentials WHERE username = $1 AND NOT disabled',
       [username],
     );
     const row = rows[0];
@@ -63,6 +69,15 @@ export class BuiltinIdentityProvider implements IdentityProvider {
   }
 
   async close(): Promise<void> {}
+
+  /**
+   * A firm whose record is already gone (deleted, or renamed away from this short name)
+   * has no schema to reach; its logins already fail at the company lookup.
+   */
+  async #setDisabled(tenant: string, disabled: boolean): Promise<void> {
+    const schema = await this.#schemaOf(tenant).catch(() => null);
+    if (schema) await this.#db.forSchema(schema).query('UPDATE credentials SET disabled = $1', [disabled]);
+  }
 
   async #tenantDb(tenant: string) {
     return this.#db.forSchema(await this.#schemaOf(tenant));

@@ -1,7 +1,7 @@
 import KeycloakAdminClient, { NetworkError } from '@keycloak/keycloak-admin-client';
 import { Unavailable } from '@ledgerline/kit/errors.ts';
 
-export const KEYCLOAK_UNAVAILABLE_MESSAGE = 'The sign-in service is unavailable. Please try again shortly.';
+const KEYCLOAK_UNAVAILABLE_MESSAGE = 'The sign-in service is unavailable. Please try again shortly.';
 
 /** The administrator signs in to the master realm with Keycloak's own admin CLI client. */
 const ADMIN_REALM = 'master';
@@ -74,11 +74,11 @@ export class KeycloakAdminSession {
         signal: AbortSignal.timeout(requestTimeoutMs),
       });
     } catch (e) {
-      throw unavailable(e);
+      throw keycloakUnavailable(e);
     }
     const body = (await res.json().catch(() => ({}))) as { access_token?: string; expires_in?: number; error?: string };
     if (!res.ok || !body.access_token || !body.expires_in) {
-      throw unavailable(new Error(`Keycloak admin sign-in failed: HTTP ${res.status} ${body.error ?? ''}`.trim()));
+      throw keycloakUnavailable(new Error(`Keycloak admin sign-in failed: HTTP ${res.status} ${body.error ?? ''}`.trim()));
     }
     const lifetimeMs = body.expires_in * 1000;
     this.#token = { value: body.access_token, renewAtMs: Date.now() + Math.max(lifetimeMs - RENEW_BEFORE_EXPIRY_MS, lifetimeMs / 2) };
@@ -86,7 +86,8 @@ export class KeycloakAdminSession {
   }
 }
 
-function unavailable(cause: unknown): Unavailable {
+/** Keycloak cannot serve us now: the caller may retry; the UI shows a generic message. */
+export function keycloakUnavailable(cause: unknown): Unavailable {
   const error = new Unavailable(KEYCLOAK_UNAVAILABLE_MESSAGE);
   error.cause = cause; // the UI gets the generic message; logs keep the real reason
   return error;
@@ -96,9 +97,9 @@ function unavailable(cause: unknown): Unavailable {
  * Keycloak down, slow or failing (unreachable, timeout, 5xx) is an outage the caller may
  * retry. Anything else (a 4xx answer: this adapter asked for something wrong) stays as is.
  */
-export function asUnavailable(e: unknown): unknown {
-  if (e instanceof NetworkError) return e.response.status >= 500 ? unavailable(e) : e;
-  return isConnectionFailure(e) ? unavailable(e) : e;
+function asUnavailable(e: unknown): unknown {
+  if (e instanceof NetworkError) return e.response.status >= 500 ? keycloakUnavailable(e) : e;
+  return isConnectionFailure(e) ? keycloakUnavailable(e) : e;
 }
 
 /** What fetch throws when the server cannot be reached or does not answer in time. */

@@ -1,7 +1,6 @@
 import KeycloakConnect from 'keycloak-connect';
-import { Unavailable } from '@ledgerline/kit/errors.ts';
 import type { Logger } from '@ledgerline/kit/logger.ts';
-import { KEYCLOAK_UNAVAILABLE_MESSAGE } from './keycloak-admin-session.ts';
+import { keycloakUnavailable } from './keycloak-admin-session.ts';
 
 /** The realm client through which the portal's own login forms sign users in. */
 export const PORTAL_CLIENT_ID = 'portal';
@@ -14,52 +13,53 @@ export interface KeycloakDirectGrantOptions {
   logger?: Pick<Logger, 'warn'>;
 }
 
+/** A realm's keycloak-connect adapter and the client secret it was made with. */
+interface RealmAdapter {
+  keycloak: KeycloakConnect.Keycloak;
+  secret: string;
+}
+
 /** A keycloak-connect token: its typings leave out the raw JWT it carries. */
 type RawToken = KeycloakConnect.Token & { token: string };
 
 /**
- * Direct-grant (resource owner password) logins for the portal's own login forms, through
- * keycloak-connect: one adapter per realm, which also checks the returned tokens'
- * signatures against the realm's keys before we hand them out. keycloak-connect is
- * CommonJS and deprecated upstream, so nothing outside this file touches it.
+ * Direct-grant (resource owner password) logins for the portal's own login forms.
+ *
+ * keycloak-connect (CommonJS, deprecated upstream, so nothing outside this file touches
+ * it) holds one adapter per realm and validates every token we hand out: signature
+ * against the realm's keys, issuer = this realm at our Keycloak URL, type, expiry. A
+ * token that fails here would fail every verifier later, so a misconfigured URL shows
+ * up at the first login. The token request itself is made with fetch: keycloak-connect's
+ * `obtainDirectly` never reads the body of a refused request, so every failed login
+ * leaked a connection that kept the process alive (seen with Keycloak 26 and Node 24),
+ * and it reports only the HTTP status, which cannot tell a wrong password from a stale
+ * client secret.
  */
 export class KeycloakDirectGrant {
   readonly #options: KeycloakDirectGrantOptions;
-  readonly #adapters = new Map<string, Promise<KeycloakConnect.Keycloak | null>>();
+  readonly #adapters = new Map<string, Promise<RealmAdapter | null>>();
 
   constructor(options: KeycloakDirectGrantOptions) {
     this.#options = options;
   }
 
   /**
-   * The access token for valid credentials, null for refused ones. keycloak-connect
-   * reports only the HTTP status of a refusal (`"400:Bad Request"`), which is enough:
-   * 400 is invalid_grant (wrong username or password, disabled or locked-out user) and
-   * 403 is access_denied (a disabled realm: a retired tenant). 401 means the client
-   * secret we hold is no longer the realm's (realm re-created, secret rotated): one
-   * retry with the current secret. Anything else is an outage.
+   * The access token for valid credentials; null for refused ones (invalid_grant: wrong
+   * username or password, disabled or locked-out user; access_denied: a disabled realm,
+   * i.e. a retired tenant) and for a realm that does not exist. A rejected client secret
+   * (realm re-created, secret rotated) is read again once. Anything else is an outage.
    */
   async login(realm: string, username: string, password: string): Promise<string | null> {
     for (let attempt = 1; ; attempt++) {
       const adapter = await this.#adapter(realm);
-      if (!adapter) {
-        this.#options.logger?.warn({ realm }, 'Keycloak login refused: the realm or its portal client does not exist');
-        return null;
-      }
-      try {
-        const grant = await withTimeout(adapter.grantManager.obtainDirectly(username, password), this.#options.requestTimeoutMs);
-        const token = (grant.access_token as RawToken | undefined)?.token;
-        if (!token) throw new Error('Keycloak answered a direct grant without an access token');
-        return token;
-      } catch (e) {
-        const status = statusOf(e);
-        if (status === 400 || status === 403) return null;
-        this.forget(realm);
-        if (status === 401 && attempt === 1) continue;
-        const unavailable = new Unavailable(KEYCLOAK_UNAVAILABLE_MESSAGE);
-        unavailable.cause = e;
-        throw unavailable;
-      }
+      if (!adapter) return this.#missingRealm(realm);
+      const answer = await this.#requestToken(realm, adapter.secret, username, password);
+      if (answer.ok) return this.#validated(realm, adapter, answer.body);
+      if (answer.error === 'invalid_grant' || answer.error === 'access_denied') return null;
+      this.forget(realm);
+      if (answer.status === 404) return this.#missingRealm(realm);
+      const staleSecret = answer.error === 'unauthorized_client' || answer.error === 'invalid_client';
+      if (!(staleSecret && attempt === 1)) throw keycloakUnavailable(new Error(`Keycloak refused a direct grant in ${realm}: HTTP ${answer.status} ${answer.error}`));
     }
   }
 
@@ -68,7 +68,46 @@ export class KeycloakDirectGrant {
     this.#adapters.delete(realm);
   }
 
-  #adapter(realm: string): Promise<KeycloakConnect.Keycloak | null> {
+  async #requestToken(realm: string, secret: string, username: string, password: string) {
+    let res: Response;
+    let body: string;
+    try {
+      res = await fetch(`${this.#options.url}/realms/${encodeURIComponent(realm)}/protocol/openid-connect/token`, {
+        method: 'POST',
+        body: new URLSearchParams({ grant_type: 'password', client_id: PORTAL_CLIENT_ID, client_secret: secret, username, password }),
+        signal: AbortSignal.timeout(this.#options.requestTimeoutMs),
+      });
+      body = await res.text();
+    } catch (e) {
+      throw keycloakUnavailable(e);
+    }
+    if (res.ok) return { ok: true as const, body };
+    let error = '';
+    try {
+      error = String((JSON.parse(body) as { error?: unknown }).error ?? '');
+    } catch {
+      // Not an OAuth error body (a proxy's error page): the status alone decides.
+    }
+    return { ok: false as const, status: res.status, error };
+  }
+
+  async #validated(realm: string, adapter: RealmAdapter, body: string): Promise<string> {
+    try {
+      const grant = await adapter.keycloak.grantManager.createGrant(body);
+      const token = (grant.access_token as RawToken | undefined)?.token;
+      if (!token) throw new Error('the grant has no access token');
+      return token;
+    } catch (e) {
+      throw keycloakUnavailable(new Error(`Keycloak issued a token in ${realm} that does not validate: ${(e as Error).message}`, { cause: e }));
+    }
+  }
+
+  #missingRealm(realm: string): null {
+    this.#options.logger?.warn({ realm }, 'Keycloak login refused: the realm or its portal client does not exist');
+    return null;
+  }
+
+  #adapter(realm: string): Promise<RealmAdapter | null> {
     const known = this.#adapters.get(realm);
     if (known) return known;
     const adapter = this.#createAdapter(realm);
@@ -81,7 +120,7 @@ export class KeycloakDirectGrant {
     return adapter;
   }
 
-  async #createAdapter(realm: string): Promise<KeycloakConnect.Keycloak | null> {
+  async #createAdapter(realm: string): Promise<RealmAdapter | null> {
     const secret = await this.#options.clientSecretOf(realm);
     if (secret === null) return null;
     // keycloak.json's shape; keycloak-connect's typings leave out `credentials`.
@@ -90,24 +129,11 @@ export class KeycloakDirectGrant {
       'auth-server-url': this.#options.url,
       resource: PORTAL_CLIENT_ID,
       credentials: { secret },
+      // Only the access token is validated; the grant carries no ID token (no `openid` scope).
+      'bearer-only': true,
       'ssl-required': 'external',
       'confidential-port': 0,
     };
-    return new KeycloakConnect({}, config);
+    return { keycloak: new KeycloakConnect({}, config), secret };
   }
-}
-
-/** keycloak-connect rejects a non-2xx answer with `new Error('<status>:<reason>')`. */
-function statusOf(e: unknown): number | undefined {
-  const match = e instanceof Error ? /^(\d{3}):/.exec(e.message) : null;
-  return match ? Number(match[1]) : undefined;
-}
-
-/** keycloak-connect sets no timeout on its requests; a hanging server must not hang a login. */
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Keycloak did not answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

@@ -8,10 +8,11 @@ import type { IdentityProvider, ProviderUser } from './identity-provider.ts';
 import { KeycloakAdminSession } from './keycloak-admin-session.ts';
 import { KeycloakDirectGrant, PORTAL_CLIENT_ID } from './keycloak-direct-grant.ts';
 import {
+  PORTAL_USERNAME_ATTRIBUTE,
   PORTAL_USER_ID_ATTRIBUTE,
   isKeycloakRole,
+  portalClaimMappers,
   portalClientSettings,
-  portalUserIdMapper,
   portalUserProfile,
   realmSettings,
 } from './keycloak-realm-settings.ts';
@@ -78,7 +79,7 @@ export class KeycloakIdentityProvider implements IdentityProvider {
     await this.#admin.call((a) => a.users.updateProfile({ realm, ...portalUserProfile(profile) }));
     await this.#reconcileClient(realm);
     await this.#reconcileRoles(realm, roles);
-    this.#grants.forget(realm);
+    this.#grants.forget(realm); // the realm may be new, with a new client secret
     this.#logger?.info({ realm, created: !existing }, 'Keycloak realm provisioned');
   }
 
@@ -132,7 +133,7 @@ export class KeycloakIdentityProvider implements IdentityProvider {
       enabled: true,
       firstName: user.fullName,
       lastName: '',
-      attributes: { [PORTAL_USER_ID_ATTRIBUTE]: [String(user.id)] },
+      attributes: { [PORTAL_USER_ID_ATTRIBUTE]: [String(user.id)], [PORTAL_USERNAME_ATTRIBUTE]: [user.username] },
     };
     const credential = user.password === undefined ? undefined : { type: 'password', value: user.password, temporary: false };
     const existing = await this.#findUser(realm, user);
@@ -163,6 +164,7 @@ export class KeycloakIdentityProvider implements IdentityProvider {
     return { issuer, jwksUrl: `${issuer}/protocol/openid-connect/certs`, mapClaims: keycloakClaimsMapper(tenant) };
   }
 
+  /** Nothing to release: requests go through fetch's shared connection pool, which idles out by itself. */
   async close(): Promise<void> {}
 
   #realm(tenant: string): string {
@@ -172,18 +174,16 @@ export class KeycloakIdentityProvider implements IdentityProvider {
   async #reconcileClient(realm: string): Promise<void> {
     const [client] = await this.#admin.call((a) => a.clients.find({ realm, clientId: PORTAL_CLIENT_ID }));
     if (!client?.id) {
-      await this.#admin.call((a) => a.clients.create({ realm, ...portalClientSettings, protocolMappers: [portalUserIdMapper] }));
+      await this.#admin.call((a) => a.clients.create({ realm, ...portalClientSettings, protocolMappers: portalClaimMappers }));
       return;
     }
     const id = client.id;
     await this.#admin.call((a) => a.clients.update({ realm, id }, { ...client, ...portalClientSettings }));
-    const mappers = await this.#admin.call((a) => a.clients.listProtocolMappers({ realm, id }));
-    const mapper = mappers.find((m) => m.name === portalUserIdMapper.name);
-    if (mapper?.id) {
-      const mapperId = mapper.id;
-      await this.#admin.call((a) => a.clients.updateProtocolMapper({ realm, id, mapperId }, { ...mapper, ...portalUserIdMapper }));
-    } else {
-      await this.#admin.call((a) => a.clients.addProtocolMapper({ realm, id }, portalUserIdMapper));
+    const existing = await this.#admin.call((a) => a.clients.listProtocolMappers({ realm, id }));
+    for (const wanted of portalClaimMappers) {
+      const mapperId = existing.find((m) => m.name === wanted.name)?.id;
+      if (mapperId) await this.#admin.call((a) => a.clients.updateProtocolMapper({ realm, id, mapperId }, { ...wanted, id: mapperId }));
+      else await this.#admin.call((a) => a.clients.addProtocolMapper({ realm, id }, wanted));
     }
   }
 

@@ -12,6 +12,12 @@ import { PORTAL_CLIENT_ID } from './keycloak-direct-grant.ts';
 
 /** The user attribute holding the portal's numeric user id; tokens carry it as `sub` (kit's keycloakClaimsMapper). */
 export const PORTAL_USER_ID_ATTRIBUTE = 'portal_user_id';
+/**
+ * The portal username as the portal spells it: Keycloak lowercases usernames, so
+ * `preferred_username` would turn "AnnaB" into "annab". Tokens carry it as the username.
+ */
+export const PORTAL_USERNAME_ATTRIBUTE = 'portal_username';
+const PORTAL_ATTRIBUTES = [PORTAL_USER_ID_ATTRIBUTE, PORTAL_USERNAME_ATTRIBUTE];
 
 /** Keycloak's own realm roles: every realm has them, and the portal neither grants nor removes them. */
 export const isKeycloakRole = (realm: string, role: string | undefined) =>
@@ -23,6 +29,9 @@ export function realmSettings(accessTokenLifespanSeconds: number | undefined): R
     // The portal's login form uses the password grant, which has no captcha or second
     // factor: Keycloak's lockout after repeated failures is the guard against guessing.
     bruteForceProtected: true,
+    // Portal users can be renamed; Keycloak otherwise refuses even an admin's rename. Users
+    // still cannot rename themselves: the user profile lets only admins edit the username.
+    editUsernameAllowed: true,
     ...(accessTokenLifespanSeconds === undefined ? {} : { accessTokenLifespan: accessTokenLifespanSeconds }),
   };
 }
@@ -41,14 +50,14 @@ export const portalClientSettings: ClientRepresentation = {
   serviceAccountsEnabled: false,
 };
 
-/** `portal_user_id` into access tokens only: verifiers read the access token, nothing else needs it. */
-export const portalUserIdMapper: ProtocolMapperRepresentation = {
-  name: PORTAL_USER_ID_ATTRIBUTE,
+/** Each portal attribute into access tokens, as a claim of the same name; verifiers read nothing else. */
+export const portalClaimMappers: ProtocolMapperRepresentation[] = PORTAL_ATTRIBUTES.map((attribute) => ({
+  name: attribute,
   protocol: 'openid-connect',
   protocolMapper: 'oidc-usermodel-attribute-mapper',
   config: {
-    'user.attribute': PORTAL_USER_ID_ATTRIBUTE,
-    'claim.name': PORTAL_USER_ID_ATTRIBUTE,
+    'user.attribute': attribute,
+    'claim.name': attribute,
     'jsonType.label': 'String',
     'access.token.claim': 'true',
     'id.token.claim': 'false',
@@ -56,7 +65,7 @@ export const portalUserIdMapper: ProtocolMapperRepresentation = {
     'introspection.token.claim': 'true',
     multivalued: 'false',
   },
-};
+}));
 
 /** Attributes that end up in portal tokens (`preferred_username`, `name`): the portal alone sets them. */
 const ADMIN_EDITED = new Set(['username', 'firstName', 'lastName']);
@@ -65,13 +74,13 @@ const OPTIONAL = new Set(['email', 'firstName', 'lastName']);
 
 /**
  * The realm's user profile (Keycloak 24+ keeps only declared attributes) adjusted for
- * portal users: `portal_user_id` declared and visible to admins only; no email or
+ * portal users: the portal attributes declared and visible to admins only; no email or
  * last name required; the full name fits in firstName whatever characters it has; and
  * users cannot rename themselves in Keycloak's account console.
  */
 export function portalUserProfile(current: UserProfileConfig): UserProfileConfig {
   const attributes = (current.attributes ?? [])
-    .filter((a) => a.name !== PORTAL_USER_ID_ATTRIBUTE)
+    .filter((a) => !PORTAL_ATTRIBUTES.includes(a.name ?? ''))
     .map((a): UserProfileAttribute => {
       const adjusted = { ...a };
       if (a.name && OPTIONAL.has(a.name)) delete adjusted.required;
@@ -82,12 +91,16 @@ export function portalUserProfile(current: UserProfileConfig): UserProfileConfig
       }
       return adjusted;
     });
-  attributes.push({
-    name: PORTAL_USER_ID_ATTRIBUTE,
-    displayName: 'Portal user id',
-    validations: { pattern: { pattern: '^[0-9]+$', 'error-message': 'The portal user id is a number.' } },
-    permissions: { view: ['admin'], edit: ['admin'] },
-    multivalued: false,
-  });
+  const adminOnly = { view: ['admin'], edit: ['admin'] };
+  attributes.push(
+    {
+      name: PORTAL_USER_ID_ATTRIBUTE,
+      displayName: 'Portal user id',
+      validations: { pattern: { pattern: '^[0-9]+$', 'error-message': 'The portal user id is a number.' } },
+      permissions: adminOnly,
+      multivalued: false,
+    },
+    { name: PORTAL_USERNAME_ATTRIBUTE, displayName: 'Portal username', permissions: adminOnly, multivalued: false },
+  );
   return { ...current, attributes };
 }

@@ -9,7 +9,7 @@ import type { UserStore } from './user.store.ts';
 export const USER_UPSERTED = 'user.upserted';
 export const USER_DELETED = 'user.deleted';
 
-const userEvent = (tenant: string, user: User) => newEvent(USER_UPSERTED, tenant, {
+export const userEvent = (tenant: string, user: User) => newEvent(USER_UPSERTED, tenant, {
   id: user.id, username: user.username, fullName: user.fullName, roleId: user.roleId, role: user.roleName,
   clientIds: user.clientIds, reportTypeIds: user.reportTypeIds,
 });

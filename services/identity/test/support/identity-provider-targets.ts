@@ -28,7 +28,7 @@ export interface ProviderTarget {
   open(): Promise<ProviderHarness>;
 }
 
-const tenantName = () => `t${randomBytes(5).toString('hex')}`;
+export const tenantName = () => `t${randomBytes(5).toString('hex')}`;
 
 /** The built-in provider always; Keycloak when KEYCLOAK_URL names a server (required in CI). */
 export function identityProviderTargets(): ProviderTarget[] {
@@ -67,12 +67,26 @@ async function openBuiltin(): Promise<ProviderHarness> {
   };
 }
 
+/** The bootstrap administrator that scripts/ci/start-keycloak.sh prints. */
+export const keycloakAdminCredentials = () => ({
+  adminUsername: process.env.KEYCLOAK_ADMIN_USERNAME ?? 'admin',
+  adminPassword: process.env.KEYCLOAK_ADMIN_PASSWORD ?? 'admin',
+});
+
+/** Realms of test tenants get a prefix of their own, so one left behind by an aborted run is recognisable. */
+export const TEST_REALM_PREFIX = 'contract-';
+
+/** An admin client of our own, to arrange and clean up what the provider under test cannot. */
+export async function keycloakTestAdmin(url: string): Promise<KeycloakAdminClient> {
+  const { adminUsername, adminPassword } = keycloakAdminCredentials();
+  const admin = new KeycloakAdminClient({ baseUrl: url, realmName: 'master' });
+  await admin.auth({ grantType: 'password', clientId: 'admin-cli', username: adminUsername, password: adminPassword });
+  return admin;
+}
+
 async function openKeycloak(url: string): Promise<ProviderHarness> {
-  const adminUsername = process.env.KEYCLOAK_ADMIN_USERNAME ?? 'admin';
-  const adminPassword = process.env.KEYCLOAK_ADMIN_PASSWORD ?? 'admin';
-  // A prefix of its own, so a realm left behind by an aborted run is recognisable.
-  const realmPrefix = 'contract-';
-  const provider = new KeycloakIdentityProvider({ url, adminUsername, adminPassword, realmPrefix, accessTokenLifespanSeconds: 600 });
+  const realmPrefix = TEST_REALM_PREFIX;
+  const provider = new KeycloakIdentityProvider({ url, ...keycloakAdminCredentials(), realmPrefix, accessTokenLifespanSeconds: 600 });
   const tenants: string[] = [];
   let nextUserId = 1000;
   return {
@@ -87,8 +101,7 @@ async function openKeycloak(url: string): Promise<ProviderHarness> {
     verifierFor: (tenant) => createTokenVerifier({ issuers: [provider.trustFor(tenant)], verifiedCacheSize: 0 }),
     async close() {
       await provider.close();
-      const admin = new KeycloakAdminClient({ baseUrl: url, realmName: 'master' });
-      await admin.auth({ grantType: 'password', clientId: 'admin-cli', username: adminUsername, password: adminPassword });
+      const admin = await keycloakTestAdmin(url);
       for (const tenant of tenants) await admin.realms.del({ realm: `${realmPrefix}${tenant}` }, { catchNotFound: true });
     },
   };

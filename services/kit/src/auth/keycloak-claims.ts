@@ -12,6 +12,8 @@ const keycloakPayloadSchema = z.object({
   // The realm's own `sub` is a Keycloak user UUID that no portal table knows; the portal's
   // user id travels in this claim (a protocol mapper of the realm's portal client).
   portal_user_id: z.string().regex(/^[0-9]+$/),
+  // Keycloak lowercases usernames; the realm also carries the portal's spelling.
+  portal_username: z.string().min(1).optional(),
   preferred_username: z.string().min(1),
   name: z.string().optional(),
   realm_access: z.object({ roles: z.array(z.string()) }),
@@ -30,6 +32,7 @@ export function keycloakClaimsMapper(tenant: string): (payload: JWTPayload) => P
     const role = parsed.success ? parsed.data.realm_access.roles.find((r) => !isKeycloakDefaultRole(r)) : undefined;
     if (!parsed.success || role === undefined) throw new Unauthenticated(INVALID_TOKEN_MESSAGE);
     const p = parsed.data;
-    return { sub: p.portal_user_id, username: p.preferred_username, fullName: p.name ?? p.preferred_username, role, tenant, platformAdmin: false };
+    const username = p.portal_username ?? p.preferred_username;
+    return { sub: p.portal_user_id, username, fullName: p.name ?? username, role, tenant, platformAdmin: false };
   };
 }

@@ -1,0 +1,148 @@
+import { useMemo, useState, type FormEvent } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { Calendar } from 'primereact/calendar';
+import { Dialog } from 'primereact/dialog';
+import { Dropdown } from 'primereact/dropdown';
+import { InputNumber } from 'primereact/inputnumber';
+import {
+  clientInputSchema,
+  UPLOAD_DESTINATIONS,
+  type Client,
+  type ClientFieldSettingsInput,
+  type ClientInput,
+} from '@ledgerline/contracts/directory.contracts.ts';
+import { apiJson } from '@ledgerline/ui/api-client.ts';
+import { parseCalendarDate, toCalendarDate } from '@ledgerline/ui/calendar-date.ts';
+import { FormDialogFooter } from '@ledgerline/ui/form-dialog-footer.tsx';
+import { FormField } from '@ledgerline/ui/form-field.tsx';
+import { useLiveValidation } from '@ledgerline/ui/live-validation.ts';
+import { failureReason } from '@ledgerline/ui/server-message.ts';
+import { TextFormField } from '@ledgerline/ui/text-form-field.tsx';
+import { showToast } from '@ledgerline/ui/toast-store.ts';
+import type { ClientFieldTexts } from './client-field-settings.query.ts';
+import { clientFormValues, newClientValues, UPLOAD_DESTINATION_LABELS, type ClientFormField, type ClientFormValues } from './client-form.model.ts';
+import { clientPath, clientsPath } from './directory.api.ts';
+
+/** Add a client, or edit the one of a table row (spec 000 §2: create versus edit by whether a client was supplied). */
+export type ClientFormTarget = { mode: 'create' } | { mode: 'edit'; client: Client };
+
+export interface ClientFormDialogProps {
+  target: ClientFormTarget | null;
+  /** The firm's saved field settings, or null for the fallback rules. */
+  rules: ClientFieldSettingsInput | null;
+  texts: ClientFieldTexts;
+  onClose(): void;
+  /** Called after a successful save, before the dialog closes. */
+  onSaved(): void;
+}
+
+const FORM_ID = 'client-form';
+const DESTINATION_OPTIONS = UPLOAD_DESTINATIONS.map((value) => ({ value, label: UPLOAD_DESTINATION_LABELS[value] }));
+
+export function ClientFormDialog({ target, rules, texts, onClose, onSaved }: ClientFormDialogProps) {
+  const editing = target?.mode === 'edit' ? target.client : null;
+  const verb = editing ? 'update' : 'create';
+  const save = useMutation({
+    mutationFn: (body: ClientInput) => (editing ? apiJson<Client>('PUT', clientPath(editing.id), body) : apiJson<Client>('POST', clientsPath(), body)),
+    onSuccess: () => {
+      showToast({ severity: 'success', summary: 'Success', detail: `Client ${verb}d successfully` });
+      onSaved();
+      onClose();
+    },
+    onError: (error) => showToast({ severity: 'error', summary: 'Error', detail: `Failed to ${verb} client: ${failureReason(error)}` }),
+  });
+
+  return (
+    <Dialog
+      visible={target !== null}
+      onHide={onClose}
+      header={editing ? 'Edit Client' : 'Add New Client'}
+      className="client-form-dialog"
+      footer={<FormDialogFooter formId={FORM_ID} submitLabel="Save Client" pendingLabel="Saving..." pending={save.isPending} onCancel={onClose} />}
+    >
+      {target && (
+        <ClientForm
+          key={editing?.id ?? 'new'}
+          initial={editing ? clientFormValues(editing) : newClientValues()}
+          rules={rules}
+          texts={texts}
+          onSubmit={(body) => save.mutate(body)}
+        />
+      )}
+    </Dialog>
+  );
+}
+
+interface ClientFormProps {
+  initial: ClientFormValues;
+  rules: ClientFieldSettingsInput | null;
+  texts: ClientFieldTexts;
+  onSubmit(body: ClientInput): void;
+}
+
+function ClientForm({ initial, rules, texts, onSubmit }: ClientFormProps) {
+  const [values, setValues] = useState(initial);
+  const schema = useMemo(() => clientInputSchema(rules), [rules]);
+  const check = useLiveValidation(schema, values);
+  const { errors } = check;
+
+  const set = <K extends ClientFormField>(field: K, value: ClientFormValues[K]) => {
+    setValues((current) => ({ ...current, [field]: value }));
+    check.touch(field);
+  };
+  // Text fields only complain once the user leaves them, or after a submit attempt.
+  const text = (field: 'name' | 'address' | 'phone' | 'federalId' | 'stateId' | 'email') => ({
+    id: `client-${field}`,
+    value: values[field],
+    error: errors[field],
+    onChange: (value: string) => setValues((current) => ({ ...current, [field]: value })),
+    onBlur: () => check.touch(field),
+  });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const checked = check.submit();
+    if (checked.ok) onSubmit(checked.data);
+  };
+
+  return (
+    <form id={FORM_ID} className="client-form" onSubmit={submit} noValidate>
+      <TextFormField {...text('name')} label="Client Name" placeholder="Company name" autoFocus />
+      <TextFormField {...text('email')} label="Email" type="email" placeholder="contact@company.com" />
+      <div className="client-form__wide">
+        <TextFormField {...text('address')} label="Address" placeholder="Street, city, postal code" />
+      </div>
+      <TextFormField {...text('phone')} label={texts.phoneLabel} type="tel" placeholder={texts.phoneExample} hint={`Example: ${texts.phoneExample}`} />
+      <TextFormField {...text('federalId')} label={texts.federalIdLabel} placeholder={texts.federalIdExample} hint={`Example: ${texts.federalIdExample}`} upperCase />
+      <TextFormField {...text('stateId')} label={texts.stateIdLabel} placeholder={texts.stateIdExample} upperCase />
+      <FormField label="Employees" htmlFor="client-employees" error={errors.employeeCount}>
+        <InputNumber
+          inputId="client-employees"
+          value={values.employeeCount}
+          onValueChange={(event) => set('employeeCount', event.value ?? null)}
+          min={0}
+          useGrouping={false}
+          invalid={Boolean(errors.employeeCount)}
+        />
+      </FormField>
+      <FormField label="Start Date" htmlFor="client-start-date" error={errors.startDate}>
+        <Calendar
+          inputId="client-start-date"
+          value={parseCalendarDate(values.startDate)}
+          onChange={(event) => set('startDate', event.value instanceof Date ? toCalendarDate(event.value) : '')}
+          dateFormat="mm/dd/yy"
+          showIcon
+          invalid={Boolean(errors.startDate)}
+        />
+      </FormField>
+      <FormField label="Upload Destination" htmlFor="client-destination" error={errors.uploadDestination}>
+        <Dropdown
+          inputId="client-destination"
+          value={values.uploadDestination}
+          options={DESTINATION_OPTIONS}
+          onChange={(event) => set('uploadDestination', event.value as ClientFormValues['uploadDestination'])}
+        />
+      </FormField>
+    </form>
+  );
+}

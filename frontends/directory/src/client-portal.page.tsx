@@ -1,0 +1,99 @@
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Button } from 'primereact/button';
+import { Card } from 'primereact/card';
+import { ConfirmDialog } from 'primereact/confirmdialog';
+import { Dialog } from 'primereact/dialog';
+import { Message } from 'primereact/message';
+import { ProgressSpinner } from 'primereact/progressspinner';
+import { Tag } from 'primereact/tag';
+import { useParams, useSearchParams } from 'react-router-dom';
+import type { ClientPortalData } from '@ledgerline/contracts/directory.contracts.ts';
+import { apiJson } from '@ledgerline/ui/api-client.ts';
+import { EmptyState } from '@ledgerline/ui/empty-state.tsx';
+import { ToastOutlet } from '@ledgerline/ui/toast-outlet.tsx';
+import { clientPortalPath } from './directory.api.ts';
+import { GoogleDriveSetupPanel } from './google-drive-setup-panel.tsx';
+
+/**
+ * /{tenantName}/client/{clientId}/portal (spec 000 §2 "Client portal page"): public, opened
+ * from the signed link the firm sends its client.
+ */
+export function ClientPortalPage() {
+  const { tenantName = '', clientId = '' } = useParams();
+  const [search] = useSearchParams();
+  const url = clientPortalPath(tenantName, clientId, search.get('token'));
+  const portal = useQuery({ queryKey: [url], queryFn: ({ signal }) => apiJson<ClientPortalData>('GET', url, undefined, { signal }) });
+
+  return (
+    <div className="client-portal">
+      <main className="client-portal__main">
+        {portal.isPending && <ProgressSpinner className="directory-page__spinner" aria-label="Loading" />}
+        {portal.isError && (
+          <Card>
+            <EmptyState icon="pi pi-exclamation-circle" text="Unable to load client information. Please check the link and try again." />
+          </Card>
+        )}
+        {portal.data && <PortalSettings clientId={Number(clientId)} data={portal.data} />}
+      </main>
+      <ToastOutlet />
+      <ConfirmDialog />
+    </div>
+  );
+}
+
+function PortalSettings({ clientId, data }: { clientId: number; data: ClientPortalData }) {
+  const [setupOpen, setSetupOpen] = useState(false);
+  const drive = data.uploadDestination === 'google_drive';
+  return (
+    <>
+      <header className="client-portal__header">
+        <span className="client-portal__mark" aria-hidden="true">
+          <i className="pi pi-folder-open" />
+        </span>
+        <div>
+          <h1 className="client-portal__title">Document Settings for {data.name}</h1>
+          <p className="client-portal__subtitle">Where the documents you share with your tax consultant are stored</p>
+        </div>
+      </header>
+      <Card title="Upload Destination" className="client-portal__card">
+        <div className="destination">
+          <i className={drive ? 'pi pi-google destination__icon destination__icon--drive' : 'pi pi-server destination__icon'} aria-hidden="true" />
+          <div className="destination__body">
+            <div className="destination__name">
+              {drive ? 'Google Drive' : 'Secure portal server'}
+              {drive && <Tag value={data.googleDriveConfigured ? 'Connected' : 'Not configured'} severity={data.googleDriveConfigured ? 'success' : 'warning'} />}
+            </div>
+            <p className="destination__text">
+              {drive
+                ? 'Uploaded documents are saved to a dedicated folder in Google Drive.'
+                : 'Uploaded documents are stored on the portal’s own secure server.'}
+            </p>
+          </div>
+          {drive && (
+            <Button label={data.googleDriveConfigured ? 'Manage' : 'Setup'} icon="pi pi-cog" outlined onClick={() => setSetupOpen(true)} />
+          )}
+        </div>
+        {drive && !data.googleDriveConfigured && (
+          <Message
+            severity="warn"
+            className="client-portal__warning"
+            text="Google Drive is selected but not yet configured. Please complete the setup to enable file uploads."
+          />
+        )}
+      </Card>
+      <Card className="client-portal__help">
+        <div className="client-portal__help-body">
+          <i className="pi pi-question-circle" aria-hidden="true" />
+          <div>
+            <h3 className="client-portal__help-title">Need help?</h3>
+            <p>Contact your tax consultant if you have questions about your documents or want to change where they are stored.</p>
+          </div>
+        </div>
+      </Card>
+      <Dialog visible={setupOpen} onHide={() => setSetupOpen(false)} header="Google Drive Setup" className="drive-dialog">
+        {setupOpen && <GoogleDriveSetupPanel clientId={clientId} onDone={() => setSetupOpen(false)} />}
+      </Dialog>
+    </>
+  );
+}

@@ -1,0 +1,315 @@
+import { z } from 'zod';
+
+/*
+ * Directory API (clients, report types, client field settings, Google Drive, client
+ * portal), spec 000 §3, §5, §7. The client form's rules depend on the firm's own field
+ * settings, so the schema is built from them: the server validates with exactly the
+ * rules and messages the UI shows.
+ */
+
+// ---------------------------------------------------------------- client field settings
+
+export const PHONE_COUNTRIES = ['US', 'CA', 'IN', 'UK', 'AU'] as const;
+export type PhoneCountry = (typeof PHONE_COUNTRIES)[number];
+
+export interface FormatPreset {
+  pattern: string;
+  example: string;
+  /** Completes '{label} must be a valid {description}.' */
+  description: string;
+}
+
+/** Phone presets by country (spec §3); choosing a country overwrites pattern and example. */
+export const PHONE_PRESETS: Record<PhoneCountry, FormatPreset> = {
+  US: { pattern: '^\\(\\d{3}\\)-\\d{3}-\\d{4}$', example: '(555)-123-4567', description: 'US phone number' },
+  CA: { pattern: '^\\(\\d{3}\\)-\\d{3}-\\d{4}$', example: '(555)-123-4567', description: 'Canadian phone number' },
+  IN: { pattern: '^\\+91\\d{10}$', example: '+919876543210', description: 'Indian mobile number' },
+  UK: { pattern: '^\\+44\\d{10,11}$', example: '+447911123456', description: 'UK phone number' },
+  AU: { pattern: '^\\+61\\d{9}$', example: '+61412345678', description: 'Australian phone number' },
+};
+
+/** Known federal ID formats; any other pattern is a custom one. */
+export const FEDERAL_ID_PRESETS = {
+  EIN: { pattern: '^\\d{2}-\\d{7}$', example: 'XX-XXXXXXX', description: 'federal ID (XX-XXXXXXX)' },
+  PAN: { pattern: '^[A-Z]{5}[0-9]{4}[A-Z]$', example: 'ABCDE1234F', description: 'PAN number (5 letters + 4 numbers + 1 letter)' },
+} as const satisfies Record<string, FormatPreset>;
+
+/** Known state ID formats; ANY accepts any non-empty text. */
+export const STATE_ID_PRESETS = {
+  ANY: { pattern: '^.+$', example: 'State ID number', description: 'state ID' },
+  GST: { pattern: '^[0-9]{2}[A-Z]{5}[0-9]{4}[A-Z][1-9A-Z]Z[0-9A-Z]$', example: '22ABCDE1234F1Z5', description: '15-digit GST number' },
+} as const satisfies Record<string, FormatPreset>;
+
+/** The ten settings fields in form order, with the label used in '{Label} is required'. */
+export const CLIENT_FIELD_SETTING_LABELS = {
+  phoneLabel: 'Phone label',
+  phoneCountry: 'Phone country',
+  phonePattern: 'Phone pattern',
+  phoneExample: 'Phone example',
+  federalIdLabel: 'Federal ID label',
+  federalIdPattern: 'Federal ID pattern',
+  federalIdExample: 'Federal ID example',
+  stateIdLabel: 'State ID label',
+  stateIdPattern: 'State ID pattern',
+  stateIdExample: 'State ID example',
+} as const;
+export type ClientFieldSettingKey = keyof typeof CLIENT_FIELD_SETTING_LABELS;
+
+const isRegex = (pattern: string) => {
+  try {
+    new RegExp(pattern);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const required = (key: ClientFieldSettingKey, max: number) => {
+  const message = `${CLIENT_FIELD_SETTING_LABELS[key]} is required`;
+  return z.string({ error: message }).trim().min(1, message).max(max);
+};
+// Patterns are typed by firm admins and run on every client save: keep them short.
+const pattern = (key: ClientFieldSettingKey) => required(key, 200)
+  .refine(isRegex, `${CLIENT_FIELD_SETTING_LABELS[key]} is not a valid regular expression`);
+
+/** Body of POST and PUT /api/client-field-settings: all ten fields required (spec §5). */
+export const clientFieldSettingsInputSchema = z.object({
+  phoneLabel: required('phoneLabel', 60),
+  phoneCountry: required('phoneCountry', 2).pipe(z.enum(PHONE_COUNTRIES, { error: `Phone country must be one of ${PHONE_COUNTRIES.join(', ')}` })),
+  phonePattern: pattern('phonePattern'),
+  phoneExample: required('phoneExample', 100),
+  federalIdLabel: required('federalIdLabel', 60),
+  federalIdPattern: pattern('federalIdPattern'),
+  federalIdExample: required('federalIdExample', 100),
+  stateIdLabel: required('stateIdLabel', 60),
+  stateIdPattern: pattern('stateIdPattern'),
+  stateIdExample: required('stateIdExample', 100),
+});
+export type ClientFieldSettingsInput = z.infer<typeof clientFieldSettingsInputSchema>;
+
+export interface ClientFieldSettings extends ClientFieldSettingsInput {
+  /** null while the firm has saved none (the defaults are returned). */
+  id: number | null;
+  createdAt: string | null;
+  updatedAt: string | null;
+}
+
+/** Spec §3 defaults, returned by GET until the firm saves its own. */
+export const DEFAULT_CLIENT_FIELD_SETTINGS: ClientFieldSettingsInput = {
+  phoneLabel: 'Phone Number',
+  phoneCountry: 'US',
+  phonePattern: PHONE_PRESETS.US.pattern,
+  phoneExample: '(XXX)-XXX-XXXX',
+  federalIdLabel: 'Federal ID',
+  federalIdPattern: FEDERAL_ID_PRESETS.EIN.pattern,
+  federalIdExample: FEDERAL_ID_PRESETS.EIN.example,
+  stateIdLabel: 'State ID',
+  stateIdPattern: STATE_ID_PRESETS.ANY.pattern,
+  stateIdExample: STATE_ID_PRESETS.ANY.example,
+};
+
+// ---------------------------------------------------------------- clients
+
+export const UPLOAD_DESTINATIONS = ['server', 'google_drive'] as const;
+export type UploadDestination = (typeof UPLOAD_DESTINATIONS)[number];
+
+/** Today as YYYY-MM-DD (the form's and the server's default start date). */
+export const todayIsoDate = (): string => new Date().toISOString().slice(0, 10);
+
+type FieldKind = 'phone' | 'federalId' | 'stateId';
+
+/**
+ * The message for a value that does not match a settings pattern: a known preset
+ * describes itself ('Phone must be a valid Indian mobile number. Examples: +91…'); the
+ * any-text state ID only needs a value; a custom pattern shows its example.
+ */
+export function formatRuleMessage(kind: FieldKind, label: string, pattern: string, example: string, country?: PhoneCountry): string {
+  if (kind === 'stateId' && pattern === STATE_ID_PRESETS.ANY.pattern) return `${label} is required`;
+  // US and CA share a pattern: the chosen country names the description.
+  const presets: readonly FormatPreset[] = kind === 'phone' ? [...(country ? [PHONE_PRESETS[country]] : []), ...Object.values(PHONE_PRESETS)]
+    : Object.values(kind === 'federalId' ? FEDERAL_ID_PRESETS : STATE_ID_PRESETS);
+  const preset = presets.find((p) => p.pattern === pattern);
+  if (!preset) return `${label} must match the format ${example}`;
+  return `${label} must be a valid ${preset.description}. ${kind === 'phone' ? 'Examples' : 'Example'}: ${example}`;
+}
+
+interface FieldRule { pattern: RegExp; message: string }
+
+/** Spec §5 fallback rules when the firm has no field settings. */
+const FALLBACK_RULES: Record<FieldKind, FieldRule> = {
+  phone: { pattern: /^\(\d{3}\)-\d{3}-\d{4}$/, message: 'Phone must be in format: (XXX)-XXX-XXXX' },
+  federalId: { pattern: /^\d{2}-\d{7}$/, message: 'Federal ID must be in format: XX-XXXXXXX' },
+  stateId: { pattern: /^.+$/, message: 'State ID is required' },
+};
+
+function rulesOf(settings: ClientFieldSettingsInput | null): Record<FieldKind, FieldRule> {
+  if (!settings) return FALLBACK_RULES;
+  return {
+    phone: { pattern: new RegExp(settings.phonePattern), message: formatRuleMessage('phone', settings.phoneLabel, settings.phonePattern, settings.phoneExample, settings.phoneCountry) },
+    federalId: { pattern: new RegExp(settings.federalIdPattern), message: formatRuleMessage('federalId', settings.federalIdLabel, settings.federalIdPattern, settings.federalIdExample) },
+    stateId: { pattern: new RegExp(settings.stateIdPattern), message: formatRuleMessage('stateId', settings.stateIdLabel, settings.stateIdPattern, settings.stateIdExample) },
+  };
+}
+
+const formatted = (rule: FieldRule, upperCase: boolean) =>
+  z.string({ error: rule.message }).trim().max(100, rule.message)
+    .transform((v) => (upperCase ? v.toUpperCase() : v))
+    .refine((v) => v.length > 0 && rule.pattern.test(v), rule.message);
+
+const isoDate = z.union([z.string(), z.date()], { error: 'Start date is required' })
+  .transform((v) => (v instanceof Date ? v.toISOString() : v.trim()).slice(0, 10))
+  .refine((v) => v.length > 0, 'Start date is required')
+  .refine((v) => /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(v)), 'Start date must be a valid date (YYYY-MM-DD)');
+
+/**
+ * Body of POST /api/clients and PUT /api/clients/:id, built from the firm's field
+ * settings (null = none saved: the fallback rules). `phone` and `phoneNumber` are both
+ * accepted (the spec's UI reads both); the result carries `phone`.
+ */
+export function clientInputSchema(settings: ClientFieldSettingsInput | null) {
+  const rules = rulesOf(settings);
+  return z.preprocess(
+    (raw) => {
+      if (!raw || typeof raw !== 'object') return raw;
+      const { phoneNumber, ...rest } = raw as Record<string, unknown>;
+      return { ...rest, phone: rest.phone ?? phoneNumber };
+    },
+    z.object({
+      name: z.string({ error: 'Name must be at least 2 characters' }).trim().min(2, 'Name must be at least 2 characters').max(200),
+      address: z.string({ error: 'Address must be at least 5 characters' }).trim().min(5, 'Address must be at least 5 characters').max(500),
+      phone: formatted(rules.phone, false),
+      federalId: formatted(rules.federalId, true),
+      stateId: formatted(rules.stateId, true),
+      email: z.string({ error: 'Invalid email address' }).trim().max(254).pipe(z.email('Invalid email address')),
+      employeeCount: z.coerce.number({ error: 'Employee count must be a positive number' })
+        .int('Employee count must be a whole number').min(0, 'Employee count must be a positive number').max(10_000_000).default(0),
+      startDate: isoDate.optional().transform((v) => v ?? todayIsoDate()),
+      uploadDestination: z.enum(UPLOAD_DESTINATIONS, { error: 'Upload destination must be server or google_drive' }).nullish()
+        .transform((v) => v ?? 'server'),
+    }),
+  );
+}
+export type ClientInput = z.output<ReturnType<typeof clientInputSchema>>;
+
+/**
+ * The client body's shape for the API docs only: the server applies
+ * `clientInputSchema(the firm's settings)`, whose rules depend on the firm.
+ */
+export const clientPayloadSchema = z.looseObject({
+  name: z.unknown().optional().describe('text, at least 2 characters'),
+  address: z.unknown().optional().describe('text, at least 5 characters'),
+  phone: z.unknown().optional().describe('matches the firm\'s phone pattern (default (XXX)-XXX-XXXX); phoneNumber is accepted too'),
+  federalId: z.unknown().optional().describe('matches the firm\'s federal ID pattern (default XX-XXXXXXX); upper-cased'),
+  stateId: z.unknown().optional().describe('matches the firm\'s state ID pattern (default: any text); upper-cased'),
+  email: z.unknown().optional().describe('email address'),
+  employeeCount: z.unknown().optional().describe('integer ≥ 0, default 0'),
+  startDate: z.unknown().optional().describe('YYYY-MM-DD, default today'),
+  uploadDestination: z.unknown().optional().describe('server (default) or google_drive'),
+});
+
+export interface Client {
+  id: number;
+  name: string;
+  address: string;
+  phone: string;
+  /** Same as phone: the spec's UI reads either. */
+  phoneNumber: string;
+  federalId: string;
+  stateId: string;
+  email: string;
+  employeeCount: number;
+  /** YYYY-MM-DD */
+  startDate: string;
+  uploadDestination: UploadDestination;
+  /** Whether Google Drive is connected for this client (never the tokens themselves). */
+  googleDriveConfigured: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** GET /api/clients?search= — case-insensitive substring over name, email, phone, federalId, stateId, address. */
+export const clientSearchQuerySchema = z.object({
+  search: z.string().trim().max(200).optional(),
+});
+
+// ---------------------------------------------------------------- report types
+
+export const reportTypeInputSchema = z.object({
+  name: z.string({ error: 'Report type name is required' }).trim().min(1, 'Report type name is required').max(200),
+  description: z.string().trim().max(2000).nullish().transform((v) => (v ? v : null)),
+});
+export type ReportTypeInput = z.infer<typeof reportTypeInputSchema>;
+
+export interface ReportType {
+  id: number;
+  name: string;
+  description: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+// ---------------------------------------------------------------- Google Drive
+
+export const googleCredentialsInputSchema = z.object({
+  clientId: z.string({ error: 'Please provide both Client ID and Client Secret' }).trim()
+    .min(1, 'Please provide both Client ID and Client Secret').max(500),
+  clientSecret: z.string({ error: 'Please provide both Client ID and Client Secret' }).trim()
+    .min(1, 'Please provide both Client ID and Client Secret').max(500),
+});
+export type GoogleCredentialsInput = z.infer<typeof googleCredentialsInputSchema>;
+
+/** credentials saved → OAuth connected → Drive folder created (spec §4). */
+export interface GoogleDriveStatus {
+  hasCredentials: boolean;
+  hasTokens: boolean;
+  isSetup: boolean;
+}
+
+export interface GoogleAuthUrl {
+  authUrl: string;
+}
+
+/** Query of the public OAuth callback GET /api/auth/google/callback/:clientId. */
+export const googleCallbackQuerySchema = z.object({
+  tenant: z.string().max(63).optional(),
+  code: z.string().max(2000).optional(),
+  state: z.string().max(2000).optional(),
+  error: z.string().max(500).optional(),
+});
+
+/** Query value the callback redirects the browser to: /{tenant}/clients?google-drive-setup=success|error&message=… */
+export const GOOGLE_DRIVE_SETUP_PARAM = 'google-drive-setup';
+
+// ---------------------------------------------------------------- public client portal
+
+export const clientPortalQuerySchema = z.object({
+  token: z.string().max(500).optional(),
+});
+
+/** GET /api/{tenant}/clients/:id/portal?token= (public, signed link). */
+export interface ClientPortalData {
+  name: string;
+  uploadDestination: UploadDestination;
+  /** Replaces the spec's googleDriveRefreshToken: presence, never the token. */
+  googleDriveConfigured: boolean;
+}
+
+/** GET /api/clients/:id/portal-link (Admin): a path to put after the origin. */
+export interface ClientPortalLink {
+  url: string;
+  expiresAt: string;
+}
+
+// ---------------------------------------------------------------- events
+
+export const CLIENT_UPSERTED = 'client.upserted';
+export const CLIENT_DELETED = 'client.deleted';
+export const REPORT_TYPE_UPSERTED = 'report-type.upserted';
+export const REPORT_TYPE_DELETED = 'report-type.deleted';
+
+/** `client.upserted` payload (other services keep client names in read models). */
+export type ClientEvent = Pick<Client, 'id' | 'name' | 'uploadDestination' | 'googleDriveConfigured'>;
+/** `client.deleted` payload: services drop that client's data and access entries. */
+export interface ClientDeletedEvent { id: number; name: string }
+/** `report-type.upserted` / `report-type.deleted` payloads. */
+export type ReportTypeEvent = Pick<ReportType, 'id' | 'name'>;

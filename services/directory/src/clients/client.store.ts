@@ -1,0 +1,118 @@
+import type { Queryable } from '@ledgerline/kit/db/database.ts';
+import { NotFound } from '@ledgerline/kit/errors.ts';
+import type { Client, ClientInput } from '@ledgerline/contracts/directory.contracts.ts';
+
+interface ClientRow {
+  id: number;
+  name: string;
+  address: string;
+  phone: string;
+  federal_id: string;
+  state_id: string;
+  email: string;
+  employee_count: number;
+  start_date: string;
+  upload_destination: Client['uploadDestination'];
+  drive_ready: boolean;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+const SELECT = `SELECT c.id, c.name, c.address, c.phone, c.federal_id, c.state_id, c.email, c.employee_count, c.start_date,
+  c.upload_destination, c.created_at, c.updated_at,
+  coalesce(g.refresh_token_sealed IS NOT NULL AND g.folder_id IS NOT NULL, false) AS drive_ready
+  FROM clients c LEFT JOIN client_google_drive g ON g.client_id = c.id`;
+
+const toClient = (r: ClientRow): Client => ({
+  id: r.id,
+  name: r.name,
+  address: r.address,
+  phone: r.phone,
+  phoneNumber: r.phone,
+  federalId: r.federal_id,
+  stateId: r.state_id,
+  email: r.email,
+  employeeCount: r.employee_count,
+  startDate: r.start_date,
+  uploadDestination: r.upload_destination,
+  googleDriveConfigured: r.drive_ready,
+  createdAt: new Date(r.created_at).toISOString(),
+  updatedAt: new Date(r.updated_at).toISOString(),
+});
+
+export const CLIENT_NOT_FOUND = 'Client not found';
+
+/** LIKE pattern for a literal substring: the user's % and _ match themselves. */
+const containing = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+/** Shorter terms have no trigram to look up: they are matched by LIKE alone. */
+const MIN_INDEXED_TERM = 3;
+
+// Column order of every INSERT and UPDATE below.
+const COLUMNS: readonly ((input: ClientInput) => unknown)[] = [(i) => i.name, (i) => i.address, (i) => i.phone, (i) => i.federalId,
+  (i) => i.stateId, (i) => i.email, (i) => i.employeeCount, (i) => i.startDate, (i) => i.uploadDestination];
+const values = (input: ClientInput) => COLUMNS.map((pick) => pick(input));
+
+/** The firm's client companies. */
+export class ClientStore {
+  /** Clients by name; `search` matches a substring of name, email, phone, IDs or address; `ids` limits to a scope. */
+  async list(db: Queryable, filter: { search?: string; ids: 'all' | readonly number[] }): Promise<Client[]> {
+    if (filter.ids !== 'all' && filter.ids.length === 0) return [];
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (filter.search) {
+      // Candidates from the trigram index (every trigram of the term), then the exact check.
+      if (filter.search.length >= MIN_INDEXED_TERM) {
+        params.push(filter.search);
+        where.push(`client_search_grams(c.search_text) @> client_search_grams(lower($${params.length}))`);
+      }
+      params.push(containing(filter.search));
+      where.push(`c.search_text LIKE lower($${params.length})`);
+    }
+    if (filter.ids !== 'all') {
+      params.push(filter.ids);
+      where.push(`c.id = ANY($${params.length}::int[])`);
+    }
+    const { rows } = await db.query<ClientRow>(`${SELECT}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY lower(c.name), c.id`, params);
+    return rows.map(toClient);
+  }
+
+  async get(db: Queryable, id: number): Promise<Client> {
+    const { rows } = await db.query<ClientRow>(`${SELECT} WHERE c.id = $1`, [id]);
+    if (!rows[0]) throw new NotFound(CLIENT_NOT_FOUND);
+    return toClient(rows[0]);
+  }
+
+  async create(tx: Queryable, input: ClientInput): Promise<Client> {
+    const { rows } = await tx.query<{ id: number }>(
+      `INSERT INTO clients (name, address, phone, federal_id, state_id, email, employee_count, start_date, upload_destination)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`, values(input),
+    );
+    return this.get(tx, rows[0]!.id);
+  }
+
+  /** Many clients in one statement (seeding, imports): column arrays unnested row by row. */
+  async createMany(tx: Queryable, inputs: readonly ClientInput[]): Promise<number[]> {
+    const columns = COLUMNS.map((pick) => inputs.map((input) => pick(input)));
+    const { rows } = await tx.query<{ id: number }>(
+      `INSERT INTO clients (name, address, phone, federal_id, state_id, email, employee_count, start_date, upload_destination)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::date[], $9::text[])
+       RETURNING id`, columns,
+    );
+    return rows.map((r) => r.id);
+  }
+
+  async update(tx: Queryable, id: number, input: ClientInput): Promise<Client> {
+    const { rowCount } = await tx.query(
+      `UPDATE clients SET name = $2, address = $3, phone = $4, federal_id = $5, state_id = $6, email = $7, employee_count = $8,
+         start_date = $9, upload_destination = $10, updated_at = now() WHERE id = $1`, [id, ...values(input)],
+    );
+    if (rowCount === 0) throw new NotFound(CLIENT_NOT_FOUND);
+    return this.get(tx, id);
+  }
+
+  async delete(tx: Queryable, id: number): Promise<Client> {
+    const client = await this.get(tx, id);
+    await tx.query('DELETE FROM clients WHERE id = $1', [id]);
+    return client;
+  }
+}

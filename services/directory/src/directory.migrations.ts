@@ -1,0 +1,74 @@
+import type { ServiceMigrations } from '@ledgerline/kit/db/migrations.ts';
+
+/** Directory's tables in every tenant schema (names distinct from identity's in the same schema). */
+export const directoryTenantMigrations: ServiceMigrations = {
+  service: 'directory',
+  scope: 'tenant',
+  migrations: [
+    {
+      id: '001_clients',
+      sql: `-- Trigrams of a text, as pg_trgm makes them (pg_trgm is not in PGlite): a GIN index
+      -- over them finds the rows holding every trigram of a search term, and LIKE rechecks
+      -- only those, so a substring search does not scan every client.
+      CREATE FUNCTION client_search_grams(t text) RETURNS text[] LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+        'SELECT coalesce(array_agg(DISTINCT substr(t, i, 3)), ''{}'') FROM generate_series(1, length(t) - 2) AS i';
+      CREATE TABLE clients (
+        id serial PRIMARY KEY,
+        name text NOT NULL,
+        address text NOT NULL,
+        phone text NOT NULL,
+        federal_id text NOT NULL,
+        state_id text NOT NULL,
+        email text NOT NULL,
+        employee_count integer NOT NULL DEFAULT 0 CHECK (employee_count >= 0),
+        start_date date NOT NULL DEFAULT current_date,
+        upload_destination text NOT NULL DEFAULT 'server' CHECK (upload_destination IN ('server', 'google_drive')),
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        -- The search box matches a substring of any of these fields, case-insensitively.
+        search_text text GENERATED ALWAYS AS (lower(name || chr(31) || email || chr(31) || phone || chr(31) || federal_id || chr(31) || state_id || chr(31) || address)) STORED
+      );
+      -- An expression index: the trigram arrays live in the index only, rows stay narrow.
+      -- fastupdate off: clients are written rarely and searched often, so entries go into
+      -- the index at once instead of a pending list every search would have to scan.
+      CREATE INDEX clients_search_grams ON clients USING gin (client_search_grams(search_text)) WITH (fastupdate = off);
+      CREATE INDEX clients_name ON clients (lower(name), id);
+      CREATE TABLE report_types (
+        id serial PRIMARY KEY,
+        name text NOT NULL,
+        description text,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE UNIQUE INDEX report_types_name ON report_types (lower(name));
+      -- One row per firm at most (the singleton column is unique and always true).
+      CREATE TABLE client_field_settings (
+        id serial PRIMARY KEY,
+        singleton boolean NOT NULL DEFAULT true UNIQUE CHECK (singleton),
+        phone_label text NOT NULL,
+        phone_country text NOT NULL,
+        phone_pattern text NOT NULL,
+        phone_example text NOT NULL,
+        federal_id_label text NOT NULL,
+        federal_id_pattern text NOT NULL,
+        federal_id_example text NOT NULL,
+        state_id_label text NOT NULL,
+        state_id_pattern text NOT NULL,
+        state_id_example text NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now()
+      );
+      -- Secrets and tokens are sealed (AES-256-GCM) before they reach this table.
+      CREATE TABLE client_google_drive (
+        client_id integer PRIMARY KEY REFERENCES clients(id) ON DELETE CASCADE,
+        oauth_client_id text NOT NULL,
+        oauth_client_secret_sealed text NOT NULL,
+        refresh_token_sealed text,
+        access_token_sealed text,
+        token_expires_at timestamptz,
+        folder_id text,
+        updated_at timestamptz NOT NULL DEFAULT now()
+      )`,
+    },
+  ],
+};

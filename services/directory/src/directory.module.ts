@@ -1,0 +1,77 @@
+import type { Subscription } from '@ledgerline/kit/bus/bus.ts';
+import { createUserAccessReadModel } from '@ledgerline/kit/access/user-access-read-model.ts';
+import { deriveKey, loadMasterKey } from '@ledgerline/kit/crypto/master-key.ts';
+import { SecretBox } from '@ledgerline/kit/crypto/secret-box.ts';
+import { TokenSigner } from '@ledgerline/kit/crypto/signed-token.ts';
+import { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
+import type { ServiceModule } from '@ledgerline/kit/service-module.ts';
+import { identityTenantSource, TenantRegistry } from '@ledgerline/kit/tenancy/tenant-registry.ts';
+import { createClientPortalRouter, type PortalLinkClaims } from './client-portal/client-portal.router.ts';
+import { ClientService } from './clients/client.service.ts';
+import { ClientStore } from './clients/client.store.ts';
+import { createClientsRouter } from './clients/clients.router.ts';
+import { loadDirectoryConfig } from './directory.config.ts';
+import { directoryTenantMigrations } from './directory.migrations.ts';
+import { ClientFieldSettingsStore } from './field-settings/client-field-settings.store.ts';
+import { createClientFieldSettingsRouter } from './field-settings/client-field-settings.router.ts';
+import { createGoogleDriveRouter } from './google-drive/google-drive.router.ts';
+import { GoogleDriveService, type OAuthState } from './google-drive/google-drive.service.ts';
+import { GoogleDriveStore } from './google-drive/google-drive.store.ts';
+import { ReportTypeStore } from './report-types/report-type.store.ts';
+import { createReportTypesRouter } from './report-types/report-types.router.ts';
+import { directoryTenants } from './tenants/tenant-context.ts';
+
+const userAccess = createUserAccessReadModel('directory');
+
+export const directoryModule: ServiceModule = {
+  name: 'directory',
+  defaultPort: 8102,
+  // 'auth/google' is longer than identity's 'auth', so the gateway sends the OAuth callback here.
+  apiResources: ['clients', 'report-types', 'client-field-settings', 'auth/google'],
+  migrations: [directoryTenantMigrations, userAccess.migrations],
+  async init(deps) {
+    const config = loadDirectoryConfig(deps.env);
+    const { db, logger } = deps;
+    const api = new ApiRegistry('directory');
+    const identityUrl = () => deps.peers().find((p) => p.service === 'identity')!.url;
+    const registry = new TenantRegistry({ source: identityTenantSource(identityUrl) });
+    const tenants = directoryTenants(db, registry, userAccess);
+    const master = loadMasterKey(config.encryptionKey, deps.dataDir);
+    const clients = new ClientStore();
+    const settings = new ClientFieldSettingsStore();
+    const drive = new GoogleDriveService({
+      store: new GoogleDriveStore(),
+      clients,
+      box: new SecretBox(deriveKey(master, 'google-drive-secrets')),
+      state: new TokenSigner<OAuthState>(deriveKey(master, 'google-oauth-state')),
+      config,
+      logger,
+    });
+    const tokens = deps.tokens;
+    let poller: { stop(): void } | undefined;
+    let subscription: Subscription | undefined;
+
+    return {
+      api,
+      routers: [
+        createClientsRouter({ api, clients, clientService: new ClientService(clients, settings), tokens, tenants }),
+        createGoogleDriveRouter({ api, drive, tokens, tenants, logger }),
+        createClientPortalRouter({
+          api, clients, tokens, tenants,
+          links: new TokenSigner<PortalLinkClaims>(deriveKey(master, 'client-portal-link')),
+          linkTtlSeconds: config.portalLinkTtlSeconds,
+        }),
+        createReportTypesRouter({ api, reportTypes: new ReportTypeStore(), tokens, tenants }),
+        createClientFieldSettingsRouter({ api, settings, tokens, tenants }),
+      ],
+      async start() {
+        poller = registry.poll(config.tenantPollMs, logger);
+        subscription = await userAccess.follow({ db, bus: deps.bus, logger, tenants: registry });
+      },
+      async stop() {
+        poller?.stop();
+        await subscription?.close();
+      },
+    };
+  },
+};

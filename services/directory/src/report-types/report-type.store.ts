@@ -1,0 +1,56 @@
+import type { Queryable } from '@ledgerline/kit/db/database.ts';
+import { conflictOnUnique } from '@ledgerline/kit/db/sql-errors.ts';
+import { NotFound } from '@ledgerline/kit/errors.ts';
+import type { ReportType, ReportTypeInput } from '@ledgerline/contracts/directory.contracts.ts';
+
+interface ReportTypeRow {
+  id: number;
+  name: string;
+  description: string | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+const toReportType = (r: ReportTypeRow): ReportType => ({
+  id: r.id,
+  name: r.name,
+  description: r.description,
+  createdAt: new Date(r.created_at).toISOString(),
+  updatedAt: new Date(r.updated_at).toISOString(),
+});
+
+const NAME_TAKEN = 'A report type with this name already exists';
+export const REPORT_TYPE_NOT_FOUND = 'Report type not found';
+const COLUMNS = 'id, name, description, created_at, updated_at';
+
+/** The firm's report types (names unique regardless of case). */
+export class ReportTypeStore {
+  async list(db: Queryable, ids: 'all' | readonly number[]): Promise<ReportType[]> {
+    if (ids !== 'all' && ids.length === 0) return [];
+    const { rows } = ids === 'all'
+      ? await db.query<ReportTypeRow>(`SELECT ${COLUMNS} FROM report_types ORDER BY id`)
+      : await db.query<ReportTypeRow>(`SELECT ${COLUMNS} FROM report_types WHERE id = ANY($1::int[]) ORDER BY id`, [ids]);
+    return rows.map(toReportType);
+  }
+
+  async create(tx: Queryable, input: ReportTypeInput): Promise<ReportType> {
+    const { rows } = await conflictOnUnique(tx.query<ReportTypeRow>(
+      `INSERT INTO report_types (name, description) VALUES ($1, $2) RETURNING ${COLUMNS}`, [input.name, input.description],
+    ), NAME_TAKEN);
+    return toReportType(rows[0]!);
+  }
+
+  async update(tx: Queryable, id: number, input: ReportTypeInput): Promise<ReportType> {
+    const { rows } = await conflictOnUnique(tx.query<ReportTypeRow>(
+      `UPDATE report_types SET name = $2, description = $3, updated_at = now() WHERE id = $1 RETURNING ${COLUMNS}`, [id, input.name, input.description],
+    ), NAME_TAKEN);
+    if (!rows[0]) throw new NotFound(REPORT_TYPE_NOT_FOUND);
+    return toReportType(rows[0]);
+  }
+
+  async delete(tx: Queryable, id: number): Promise<ReportType> {
+    const { rows } = await tx.query<ReportTypeRow>(`DELETE FROM report_types WHERE id = $1 RETURNING ${COLUMNS}`, [id]);
+    if (!rows[0]) throw new NotFound(REPORT_TYPE_NOT_FOUND);
+    return toReportType(rows[0]);
+  }
+}

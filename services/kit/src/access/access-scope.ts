@@ -1,0 +1,42 @@
+import type { PortalClaims } from '../auth/claims.ts';
+import { hasRole, ROLES } from '../auth/roles.ts';
+import type { UserAccess } from './user-access-read-model.ts';
+
+/** Which records of a firm a signed-in user reaches (DESIGN §3, README "Authorization"). */
+export interface AccessScope {
+  /** The role the rules were applied for (platform administrators count as Admin). */
+  role: string;
+  /** Admin (and platform administrators): administration of the firm's data. */
+  isAdmin: boolean;
+  /** A Client user: their own client only, read-only documents. */
+  isClient: boolean;
+  /** Readable clients: every client, or these ids. */
+  clients: 'all' | readonly number[];
+  /** Readable report types: every one, or these ids. */
+  reportTypes: 'all' | readonly number[];
+}
+
+/**
+ * Admin and platform administrators: everything. DTA: every client and report type.
+ * CPA and custom roles: the clients and report types of their access lists. Client:
+ * only the first client of their list; report types are not what limits them.
+ * The read model's role wins over the token's, so a demotion applies before the old
+ * token expires; a user the read model does not know yet gets only what the token's
+ * role grants without lists.
+ */
+export function accessScope(claims: PortalClaims, access: UserAccess | null): AccessScope {
+  if (claims.platformAdmin) return { role: ROLES.admin, isAdmin: true, isClient: false, clients: 'all', reportTypes: 'all' };
+  const role = access?.role || claims.role;
+  const as: PortalClaims = { ...claims, role };
+  if (hasRole(as, ROLES.admin)) return { role, isAdmin: true, isClient: false, clients: 'all', reportTypes: 'all' };
+  if (hasRole(as, ROLES.dta)) return { role, isAdmin: false, isClient: false, clients: 'all', reportTypes: 'all' };
+  const first = access?.clientIds[0];
+  if (hasRole(as, ROLES.client)) return { role, isAdmin: false, isClient: true, clients: first === undefined ? [] : [first], reportTypes: 'all' };
+  return { role, isAdmin: false, isClient: false, clients: access?.clientIds ?? [], reportTypes: access?.reportTypeIds ?? [] };
+}
+
+export const canReadClient = (scope: AccessScope, clientId: number): boolean =>
+  scope.clients === 'all' || scope.clients.includes(clientId);
+
+export const canReadReportType = (scope: AccessScope, reportTypeId: number): boolean =>
+  scope.reportTypes === 'all' || scope.reportTypes.includes(reportTypeId);

@@ -1,0 +1,129 @@
+import type { Bus, EventEnvelope, Subscription } from '../bus/bus.ts';
+import type { Database, Queryable, SchemaDb } from '../db/database.ts';
+import type { ServiceMigrations } from '../db/migrations.ts';
+import { tenantSchema } from '../db/tenant-schema.ts';
+import type { Logger } from '../logger.ts';
+import { consumeOnce } from '../outbox/inbox.ts';
+import type { TenantRegistry } from '../tenancy/tenant-registry.ts';
+
+/** What identity publishes (services/identity/src/users/user.service.ts, roles.router.ts). */
+export const USER_UPSERTED = 'user.upserted';
+export const USER_DELETED = 'user.deleted';
+export const ROLE_UPSERTED = 'role.upserted';
+
+interface UserUpsertedPayload { id: number; roleId: number; role: string; clientIds: number[] | null; reportTypeIds: number[] | null }
+interface UserDeletedPayload { id: number }
+interface RoleUpsertedPayload { id: number; name: string }
+
+/** A user's role and access lists as identity last announced them. */
+export interface UserAccess {
+  role: string;
+  /** In identity's order: a Client user's first id is their client. */
+  clientIds: number[];
+  reportTypeIds: number[];
+}
+
+export interface UserAccessReadModel {
+  /** Tenant-scoped table `<service>_user_access`: include in the service's migrations. */
+  migrations: ServiceMigrations;
+  /** Consumes identity's user and role events into each firm's schema until closed. */
+  follow(deps: { db: Database; bus: Bus; logger: Logger; tenants: TenantRegistry }): Promise<Subscription>;
+  lookup(db: SchemaDb, userId: number): Promise<UserAccess | null>;
+}
+
+/**
+ * Every API call reads its caller's access, and a page fires several calls at once: a
+ * lookup is reused this long (per process), and dropped at once when this process
+ * applies an event for the user. Another replica's change shows within this bound.
+ */
+const LOOKUP_CACHE_MS = 1000;
+const LOOKUP_CACHE_MAX_ENTRIES = 10_000;
+
+/**
+ * DESIGN §2: services other than identity never read identity's tables, so each keeps
+ * the access lists it enforces (DESIGN §3) in a small local table fed by events.
+ * Delivery is at-least-once and unordered across redeliveries: every event is applied
+ * once (inbox) and only if it is newer than what the row holds (`occurredAt`), and a
+ * deletion leaves a tombstone so a late upsert cannot bring the user back.
+ */
+export function createUserAccessReadModel(service: string): UserAccessReadModel {
+  if (!/^[a-z][a-z0-9_]*$/.test(service)) throw new Error(`Invalid service name for a table: ${service}`);
+  const table = `${service}_user_access`;
+  const consumer = `${service}.user-access`;
+  const cache = new Map<string, { at: number; access: UserAccess | null }>();
+  const cacheKey = (schema: string, userId: number) => `${schema}/${userId}`;
+
+  const upsert = (tx: Queryable, userId: number, at: string, values: { roleId: number | null; role: string; clientIds: number[]; reportTypeIds: number[]; deleted: boolean }) =>
+    tx.query(
+      `INSERT INTO ${table} (user_id, role_id, role, client_ids, report_type_ids, deleted, version)
+       VALUES ($1, $2, $3, $4::int[], $5::int[], $6, $7)
+       ON CONFLICT (user_id) DO UPDATE SET role_id = EXCLUDED.role_id, role = EXCLUDED.role, client_ids = EXCLUDED.client_ids,
+         report_type_ids = EXCLUDED.report_type_ids, deleted = EXCLUDED.deleted, version = EXCLUDED.version
+       WHERE ${table}.version <= EXCLUDED.version`,
+      [userId, values.roleId, values.role, values.clientIds, values.reportTypeIds, values.deleted, at],
+    );
+
+  const apply = async (tx: Queryable, event: EventEnvelope): Promise<void> => {
+    if (event.type === USER_UPSERTED) {
+      const p = event.payload as UserUpsertedPayload;
+      await upsert(tx, p.id, event.occurredAt, { roleId: p.roleId, role: p.role, clientIds: p.clientIds ?? [], reportTypeIds: p.reportTypeIds ?? [], deleted: false });
+    } else if (event.type === USER_DELETED) {
+      await upsert(tx, (event.payload as UserDeletedPayload).id, event.occurredAt, { roleId: null, role: '', clientIds: [], reportTypeIds: [], deleted: true });
+    } else if (event.type === ROLE_UPSERTED) {
+      // A renamed role renames every user holding it; identity announces the role only.
+      const p = event.payload as RoleUpsertedPayload;
+      await tx.query(`UPDATE ${table} SET role = $2 WHERE role_id = $1 AND NOT deleted`, [p.id, p.name]);
+    }
+  };
+
+  return {
+    migrations: {
+      service: `${service}-user-access`,
+      scope: 'tenant',
+      migrations: [{
+        id: '001_user_access',
+        sql: `CREATE TABLE ${table} (
+          user_id integer PRIMARY KEY,
+          role_id integer,
+          role text NOT NULL,
+          client_ids integer[] NOT NULL DEFAULT '{}',
+          report_type_ids integer[] NOT NULL DEFAULT '{}',
+          deleted boolean NOT NULL DEFAULT false,
+          version timestamptz NOT NULL
+        );
+        CREATE INDEX ${table}_role ON ${table} (role_id)`,
+      }],
+    },
+
+    follow({ db, bus, logger, tenants }) {
+      return bus.subscribe(consumer, [USER_UPSERTED, USER_DELETED, ROLE_UPSERTED], async (event) => {
+        const tenant = event.tenant ? await tenants.find(event.tenant) : null;
+        if (!tenant) {
+          // A removed firm: nothing to keep for it (its schema stays, untouched).
+          logger.warn({ type: event.type, tenant: event.tenant }, 'user access event for an unknown firm ignored');
+          return;
+        }
+        const schema = tenantSchema(tenant.schemaName);
+        await consumeOnce(db.forSchema(schema), consumer, event, (tx) => apply(tx, event));
+        // A renamed role may concern any user: forget everything rather than search.
+        if (event.type === ROLE_UPSERTED) cache.clear();
+        else cache.delete(cacheKey(schema, (event.payload as { id: number }).id));
+      });
+    },
+
+    async lookup(db, userId) {
+      const key = cacheKey(db.schema, userId);
+      const cached = cache.get(key);
+      if (cached && Date.now() - cached.at < LOOKUP_CACHE_MS) return cached.access;
+      const { rows } = await db.query<{ role: string; client_ids: number[]; report_type_ids: number[] }>(
+        `SELECT role, client_ids, report_type_ids FROM ${table} WHERE user_id = $1 AND NOT deleted`, [userId],
+      );
+      const row = rows[0];
+      const access = row ? { role: row.role, clientIds: row.client_ids.map(Number), reportTypeIds: row.report_type_ids.map(Number) } : null;
+      cache.delete(key); // re-inserted last: the oldest entry is the first to go
+      cache.set(key, { at: Date.now(), access });
+      if (cache.size > LOOKUP_CACHE_MAX_ENTRIES) cache.delete(cache.keys().next().value!);
+      return access;
+    },
+  };
+}

@@ -1,0 +1,66 @@
+import { Unavailable } from '../errors.ts';
+import type { Logger } from '../logger.ts';
+import { INTERNAL_TENANTS_PATH, type TenantEventPayload } from './tenant-events.ts';
+
+/**
+ * A service's view of the firms (short name → schema, active flag) for services other
+ * than identity, which owns them. It is a polled snapshot rather than an event-fed
+ * table: every replica needs every change, and a competing-consumer queue would give
+ * each change to one replica only. A name missing from the snapshot triggers one
+ * refresh (a firm created a moment ago), at most once per `minRefreshMs`, so unknown
+ * names cannot turn into a flood of calls to identity.
+ */
+export class TenantRegistry {
+  readonly #source: () => Promise<TenantEventPayload[]>;
+  readonly #minRefreshMs: number;
+  #byShortName = new Map<string, TenantEventPayload>();
+  #loadedAt = 0;
+  #loading: Promise<void> | null = null;
+
+  constructor(options: { source: () => Promise<TenantEventPayload[]>; minRefreshMs?: number }) {
+    this.#source = options.source;
+    this.#minRefreshMs = options.minRefreshMs ?? 250;
+  }
+
+  /** The firm with this short name, active or not; null when identity does not know it. */
+  async find(shortName: string): Promise<TenantEventPayload | null> {
+    const known = this.#byShortName.get(shortName);
+    if (known) return known;
+    if (Date.now() - this.#loadedAt >= this.#minRefreshMs || this.#loadedAt === 0) await this.refresh();
+    return this.#byShortName.get(shortName) ?? null;
+  }
+
+  /** Reloads the snapshot; concurrent callers share one call. */
+  refresh(): Promise<void> {
+    this.#loading ??= this.#source()
+      .then((list) => {
+        this.#byShortName = new Map(list.map((t) => [t.shortName, t]));
+        this.#loadedAt = Date.now();
+      })
+      .finally(() => { this.#loading = null; });
+    return this.#loading;
+  }
+
+  /** Refreshes every `intervalMs` until stopped; a failed poll keeps the last snapshot. */
+  poll(intervalMs: number, logger: Logger): { stop(): void } {
+    const timer = setInterval(() => {
+      this.refresh().catch((err: unknown) => logger.warn({ err: String(err) }, 'tenant snapshot not refreshed'));
+    }, intervalMs);
+    timer.unref();
+    return { stop: () => clearInterval(timer) };
+  }
+}
+
+/** Identity's internal listing of every firm (service port only). */
+export function identityTenantSource(identityUrl: () => string): () => Promise<TenantEventPayload[]> {
+  return async () => {
+    let r: Response;
+    try {
+      r = await fetch(`${identityUrl()}${INTERNAL_TENANTS_PATH}`, { signal: AbortSignal.timeout(5000) });
+    } catch {
+      throw new Unavailable('The identity service is unavailable. Please try again.');
+    }
+    if (!r.ok) throw new Unavailable(`The identity service answered ${r.status}. Please try again.`);
+    return (await r.json()) as TenantEventPayload[];
+  };
+}

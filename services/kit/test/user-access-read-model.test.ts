@@ -1,0 +1,160 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomBytes } from 'node:crypto';
+import { accessScope, canReadClient, canReadReportType } from '../src/access/access-scope.ts';
+import { createUserAccessReadModel, ROLE_UPSERTED, USER_DELETED, USER_UPSERTED } from '../src/access/user-access-read-model.ts';
+import type { PortalClaims } from '../src/auth/claims.ts';
+import { newEvent, type EventEnvelope, type Subscription } from '../src/bus/bus.ts';
+import { MemoryBus } from '../src/bus/memory-bus.ts';
+import type { Database } from '../src/db/database.ts';
+import { migratePlatform, migrateTenant } from '../src/db/migrations.ts';
+import { databaseTargets, type TestDatabase } from '../src/db/test-databases.ts';
+import { createLogger } from '../src/logger.ts';
+import { outboxMigrations } from '../src/outbox/outbox.migrations.ts';
+import { TenantRegistry } from '../src/tenancy/tenant-registry.ts';
+import type { TenantEventPayload } from '../src/tenancy/tenant-events.ts';
+
+const firm = (shortName: string, schemaName: string): TenantEventPayload =>
+  ({ id: 1, name: shortName, shortName, schemaName, isActive: true, urlPattern: 'path', customDomain: null, customSubdomain: null });
+
+async function eventually(check: () => Promise<void>, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await check();
+      return;
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+}
+
+/** Lets deliveries already scheduled by the bus run, so "nothing changed" is meaningful. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+
+describe.each(databaseTargets())('user access read model ($name)', (target) => {
+  const model = createUserAccessReadModel('testsvc');
+  const hex = randomBytes(4).toString('hex');
+  const acme = firm(`acme${hex}`, `ua_acme_${hex}`);
+  const beta = firm(`beta${hex}`, `ua_beta_${hex}`);
+  let scratch: TestDatabase;
+  let db: Database;
+  let bus: MemoryBus;
+  let subscription: Subscription;
+  let sourceCalls = 0;
+  const at = (iso: string) => ({ occurredAt: iso });
+  const upsert = (tenant: string, id: number, role: string, clientIds: number[] | null, reportTypeIds: number[] | null, roleId = 3) =>
+    newEvent(USER_UPSERTED, tenant, { id, username: `u${id}`, fullName: `U ${id}`, roleId, role, clientIds, reportTypeIds });
+  const publish = (...events: EventEnvelope[]) => bus.publish(events);
+  const lookup = (f: TenantEventPayload, id: number) => model.lookup(db.forSchema(f.schemaName), id);
+
+  beforeAll(async () => {
+    scratch = await target.open();
+    db = scratch.db;
+    await migratePlatform(db, [outboxMigrations]);
+    for (const f of [acme, beta]) await migrateTenant(db, f.schemaName, [model.migrations]);
+    bus = new MemoryBus();
+    const tenants = new TenantRegistry({ source: async () => { sourceCalls++; return [acme, beta]; }, minRefreshMs: 0 });
+    subscription = await model.follow({ db, bus, logger: createLogger('test', 'silent'), tenants });
+  });
+
+  afterAll(async () => {
+    await subscription.close();
+    await bus.close();
+    await scratch.drop();
+  });
+
+  it('keeps role and ordered access lists per user, in the firm the event names', async () => {
+    await publish(upsert(acme.shortName, 7, 'CPA', [9, 4, 12], [3]));
+    await eventually(async () => expect(await lookup(acme, 7)).toEqual({ role: 'CPA', clientIds: [9, 4, 12], reportTypeIds: [3] }));
+    expect(await lookup(beta, 7)).toBeNull();
+    expect(await lookup(acme, 8)).toBeNull();
+  });
+
+  it('isolates firms: the same user id in another firm is another user', async () => {
+    await publish(upsert(beta.shortName, 7, 'Client', [1], null));
+    await eventually(async () => expect(await lookup(beta, 7)).toEqual({ role: 'Client', clientIds: [1], reportTypeIds: [] }));
+    expect(await lookup(acme, 7)).toEqual({ role: 'CPA', clientIds: [9, 4, 12], reportTypeIds: [3] });
+  });
+
+  it('applies a duplicate delivery once and ignores an older event arriving late', async () => {
+    const first = { ...upsert(acme.shortName, 20, 'CPA', [1], [1]), ...at('2030-01-01T00:00:00.000Z') };
+    const second = { ...upsert(acme.shortName, 20, 'CPA', [2], [2]), ...at('2030-01-01T00:00:01.000Z') };
+    await publish(first);
+    await eventually(async () => expect((await lookup(acme, 20))?.clientIds).toEqual([1]));
+    await publish(second, first, second);
+    await eventually(async () => expect((await lookup(acme, 20))?.clientIds).toEqual([2]), 800);
+    await settle();
+    expect(await lookup(acme, 20)).toEqual({ role: 'CPA', clientIds: [2], reportTypeIds: [2] });
+    const inbox = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM portal.inbox WHERE consumer = $1 AND event_id = ANY($2)', ['testsvc.user-access', [first.id, second.id]]);
+    expect(inbox.rows[0]?.n).toBe(2);
+  });
+
+  it('forgets a deleted user, and a late upsert does not bring them back', async () => {
+    const created = { ...upsert(acme.shortName, 30, 'DTA', null, null), ...at('2030-02-01T00:00:00.000Z') };
+    const deleted = { ...newEvent(USER_DELETED, acme.shortName, { id: 30, username: 'u30' }), ...at('2030-02-01T00:00:02.000Z') };
+    const stale = { ...upsert(acme.shortName, 30, 'DTA', [5], null), ...at('2030-02-01T00:00:01.000Z') };
+    await publish(created);
+    await eventually(async () => expect(await lookup(acme, 30)).not.toBeNull());
+    await publish(deleted);
+    await eventually(async () => expect(await lookup(acme, 30)).toBeNull());
+    await publish(stale);
+    await settle();
+    expect(await lookup(acme, 30)).toBeNull();
+  });
+
+  it('renames the role of every user holding a renamed role', async () => {
+    await publish(upsert(acme.shortName, 40, 'Senior', [1], null, 77));
+    await eventually(async () => expect((await lookup(acme, 40))?.role).toBe('Senior'));
+    await publish(newEvent(ROLE_UPSERTED, acme.shortName, { id: 77, name: 'Partner' }));
+    // Sooner than the lookup cache's second: applying an event drops what was cached.
+    await eventually(async () => expect((await lookup(acme, 40))?.role).toBe('Partner'), 800);
+  });
+
+  it('ignores events of a firm identity does not know, after one refresh', async () => {
+    const before = sourceCalls;
+    await publish(upsert('nosuchfirm', 50, 'CPA', [1], null));
+    await settle();
+    expect(sourceCalls).toBeGreaterThan(before);
+    for (const f of [acme, beta]) expect(await lookup(f, 50)).toBeNull();
+    expect(bus.deadLetters).toEqual([]);
+  });
+});
+
+describe('access scope', () => {
+  const claims = (role: string, platformAdmin = false): PortalClaims => ({ sub: '5', username: 'u', fullName: 'U', role, tenant: platformAdmin ? null : 'acme', platformAdmin });
+  const lists = (role: string) => ({ role, clientIds: [4, 2], reportTypeIds: [8] });
+
+  it('gives Admin and platform administrators everything, with administration', () => {
+    for (const scope of [accessScope(claims('Admin'), lists('Admin')), accessScope(claims('anything', true), null)]) {
+      expect(scope).toMatchObject({ isAdmin: true, isClient: false, clients: 'all', reportTypes: 'all' });
+    }
+  });
+
+  it('gives DTA every client and report type to read, without administration', () => {
+    expect(accessScope(claims('DTA'), lists('DTA'))).toMatchObject({ isAdmin: false, clients: 'all', reportTypes: 'all' });
+  });
+
+  it('limits CPA and custom roles to their lists', () => {
+    for (const role of ['CPA', 'Bookkeeper']) {
+      const scope = accessScope(claims(role), lists(role));
+      expect(scope).toMatchObject({ isAdmin: false, isClient: false, clients: [4, 2], reportTypes: [8] });
+      expect(canReadClient(scope, 2)).toBe(true);
+      expect(canReadClient(scope, 3)).toBe(false);
+      expect(canReadReportType(scope, 8)).toBe(true);
+      expect(canReadReportType(scope, 9)).toBe(false);
+    }
+    expect(accessScope(claims('CPA'), null)).toMatchObject({ clients: [], reportTypes: [] });
+  });
+
+  it('limits a Client user to the first client of their list', () => {
+    const scope = accessScope(claims('Client'), lists('Client'));
+    expect(scope).toMatchObject({ isClient: true, isAdmin: false, clients: [4] });
+    expect(canReadClient(scope, 2)).toBe(false);
+    expect(accessScope(claims('Client'), { role: 'Client', clientIds: [], reportTypeIds: [] }).clients).toEqual([]);
+  });
+
+  it('applies the role identity announced last over the token\'s (a demotion applies at once)', () => {
+    expect(accessScope(claims('Admin'), lists('CPA'))).toMatchObject({ isAdmin: false, clients: [4, 2] });
+  });
+});
