@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { apiPath } from './api-client.ts';
+import { apiPath } from '@ledgerline/ui/api-client.ts';
 import type { StoredUser } from './auth-storage.ts';
-import { getOptional } from './optional-query.ts';
+import { getOptional } from '@ledgerline/ui/optional-query.ts';
 
 /**
  * A Client user's organisation in the header (spec 000 "Shell", §6): their first accessible

@@ -1,4 +1,6 @@
-import { ApiError, apiJson } from './api-client.ts';
+// Module federation shares ui modules by their package name only; a relative import would
+// bundle a second ApiError class (and a second toast store, …) into this module.
+import { ApiError, apiJson } from '@ledgerline/ui/api-client.ts';
 
 /**
  * GET for data owned by a service an installation may not run yet (clients, report types,

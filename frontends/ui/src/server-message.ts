@@ -1,4 +1,5 @@
-import { ApiError } from './api-client.ts';
+// Through the package name, not './api-client.ts': see optional-query.ts.
+import { ApiError } from '@ledgerline/ui/api-client.ts';
 
 /** The `{ message }` a service answered with (design §5.2), when the error carries one. */
 export function serverMessage(error: unknown): string | undefined {

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { Toast } from 'primereact/toast';
-import { activeToast, dismissToast, latestToast, subscribeToasts } from './toast-store.ts';
+// By package name so this outlet and every showToast() caller share one store (see optional-query.ts).
+import { activeToast, dismissToast, latestToast, subscribeToasts } from '@ledgerline/ui/toast-store.ts';
 
 /**
  * Shows the toast of the toast store. The signed-in layout and each sign-in page render one;
@@ -18,7 +19,7 @@ export function ToastOutlet() {
     }
     // A toast raised on the previous page keeps only what is left of its lifetime.
     const life = Math.max(toast.expiresAt - Date.now(), 1);
-    ref.current?.replace({ id: toast.id, severity: toast.severity, summary: toast.summary, detail: toast.detail, life });
+    ref.current?.replace({ id: String(toast.id), severity: toast.severity, summary: toast.summary, detail: toast.detail, life });
   }, [latest]);
 
   return <Toast ref={ref} position="top-right" onRemove={(message) => dismissToast(Number(message.id))} />;

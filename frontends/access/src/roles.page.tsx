@@ -1,0 +1,60 @@
+import { useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button } from 'primereact/button';
+import { Card } from 'primereact/card';
+import { Column } from 'primereact/column';
+import { ConfirmDialog } from 'primereact/confirmdialog';
+import { DataTable } from 'primereact/datatable';
+import { Message } from 'primereact/message';
+import type { Role } from '@ledgerline/contracts/identity.contracts.ts';
+import { apiJson } from '@ledgerline/ui/api-client.ts';
+import { confirmDeletion } from '@ledgerline/ui/confirm-deletion.ts';
+import { PageHeading } from '@ledgerline/ui/page-heading.tsx';
+import { RecordActions } from '@ledgerline/ui/record-actions.tsx';
+import { failureReason } from '@ledgerline/ui/server-message.ts';
+import { showToast } from '@ledgerline/ui/toast-store.ts';
+import { rolesApiPath } from './access.api.ts';
+import { RoleFormDialog, type RoleFormTarget } from './role-form-dialog.tsx';
+
+/** /roles and /{tenant}/roles (spec 000 §2 "Roles page"). */
+export function RolesPage() {
+  const rolesUrl = rolesApiPath();
+  const queryClient = useQueryClient();
+  const roles = useQuery<Role[] | null>({ queryKey: [rolesUrl] });
+  const [formTarget, setFormTarget] = useState<RoleFormTarget | null>(null);
+
+  const remove = useMutation({
+    mutationFn: (role: Role) => apiJson('DELETE', rolesApiPath(`/${role.id}`)),
+    onSuccess: async () => {
+      showToast({ severity: 'success', summary: 'Success', detail: 'Role deleted successfully' });
+      await queryClient.invalidateQueries({ queryKey: [rolesUrl] });
+    },
+    onError: (error) => showToast({ severity: 'error', summary: 'Error', detail: `Failed to delete role: ${failureReason(error)}` }),
+  });
+
+  const askDelete = (role: Role) =>
+    confirmDeletion({ header: 'Delete Role', message: `Are you sure you want to delete the role '${role.name}'?`, onConfirm: () => remove.mutate(role) });
+
+  return (
+    <section className="access-page">
+      <PageHeading
+        title="Roles"
+        subtitle="Roles group what the firm's users may do"
+        actions={<Button label="Add Role" icon="pi pi-plus" onClick={() => setFormTarget({ mode: 'create' })} />}
+      />
+      {roles.isError && <Message severity="error" text={failureReason(roles.error)} className="page-error" />}
+      <Card>
+        <DataTable value={roles.data ?? []} dataKey="id" loading={roles.isPending} emptyMessage="No roles found" stripedRows size="small">
+          <Column field="name" header="Name" sortable />
+          <Column
+            header="Actions"
+            headerClassName="access-page__actions"
+            body={(role: Role) => <RecordActions name={role.name} onEdit={() => setFormTarget({ mode: 'edit', role })} onDelete={() => askDelete(role)} />}
+          />
+        </DataTable>
+      </Card>
+      <RoleFormDialog target={formTarget} onClose={() => setFormTarget(null)} />
+      <ConfirmDialog />
+    </section>
+  );
+}

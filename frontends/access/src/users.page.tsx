@@ -1,0 +1,67 @@
+import { useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button } from 'primereact/button';
+import { Card } from 'primereact/card';
+import { Column } from 'primereact/column';
+import { ConfirmDialog } from 'primereact/confirmdialog';
+import { DataTable } from 'primereact/datatable';
+import { Message } from 'primereact/message';
+import { useLocation } from 'react-router-dom';
+import type { User } from '@ledgerline/contracts/identity.contracts.ts';
+import { apiJson } from '@ledgerline/ui/api-client.ts';
+import { confirmDeletion } from '@ledgerline/ui/confirm-deletion.ts';
+import { PageHeading } from '@ledgerline/ui/page-heading.tsx';
+import { RecordActions } from '@ledgerline/ui/record-actions.tsx';
+import { failureReason } from '@ledgerline/ui/server-message.ts';
+import { showToast } from '@ledgerline/ui/toast-store.ts';
+import { clientCountLabel, usersApiPath } from './access.api.ts';
+import { UserFormDialog, type UserFormTarget } from './user-form-dialog.tsx';
+
+/** /users and /{tenant}/users (spec 000 §2 "User Management"). */
+export function UsersPage() {
+  const { pathname } = useLocation();
+  const usersUrl = usersApiPath(pathname);
+  const queryClient = useQueryClient();
+  const users = useQuery<User[] | null>({ queryKey: [usersUrl] });
+  const [formTarget, setFormTarget] = useState<UserFormTarget | null>(null);
+
+  const remove = useMutation({
+    mutationFn: (user: User) => apiJson('DELETE', `${usersUrl}/${user.id}`),
+    onSuccess: async () => {
+      showToast({ severity: 'success', summary: 'Success', detail: 'User deleted successfully.' });
+      await queryClient.invalidateQueries({ queryKey: [usersUrl] });
+    },
+    onError: (error) => showToast({ severity: 'error', summary: 'Error', detail: `Failed to delete user: ${failureReason(error)}` }),
+  });
+
+  const askDelete = (user: User) =>
+    confirmDeletion({ header: 'Delete User', message: 'Are you sure you want to delete this user?', onConfirm: () => remove.mutate(user) });
+
+  return (
+    <section className="access-page">
+      <PageHeading
+        title="User Management"
+        subtitle="Manage the people who can sign in to this firm's portal"
+        actions={<Button label="Add User" icon="pi pi-plus" onClick={() => setFormTarget({ mode: 'create' })} />}
+      />
+      {users.isError && <Message severity="error" text={failureReason(users.error)} className="page-error" />}
+      <Card>
+        <DataTable value={users.data ?? []} dataKey="id" loading={users.isPending} emptyMessage="No users found" stripedRows size="small">
+          <Column field="fullName" header="Full Name" sortable />
+          <Column field="username" header="Username" sortable />
+          <Column field="roleName" header="Role" sortable />
+          <Column header="Client" body={(user: User) => clientCountLabel(user.clientIds)} />
+          <Column
+            header="Actions"
+            headerClassName="access-page__actions"
+            body={(user: User) => (
+              <RecordActions name={user.fullName || user.username} onEdit={() => setFormTarget({ mode: 'edit', row: user })} onDelete={() => askDelete(user)} />
+            )}
+          />
+        </DataTable>
+      </Card>
+      <UserFormDialog target={formTarget} usersUrl={usersUrl} onClose={() => setFormTarget(null)} />
+      <ConfirmDialog />
+    </section>
+  );
+}

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { companyInputSchema, type Company, type CompanyInput } from '@ledgerline/contracts/identity.contracts.ts';
+import { validateForm, type Validation } from '@ledgerline/ui/form-validation.ts';
+
+export type UrlPattern = Company['urlPattern'];
+
+export interface TenantFormValues {
+  name: string;
+  shortName: string;
+  schemaName: string;
+  urlPattern: UrlPattern;
+  customDomain: string;
+  customSubdomain: string;
+  isActive: boolean;
+}
+
+export const URL_PATTERN_OPTIONS: readonly { label: string; value: UrlPattern }[] = [
+  { label: 'Path (/shortname)', value: 'path' },
+  { label: 'Subdomain', value: 'subdomain' },
+  { label: 'Custom domain', value: 'domain' },
+];
+
+export const EMPTY_TENANT_FORM: TenantFormValues = {
+  name: '',
+  shortName: '',
+  schemaName: '',
+  urlPattern: 'path',
+  customDomain: '',
+  customSubdomain: '',
+  isActive: true,
+};
+
+export function tenantFormValues(company: Company): TenantFormValues {
+  return {
+    name: company.name,
+    shortName: company.shortName,
+    schemaName: company.schemaName,
+    urlPattern: company.urlPattern,
+    customDomain: company.customDomain ?? '',
+    customSubdomain: company.customSubdomain ?? '',
+    isActive: company.isActive,
+  };
+}
+
+/** Spec 000 §5: the short name input is lowercased and stripped to a-z and 0-9. */
+export const normalizeShortName = (input: string): string => input.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/** Spec 000 §4: in create mode the schema name follows the short name; in edit mode it stays. */
+export function withShortName(values: TenantFormValues, input: string, mode: 'create' | 'edit'): TenantFormValues {
+  const shortName = normalizeShortName(input);
+  return { ...values, shortName, schemaName: mode === 'create' ? shortName : values.schemaName };
+}
+
+// The API defaults a missing schema name; the form requires it (spec 000 §5).
+const tenantFormSchema = companyInputSchema.extend({
+  schemaName: z
+    .string()
+    .min(1, 'Schema name is required')
+    .max(63)
+    .regex(/^[a-z0-9_]+$/, 'Only lowercase letters, numbers, and underscores allowed'),
+});
+
+export const checkTenantForm = (values: TenantFormValues): Validation<CompanyInput> => validateForm(tenantFormSchema, values);

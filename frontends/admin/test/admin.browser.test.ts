@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Page } from 'playwright-core';
+import { apiClient, TEST_ADMIN } from '@ledgerline/server/portal-harness.ts';
+import { expectToast, navLinks, startPortalBrowser, submitLogin, uniqueSuffix, type PortalBrowser } from '../../ui/test/portal-browser.ts';
+
+const suffix = uniqueSuffix();
+const acme = { name: `Acme Tax ${suffix}`, shortName: `acme${suffix}` };
+const beta = { name: `Beta Books ${suffix}`, shortName: `beta${suffix}` };
+const gamma = { name: `Gamma Audit ${suffix}`, shortName: `gamma${suffix}` };
+const DELETE_WARNING = 'This action cannot be undone. The tenant data will be preserved but the company record will be removed.';
+
+describe('administrator portal in Chromium', () => {
+  let portal: PortalBrowser;
+  let baseUrl: string;
+  let page: Page;
+
+  beforeAll(async () => {
+    portal = await startPortalBrowser(['shell', 'access', 'admin']);
+    baseUrl = portal.baseUrl;
+    page = await portal.browser.newPage(baseUrl);
+  }, 300_000);
+
+  afterAll(async () => {
+    await portal?.close();
+  });
+
+  const card = (shortName: string) => page.locator(`.tenant-card[data-tenant="${shortName}"]`);
+  const dialog = () => page.getByRole('dialog');
+
+  it("signs in at /admin/login: a wrong password gets 'Admin Login Failed', the right one 'Admin Access Granted'", async () => {
+    await page.goto(`${baseUrl}/admin/login`);
+    await submitLogin(page, TEST_ADMIN.username, 'not-the-password', 'Sign In as Administrator');
+    await expectToast(page, 'Admin Login Failed', 'Invalid admin credentials');
+    await portal.screenshot(page, 'admin-login');
+
+    await submitLogin(page, TEST_ADMIN.username, TEST_ADMIN.password, 'Sign In as Administrator');
+    await page.waitForURL(`${baseUrl}/admin/dashboard`);
+    await expectToast(page, 'Admin Access Granted');
+    const activeTenants = page.getByRole('region', { name: 'Active Tenants' });
+    await activeTenants.getByText('0 total companies').waitFor();
+    // Documents come from a service this portal does not run yet: a dash, never a number.
+    const documents = page.getByRole('region', { name: 'Total Documents' });
+    await documents.getByText('Not recorded on this portal yet').waitFor();
+    await expect(documents.locator('.summary-card__value').textContent()).resolves.toBe('—');
+  });
+
+  it('creates a tenant through the form, which then shows its access URL', async () => {
+    await page.goto(`${baseUrl}/admin/tenants`);
+    await page.getByText('No Tenants Yet').waitFor();
+    await expect(page.locator('.app-header__title').textContent()).resolves.toBe('Tenant Management');
+    await page.getByRole('button', { name: 'Create First Tenant' }).click();
+
+    await dialog().locator('#tenant-name').fill(acme.name);
+    await dialog().locator('#tenant-short-name').fill(`Acme-${suffix}!`);
+    // Lowercased and stripped to a-z0-9; in create mode the schema name follows.
+    await expect(dialog().locator('#tenant-short-name').inputValue()).resolves.toBe(acme.shortName);
+    await expect(dialog().locator('#tenant-schema-name').inputValue()).resolves.toBe(acme.shortName);
+    await portal.screenshot(page, 'admin-tenant-form');
+    await dialog().getByRole('button', { name: 'Create Tenant' }).click();
+    await expectToast(page, 'Tenant Created Successfully', `${acme.name} is available at /${acme.shortName}/login`);
+    await expect(card(acme.shortName).locator('.tenant-card__url').textContent()).resolves.toBe(`${baseUrl}/${acme.shortName}/login`);
+    await expect(card(acme.shortName).locator('.status-dot').textContent()).resolves.toBe('Active');
+
+    await page.locator('.page-heading').getByRole('button', { name: 'Create Tenant' }).click();
+    await dialog().locator('#tenant-name').fill(beta.name);
+    await dialog().locator('#tenant-short-name').fill(beta.shortName);
+    await dialog().locator('.p-inputswitch').click();
+    await dialog().getByText('Inactive', { exact: true }).waitFor();
+    await dialog().getByRole('button', { name: 'Create Tenant' }).click();
+    await card(beta.shortName).waitFor();
+    await expect(card(beta.shortName).locator('.status-dot').textContent()).resolves.toBe('Inactive');
+    await page.getByText('Showing 2 of 2 tenants').waitFor();
+    await dialog().waitFor({ state: 'detached' });
+    await portal.screenshot(page, 'admin-tenant-management');
+  });
+
+  it('filters by status and search, and clears the filters', async () => {
+    await page.locator('.tenant-filters__status').click();
+    await page.getByRole('option', { name: 'Inactive Only' }).click();
+    await page.getByText('Showing 1 of 2 tenants').waitFor();
+    await expect(card(acme.shortName).count()).resolves.toBe(0);
+    await page.getByRole('textbox', { name: 'Search tenants' }).fill('no-such-firm');
+    await page.getByText('No Tenants Found').waitFor();
+    await page.getByRole('button', { name: 'Clear Filters' }).click();
+    await page.getByText('Showing 2 of 2 tenants').waitFor();
+  });
+
+  it("refreshes a tenant's schema and keeps the schema name when the short name is edited", async () => {
+    await card(acme.shortName).getByRole('button', { name: `Refresh schema of ${acme.name}` }).click();
+    await expectToast(page, 'Schema Refreshed Successfully', /^(Schema is already up to date\.|\d+ schema updates applied\.)$/);
+
+    await card(beta.shortName).getByRole('button', { name: `Edit ${beta.name}` }).click();
+    await dialog().locator('#tenant-short-name').fill(`${beta.shortName}x`);
+    await expect(dialog().locator('#tenant-schema-name').inputValue()).resolves.toBe(beta.shortName);
+    await dialog().getByRole('button', { name: 'Cancel' }).click();
+  });
+
+  it('lists only active tenants in the header selector and switches tenant on choice', async () => {
+    const selector = page.getByTestId('tenant-selector');
+    await selector.getByText('Selected Tenant').waitFor();
+    await expect(selector.locator('.p-dropdown-label').textContent()).resolves.toBe('Select a tenant...');
+    await selector.locator('.p-dropdown').click();
+    const panel = page.locator('.tenant-selector__panel');
+    await expect(panel.locator('.p-dropdown-item').allTextContents()).resolves.toEqual([`${acme.name}${acme.shortName}`]);
+    await panel.locator('.p-dropdown-filter').fill('no-such-firm');
+    await panel.getByText('No tenant found.').waitFor();
+    await panel.locator('.p-dropdown-filter').fill(acme.shortName);
+    await panel.locator('.p-dropdown-item').click();
+
+    await page.waitForFunction((shortName) => JSON.parse(localStorage.getItem('currentTenant') ?? 'null')?.shortName === shortName, acme.shortName);
+    await selector.locator('.p-dropdown-label', { hasText: acme.name }).waitFor();
+    const links = await navLinks(page);
+    expect(links).toContainEqual(['Users', `/${acme.shortName}/users`]);
+    await portal.screenshot(page, 'admin-tenant-selector');
+
+    await page.goto(`${baseUrl}/${acme.shortName}/users`);
+    await selector.getByText('Current Tenant').waitFor();
+    await expect(selector.locator('.tenant-selector__current').textContent()).resolves.toBe(`${acme.name}${acme.shortName}`);
+  });
+
+  it('deletes a tenant after the confirmation; the dashboard counts and lists the rest', async () => {
+    const reply = await apiClient(baseUrl)('POST', '/api/companies', portal.adminToken, { name: gamma.name, shortName: gamma.shortName });
+    expect(reply.status).toBe(201);
+    await page.goto(`${baseUrl}/admin/tenants`);
+    await card(gamma.shortName).getByRole('button', { name: `Delete ${gamma.name}` }).click();
+    await page.getByText(DELETE_WARNING).waitFor();
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    await expectToast(page, 'Tenant Deleted Successfully');
+    await page.getByText('Showing 2 of 2 tenants').waitFor();
+
+    await page.goto(`${baseUrl}/admin/dashboard`);
+    const activeTenants = page.getByRole('region', { name: 'Active Tenants' });
+    await activeTenants.getByText('2 total companies').waitFor();
+    await expect(activeTenants.locator('.summary-card__value').textContent()).resolves.toBe('1');
+    await page.getByRole('tab', { name: 'Tenant Management' }).click();
+    await page.getByText('Coming Soon').waitFor();
+    const recent = page.locator('.recent-tenants__item');
+    await expect(recent.allTextContents()).resolves.toEqual([
+      `Inactive${beta.name}/${beta.shortName}schema: ${beta.shortName}`,
+      `Active${acme.name}/${acme.shortName}schema: ${acme.shortName}`,
+    ]);
+    await portal.screenshot(page, 'admin-dashboard');
+  });
+
+  // Last: a fresh page clears the origin's storage, which signs the administrator out.
+  it("shows 'Tenant Not Found' on an inactive tenant's login page", async () => {
+    const visitor = await portal.browser.newPage(baseUrl);
+    await visitor.goto(`${baseUrl}/${beta.shortName}/login`);
+    await visitor.getByRole('heading', { name: 'Tenant Not Found' }).waitFor();
+    await visitor.getByRole('button', { name: 'Go to Main Site' }).click();
+    // The main site is guarded: a visitor lands on the generic login.
+    await visitor.waitForURL(`${baseUrl}/login`);
+    await visitor.close();
+  });
+});

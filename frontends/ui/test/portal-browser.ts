@@ -1,0 +1,77 @@
+/**
+ * Browser-test support for the remotes: the real portal (gateway + services, fresh data)
+ * serving freshly built frontends, one Chromium, and the few page steps every walk repeats.
+ */
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { expect } from '@jest/globals';
+import type { Page } from 'playwright-core';
+import { ensureFrontendsBuilt, launchBrowser, type TestBrowser } from '@ledgerline/kit/testing/browser.ts';
+import { startTestPortal } from '@ledgerline/server/portal-harness.ts';
+
+const frontendsDir = path.resolve(import.meta.dirname, '../..');
+export const SCREENSHOT_DIR = path.resolve(frontendsDir, '../test-results');
+
+export interface PortalBrowser {
+  baseUrl: string;
+  /** A platform administrator's token, for API set-up. */
+  adminToken: string;
+  browser: TestBrowser;
+  screenshot(page: Page, name: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Builds what changed first: the gateway only serves remotes whose build exists when it starts. */
+export async function startPortalBrowser(apps: readonly string[]): Promise<PortalBrowser> {
+  await ensureFrontendsBuilt(frontendsDir, apps);
+  const portal = await startTestPortal();
+  const browser = await launchBrowser().catch(async (error: unknown) => {
+    await portal.stop();
+    throw error;
+  });
+  // A step that cannot succeed fails in seconds, not after playwright's 30 s default.
+  browser.context.setDefaultTimeout(10_000);
+  await mkdir(SCREENSHOT_DIR, { recursive: true });
+  return {
+    baseUrl: portal.gatewayUrl,
+    adminToken: portal.adminToken,
+    browser,
+    screenshot: async (page, name) => {
+      const file = path.join(SCREENSHOT_DIR, `${name}.png`);
+      await page.screenshot({ path: file, fullPage: true });
+      return file;
+    },
+    close: async () => {
+      await browser.close();
+      await portal.stop();
+    },
+  };
+}
+
+/**
+ * Waits for the toast with this title (and text). The newest matching one counts: a toast
+ * replaced by another stays in the page while it fades out.
+ */
+export async function expectToast(page: Page, summary: string, detail?: string | RegExp): Promise<void> {
+  let toast = page.locator('.p-toast-message').filter({ has: page.locator('.p-toast-summary', { hasText: summary }) });
+  if (detail !== undefined) toast = toast.filter({ has: page.locator('.p-toast-detail', { hasText: detail }) });
+  await toast.last().waitFor();
+  if (typeof detail === 'string') await expect(toast.last().locator('.p-toast-detail').textContent()).resolves.toBe(detail);
+}
+
+/** Fills the username and password of a sign-in page and submits it. */
+export async function submitLogin(page: Page, username: string, password: string, button = 'Sign In'): Promise<void> {
+  await page.locator('#login-username').fill(username);
+  await page.locator('#login-password').fill(password);
+  await page.getByRole('button', { name: button, exact: true }).click();
+}
+
+/** Labels and links of the side navigation. */
+export function navLinks(page: Page): Promise<[string, string][]> {
+  return page
+    .locator('nav.side-nav .side-nav__link')
+    .evaluateAll((links) => links.map((a) => [a.textContent?.trim() ?? '', a.getAttribute('href') ?? ''] as [string, string]));
+}
+
+/** A short suffix that keeps names unique when suites share a real database. */
+export const uniqueSuffix = (): string => Date.now().toString(36).slice(-5);
