@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startPortal, type RunningPortal } from './portal.ts';
 import { ephemeralServicePorts } from './portal-process.ts';
+import { createScratchDatabase } from '@ledgerline/kit/db/test-databases.ts';
 
 /**
  * Test support shared by every service's API and browser tests: the real portal
@@ -50,9 +51,23 @@ export function apiClient(gatewayUrl: string) {
   };
 }
 
+/**
+ * The product on the real servers of the environment, in a PostgreSQL database of its
+ * own: a test may count firms or expect an empty platform even while other suites use
+ * the same server.
+ */
 export async function startTestPortal(extra: Record<string, string> = {}): Promise<RunningPortal & { gatewayUrl: string; adminToken: string }> {
-  const portal = await startPortal({ env: portalTestEnv(extra) });
+  const serverUrl = process.env.POSTGRES_URL;
+  const scratch = serverUrl ? await createScratchDatabase(serverUrl) : null;
+  const portal = await startPortal({ env: portalTestEnv({ ...(scratch ? { POSTGRES_URL: scratch.url } : {}), ...extra }) });
+  const stop = async () => {
+    await portal.stop();
+    await scratch?.drop();
+  };
   const r = await adminLogin(portal.gatewayUrl!);
-  if (!r.ok) throw new Error(`admin login failed: ${r.status}`);
-  return { ...portal, gatewayUrl: portal.gatewayUrl!, adminToken: ((await r.json()) as { token: string }).token };
+  if (!r.ok) {
+    await stop();
+    throw new Error(`admin login failed: ${r.status}`);
+  }
+  return { ...portal, stop, gatewayUrl: portal.gatewayUrl!, adminToken: ((await r.json()) as { token: string }).token };
 }

@@ -39,19 +39,31 @@ async function openScratchPglite(): Promise<TestDatabase> {
   return { db, drop: () => db.close() };
 }
 
-async function openScratchPostgres(serverUrl: string): Promise<TestDatabase> {
+/**
+ * A fresh, randomly named database on a PostgreSQL server, for a suite (or a whole test
+ * portal) that must not see what parallel suites create on the same server.
+ */
+export async function createScratchDatabase(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `ll_test_${randomBytes(6).toString('hex')}`;
   await onServer(serverUrl, `CREATE DATABASE ${quoteIdent(name)}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const db = await openPostgresDatabase({ url: url.href });
+  return {
+    url: url.href,
+    // FORCE: a child process killed by a test may have left sessions behind.
+    drop: () => onServer(serverUrl, `DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`),
+  };
+}
+
+async function openScratchPostgres(serverUrl: string): Promise<TestDatabase> {
+  const scratch = await createScratchDatabase(serverUrl);
+  const db = await openPostgresDatabase({ url: scratch.url });
   return {
     db,
-    url: url.href,
+    url: scratch.url,
     drop: async () => {
       await db.close();
-      // FORCE: a child process killed by a test may have left sessions behind.
-      await onServer(serverUrl, `DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`);
+      await scratch.drop();
     },
   };
 }
