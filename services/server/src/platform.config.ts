@@ -10,6 +10,7 @@ export const platformConfigSpec = {
   dataDir: field('PORTAL_DATA_DIR', z.string().min(1).default('./data').transform((p) => resolve(p)), 'folder of the embedded defaults (PGlite, objects, keys)'),
   postgresUrl: field('POSTGRES_URL', env.optionalString(), 'PostgreSQL connection URL; unset uses embedded PGlite'),
   amqpUrl: field('AMQP_URL', env.optionalString(), 'RabbitMQ URL; unset uses the in-process bus'),
+  busNamespace: field('BUS_NAMESPACE', z.string().regex(/^[a-z0-9_-]*$/).default(''), 'prefix of the broker exchange and queues (installations sharing one RabbitMQ)'),
   s3Endpoint: field('S3_ENDPOINT', env.optionalUrl(), 'S3-compatible endpoint (MinIO); unset stores objects in PORTAL_DATA_DIR/objects'),
   s3AccessKey: field('S3_ACCESS_KEY', env.optionalString(), 'S3 access key'),
   s3SecretKey: field('S3_SECRET_KEY', env.optionalString(), 'S3 secret key'),

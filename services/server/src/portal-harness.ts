@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,14 +53,16 @@ export function apiClient(gatewayUrl: string) {
 }
 
 /**
- * The product on the real servers of the environment, in a PostgreSQL database of its
- * own: a test may count firms or expect an empty platform even while other suites use
- * the same server.
+ * The product on the real servers of the environment, in a PostgreSQL database and a
+ * broker namespace of its own: a test may count firms or expect an empty platform, and
+ * its events never reach another suite's services, even on shared servers.
  */
 export async function startTestPortal(extra: Record<string, string> = {}): Promise<RunningPortal & { gatewayUrl: string; adminToken: string }> {
   const serverUrl = process.env.POSTGRES_URL;
   const scratch = serverUrl ? await createScratchDatabase(serverUrl) : null;
-  const portal = await startPortal({ env: portalTestEnv({ ...(scratch ? { POSTGRES_URL: scratch.url } : {}), ...extra }) });
+  // Its own broker namespace too: services of parallel test portals share queue names.
+  const env = portalTestEnv({ ...(scratch ? { POSTGRES_URL: scratch.url } : {}), BUS_NAMESPACE: `test-${randomBytes(4).toString('hex')}`, ...extra });
+  const portal = await startPortal({ env });
   const stop = async () => {
     await portal.stop();
     await scratch?.drop();

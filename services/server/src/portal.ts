@@ -125,7 +125,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<RunningP
 
 async function openAdapters(config: PlatformConfig, logger: Logger): Promise<{ db: Database; bus: Bus; storage: ObjectStore; close(): Promise<void> }> {
   const db = await createDatabase({ postgresUrl: config.postgresUrl, dataDir: config.dataDir });
-  const bus = await createBus({ amqpUrl: config.amqpUrl, logger }).catch(async (err: unknown) => { await db.close(); throw err; });
+  const bus = await createBus({ amqpUrl: config.amqpUrl, namespace: config.busNamespace || undefined, logger }).catch(async (err: unknown) => { await db.close(); throw err; });
   const storage = await createObjectStore({
     dataDir: config.dataDir,
     s3: config.s3Endpoint
