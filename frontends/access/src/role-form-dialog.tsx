@@ -1,10 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Dialog } from 'primereact/dialog';
 import { InputText } from 'primereact/inputtext';
 import { roleInputSchema, type Role } from '@ledgerline/contracts/identity.contracts.ts';
 import { apiJson } from '@ledgerline/ui/api-client.ts';
-import { FormDialogFooter } from '@ledgerline/ui/form-dialog-footer.tsx';
+import { CreateEditDialog } from '@ledgerline/ui/create-edit-dialog.tsx';
 import { FormField } from '@ledgerline/ui/form-field.tsx';
 import { validateForm } from '@ledgerline/ui/form-validation.ts';
 import { failureReason } from '@ledgerline/ui/server-message.ts';
@@ -34,23 +33,9 @@ export function RoleFormDialog({ target, onClose }: { target: RoleFormTarget | n
   });
 
   return (
-    <Dialog
-      visible={target !== null}
-      onHide={onClose}
-      header={editing ? 'Edit Role' : 'Add Role'}
-      className="form-dialog"
-      footer={
-        <FormDialogFooter
-          formId={FORM_ID}
-          submitLabel={editing ? 'Update Role' : 'Create Role'}
-          pendingLabel={editing ? 'Updating...' : 'Creating...'}
-          pending={save.isPending}
-          onCancel={onClose}
-        />
-      }
-    >
+    <CreateEditDialog visible={target !== null} editing={editing !== null} noun="Role" formId={FORM_ID} pending={save.isPending} onClose={onClose}>
       {shown && <RoleForm key={editing?.id ?? 'new'} initialName={editing?.name ?? ''} onSubmit={(body) => save.mutate(body)} />}
-    </Dialog>
+    </CreateEditDialog>
   );
 }
 

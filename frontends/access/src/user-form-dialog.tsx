@@ -1,6 +1,5 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Dialog } from 'primereact/dialog';
 import { Dropdown } from 'primereact/dropdown';
 import { InputText } from 'primereact/inputtext';
 import { MultiSelect } from 'primereact/multiselect';
@@ -8,7 +7,7 @@ import { Password } from 'primereact/password';
 import { ProgressSpinner } from 'primereact/progressspinner';
 import type { Role, User, UserInput, UserUpdate } from '@ledgerline/contracts/identity.contracts.ts';
 import { apiJson } from '@ledgerline/ui/api-client.ts';
-import { FormDialogFooter } from '@ledgerline/ui/form-dialog-footer.tsx';
+import { CreateEditDialog } from '@ledgerline/ui/create-edit-dialog.tsx';
 import { FormField } from '@ledgerline/ui/form-field.tsx';
 import type { FieldErrors } from '@ledgerline/ui/form-validation.ts';
 import { getOptional } from '@ledgerline/ui/optional-query.ts';
@@ -53,25 +52,11 @@ export function UserFormDialog({ target, usersUrl, onClose }: UserFormDialogProp
   });
 
   return (
-    <Dialog
-      visible={target !== null}
-      onHide={onClose}
-      header={editing ? 'Edit User' : 'Add User'}
-      className="form-dialog"
-      footer={
-        <FormDialogFooter
-          formId={FORM_ID}
-          submitLabel={editing ? 'Update User' : 'Create User'}
-          pendingLabel={editing ? 'Updating...' : 'Creating...'}
-          pending={save.isPending}
-          onCancel={onClose}
-        />
-      }
-    >
+    <CreateEditDialog visible={target !== null} editing={editing !== null} noun="User" formId={FORM_ID} pending={save.isPending} onClose={onClose}>
       {shown && (
         <UserFormLoader key={editing?.id ?? 'new'} row={editing} usersUrl={usersUrl} onSubmit={(body) => save.mutate(body)} />
       )}
-    </Dialog>
+    </CreateEditDialog>
   );
 }
 

@@ -1,12 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Dialog } from 'primereact/dialog';
 import { Dropdown } from 'primereact/dropdown';
 import { InputSwitch } from 'primereact/inputswitch';
 import { InputText } from 'primereact/inputtext';
 import type { Company, CompanyInput } from '@ledgerline/contracts/identity.contracts.ts';
 import { COMPANIES_QUERY_KEY } from '@ledgerline/ui/companies-query.ts';
-import { FormDialogFooter } from '@ledgerline/ui/form-dialog-footer.tsx';
+import { CreateEditDialog } from '@ledgerline/ui/create-edit-dialog.tsx';
 import { FormField } from '@ledgerline/ui/form-field.tsx';
 import type { FieldErrors } from '@ledgerline/ui/form-validation.ts';
 import { failureReason } from '@ledgerline/ui/server-message.ts';
@@ -44,21 +43,7 @@ export function TenantFormDialog({ target, onClose }: { target: TenantFormTarget
   });
 
   return (
-    <Dialog
-      visible={target !== null}
-      onHide={onClose}
-      header={editing ? 'Edit Tenant' : 'Create Tenant'}
-      className="form-dialog"
-      footer={
-        <FormDialogFooter
-          formId={FORM_ID}
-          submitLabel={editing ? 'Update Tenant' : 'Create Tenant'}
-          pendingLabel={editing ? 'Updating...' : 'Creating...'}
-          pending={save.isPending}
-          onCancel={onClose}
-        />
-      }
-    >
+    <CreateEditDialog visible={target !== null} editing={editing !== null} noun="Tenant" createHeader="Create Tenant" formId={FORM_ID} pending={save.isPending} onClose={onClose}>
       {shown && (
         <TenantForm
           key={editing?.id ?? 'new'}
@@ -67,7 +52,7 @@ export function TenantFormDialog({ target, onClose }: { target: TenantFormTarget
           onSubmit={(input) => save.mutate(input)}
         />
       )}
-    </Dialog>
+    </CreateEditDialog>
   );
 }
 

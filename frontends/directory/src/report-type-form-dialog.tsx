@@ -1,10 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { Dialog } from 'primereact/dialog';
 import { InputTextarea } from 'primereact/inputtextarea';
 import { reportTypeInputSchema, type ReportType, type ReportTypeInput } from '@ledgerline/contracts/directory.contracts.ts';
 import { apiJson } from '@ledgerline/ui/api-client.ts';
-import { FormDialogFooter } from '@ledgerline/ui/form-dialog-footer.tsx';
+import { CreateEditDialog } from '@ledgerline/ui/create-edit-dialog.tsx';
 import { FormField } from '@ledgerline/ui/form-field.tsx';
 import { validateForm, type FieldErrors } from '@ledgerline/ui/form-validation.ts';
 import { TextFormField } from '@ledgerline/ui/text-form-field.tsx';
@@ -35,23 +34,9 @@ export function ReportTypeFormDialog({ target, onClose, onSaved }: ReportTypeFor
   });
 
   return (
-    <Dialog
-      visible={target !== null}
-      onHide={onClose}
-      header={editing ? 'Edit Report Type' : 'Add Report Type'}
-      className="report-type-dialog"
-      footer={
-        <FormDialogFooter
-          formId={FORM_ID}
-          submitLabel={editing ? 'Update Report Type' : 'Create Report Type'}
-          pendingLabel={editing ? 'Updating...' : 'Creating...'}
-          pending={save.isPending}
-          onCancel={onClose}
-        />
-      }
-    >
+    <CreateEditDialog visible={target !== null} editing={editing !== null} noun="Report Type" formId={FORM_ID} pending={save.isPending} className="report-type-dialog" onClose={onClose}>
       {target && <ReportTypeForm key={editing?.id ?? 'new'} initial={editing} onSubmit={(body) => save.mutate(body)} />}
-    </Dialog>
+    </CreateEditDialog>
   );
 }
 
