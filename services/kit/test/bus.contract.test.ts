@@ -6,6 +6,7 @@ import { RabbitMqBus } from '@ledgerline/kit/bus/rabbitmq-bus.ts';
 import { rabbitMqSandbox } from '@ledgerline/kit/bus/rabbitmq-sandbox.ts';
 import { createLogger } from '@ledgerline/kit/logger.ts';
 import { realServerUrl } from '@ledgerline/kit/testing/real-servers.ts';
+import { eventually } from '../src/testing/eventually.ts';
 
 /** Both buses' default: redeliveries after the first delivery before an event is dead-lettered. */
 const DELIVERY_LIMIT = 5;
@@ -62,14 +63,6 @@ async function rabbitMqBus(url: string): Promise<BusUnderTest> {
 const implementations: [string, () => Promise<BusUnderTest>][] = [['memory', memoryBus]];
 const amqpUrl = realServerUrl('AMQP_URL');
 if (amqpUrl) implementations.push(['rabbitmq', () => rabbitMqBus(amqpUrl)]);
-
-async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await sleep(20);
-  }
-}
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -29,10 +29,11 @@ describe('createBus', () => {
 });
 
 describe('createBus namespaces', () => {
-  const amqpUrl = realServerUrl('AMQP_URL');
-  const namespaces = amqpUrl ? [randomBytes(4).toString('hex')] : [];
+  const realUrl = realServerUrl('AMQP_URL');
+  const brokers: [string, string | undefined][] = [['in-process', undefined], ...(realUrl ? [['rabbitmq', realUrl] as [string, string]] : [])];
 
-  it.each(namespaces.map((ns) => [ns]))('keeps the events of namespace %s away from a same-named queue of another namespace', async (ns) => {
+  it.each(brokers)('keeps one namespace\'s events away from a same-named queue of another (%s)', async (_kind, amqpUrl) => {
+    const ns = randomBytes(4).toString('hex');
     const mine = await createBus({ amqpUrl, namespace: `t-${ns}`, logger });
     const other = await createBus({ amqpUrl, namespace: `t-${ns}-other`, logger });
     try {

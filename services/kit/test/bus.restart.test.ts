@@ -9,6 +9,7 @@ import { rabbitMqSandbox, type RabbitMqSandbox } from '@ledgerline/kit/bus/rabbi
 import { Unavailable } from '@ledgerline/kit/errors.ts';
 import { createLogger } from '@ledgerline/kit/logger.ts';
 import { realServerUrl } from '@ledgerline/kit/testing/real-servers.ts';
+import { eventually } from '../src/testing/eventually.ts';
 
 /**
  * Outages of the RabbitMQ bus. Connection loss is simulated with a TCP proxy (runs wherever
@@ -41,14 +42,6 @@ function sandbox(url: string): RabbitMqSandbox {
 
 const events = (count: number): EventEnvelope[] =>
   Array.from({ length: count }, (_, n) => newEvent('document.indexed', 'acme', { n }));
-
-async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await sleep(20);
-  }
-}
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -10,6 +10,7 @@ import { enqueueEvents } from '../src/outbox/outbox.ts';
 import { outboxMigrations } from '../src/outbox/outbox.migrations.ts';
 import { startOutboxRelay, type OutboxRelay } from '../src/outbox/outbox-relay.ts';
 import { consumeOnce } from '../src/outbox/inbox.ts';
+import { eventually } from '../src/testing/eventually.ts';
 
 /** A MemoryBus whose next `failures` publishes are refused, as a broker without confirms would. */
 class FlakyBus extends MemoryBus {
@@ -31,20 +32,6 @@ const ledgerMigrations: ServiceMigrations = {
   scope: 'tenant',
   migrations: [{ id: '001_create_entries', sql: 'CREATE TABLE entries (id text PRIMARY KEY, note text NOT NULL)' }],
 };
-
-/** Waits until `check` passes; MemoryBus delivers on a later tick, like a broker. */
-async function eventually(check: () => void, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      check();
-      return;
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  }
-}
 
 /** Lets deliveries already scheduled by the bus run, so "nothing more arrived" is meaningful. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 50));

@@ -12,22 +12,10 @@ import { createLogger } from '../src/logger.ts';
 import { outboxMigrations } from '../src/outbox/outbox.migrations.ts';
 import { TenantRegistry } from '../src/tenancy/tenant-registry.ts';
 import type { TenantEventPayload } from '../src/tenancy/tenant-events.ts';
+import { eventually } from '../src/testing/eventually.ts';
 
 const firm = (shortName: string, schemaName: string): TenantEventPayload =>
   ({ id: 1, name: shortName, shortName, schemaName, isActive: true, urlPattern: 'path', customDomain: null, customSubdomain: null });
-
-async function eventually(check: () => Promise<void>, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      await check();
-      return;
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  }
-}
 
 /** Lets deliveries already scheduled by the bus run, so "nothing changed" is meaningful. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
