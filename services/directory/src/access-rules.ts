@@ -1,5 +1,5 @@
 import { Forbidden } from '@ledgerline/kit/errors.ts';
-import type { DirectoryRequest } from './tenants/tenant-context.ts';
+import type { TenantRequest } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 
 /**
  * Directory's server-side rules (README "Authorization"): only Admin (and platform
@@ -14,6 +14,6 @@ export const ADMIN_ONLY = {
   portalLink: 'Access denied. Only Admin users can share client portal links.',
 } as const;
 
-export function requireAdmin(t: DirectoryRequest, what: keyof typeof ADMIN_ONLY): void {
+export function requireAdmin(t: TenantRequest, what: keyof typeof ADMIN_ONLY): void {
   if (!t.scope.isAdmin) throw new Forbidden(ADMIN_ONLY[what]);
 }

@@ -19,7 +19,7 @@ import { GoogleDriveService, type OAuthState } from './google-drive/google-drive
 import { GoogleDriveStore } from './google-drive/google-drive.store.ts';
 import { ReportTypeStore } from './report-types/report-type.store.ts';
 import { createReportTypesRouter } from './report-types/report-types.router.ts';
-import { directoryTenants } from './tenants/tenant-context.ts';
+import { serviceTenants } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 
 const userAccess = createUserAccessReadModel('directory');
 
@@ -35,7 +35,7 @@ export const directoryModule: ServiceModule = {
     const api = new ApiRegistry('directory');
     const identityUrl = () => deps.peers().find((p) => p.service === 'identity')!.url;
     const registry = new TenantRegistry({ source: identityTenantSource(identityUrl) });
-    const tenants = directoryTenants(db, registry, userAccess);
+    const tenants = serviceTenants(db, registry, userAccess);
     const master = loadMasterKey(config.encryptionKey, deps.dataDir);
     const clients = new ClientStore();
     const settings = new ClientFieldSettingsStore();

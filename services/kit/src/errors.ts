@@ -10,6 +10,7 @@ export type ErrorKind =
   | 'not_found'
   | 'conflict'
   | 'too_large'
+  | 'unsupported_media'
   | 'rate_limited'
   | 'unavailable';
 
@@ -42,6 +43,10 @@ export class Conflict extends DomainError {
 }
 export class TooLarge extends DomainError {
   constructor(message: string) { super('too_large', message); }
+}
+/** A body whose content is not what it claims to be (e.g. a file's bytes versus its extension). */
+export class UnsupportedMedia extends DomainError {
+  constructor(message: string) { super('unsupported_media', message); }
 }
 export class RateLimited extends DomainError {
   readonly retryAfterSeconds: number;

@@ -10,7 +10,7 @@ import { idParamSchema } from '@ledgerline/contracts/identity.contracts.ts';
 import { clientPortalQuerySchema, type ClientPortalData, type ClientPortalLink } from '@ledgerline/contracts/directory.contracts.ts';
 import { requireAdmin } from '../access-rules.ts';
 import type { ClientStore } from '../clients/client.store.ts';
-import type { DirectoryTenants } from '../tenants/tenant-context.ts';
+import type { ServiceTenants } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 
 /** What a client portal link token binds: the firm and the client. */
 export interface PortalLinkClaims extends Record<string, unknown> { t: string; c: number }
@@ -23,7 +23,7 @@ const LINK_INVALID = 'This client portal link is invalid or has expired. Please 
  * link an Admin shares, never by guessing ids, and learns only whether Google Drive is
  * configured, not the token itself (DESIGN §3).
  */
-export function createClientPortalRouter(deps: { api: ApiRegistry; clients: ClientStore; links: TokenSigner<PortalLinkClaims>; linkTtlSeconds: number; tokens: TokenVerifier; tenants: DirectoryTenants }): Router {
+export function createClientPortalRouter(deps: { api: ApiRegistry; clients: ClientStore; links: TokenSigner<PortalLinkClaims>; linkTtlSeconds: number; tokens: TokenVerifier; tenants: ServiceTenants }): Router {
   const { api, clients, links, tenants } = deps;
   const router = express.Router();
   const id = (params: Record<string, string>) => parseInput(idParamSchema, params.id);

@@ -7,7 +7,7 @@ import {
   type Client, type ClientDeletedEvent, type ClientEvent,
 } from '@ledgerline/contracts/directory.contracts.ts';
 import type { ClientFieldSettingsStore } from '../field-settings/client-field-settings.store.ts';
-import type { TenantHandle } from '../tenants/tenant-context.ts';
+import type { TenantHandle } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import type { ClientStore } from './client.store.ts';
 
 export const clientUpserted = (tenant: string, c: Client) => newEvent<ClientEvent>(CLIENT_UPSERTED, tenant, {

@@ -8,11 +8,11 @@ import { parseInput } from '@ledgerline/kit/http/validate.ts';
 import { idParamSchema } from '@ledgerline/contracts/identity.contracts.ts';
 import { clientPayloadSchema, clientSearchQuerySchema } from '@ledgerline/contracts/directory.contracts.ts';
 import { requireAdmin } from '../access-rules.ts';
-import type { DirectoryTenants } from '../tenants/tenant-context.ts';
+import type { ServiceTenants } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import type { ClientService } from './client.service.ts';
 import { CLIENT_NOT_FOUND, type ClientStore } from './client.store.ts';
 
-export function createClientsRouter(deps: { api: ApiRegistry; clients: ClientStore; clientService: ClientService; tokens: TokenVerifier; tenants: DirectoryTenants }): Router {
+export function createClientsRouter(deps: { api: ApiRegistry; clients: ClientStore; clientService: ClientService; tokens: TokenVerifier; tenants: ServiceTenants }): Router {
   const { api, clients, clientService, tenants } = deps;
   const router = express.Router();
   const before = [authenticate(deps.tokens)];

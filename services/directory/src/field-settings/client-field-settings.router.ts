@@ -6,10 +6,10 @@ import { parseInput } from '@ledgerline/kit/http/validate.ts';
 import { idParamSchema } from '@ledgerline/contracts/identity.contracts.ts';
 import { clientFieldSettingsInputSchema, DEFAULT_CLIENT_FIELD_SETTINGS, type ClientFieldSettings } from '@ledgerline/contracts/directory.contracts.ts';
 import { requireAdmin } from '../access-rules.ts';
-import type { DirectoryTenants } from '../tenants/tenant-context.ts';
+import type { ServiceTenants } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import type { ClientFieldSettingsStore } from './client-field-settings.store.ts';
 
-export function createClientFieldSettingsRouter(deps: { api: ApiRegistry; settings: ClientFieldSettingsStore; tokens: TokenVerifier; tenants: DirectoryTenants }): Router {
+export function createClientFieldSettingsRouter(deps: { api: ApiRegistry; settings: ClientFieldSettingsStore; tokens: TokenVerifier; tenants: ServiceTenants }): Router {
   const { api, settings, tenants } = deps;
   const router = express.Router();
   const before = [authenticate(deps.tokens)];

@@ -8,13 +8,13 @@ import { parseInput } from '@ledgerline/kit/http/validate.ts';
 import { idParamSchema } from '@ledgerline/contracts/identity.contracts.ts';
 import { GOOGLE_DRIVE_SETUP_PARAM, googleCallbackQuerySchema, googleCredentialsInputSchema } from '@ledgerline/contracts/directory.contracts.ts';
 import { requireAdmin } from '../access-rules.ts';
-import type { DirectoryTenants } from '../tenants/tenant-context.ts';
+import type { ServiceTenants } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import type { GoogleDriveService } from './google-drive.service.ts';
 
 // Only a well-formed short name goes into the redirect: the callback must not be an open redirect.
 const SHORT_NAME = /^[a-z0-9]{1,40}$/;
 
-export function createGoogleDriveRouter(deps: { api: ApiRegistry; drive: GoogleDriveService; tokens: TokenVerifier; tenants: DirectoryTenants; logger: Logger }): Router {
+export function createGoogleDriveRouter(deps: { api: ApiRegistry; drive: GoogleDriveService; tokens: TokenVerifier; tenants: ServiceTenants; logger: Logger }): Router {
   const { api, drive, tenants, logger } = deps;
   const router = express.Router();
   const before = [authenticate(deps.tokens)];

@@ -9,7 +9,7 @@ import type { GoogleAuthUrl, GoogleCredentialsInput, GoogleDriveStatus } from '@
 import { clientUpserted } from '../clients/client.service.ts';
 import type { ClientStore } from '../clients/client.store.ts';
 import type { DirectoryConfig } from '../directory.config.ts';
-import type { TenantHandle } from '../tenants/tenant-context.ts';
+import type { TenantHandle } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import type { DriveRecord, GoogleDriveStore } from './google-drive.store.ts';
 
 /** Files the portal creates, nothing else of the user's Drive. */

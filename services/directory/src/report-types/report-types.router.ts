@@ -11,12 +11,12 @@ import {
   REPORT_TYPE_DELETED, REPORT_TYPE_UPSERTED, reportTypeInputSchema, type ReportType, type ReportTypeEvent,
 } from '@ledgerline/contracts/directory.contracts.ts';
 import { requireAdmin } from '../access-rules.ts';
-import type { DirectoryRequest, DirectoryTenants } from '../tenants/tenant-context.ts';
+import type { TenantRequest, ServiceTenants } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import type { ReportTypeStore } from './report-type.store.ts';
 
-const event = (type: string, t: DirectoryRequest, r: ReportType) => newEvent<ReportTypeEvent>(type, t.shortName, { id: r.id, name: r.name });
+const event = (type: string, t: TenantRequest, r: ReportType) => newEvent<ReportTypeEvent>(type, t.shortName, { id: r.id, name: r.name });
 
-export function createReportTypesRouter(deps: { api: ApiRegistry; reportTypes: ReportTypeStore; tokens: TokenVerifier; tenants: DirectoryTenants }): Router {
+export function createReportTypesRouter(deps: { api: ApiRegistry; reportTypes: ReportTypeStore; tokens: TokenVerifier; tenants: ServiceTenants }): Router {
   const { api, reportTypes, tenants } = deps;
   const router = express.Router();
   const before = [authenticate(deps.tokens)];

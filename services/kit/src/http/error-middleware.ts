@@ -10,6 +10,7 @@ const STATUS_BY_KIND: Record<ErrorKind, number> = {
   not_found: 404,
   conflict: 409,
   too_large: 413,
+  unsupported_media: 415,
   rate_limited: 429,
   unavailable: 503,
 };
