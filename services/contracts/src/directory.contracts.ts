@@ -280,6 +280,31 @@ export const googleCallbackQuerySchema = z.object({
 /** Query value the callback redirects the browser to: /{tenant}/clients?google-drive-setup=success|error&message=… */
 export const GOOGLE_DRIVE_SETUP_PARAM = 'google-drive-setup';
 
+// ---------------------------------------------------------------- Google Drive access for other services
+
+/**
+ * Internal call on the directory's service port (never routed by the gateway): a
+ * short-lived Google access token and the client's Drive folder, so the files service
+ * uploads and reads documents without ever holding the sealed refresh token. Answered
+ * for a user's forwarded bearer token when that user may read the client, or for a
+ * service assertion (background work such as content extraction, which has no caller).
+ */
+export const driveAccessPath = (clientId: number | string): string => `/internal/clients/${clientId}/google-drive/access`;
+/** Header carrying a service assertion: a signed token (key purpose below) binding `{ t: tenant, c: clientId }`. */
+export const DRIVE_ACCESS_ASSERTION_HEADER = 'x-portal-drive-assertion';
+export const DRIVE_ACCESS_KEY_PURPOSE = 'google-drive-access';
+export interface DriveAccessAssertion extends Record<string, unknown> { t: string; c: number }
+
+export interface DriveAccess {
+  accessToken: string;
+  /** ISO time the access token stops working. */
+  expiresAt: string;
+  folderId: string;
+}
+
+/** 409 when a client's uploads go to Google Drive but its Drive is not connected. */
+export const DRIVE_NOT_CONFIGURED = 'Google Drive is selected for this client but not yet configured.';
+
 // ---------------------------------------------------------------- public client portal
 
 export const clientPortalQuerySchema = z.object({

@@ -14,12 +14,14 @@ import { loadDirectoryConfig } from './directory.config.ts';
 import { directoryTenantMigrations } from './directory.migrations.ts';
 import { ClientFieldSettingsStore } from './field-settings/client-field-settings.store.ts';
 import { createClientFieldSettingsRouter } from './field-settings/client-field-settings.router.ts';
+import { createGoogleDriveAccessRouter } from './google-drive/google-drive-access.router.ts';
 import { createGoogleDriveRouter } from './google-drive/google-drive.router.ts';
 import { GoogleDriveService, type OAuthState } from './google-drive/google-drive.service.ts';
 import { GoogleDriveStore } from './google-drive/google-drive.store.ts';
 import { ReportTypeStore } from './report-types/report-type.store.ts';
 import { createReportTypesRouter } from './report-types/report-types.router.ts';
 import { serviceTenants } from '@ledgerline/kit/tenancy/tenant-requests.ts';
+import { DRIVE_ACCESS_KEY_PURPOSE, type DriveAccessAssertion } from '@ledgerline/contracts/directory.contracts.ts';
 
 const userAccess = createUserAccessReadModel('directory');
 
@@ -56,6 +58,7 @@ export const directoryModule: ServiceModule = {
       routers: [
         createClientsRouter({ api, clients, clientService: new ClientService(clients, settings), tokens, tenants }),
         createGoogleDriveRouter({ api, drive, tokens, tenants, logger }),
+        createGoogleDriveAccessRouter({ drive, tokens, tenants, assertions: new TokenSigner<DriveAccessAssertion>(deriveKey(master, DRIVE_ACCESS_KEY_PURPOSE)) }),
         createClientPortalRouter({
           api, clients, tokens, tenants,
           links: new TokenSigner<PortalLinkClaims>(deriveKey(master, 'client-portal-link')),

@@ -2,10 +2,10 @@ import { auth as googleAuth, drive as googleDrive } from 'googleapis/build/src/a
 import type { SecretBox } from '@ledgerline/kit/crypto/secret-box.ts';
 import type { TokenSigner } from '@ledgerline/kit/crypto/signed-token.ts';
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
-import { Invalid, Unavailable } from '@ledgerline/kit/errors.ts';
+import { Conflict, Invalid, Unavailable } from '@ledgerline/kit/errors.ts';
 import type { Logger } from '@ledgerline/kit/logger.ts';
 import { enqueueEvents } from '@ledgerline/kit/outbox/outbox.ts';
-import type { GoogleAuthUrl, GoogleCredentialsInput, GoogleDriveStatus } from '@ledgerline/contracts/directory.contracts.ts';
+import { DRIVE_NOT_CONFIGURED, type DriveAccess, type GoogleAuthUrl, type GoogleCredentialsInput, type GoogleDriveStatus } from '@ledgerline/contracts/directory.contracts.ts';
 import { clientUpserted } from '../clients/client.service.ts';
 import type { ClientStore } from '../clients/client.store.ts';
 import type { DirectoryConfig } from '../directory.config.ts';
@@ -21,6 +21,9 @@ export interface OAuthState extends Record<string, unknown> { t: string; c: numb
 
 export const CONNECT_LINK_INVALID = 'This Google Drive connection link is invalid or has expired. Please start the setup again.';
 const NO_CREDENTIALS = 'Save the Google Drive Client ID and Client Secret first.';
+const DRIVE_REFUSED = 'Google Drive no longer grants the portal access for this client. Please connect Google Drive again.';
+/** A stored access token is handed out only while it has at least this long to live. */
+const ACCESS_TOKEN_MARGIN_MS = 2 * 60 * 1000;
 
 /**
  * Per-client Google Drive: credentials → OAuth consent → a Drive folder (spec §4). The
@@ -103,6 +106,37 @@ export class GoogleDriveService {
       });
       await this.#announce(tx, t, clientId);
     });
+  }
+
+  /**
+   * A usable access token and the folder, for the files service (DriveAccess): the stored
+   * one while it lives, else a fresh one from the sealed refresh token. The refresh token
+   * itself never leaves this service.
+   */
+  async accessFor(t: TenantHandle, clientId: number): Promise<DriveAccess> {
+    await this.#clients.get(t.db, clientId);
+    const record = await this.#store.find(t.db, clientId);
+    if (!record?.refreshTokenSealed || !record.folderId) throw new Conflict(DRIVE_NOT_CONFIGURED);
+    if (record.accessTokenSealed && record.tokenExpiresAt && record.tokenExpiresAt.getTime() - Date.now() > ACCESS_TOKEN_MARGIN_MS) {
+      return {
+        accessToken: this.#box.open(record.accessTokenSealed, sealContext(t, clientId, 'access-token')),
+        expiresAt: record.tokenExpiresAt.toISOString(),
+        folderId: record.folderId,
+      };
+    }
+    const oauth = this.#oauthClient(t, clientId, record);
+    oauth.setCredentials({ refresh_token: this.#box.open(record.refreshTokenSealed, sealContext(t, clientId, 'refresh-token')) });
+    const { credentials } = await oauth.refreshAccessToken().catch((err: unknown) => {
+      // Only the status: the error carries the token request, secrets included.
+      const status = (err as { status?: number; response?: { status?: number } }).status ?? (err as { response?: { status?: number } }).response?.status;
+      this.#logger.warn({ status, clientId }, 'Google refused to refresh the Drive access token');
+      if (status === 400 || status === 401) throw new Conflict(DRIVE_REFUSED);
+      throw new Unavailable('Google Drive is not reachable right now. Please try again.');
+    });
+    if (!credentials.access_token) throw new Unavailable('Google Drive is not reachable right now. Please try again.');
+    const expiresAt = new Date(credentials.expiry_date ?? Date.now() + 60 * 60 * 1000);
+    await this.#store.saveAccessToken(t.db, clientId, this.#box.seal(credentials.access_token, sealContext(t, clientId, 'access-token')), expiresAt);
+    return { accessToken: credentials.access_token, expiresAt: expiresAt.toISOString(), folderId: record.folderId };
   }
 
   async remove(t: TenantHandle, clientId: number): Promise<void> {

@@ -5,6 +5,8 @@ export interface DriveRecord {
   oauthClientId: string;
   clientSecretSealed: string;
   refreshTokenSealed: string | null;
+  accessTokenSealed: string | null;
+  tokenExpiresAt: Date | null;
   folderId: string | null;
 }
 
@@ -17,11 +19,26 @@ export interface DriveConnection {
 
 export class GoogleDriveStore {
   async find(db: Queryable, clientId: number): Promise<DriveRecord | null> {
-    const { rows } = await db.query<{ oauth_client_id: string; oauth_client_secret_sealed: string; refresh_token_sealed: string | null; folder_id: string | null }>(
-      'SELECT oauth_client_id, oauth_client_secret_sealed, refresh_token_sealed, folder_id FROM client_google_drive WHERE client_id = $1', [clientId],
+    const { rows } = await db.query<{
+      oauth_client_id: string; oauth_client_secret_sealed: string; refresh_token_sealed: string | null;
+      access_token_sealed: string | null; token_expires_at: Date | string | null; folder_id: string | null;
+    }>(
+      `SELECT oauth_client_id, oauth_client_secret_sealed, refresh_token_sealed, access_token_sealed, token_expires_at, folder_id
+       FROM client_google_drive WHERE client_id = $1`, [clientId],
     );
     const r = rows[0];
-    return r ? { oauthClientId: r.oauth_client_id, clientSecretSealed: r.oauth_client_secret_sealed, refreshTokenSealed: r.refresh_token_sealed, folderId: r.folder_id } : null;
+    return r ? {
+      oauthClientId: r.oauth_client_id, clientSecretSealed: r.oauth_client_secret_sealed, refreshTokenSealed: r.refresh_token_sealed,
+      accessTokenSealed: r.access_token_sealed, tokenExpiresAt: r.token_expires_at === null ? null : new Date(r.token_expires_at), folderId: r.folder_id,
+    } : null;
+  }
+
+  /** A refreshed access token, kept (sealed) until it expires so every upload does not refresh again. */
+  async saveAccessToken(db: Queryable, clientId: number, accessTokenSealed: string, expiresAt: Date): Promise<void> {
+    await db.query(
+      'UPDATE client_google_drive SET access_token_sealed = $2, token_expires_at = $3, updated_at = now() WHERE client_id = $1 AND refresh_token_sealed IS NOT NULL',
+      [clientId, accessTokenSealed, expiresAt],
+    );
   }
 
   /** New credentials belong to another OAuth app: tokens and folder of the old one are dropped. */

@@ -1,0 +1,143 @@
+import type { Bus, EventEnvelope, Subscription } from '../bus/bus.ts';
+import type { Database, Queryable } from '../db/database.ts';
+import type { ServiceMigrations } from '../db/migrations.ts';
+import type { Logger } from '../logger.ts';
+import { consumeTenantEvents } from '../outbox/tenant-consumer.ts';
+import type { TenantRegistry } from '../tenancy/tenant-registry.ts';
+
+/** What the directory publishes (services/contracts/src/directory.contracts.ts). */
+export const CLIENT_UPSERTED = 'client.upserted';
+export const CLIENT_DELETED = 'client.deleted';
+export const REPORT_TYPE_UPSERTED = 'report-type.upserted';
+export const REPORT_TYPE_DELETED = 'report-type.deleted';
+
+/** A client as the directory last announced it. */
+export interface DirectoryClient {
+  id: number;
+  name: string;
+  uploadDestination: 'server' | 'google_drive';
+  googleDriveConfigured: boolean;
+}
+
+export interface DirectoryReportType {
+  id: number;
+  name: string;
+}
+
+export interface DirectoryReadModel {
+  /** Tenant-scoped tables `<service>_clients` and `<service>_report_types`: include in the service's migrations. */
+  migrations: ServiceMigrations;
+  /** Table names, for joins (names beside files, tasks…); rows with `deleted` set are tombstones. */
+  tables: { clients: string; reportTypes: string };
+  /** Consumes the directory's client and report-type events into each firm's schema until closed. */
+  follow(deps: { db: Database; bus: Bus; logger: Logger; tenants: TenantRegistry }): Promise<Subscription>;
+  client(db: Queryable, id: number): Promise<DirectoryClient | null>;
+  reportType(db: Queryable, id: number): Promise<DirectoryReportType | null>;
+  /**
+   * Records what the directory answered when asked directly (an event not delivered yet,
+   * or a service deployed after the record was made). `version` is the record's own
+   * change time, so any event about a later change still wins.
+   */
+  rememberClient(db: Queryable, client: DirectoryClient, version: string): Promise<void>;
+  rememberReportType(db: Queryable, reportType: DirectoryReportType, version: string): Promise<void>;
+}
+
+/**
+ * DESIGN §2: services other than the directory never read its tables, so each keeps the
+ * client and report-type names (and a client's upload destination) it shows in a small
+ * local table fed by the directory's events. As with the user-access read model, every
+ * event is applied once (inbox) and only if newer than the row (`occurredAt`); a deletion
+ * leaves a tombstone so a late upsert cannot bring the record back.
+ */
+export function createDirectoryReadModel(service: string): DirectoryReadModel {
+  if (!/^[a-z][a-z0-9_]*$/.test(service)) throw new Error(`Invalid service name for a table: ${service}`);
+  const tables = { clients: `${service}_clients`, reportTypes: `${service}_report_types` };
+  const consumer = `${service}.directory`;
+
+  const upsertClient = (tx: Queryable, c: DirectoryClient, deleted: boolean, version: string) => tx.query(
+    `INSERT INTO ${tables.clients} (id, name, upload_destination, google_drive_configured, deleted, version)
+     VALUES ($1, $2, $3, $4, $5, $6)
+     ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, upload_destination = EXCLUDED.upload_destination,
+       google_drive_configured = EXCLUDED.google_drive_configured, deleted = EXCLUDED.deleted, version = EXCLUDED.version
+     WHERE ${tables.clients}.version <= EXCLUDED.version`,
+    [c.id, c.name, c.uploadDestination, c.googleDriveConfigured, deleted, version],
+  );
+  const upsertReportType = (tx: Queryable, r: DirectoryReportType, deleted: boolean, version: string) => tx.query(
+    `INSERT INTO ${tables.reportTypes} (id, name, deleted, version) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, deleted = EXCLUDED.deleted, version = EXCLUDED.version
+     WHERE ${tables.reportTypes}.version <= EXCLUDED.version`,
+    [r.id, r.name, deleted, version],
+  );
+
+  const apply = async (tx: Queryable, event: EventEnvelope): Promise<void> => {
+    const at = event.occurredAt;
+    switch (event.type) {
+      case CLIENT_UPSERTED: {
+        const p = event.payload as DirectoryClient;
+        await upsertClient(tx, { id: p.id, name: p.name, uploadDestination: p.uploadDestination, googleDriveConfigured: p.googleDriveConfigured }, false, at);
+        break;
+      }
+      case CLIENT_DELETED: {
+        const p = event.payload as { id: number; name: string };
+        await upsertClient(tx, { id: p.id, name: p.name, uploadDestination: 'server', googleDriveConfigured: false }, true, at);
+        break;
+      }
+      case REPORT_TYPE_UPSERTED:
+      case REPORT_TYPE_DELETED: {
+        const p = event.payload as DirectoryReportType;
+        await upsertReportType(tx, { id: p.id, name: p.name }, event.type === REPORT_TYPE_DELETED, at);
+        break;
+      }
+    }
+  };
+
+  return {
+    tables,
+    migrations: {
+      service: `${service}-directory`,
+      scope: 'tenant',
+      migrations: [{
+        id: '001_directory_read_model',
+        sql: `CREATE TABLE ${tables.clients} (
+          id integer PRIMARY KEY,
+          name text NOT NULL,
+          upload_destination text NOT NULL DEFAULT 'server',
+          google_drive_configured boolean NOT NULL DEFAULT false,
+          deleted boolean NOT NULL DEFAULT false,
+          version timestamptz NOT NULL
+        );
+        CREATE TABLE ${tables.reportTypes} (
+          id integer PRIMARY KEY,
+          name text NOT NULL,
+          deleted boolean NOT NULL DEFAULT false,
+          version timestamptz NOT NULL
+        )`,
+      }],
+    },
+
+    follow(deps) {
+      return consumeTenantEvents(deps, consumer, [CLIENT_UPSERTED, CLIENT_DELETED, REPORT_TYPE_UPSERTED, REPORT_TYPE_DELETED], (tx, event) => apply(tx, event));
+    },
+
+    async client(db, id) {
+      const { rows } = await db.query<{ id: number; name: string; upload_destination: DirectoryClient['uploadDestination']; google_drive_configured: boolean }>(
+        `SELECT id, name, upload_destination, google_drive_configured FROM ${tables.clients} WHERE id = $1 AND NOT deleted`, [id],
+      );
+      const r = rows[0];
+      return r ? { id: r.id, name: r.name, uploadDestination: r.upload_destination, googleDriveConfigured: r.google_drive_configured } : null;
+    },
+
+    async reportType(db, id) {
+      const { rows } = await db.query<DirectoryReportType>(`SELECT id, name FROM ${tables.reportTypes} WHERE id = $1 AND NOT deleted`, [id]);
+      return rows[0] ?? null;
+    },
+
+    async rememberClient(db, client, version) {
+      await upsertClient(db, client, false, version);
+    },
+
+    async rememberReportType(db, reportType, version) {
+      await upsertReportType(db, reportType, false, version);
+    },
+  };
+}
