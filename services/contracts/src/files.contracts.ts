@@ -114,7 +114,7 @@ export const uploadFieldsSchema = z.object({
   fileType: z.enum(FILE_TYPES, { error: UPLOAD_MESSAGES.badFileType }).default(DEFAULT_UPLOAD_FILE_TYPE),
   clientId: optionalId,
   reportTypeId: optionalId,
-  documentType: z.union([z.literal('').transform(() => undefined), z.enum(Object.keys(FIRM_DOCUMENT_TYPES) as [FirmDocumentType, ...FirmDocumentType[]], { error: UPLOAD_MESSAGES.badDocumentType })]).optional(),
+  documentType: z.union([z.literal('').transform(() => undefined), z.enum(Object.keys(FIRM_DOCUMENT_TYPES) as [FirmDocumentType, ...FirmDocumentType[]])], { error: UPLOAD_MESSAGES.badDocumentType }).optional(),
 }).superRefine((v, ctx) => {
   if (v.fileType === 'report' && v.clientId === undefined) ctx.addIssue({ code: 'custom', message: UPLOAD_MESSAGES.noClient, path: ['clientId'] });
   if (v.fileType !== 'report' && v.reportTypeId !== undefined) ctx.addIssue({ code: 'custom', message: UPLOAD_MESSAGES.reportTypeOnlyForReports, path: ['reportTypeId'] });
@@ -146,6 +146,16 @@ export interface PublicFileLink {
   url: string;
   expiresAt: string;
 }
+
+/** GET /api/files/{id}: inline by default (view); `download=1` asks for an attachment. */
+export const fileDownloadQuerySchema = z.object({
+  download: z.enum(['0', '1', 'true', 'false'], { error: 'download must be 1 or 0' }).optional(),
+});
+
+/** GET /api/public/files/{id}?token=… (the `url` of a PublicFileLink; no bearer token). */
+export const publicFileQuerySchema = fileDownloadQuerySchema.extend({
+  token: z.string().max(2000).optional(),
+});
 
 // ---------------------------------------------------------------- events
 

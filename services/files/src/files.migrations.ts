@@ -1,0 +1,75 @@
+import type { ServiceMigrations } from '@ledgerline/kit/db/migrations.ts';
+
+/** The files service's tables in every tenant schema (spec 001 §3 "File", "File content cache"). */
+export const filesTenantMigrations: ServiceMigrations = {
+  service: 'files',
+  scope: 'tenant',
+  migrations: [
+    {
+      id: '001_files',
+      sql: `CREATE TABLE files (
+        id serial PRIMARY KEY,
+        original_name text NOT NULL,
+        filename text NOT NULL,
+        mime_type text NOT NULL,
+        size bigint NOT NULL CHECK (size >= 0),
+        client_id integer,
+        file_type text NOT NULL CHECK (file_type IN ('report', 'company_document', 'firm_document')),
+        document_type text,
+        report_type_id integer,
+        uploaded_by_id integer NOT NULL,
+        -- Platform administrators and firm users have separate id spaces.
+        uploaded_by_platform_admin boolean NOT NULL DEFAULT false,
+        uploader_name text NOT NULL,
+        -- Where the bytes are: an object store key, or a Google Drive file id in the client's folder.
+        storage text NOT NULL CHECK (storage IN ('object', 'google_drive')),
+        storage_key text NOT NULL,
+        uploaded_at timestamptz NOT NULL DEFAULT now(),
+        created_at timestamptz NOT NULL DEFAULT now(),
+        processed_at timestamptz,
+        -- Words of the name (weight A) and, once extracted, of the content (weight B): what a
+        -- search matches, through the GIN index only (a long document's vector is stored out
+        -- of line, and reading it per row is what makes a search slow).
+        search_vector tsvector NOT NULL,
+        -- The name and the first words of the content: small enough to stay in the row, so
+        -- ranking thousands of matches reads no out-of-line vector.
+        rank_vector tsvector NOT NULL
+      );
+      -- The list is newest first, for the firm or for a client, a file type or a report type.
+      CREATE INDEX files_uploaded ON files (uploaded_at DESC, id DESC);
+      CREATE INDEX files_client_uploaded ON files (client_id, uploaded_at DESC, id DESC);
+      CREATE INDEX files_type_uploaded ON files (file_type, uploaded_at DESC, id DESC);
+      CREATE INDEX files_report_type_uploaded ON files (report_type_id, uploaded_at DESC, id DESC) WHERE report_type_id IS NOT NULL;
+      CREATE INDEX files_search ON files USING gin (search_vector);
+      -- "Extract content from existing files" looks for these.
+      CREATE INDEX files_unprocessed ON files (id) WHERE processed_at IS NULL;
+      -- Files per (client, type, report type), kept by a trigger: the list's X-Total-Count sums
+      -- these few rows, with the same visibility condition, instead of counting 100,000 files.
+      CREATE TABLE file_counts (
+        client_id integer,
+        file_type text NOT NULL,
+        report_type_id integer,
+        files integer NOT NULL
+      );
+      CREATE UNIQUE INDEX file_counts_group ON file_counts ((coalesce(client_id, 0)), file_type, (coalesce(report_type_id, 0)));
+      CREATE FUNCTION files_count_change() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+      BEGIN
+        IF TG_OP = 'INSERT' THEN
+          INSERT INTO file_counts AS c (client_id, file_type, report_type_id, files) VALUES (NEW.client_id, NEW.file_type, NEW.report_type_id, 1)
+          ON CONFLICT ((coalesce(client_id, 0)), file_type, (coalesce(report_type_id, 0))) DO UPDATE SET files = c.files + 1;
+          RETURN NEW;
+        END IF;
+        UPDATE file_counts SET files = files - 1
+        WHERE coalesce(client_id, 0) = coalesce(OLD.client_id, 0) AND file_type = OLD.file_type AND coalesce(report_type_id, 0) = coalesce(OLD.report_type_id, 0);
+        RETURN OLD;
+      END $$;
+      CREATE TRIGGER files_count AFTER INSERT OR DELETE ON files FOR EACH ROW EXECUTE FUNCTION files_count_change();
+      CREATE TABLE file_contents (
+        id serial PRIMARY KEY,
+        file_id integer NOT NULL UNIQUE REFERENCES files(id) ON DELETE CASCADE,
+        extracted_text text NOT NULL,
+        processed_at timestamptz NOT NULL DEFAULT now()
+      )`,
+    },
+  ],
+};

@@ -1,0 +1,100 @@
+import type { Subscription } from '@ledgerline/kit/bus/bus.ts';
+import { createUserAccessReadModel } from '@ledgerline/kit/access/user-access-read-model.ts';
+import { deriveKey, loadMasterKey } from '@ledgerline/kit/crypto/master-key.ts';
+import { TokenSigner } from '@ledgerline/kit/crypto/signed-token.ts';
+import { createDirectoryReadModel } from '@ledgerline/kit/directory/directory-read-model.ts';
+import { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
+import type { ServiceModule } from '@ledgerline/kit/service-module.ts';
+import { identityTenantSource, TenantRegistry } from '@ledgerline/kit/tenancy/tenant-registry.ts';
+import { serviceTenants } from '@ledgerline/kit/tenancy/tenant-requests.ts';
+import { DRIVE_ACCESS_KEY_PURPOSE, type DriveAccessAssertion } from '@ledgerline/contracts/directory.contracts.ts';
+import { startContentExtraction } from './content/content-extraction.consumer.ts';
+import { createTextExtractor } from './extraction/text-extractor.ts';
+import { followClientDeletions } from './files/client-files.consumer.ts';
+import { DirectoryLookup } from './files/directory-lookup.ts';
+import { FileService, type PublicLinkClaims } from './files/file.service.ts';
+import { FileStore } from './files/file.store.ts';
+import { createFilesRouter } from './files/files.router.ts';
+import { createPublicFilesRouter } from './files/public-files.router.ts';
+import { loadFilesConfig } from './files.config.ts';
+import { filesTenantMigrations } from './files.migrations.ts';
+import { BlobStorage } from './storage/blob-storage.ts';
+import { DriveAccessClient } from './storage/drive-access.client.ts';
+import { GoogleDriveBlobs } from './storage/google-drive-blobs.ts';
+import { UploadService } from './upload/upload.service.ts';
+
+const userAccess = createUserAccessReadModel('files');
+const directory = createDirectoryReadModel('files');
+
+/**
+ * Files (DESIGN §2): uploads to the object store or a client's Google Drive, downloads,
+ * deletion, public links, content extraction and full-text search, within the caller's
+ * reach (README "Authorization").
+ */
+export const filesModule: ServiceModule = {
+  name: 'files',
+  defaultPort: 8103,
+  apiResources: ['files', 'public/files'],
+  migrations: [filesTenantMigrations, userAccess.migrations, directory.migrations],
+  async init(deps) {
+    const config = loadFilesConfig(deps.env);
+    const { db, bus, logger } = deps;
+    const api = new ApiRegistry('files');
+    const peer = (name: string) => () => deps.peers().find((p) => p.service === name)!.url;
+    const registry = new TenantRegistry({ source: identityTenantSource(peer('identity')) });
+    const tenants = serviceTenants(db, registry, userAccess);
+    const master = loadMasterKey(config.encryptionKey, deps.dataDir);
+    const files = new FileStore(directory.tables);
+    const blobs = new BlobStorage({
+      objects: deps.storage,
+      drive: new GoogleDriveBlobs({ rootUrl: config.googleApiRootUrl, chunkBytes: config.driveChunkBytes, logger }),
+      access: new DriveAccessClient(peer('directory'), new TokenSigner<DriveAccessAssertion>(deriveKey(master, DRIVE_ACCESS_KEY_PURPOSE))),
+      logger,
+    });
+    const service = new FileService({
+      files, blobs,
+      links: new TokenSigner<PublicLinkClaims>(deriveKey(master, 'public-file-link')),
+      linkTtlSeconds: config.publicLinkTtlSeconds,
+    });
+    const uploads = new UploadService({
+      files, blobs, logger,
+      directory: new DirectoryLookup(directory, peer('directory')),
+      maxFiles: config.uploadMaxFiles,
+      maxFileBytes: config.uploadMaxBytes,
+    });
+    const extractor = createTextExtractor({
+      maxInputBytes: config.extractionMaxInputBytes,
+      maxTextChars: config.storedTextMaxChars,
+      ...(config.ocrLanguageDataPath ? { ocrLanguageDataPath: config.ocrLanguageDataPath } : {}),
+    });
+    let poller: { stop(): void } | undefined;
+    const subscriptions: Subscription[] = [];
+
+    return {
+      api,
+      routers: [
+        createPublicFilesRouter({ api, tenants, files, service, blobs }),
+        createFilesRouter({ api, tokens: deps.tokens, tenants, files, service, uploads, blobs }),
+      ],
+      async start() {
+        poller = registry.poll(config.tenantPollMs, logger);
+        subscriptions.push(
+          await userAccess.follow({ db, bus, logger, tenants: registry }),
+          await directory.follow({ db, bus, logger, tenants: registry }),
+          await followClientDeletions({ db, bus, tenants: registry, files, blobs, logger }),
+          await startContentExtraction({
+            db, bus, tenants: registry, files, blobs, extractor, logger,
+            concurrency: config.extractionConcurrency,
+            storedTextMaxChars: config.storedTextMaxChars,
+            searchIndexMaxChars: config.searchIndexMaxChars,
+          }),
+        );
+      },
+      async stop() {
+        poller?.stop();
+        for (const s of subscriptions) await s.close();
+        await extractor.close();
+      },
+    };
+  },
+};

@@ -1,0 +1,60 @@
+import { canReadClient, canReadReportType } from '@ledgerline/kit/access/access-scope.ts';
+import type { DirectoryClient, DirectoryReadModel, DirectoryReportType } from '@ledgerline/kit/directory/directory-read-model.ts';
+import { NotFound, Unavailable } from '@ledgerline/kit/errors.ts';
+import { TENANT_HEADER } from '@ledgerline/kit/service-module.ts';
+import type { TenantRequest } from '@ledgerline/kit/tenancy/tenant-requests.ts';
+import type { Client, ReportType } from '@ledgerline/contracts/directory.contracts.ts';
+import { FILE_MESSAGES } from './file-rules.ts';
+
+/**
+ * The client and report type an upload names, as the caller may see them. The local read
+ * model answers first; a record it does not know yet (its event is still on the way, or
+ * this service started after it was made) is asked of the directory with the caller's
+ * own token, and remembered. Outside the caller's lists it answers as missing (404).
+ */
+export class DirectoryLookup {
+  readonly #model: DirectoryReadModel;
+  readonly #directoryUrl: () => string;
+
+  constructor(model: DirectoryReadModel, directoryUrl: () => string) {
+    this.#model = model;
+    this.#directoryUrl = directoryUrl;
+  }
+
+  async client(t: TenantRequest, bearer: string, id: number): Promise<DirectoryClient> {
+    if (!canReadClient(t.scope, id)) throw new NotFound(FILE_MESSAGES.clientNotFound);
+    const known = await this.#model.client(t.db, id);
+    if (known) return known;
+    const fetched = await this.#ask<Client>(t, bearer, `/api/clients/${id}`);
+    if (!fetched) throw new NotFound(FILE_MESSAGES.clientNotFound);
+    const client: DirectoryClient = { id: fetched.id, name: fetched.name, uploadDestination: fetched.uploadDestination, googleDriveConfigured: fetched.googleDriveConfigured };
+    await this.#model.rememberClient(t.db, client, fetched.updatedAt);
+    return client;
+  }
+
+  async reportType(t: TenantRequest, bearer: string, id: number): Promise<DirectoryReportType> {
+    if (!canReadReportType(t.scope, id)) throw new NotFound(FILE_MESSAGES.reportTypeNotFound);
+    const known = await this.#model.reportType(t.db, id);
+    if (known) return known;
+    const fetched = (await this.#ask<ReportType[]>(t, bearer, '/api/report-types'))?.find((r) => r.id === id);
+    if (!fetched) throw new NotFound(FILE_MESSAGES.reportTypeNotFound);
+    await this.#model.rememberReportType(t.db, { id: fetched.id, name: fetched.name }, fetched.updatedAt);
+    return { id: fetched.id, name: fetched.name };
+  }
+
+  /** null for 404; the directory's own denial otherwise passes on as unavailability. */
+  async #ask<T>(t: TenantRequest, bearer: string, path: string): Promise<T | null> {
+    let r: Response;
+    try {
+      r = await fetch(`${this.#directoryUrl()}${path}`, {
+        headers: { authorization: `Bearer ${bearer}`, [TENANT_HEADER]: t.shortName },
+        signal: AbortSignal.timeout(10_000),
+      });
+    } catch {
+      throw new Unavailable('The directory service is unavailable. Please try again.');
+    }
+    if (r.status === 404) return null;
+    if (!r.ok) throw new Unavailable(`The directory service answered ${r.status}. Please try again.`);
+    return (await r.json()) as T;
+  }
+}

@@ -1,0 +1,323 @@
+import type { AccessScope } from '@ledgerline/kit/access/access-scope.ts';
+import type { Queryable, SchemaDb } from '@ledgerline/kit/db/database.ts';
+import { Invalid } from '@ledgerline/kit/errors.ts';
+import { SNIPPET_MARK, type FileListQuery, type FileType, type FirmDocumentType, type PortalFile } from '@ledgerline/contracts/files.contracts.ts';
+import type { BlobLocation } from '../storage/blob-location.ts';
+import { visibilityCondition } from './file-rules.ts';
+import { highlightName, searchWords, toTsQuery } from './search-query.ts';
+
+/** A file row with where its bytes are (never in a reply). */
+export interface StoredFile extends PortalFile {
+  location: BlobLocation;
+  uploadedByPlatformAdmin: boolean;
+}
+
+/** What an upload writes; ids, times and names of other services' records are filled in by the store. */
+export interface NewFile {
+  originalName: string;
+  filename: string;
+  mimeType: string;
+  size: number;
+  clientId: number | null;
+  fileType: FileType;
+  documentType: FirmDocumentType | null;
+  reportTypeId: number | null;
+  uploadedById: number;
+  uploadedByPlatformAdmin: boolean;
+  uploaderName: string;
+  location: BlobLocation;
+}
+
+interface FileRow {
+  id: number;
+  original_name: string;
+  filename: string;
+  mime_type: string;
+  size: number;
+  client_id: number | null;
+  client_name: string | null;
+  file_type: FileType;
+  document_type: FirmDocumentType | null;
+  report_type_id: number | null;
+  report_type_name: string | null;
+  uploaded_by_id: number;
+  uploaded_by_platform_admin: boolean;
+  uploader_name: string;
+  uploaded_at: Date | string;
+  created_at: Date | string;
+  processed_at: Date | string | null;
+  storage: 'object' | 'google_drive';
+  storage_key: string;
+}
+
+/** Timestamps come as ISO text from SQL (TIMESTAMP_SQL): no Date is parsed per row. */
+const iso = (d: Date | string) => (typeof d === 'string' ? d : d.toISOString());
+const TIMESTAMP_SQL = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+const toFile = (r: FileRow): StoredFile => ({
+  ...toPortalFile(r),
+  uploadedByPlatformAdmin: r.uploaded_by_platform_admin,
+  location: r.storage === 'object' ? { kind: 'object', key: r.storage_key } : { kind: 'google_drive', fileId: r.storage_key, clientId: r.client_id! },
+});
+
+/** The reply shape: where the bytes live stays inside the service. */
+export function publicFile(f: StoredFile): PortalFile {
+  const { location: _location, uploadedByPlatformAdmin: _platform, ...file } = f;
+  return file;
+}
+
+/** A row straight to the reply shape (lists build hundreds of these per request). */
+const toPortalFile = (r: FileRow): PortalFile => ({
+  id: r.id,
+  originalName: r.original_name,
+  filename: r.filename,
+  mimeType: r.mime_type,
+  size: Number(r.size),
+  clientId: r.client_id,
+  clientName: r.client_name,
+  fileType: r.file_type,
+  documentType: r.document_type,
+  reportTypeId: r.report_type_id,
+  reportTypeName: r.report_type_name,
+  uploadedById: r.uploaded_by_id,
+  uploaderName: r.uploader_name,
+  uploadedAt: iso(r.uploaded_at),
+  createdAt: iso(r.created_at),
+  processedAt: r.processed_at === null ? null : iso(r.processed_at),
+});
+
+/**
+ * Words for the search vector: letters and digits, everything else a separator, so
+ * names like "Q3_report-2024.pdf" index as q3, report, 2024, pdf (search-query.ts splits
+ * typed text the same way).
+ */
+const WORDS_SQL = (expr: string) => `regexp_replace(${expr}, '[^[:alnum:]]+', ' ', 'g')`;
+const NAME_VECTOR = (expr: string) => `setweight(to_tsvector('simple', ${WORDS_SQL(expr)}), 'A')`;
+/** Characters of the content the rank vector holds beside the name (keeps it in the row). */
+export const RANK_CONTENT_CHARS = 200;
+/** How much extracted text ts_headline reads for a snippet: it parses all it is given. */
+const SNIPPET_SOURCE_CHARS = 5000;
+/** Rows of a search page whose snippet comes from the content (~0.2 ms each); the rest show the name, highlighted. */
+export const CONTENT_SNIPPETS_PER_PAGE = 25;
+/**
+ * A search ranks the newest this many matching files (all of them when fewer match):
+ * ranking every file that contains a common word costs time proportional to the firm's
+ * size, and among thousands of matches the recent ones are what people look for.
+ */
+export const SEARCH_CANDIDATES = 1000;
+/** Share of files a search must match (estimated) for walking the newest files to beat the index. */
+const WALK_MIN_DENSITY = 0.15;
+const HEADLINE_OPTIONS = `StartSel=${SNIPPET_MARK.start}, StopSel=${SNIPPET_MARK.end}, MaxWords=30, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "`;
+
+const isoDay = (value: string, what: string): string => {
+  const day = value.slice(0, 10);
+  const parsed = new Date(`${day}T00:00:00.000Z`);
+  if (Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== day) throw new Invalid(`${what} must be a valid date (YYYY-MM-DD)`);
+  return day;
+};
+
+/** The reply's columns of `files f` (with the names as `c` and `r` know them). */
+const COLUMNS = `f.id, f.original_name, f.filename, f.mime_type, f.size, f.client_id, c.name AS client_name, f.file_type, f.document_type,
+  f.report_type_id, r.name AS report_type_name, f.uploaded_by_id, f.uploaded_by_platform_admin, f.uploader_name,
+  ${TIMESTAMP_SQL('f.uploaded_at')} AS uploaded_at, ${TIMESTAMP_SQL('f.created_at')} AS created_at, ${TIMESTAMP_SQL('f.processed_at')} AS processed_at,
+  f.storage, f.storage_key`;
+
+/** The reply's fields as JSON built by PostgreSQL, for lists (no row is parsed or re-serialised in Node). */
+const PORTAL_FILE_JSON = `json_build_object('id', f.id, 'originalName', f.original_name, 'filename', f.filename, 'mimeType', f.mime_type,
+  'size', f.size, 'clientId', f.client_id, 'clientName', c.name, 'fileType', f.file_type, 'documentType', f.document_type,
+  'reportTypeId', f.report_type_id, 'reportTypeName', r.name, 'uploadedById', f.uploaded_by_id, 'uploaderName', f.uploader_name,
+  'uploadedAt', ${TIMESTAMP_SQL('f.uploaded_at')}, 'createdAt', ${TIMESTAMP_SQL('f.created_at')}, 'processedAt', ${TIMESTAMP_SQL('f.processed_at')})`;
+
+export interface FileListPage {
+  /** The page as a JSON array, ready to send. */
+  json: string;
+  files: PortalFile[];
+  total: number;
+  /** A search's total stops at SEARCH_CANDIDATES: more files may match. */
+  capped: boolean;
+}
+
+/**
+ * The firm's files. Every read takes the caller's scope and applies the one visibility
+ * condition in SQL, so list, search, get, links and delete agree on what exists.
+ */
+export class FileStore {
+  readonly #clients: string;
+  readonly #reportTypes: string;
+  readonly #select: string;
+
+  /** `tables`: the directory read model's tables, for the names beside each file. */
+  constructor(tables: { clients: string; reportTypes: string }) {
+    this.#clients = tables.clients;
+    this.#reportTypes = tables.reportTypes;
+    this.#select = `SELECT ${COLUMNS}`;
+  }
+
+  #joins(): string {
+    // A deleted client or report type keeps its last name (tombstone) beside old files.
+    return `FROM files f LEFT JOIN ${this.#clients} c ON c.id = f.client_id LEFT JOIN ${this.#reportTypes} r ON r.id = f.report_type_id`;
+  }
+
+  async insert(tx: Queryable, file: NewFile): Promise<StoredFile> {
+    const { rows } = await tx.query<{ id: number }>(
+      `INSERT INTO files (original_name, filename, mime_type, size, client_id, file_type, document_type, report_type_id,
+         uploaded_by_id, uploaded_by_platform_admin, uploader_name, storage, storage_key, search_vector, rank_vector)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, ${NAME_VECTOR('$1::text')}, ${NAME_VECTOR('$1::text')}) RETURNING id`,
+      [file.originalName, file.filename, file.mimeType, file.size, file.clientId, file.fileType, file.documentType, file.reportTypeId,
+        file.uploadedById, file.uploadedByPlatformAdmin, file.uploaderName, file.location.kind === 'object' ? 'object' : 'google_drive',
+        file.location.kind === 'object' ? file.location.key : file.location.fileId],
+    );
+    return (await this.find(tx, rows[0]!.id))!;
+  }
+
+  /** Any file by id, whoever asks (background work); null when missing. */
+  async find(db: Queryable, id: number): Promise<StoredFile | null> {
+    const { rows } = await db.query<FileRow>(`${this.#select} ${this.#joins()} WHERE f.id = $1`, [id]);
+    return rows[0] ? toFile(rows[0]) : null;
+  }
+
+  /** A file the scope may see; null when missing or hidden (the caller answers 404 either way). */
+  async findVisible(db: Queryable, scope: AccessScope, id: number): Promise<StoredFile | null> {
+    const params: unknown[] = [id];
+    const visible = visibilityCondition(scope, params);
+    const { rows } = await db.query<FileRow>(`${this.#select} ${this.#joins()} WHERE f.id = $1${visible ? ` AND ${visible}` : ''}`, params);
+    return rows[0] ? toFile(rows[0]) : null;
+  }
+
+  /**
+   * GET /api/files: newest first, or with `search` best match first (name words weigh more
+   * than content words) with a snippet of the matching passage. Dates are whole UTC days.
+   */
+  async list(db: SchemaDb, scope: AccessScope, q: FileListQuery): Promise<FileListPage> {
+    const params: unknown[] = [];
+    const param = (value: unknown) => { params.push(value); return `$${params.length}`; };
+    const where: string[] = [];
+    const visible = visibilityCondition(scope, params);
+    if (visible) where.push(visible);
+    if (q.clientId !== undefined) where.push(`f.client_id = ${param(q.clientId)}`);
+    if (q.reportTypeId !== undefined) where.push(`f.report_type_id = ${param(q.reportTypeId)}`);
+    if (q.fileType !== undefined) where.push(`f.file_type = ${param(q.fileType)}`);
+    // Whole days in UTC, whatever the session's time zone.
+    if (q.startDate) where.push(`f.uploaded_at >= (${param(isoDay(q.startDate, 'Start date'))}::date)::timestamp AT TIME ZONE 'UTC'`);
+    if (q.endDate) where.push(`f.uploaded_at < (${param(isoDay(q.endDate, 'End date'))}::date + 1)::timestamp AT TIME ZONE 'UTC'`);
+
+    const query = q.search ? toTsQuery(q.search) : null;
+    if (q.search && !query) return { json: '[]', files: [], total: 0, capped: false };
+    if (!query) {
+      const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
+      // Without dates the per-group counters answer exactly (they carry every column the filter reads).
+      const countSql = q.startDate || q.endDate
+        ? `SELECT count(*)::int AS total FROM files f ${filter}`
+        : `SELECT coalesce(sum(f.files), 0)::int AS total FROM file_counts f ${filter}`;
+      const countParams = [...params];
+      const [page, count] = await Promise.all([
+        db.query<{ page: string }>(
+          `SELECT coalesce(json_agg(p.file ORDER BY p.uploaded_at DESC, p.id DESC), '[]')::text AS page FROM (
+             SELECT f.id, f.uploaded_at, ${PORTAL_FILE_JSON} AS file ${this.#joins()} ${filter}
+             ORDER BY f.uploaded_at DESC, f.id DESC LIMIT ${param(q.limit)} OFFSET ${param(q.offset)}) p`, params),
+        db.query<{ total: number }>(countSql, countParams),
+      ]);
+      const json = page.rows[0]?.page ?? '[]';
+      return { json, get files() { return JSON.parse(json) as PortalFile[]; }, total: count.rows[0]?.total ?? 0, capped: false };
+    }
+
+    const tsquery = `to_tsquery('simple', ${param(query)})`;
+    const filters = where.length ? where.join(' AND ') : 'true';
+    return db.transaction(async (tx) => {
+      const shape = await this.#searchShape(tx, tsquery, params);
+      // The newest matching files, at most SEARCH_CANDIDATES, ranked: their ids in order.
+      await tx.query('SET LOCAL enable_seqscan = off');
+      if (shape === 'bitmap') await tx.query('SET LOCAL enable_indexscan = off');
+      const ranked = await tx.query<{ id: number }>(
+        `WITH candidates AS MATERIALIZED (
+           SELECT f.id, f.uploaded_at, f.rank_vector FROM files f
+           WHERE ${shape === 'bitmap' ? `f.search_vector @@ ${tsquery} AND ${filters}` : `(${filters} AND f.search_vector @@ ${tsquery}) IS TRUE`}
+           ORDER BY f.uploaded_at DESC, f.id DESC LIMIT ${SEARCH_CANDIDATES})
+         SELECT id FROM candidates ORDER BY ts_rank(rank_vector, ${tsquery}) DESC, uploaded_at DESC, id DESC`, params);
+      if (shape === 'bitmap') await tx.query('SET LOCAL enable_indexscan = on');
+      const total = ranked.rows.length;
+      const pageIds = ranked.rows.slice(q.offset, q.offset + q.limit).map((r) => r.id);
+      if (pageIds.length === 0) return { json: '[]', files: [], total, capped: total >= SEARCH_CANDIDATES };
+      const page = await tx.query<FileRow & { snippet: string | null }>(
+        `SELECT ${COLUMNS},
+           CASE WHEN f.id = ANY($3::int[]) AND fc.extracted_text <> ''
+             THEN ts_headline('simple', left(fc.extracted_text, ${SNIPPET_SOURCE_CHARS}), to_tsquery('simple', $1), '${HEADLINE_OPTIONS}') END AS snippet
+         FROM files f LEFT JOIN file_contents fc ON fc.file_id = f.id
+           LEFT JOIN ${this.#clients} c ON c.id = f.client_id LEFT JOIN ${this.#reportTypes} r ON r.id = f.report_type_id
+         WHERE f.id = ANY($2::int[])`, [query, pageIds, pageIds.slice(0, CONTENT_SNIPPETS_PER_PAGE)]);
+      const byId = new Map(page.rows.map((row) => [row.id, row]));
+      const words = searchWords(q.search!);
+      const files = pageIds.flatMap((id) => {
+        const row = byId.get(id);
+        if (!row) return [];
+        // The passage of the content that matched; else the name with its matching words marked.
+        const snippet = row.snippet?.includes(SNIPPET_MARK.start) ? row.snippet : highlightName(row.original_name, words);
+        return [{ ...toPortalFile(row), snippet }];
+      });
+      return { json: JSON.stringify(files), files, total, capped: total >= SEARCH_CANDIDATES };
+    });
+  }
+
+  /**
+   * How to find the newest matches. A document's vector is stored out of line, and the
+   * planner prices reading it like any operator, so it must not choose: when a fair share
+   * of the files match (PostgreSQL's own estimate, from its statistics), walking the
+   * newest files and testing the cheap conditions before the vector finds enough within
+   * a few thousand rows; when few match, the GIN index lists them without reading any
+   * vector. The crossing point is where reading 1/d vectors costs what visiting d·N rows
+   * does (d ≈ 0.15 at 100,000 files).
+   */
+  async #searchShape(tx: Queryable, tsquery: string, params: unknown[]): Promise<'walk' | 'bitmap'> {
+    const plan = async (sql: string, args: unknown[]) => {
+      const { rows } = await tx.query<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(`EXPLAIN (FORMAT JSON) ${sql}`, args);
+      return rows[0]!['QUERY PLAN'][0].Plan['Plan Rows'];
+    };
+    const queryParam = /\$(\d+)/.exec(tsquery)![1]!;
+    const files = await plan('SELECT 1 FROM files', []);
+    const matches = await plan(`SELECT 1 FROM files f WHERE f.search_vector @@ to_tsquery('simple', $1)`, [params[Number(queryParam) - 1]]);
+    return files > 0 && matches / files >= WALK_MIN_DENSITY && matches >= SEARCH_CANDIDATES ? 'walk' : 'bitmap';
+  }
+
+  async delete(tx: Queryable, id: number): Promise<boolean> {
+    return (await tx.query('DELETE FROM files WHERE id = $1', [id])).rowCount > 0;
+  }
+
+  async deleteMany(tx: Queryable, ids: readonly number[]): Promise<void> {
+    await tx.query('DELETE FROM files WHERE id = ANY($1::int[])', [ids]);
+  }
+
+  /** Ids of the files the scope may see whose content was never extracted. */
+  async unprocessedIds(db: Queryable, scope: AccessScope): Promise<number[]> {
+    const params: unknown[] = [];
+    const visible = visibilityCondition(scope, params);
+    const { rows } = await db.query<{ id: number }>(`SELECT f.id FROM files f WHERE f.processed_at IS NULL${visible ? ` AND ${visible}` : ''} ORDER BY f.id`, params);
+    return rows.map((r) => r.id);
+  }
+
+  /** Files of one client (it was deleted in the directory), at most `limit` at a time. */
+  async ofClient(db: Queryable, clientId: number, limit: number): Promise<StoredFile[]> {
+    const { rows } = await db.query<FileRow>(`${this.#select} ${this.#joins()} WHERE f.client_id = $1 ORDER BY f.id LIMIT $2`, [clientId, limit]);
+    return rows.map(toFile);
+  }
+
+  /**
+   * Stores extracted text once per file (the first extraction wins) and folds it into
+   * the search vector; false when the file is gone or already processed.
+   */
+  async saveContent(tx: Queryable, fileId: number, text: string, indexedChars: number): Promise<{ processedAt: string } | null> {
+    const { rows } = await tx.query<{ processed_at: Date | string }>(
+      `UPDATE files SET processed_at = now(),
+         search_vector = ${NAME_VECTOR('original_name')} || setweight(to_tsvector('simple', ${WORDS_SQL('left($2::text, $3)')}), 'B'),
+         rank_vector = ${NAME_VECTOR('original_name')} || setweight(to_tsvector('simple', ${WORDS_SQL(`left($2::text, least($3, ${RANK_CONTENT_CHARS}))`)}), 'B')
+       WHERE id = $1 AND processed_at IS NULL RETURNING processed_at`,
+      [fileId, text, indexedChars],
+    );
+    if (!rows[0]) return null;
+    await tx.query(
+      `INSERT INTO file_contents (file_id, extracted_text, processed_at) VALUES ($1, $2, $3)
+       ON CONFLICT (file_id) DO UPDATE SET extracted_text = EXCLUDED.extracted_text, processed_at = EXCLUDED.processed_at`,
+      [fileId, text, rows[0].processed_at],
+    );
+    return { processedAt: iso(rows[0].processed_at) };
+  }
+}
