@@ -1,0 +1,91 @@
+import type { ServiceMigrations } from '@ledgerline/kit/db/migrations.ts';
+
+/**
+ * Activity's tables in every tenant schema. A firm may hold 100k files and millions of
+ * log rows, so the dashboards never count log rows: every log insert also bumps small
+ * rollup tables (per client × user × action, per file, per day, per client × document kind) in
+ * the same transaction, and the top lists, totals and the whole firm's chart read those.
+ * Only the lists and a narrower scope's chart read the log itself, through its indexes (a
+ * LIMIT, or a time range per client or user).
+ * Rollup keys use 0 for "no client" / "no report type" (key columns cannot be null).
+ */
+export const activityTenantMigrations: ServiceMigrations = {
+  service: 'activity',
+  scope: 'tenant',
+  migrations: [
+    {
+      id: '001_activity',
+      sql: `CREATE TABLE activity_logs (
+        id bigserial PRIMARY KEY,
+        action text NOT NULL CHECK (action IN ('upload', 'download', 'view', 'chat', 'delete', 'update')),
+        file_id integer,
+        file_name text,
+        user_id integer NOT NULL,
+        user_name text NOT NULL,
+        client_id integer,
+        client_name text,
+        details text,
+        "timestamp" timestamptz NOT NULL DEFAULT now()
+      );
+      -- Newest first overall (lists, the 30-day range), by client, by user and by file.
+      CREATE INDEX activity_logs_newest ON activity_logs ("timestamp" DESC, id DESC);
+      CREATE INDEX activity_logs_by_client ON activity_logs (client_id, "timestamp" DESC, id DESC);
+      CREATE INDEX activity_logs_by_user ON activity_logs (user_id, "timestamp" DESC, id DESC);
+      CREATE INDEX activity_logs_by_file ON activity_logs (file_id, "timestamp" DESC, id DESC);
+
+      -- The files service's files as its events announced them (DESIGN §2: no service reads
+      -- another's tables). A deletion keeps the row, marked, so a late upload event cannot
+      -- bring the file back.
+      CREATE TABLE activity_files (
+        id integer PRIMARY KEY,
+        name text NOT NULL,
+        size bigint NOT NULL,
+        client_id integer,
+        client_name text,
+        file_type text NOT NULL,
+        report_type_id integer,
+        uploaded_by_id integer NOT NULL,
+        uploader_name text NOT NULL,
+        uploaded_at timestamptz NOT NULL,
+        deleted_at timestamptz
+      );
+      CREATE INDEX activity_files_recent ON activity_files (uploaded_at DESC, id DESC) WHERE deleted_at IS NULL;
+      CREATE INDEX activity_files_by_client ON activity_files (client_id, uploaded_at DESC, id DESC) WHERE deleted_at IS NULL;
+
+      CREATE TABLE activity_counts (
+        client_id integer NOT NULL,
+        user_id integer NOT NULL,
+        action text NOT NULL,
+        count bigint NOT NULL,
+        last_at timestamptz NOT NULL,
+        PRIMARY KEY (client_id, user_id, action)
+      );
+      CREATE INDEX activity_counts_by_user ON activity_counts (user_id);
+
+      CREATE TABLE activity_file_counts (
+        file_id integer PRIMARY KEY,
+        views bigint NOT NULL DEFAULT 0,
+        downloads bigint NOT NULL DEFAULT 0,
+        chats bigint NOT NULL DEFAULT 0,
+        total bigint GENERATED ALWAYS AS (views + downloads + chats) STORED
+      );
+      CREATE INDEX activity_file_counts_top ON activity_file_counts (total DESC, file_id);
+
+      -- Entries per UTC day: the whole firm's 30-day chart is 30 rows, not a month of entries.
+      CREATE TABLE activity_days (
+        day date PRIMARY KEY,
+        count bigint NOT NULL
+      );
+
+      -- Live (not deleted) documents per client and kind; the key holds everything the
+      -- access rules filter documents by.
+      CREATE TABLE activity_document_counts (
+        client_id integer NOT NULL,
+        file_type text NOT NULL,
+        report_type_id integer NOT NULL,
+        documents bigint NOT NULL,
+        PRIMARY KEY (client_id, file_type, report_type_id)
+      )`,
+    },
+  ],
+};

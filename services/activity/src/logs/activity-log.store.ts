@@ -1,0 +1,90 @@
+import type { Queryable } from '@ledgerline/kit/db/database.ts';
+import { SqlParams } from '@ledgerline/kit/db/sql-params.ts';
+import type { ActivityAction, ActivityListQuery, ActivityLog } from '@ledgerline/contracts/activity.contracts.ts';
+import { visibleEntries, type ActivityVisibility } from '../access-rules.ts';
+
+export interface ActivityLogRow {
+  id: number;
+  action: ActivityAction;
+  file_id: number | null;
+  file_name: string | null;
+  user_id: number;
+  user_name: string;
+  client_id: number | null;
+  client_name: string | null;
+  details: string | null;
+  timestamp: Date | string;
+}
+
+export const toActivityLog = (r: ActivityLogRow): ActivityLog => ({
+  id: Number(r.id),
+  action: r.action,
+  fileId: r.file_id,
+  fileName: r.file_name,
+  userId: r.user_id,
+  userName: r.user_name,
+  clientId: r.client_id,
+  clientName: r.client_name,
+  details: r.details,
+  timestamp: new Date(r.timestamp).toISOString(),
+});
+
+/** What happened, as the log records it; `timestamp` defaults to now. */
+export type NewActivity = Omit<ActivityLog, 'id' | 'timestamp'> & { timestamp?: string };
+
+export const LOG_COLUMNS = 'id, action, file_id, file_name, user_id, user_name, client_id, client_name, details, "timestamp"';
+
+/** The activity log: one row per action, and the rollups every dashboard count reads. */
+export class ActivityLogStore {
+  /**
+   * Appends an entry and bumps its rollups in one statement (inside the caller's
+   * transaction, with the inbox row when an event caused it). `last_at` keeps the newest
+   * time even when events arrive out of order.
+   */
+  async record(tx: Queryable, a: NewActivity): Promise<ActivityLog> {
+    const { rows } = await tx.query<ActivityLogRow>(
+      `WITH log AS (
+         INSERT INTO activity_logs (action, file_id, file_name, user_id, user_name, client_id, client_name, details, "timestamp")
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, coalesce($9::timestamptz, now()))
+         RETURNING ${LOG_COLUMNS}
+       ), counts AS (
+         INSERT INTO activity_counts (client_id, user_id, action, count, last_at)
+         SELECT coalesce(client_id, 0), user_id, action, 1, "timestamp" FROM log
+         ON CONFLICT (client_id, user_id, action) DO UPDATE
+           SET count = activity_counts.count + 1, last_at = greatest(activity_counts.last_at, EXCLUDED.last_at)
+       ), days AS (
+         INSERT INTO activity_days (day, count) SELECT ("timestamp" AT TIME ZONE 'UTC')::date, 1 FROM log
+         ON CONFLICT (day) DO UPDATE SET count = activity_days.count + 1
+       ), file_counts AS (
+         INSERT INTO activity_file_counts (file_id, views, downloads, chats)
+         SELECT file_id, (action = 'view')::int, (action = 'download')::int, (action = 'chat')::int FROM log
+         WHERE file_id IS NOT NULL AND action IN ('view', 'download', 'chat')
+         ON CONFLICT (file_id) DO UPDATE SET views = activity_file_counts.views + EXCLUDED.views,
+           downloads = activity_file_counts.downloads + EXCLUDED.downloads, chats = activity_file_counts.chats + EXCLUDED.chats
+       )
+       SELECT * FROM log`,
+      [a.action, a.fileId, a.fileName, a.userId, a.userName, a.clientId, a.clientName, a.details, a.timestamp ?? null],
+    );
+    return toActivityLog(rows[0]!);
+  }
+
+  /** Newest first, within what the caller may see, narrowed by the query's filters. */
+  async list(db: Queryable, v: ActivityVisibility, query: ActivityListQuery): Promise<ActivityLog[]> {
+    const p = new SqlParams();
+    const where = [visibleEntries(v, p)];
+    if (query.action) where.push(`action = ${p.add(query.action)}`);
+    if (query.fileId) where.push(`file_id = ${p.add(query.fileId)}`);
+    if (query.clientId) where.push(`client_id = ${p.add(query.clientId)}`);
+    if (query.userId) where.push(`user_id = ${p.add(query.userId)}`);
+    return this.newest(db, where, p, query.limit);
+  }
+
+  /** The newest `limit` entries matching every condition (built with `p`). */
+  async newest(db: Queryable, where: readonly string[], p: SqlParams, limit: number): Promise<ActivityLog[]> {
+    const { rows } = await db.query<ActivityLogRow>(
+      `SELECT ${LOG_COLUMNS} FROM activity_logs WHERE ${where.join(' AND ')} ORDER BY "timestamp" DESC, id DESC LIMIT ${p.add(limit)}`,
+      p.values,
+    );
+    return rows.map(toActivityLog);
+  }
+}
