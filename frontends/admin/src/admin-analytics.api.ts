@@ -21,18 +21,7 @@ export interface AdminChatSession {
 
 /**
  * The activity service's platform analytics (design §2: dashboards are built from every
- * service's events): document total and the dashboard's top lists (spec 001 §9: 8 clients,
- * 10 documents, 10 users).
+ * service's events): the document total and the dashboard's top lists. Its reply is the
+ * contracts' AdminAnalytics, its list sizes ADMIN_DASHBOARD_LIMITS (spec 000 §9).
  */
 export const ADMIN_ANALYTICS_URL = '/api/admin/analytics';
-
-export interface AdminAnalytics {
-  totalDocuments: number;
-  topClients: { clientName: string; tenantName: string; documents: number; activities: number }[];
-  topDocuments: { fileName: string; clientName: string; views: number; downloads: number; chats: number }[];
-  topUsers: { userName: string; tenantName: string; actions: number; lastActiveAt: string | null }[];
-}
-
-export const TOP_CLIENTS = 8;
-export const TOP_DOCUMENTS = 10;
-export const TOP_USERS = 10;

@@ -7,15 +7,13 @@ import { Tag } from 'primereact/tag';
 import { Link } from 'react-router-dom';
 import { formatDate } from '@ledgerline/ui/date-format.ts';
 import { PageHeading } from '@ledgerline/ui/page-heading.tsx';
+import { formatMegabytes } from '@ledgerline/ui/file-size.ts';
 import { failureReason } from '@ledgerline/ui/server-message.ts';
+import { ADMIN_DASHBOARD_LIMITS, type AdminAnalytics } from '@ledgerline/contracts/activity.contracts.ts';
 import {
   ADMIN_ANALYTICS_URL,
   ADMIN_CHAT_SESSIONS_URL,
   ADMIN_OVERVIEW_URL,
-  TOP_CLIENTS,
-  TOP_DOCUMENTS,
-  TOP_USERS,
-  type AdminAnalytics,
   type AdminChatSession,
   type AdminOverview,
 } from './admin-analytics.api.ts';
@@ -64,7 +62,7 @@ export function AdminDashboardPage() {
       <Card className="admin-dashboard__tabs">
         <TabView>
           <TabPanel header="Client Engagement">
-            <AnalyticsPanel data={topList(analytics, (a) => a.topClients)} limit={TOP_CLIENTS} subject="client engagement">
+            <AnalyticsPanel data={topList(analytics, (a) => a.topClients)} limit={ADMIN_DASHBOARD_LIMITS.topClients} subject="client engagement">
               <Column field="clientName" header="Client" />
               <Column field="tenantName" header="Tenant" />
               <Column field="documents" header="Documents" />
@@ -72,16 +70,18 @@ export function AdminDashboardPage() {
             </AnalyticsPanel>
           </TabPanel>
           <TabPanel header="Document Analytics">
-            <AnalyticsPanel data={topList(analytics, (a) => a.topDocuments)} limit={TOP_DOCUMENTS} subject="document">
+            <AnalyticsPanel data={topList(analytics, (a) => a.topDocuments)} limit={ADMIN_DASHBOARD_LIMITS.topDocuments} subject="document">
               <Column field="fileName" header="Document" />
               <Column field="clientName" header="Client" />
+              <Column field="tenantName" header="Tenant" />
+              <Column header="Size" body={(row: AdminAnalytics['topDocuments'][number]) => formatMegabytes(row.sizeBytes)} />
               <Column field="views" header="Views" />
               <Column field="downloads" header="Downloads" />
               <Column field="chats" header="AI Chats" />
             </AnalyticsPanel>
           </TabPanel>
           <TabPanel header="User Activity">
-            <AnalyticsPanel data={topList(analytics, (a) => a.topUsers)} limit={TOP_USERS} subject="user activity">
+            <AnalyticsPanel data={topList(analytics, (a) => a.topUsers)} limit={ADMIN_DASHBOARD_LIMITS.topUsers} subject="user activity">
               <Column field="userName" header="User" />
               <Column field="tenantName" header="Tenant" />
               <Column field="actions" header="Actions" />

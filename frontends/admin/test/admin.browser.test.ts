@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
+import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import { apiClient, TEST_ADMIN } from '@ledgerline/server/portal-harness.ts';
 import { expectToast, navLinks, startPortalBrowser, submitLogin, uniqueSuffix, type PortalBrowser } from '../../ui/test/portal-browser.ts';
 
@@ -38,10 +39,10 @@ describe('administrator portal in Chromium', () => {
     await expectToast(page, 'Admin Access Granted');
     const activeTenants = page.getByRole('region', { name: 'Active Tenants' });
     await activeTenants.getByText('0 total companies').waitFor();
-    // Documents come from a service this portal does not run yet: a dash, never a number.
+    // Documents come from the activity service's platform analytics: no firm yet, none.
     const documents = page.getByRole('region', { name: 'Total Documents' });
-    await documents.getByText('Not recorded on this portal yet').waitFor();
-    await expect(documents.locator('.summary-card__value').textContent()).resolves.toBe('—');
+    await documents.getByText('Across all tenants').waitFor();
+    await expect(documents.locator('.summary-card__value').textContent()).resolves.toBe('0');
   });
 
   it('creates a tenant through the form, which then shows its access URL', async () => {
@@ -128,7 +129,30 @@ describe('administrator portal in Chromium', () => {
     await expectToast(page, 'Tenant Deleted Successfully');
     await page.getByText('Showing 2 of 2 tenants').waitFor();
 
+    // A document in the remaining active firm, opened once: the analytics count and rank it.
+    const form = new FormData();
+    form.set('fileType', 'firm_document');
+    form.append('file', new Blob(['x'.repeat(3 * 1024 * 1024)], { type: 'text/plain' }), 'firm-handbook.txt');
+    const upload = await fetch(`${baseUrl}/api/${acme.shortName}/files`, { method: 'POST', headers: { authorization: `Bearer ${portal.adminToken}` }, body: form });
+    expect(upload.status).toBe(201);
+    const [file] = ((await upload.json()) as { files: { id: number }[] }).files;
+    const api = apiClient(baseUrl);
+    await eventually(async () => {
+      expect((await api('POST', `/api/${acme.shortName}/activity-logs`, portal.adminToken, { action: 'view', fileId: file!.id })).status).toBe(201);
+    }, 10_000);
+
     await page.goto(`${baseUrl}/admin/dashboard`);
+    const documents = page.getByRole('region', { name: 'Total Documents' });
+    await documents.getByText('Across all tenants').waitFor();
+    await expect(documents.locator('.summary-card__value').textContent()).resolves.toBe('1');
+    await page.getByRole('tab', { name: 'Document Analytics' }).click();
+    const row = page.getByRole('row').filter({ hasText: 'firm-handbook.txt' });
+    await expect(row.getByRole('cell').allTextContents()).resolves.toEqual(['firm-handbook.txt', '', acme.name, '3.00 MB', '1', '0', '0']);
+    await portal.screenshot(page, 'admin-document-analytics');
+    await page.getByRole('tab', { name: 'User Activity' }).click();
+    await page.getByRole('row').filter({ hasText: 'Platform Administrator' }).filter({ hasText: acme.name }).first().waitFor();
+    await page.getByRole('tab', { name: 'Client Engagement' }).click();
+    await page.getByText('No client engagement recorded.').waitFor();
     const activeTenants = page.getByRole('region', { name: 'Active Tenants' });
     await activeTenants.getByText('2 total companies').waitFor();
     await expect(activeTenants.locator('.summary-card__value').textContent()).resolves.toBe('1');

@@ -93,6 +93,14 @@ export function clearStoredAuth(): void {
   for (const key of [TOKEN_KEY, AUTH_TOKEN_KEY, USER_KEY, CURRENT_TENANT_KEY]) localStorage.removeItem(key);
 }
 
+/**
+ * Drops only the token (both keys), as file access does with a malformed or refused one
+ * (spec 001 §5, §8); the user and tenant stay for the next sign-in.
+ */
+export function clearStoredToken(): void {
+  for (const key of [TOKEN_KEY, AUTH_TOKEN_KEY]) localStorage.removeItem(key);
+}
+
 /** A failure reading the stored tenant is logged and treated as no tenant (spec 000 §4). */
 export function readCurrentTenant(): StoredTenant | null {
   try {

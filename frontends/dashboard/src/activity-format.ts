@@ -1,0 +1,50 @@
+import type { ActivityAction, ActivityLog } from '@ledgerline/contracts/activity.contracts.ts';
+import { formatDate, type DateInput } from '@ledgerline/ui/date-format.ts';
+
+/** The feed's icon column, one per action of spec 001 §9. */
+export const ACTION_ICONS: Readonly<Record<ActivityAction, string>> = {
+  upload: 'pi pi-upload',
+  download: 'pi pi-download',
+  view: 'pi pi-eye',
+  chat: 'pi pi-comments',
+  delete: 'pi pi-trash',
+  update: 'pi pi-pencil',
+};
+
+/** Names of the actions in charts, breakdowns and the action filter. */
+export const ACTION_LABELS: Readonly<Record<ActivityAction, string>> = {
+  upload: 'Uploads',
+  download: 'Downloads',
+  view: 'Views',
+  chat: 'AI Chats',
+  delete: 'Deletions',
+  update: 'Updates',
+};
+
+const ACTION_VERBS: Readonly<Record<ActivityAction, string>> = {
+  upload: 'Uploaded',
+  download: 'Downloaded',
+  view: 'Viewed',
+  chat: 'Asked AI about',
+  delete: 'Deleted',
+  update: 'Updated',
+};
+
+/** The Activity column: what happened to which file ('Viewed Q1 Return.pdf'). */
+export function activityText(log: Pick<ActivityLog, 'action' | 'fileName' | 'details'>): string {
+  const subject = log.fileName ?? log.details ?? 'a file';
+  return `${ACTION_VERBS[log.action] ?? log.action} ${subject}`;
+}
+
+/** Whether a row offers view and download: it names a file, and not one it deleted. */
+export function hasViewableFile(log: Pick<ActivityLog, 'action' | 'fileId' | 'fileName'>): boolean {
+  return log.fileId !== null && log.fileName !== null && log.action !== 'delete';
+}
+
+/** Spec 001 §2 "Date & Time": MM/dd/yyyy h:mm a ('03/07/2025 2:05 PM'). */
+export function formatDateTime(value: DateInput): string {
+  const day = formatDate(value);
+  if (day === 'N/A' || day === 'Invalid Date') return day;
+  const time = new Date(value as string | number | Date).toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit', hour12: true });
+  return `${day} ${time}`;
+}

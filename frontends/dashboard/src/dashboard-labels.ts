@@ -1,0 +1,54 @@
+import type { DashboardOverview } from '@ledgerline/contracts/activity.contracts.ts';
+import { isClientRole } from '@ledgerline/ui/auth-storage.ts';
+
+export type DashboardTabId = 'overview' | 'engagement' | 'documents' | 'users';
+
+export interface DashboardTab {
+  id: DashboardTabId;
+  label: string;
+}
+
+const STAFF_TABS: readonly DashboardTab[] = [
+  { id: 'overview', label: 'Overview' },
+  { id: 'engagement', label: 'Client Engagement' },
+  { id: 'documents', label: 'Document Analytics' },
+  { id: 'users', label: 'User Activity' },
+];
+
+/**
+ * Spec 001 §2 names three labels for the Client role. A Client user belongs to one client, so
+ * ranking clients by engagement means nothing to them: their tabs are the other three.
+ */
+const CLIENT_TABS: readonly DashboardTab[] = [
+  { id: 'overview', label: 'Company Overview' },
+  { id: 'documents', label: 'Your Documents' },
+  { id: 'users', label: 'Your Activity' },
+];
+
+export function dashboardTabs(role: string | undefined): readonly DashboardTab[] {
+  return isClientRole(role) ? CLIENT_TABS : STAFF_TABS;
+}
+
+export interface SummaryFigure {
+  title: string;
+  icon: string;
+  /** Undefined while the dashboard loads. */
+  value: number | undefined;
+}
+
+/** The summary cards: the firm's figures for staff, the own client's for a Client user (spec 001 §2). */
+export function summaryFigures(role: string | undefined, overview: DashboardOverview | undefined): SummaryFigure[] {
+  if (isClientRole(role)) {
+    return [
+      { title: 'Your Documents', icon: 'pi pi-file', value: overview?.totalDocuments },
+      { title: 'Your Activities', icon: 'pi pi-history', value: overview?.totalActivities },
+      { title: 'Your Companies', icon: 'pi pi-building', value: overview?.totalClients },
+    ];
+  }
+  return [
+    { title: 'Total Documents', icon: 'pi pi-file', value: overview?.totalDocuments },
+    { title: 'Total Activities', icon: 'pi pi-history', value: overview?.totalActivities },
+    { title: 'Clients', icon: 'pi pi-building', value: overview?.totalClients },
+    { title: 'Active Users (7d)', icon: 'pi pi-users', value: overview?.activeUsers },
+  ];
+}

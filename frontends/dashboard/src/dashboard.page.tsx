@@ -1,0 +1,114 @@
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Message } from 'primereact/message';
+import { TabPanel, TabView } from 'primereact/tabview';
+import type { ActivityLog, ClientEngagementDetails, DashboardOverview, UserActivityDetails } from '@ledgerline/contracts/activity.contracts.ts';
+import { isClientRole, type StoredUser } from '@ledgerline/ui/auth-storage.ts';
+import { navHref, SPEC_NAV_ITEMS } from '@ledgerline/ui/nav-items.ts';
+import { PageHeading } from '@ledgerline/ui/page-heading.tsx';
+import { failureReason } from '@ledgerline/ui/server-message.ts';
+import { ActivityDetailsDialog, type DetailsTarget } from './activity-details-dialog.tsx';
+import { ACTIVITY_CACHE, activityLogsPath, clientEngagementPath, dashboardPath, userActivityPath } from './dashboard.api.ts';
+import { dashboardTabs, summaryFigures, type DashboardTabId } from './dashboard-labels.ts';
+import { DocumentAnalyticsTab } from './document-analytics-tab.tsx';
+import { EngagementTab } from './engagement-tab.tsx';
+import { OverviewTab } from './overview-tab.tsx';
+import { StatCard } from './stat-card.tsx';
+import { UserActivityTab } from './user-activity-tab.tsx';
+import { ViewerGate } from './viewer-gate.tsx';
+
+/** The Dashboard's Recent Activity shows the newest entries; the Activity page shows more. */
+export const RECENT_ACTIVITY_LIMIT = 10;
+
+/** / and /{tenant}/dashboard (spec 001 §2 "Dashboard"). */
+export function DashboardPage() {
+  return <ViewerGate subject="dashboard">{(user, tenant) => <Dashboard user={user} tenant={tenant} />}</ViewerGate>;
+}
+
+/** Where the recent files note points: the viewer's Reports page, in the navigation's form. */
+function reportsHref(user: StoredUser, tenant: string): string {
+  const id = isClientRole(user.role) ? 'client-reports' : 'reports';
+  const item = SPEC_NAV_ITEMS.find((entry) => entry.id === id)!;
+  return navHref(item, tenant);
+}
+
+function Dashboard({ user, tenant }: { user: StoredUser; tenant: string }) {
+  // The server scopes both to what the caller may see (a Client user: their own client).
+  const overview = useQuery<DashboardOverview>({ queryKey: [dashboardPath(tenant)], ...ACTIVITY_CACHE });
+  const activity = useQuery<ActivityLog[]>({ queryKey: [activityLogsPath(tenant, { limit: RECENT_ACTIVITY_LIMIT })], ...ACTIVITY_CACHE });
+  const [userDetails, setUserDetails] = useState<DetailsTarget | null>(null);
+  const [clientDetails, setClientDetails] = useState<DetailsTarget | null>(null);
+  const client = isClientRole(user.role);
+
+  const tabContent = (id: DashboardTabId) => {
+    switch (id) {
+      case 'overview':
+        return (
+          <OverviewTab
+            overview={overview.data}
+            activity={{ logs: activity.data, loading: activity.isPending }}
+            viewer={user}
+            reportsHref={reportsHref(user, tenant)}
+          />
+        );
+      case 'engagement':
+        return (
+          <EngagementTab
+            overview={overview.data}
+            onOpenClient={(row) => setClientDetails({ url: clientEngagementPath(tenant, row.clientId), name: row.clientName })}
+          />
+        );
+      case 'documents':
+        return <DocumentAnalyticsTab overview={overview.data} />;
+      case 'users':
+        return (
+          <UserActivityTab
+            overview={overview.data}
+            onOpenUser={(row) => setUserDetails({ url: userActivityPath(tenant, row.userId), name: row.userName })}
+          />
+        );
+    }
+  };
+
+  return (
+    <section className="dashboard">
+      <PageHeading
+        title={client ? 'Company Dashboard' : 'Firm Dashboard'}
+        subtitle={client ? "Your company's documents and activity" : 'Documents, activity and engagement across your clients'}
+      />
+      {overview.isError && <Message severity="error" text={failureReason(overview.error)} className="page-error" />}
+      {activity.isError && <Message severity="error" text={failureReason(activity.error)} className="page-error" />}
+      <div className="stat-grid">
+        {summaryFigures(user.role, overview.data).map((figure) => (
+          <StatCard key={figure.title} {...figure} />
+        ))}
+      </div>
+      <TabView className="dashboard-tabs">
+        {dashboardTabs(user.role).map((tab) => (
+          <TabPanel key={tab.id} header={tab.label}>
+            {tabContent(tab.id)}
+          </TabPanel>
+        ))}
+      </TabView>
+      <ActivityDetailsDialog<UserActivityDetails>
+        header="User Activity Details"
+        target={userDetails}
+        viewer={user}
+        failureText="Failed to load user activity details"
+        emptyText="No activity found for this user"
+        omit="user"
+        onHide={() => setUserDetails(null)}
+      />
+      <ActivityDetailsDialog<ClientEngagementDetails>
+        header="Client Engagement Details"
+        target={clientDetails}
+        viewer={user}
+        failureText="Failed to load client engagement details"
+        emptyText="No engagement activity found for this client"
+        figures={(details) => [{ label: 'Documents', value: details.documents }]}
+        omit="client"
+        onHide={() => setClientDetails(null)}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,54 @@
+import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { Button } from 'primereact/button';
+import { invalidateApiResources } from '@ledgerline/ui/api-invalidation.ts';
+import { downloadFile, viewFile, type FileRef } from '@ledgerline/ui/file-access.ts';
+import { ACTIVITY_RESOURCES } from './dashboard.api.ts';
+
+/**
+ * View and download buttons of a row that names a file. The shared file-access module checks
+ * the token, shows the toasts and records the activity; afterwards the feed and the figures
+ * are refetched, so the new view or download shows at once.
+ */
+export function FileActions({ file }: { file: FileRef }) {
+  const queryClient = useQueryClient();
+  const [busy, setBusy] = useState<'view' | 'download' | null>(null);
+  const run = (kind: 'view' | 'download') => async () => {
+    setBusy(kind);
+    try {
+      // Never rejects: file-access turns every failure into a toast.
+      await (kind === 'view' ? viewFile(file, { strictToken: true }) : downloadFile(file, { strictToken: true }));
+    } finally {
+      setBusy(null);
+    }
+    await invalidateApiResources(queryClient, ACTIVITY_RESOURCES);
+  };
+  const tooltipOptions = { position: 'top' } as const;
+  return (
+    <div className="record-actions">
+      <Button
+        icon="pi pi-eye"
+        rounded
+        text
+        aria-label={`View ${file.originalName}`}
+        tooltip="View"
+        tooltipOptions={tooltipOptions}
+        loading={busy === 'view'}
+        disabled={busy !== null}
+        onClick={run('view')}
+      />
+      <Button
+        icon="pi pi-download"
+        rounded
+        text
+        severity="success"
+        aria-label={`Download ${file.originalName}`}
+        tooltip="Download"
+        tooltipOptions={tooltipOptions}
+        loading={busy === 'download'}
+        disabled={busy !== null}
+        onClick={run('download')}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,27 @@
+import { Skeleton } from 'primereact/skeleton';
+
+export interface StatCardProps {
+  title: string;
+  icon: string;
+  /** Undefined while loading: a placeholder, never a made-up 0. */
+  value: number | undefined;
+}
+
+/** One of the dashboard's summary cards. */
+export function StatCard({ title, icon, value }: StatCardProps) {
+  return (
+    <section className="stat-card" aria-label={title}>
+      <span className="stat-card__icon" aria-hidden="true">
+        <i className={icon} />
+      </span>
+      <div>
+        <h3 className="stat-card__title">{title}</h3>
+        {value === undefined ? (
+          <Skeleton width="4rem" height="2rem" className="stat-card__placeholder" />
+        ) : (
+          <p className="stat-card__value">{value.toLocaleString('en-US')}</p>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,49 @@
+import { describe, expect, it } from '@jest/globals';
+import type { DashboardOverview } from '@ledgerline/contracts/activity.contracts.ts';
+import { dashboardTabs, summaryFigures } from '../src/dashboard-labels.ts';
+
+const overview = {
+  totalDocuments: 12,
+  totalActivities: 40,
+  totalClients: 3,
+  activeUsers: 5,
+} as DashboardOverview;
+
+describe('dashboard labels', () => {
+  it('gives staff the four tabs of spec 001 §2', () => {
+    for (const role of ['Admin', 'DTA', 'CPA', 'Bookkeeper']) {
+      expect(dashboardTabs(role).map((tab) => tab.label)).toEqual(['Overview', 'Client Engagement', 'Document Analytics', 'User Activity']);
+    }
+  });
+
+  it("gives the Client role its three labels, in either case, without Client Engagement", () => {
+    for (const role of ['Client', 'client']) {
+      expect(dashboardTabs(role)).toEqual([
+        { id: 'overview', label: 'Company Overview' },
+        { id: 'documents', label: 'Your Documents' },
+        { id: 'users', label: 'Your Activity' },
+      ]);
+    }
+  });
+
+  it("labels the staff cards with the firm's figures", () => {
+    expect(summaryFigures('Admin', overview).map(({ title, value }) => [title, value])).toEqual([
+      ['Total Documents', 12],
+      ['Total Activities', 40],
+      ['Clients', 3],
+      ['Active Users (7d)', 5],
+    ]);
+  });
+
+  it("labels a Client user's cards as their own, without active users", () => {
+    expect(summaryFigures('Client', overview).map(({ title, value }) => [title, value])).toEqual([
+      ['Your Documents', 12],
+      ['Your Activities', 40],
+      ['Your Companies', 3],
+    ]);
+  });
+
+  it('leaves the figures undefined while loading, never 0', () => {
+    expect(summaryFigures('CPA', undefined).map((figure) => figure.value)).toEqual([undefined, undefined, undefined, undefined]);
+  });
+});

@@ -1,0 +1,38 @@
+import type { FileType } from '@ledgerline/contracts/files.contracts.ts';
+import { toCalendarDate } from '@ledgerline/ui/calendar-date.ts';
+
+/** Labels of the file types (spec 001 §3) in tables and the upload dialog. */
+export const FILE_TYPE_LABELS: Readonly<Record<FileType, string>> = {
+  report: 'Report',
+  company_document: 'Company Document',
+  firm_document: 'Firm Document',
+};
+
+/** The file panel's choice (spec 001 §2): Reports or Company Documents. */
+export const PANEL_FILE_TYPES: readonly { label: string; value: FileType }[] = [
+  { label: 'Reports', value: 'report' },
+  { label: 'Company Documents', value: 'company_document' },
+];
+
+/** Spec 001 §9: dates are picked and shown as MM/dd/yyyy (PrimeReact's 'mm/dd/yy'). */
+export const CALENDAR_DATE_FORMAT = 'mm/dd/yy';
+
+/**
+ * The picked start and end days as the files query sends them: inclusive whole days
+ * (spec 001 §5: from the start of the start day to 23:59:59 of the end day), as the local
+ * calendar dates the user picked. A range picked backwards is put the right way round.
+ */
+export function dateRangeQuery(start: Date | null, end: Date | null): { startDate: string | null; endDate: string | null } {
+  const [from, to] = start && end && end < start ? [end, start] : [start, end];
+  return { startDate: from ? toCalendarDate(from) : null, endDate: to ? toCalendarDate(to) : null };
+}
+
+/** Spec 001 §2 empty texts of the reports table. */
+export function emptyFilesMessage(reportTypeChosen: boolean): string {
+  return reportTypeChosen ? 'No files found for this report type.' : 'No files found. Upload a file to get started.';
+}
+
+/** Spec 001 §2: one accessible client is chosen for the user; with several they pick. */
+export function autoSelectedClient(clients: readonly { id: number }[] | undefined): number | null {
+  return clients?.length === 1 ? clients[0]!.id : null;
+}

@@ -1,0 +1,186 @@
+import { useEffect, useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { Button } from 'primereact/button';
+import { Card } from 'primereact/card';
+import { Checkbox } from 'primereact/checkbox';
+import { Column } from 'primereact/column';
+import { ConfirmDialog } from 'primereact/confirmdialog';
+import { DataTable } from 'primereact/datatable';
+import { IconField } from 'primereact/iconfield';
+import { InputIcon } from 'primereact/inputicon';
+import { InputText } from 'primereact/inputtext';
+import { useNavigate, useParams } from 'react-router-dom';
+import { extractionMessage, type ExtractContentResult, type PortalFile } from '@ledgerline/contracts/files.contracts.ts';
+import { apiJson } from '@ledgerline/ui/api-client.ts';
+import { useAuth } from '@ledgerline/ui/auth-context.tsx';
+import { readCurrentTenant, type StoredUser } from '@ledgerline/ui/auth-storage.ts';
+import { formatDate } from '@ledgerline/ui/date-format.ts';
+import { PageHeading } from '@ledgerline/ui/page-heading.tsx';
+import { readSelectedReportType, restoreReportType, saveSelectedReportType } from '@ledgerline/ui/selected-report-type.ts';
+import { failureReason } from '@ledgerline/ui/server-message.ts';
+import { showToast } from '@ledgerline/ui/toast-store.ts';
+import { ClientPicker } from './client-picker.tsx';
+import { DateRangeFields, type DateRange } from './date-range-fields.tsx';
+import { extractContentPath, fileListPath } from './documents.api.ts';
+import { useClients, useFiles, useReportTypes } from './documents.queries.ts';
+import { autoSelectedClient, dateRangeQuery, emptyFilesMessage } from './file-filters.ts';
+import { canDeleteFiles } from './file-permissions.ts';
+import { FileNameCell, FileTypeTag } from './file-cells.tsx';
+import { FileRowActions } from './file-row-actions.tsx';
+import { UploadDialog } from './upload-dialog.tsx';
+import { REPORT_DELETE_TEXTS, useDeleteConfirmation } from './use-delete-confirmation.ts';
+
+/** The content search waits for a pause in typing before asking the server. */
+const SEARCH_DEBOUNCE_MS = 300;
+
+/** /cpa-dashboard, /{tenant}/cpa-dashboard and /cpa-dashboard/report/{id} (spec 001 §2 "Files screen"). */
+export function ReportsPage() {
+  const { state } = useAuth();
+  const { id } = useParams();
+  if (state.status !== 'authenticated') return null;
+  // A new report-type address starts from its own report type.
+  return <StaffReports key={id ?? 'all'} user={state.user} routeReportTypeId={id ? Number(id) : null} />;
+}
+
+/** What the report-type chips select; `undefined` until the user picks (then the stored choice applies). */
+type ReportTypeChoice = number | undefined;
+
+function StaffReports({ user, routeReportTypeId }: { user: StoredUser; routeReportTypeId: number | null }) {
+  const navigate = useNavigate();
+  const { tenant } = useParams();
+  const clients = useClients();
+  const reportTypes = useReportTypes();
+  // undefined: not chosen yet, so a single accessible client is chosen for the user.
+  const [clientChoice, setClientChoice] = useState<number | null | undefined>(undefined);
+  const [reportTypeChoice, setReportTypeChoice] = useState<ReportTypeChoice>(undefined);
+  const [displayAll, setDisplayAll] = useState(false);
+  const [dates, setDates] = useState<DateRange>({ start: null, end: null });
+  const [searchInput, setSearchInput] = useState('');
+  const [search, setSearch] = useState('');
+  const [uploading, setUploading] = useState(false);
+
+  useEffect(() => {
+    const timer = setTimeout(() => setSearch(searchInput.trim()), SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [searchInput]);
+
+  const clientId = clientChoice === undefined ? autoSelectedClient(clients.data) : clientChoice;
+  const accessibleTypeIds = (reportTypes.data ?? []).map((type) => type.id);
+  const reportTypeId = reportTypeChoice ?? restoreReportType(routeReportTypeId ?? readSelectedReportType(), accessibleTypeIds);
+  const filteredType = displayAll ? null : reportTypeId;
+
+  useEffect(() => {
+    // Keep the stored choice in line with what is shown (a route's type, or the fallback).
+    if (reportTypes.data && reportTypeId !== null) saveSelectedReportType(reportTypeId);
+  }, [reportTypes.data, reportTypeId]);
+
+  const listUrl = fileListPath({ clientId, reportTypeId: filteredType, search, ...dateRangeQuery(dates.start, dates.end) });
+  // The first list waits for the lookups its defaults come from, so it is asked for once.
+  const files = useFiles(listUrl, !reportTypes.isPending && !clients.isPending);
+  const askDelete = useDeleteConfirmation(REPORT_DELETE_TEXTS);
+  const mayDelete = canDeleteFiles(user);
+
+  const extract = useMutation({
+    mutationFn: () => apiJson<ExtractContentResult>('POST', extractContentPath()),
+    onSuccess: (result) => showToast({ severity: 'info', summary: 'Content Extraction', detail: extractionMessage(result?.filesToProcess ?? 0) }),
+    onError: (error) => showToast({ severity: 'error', summary: 'Error', detail: `Failed to start content extraction: ${failureReason(error)}` }),
+  });
+
+  const chooseReportType = (id: number) => {
+    setReportTypeChoice(id);
+    setDisplayAll(false);
+    saveSelectedReportType(id);
+  };
+  const tenantShortName = tenant ?? readCurrentTenant()?.shortName;
+  const reportTypeName = reportTypes.data?.find((type) => type.id === routeReportTypeId)?.name;
+
+  return (
+    <section className="documents-page">
+      <PageHeading
+        title={routeReportTypeId !== null && reportTypeName ? reportTypeName : 'Reports'}
+        subtitle="Upload, search and manage your clients' reports and documents"
+        actions={
+          <>
+            <Button label="Back to Dashboard" icon="pi pi-arrow-left" outlined onClick={() => navigate(tenantShortName ? `/${tenantShortName}/dashboard` : '/')} />
+            <Button
+              label="Extract Content from Existing Files"
+              icon="pi pi-sync"
+              severity="secondary"
+              outlined
+              loading={extract.isPending}
+              onClick={() => extract.mutate()}
+            />
+            <Button label="Upload" icon="pi pi-upload" onClick={() => setUploading(true)} />
+          </>
+        }
+      />
+      <Card className="documents-filters">
+        <div className="files-filters">
+          <div className="files-filter files-filter--wide">
+            <label htmlFor="files-search" className="files-filter__label">Search</label>
+            <IconField iconPosition="left">
+              <InputIcon className="pi pi-search" />
+              <InputText
+                id="files-search"
+                value={searchInput}
+                onChange={(event) => setSearchInput(event.target.value)}
+                placeholder="Search file contents..."
+              />
+            </IconField>
+          </div>
+          <div className="files-filter">
+            <label htmlFor="files-client" className="files-filter__label">Client</label>
+            <ClientPicker inputId="files-client" clients={clients.data} value={clientId} onChange={setClientChoice} loading={clients.isPending} placeholder="All Clients" />
+          </div>
+          <DateRangeFields idPrefix="files" value={dates} onChange={setDates} />
+        </div>
+        <div className="report-type-chips" role="group" aria-label="Report types">
+          {(reportTypes.data ?? []).map((type) => (
+            <Button
+              key={type.id}
+              label={type.name}
+              rounded
+              size="small"
+              outlined={displayAll || type.id !== reportTypeId}
+              aria-pressed={!displayAll && type.id === reportTypeId}
+              onClick={() => chooseReportType(type.id)}
+            />
+          ))}
+          <div className="report-type-chips__all">
+            <Checkbox inputId="files-display-all" checked={displayAll} onChange={(event) => setDisplayAll(Boolean(event.checked))} />
+            <label htmlFor="files-display-all">Display All Reports</label>
+          </div>
+        </div>
+      </Card>
+      <Card>
+        <DataTable
+          value={files.data ?? []}
+          dataKey="id"
+          loading={files.isFetching && !files.data}
+          emptyMessage={emptyFilesMessage(filteredType !== null)}
+          stripedRows
+          size="small"
+          className="files-table"
+          paginator={(files.data?.length ?? 0) > 25}
+          rows={25}
+        >
+          <Column header="File Name" body={(file: PortalFile) => <FileNameCell file={file} />} />
+          <Column header="Client Name" body={(file: PortalFile) => file.clientName ?? '—'} />
+          <Column header="Upload Date" body={(file: PortalFile) => formatDate(file.uploadedAt)} />
+          <Column header="File Type" body={(file: PortalFile) => <FileTypeTag file={file} />} />
+          <Column
+            header="Action"
+            headerClassName="files-table__actions"
+            body={(file: PortalFile) => <FileRowActions file={file} onDelete={mayDelete ? () => askDelete(file) : undefined} />}
+          />
+        </DataTable>
+      </Card>
+      <UploadDialog
+        visible={uploading}
+        onClose={() => setUploading(false)}
+        preset={{ fileType: 'report', clientId, reportTypeId }}
+      />
+      <ConfirmDialog />
+    </section>
+  );
+}

@@ -1,0 +1,28 @@
+import { beforeEach, describe, expect, it } from '@jest/globals';
+import { readSelectedReportType, restoreReportType, saveSelectedReportType, SELECTED_REPORT_TYPE_KEY } from '@ledgerline/ui/selected-report-type.ts';
+import { installLocalStorage } from './browser-globals.ts';
+
+describe('selected report type', () => {
+  let storage: Storage;
+  beforeEach(() => {
+    storage = installLocalStorage();
+  });
+
+  it('is kept in localStorage and read back as an id', () => {
+    expect(readSelectedReportType()).toBeNull();
+    saveSelectedReportType(4);
+    expect(storage.getItem(SELECTED_REPORT_TYPE_KEY)).toBe('4');
+    expect(readSelectedReportType()).toBe(4);
+    saveSelectedReportType(null);
+    expect(readSelectedReportType()).toBeNull();
+    storage.setItem(SELECTED_REPORT_TYPE_KEY, 'garbage');
+    expect(readSelectedReportType()).toBeNull();
+  });
+
+  it('is restored only while still accessible, else the first accessible type is used', () => {
+    expect(restoreReportType(4, [2, 4, 6])).toBe(4);
+    expect(restoreReportType(5, [2, 4, 6])).toBe(2);
+    expect(restoreReportType(null, [6, 2])).toBe(6);
+    expect(restoreReportType(4, [])).toBeNull();
+  });
+});
