@@ -41,6 +41,8 @@ export interface RunningPortal {
   gatewayUrl: string | null;
   /** Base URL of each service running in this process. */
   serviceUrls: ReadonlyMap<string, string>;
+  /** The bus the in-process services share (null when none runs here): tests publish other services' events on it. */
+  bus: Bus | null;
   stop(): Promise<void>;
 }
 
@@ -65,6 +67,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<RunningP
   const listening: Listening[] = [];
   const stoppers: (() => Promise<void>)[] = [];
   const serviceUrls = new Map<string, string>();
+  let bus: Bus | null = null;
 
   const stop = async () => {
     for (const s of [...listening].reverse()) await closeServer(s.server, config.shutdownGraceMs);
@@ -95,6 +98,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<RunningP
       }
       const adapters = await openAdapters(config, logger);
       stoppers.push(adapters.close);
+      bus = adapters.bus;
       await migratePlatform(adapters.db, [outboxMigrations, ...targets.services.flatMap((m) => m.migrations.filter((s) => s.scope === 'platform'))]);
       const relay = startOutboxRelay({ db: adapters.db, bus: adapters.bus, logger, pollIntervalMs: config.outboxPollMs });
       stoppers.push(() => relay.stop());
@@ -116,7 +120,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<RunningP
       stoppers.push(gw.stop);
       gatewayUrl = gw.listening.url;
     }
-    return { gatewayUrl, serviceUrls, stop };
+    return { gatewayUrl, serviceUrls, bus, stop };
   } catch (err) {
     await stop();
     throw err;

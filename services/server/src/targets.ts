@@ -1,9 +1,11 @@
 import type { ServiceModule } from '@ledgerline/kit/service-module.ts';
 import { identityModule } from '@ledgerline/identity/identity.module.ts';
 import { directoryModule } from '@ledgerline/directory-service/directory.module.ts';
+import { filesModule } from '@ledgerline/files-service/files.module.ts';
+import { activityModule } from '@ledgerline/activity-service/activity.module.ts';
 
 /** Every service the process can run, in start order (identity first: it issues the tokens the others verify). */
-export const SERVICE_MODULES: readonly ServiceModule[] = [identityModule, directoryModule];
+export const SERVICE_MODULES: readonly ServiceModule[] = [identityModule, directoryModule, filesModule, activityModule];
 
 export const GATEWAY_TARGET = 'gateway';
 export const ALL_TARGET = 'all';
