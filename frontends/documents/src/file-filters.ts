@@ -1,5 +1,4 @@
 import type { FileType } from '@ledgerline/contracts/files.contracts.ts';
-import { toCalendarDate } from '@ledgerline/ui/calendar-date.ts';
 
 /** Labels of the file types (spec 001 §3) in tables and the upload dialog. */
 export const FILE_TYPE_LABELS: Readonly<Record<FileType, string>> = {
@@ -18,13 +17,17 @@ export const PANEL_FILE_TYPES: readonly { label: string; value: FileType }[] = [
 export const CALENDAR_DATE_FORMAT = 'mm/dd/yy';
 
 /**
- * The picked start and end days as the files query sends them: inclusive whole days
- * (spec 001 §5: from the start of the start day to 23:59:59 of the end day), as the local
- * calendar dates the user picked. A range picked backwards is put the right way round.
+ * The picked start and end days as the files query sends them (spec 001 §5): from the start
+ * of the start day to 23:59:59.999 of the end day, both inclusive, in the user's own time
+ * zone, sent as exact instants so the server draws the line where the user's calendar does.
+ * A range picked backwards is put the right way round.
  */
 export function dateRangeQuery(start: Date | null, end: Date | null): { startDate: string | null; endDate: string | null } {
   const [from, to] = start && end && end < start ? [end, start] : [start, end];
-  return { startDate: from ? toCalendarDate(from) : null, endDate: to ? toCalendarDate(to) : null };
+  return {
+    startDate: from ? new Date(from.getFullYear(), from.getMonth(), from.getDate()).toISOString() : null,
+    endDate: to ? new Date(to.getFullYear(), to.getMonth(), to.getDate(), 23, 59, 59, 999).toISOString() : null,
+  };
 }
 
 /** Spec 001 §2 empty texts of the reports table. */

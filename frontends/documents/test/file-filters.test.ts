@@ -7,17 +7,22 @@ import { canDeleteFiles, canDeleteFirmDocument } from '../src/file-permissions.t
 import { installLocalStorage } from '../../ui/test/browser-globals.ts';
 
 describe('file list filters', () => {
-  it('sends the picked local days as inclusive YYYY-MM-DD bounds', () => {
-    // Late evening and early morning stay on the day the user picked, whatever the time zone.
-    expect(dateRangeQuery(new Date(2024, 2, 1, 0, 0), new Date(2024, 2, 5, 23, 59, 59))).toEqual({ startDate: '2024-03-01', endDate: '2024-03-05' });
-    expect(dateRangeQuery(new Date(2024, 11, 31, 23, 30), null)).toEqual({ startDate: '2024-12-31', endDate: null });
-    expect(dateRangeQuery(null, new Date(2025, 0, 1))).toEqual({ startDate: null, endDate: '2025-01-01' });
-    expect(dateRangeQuery(new Date(2024, 5, 9), new Date(2024, 5, 9))).toEqual({ startDate: '2024-06-09', endDate: '2024-06-09' });
+  it('sends the picked days as the instants they start and end in the user\'s time zone', () => {
+    // Whatever the time of day picked, the bounds are local midnight and local 23:59:59.999.
+    const localInstant = (...parts: [number, number, number, number?, number?, number?, number?]) => new Date(...parts).toISOString();
+    expect(dateRangeQuery(new Date(2024, 2, 1, 9, 30), new Date(2024, 2, 5, 8, 0))).toEqual({
+      startDate: localInstant(2024, 2, 1),
+      endDate: localInstant(2024, 2, 5, 23, 59, 59, 999),
+    });
+    expect(dateRangeQuery(new Date(2024, 11, 31, 23, 30), null)).toEqual({ startDate: localInstant(2024, 11, 31), endDate: null });
+    expect(dateRangeQuery(null, new Date(2025, 0, 1))).toEqual({ startDate: null, endDate: localInstant(2025, 0, 1, 23, 59, 59, 999) });
     expect(dateRangeQuery(null, null)).toEqual({ startDate: null, endDate: null });
   });
 
   it('puts a backwards range the right way round', () => {
-    expect(dateRangeQuery(new Date(2024, 2, 9), new Date(2024, 2, 1))).toEqual({ startDate: '2024-03-01', endDate: '2024-03-09' });
+    const { startDate, endDate } = dateRangeQuery(new Date(2024, 2, 9), new Date(2024, 2, 1));
+    expect(new Date(startDate!).getTime()).toBe(new Date(2024, 2, 1).getTime());
+    expect(new Date(endDate!).getTime()).toBe(new Date(2024, 2, 9, 23, 59, 59, 999).getTime());
   });
 
   it('shows dates as MM/dd/yyyy', () => {

@@ -80,15 +80,23 @@ export function snippetParts(snippet: string): { text: string; highlighted: bool
   return parts;
 }
 
-const isoDay = z.string().trim().regex(/^\d{4}-\d{2}-\d{2}(T.*)?$/, 'Dates must be YYYY-MM-DD');
+/**
+ * A date filter bound: a calendar day ('YYYY-MM-DD', a whole UTC day) or an exact instant
+ * with its offset ('2024-03-01T00:00:00.000+05:30', '…Z'). The screens send instants: the
+ * start and end of the days the user picked in their own time zone (spec 001 §5).
+ */
+const dateBound = z.string().trim().regex(
+  /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/,
+  'Dates must be YYYY-MM-DD or an ISO timestamp with a time zone',
+);
 const optionalId = z.union([z.literal('').transform(() => undefined), z.coerce.number().int().positive()]).optional();
 
 export const FILE_LIST_DEFAULT_LIMIT = 200;
 export const FILE_LIST_MAX_LIMIT = 1000;
 
 /**
- * GET /api/files. startDate and endDate are inclusive whole days (from 00:00:00.000 to
- * 23:59:59.999 in UTC); `_t` is the firm documents screen's cache buster. The reply is the
+ * GET /api/files. startDate and endDate are inclusive: a day bound covers the whole UTC day
+ * (from 00:00:00.000 to 23:59:59.999), an instant bound is exact; `_t` is the firm documents screen's cache buster. The reply is the
  * spec's bare array, newest first (or best match first with `search`); `limit`/`offset`
  * page it and the `X-Total-Count` header tells how many match.
  */
@@ -97,8 +105,8 @@ export const fileListQuerySchema = z.object({
   clientId: optionalId,
   search: z.string().trim().max(200).optional(),
   fileType: z.enum(FILE_TYPES, { error: UPLOAD_MESSAGES.badFileType }).optional(),
-  startDate: isoDay.optional(),
-  endDate: isoDay.optional(),
+  startDate: dateBound.optional(),
+  endDate: dateBound.optional(),
   limit: z.coerce.number().int().min(1).max(FILE_LIST_MAX_LIMIT).default(FILE_LIST_DEFAULT_LIMIT),
   offset: z.coerce.number().int().min(0).default(0),
   _t: z.string().optional(),

@@ -498,7 +498,15 @@ describe('list filters', () => {
     expect(await names(`&startDate=${today}&endDate=${today}`)).toHaveLength(3);
     expect(await names(`&startDate=${day(1)}`)).toEqual([]);
     expect(await names(`&endDate=${day(-1)}`)).toEqual([]);
-    expect(await names(`&startDate=${day(-1)}T00:00:00.000Z&endDate=${today}T00:00:00.000Z`)).toHaveLength(3);
+    // Instants are exact bounds (the screens send the local start and end of the picked days).
+    const at = (offsetMs: number) => encodeURIComponent(new Date(Date.now() + offsetMs).toISOString());
+    expect(await names(`&startDate=${at(-3_600_000)}&endDate=${at(60_000)}`)).toHaveLength(3);
+    expect(await names(`&startDate=${at(60_000)}`)).toEqual([]);
+    expect(await names(`&endDate=${at(-3_600_000)}`)).toEqual([]);
+    // The same instant written in another offset: an hour from now, in India's time.
+    const inIndia = new Date(Date.now() + 3_600_000 + 330 * 60_000).toISOString().replace('Z', '+05:30');
+    expect(await names(`&startDate=${encodeURIComponent(inIndia)}`)).toEqual([]);
+    expect(await names(`&endDate=${encodeURIComponent(inIndia)}`)).toHaveLength(3);
 
     const page = await list('admin', `?search=${word}&limit=2&offset=0&_t=${Date.now()}`);
     expect(page.body).toHaveLength(2);
@@ -510,7 +518,9 @@ describe('list filters', () => {
 
   it.each([
     ['?startDate=2024-13-45', 'Start date must be a valid date (YYYY-MM-DD)'],
-    ['?endDate=yesterday', 'Dates must be YYYY-MM-DD'],
+    ['?endDate=yesterday', 'Dates must be YYYY-MM-DD or an ISO timestamp with a time zone'],
+    ['?startDate=2024-03-01T10:00', 'Dates must be YYYY-MM-DD or an ISO timestamp with a time zone'],
+    ['?endDate=2024-13-01T10:00:00Z', 'End date must be a valid date'],
     ['?fileType=memo', UPLOAD_MESSAGES.badFileType],
     ['?limit=0', undefined],
     ['?limit=5000', undefined],

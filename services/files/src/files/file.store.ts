@@ -109,12 +109,23 @@ export const SEARCH_CANDIDATES = 1000;
 const WALK_MIN_DENSITY = 0.15;
 const HEADLINE_OPTIONS = `StartSel=${SNIPPET_MARK.start}, StopSel=${SNIPPET_MARK.end}, MaxWords=30, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "`;
 
-const isoDay = (value: string, what: string): string => {
-  const day = value.slice(0, 10);
-  const parsed = new Date(`${day}T00:00:00.000Z`);
-  if (Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== day) throw new Invalid(`${what} must be a valid date (YYYY-MM-DD)`);
-  return day;
-};
+/**
+ * The SQL condition of one date filter bound (fileListQuerySchema): a calendar day covers
+ * the whole UTC day, whatever the session's time zone; an instant is the exact bound.
+ */
+function dateBoundCondition(value: string, side: 'start' | 'end', param: (value: unknown) => string): string {
+  const what = side === 'start' ? 'Start date' : 'End date';
+  if (value.length > 10) {
+    const instant = new Date(value);
+    if (Number.isNaN(instant.getTime())) throw new Invalid(`${what} must be a valid date`);
+    return `f.uploaded_at ${side === 'start' ? '>=' : '<='} ${param(instant.toISOString())}::timestamptz`;
+  }
+  const parsed = new Date(`${value}T00:00:00.000Z`);
+  if (Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== value) throw new Invalid(`${what} must be a valid date (YYYY-MM-DD)`);
+  return side === 'start'
+    ? `f.uploaded_at >= (${param(value)}::date)::timestamp AT TIME ZONE 'UTC'`
+    : `f.uploaded_at < (${param(value)}::date + 1)::timestamp AT TIME ZONE 'UTC'`;
+}
 
 /** The reply's columns of `files f` (with the names as `c` and `r` know them). */
 const COLUMNS = `f.id, f.original_name, f.filename, f.mime_type, f.size, f.client_id, c.name AS client_name, f.file_type, f.document_type,
@@ -186,7 +197,7 @@ export class FileStore {
 
   /**
    * GET /api/files: newest first, or with `search` best match first (name words weigh more
-   * than content words) with a snippet of the matching passage. Dates are whole UTC days.
+   * than content words) with a snippet of the matching passage.
    */
   async list(db: SchemaDb, scope: AccessScope, q: FileListQuery): Promise<FileListPage> {
     const params: unknown[] = [];
@@ -197,9 +208,8 @@ export class FileStore {
     if (q.clientId !== undefined) where.push(`f.client_id = ${param(q.clientId)}`);
     if (q.reportTypeId !== undefined) where.push(`f.report_type_id = ${param(q.reportTypeId)}`);
     if (q.fileType !== undefined) where.push(`f.file_type = ${param(q.fileType)}`);
-    // Whole days in UTC, whatever the session's time zone.
-    if (q.startDate) where.push(`f.uploaded_at >= (${param(isoDay(q.startDate, 'Start date'))}::date)::timestamp AT TIME ZONE 'UTC'`);
-    if (q.endDate) where.push(`f.uploaded_at < (${param(isoDay(q.endDate, 'End date'))}::date + 1)::timestamp AT TIME ZONE 'UTC'`);
+    if (q.startDate) where.push(dateBoundCondition(q.startDate, 'start', param));
+    if (q.endDate) where.push(dateBoundCondition(q.endDate, 'end', param));
 
     const query = q.search ? toTsQuery(q.search) : null;
     if (q.search && !query) return { json: '[]', files: [], total: 0, capped: false };
