@@ -23,6 +23,7 @@ import {
   uploadFormData,
   uploadProblem,
   visibleFields,
+  clientOptional,
   type UploadEntry,
   type UploadFormValues,
 } from './upload-form.model.ts';
@@ -78,7 +79,7 @@ function UploadForm({ allowFirmDocument, preset, pending, setPending, onClose }:
       ...current,
       fileType,
       // A firm document starts without a client; a report needs a real one.
-      clientId: fileType === 'firm_document' && current.clientId === null ? NO_CLIENT : fileType === 'report' && current.clientId === NO_CLIENT ? null : current.clientId,
+      clientId: clientOptional(fileType) && current.clientId === null ? NO_CLIENT : fileType === 'report' && current.clientId === NO_CLIENT ? null : current.clientId,
     }));
   const update = (key: string, patch: Partial<UploadEntry>) =>
     setEntries((current) => current.map((entry) => (entry.key === key ? { ...entry, ...patch } : entry)));
@@ -125,7 +126,7 @@ function UploadForm({ allowFirmDocument, preset, pending, setPending, onClose }:
   }
 
   const clientOptions = [
-    ...(values.fileType === 'firm_document' ? [{ label: 'No Client', value: NO_CLIENT as number | typeof NO_CLIENT }] : []),
+    ...(clientOptional(values.fileType) ? [{ label: 'No Client', value: NO_CLIENT as number | typeof NO_CLIENT }] : []),
     ...(clients.data ?? []).map((client) => ({ label: client.name, value: client.id as number | typeof NO_CLIENT })),
   ];
 
@@ -140,23 +141,21 @@ function UploadForm({ allowFirmDocument, preset, pending, setPending, onClose }:
           disabled={pending}
         />
       </FormField>
-      {fields.client && (
-        <FormField label={values.fileType === 'report' ? 'Client' : 'Client (optional)'} htmlFor="upload-client">
-          <Dropdown
-            inputId="upload-client"
-            value={values.clientId}
-            options={clientOptions}
-            onChange={(event) => setValues((current) => ({ ...current, clientId: (event.value as number | typeof NO_CLIENT | undefined) ?? null }))}
-            filter
-            filterPlaceholder="Search clients"
-            emptyFilterMessage="No client found."
-            emptyMessage="No client found."
-            placeholder="Select a client"
-            loading={clients.isPending}
-            disabled={pending}
-          />
-        </FormField>
-      )}
+      <FormField label={clientOptional(values.fileType) ? 'Client (optional)' : 'Client'} htmlFor="upload-client">
+        <Dropdown
+          inputId="upload-client"
+          value={values.clientId}
+          options={clientOptions}
+          onChange={(event) => setValues((current) => ({ ...current, clientId: (event.value as number | typeof NO_CLIENT | undefined) ?? null }))}
+          filter
+          filterPlaceholder="Search clients"
+          emptyFilterMessage="No client found."
+          emptyMessage="No client found."
+          placeholder="Select a client"
+          loading={clients.isPending}
+          disabled={pending}
+        />
+      </FormField>
       {fields.reportType && (
         <FormField label="Report Type" htmlFor="upload-report-type">
           <Dropdown

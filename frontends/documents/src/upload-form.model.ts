@@ -8,7 +8,7 @@ import {
 import { serverMessage } from '@ledgerline/ui/server-message.ts';
 import { FILE_TYPE_LABELS } from './file-filters.ts';
 
-/** The client choice 'No Client' of a firm document (spec 001 §2 "Upload dialog"). */
+/** The client choice 'No Client' of a firm or company document (spec 001 §2 "Upload dialog"). */
 export const NO_CLIENT = 'none';
 
 export interface UploadFormValues {
@@ -34,11 +34,17 @@ export function fileTypeOptions(allowFirmDocument: boolean): { label: string; va
   return types.map((value) => ({ value, label: FILE_TYPE_LABELS[value] }));
 }
 
-/** Which fields the dialog shows for a file type. */
-export function visibleFields(fileType: FileType): { client: boolean; reportType: boolean; documentType: boolean } {
+/**
+ * A report needs a client; firm and company documents may have one ('No Client'). Spec 001 §5
+ * sends a client only for reports and firm documents, but a company document is a client
+ * company's paper (its Client users see it, the file panel filters it by client), so the
+ * dialog asks for one there too rather than filing every company document under no client.
+ */
+export const clientOptional = (fileType: FileType): boolean => fileType !== 'report';
+
+/** Which fields the dialog shows for a file type besides the client, which every type asks for. */
+export function visibleFields(fileType: FileType): { reportType: boolean; documentType: boolean } {
   return {
-    // Spec 001 §5 sends a client only for reports and firm documents, so only they ask for one.
-    client: fileType !== 'company_document',
     reportType: fileType === 'report',
     documentType: fileType === 'firm_document',
   };
@@ -57,14 +63,14 @@ export function uploadDisabled(values: UploadFormValues, fileCount: number, pend
 }
 
 /**
- * The multipart fields sent with each file (spec 001 §5): clientId only for a report with a
- * client or a firm document with a client other than 'No Client'; reportTypeId for reports;
- * documentType for firm documents.
+ * The multipart fields sent with each file (spec 001 §5): clientId whenever a client other
+ * than 'No Client' is chosen (company documents too, see clientOptional); reportTypeId for
+ * reports; documentType for firm documents.
  */
 export function uploadFields(values: UploadFormValues): Record<string, string> {
   const fields: Record<string, string> = { fileType: values.fileType };
   const hasClient = typeof values.clientId === 'number';
-  if (hasClient && (values.fileType === 'report' || values.fileType === 'firm_document')) fields.clientId = String(values.clientId);
+  if (hasClient) fields.clientId = String(values.clientId);
   if (values.fileType === 'report' && values.reportTypeId !== null) fields.reportTypeId = String(values.reportTypeId);
   if (values.fileType === 'firm_document') fields.documentType = values.documentType;
   return fields;

@@ -26,9 +26,9 @@ describe('upload dialog rules (spec 001 §5)', () => {
   });
 
   it('asks for a report type on reports and a document type on firm documents', () => {
-    expect(visibleFields('report')).toEqual({ client: true, reportType: true, documentType: false });
-    expect(visibleFields('firm_document')).toEqual({ client: true, reportType: false, documentType: true });
-    expect(visibleFields('company_document')).toEqual({ client: false, reportType: false, documentType: false });
+    expect(visibleFields('report')).toEqual({ reportType: true, documentType: false });
+    expect(visibleFields('firm_document')).toEqual({ reportType: false, documentType: true });
+    expect(visibleFields('company_document')).toEqual({ reportType: false, documentType: false });
   });
 
   it("says 'Please select a client' for a report without a client, then 'Please select at least one file to upload'", () => {
@@ -60,7 +60,8 @@ describe('upload dialog rules (spec 001 §5)', () => {
     });
     expect(uploadFields(initialUploadValues({ fileType: 'firm_document', clientId: 4 }))).toEqual({ fileType: 'firm_document', clientId: '4', documentType: 'other' });
     // Company documents carry neither a client nor a report or document type.
-    expect(uploadFields(initialUploadValues({ fileType: 'company_document', clientId: 4, reportTypeId: 5 }))).toEqual({ fileType: 'company_document' });
+    expect(uploadFields(initialUploadValues({ fileType: 'company_document', clientId: 4, reportTypeId: 5 }))).toEqual({ fileType: 'company_document', clientId: '4' });
+    expect(uploadFields(initialUploadValues({ fileType: 'company_document', clientId: NO_CLIENT }))).toEqual({ fileType: 'company_document' });
   });
 
   it('puts the fields before the file in each request', () => {
