@@ -18,17 +18,15 @@ const DEFAULT_SCHEMA_DIR = `/opt/ci-cache/kube-schemas/v${KUBE_VERSION}-standalo
 const SCHEMA_FILE_TEMPLATE = '{{ .ResourceKind }}{{ .KindSuffix }}.json';
 // The release name the chart's docs and skaffold.yaml use: objects are portal-<component>.
 const RELEASE = 'portal';
+// The server's service targets (services/server/src/targets.ts) and their ports.
 const SERVICES: Record<string, number> = {
   identity: 8101,
   directory: 8102,
   files: 8103,
   activity: 8104,
-  chat: 8105,
-  tasks: 8106,
-  compliance: 8107,
-  insights: 8108,
-  messaging: 8109,
 };
+// Keys values.yaml reserves for services still to come; the image has no such targets.
+const FUTURE_SERVICES = ['chat', 'tasks', 'compliance', 'insights', 'messaging'];
 
 interface K8sObject {
   apiVersion: string;
@@ -200,6 +198,7 @@ describe('deployment manifests', () => {
     const template = (...args: string[]) => mustRun(tools.helm, ['template', RELEASE, CHART, '--kube-version', KUBE_VERSION, ...args]);
     rendered.chartDefault = template();
     rendered.chartEverything = template('--values', everythingValues);
+    rendered.chartWithoutActivity = template('--set', 'services.activity.enabled=false');
     for (const path of ['k8s/base', 'k8s/overlays/single', 'k8s/overlays/distributed', 'k8s/dev-infra']) {
       rendered[path] = mustRun(tools.kustomize, ['build', join(ROOT, path)]);
     }
@@ -227,12 +226,28 @@ describe('deployment manifests', () => {
       expectValid(name);
     });
 
-    it('runs the gateway, identity and the frontend by default', () => {
+    it('runs the gateway, every service and the frontend by default', () => {
       const deployments = byKind(objects.chartDefault!, 'Deployment');
-      expect(deployments.map((d) => d.metadata.name).sort()).toEqual(['portal-frontend', 'portal-gateway', 'portal-identity']);
+      const services = Object.keys(SERVICES).map((name) => `portal-${name}`);
+      expect(deployments.map((d) => d.metadata.name).sort()).toEqual(['portal-frontend', 'portal-gateway', ...services].sort());
       expect(container(named(deployments, 'Deployment', 'portal-gateway')).args).toEqual(['--target=gateway']);
-      expect(container(named(deployments, 'Deployment', 'portal-identity')).args).toEqual(['--target=identity']);
+      for (const name of Object.keys(SERVICES)) {
+        expect(container(named(deployments, 'Deployment', `portal-${name}`)).args).toEqual([`--target=${name}`]);
+      }
       expect(container(named(deployments, 'Deployment', 'portal-frontend')).image).toBe('ledgerline/frontend:0.1.0');
+    });
+
+    it('has services listen on the pod address, where the gateway, the other services and the probes reach them', () => {
+      // A service binds 127.0.0.1 unless SERVICE_HOST says otherwise.
+      expect(named(objects.chartDefault!, 'ConfigMap', 'portal-env').data!.SERVICE_HOST).toBe('0.0.0.0');
+    });
+
+    it('gives the files service room for OCR, the other services the shared defaults', () => {
+      const deployments = byKind(objects.chartDefault!, 'Deployment');
+      expect(container(named(deployments, 'Deployment', 'portal-files')).resources).toEqual({ requests: { cpu: '100m', memory: '384Mi' }, limits: { memory: '1Gi' } });
+      for (const name of Object.keys(SERVICES).filter((n) => n !== 'files')) {
+        expect(container(named(deployments, 'Deployment', `portal-${name}`)).resources).toEqual({ requests: { cpu: '50m', memory: '160Mi' }, limits: { memory: '512Mi' } });
+      }
     });
 
     it('makes one Deployment and Service per enabled service, on its own port and target', () => {
@@ -250,9 +265,11 @@ describe('deployment manifests', () => {
         expect(config[`${name.toUpperCase()}_PORT`]).toBe(String(port));
       }
       expect(config.FRONTENDS_URL).toBe('http://portal-frontend:80');
-      // Disabled services get no route: the default render knows identity only.
-      const defaults = named(objects.chartDefault!, 'ConfigMap', 'portal-env').data!;
-      expect(Object.keys(defaults).filter((key) => key.endsWith('_SERVICE_URL'))).toEqual(['IDENTITY_SERVICE_URL']);
+      // A disabled service gets no Deployment, Service or route.
+      const withoutActivity = objects.chartWithoutActivity!;
+      expect(withoutActivity.filter((o) => o.metadata.name === 'portal-activity')).toEqual([]);
+      const routes = Object.keys(named(withoutActivity, 'ConfigMap', 'portal-env').data!).filter((key) => key.endsWith('_SERVICE_URL'));
+      expect(routes.sort()).toEqual(['DIRECTORY_SERVICE_URL', 'FILES_SERVICE_URL', 'IDENTITY_SERVICE_URL']);
     });
 
     it('gives every Deployment both probes, resources and a non-root, read-only security context', () => {
@@ -313,6 +330,11 @@ describe('deployment manifests', () => {
       const all = objects.chartEverything!;
       const ingress = named(all, 'Ingress', 'portal');
       expect(ingress.spec.rules[0].http.paths[0].backend.service).toEqual({ name: 'portal-gateway', port: { name: 'http' } });
+      // ingress-nginx would cut request bodies at 1 MiB; the gateway enforces the upload limit.
+      expect(ingress.metadata.annotations).toMatchObject({
+        'nginx.ingress.kubernetes.io/proxy-body-size': '0',
+        'nginx.ingress.kubernetes.io/proxy-request-buffering': 'off',
+      });
       const autoscalers = byKind(all, 'HorizontalPodAutoscaler');
       expect(autoscalers).toHaveLength(byKind(all, 'Deployment').length);
       for (const hpa of autoscalers) {
@@ -342,6 +364,7 @@ describe('deployment manifests', () => {
 
     it.each([
       ['an unknown service target', ['--set', 'services.payroll.enabled=true', '--set', 'services.payroll.port=8110'], 'payroll'],
+      ['a service the image has no target for yet', ['--set', `services.${FUTURE_SERVICES[0]}.enabled=true`], FUTURE_SERVICES[0]!],
       ['a string replica count', ['--set', 'services.identity.replicaCount=two'], 'replicaCount'],
       ['a root pod security context', ['--set', 'podSecurityContext.backend.runAsNonRoot=false'], 'runAsNonRoot'],
       ['an unknown top-level key', ['--set', 'gatway.replicaCount=3'], 'gatway'],
@@ -364,18 +387,37 @@ describe('deployment manifests', () => {
       const single = objects['k8s/overlays/single']!;
       const backends = byKind(single, 'Deployment').filter((d) => container(d).image.startsWith('ledgerline/backend'));
       expect(backends).toHaveLength(1);
-      expect(container(backends[0]!).args).toEqual(['--target=all']);
+      const all = container(backends[0]!);
+      expect(all.args).toEqual(['--target=all']);
       expect(named(single, 'Service', 'portal-gateway').spec.selector).toEqual(backends[0]!.spec.selector.matchLabels);
-      expect(single.find((o) => o.metadata.name === 'portal-identity')).toBeUndefined();
+      for (const name of Object.keys(SERVICES)) {
+        expect(single.find((o) => o.metadata.name === `portal-${name}`)).toBeUndefined();
+      }
+      // Its services stay on 127.0.0.1: only the gateway port is reachable from outside the pod.
+      expect(all.env?.find((e: { name: string }) => e.name === 'SERVICE_HOST')).toBeUndefined();
+      expect(byKind(single, 'ConfigMap')[0]!.data!.SERVICE_HOST).toBeUndefined();
     });
 
-    it('distributed runs the gateway and identity apart, the gateway routing to identity by name', () => {
+    it('distributed runs the gateway and each service apart, each reaching the others by name', () => {
       const distributed = objects['k8s/overlays/distributed']!;
-      const gateway = container(named(distributed, 'Deployment', 'portal-gateway'));
-      expect(gateway.args).toEqual(['--target=gateway']);
-      expect(gateway.env).toContainEqual({ name: 'IDENTITY_SERVICE_URL', value: 'http://portal-identity:8101' });
-      expect(container(named(distributed, 'Deployment', 'portal-identity')).args).toEqual(['--target=identity']);
-      expect(named(distributed, 'Service', 'portal-identity').spec.ports[0].port).toBe(8101);
+      expect(container(named(distributed, 'Deployment', 'portal-gateway')).args).toEqual(['--target=gateway']);
+      // One ConfigMap for every pod: identity calls every service, every service calls identity.
+      const config = byKind(distributed, 'ConfigMap')[0]!.data!;
+      const isolated = named(distributed, 'NetworkPolicy', 'portal-services').spec;
+      for (const [name, port] of Object.entries(SERVICES)) {
+        const deployment = named(distributed, 'Deployment', `portal-${name}`);
+        const main = container(deployment);
+        expect(main.args).toEqual([`--target=${name}`]);
+        expect(main.ports[0].containerPort).toBe(port);
+        expect(main.env).toContainEqual({ name: 'SERVICE_HOST', value: '0.0.0.0' });
+        expect(named(distributed, 'Service', `portal-${name}`).spec.ports[0].port).toBe(port);
+        expect(config[`${name.toUpperCase()}_PORT`]).toBe(String(port));
+        expect(config[`${name.toUpperCase()}_SERVICE_URL`]).toBe(`http://portal-${name}:${port}`);
+        expect(named(distributed, 'PodDisruptionBudget', `portal-${name}`).spec.selector.matchLabels).toEqual(deployment.spec.selector.matchLabels);
+        expect(isolated.podSelector.matchExpressions).toContainEqual({ key: 'app.kubernetes.io/component', operator: 'In', values: expect.arrayContaining([name]) });
+        expect(isolated.ingress[0].ports).toContainEqual({ port, protocol: 'TCP' });
+      }
+      expect(container(named(distributed, 'Deployment', 'portal-files')).resources.limits.memory).toBe('1Gi');
     });
 
     it('every portal Deployment has both probes and runs as non-root', () => {
@@ -397,6 +439,8 @@ describe('deployment manifests', () => {
       expect(secret.stringData.POSTGRES_URL).toMatch(/^postgres:\/\/.+@postgres:5432\//);
       expect(secret.stringData.AMQP_URL).toMatch(/^amqp:\/\/.+@rabbitmq:5672/);
       expect(secret.stringData.S3_ENDPOINT).toBe('http://minio:9000');
+      // Shared by every pod: directory verifies what the files service signs with it.
+      expect(Buffer.from(secret.stringData.PORTAL_ENCRYPTION_KEY!, 'base64')).toHaveLength(32);
     });
   });
 });
