@@ -5,6 +5,9 @@
 #   docker build -f docker/backend.Dockerfile -t ledgerline/backend .
 #   docker build -f docker/backend.Dockerfile --build-arg TARGET=identity -t ledgerline/identity .
 
+# Debian (glibc): package-lock.json carries @napi-rs/canvas's prebuilt binaries (the files
+# service renders scanned PDF pages with it for OCR) for linux-x64-gnu and linux-arm64-gnu
+# only, so a musl (Alpine) base would fail the check in the deps stage.
 ARG NODE_IMAGE=node:24-slim
 
 # Only the npm manifests, so the dependency layer below is rebuilt when they change and
@@ -20,11 +23,23 @@ RUN mkdir /manifests \
 # every workspace under it, so a new service needs no change here, and the frontends'
 # webpack toolchain stays out of the image. All manifests are present because npm ci
 # checks the whole lockfile against them.
+# Optional dependencies are required, not extras: @napi-rs/canvas ships its native
+# binary as one optional package per platform, and npm installs the one matching the
+# build platform. Two optional install scripts would download at build time what the
+# portal never uses: keycloak-connect's chromedriver (a WebDriver binary) and
+# swagger-ui-dist's usage ping; both are turned off.
+# The check after the install fails the build when the platform's canvas binary, the OCR
+# engine's WASM build (tesseract.js-core) or its language data (@tesseract.js-data/eng,
+# read from node_modules at run time) is missing, instead of the files service failing on
+# the first scanned document.
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY --from=manifests /manifests/ ./
 RUN --mount=type=cache,target=/root/.npm \
-    npm ci --omit=dev --workspace=services --workspace=gateway
+    CHROMEDRIVER_SKIP_DOWNLOAD=true SCARF_ANALYTICS=false \
+    npm ci --omit=dev --include=optional --workspace=services --workspace=gateway \
+ && cd services/files \
+ && node -e "require('@napi-rs/canvas'); require.resolve('@tesseract.js-data/eng/package.json'); require.resolve('tesseract.js-core/package.json')"
 
 FROM ${NODE_IMAGE} AS runtime
 ARG TARGET=all
