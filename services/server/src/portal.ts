@@ -211,6 +211,11 @@ function builtRemotes(): string[] {
 function listen(name: string, server: http.Server, port: number, host: string): Promise<Listening> {
   // Upstream keep-alive sockets from the gateway must outlive its agent's idle timeout.
   server.keepAliveTimeout = 65_000;
+  // A large upload on a slow line may take longer than Node's default 5-minute limit on a
+  // whole request, so there is none; the header limit stays, and a connection that sends
+  // nothing for 5 minutes is dropped instead.
+  server.requestTimeout = 0;
+  server.timeout = 5 * 60_000;
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
