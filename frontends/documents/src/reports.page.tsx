@@ -13,7 +13,6 @@ import { useNavigate, useParams } from 'react-router-dom';
 import { extractionMessage, type ExtractContentResult, type PortalFile } from '@ledgerline/contracts/files.contracts.ts';
 import { apiJson } from '@ledgerline/ui/api-client.ts';
 import { useAuth } from '@ledgerline/ui/auth-context.tsx';
-import { readCurrentTenant, type StoredUser } from '@ledgerline/ui/auth-storage.ts';
 import { formatDate } from '@ledgerline/ui/date-format.ts';
 import { PageHeading } from '@ledgerline/ui/page-heading.tsx';
 import { readSelectedReportType, restoreReportType, saveSelectedReportType } from '@ledgerline/ui/selected-report-type.ts';
@@ -24,7 +23,6 @@ import { DateRangeFields, type DateRange } from './date-range-fields.tsx';
 import { extractContentPath, fileListPath } from './documents.api.ts';
 import { useClients, useFiles, useReportTypes } from './documents.queries.ts';
 import { autoSelectedClient, dateRangeQuery, emptyFilesMessage } from './file-filters.ts';
-import { canDeleteFiles } from './file-permissions.ts';
 import { FileNameCell, FileTypeTag } from './file-cells.tsx';
 import { FileRowActions } from './file-row-actions.tsx';
 import { UploadDialog } from './upload-dialog.tsx';
@@ -39,15 +37,14 @@ export function ReportsPage() {
   const { id } = useParams();
   if (state.status !== 'authenticated') return null;
   // A new report-type address starts from its own report type.
-  return <StaffReports key={id ?? 'all'} user={state.user} routeReportTypeId={id ? Number(id) : null} />;
+  return <StaffReports key={id ?? 'all'} routeReportTypeId={id ? Number(id) : null} />;
 }
 
 /** What the report-type chips select; `undefined` until the user picks (then the stored choice applies). */
 type ReportTypeChoice = number | undefined;
 
-function StaffReports({ user, routeReportTypeId }: { user: StoredUser; routeReportTypeId: number | null }) {
+function StaffReports({ routeReportTypeId }: { routeReportTypeId: number | null }) {
   const navigate = useNavigate();
-  const { tenant } = useParams();
   const clients = useClients();
   const reportTypes = useReportTypes();
   // undefined: not chosen yet, so a single accessible client is chosen for the user.
@@ -66,7 +63,8 @@ function StaffReports({ user, routeReportTypeId }: { user: StoredUser; routeRepo
 
   const clientId = clientChoice === undefined ? autoSelectedClient(clients.data) : clientChoice;
   const accessibleTypeIds = (reportTypes.data ?? []).map((type) => type.id);
-  const reportTypeId = reportTypeChoice ?? restoreReportType(routeReportTypeId ?? readSelectedReportType(), accessibleTypeIds);
+  // The route's report type if the user may use it, else the stored choice, else the first accessible one.
+  const reportTypeId = reportTypeChoice ?? restoreReportType([routeReportTypeId, readSelectedReportType()], accessibleTypeIds);
   const filteredType = displayAll ? null : reportTypeId;
 
   useEffect(() => {
@@ -77,8 +75,9 @@ function StaffReports({ user, routeReportTypeId }: { user: StoredUser; routeRepo
   const listUrl = fileListPath({ clientId, reportTypeId: filteredType, search, ...dateRangeQuery(dates.start, dates.end) });
   // The first list waits for the lookups its defaults come from, so it is asked for once.
   const files = useFiles(listUrl, !reportTypes.isPending && !clients.isPending);
+  // Spec 001 §6: this screen shows Delete on every row (the role rule is the file panel's);
+  // the server decides who may really delete, and its refusal is toasted like any failure.
   const askDelete = useDeleteConfirmation(REPORT_DELETE_TEXTS);
-  const mayDelete = canDeleteFiles(user);
 
   const extract = useMutation({
     mutationFn: () => apiJson<ExtractContentResult>('POST', extractContentPath()),
@@ -91,7 +90,6 @@ function StaffReports({ user, routeReportTypeId }: { user: StoredUser; routeRepo
     setDisplayAll(false);
     saveSelectedReportType(id);
   };
-  const tenantShortName = tenant ?? readCurrentTenant()?.shortName;
   const reportTypeName = reportTypes.data?.find((type) => type.id === routeReportTypeId)?.name;
 
   return (
@@ -101,7 +99,7 @@ function StaffReports({ user, routeReportTypeId }: { user: StoredUser; routeRepo
         subtitle="Upload, search and manage your clients' reports and documents"
         actions={
           <>
-            <Button label="Back to Dashboard" icon="pi pi-arrow-left" outlined onClick={() => navigate(tenantShortName ? `/${tenantShortName}/dashboard` : '/')} />
+            <Button label="Back to Dashboard" icon="pi pi-arrow-left" outlined onClick={() => navigate('/')} />
             <Button
               label="Extract Content from Existing Files"
               icon="pi pi-sync"
@@ -171,7 +169,7 @@ function StaffReports({ user, routeReportTypeId }: { user: StoredUser; routeRepo
           <Column
             header="Action"
             headerClassName="files-table__actions"
-            body={(file: PortalFile) => <FileRowActions file={file} onDelete={mayDelete ? () => askDelete(file) : undefined} />}
+            body={(file: PortalFile) => <FileRowActions file={file} onDelete={() => askDelete(file)} />}
           />
         </DataTable>
       </Card>

@@ -21,6 +21,9 @@ const PDF_NAME = 'q1-gst-report.pdf';
 const DOCX_NAME = 'engagement-letter.docx';
 const PNG_NAME = 'scanned-invoice.png';
 const OTHER_CLIENT_REPORT = 'orbit-annual-report.pdf';
+const SVG_NAME = 'zenith-logo.svg';
+// If this script ran, the tab's title would say so: served sandboxed, it must not.
+const SVG_BYTES = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><rect width="40" height="40" fill="teal"/><script>document.title = "script ran"</script></svg>');
 
 interface Login { token: string; user: Record<string, unknown> }
 
@@ -184,11 +187,33 @@ describe('documents screens in Chromium', () => {
     const popup = page.waitForEvent('popup');
     await fileRow(PDF_NAME).getByRole('button', { name: `View ${PDF_NAME}` }).click();
     const tab = await popup;
-    expect(tab.url()).toMatch(new RegExp(`^blob:${baseUrl}/`));
+    // The tab opens blank with the click, then goes to the file once it has come.
+    await tab.waitForURL(new RegExp(`^blob:${baseUrl}/`), { waitUntil: 'commit' });
     // An image or PDF stays open after the 1 s clean-up.
     await page.waitForTimeout(1_500);
     expect(tab.isClosed()).toBe(false);
     await tab.close();
+
+    // An SVG can carry script: it opens through a signed public link, served sandboxed, never from a blob: URL.
+    const svgForm = new FormData();
+    svgForm.append('fileType', 'report');
+    svgForm.append('clientId', String(zenithId));
+    svgForm.append('reportTypeId', String(gstReturnsId));
+    svgForm.append('file', new Blob([new Uint8Array(SVG_BYTES)], { type: 'image/svg+xml' }), SVG_NAME);
+    const svgUpload = await fetch(`${baseUrl}/api/${TENANT}/files`, { method: 'POST', headers: { authorization: `Bearer ${cpaLogin.token}` }, body: svgForm });
+    expect(svgUpload.status).toBe(201);
+    const svgId = ((await svgUpload.json()) as { files: { id: number }[] }).files[0]!.id;
+    // Another list (all report types) is asked for, so the new file shows.
+    await page.locator('label[for="files-display-all"]').click();
+    const svgPopup = page.waitForEvent('popup');
+    await fileRow(SVG_NAME).getByRole('button', { name: `View ${SVG_NAME}` }).click();
+    const svgTab = await svgPopup;
+    await svgTab.waitForURL(new RegExp(`^${baseUrl}/api/${TENANT}/public/files/${svgId}\\?token=`));
+    const served = await fetch(svgTab.url());
+    expect(served.headers.get('content-security-policy')).toContain('sandbox');
+    await expect(svgTab.title()).resolves.not.toBe('script ran');
+    await svgTab.close();
+    await page.locator('label[for="files-display-all"]').click();
 
     const download = page.waitForEvent('download');
     await fileRow(DOCX_NAME).getByRole('button', { name: `Download ${DOCX_NAME}` }).click();
@@ -201,8 +226,10 @@ describe('documents screens in Chromium', () => {
     // Both were followed by an activity log post.
     await eventually(async () => {
       const logs = await call<{ action: string; fileName: string | null }[]>('GET', `/api/${TENANT}/activity-logs`, cpaLogin.token);
-      expect(logs.body.map((log) => `${log.action} ${log.fileName}`)).toEqual(expect.arrayContaining([`view ${PDF_NAME}`, `download ${DOCX_NAME}`]));
+      expect(logs.body.map((log) => `${log.action} ${log.fileName}`)).toEqual(expect.arrayContaining([`view ${PDF_NAME}`, `view ${SVG_NAME}`, `download ${DOCX_NAME}`]));
     }, 10_000, 200);
+    // The SVG was only for this check: the later screens list the Zenith files exactly.
+    expect((await call('DELETE', `/api/${TENANT}/files/${svgId}`, cpaLogin.token)).status).toBe(200);
   }, 60_000);
 
   it('deletes a file after the confirmation', async () => {

@@ -6,6 +6,7 @@
  * Stateful ui modules are imported by package name so module federation gives every remote
  * the one toast store and token storage (see optional-query.ts).
  */
+import type { PublicFileLink } from '@ledgerline/contracts/files.contracts.ts';
 import { apiJson, apiPath } from '@ledgerline/ui/api-client.ts';
 import { clearStoredToken, readToken } from '@ledgerline/ui/auth-storage.ts';
 import { fileNameExtension, GENERIC_MEDIA_TYPE, mediaTypeFor } from '@ledgerline/ui/media-types.ts';
@@ -73,37 +74,95 @@ export function checkStoredToken(strict = false): string {
   return token;
 }
 
-/** Opens a viewable file in a new tab; other types are downloaded. Never rejects: failures are toasts. */
+/**
+ * Types whose documents can run script (SVG, and XML, which may carry XHTML). From a blob:
+ * URL they would run in the portal's own origin, next to the stored token; they are opened
+ * through a signed public link instead, which the files service serves with nosniff and a
+ * sandboxing Content-Security-Policy.
+ */
+const SCRIPTABLE: ReadonlySet<string> = new Set(['svg', 'xml']);
+
+export function isScriptable(name: string): boolean {
+  return SCRIPTABLE.has(fileNameExtension(name));
+}
+
+/**
+ * Opens a viewable file in a new tab; other types are downloaded. Never rejects: failures are toasts.
+ *
+ * The tab is opened before anything is awaited, while the click still counts as the user's
+ * (a tab opened after the fetch may be blocked as a popup); it is then pointed at the file,
+ * or closed if the file cannot be had. A blocked tab turns the view into a download.
+ */
 export async function viewFile(file: FileRef, options: FileAccessOptions = {}): Promise<void> {
   if (!isViewable(file.originalName)) return downloadFile(file, options);
+  let tab: Window | null = null;
   try {
+    // Synchronous: a missing or malformed token never opens a tab.
     const token = checkStoredToken(options.strictToken);
-    const response = await fetchFile(file, token);
-    if (!response.ok) {
-      dropTokenOnDenial(response.status);
-      throw new Error(`Failed to access file: ${response.status}`);
-    }
-    const blob = typed(await response.blob(), file.originalName);
-    const url = URL.createObjectURL(blob);
-    const tab = window.open(url, '_blank');
-    await recordAccess('view', file);
-    if (!tab) {
-      // A blocked popup must not lose the user's click: hand the file over as a download.
-      URL.revokeObjectURL(url);
-      saveBlob(blob, file.originalName);
-      return;
-    }
-    setTimeout(() => {
-      URL.revokeObjectURL(url);
-      // Browsers show images and PDFs; other "viewable" types may sit in a blank tab.
-      if (!tab.closed && !staysInTab(file.originalName)) {
-        tab.close();
-        saveBlob(blob, file.originalName);
-      }
-    }, VIEW_TAB_CLEANUP_MS);
+    tab = window.open('', '_blank');
+    const shown = isScriptable(file.originalName) ? await showThroughPublicLink(file, token, tab) : await showAsObjectUrl(file, token, tab);
+    if (shown) recordAccess('view', file);
   } catch (error) {
+    if (tab && !tab.closed) tab.close();
     showToast({ severity: 'error', summary: 'Error', detail: failureText('Failed to view file', error) });
   }
+}
+
+/**
+ * Spec 001 §4: the file as a temporary object URL, revoked after the cleanup. False when the
+ * user closed the tab before the file came (nothing is shown or saved then).
+ */
+async function showAsObjectUrl(file: FileRef, token: string, tab: Window | null): Promise<boolean> {
+  const response = await fetchFile(file, token);
+  if (!response.ok) {
+    dropTokenOnDenial(response.status);
+    throw new Error(`Failed to access file: ${response.status}`);
+  }
+  const blob = viewedAs(await response.blob(), file.originalName);
+  if (!tab) {
+    // A blocked popup must not lose the user's click: hand the file over as a download.
+    saveBlob(blob, file.originalName);
+    return true;
+  }
+  if (tab.closed) return false;
+  const url = URL.createObjectURL(blob);
+  tab.location.replace(url);
+  setTimeout(() => {
+    URL.revokeObjectURL(url);
+    // Browsers show images and PDFs; other "viewable" types may sit in a blank tab.
+    if (!tab.closed && !staysInTab(file.originalName)) {
+      tab.close();
+      saveBlob(blob, file.originalName);
+    }
+  }, VIEW_TAB_CLEANUP_MS);
+  return true;
+}
+
+/** A scriptable type: the tab goes to a signed public link, served sandboxed; no blob: URL. */
+async function showThroughPublicLink(file: FileRef, token: string, tab: Window | null): Promise<boolean> {
+  const response = await fetch(apiPath(`files/${file.id}/public-link`), {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}` },
+    credentials: 'include',
+  });
+  if (!response.ok) {
+    dropTokenOnDenial(response.status);
+    throw new Error(`Failed to access file: ${response.status}`);
+  }
+  const { url } = (await response.json()) as PublicFileLink;
+  if (!tab) {
+    saveLink(url, file.originalName);
+    return true;
+  }
+  if (tab.closed) return false;
+  tab.location.replace(url);
+  setTimeout(() => {
+    if (!tab.closed && !staysInTab(file.originalName)) {
+      tab.close();
+      saveLink(url, file.originalName);
+    }
+  }, VIEW_TAB_CLEANUP_MS);
+  return true;
 }
 
 /** Saves the file under its original name. Never rejects: failures are toasts. */
@@ -116,7 +175,7 @@ export async function downloadFile(file: FileRef, options: FileAccessOptions = {
       throw new Error(`Failed to download file: ${response.status} ${await responseText(response)}`);
     }
     saveBlob(typed(await response.blob(), file.originalName), file.originalName);
-    await recordAccess('download', file);
+    recordAccess('download', file);
     showToast({ severity: 'success', summary: 'Success', detail: 'File downloaded successfully' });
   } catch (error) {
     showToast({ severity: 'error', summary: 'Error', detail: failureText('Failed to download file', error, 'Unknown error') });
@@ -144,10 +203,19 @@ async function responseText(response: Response): Promise<string> {
   return response.statusText || body;
 }
 
-/** A tab shows a blob by its type; a server answering generic binary still gets the name's type. */
+/** A saved blob keeps the server's type; a server answering generic binary still gets the name's type. */
 function typed(blob: Blob, name: string): Blob {
   if (blob.type && blob.type !== GENERIC_MEDIA_TYPE) return blob;
   return new Blob([blob], { type: mediaTypeFor(name) });
+}
+
+/**
+ * A viewed blob always has its name's type: the name decided that it may open from a blob:
+ * URL (not scriptable), so a stored type saying otherwise (say text/html) must not render.
+ */
+function viewedAs(blob: Blob, name: string): Blob {
+  const type = mediaTypeFor(name);
+  return blob.type === type ? blob : new Blob([blob], { type });
 }
 
 function saveBlob(blob: Blob, name: string): void {
@@ -163,14 +231,26 @@ function saveBlob(blob: Blob, name: string): void {
   setTimeout(() => URL.revokeObjectURL(url), VIEW_TAB_CLEANUP_MS);
 }
 
-/** Spec 001 §4: the activity log post follows a view or download; its failure is ignored. */
-async function recordAccess(action: 'view' | 'download', file: FileRef): Promise<void> {
+/** Saves a same-origin public link as a file (attachment), without opening what it holds. */
+function saveLink(url: string, name: string): void {
+  const link = document.createElement('a');
+  link.href = `${url}${url.includes('?') ? '&' : '?'}download=1`;
+  link.download = name;
+  link.style.display = 'none';
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+}
+
+/**
+ * Spec 001 §4: the activity log post follows a view or download; its failure is ignored.
+ * Not awaited: a slow or hanging post must hold up neither the tab cleanup nor the toast.
+ */
+function recordAccess(action: 'view' | 'download', file: FileRef): void {
   const details = action === 'view' ? `Viewed file: ${file.originalName}` : `Downloaded file: ${file.originalName}`;
-  try {
-    await apiJson('POST', apiPath('activity-logs'), { action, fileId: file.id, details });
-  } catch {
+  apiJson('POST', apiPath('activity-logs'), { action, fileId: file.id, details }).catch(() => {
     // Ignored by design: the user's view or download has already happened.
-  }
+  });
 }
 
 /** 'Failed to view file: {reason}', or the token check's own words. */

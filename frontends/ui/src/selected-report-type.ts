@@ -25,9 +25,13 @@ export function saveSelectedReportType(id: number | null): void {
 
 /**
  * The stored choice if the user may still use that report type, else the first one they may
- * use; null when they have none.
+ * use; null when they have none. Several candidates are tried in order (a route's report
+ * type, then the stored choice) before falling back to the first accessible one.
  */
-export function restoreReportType(stored: number | null, accessibleIds: readonly number[]): number | null {
-  if (stored !== null && accessibleIds.includes(stored)) return stored;
+export function restoreReportType(stored: number | null | readonly (number | null)[], accessibleIds: readonly number[]): number | null {
+  const candidates = Array.isArray(stored) ? stored : [stored];
+  for (const candidate of candidates) {
+    if (candidate !== null && accessibleIds.includes(candidate)) return candidate;
+  }
   return accessibleIds[0] ?? null;
 }

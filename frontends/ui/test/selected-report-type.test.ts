@@ -25,4 +25,13 @@ describe('selected report type', () => {
     expect(restoreReportType(null, [6, 2])).toBe(6);
     expect(restoreReportType(4, [])).toBeNull();
   });
+
+  it('tries a route\'s report type, then the stored one, then the first accessible type', () => {
+    expect(restoreReportType([6, 4], [2, 4, 6])).toBe(6);
+    // The route names a type the user may not use: the stored choice still applies.
+    expect(restoreReportType([9, 4], [2, 4, 6])).toBe(4);
+    expect(restoreReportType([9, 5], [2, 4, 6])).toBe(2);
+    expect(restoreReportType([null, 4], [2, 4, 6])).toBe(4);
+    expect(restoreReportType([9, null], [])).toBeNull();
+  });
 });
