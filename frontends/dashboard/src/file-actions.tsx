@@ -7,21 +7,21 @@ import { ACTIVITY_RESOURCES } from './dashboard.api.ts';
 
 /**
  * View and download buttons of a row that names a file. The shared file-access module checks
- * the token, shows the toasts and records the activity; afterwards the feed and the figures
- * are refetched, so the new view or download shows at once.
+ * the token, shows the toasts and records the activity; once that record has landed the feed
+ * and the figures are refetched, so the new view or download shows at once.
  */
 export function FileActions({ file }: { file: FileRef }) {
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState<'view' | 'download' | null>(null);
+  const options = { strictToken: true, onRecorded: () => void invalidateApiResources(queryClient, ACTIVITY_RESOURCES) };
   const run = (kind: 'view' | 'download') => async () => {
     setBusy(kind);
     try {
       // Never rejects: file-access turns every failure into a toast.
-      await (kind === 'view' ? viewFile(file, { strictToken: true }) : downloadFile(file, { strictToken: true }));
+      await (kind === 'view' ? viewFile(file, options) : downloadFile(file, options));
     } finally {
       setBusy(null);
     }
-    await invalidateApiResources(queryClient, ACTIVITY_RESOURCES);
   };
   const tooltipOptions = { position: 'top' } as const;
   return (

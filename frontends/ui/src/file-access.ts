@@ -17,6 +17,8 @@ export type FileRef = { id: number; originalName: string };
 export interface FileAccessOptions {
   /** Table views also require exactly three dot-separated token parts (spec 001 §5). */
   strictToken?: boolean;
+  /** Called once the activity-log post of a view or download has settled (either way), so a feed can refetch. */
+  onRecorded?: () => void;
 }
 
 /** Spec 001 §9. */
@@ -101,7 +103,7 @@ export async function viewFile(file: FileRef, options: FileAccessOptions = {}): 
     const token = checkStoredToken(options.strictToken);
     tab = window.open('', '_blank');
     const shown = isScriptable(file.originalName) ? await showThroughPublicLink(file, token, tab) : await showAsObjectUrl(file, token, tab);
-    if (shown) recordAccess('view', file);
+    if (shown) recordAccess('view', file, options);
   } catch (error) {
     if (tab && !tab.closed) tab.close();
     showToast({ severity: 'error', summary: 'Error', detail: failureText('Failed to view file', error) });
@@ -175,7 +177,7 @@ export async function downloadFile(file: FileRef, options: FileAccessOptions = {
       throw new Error(`Failed to download file: ${response.status} ${await responseText(response)}`);
     }
     saveBlob(typed(await response.blob(), file.originalName), file.originalName);
-    recordAccess('download', file);
+    recordAccess('download', file, options);
     showToast({ severity: 'success', summary: 'Success', detail: 'File downloaded successfully' });
   } catch (error) {
     showToast({ severity: 'error', summary: 'Error', detail: failureText('Failed to download file', error, 'Unknown error') });
@@ -246,11 +248,13 @@ function saveLink(url: string, name: string): void {
  * Spec 001 §4: the activity log post follows a view or download; its failure is ignored.
  * Not awaited: a slow or hanging post must hold up neither the tab cleanup nor the toast.
  */
-function recordAccess(action: 'view' | 'download', file: FileRef): void {
+function recordAccess(action: 'view' | 'download', file: FileRef, { onRecorded }: FileAccessOptions): void {
   const details = action === 'view' ? `Viewed file: ${file.originalName}` : `Downloaded file: ${file.originalName}`;
-  apiJson('POST', apiPath('activity-logs'), { action, fileId: file.id, details }).catch(() => {
-    // Ignored by design: the user's view or download has already happened.
-  });
+  apiJson('POST', apiPath('activity-logs'), { action, fileId: file.id, details })
+    .catch(() => {
+      // Ignored by design: the user's view or download has already happened.
+    })
+    .finally(() => onRecorded?.());
 }
 
 /** 'Failed to view file: {reason}', or the token check's own words. */

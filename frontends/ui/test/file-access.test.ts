@@ -370,5 +370,21 @@ describe('file access', () => {
       expect(latestToast()).toMatchObject({ severity: 'success', detail: 'File downloaded successfully' });
       await downloading;
     });
+
+    it('tells onRecorded once the activity post has settled, whether it landed or failed', async () => {
+      storage.setItem('currentTenant', ACME);
+      storage.setItem('token', JWT);
+      for (const post of [() => new Response('{}'), () => new Response('{"message":"File not found"}', { status: 404 })]) {
+        const answer = deferred<Response>();
+        installSlowFetch(browser, (url) => (url.endsWith('/activity-logs') ? answer.promise : Promise.resolve(new Response('PK', { headers: { 'Content-Type': 'application/zip' } }))));
+        let recorded = 0;
+        await downloadFile({ id: 12, originalName: 'books.zip' }, { onRecorded: () => { recorded += 1; } });
+        await settle();
+        expect(recorded).toBe(0);
+        answer.resolve(post());
+        await settle();
+        expect(recorded).toBe(1);
+      }
+    });
   });
 });
