@@ -11,11 +11,11 @@ import { formatDate } from '@ledgerline/ui/date-format.ts';
 import { EmptyState } from '@ledgerline/ui/empty-state.tsx';
 import { PageHeading } from '@ledgerline/ui/page-heading.tsx';
 import { DateRangeFields, type DateRange } from './date-range-fields.tsx';
-import { fileListPath } from './documents.api.ts';
-import { useClientAccess, useClients, useFiles, useReportTypes } from './documents.queries.ts';
+import { useClientAccess, useClients, useReportTypes } from './documents.queries.ts';
 import { FileNameCell } from './file-cells.tsx';
 import { dateRangeQuery } from './file-filters.ts';
 import { FileRowActions } from './file-row-actions.tsx';
+import { usePagedFiles } from './use-paged-files.ts';
 
 const NO_DATES: DateRange = { start: null, end: null };
 
@@ -50,15 +50,15 @@ function ClientReports({ user }: { user: StoredUser }) {
   const [dates, setDates] = useState<DateRange>(NO_DATES);
   const clientId = reportsClient(access.data);
   const clientName = clients.data?.find((client) => client.id === clientId)?.name;
-  const files = useFiles(
-    fileListPath({ clientId, fileType: 'report', reportTypeId, ...dateRangeQuery(dates.start, dates.end) }),
-    clientId !== null,
+  const files = usePagedFiles(
+    { clientId, fileType: 'report', reportTypeId, ...dateRangeQuery(dates.start, dates.end) },
+    { enabled: clientId !== null },
   );
   const resetFilters = () => {
     setReportTypeId(null);
     setDates(NO_DATES);
   };
-  const loading = access.isPending || (clientId !== null && files.isPending);
+  const loading = access.isPending || (clientId !== null && files.query.isPending);
 
   return (
     <section className="documents-page">
@@ -97,10 +97,10 @@ function ClientReports({ user }: { user: StoredUser }) {
         </Card>
       )}
       <Card>
-        {!loading && !files.data?.length ? (
+        {!loading && files.total === 0 ? (
           <EmptyState icon="pi pi-file" title="No reports available" text="Reports will appear here when they are uploaded by your CPA" />
         ) : (
-          <DataTable value={files.data ?? []} dataKey="id" loading={loading} stripedRows size="small" className="files-table" paginator={(files.data?.length ?? 0) > 25} rows={25}>
+          <DataTable {...files.table} value={files.rows} dataKey="id" loading={loading || files.loading} stripedRows size="small" className="files-table">
             <Column header="File Name" body={(file: PortalFile) => <FileNameCell file={file} />} />
             <Column header="Report Type" body={(file: PortalFile) => file.reportTypeName ?? '—'} />
             <Column header="Upload Date" body={(file: PortalFile) => formatDate(file.uploadedAt)} />

@@ -23,8 +23,14 @@ export interface FileListFilters {
   endDate?: string | null;
 }
 
-/** GET /api/files with the set filters, in a stable order (the URL is also the query's cache key). */
-export function fileListPath(filters: FileListFilters): string {
+/** One page of the list: `limit` rows from row `offset` (without them the server answers its first 200). */
+export interface FileListPaging {
+  limit?: number;
+  offset?: number;
+}
+
+/** GET /api/files with the set filters and paging, in a stable order (the URL is also the query's cache key). */
+export function fileListPath(filters: FileListFilters & FileListPaging): string {
   const query = new URLSearchParams();
   const add = (name: string, value: string | number | null | undefined) => {
     if (value !== null && value !== undefined && value !== '') query.set(name, String(value));
@@ -35,8 +41,18 @@ export function fileListPath(filters: FileListFilters): string {
   add('search', filters.search?.trim());
   add('startDate', filters.startDate);
   add('endDate', filters.endDate);
+  add('limit', filters.limit);
+  add('offset', filters.offset);
   const text = query.toString();
   return text ? `${filesPath()}?${text}` : filesPath();
+}
+
+/**
+ * The firm documents screen's `_t` cache buster (spec 001 §7), added when the request is sent
+ * (not to the cache key), so no cache between here and the service answers with an old list.
+ */
+export function withCacheBuster(url: string, now = Date.now()): string {
+  return `${url}${url.includes('?') ? '&' : '?'}_t=${now}`;
 }
 
 /** Cache lifetimes of spec 001 §9. */

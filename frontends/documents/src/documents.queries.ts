@@ -1,11 +1,12 @@
 import { useEffect } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Client, ReportType } from '@ledgerline/contracts/directory.contracts.ts';
 import type { PortalFile } from '@ledgerline/contracts/files.contracts.ts';
-import { apiJson } from '@ledgerline/ui/api-client.ts';
+import { apiJson, apiRequest } from '@ledgerline/ui/api-client.ts';
 import { invalidateApiResources } from '@ledgerline/ui/api-invalidation.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
-import { clientAccessPath, clientsPath, filePath, REFRESH_AFTER_UPLOAD_MS, reportTypesPath, STALE_TIME_MS, UPLOAD_REFRESHES } from './documents.api.ts';
+import { clientAccessPath, clientsPath, filePath, REFRESH_AFTER_UPLOAD_MS, reportTypesPath, STALE_TIME_MS, UPLOAD_REFRESHES, withCacheBuster } from './documents.api.ts';
+import { fileListTotal, type FileListTotal } from './file-paging.ts';
 
 /** Shows a fetch failure once per failure (spec 001 §8 'Failed to fetch …'). */
 export function useFailureToast(failed: boolean, detail: string): void {
@@ -31,10 +32,43 @@ export function useClientAccess(userId: number) {
   return useQuery<number[] | null>({ queryKey: [clientAccessPath(userId)], staleTime: STALE_TIME_MS.users });
 }
 
-/** A files list by its URL (fileListPath); never cached as fresh (spec 001 §9). */
-export function useFiles(url: string, enabled = true) {
-  const files = useQuery<PortalFile[]>({ queryKey: [url], staleTime: STALE_TIME_MS.files, enabled });
-  useFailureToast(files.isError, 'Failed to fetch files');
+/** One page of a files list and how many files match in all. */
+export interface FilePage extends FileListTotal {
+  files: PortalFile[];
+}
+
+/**
+ * GET of a files list URL. The generic query returns only the body, and the paginator also
+ * needs the X-Total-Count header; apiRequest brings the same token and error handling.
+ */
+export async function fetchFilePage(url: string, signal?: AbortSignal): Promise<FilePage> {
+  const response = await apiRequest('GET', url, undefined, { signal });
+  const files = (await response.json()) as PortalFile[];
+  return { files, ...fileListTotal(response.headers, files.length) };
+}
+
+export interface FilesQueryOptions {
+  enabled?: boolean;
+  /** Send the firm documents screen's `_t` cache buster with every request. */
+  bustCache?: boolean;
+  /** The failure toast's text. */
+  failureDetail?: string;
+}
+
+/**
+ * A files list page by its URL (fileListPath), which is also its key, so invalidating
+ * 'files' refreshes it; never cached as fresh (spec 001 §9). While the next page or filter
+ * loads, the previous rows stay rather than the table flashing empty.
+ */
+export function useFiles(url: string, { enabled = true, bustCache = false, failureDetail = 'Failed to fetch files' }: FilesQueryOptions = {}) {
+  const files = useQuery<FilePage>({
+    queryKey: [url],
+    queryFn: ({ signal }) => fetchFilePage(bustCache ? withCacheBuster(url) : url, signal),
+    staleTime: STALE_TIME_MS.files,
+    enabled,
+    placeholderData: keepPreviousData,
+  });
+  useFailureToast(files.isError, failureDetail);
   return files;
 }
 

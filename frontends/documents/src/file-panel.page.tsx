@@ -11,14 +11,14 @@ import { formatDate } from '@ledgerline/ui/date-format.ts';
 import { PageHeading } from '@ledgerline/ui/page-heading.tsx';
 import { ClientPicker } from './client-picker.tsx';
 import { DateRangeFields, type DateRange } from './date-range-fields.tsx';
-import { fileListPath } from './documents.api.ts';
-import { useClients, useFiles } from './documents.queries.ts';
+import { useClients } from './documents.queries.ts';
 import { dateRangeQuery, emptyFilesMessage, PANEL_FILE_TYPES } from './file-filters.ts';
 import { canDeleteFiles } from './file-permissions.ts';
 import { FileNameCell } from './file-cells.tsx';
 import { FileRowActions } from './file-row-actions.tsx';
 import { UploadDialog } from './upload-dialog.tsx';
 import { TABLE_DELETE_TEXTS, useDeleteConfirmation } from './use-delete-confirmation.ts';
+import { usePagedFiles } from './use-paged-files.ts';
 
 const NO_DATES: DateRange = { start: null, end: null };
 
@@ -30,7 +30,7 @@ export function FilePanelPage() {
   const [clientId, setClientId] = useState<number | null>(null);
   const [dates, setDates] = useState<DateRange>(NO_DATES);
   const [uploading, setUploading] = useState(false);
-  const files = useFiles(fileListPath({ fileType, clientId, ...dateRangeQuery(dates.start, dates.end) }));
+  const files = usePagedFiles({ fileType, clientId, ...dateRangeQuery(dates.start, dates.end) });
   const askDelete = useDeleteConfirmation(TABLE_DELETE_TEXTS);
   const mayDelete = state.status === 'authenticated' && canDeleteFiles(state.user);
 
@@ -69,15 +69,14 @@ export function FilePanelPage() {
           <Button label="Upload Files" icon="pi pi-upload" onClick={() => setUploading(true)} />
         </div>
         <DataTable
-          value={files.data ?? []}
+          {...files.table}
+          value={files.rows}
           dataKey="id"
-          loading={files.isFetching && !files.data}
+          loading={files.loading}
           emptyMessage={emptyFilesMessage(false)}
           stripedRows
           size="small"
           className="files-table"
-          paginator={(files.data?.length ?? 0) > 25}
-          rows={25}
         >
           <Column header="File Name" body={(file: PortalFile) => <FileNameCell file={file} />} />
           <Column header="Client Name" body={(file: PortalFile) => file.clientName ?? '—'} />

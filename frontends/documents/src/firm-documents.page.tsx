@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
 import { Button } from 'primereact/button';
 import { Card } from 'primereact/card';
 import { Column } from 'primereact/column';
@@ -7,15 +6,13 @@ import { ConfirmDialog } from 'primereact/confirmdialog';
 import { DataTable } from 'primereact/datatable';
 import { Tag } from 'primereact/tag';
 import type { PortalFile } from '@ledgerline/contracts/files.contracts.ts';
-import { apiJson } from '@ledgerline/ui/api-client.ts';
 import { useAuth } from '@ledgerline/ui/auth-context.tsx';
 import type { StoredUser } from '@ledgerline/ui/auth-storage.ts';
 import { formatDate } from '@ledgerline/ui/date-format.ts';
 import { formatMegabytes } from '@ledgerline/ui/file-size.ts';
 import { PageHeading } from '@ledgerline/ui/page-heading.tsx';
 import { ClientPicker } from './client-picker.tsx';
-import { fileListPath, filesPath, STALE_TIME_MS } from './documents.api.ts';
-import { useClients, useFailureToast } from './documents.queries.ts';
+import { useClients } from './documents.queries.ts';
 import { FileNameCell } from './file-cells.tsx';
 import { canDeleteFirmDocument } from './file-permissions.ts';
 import { FileRowActions } from './file-row-actions.tsx';
@@ -23,14 +20,7 @@ import { documentTypeLabel, documentTypeSeverity } from './firm-document.model.t
 import { UploadDialog } from './upload-dialog.tsx';
 import { NO_CLIENT } from './upload-form.model.ts';
 import { FIRM_DOCUMENT_DELETE_TEXTS, useDeleteConfirmation } from './use-delete-confirmation.ts';
-
-/**
- * GET /api/files?fileType=firm_document[&clientId] with the spec's `_t` cache buster (spec 001
- * §7), so no cache between here and the service answers with an old list.
- */
-export function firmDocumentsUrl(clientId: number | null, now = Date.now()): string {
-  return `${fileListPath({ fileType: 'firm_document', clientId })}&_t=${now}`;
-}
+import { usePagedFiles } from './use-paged-files.ts';
 
 /** /firm-documents and /{tenant}/firm-documents (spec 001 §2 "Firm documents screen"). */
 export function FirmDocumentsPage() {
@@ -43,13 +33,8 @@ function FirmDocuments({ user }: { user: StoredUser }) {
   const clients = useClients();
   const [clientId, setClientId] = useState<number | null>(null);
   const [uploading, setUploading] = useState(false);
-  // Keyed under the files URL, so uploads and deletions (which refresh "files") refresh it too.
-  const documents = useQuery<PortalFile[]>({
-    queryKey: [filesPath(), 'firm-documents', clientId],
-    queryFn: ({ signal }) => apiJson<PortalFile[]>('GET', firmDocumentsUrl(clientId), undefined, { signal }),
-    staleTime: STALE_TIME_MS.files,
-  });
-  useFailureToast(documents.isError, 'Failed to fetch documents');
+  // GET /api/files?fileType=firm_document[&clientId] with the spec's `_t` cache buster (spec 001 §7).
+  const documents = usePagedFiles({ fileType: 'firm_document', clientId }, { bustCache: true, failureDetail: 'Failed to fetch documents' });
   const askDelete = useDeleteConfirmation(FIRM_DOCUMENT_DELETE_TEXTS);
 
   return (
@@ -67,15 +52,14 @@ function FirmDocuments({ user }: { user: StoredUser }) {
           </div>
         </div>
         <DataTable
-          value={documents.data ?? []}
+          {...documents.table}
+          value={documents.rows}
           dataKey="id"
-          loading={documents.isPending}
+          loading={documents.loading}
           emptyMessage="No firm documents found"
           stripedRows
           size="small"
           className="files-table"
-          paginator={(documents.data?.length ?? 0) > 25}
-          rows={25}
         >
           <Column header="Document Name" body={(file: PortalFile) => <FileNameCell file={file} />} />
           <Column header="Document Type" body={(file: PortalFile) => <DocumentTypeBadge type={file.documentType} />} />

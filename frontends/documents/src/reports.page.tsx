@@ -20,13 +20,15 @@ import { failureReason } from '@ledgerline/ui/server-message.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 import { ClientPicker } from './client-picker.tsx';
 import { DateRangeFields, type DateRange } from './date-range-fields.tsx';
-import { extractContentPath, fileListPath } from './documents.api.ts';
-import { useClients, useFiles, useReportTypes } from './documents.queries.ts';
+import { extractContentPath } from './documents.api.ts';
+import { useClients, useReportTypes } from './documents.queries.ts';
 import { autoSelectedClient, dateRangeQuery, emptyFilesMessage } from './file-filters.ts';
 import { FileNameCell, FileTypeTag } from './file-cells.tsx';
+import { cappedMatchesNote } from './file-paging.ts';
 import { FileRowActions } from './file-row-actions.tsx';
 import { UploadDialog } from './upload-dialog.tsx';
 import { REPORT_DELETE_TEXTS, useDeleteConfirmation } from './use-delete-confirmation.ts';
+import { usePagedFiles } from './use-paged-files.ts';
 
 /** The content search waits for a pause in typing before asking the server. */
 const SEARCH_DEBOUNCE_MS = 300;
@@ -72,9 +74,11 @@ function StaffReports({ routeReportTypeId }: { routeReportTypeId: number | null 
     if (reportTypes.data && reportTypeId !== null) saveSelectedReportType(reportTypeId);
   }, [reportTypes.data, reportTypeId]);
 
-  const listUrl = fileListPath({ clientId, reportTypeId: filteredType, search, ...dateRangeQuery(dates.start, dates.end) });
   // The first list waits for the lookups its defaults come from, so it is asked for once.
-  const files = useFiles(listUrl, !reportTypes.isPending && !clients.isPending);
+  const files = usePagedFiles(
+    { clientId, reportTypeId: filteredType, search, ...dateRangeQuery(dates.start, dates.end) },
+    { enabled: !reportTypes.isPending && !clients.isPending },
+  );
   // Spec 001 §6: this screen shows Delete on every row (the role rule is the file panel's);
   // the server decides who may really delete, and its refusal is toasted like any failure.
   const askDelete = useDeleteConfirmation(REPORT_DELETE_TEXTS);
@@ -152,15 +156,14 @@ function StaffReports({ routeReportTypeId }: { routeReportTypeId: number | null 
       </Card>
       <Card>
         <DataTable
-          value={files.data ?? []}
+          {...files.table}
+          value={files.rows}
           dataKey="id"
-          loading={files.isFetching && !files.data}
+          loading={files.loading}
           emptyMessage={emptyFilesMessage(filteredType !== null)}
           stripedRows
           size="small"
           className="files-table"
-          paginator={(files.data?.length ?? 0) > 25}
-          rows={25}
         >
           <Column header="File Name" body={(file: PortalFile) => <FileNameCell file={file} />} />
           <Column header="Client Name" body={(file: PortalFile) => file.clientName ?? '—'} />
@@ -172,6 +175,7 @@ function StaffReports({ routeReportTypeId }: { routeReportTypeId: number | null 
             body={(file: PortalFile) => <FileRowActions file={file} onDelete={() => askDelete(file)} />}
           />
         </DataTable>
+        {files.capped && <p className="files-table-note">{cappedMatchesNote(files.total)}</p>}
       </Card>
       <UploadDialog
         visible={uploading}

@@ -1,8 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { clientReportsSubtitle, reportsClient } from '../src/client-reports.page.tsx';
-import { fileListPath } from '../src/documents.api.ts';
+import { fileListPath, withCacheBuster } from '../src/documents.api.ts';
 import { autoSelectedClient, CALENDAR_DATE_FORMAT, dateRangeQuery, emptyFilesMessage } from '../src/file-filters.ts';
-import { firmDocumentsUrl } from '../src/firm-documents.page.tsx';
 import { canDeleteFiles, canDeleteFirmDocument } from '../src/file-permissions.ts';
 import { installLocalStorage } from '../../ui/test/browser-globals.ts';
 
@@ -37,8 +36,19 @@ describe('file list filters', () => {
       '/api/acme/files?clientId=3&search=Zephyrine&startDate=2024-03-01',
     );
     expect(fileListPath({ fileType: 'report', search: ' ' })).toBe('/api/acme/files?fileType=report');
-    expect(firmDocumentsUrl(null, 1700000000000)).toBe('/api/acme/files?fileType=firm_document&_t=1700000000000');
-    expect(firmDocumentsUrl(4, 1)).toBe('/api/acme/files?clientId=4&fileType=firm_document&_t=1');
+  });
+
+  it('asks for one page: limit and offset after the filters, a first page as offset=0', () => {
+    installLocalStorage().setItem('currentTenant', JSON.stringify({ id: 1, name: 'Acme', shortName: 'acme', isActive: true }));
+    expect(fileListPath({ clientId: 3, fileType: 'report', limit: 25, offset: 0 })).toBe('/api/acme/files?clientId=3&fileType=report&limit=25&offset=0');
+    expect(fileListPath({ search: 'gst', limit: 25, offset: 975 })).toBe('/api/acme/files?search=gst&limit=25&offset=975');
+  });
+
+  it('adds the firm documents cache buster to the request only', () => {
+    expect(withCacheBuster('/api/acme/files?fileType=firm_document&limit=25&offset=0', 1700000000000)).toBe(
+      '/api/acme/files?fileType=firm_document&limit=25&offset=0&_t=1700000000000',
+    );
+    expect(withCacheBuster('/api/files', 1)).toBe('/api/files?_t=1');
   });
 
   it('has the empty texts of the reports table', () => {
