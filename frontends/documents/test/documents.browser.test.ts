@@ -303,4 +303,44 @@ describe('documents screens in Chromium', () => {
     await portal.screenshot(clientPage, 'documents-client-reports');
     await clientPage.close();
   }, 60_000);
+
+  it('pages a long list on the server, 25 rows at a time, and goes back to page one when a filter changes', async () => {
+    // 26 company documents of Orbit Foods, in two requests (at most 20 files each).
+    const names = Array.from({ length: 26 }, (_, i) => `paged-${String(i + 1).padStart(2, '0')}.txt`);
+    for (const batch of [names.slice(0, 20), names.slice(20)]) {
+      const form = new FormData();
+      form.append('fileType', 'company_document');
+      form.append('clientId', String(orbitId));
+      for (const name of batch) form.append('file', new Blob([`${name} contents`], { type: 'text/plain' }), name);
+      const reply = await fetch(`${baseUrl}/api/${TENANT}/files`, { method: 'POST', headers: { authorization: `Bearer ${cpaLogin.token}` }, body: form });
+      expect(reply.status).toBe(201);
+    }
+    const offsets: string[] = [];
+    const listener = (request: { url(): string }) => {
+      const url = new URL(request.url());
+      if (url.pathname === `/api/${TENANT}/files` && url.searchParams.get('fileType') === 'company_document') offsets.push(`${url.searchParams.get('limit')}/${url.searchParams.get('offset')}`);
+    };
+    page.on('request', listener);
+    try {
+      // The Client user's page shared this browser's storage: sign the CPA back in.
+      await setLocalStorage(page, { token: cpaLogin.token, user: cpaLogin.user, currentTenant: tenant });
+      await page.goto(`${baseUrl}/file-upload`);
+      await page.getByRole('button', { name: 'Company Documents' }).click();
+      // Newest first: the first page ends at the second file, the first file is alone on page 2.
+      await fileRow('paged-26.txt').waitFor();
+      await expect(fileRow('paged-01.txt').count()).resolves.toBe(0);
+      await expect(page.locator('.files-table .p-datatable-tbody tr').count()).resolves.toBe(25);
+      await page.locator('.p-paginator').getByRole('button', { name: '2' }).click();
+      await fileRow('paged-01.txt').waitFor();
+      await fileRow('paged-26.txt').waitFor({ state: 'detached' });
+      expect(offsets).toContain('25/25');
+
+      await dropdown('panel-client').click();
+      await page.getByRole('option', { name: 'Orbit Foods' }).click();
+      await fileRow('paged-26.txt').waitFor();
+      expect(offsets.at(-1)).toBe('25/0');
+    } finally {
+      page.off('request', listener);
+    }
+  }, 60_000);
 });
