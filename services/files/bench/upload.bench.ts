@@ -2,7 +2,8 @@
 // which runs in a process of its own (with identity and directory) so its memory can be
 // watched: the resident set size (VmRSS) is sampled every 50 ms before and during the
 // upload. Prints the growth (target < 100 MB) and the upload's throughput against a
-// plain stream copy of the same file on the same disk (target ≥ 50 %). Runs on the
+// plain stream copy of the same file on the same disk (target ≥ 50 %), each upload and
+// the copy taken three times (median). Runs on the
 // embedded defaults unless POSTGRES_URL / S3_* are set (then the bytes go to MinIO).
 // BENCH_UPLOAD_BYTES changes the size.
 import { execFile } from 'node:child_process';
@@ -156,13 +157,27 @@ try {
     if (result.files[0]!.size !== SIZE) throw new Error(`stored ${result.files[0]!.size} bytes of ${SIZE}`);
     return { seconds, speed: SIZE / MB / seconds, growth: (peak - baseline) / MB, peak, gatewayPeak, cpu };
   };
-  const viaGateway = await measure(false);
-  const direct = await measure(true);
+  // Three of each, alternating, like the copy's three: whichever upload runs first in a
+  // fresh process pays for growing its heap and the kernel's page cache (about 1.5x the
+  // CPU), which one run each would charge to one side only. Speed is the median run's;
+  // memory growth the worst run's.
+  const runs: Record<'gateway' | 'direct', Awaited<ReturnType<typeof measure>>[]> = { gateway: [], direct: [] };
+  for (let i = 0; i < 3; i++) {
+    runs.gateway.push(await measure(false));
+    runs.direct.push(await measure(true));
+  }
+  const summary = (all: Awaited<ReturnType<typeof measure>>[]) => {
+    const typical = [...all].sort((a, b) => a.speed - b.speed)[1]!;
+    const worst = all.reduce((w, r) => (r.growth > w.growth ? r : w));
+    return { ...typical, growth: worst.growth, peak: worst.peak, gatewayPeak: Math.max(...all.map((r) => r.gatewayPeak)), speeds: all.map((r) => r.speed) };
+  };
+  const viaGateway = summary(runs.gateway);
+  const direct = summary(runs.direct);
 
   const storage = process.env.S3_ENDPOINT ? 'S3 (MinIO)' : 'local object store, fsync on completion';
   console.log(`durable stream copy of the file: ${copySpeed.toFixed(0)} MiB/s (median of ${durable.map((d) => (SIZE / MB / d).toFixed(0)).join(', ')}); page-cache copy ${(SIZE / MB / cacheCopySeconds).toFixed(0)} MiB/s; cp ${(SIZE / MB / cpSeconds).toFixed(0)} MiB/s`);
   for (const [label, r] of [['through the gateway', viaGateway], ['to the files service', direct]] as const) {
-    console.log(`upload of ${(SIZE / MB).toFixed(0)} MiB ${label}: ${r.seconds.toFixed(2)} s, ${r.speed.toFixed(0)} MiB/s = ${(100 * r.speed / copySpeed).toFixed(0)} % of the copy (target ≥ 50 %: ${r.speed / copySpeed >= 0.5 ? 'met' : 'MISSED'}); `
+    console.log(`upload of ${(SIZE / MB).toFixed(0)} MiB ${label}: ${r.seconds.toFixed(2)} s, ${r.speed.toFixed(0)} MiB/s (median of ${r.speeds.map((v) => v.toFixed(0)).join(', ')}) = ${(100 * r.speed / copySpeed).toFixed(0)} % of the copy (target ≥ 50 %: ${r.speed / copySpeed >= 0.5 ? 'met' : 'MISSED'}); `
       + `files service RSS ${(baseline / MB).toFixed(0)} → peak ${(r.peak / MB).toFixed(0)} MiB, growth ${r.growth.toFixed(1)} MiB (target < 100 MB: ${r.growth < 100 ? 'met' : 'MISSED'}); `
       + `CPU s: services ${r.cpu[0]!.toFixed(1)}, gateway ${r.cpu[1]!.toFixed(1)}, sender ${r.cpu[2]!.toFixed(1)}${label === 'through the gateway' ? `; gateway RSS peak ${(r.gatewayPeak / MB).toFixed(0)} MiB` : ''}`);
   }
