@@ -6,7 +6,7 @@ import { setLocalStorage } from '@ledgerline/kit/testing/browser.ts';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import { apiClient } from '@ledgerline/server/portal-harness.ts';
 import { expectToast, startPortalBrowser, uniqueSuffix, type PortalBrowser } from '../../ui/test/portal-browser.ts';
-import { minimalDocx } from './support/minimal-docx.ts';
+import { buildDocx } from '../../../services/files/test/extraction/extraction-fixtures.ts';
 
 const SCANNED_INVOICE = path.resolve(import.meta.dirname, '../../../services/files/test/fixtures/scanned-invoice.png');
 
@@ -39,7 +39,7 @@ describe('documents screens in Chromium', () => {
   let orbitId: number;
   let gstReturnsId: number;
   let pdfBytes: Buffer;
-  const docxBytes = minimalDocx('Engagement letter for Zenith Exports');
+  const docxBytes = Buffer.from(buildDocx(['Engagement letter for Zenith Exports']));
 
   beforeAll(async () => {
     portal = await startPortalBrowser(['shell', 'documents']);
