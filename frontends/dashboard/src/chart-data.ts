@@ -36,7 +36,8 @@ export function activityTrendData(days: DashboardOverview['activityByDay']): Cha
         borderColor: color(0),
         backgroundColor: 'rgba(59, 130, 246, 0.15)',
         fill: true,
-        tension: 0.3,
+        // Counts are whole and never negative: a monotone curve never swings past its points.
+        cubicInterpolationMode: 'monotone',
         pointRadius: 2,
       },
     ],

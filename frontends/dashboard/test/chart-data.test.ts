@@ -25,6 +25,8 @@ describe('dashboard chart data', () => {
     expect(data.datasets).toHaveLength(1);
     expect(data.datasets[0]!.label).toBe('Activities');
     expect(data.datasets[0]!.data).toEqual([0, 4, 1]);
+    // A smoothed line must not dip below zero between a zero day and a busy one.
+    expect(data.datasets[0]).toMatchObject({ cubicInterpolationMode: 'monotone' });
     expect(dayLabel('not a date')).toBe('not a date');
   });
 
