@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { newEvent, type EventEnvelope } from '@ledgerline/kit/bus/bus.ts';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
-import { apiClient, startTestPortal, type ApiReply } from '@ledgerline/server/portal-harness.ts';
+import { apiClient, createSignedInUser, startTestPortal, type ApiReply } from '@ledgerline/server/portal-harness.ts';
 import type { RunningPortal } from '@ledgerline/server/portal.ts';
 import { SERVICE_MODULES } from '@ledgerline/server/targets.ts';
 import {
@@ -51,19 +51,10 @@ function fileEvent(tenant: string, who: string, name: string, fields: { clientId
 const deletedEvent = (tenant: string, who: string, f: FileEvent): FileDeletedEvent =>
   ({ ...f, deletedById: ids[`${tenant}_${who}`]!, deletedByName: fullName(tenant, who), deletedAt: new Date().toISOString() });
 
-async function login(tenant: string, username: string): Promise<string> {
-  const r = await call<{ token: string }>('POST', `/api/${tenant}/auth/login`, null, { username, password: 'password1' });
-  expect(r.status).toBe(200);
-  return r.body.token;
-}
-
 async function createUser(tenant: string, who: string, roleId: number, clientIds: number[] | null, reportTypeIds: number[] | null): Promise<void> {
-  const r = await call<{ id: number }>('POST', `/api/${tenant}/users`, tokens.platform, {
-    username: u(`${tenant}_${who}`), password: 'password1', fullName: fullName(tenant, who), roleId, clientIds, reportTypeIds,
-  });
-  expect(r.status).toBe(201);
-  ids[`${tenant}_${who}`] = r.body.id;
-  tokens[`${tenant}_${who}`] = await login(tenant, u(`${tenant}_${who}`));
+  const user = await createSignedInUser(call, tokens.platform!, tenant, { username: u(`${tenant}_${who}`), fullName: fullName(tenant, who), roleId, clientIds, reportTypeIds });
+  ids[`${tenant}_${who}`] = user.id;
+  tokens[`${tenant}_${who}`] = user.token;
 }
 
 async function createClient(tenant: string, name: string): Promise<number> {

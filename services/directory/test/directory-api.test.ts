@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { deriveKey } from '@ledgerline/kit/crypto/master-key.ts';
 import { TokenSigner } from '@ledgerline/kit/crypto/signed-token.ts';
-import { apiClient, startTestPortal, type ApiReply } from '@ledgerline/server/portal-harness.ts';
+import { apiClient, createSignedInUser, startTestPortal, type ApiReply } from '@ledgerline/server/portal-harness.ts';
 import type { RunningPortal } from '@ledgerline/server/portal.ts';
 import {
   CLIENT_FIELD_SETTING_LABELS, FEDERAL_ID_PRESETS, PHONE_PRESETS, STATE_ID_PRESETS,
@@ -55,19 +55,10 @@ const usClient = (name: string, extra: Record<string, unknown> = {}) => ({
   email: `${name.toLowerCase().replace(/\W/g, '')}@example.com`, ...extra,
 });
 
-async function login(tenant: string, username: string): Promise<string> {
-  const r = await call<{ token: string }>('POST', `/api/${tenant}/auth/login`, null, { username, password: 'password1' });
-  expect(r.status).toBe(200);
-  return r.body.token;
-}
-
 async function createUser(tenant: string, who: string, roleId: number, clientIds: number[] | null, reportTypeIds: number[] | null): Promise<void> {
-  const r = await call<{ id: number }>('POST', `/api/${tenant}/users`, tokens.platform, {
-    username: u(`${tenant}_${who}`), password: 'password1', fullName: `${who} of ${tenant}`, roleId, clientIds, reportTypeIds,
-  });
-  expect(r.status).toBe(201);
-  ids[`${tenant}_${who}`] = r.body.id;
-  tokens[`${tenant}_${who}`] = await login(tenant, u(`${tenant}_${who}`));
+  const user = await createSignedInUser(call, tokens.platform!, tenant, { username: u(`${tenant}_${who}`), fullName: `${who} of ${tenant}`, roleId, clientIds, reportTypeIds });
+  ids[`${tenant}_${who}`] = user.id;
+  tokens[`${tenant}_${who}`] = user.token;
 }
 
 beforeAll(async () => {

@@ -7,7 +7,7 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { deriveKey } from '@ledgerline/kit/crypto/master-key.ts';
 import { TokenSigner } from '@ledgerline/kit/crypto/signed-token.ts';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
-import { startTestPortal } from '@ledgerline/server/portal-harness.ts';
+import { createSignedInUser, startTestPortal } from '@ledgerline/server/portal-harness.ts';
 import type { RunningPortal } from '@ledgerline/server/portal.ts';
 import { DRIVE_ACCESS_ASSERTION_HEADER, DRIVE_ACCESS_KEY_PURPOSE, driveAccessPath, type Client, type ReportType } from '@ledgerline/contracts/directory.contracts.ts';
 import {
@@ -44,19 +44,10 @@ const client = (name: string, extra: Record<string, unknown> = {}) => ({
   email: `${name.toLowerCase().replace(/\W/g, '')}@example.com`, ...extra,
 });
 
-async function login(tenant: string, username: string): Promise<string> {
-  const r = await api.json<{ token: string }>('POST', `/api/${tenant}/auth/login`, null, { username, password: 'password1' });
-  expect(r.status).toBe(200);
-  return r.body.token;
-}
-
 async function createUser(tenant: string, who: string, roleId: number, clientIds: number[] | null, reportTypeIds: number[] | null): Promise<void> {
-  const r = await api.json<{ id: number }>('POST', `/api/${tenant}/users`, tokens.platform, {
-    username: u(`${tenant}_${who}`), password: 'password1', fullName: `${who} of ${tenant}`, roleId, clientIds, reportTypeIds,
-  });
-  expect(r.status).toBe(201);
-  ids[`${tenant}_${who}`] = r.body.id;
-  tokens[who === 'admin' && tenant === BETA ? 'betaAdmin' : who] = await login(tenant, u(`${tenant}_${who}`));
+  const user = await createSignedInUser(api.json, tokens.platform!, tenant, { username: u(`${tenant}_${who}`), fullName: `${who} of ${tenant}`, roleId, clientIds, reportTypeIds });
+  ids[`${tenant}_${who}`] = user.id;
+  tokens[who === 'admin' && tenant === BETA ? 'betaAdmin' : who] = user.token;
 }
 
 const T = (p: string) => `/api/${ACME}${p}`;

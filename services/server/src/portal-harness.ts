@@ -52,6 +52,30 @@ export function apiClient(gatewayUrl: string) {
   };
 }
 
+type ApiCall = ReturnType<typeof apiClient>;
+
+/** What a suite's firm user is made of; every test user has the password TEST_USER_PASSWORD. */
+export interface TestUser {
+  username: string;
+  fullName: string;
+  roleId: number;
+  clientIds: number[] | null;
+  reportTypeIds: number[] | null;
+}
+export const TEST_USER_PASSWORD = 'password1';
+
+/**
+ * Creates a firm user as the platform administrator and signs them in at the firm's login:
+ * the API suites' actors (Admin, DTA, CPA, Client of their own firm or another).
+ */
+export async function createSignedInUser(call: ApiCall, platformToken: string, tenant: string, user: TestUser): Promise<{ id: number; token: string }> {
+  const created = await call<{ id: number }>('POST', `/api/${tenant}/users`, platformToken, { ...user, password: TEST_USER_PASSWORD });
+  if (created.status !== 201) throw new Error(`creating ${user.username} answered ${created.status}: ${JSON.stringify(created.body)}`);
+  const login = await call<{ token: string }>('POST', `/api/${tenant}/auth/login`, null, { username: user.username, password: TEST_USER_PASSWORD });
+  if (login.status !== 200) throw new Error(`signing in ${user.username} answered ${login.status}: ${JSON.stringify(login.body)}`);
+  return { id: created.body.id, token: login.body.token };
+}
+
 /**
  * The product on the real servers of the environment, in a PostgreSQL database and a
  * broker namespace of its own: a test may count firms or expect an empty platform, and
