@@ -17,9 +17,8 @@ export const filesTenantMigrations: ServiceMigrations = {
         file_type text NOT NULL CHECK (file_type IN ('report', 'company_document', 'firm_document')),
         document_type text,
         report_type_id integer,
+        -- actorId: a platform administrator's id negated (kit/auth/actor-id.ts).
         uploaded_by_id integer NOT NULL,
-        -- Platform administrators and firm users have separate id spaces.
-        uploaded_by_platform_admin boolean NOT NULL DEFAULT false,
         uploader_name text NOT NULL,
         -- Where the bytes are: an object store key, or a Google Drive file id in the client's folder.
         storage text NOT NULL CHECK (storage IN ('object', 'google_drive')),

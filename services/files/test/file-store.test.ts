@@ -19,7 +19,7 @@ const query = (q: Partial<Record<keyof FileListQuery, unknown>> = {}) => fileLis
 
 const file = (name: string, extra: Partial<NewFile> = {}): NewFile => ({
   originalName: name, filename: name, mimeType: 'text/plain', size: 10, clientId: 1, fileType: 'report', documentType: null, reportTypeId: 10,
-  uploadedById: 1, uploadedByPlatformAdmin: false, uploaderName: 'Tester', location: { kind: 'object', key: `files/test/${randomBytes(6).toString('hex')}` }, ...extra,
+  uploadedById: 1, uploaderName: 'Tester', location: { kind: 'object', key: `files/test/${randomBytes(6).toString('hex')}` }, ...extra,
 });
 
 describe.each(databaseTargets())('file store ($name)', (target) => {

@@ -189,6 +189,16 @@ describe('upload', () => {
     expect(google.driveFiles.size === 0 || ![...google.driveFiles.values()].some((f) => f.name === 'PAN card.txt')).toBe(true);
   });
 
+  it("records a platform administrator's upload under their negated id, never a firm user's", async () => {
+    const platformId = Number(JSON.parse(Buffer.from(tokens.platform!.split('.')[1]!, 'base64url').toString('utf8')).sub);
+    const r = await uploadAs('platform', [{ field: 'fileType', value: 'firm_document' }, txt('Platform note.txt', 'from the platform')]);
+    expect(r.status).toBe(201);
+    expect(r.body.files[0]).toMatchObject({ uploadedById: -platformId, uploaderName: 'Platform Administrator' });
+    // A firm user is not its uploader, whatever their own id.
+    expect((await api.send('DELETE', T(`/files/${r.body.files[0]!.id}`), tokens.dta)).status).toBe(403);
+    expect((await api.send('DELETE', T(`/files/${r.body.files[0]!.id}`), tokens.platform)).status).toBe(200);
+  });
+
   it('accepts the form fields after the files', async () => {
     const r = await uploadAs('admin', [txt('late fields.txt', 'fields come last'), ...report(ids['Own Client']!, ids.Audit)]);
     expect(r.status).toBe(201);

@@ -1,4 +1,5 @@
 import type { AccessScope } from '@ledgerline/kit/access/access-scope.ts';
+import { actorId } from '@ledgerline/kit/auth/actor-id.ts';
 import { Forbidden } from '@ledgerline/kit/errors.ts';
 import type { TenantRequest } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import type { FileType } from '@ledgerline/contracts/files.contracts.ts';
@@ -15,11 +16,6 @@ export const FILE_MESSAGES = {
   linkInvalid: 'This link is invalid or has expired.',
   deleted: (name: string) => `File "${name}" deleted successfully.`,
 } as const;
-
-/** Who uploaded a file: platform administrators and firm users have separate id spaces. */
-export interface Uploader { id: number; platformAdmin: boolean }
-
-export const uploaderOf = (t: TenantRequest): Uploader => ({ id: Number(t.claims.sub), platformAdmin: t.claims.platformAdmin });
 
 /** Sees every file of the firm: Admin (and platform administrators) and DTA. */
 const seesEverything = (scope: AccessScope) => !scope.isClient && (scope.isAdmin || (scope.clients === 'all' && scope.reportTypes === 'all'));
@@ -55,11 +51,10 @@ export function visibilityCondition(scope: AccessScope, params: unknown[]): stri
  * Deleting (README): never a Client user; Admin any file; other staff the files they can
  * see, but a firm document only if they uploaded it. Visibility is checked before this.
  */
-export function assertMayDelete(t: TenantRequest, file: { fileType: FileType; uploadedById: number; uploadedByPlatformAdmin: boolean }): void {
+export function assertMayDelete(t: TenantRequest, file: { fileType: FileType; uploadedById: number }): void {
   if (t.scope.isClient) throw new Forbidden(FILE_MESSAGES.clientCannotDelete);
   if (t.scope.isAdmin) return;
-  const me = uploaderOf(t);
-  if (file.fileType === 'firm_document' && !(file.uploadedById === me.id && file.uploadedByPlatformAdmin === me.platformAdmin)) {
+  if (file.fileType === 'firm_document' && file.uploadedById !== actorId(t.claims)) {
     throw new Forbidden(FILE_MESSAGES.firmDocumentDelete);
   }
 }

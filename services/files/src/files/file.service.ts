@@ -1,4 +1,5 @@
 import { newEvent } from '@ledgerline/kit/bus/bus.ts';
+import { actorId, actorName } from '@ledgerline/kit/auth/actor-id.ts';
 import type { TokenSigner } from '@ledgerline/kit/crypto/signed-token.ts';
 import { Forbidden, NotFound } from '@ledgerline/kit/errors.ts';
 import { enqueueEvents } from '@ledgerline/kit/outbox/outbox.ts';
@@ -52,7 +53,7 @@ export class FileService {
     assertMayDelete(t, file);
     const deleted = await t.db.transaction(async (tx) => {
       if (!(await this.#files.delete(tx, id))) return false;
-      await enqueueEvents(tx, [newEvent(FILE_DELETED, t.shortName, fileDeletedEvent(file, { id: Number(t.claims.sub), name: t.claims.fullName.trim() || t.claims.username }))]);
+      await enqueueEvents(tx, [newEvent(FILE_DELETED, t.shortName, fileDeletedEvent(file, { id: actorId(t.claims), name: actorName(t.claims) }))]);
       return true;
     });
     if (!deleted) throw new NotFound(FILE_MESSAGES.notFound);

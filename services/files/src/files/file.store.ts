@@ -9,7 +9,6 @@ import { highlightName, searchWords, toTsQuery } from './search-query.ts';
 /** A file row with where its bytes are (never in a reply). */
 export interface StoredFile extends PortalFile {
   location: BlobLocation;
-  uploadedByPlatformAdmin: boolean;
 }
 
 /** What an upload writes; ids, times and names of other services' records are filled in by the store. */
@@ -22,8 +21,8 @@ export interface NewFile {
   fileType: FileType;
   documentType: FirmDocumentType | null;
   reportTypeId: number | null;
+  /** The uploader's actorId. */
   uploadedById: number;
-  uploadedByPlatformAdmin: boolean;
   uploaderName: string;
   location: BlobLocation;
 }
@@ -41,7 +40,6 @@ interface FileRow {
   report_type_id: number | null;
   report_type_name: string | null;
   uploaded_by_id: number;
-  uploaded_by_platform_admin: boolean;
   uploader_name: string;
   uploaded_at: Date | string;
   created_at: Date | string;
@@ -56,13 +54,12 @@ const TIMESTAMP_SQL = (column: string) => `to_char(${column} AT TIME ZONE 'UTC',
 
 const toFile = (r: FileRow): StoredFile => ({
   ...toPortalFile(r),
-  uploadedByPlatformAdmin: r.uploaded_by_platform_admin,
   location: r.storage === 'object' ? { kind: 'object', key: r.storage_key } : { kind: 'google_drive', fileId: r.storage_key, clientId: r.client_id! },
 });
 
 /** The reply shape: where the bytes live stays inside the service. */
 export function publicFile(f: StoredFile): PortalFile {
-  const { location: _location, uploadedByPlatformAdmin: _platform, ...file } = f;
+  const { location: _location, ...file } = f;
   return file;
 }
 
@@ -129,7 +126,7 @@ function dateBoundCondition(value: string, side: 'start' | 'end', param: (value:
 
 /** The reply's columns of `files f` (with the names as `c` and `r` know them). */
 const COLUMNS = `f.id, f.original_name, f.filename, f.mime_type, f.size, f.client_id, c.name AS client_name, f.file_type, f.document_type,
-  f.report_type_id, r.name AS report_type_name, f.uploaded_by_id, f.uploaded_by_platform_admin, f.uploader_name,
+  f.report_type_id, r.name AS report_type_name, f.uploaded_by_id, f.uploader_name,
   ${TIMESTAMP_SQL('f.uploaded_at')} AS uploaded_at, ${TIMESTAMP_SQL('f.created_at')} AS created_at, ${TIMESTAMP_SQL('f.processed_at')} AS processed_at,
   f.storage, f.storage_key`;
 
@@ -172,10 +169,10 @@ export class FileStore {
   async insert(tx: Queryable, file: NewFile): Promise<StoredFile> {
     const { rows } = await tx.query<{ id: number }>(
       `INSERT INTO files (original_name, filename, mime_type, size, client_id, file_type, document_type, report_type_id,
-         uploaded_by_id, uploaded_by_platform_admin, uploader_name, storage, storage_key, search_vector, rank_vector)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, ${NAME_VECTOR('$1::text')}, ${NAME_VECTOR('$1::text')}) RETURNING id`,
+         uploaded_by_id, uploader_name, storage, storage_key, search_vector, rank_vector)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, ${NAME_VECTOR('$1::text')}, ${NAME_VECTOR('$1::text')}) RETURNING id`,
       [file.originalName, file.filename, file.mimeType, file.size, file.clientId, file.fileType, file.documentType, file.reportTypeId,
-        file.uploadedById, file.uploadedByPlatformAdmin, file.uploaderName, file.location.kind === 'object' ? 'object' : 'google_drive',
+        file.uploadedById, file.uploaderName, file.location.kind === 'object' ? 'object' : 'google_drive',
         file.location.kind === 'object' ? file.location.key : file.location.fileId],
     );
     return (await this.find(tx, rows[0]!.id))!;

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
+import { actorId, actorName } from '@ledgerline/kit/auth/actor-id.ts';
 import { newEvent } from '@ledgerline/kit/bus/bus.ts';
 import type { DirectoryClient, DirectoryReportType } from '@ledgerline/kit/directory/directory-read-model.ts';
 import { Forbidden, Invalid, NotFound } from '@ledgerline/kit/errors.ts';
@@ -15,7 +16,7 @@ import {
 import { fileNameExtension, mediaTypeOfFileName } from '@ledgerline/contracts/media-types.ts';
 import type { DirectoryLookup } from '../files/directory-lookup.ts';
 import { fileEvent } from '../files/file-events.ts';
-import { FILE_MESSAGES, uploaderOf } from '../files/file-rules.ts';
+import { FILE_MESSAGES } from '../files/file-rules.ts';
 import { publicFile, type FileStore, type StoredFile } from '../files/file.store.ts';
 import type { BlobLocation, DriveCaller } from '../storage/blob-location.ts';
 import type { BlobStorage } from '../storage/blob-storage.ts';
@@ -107,8 +108,8 @@ export class UploadService {
       if (stored.length === 0) throw new Invalid(UPLOAD_MESSAGES.noFiles);
       for (const part of stored) await this.#settle(part, target.destination, written, caller);
 
-      const uploader = uploaderOf(t);
-      const uploaderName = t.claims.fullName.trim() || t.claims.username;
+      const uploadedById = actorId(t.claims);
+      const uploaderName = actorName(t.claims);
       const files = await t.db.transaction(async (tx) => {
         const rows: StoredFile[] = [];
         for (const part of stored) {
@@ -118,8 +119,7 @@ export class UploadService {
             fileType: target.fields.fileType,
             documentType: target.documentType,
             reportTypeId: target.reportType?.id ?? null,
-            uploadedById: uploader.id,
-            uploadedByPlatformAdmin: uploader.platformAdmin,
+            uploadedById,
             uploaderName,
           }));
         }
