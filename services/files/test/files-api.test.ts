@@ -640,6 +640,25 @@ describe('Google Drive', () => {
     await eventually(async () => expect((await list('admin', `?search=${word}`)).body.map((f) => f.id)).toEqual([r.body.files[0]!.id]), EXTRACTION_WAIT_MS);
   });
 
+  it('leaves a file it could not read unprocessed, and extracts it once asked again', async () => {
+    const word = `driveheron${suffix}`;
+    google.setDownloadsUnavailable(true);
+    try {
+      const refusedBefore = google.refusedDownloads;
+      const r = await uploadAs('admin', [...report(drive()), txt('drive heron.txt', `notes on ${word}`)]);
+      expect(r.status).toBe(201);
+      await eventually(() => google.refusedDownloads > refusedBefore, EXTRACTION_WAIT_MS);
+      // Not recorded as processed without text: the next request queues it again.
+      await eventually(async () => {
+        expect((await api.json<ExtractContentResult>('POST', T('/files/extract-content'), tokens.admin)).body.filesToProcess).toBeGreaterThanOrEqual(1);
+      }, EXTRACTION_WAIT_MS);
+    } finally {
+      google.setDownloadsUnavailable(false);
+    }
+    await api.json('POST', T('/files/extract-content'), tokens.admin);
+    await eventually(async () => expect((await list('admin', `?search=${word}`)).body.map((f) => f.originalName)).toEqual(['drive heron.txt']), EXTRACTION_WAIT_MS);
+  });
+
   it('deletes the file from Drive', async () => {
     const r = await uploadAs('admin', [...report(drive()), txt('drive doomed.txt', 'doomed')]);
     const before = google.driveFiles.size;

@@ -35,6 +35,9 @@ export interface GoogleStandIn {
   refreshes: number;
   /** Makes every Drive call answer 401 until switched back (a revoked grant). */
   setRevoked(revoked: boolean): void;
+  /** Makes every file download answer 503 until switched back (Drive briefly down); counts the refused ones. */
+  setDownloadsUnavailable(unavailable: boolean): void;
+  readonly refusedDownloads: number;
   /** Lifetime of the access tokens handed out from now on (default 3599 s). */
   setAccessTokenTtl(seconds: number): void;
   close(): Promise<void>;
@@ -58,6 +61,8 @@ export async function startGoogleStandIn(): Promise<GoogleStandIn> {
   let refreshes = 0;
   let revoked = false;
   let accessTokenTtl = 3599;
+  let downloadsUnavailable = false;
+  let refusedDownloads = 0;
   const web = express();
 
   const authorised = (req: express.Request, res: express.Response): boolean => {
@@ -177,6 +182,10 @@ export async function startGoogleStandIn(): Promise<GoogleStandIn> {
     const file = driveFiles.get(req.params.id);
     if (!file) return res.status(404).json({ error: { code: 404, message: `File not found: ${req.params.id}.` } });
     if (req.query.alt !== 'media') return res.json(resource(file));
+    if (downloadsUnavailable) {
+      refusedDownloads++;
+      return res.status(503).json({ error: { code: 503, message: 'The service is currently unavailable.' } });
+    }
     const range = /^bytes=(\d+)-(\d*)$/.exec(req.header('range') ?? '');
     res.setHeader('Content-Type', file.mimeType);
     if (!range) return res.send(file.data);
@@ -206,6 +215,8 @@ export async function startGoogleStandIn(): Promise<GoogleStandIn> {
     get refreshes() { return refreshes; },
     setRevoked: (value) => { revoked = value; },
     setAccessTokenTtl: (seconds) => { accessTokenTtl = seconds; },
+    setDownloadsUnavailable: (value) => { downloadsUnavailable = value; },
+    get refusedDownloads() { return refusedDownloads; },
     close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
   };
 }

@@ -9,7 +9,7 @@ import type { TenantRegistry } from '@ledgerline/kit/tenancy/tenant-registry.ts'
 import {
   FILE_CONTENT_EXTRACTED, FILE_EXTRACTION_REQUESTED, FILE_UPLOADED, type FileContentExtractedEvent,
 } from '@ledgerline/contracts/files.contracts.ts';
-import type { TextExtractor } from '../extraction/text-extractor.ts';
+import { InputReadError, OcrUnavailableError, type TextExtractor } from '../extraction/text-extractor.ts';
 import type { FileStore } from '../files/file.store.ts';
 import type { BlobStorage } from '../storage/blob-storage.ts';
 
@@ -40,8 +40,10 @@ export interface ContentExtractionOptions {
  * the search vector, and announces `file.content-extracted`. Extraction runs outside any
  * transaction (it can take minutes) and a few at a time; the result commits once per
  * event (inbox) and once per file (only while `processed_at` is unset), so redeliveries
- * and repeated requests never extract twice into the table. A file that cannot be read
- * or parsed is recorded as processed with no text: logged, never retried for ever.
+ * and repeated requests never extract twice into the table. A file whose content cannot
+ * be parsed is recorded as processed with no text (logged, never retried for ever); one
+ * whose bytes could not be read or whose OCR could not run stays unprocessed, so 'Extract
+ * Content from Existing Files' tries it again once storage or OCR is back.
  */
 export function startContentExtraction(o: ContentExtractionOptions): Promise<Subscription> {
   const limit = concurrencyLimit(o.concurrency);
@@ -68,6 +70,10 @@ export function startContentExtraction(o: ContentExtractionOptions): Promise<Sub
         open: () => o.blobs.open({ kind: 'service', tenant: tenant.shortName }, file.location),
       });
     } catch (err) {
+      if (err instanceof InputReadError || err instanceof OcrUnavailableError) {
+        o.logger.warn({ fileId, tenant: tenant.shortName, err: String(err) }, 'content extraction could not run; the file stays unprocessed');
+        return;
+      }
       o.logger.warn({ fileId, tenant: tenant.shortName, err: String(err) }, 'content extraction failed; recorded without text');
     }
     text = text.replace(CONTROL, '').replace(LONE_SURROGATE, '\uFFFD').slice(0, o.storedTextMaxChars);
