@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { newEvent, type EventEnvelope } from '@ledgerline/kit/bus/bus.ts';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
-import { apiClient, createSignedInUser, startTestPortal, type ApiReply } from '@ledgerline/server/portal-harness.ts';
+import { apiClient, createSignedInUser, startTestPortal } from '@ledgerline/server/portal-harness.ts';
 import type { RunningPortal } from '@ledgerline/server/portal.ts';
 import { SERVICE_MODULES } from '@ledgerline/server/targets.ts';
 import {
-  ACTIVITY_ACTIONS, ADMIN_DASHBOARD_LIMITS, FILE_CHATTED,
+  ACTIVITY_ACTIONS, ADMIN_DASHBOARD_LIMITS, DASHBOARD_LIMITS, FILE_CHATTED,
   type ActivityLog, type AdminAnalytics, type ClientEngagementDetails, type DashboardOverview, type FileChattedEvent, type UserActivityDetails,
 } from '@ledgerline/contracts/activity.contracts.ts';
 import { FILE_DELETED, FILE_UPLOADED, type FileDeletedEvent, type FileEvent, type FileType } from '@ledgerline/contracts/files.contracts.ts';
@@ -615,5 +615,36 @@ describe('with the real files service', () => {
     expect((await call('DELETE', `/api/${ACME}/files/${uploaded.id}`, tokens[`${ACME}_admin`])).status).toBe(200);
     await eventually(async () => expect((await call<ActivityLog[]>('GET', `/api/${ACME}/activity-logs?fileId=${uploaded.id}`, tokens.platform)).body.map((e) => e.action))
       .toEqual(['delete', 'view', 'upload']), BUS_WAIT_MS);
+  });
+});
+
+describe('list sizes at volume', () => {
+  it('shows 10 recent files, top 8 of each list, admin tops of 8/10/10, and counts a user active 6 days ago', async () => {
+    const before = await dashboardOf(ACME, tokens.platform!);
+    const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
+    // 12 synthetic users each upload a report of their own synthetic client and chat about it once.
+    const crowd = Array.from({ length: 12 }, (_, i) => {
+      ids[`${ACME}_crowd${i}`] = 980_000 + i;
+      return fileEvent(ACME, `crowd${i}`, `Crowd ${i}.pdf`, {
+        clientId: 970_000 + i, clientName: `Crowd Client ${i}`, fileType: 'report', uploadedAt: i === 0 ? daysAgo(6) : secondsAgo(30 - i),
+      });
+    });
+    const chats = crowd.map((f, i): FileChattedEvent => ({
+      fileId: f.id, fileName: f.originalName, clientId: f.clientId, clientName: f.clientName,
+      userId: 980_000 + i, userName: fullName(ACME, `crowd${i}`), sessionId: i + 1, occurredAt: secondsAgo(10),
+    }));
+    await publish(...crowd.map((f) => newEvent(FILE_UPLOADED, ACME, f)), ...chats.map((c) => newEvent(FILE_CHATTED, ACME, c)));
+    await eventually(async () => expect((await dashboardOf(ACME, tokens.platform!)).totalActivities).toBe(before.totalActivities + 24), BUS_WAIT_MS);
+
+    const d = await dashboardOf(ACME, tokens.platform!);
+    expect(d.recentFiles).toHaveLength(DASHBOARD_LIMITS.recentFiles);
+    expect(d.recentFiles[0]!.fileName).toBe('Crowd 11.pdf');
+    expect([d.topClients.length, d.topFiles.length, d.topUsers.length]).toEqual([DASHBOARD_LIMITS.topLists, DASHBOARD_LIMITS.topLists, DASHBOARD_LIMITS.topLists]);
+    // Within the 7-day window: all twelve, the one who uploaded 6 days ago included.
+    expect(d.activeUsers).toBe(before.activeUsers + 12);
+
+    const admin = (await call<AdminAnalytics>('GET', '/api/admin/analytics', tokens.platform)).body;
+    expect([admin.topClients.length, admin.topDocuments.length, admin.topUsers.length])
+      .toEqual([ADMIN_DASHBOARD_LIMITS.topClients, ADMIN_DASHBOARD_LIMITS.topDocuments, ADMIN_DASHBOARD_LIMITS.topUsers]);
   });
 });
