@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { Column } from 'primereact/column';
-import { DASHBOARD_LIMITS, type DashboardOverview } from '@ledgerline/contracts/activity.contracts.ts';
+import type { DashboardOverview } from '@ledgerline/contracts/activity.contracts.ts';
 import { documentsByTypeData, DOUGHNUT_OPTIONS, STACKED_BAR_OPTIONS, topFilesData } from './chart-data.ts';
 import { ChartPanel } from './chart-panel.tsx';
 import { TopListTable } from './top-list-table.tsx';
@@ -9,7 +9,7 @@ type TopFile = DashboardOverview['topFiles'][number];
 
 /** Document Analytics / Your Documents: the most used files and documents by type (spec 001 §2). */
 export function DocumentAnalyticsTab({ overview }: { overview: DashboardOverview | undefined }) {
-  const files = useMemo(() => overview?.topFiles.slice(0, DASHBOARD_LIMITS.topLists), [overview]);
+  const files = overview?.topFiles;
   const usage = useMemo(() => files && topFilesData(files), [files]);
   const byType = useMemo(() => overview && documentsByTypeData(overview.documentsByType), [overview]);
   return (

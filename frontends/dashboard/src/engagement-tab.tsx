@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { Column } from 'primereact/column';
-import { DASHBOARD_LIMITS, type DashboardOverview } from '@ledgerline/contracts/activity.contracts.ts';
+import type { DashboardOverview } from '@ledgerline/contracts/activity.contracts.ts';
 import { formatDate } from '@ledgerline/ui/date-format.ts';
 import { BAR_OPTIONS, topClientsData } from './chart-data.ts';
 import { ChartPanel } from './chart-panel.tsx';
@@ -15,7 +15,7 @@ export interface EngagementTabProps {
 
 /** Client Engagement: the top clients by activity, as a chart and a table (spec 001 §2). */
 export function EngagementTab({ overview, onOpenClient }: EngagementTabProps) {
-  const clients = useMemo(() => overview?.topClients.slice(0, DASHBOARD_LIMITS.topLists), [overview]);
+  const clients = overview?.topClients;
   const chart = useMemo(() => clients && topClientsData(clients), [clients]);
   return (
     <div className="dashboard-grid">

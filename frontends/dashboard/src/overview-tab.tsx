@@ -57,7 +57,7 @@ export function OverviewTab({ overview, activity, viewer, reportsHref }: Overvie
 function RecentFilesTable({ files }: { files: DashboardFile[] | undefined }) {
   return (
     <DataTable
-      value={(files ?? []).slice(0, DASHBOARD_LIMITS.recentFiles)}
+      value={files ?? []}
       dataKey="fileId"
       loading={files === undefined}
       emptyMessage="No files uploaded yet."

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { Column } from 'primereact/column';
-import { DASHBOARD_LIMITS, type DashboardOverview } from '@ledgerline/contracts/activity.contracts.ts';
+import type { DashboardOverview } from '@ledgerline/contracts/activity.contracts.ts';
 import { formatDate } from '@ledgerline/ui/date-format.ts';
 import { formatDateTime } from './activity-format.ts';
 import { actionBreakdownData, BAR_OPTIONS, DOUGHNUT_OPTIONS, topUsersData } from './chart-data.ts';
@@ -16,7 +16,7 @@ export interface UserActivityTabProps {
 
 /** User Activity / Your Activity: the most active users and the actions breakdown (spec 001 §2). */
 export function UserActivityTab({ overview, onOpenUser }: UserActivityTabProps) {
-  const users = useMemo(() => overview?.topUsers.slice(0, DASHBOARD_LIMITS.topLists), [overview]);
+  const users = overview?.topUsers;
   const chart = useMemo(() => users && topUsersData(users), [users]);
   const breakdown = useMemo(() => overview && actionBreakdownData(overview.actionCounts), [overview]);
   return (

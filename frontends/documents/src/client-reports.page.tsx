@@ -28,10 +28,8 @@ export function clientReportsSubtitle(clientName: string | null | undefined): st
  * The client whose reports are shown: the first of the user's client-access list, and only
  * while it is in that list (spec 001 §2); null means nothing is loaded.
  */
-export function reportsClient(accessIds: readonly number[] | null | undefined, chosen: number | null = null): number | null {
-  const ids = accessIds ?? [];
-  const clientId = chosen ?? ids[0] ?? null;
-  return clientId !== null && ids.includes(clientId) ? clientId : null;
+export function reportsClient(accessIds: readonly number[] | null | undefined): number | null {
+  return accessIds?.[0] ?? null;
 }
 
 /** /client-reports and /{tenant}/client-reports (Client role). */

@@ -92,7 +92,6 @@ function StaffReports({ routeReportTypeId }: { routeReportTypeId: number | null 
   const chooseReportType = (id: number) => {
     setReportTypeChoice(id);
     setDisplayAll(false);
-    saveSelectedReportType(id);
   };
   const reportTypeName = reportTypes.data?.find((type) => type.id === routeReportTypeId)?.name;
 

@@ -38,11 +38,6 @@ export const VIEWABLE_EXTENSIONS: ReadonlySet<string> = new Set([
   'mp4', 'avi', 'mov', 'wmv', 'mkv',
 ]);
 
-/** Named by the spec as download-only; unknown types are downloaded too. */
-export const DOWNLOAD_ONLY_EXTENSIONS: ReadonlySet<string> = new Set([
-  'doc', 'docx', 'xls', 'xlsx', 'ppt', 'pptx', 'rtf', 'zip', 'rar', '7z', 'tar', 'gz',
-]);
-
 /** Types a tab keeps showing; any other viewed type is closed and downloaded after the cleanup. */
 const STAYS_IN_TAB: ReadonlySet<string> = new Set([...IMAGE_EXTENSIONS, 'pdf']);
 
