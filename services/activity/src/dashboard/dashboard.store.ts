@@ -59,35 +59,37 @@ export class DashboardStore {
   }
 
   async overview(db: Queryable, v: ActivityVisibility, now = new Date()): Promise<DashboardOverview> {
-    const documents = await this.documentsByType(db, v);
-    const actions = await this.#actionCounts(db, v, []);
     const p = new SqlParams();
-    const active = await db.query<{ n: number }>(
-      `SELECT count(DISTINCT user_id) AS n FROM activity_counts WHERE last_at >= ${p.add(new Date(now.getTime() - DASHBOARD_LIMITS.activeUserDays * DAY_MS).toISOString())} AND ${visibleEntries(v, p)}`,
-      p.values,
-    );
+    const activeUsersSql = `SELECT count(DISTINCT user_id) AS n FROM activity_counts
+      WHERE last_at >= ${p.add(new Date(now.getTime() - DASHBOARD_LIMITS.activeUserDays * DAY_MS).toISOString())} AND ${visibleEntries(v, p)}`;
     const q = new SqlParams();
-    const clients = await db.query<{ n: number }>(
-      `SELECT count(*) AS n FROM (
+    const clientsSql = `SELECT count(*) AS n FROM (
          SELECT client_id FROM activity_counts WHERE client_id <> 0 AND ${visibleClients(v, q)}
          UNION SELECT client_id FROM activity_document_counts WHERE client_id <> 0 AND documents > 0 AND ${visibleDocuments(v, q, DOCUMENT_COUNT_COLUMNS)}
-       ) c`,
-      q.values,
-    );
-    const topClients = await this.topClients(db, v, DASHBOARD_LIMITS.topLists);
-    const topFiles = await this.topFiles(db, v, DASHBOARD_LIMITS.topLists);
-    // A Client user sees their own row only (spec 001 §2 Dashboard).
-    const topUsers = await this.topUsers(db, v, DASHBOARD_LIMITS.topLists, v.isClient ? v.userId : undefined);
+       ) c`;
+    // Independent reads of small rollups and indexed lists: asked for together.
+    const [documents, actions, active, clients, topClients, topFiles, topUsers, recentFiles, activityByDay] = await Promise.all([
+      this.documentsByType(db, v),
+      this.#actionCounts(db, v, []),
+      db.query<{ n: number }>(activeUsersSql, p.values),
+      db.query<{ n: number }>(clientsSql, q.values),
+      this.topClients(db, v, DASHBOARD_LIMITS.topLists),
+      this.topFiles(db, v, DASHBOARD_LIMITS.topLists),
+      // A Client user sees their own row only (spec 001 §2 Dashboard).
+      this.topUsers(db, v, DASHBOARD_LIMITS.topLists, v.isClient ? v.userId : undefined),
+      this.#files.recent(db, v, DASHBOARD_LIMITS.recentFiles),
+      this.#activityByDay(db, v, now),
+    ]);
     return {
       totalDocuments: documents.reduce((n, d) => n + d.count, 0),
       totalActivities: actions.reduce((n, a) => n + a.count, 0),
       totalClients: Number(clients.rows[0]?.n ?? 0),
       activeUsers: Number(active.rows[0]?.n ?? 0),
-      recentFiles: (await this.#files.recent(db, v, DASHBOARD_LIMITS.recentFiles)).map(toDashboardFile),
+      recentFiles: recentFiles.map(toDashboardFile),
       topClients,
       topFiles: topFiles.map(({ sizeBytes: _size, ...f }) => f),
       topUsers,
-      activityByDay: await this.#activityByDay(db, v, now),
+      activityByDay,
       actionCounts: actions,
       documentsByType: documents,
     };
