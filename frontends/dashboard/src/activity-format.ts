@@ -1,5 +1,4 @@
 import type { ActivityAction, ActivityLog } from '@ledgerline/contracts/activity.contracts.ts';
-import { formatDate, type DateInput } from '@ledgerline/ui/date-format.ts';
 
 /** The feed's icon column, one per action of spec 001 §9. */
 export const ACTION_ICONS: Readonly<Record<ActivityAction, string>> = {
@@ -39,12 +38,4 @@ export function activityText(log: Pick<ActivityLog, 'action' | 'fileName' | 'det
 /** Whether a row offers view and download: it names a file, and not one it deleted. */
 export function hasViewableFile(log: Pick<ActivityLog, 'action' | 'fileId' | 'fileName'>): boolean {
   return log.fileId !== null && log.fileName !== null && log.action !== 'delete';
-}
-
-/** Spec 001 §2 "Date & Time": MM/dd/yyyy h:mm a ('03/07/2025 2:05 PM'). */
-export function formatDateTime(value: DateInput): string {
-  const day = formatDate(value);
-  if (day === 'N/A' || day === 'Invalid Date') return day;
-  const time = new Date(value as string | number | Date).toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit', hour12: true });
-  return `${day} ${time}`;
 }

@@ -3,7 +3,8 @@ import { Column } from 'primereact/column';
 import { DataTable } from 'primereact/datatable';
 import { Skeleton } from 'primereact/skeleton';
 import type { ActivityLog } from '@ledgerline/contracts/activity.contracts.ts';
-import { ACTION_ICONS, activityText, formatDateTime, hasViewableFile } from './activity-format.ts';
+import { formatDate } from '@ledgerline/ui/date-format.ts';
+import { ACTION_ICONS, activityText, hasViewableFile } from './activity-format.ts';
 import { visibleActivities, type ActivityViewer } from './activity-visibility.ts';
 import { FileActions } from './file-actions.tsx';
 
@@ -69,7 +70,7 @@ export function ActivityTable({ logs, loading, viewer, variant = 'dashboard', om
       <Column header="Activity" body={cell((log) => <span className="activity-table__text">{activityText(log)}</span>)} />
       {!omit.includes('user') && <Column header="User" body={cell((log) => log.userName)} />}
       {!omit.includes('client') && <Column header="Client" body={cell((log) => log.clientName ?? '—')} />}
-      <Column header="Date & Time" className="activity-table__date" body={cell((log) => formatDateTime(log.timestamp))} />
+      <Column header="Date & Time" className="activity-table__date" body={cell((log) => formatDate(log.timestamp, { withTime: true }))} />
       {variant === 'page' && <Column header="Details" className="activity-table__details" body={cell((log) => log.details ?? '—')} />}
       <Column
         header="Action"

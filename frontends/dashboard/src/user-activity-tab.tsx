@@ -2,7 +2,6 @@ import { useMemo } from 'react';
 import { Column } from 'primereact/column';
 import type { DashboardOverview } from '@ledgerline/contracts/activity.contracts.ts';
 import { formatDate } from '@ledgerline/ui/date-format.ts';
-import { formatDateTime } from './activity-format.ts';
 import { actionBreakdownData, BAR_OPTIONS, DOUGHNUT_OPTIONS, topUsersData } from './chart-data.ts';
 import { ChartPanel } from './chart-panel.tsx';
 import { TopListTable } from './top-list-table.tsx';
@@ -33,7 +32,7 @@ export function UserActivityTab({ overview, onOpenUser }: UserActivityTabProps) 
         >
           <Column field="userName" header="User" />
           <Column field="actions" header="Actions" className="top-list__number" />
-          <Column header="Last Active" body={(user: TopUser) => (user.lastActiveAt ? formatDateTime(user.lastActiveAt) : formatDate(null))} />
+          <Column header="Last Active" body={(user: TopUser) => formatDate(user.lastActiveAt, { withTime: true })} />
         </TopListTable>
       </section>
     </div>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { ACTIVITY_ACTIONS } from '@ledgerline/contracts/activity.contracts.ts';
-import { ACTION_ICONS, activityText, formatDateTime, hasViewableFile } from '../src/activity-format.ts';
+import { ACTION_ICONS, activityText, hasViewableFile } from '../src/activity-format.ts';
 
 describe('activity feed formatting', () => {
   it('has an icon for every action of spec 001 §9', () => {
@@ -12,13 +12,6 @@ describe('activity feed formatting', () => {
       'pi pi-trash',
       'pi pi-pencil',
     ]);
-  });
-
-  it('shows Date & Time as MM/dd/yyyy h:mm a', () => {
-    expect(formatDateTime(new Date(2025, 2, 7, 14, 5).toISOString())).toBe('03/07/2025 2:05 PM');
-    expect(formatDateTime(new Date(2024, 11, 31, 0, 30).toISOString())).toBe('12/31/2024 12:30 AM');
-    expect(formatDateTime(null)).toBe('N/A');
-    expect(formatDateTime('yesterday')).toBe('Invalid Date');
   });
 
   it('describes what happened to which file', () => {

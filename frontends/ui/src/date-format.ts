@@ -1,4 +1,4 @@
-/** Dates shown as MM/DD/YYYY in en-US, optionally with 12-hour time (spec 000 §3, §9). */
+/** Dates shown as MM/DD/YYYY in en-US, optionally with 12-hour time: '03/07/2025 2:05 PM' (spec 000 §3, §9; spec 001 §9). */
 
 export type DateInput = string | number | Date | null | undefined;
 
@@ -14,7 +14,7 @@ export function formatDate(value: DateInput, options: DateFormatOptions = {}): s
   if (Number.isNaN(date.getTime())) return 'Invalid Date';
   const day: Intl.DateTimeFormatOptions = { month: '2-digit', day: '2-digit', year: 'numeric' };
   if (!options.withTime) return date.toLocaleDateString('en-US', day);
-  return date.toLocaleString('en-US', { ...day, hour: 'numeric', minute: '2-digit', hour12: true });
+  return `${date.toLocaleDateString('en-US', day)} ${date.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit', hour12: true })}`;
 }
 
 /**

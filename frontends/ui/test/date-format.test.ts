@@ -12,8 +12,9 @@ describe('formatDate', () => {
   });
 
   it('adds 12-hour time when asked', () => {
-    expect(formatDate(new Date(2024, 0, 5, 15, 4), { withTime: true })).toBe('01/05/2024, 3:04 PM');
-    expect(formatDate(new Date(2024, 0, 5, 0, 30), { withTime: true })).toBe('01/05/2024, 12:30 AM');
+    expect(formatDate(new Date(2024, 0, 5, 15, 4), { withTime: true })).toBe('01/05/2024 3:04 PM');
+    expect(formatDate(new Date(2024, 0, 5, 0, 30), { withTime: true })).toBe('01/05/2024 12:30 AM');
+    expect(formatDate(null, { withTime: true })).toBe('N/A');
   });
 
   it('shows N/A for an empty value', () => {
