@@ -1,6 +1,6 @@
 import { Button } from 'primereact/button';
 import type { PortalFile } from '@ledgerline/contracts/files.contracts.ts';
-import { downloadFile, viewFile } from '@ledgerline/ui/file-access.ts';
+import { FileAccessButton } from '@ledgerline/ui/file-access-button.tsx';
 import { ChatButton } from './chat-button.tsx';
 
 export interface FileRowActionsProps {
@@ -13,21 +13,17 @@ export interface FileRowActionsProps {
   onDelete?: (() => void) | undefined;
 }
 
-// Table views check the token strictly: three dot-separated parts (spec 001 §5).
-const TABLE_ACCESS = { strictToken: true };
-
 /** The per-row buttons of a files table (spec 001 §2). */
 export function FileRowActions({ file, chat = true, chatFirst = false, onDelete }: FileRowActionsProps) {
-  const name = file.originalName;
   const chatButton = chat ? <ChatButton file={file} /> : null;
   return (
     <div className="record-actions file-row-actions">
-      <Button icon="pi pi-eye" rounded text aria-label={`View ${name}`} tooltip="View" tooltipOptions={{ position: 'top' }} onClick={() => void viewFile(file, TABLE_ACCESS)} />
+      <FileAccessButton file={file} kind="view" />
       {chatFirst && chatButton}
-      <Button icon="pi pi-download" rounded text aria-label={`Download ${name}`} tooltip="Download" tooltipOptions={{ position: 'top' }} onClick={() => void downloadFile(file, TABLE_ACCESS)} />
+      <FileAccessButton file={file} kind="download" />
       {!chatFirst && chatButton}
       {onDelete && (
-        <Button icon="pi pi-trash" rounded text severity="danger" aria-label={`Delete ${name}`} tooltip="Delete" tooltipOptions={{ position: 'top' }} onClick={onDelete} />
+        <Button icon="pi pi-trash" rounded text severity="danger" aria-label={`Delete ${file.originalName}`} tooltip="Delete" tooltipOptions={{ position: 'top' }} onClick={onDelete} />
       )}
     </div>
   );
