@@ -1,11 +1,10 @@
-import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Dialog } from 'primereact/dialog';
 import { Message } from 'primereact/message';
 import { ProgressSpinner } from 'primereact/progressspinner';
 import type { ActionCount, ActivityLog } from '@ledgerline/contracts/activity.contracts.ts';
 import { EmptyState } from '@ledgerline/ui/empty-state.tsx';
-import { showToast } from '@ledgerline/ui/toast-store.ts';
+import { useFailureToast } from '@ledgerline/ui/failure-toast.ts';
 import { useRetained } from '@ledgerline/ui/use-retained.ts';
 import { ACTION_ICONS, ACTION_LABELS } from './activity-format.ts';
 import { ActivityTable, type OptionalActivityColumn } from './activity-table.tsx';
@@ -50,10 +49,7 @@ export function ActivityDetailsDialog<T extends ActivityDetails>(props: Activity
   const details = useQuery<T>({ queryKey: [shown?.url], enabled: target !== null, ...ACTIVITY_CACHE });
 
   // Once per failed load, also when the same user or client fails again on reopening.
-  const failedAt = details.isError ? details.errorUpdatedAt : 0;
-  useEffect(() => {
-    if (failedAt) showToast({ severity: 'error', summary: 'Error', detail: failureText });
-  }, [failedAt, failureText]);
+  useFailureToast(details, failureText);
 
   return (
     <Dialog header={header} visible={target !== null} onHide={onHide} className="details-dialog" draggable={false} dismissableMask>

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button } from 'primereact/button';
 import { Card } from 'primereact/card';
@@ -10,6 +10,7 @@ import { apiJson } from '@ledgerline/ui/api-client.ts';
 import { confirmDeletion } from '@ledgerline/ui/confirm-deletion.ts';
 import { formatDate } from '@ledgerline/ui/date-format.ts';
 import { EmptyState } from '@ledgerline/ui/empty-state.tsx';
+import { useFailureToast } from '@ledgerline/ui/failure-toast.ts';
 import { PageHeading } from '@ledgerline/ui/page-heading.tsx';
 import { RecordActions } from '@ledgerline/ui/record-actions.tsx';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
@@ -24,9 +25,7 @@ export function ReportTypesPage() {
   const [formTarget, setFormTarget] = useState<ReportTypeFormTarget | null>(null);
   const refresh = () => void queryClient.invalidateQueries({ queryKey: [listUrl] });
 
-  useEffect(() => {
-    if (reportTypes.isError) showToast({ severity: 'error', summary: 'Error', detail: 'Failed to fetch report types' });
-  }, [reportTypes.isError]);
+  useFailureToast(reportTypes, 'Failed to fetch report types');
 
   const remove = useMutation({
     mutationFn: (reportType: ReportType) => apiJson('DELETE', reportTypesPath(`/${reportType.id}`)),

@@ -1,24 +1,17 @@
-import { useEffect } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Client, ReportType } from '@ledgerline/contracts/directory.contracts.ts';
 import type { PortalFile } from '@ledgerline/contracts/files.contracts.ts';
 import { apiJson, apiRequest } from '@ledgerline/ui/api-client.ts';
 import { invalidateApiResources } from '@ledgerline/ui/api-invalidation.ts';
+import { useFailureToast } from '@ledgerline/ui/failure-toast.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 import { clientAccessPath, clientsPath, filePath, REFRESH_AFTER_UPLOAD_MS, reportTypesPath, STALE_TIME_MS, UPLOAD_REFRESHES, withCacheBuster } from './documents.api.ts';
 import { fileListTotal, type FileListTotal } from './file-paging.ts';
 
-/** Shows a fetch failure once per failure (spec 001 §8 'Failed to fetch …'). */
-export function useFailureToast(failed: boolean, detail: string): void {
-  useEffect(() => {
-    if (failed) showToast({ severity: 'error', summary: 'Error', detail });
-  }, [failed, detail]);
-}
-
 /** The clients the caller may see (the server narrows the list); cached 30 s (spec 001 §9). */
 export function useClients(enabled = true) {
   const clients = useQuery<Client[]>({ queryKey: [clientsPath()], staleTime: STALE_TIME_MS.clients, enabled });
-  useFailureToast(clients.isError, 'Failed to fetch clients');
+  useFailureToast(clients, 'Failed to fetch clients');
   return clients;
 }
 
@@ -68,7 +61,7 @@ export function useFiles(url: string, { enabled = true, bustCache = false, failu
     enabled,
     placeholderData: keepPreviousData,
   });
-  useFailureToast(files.isError, failureDetail);
+  useFailureToast(files, failureDetail);
   return files;
 }
 
