@@ -9,7 +9,7 @@
 import type { PublicFileLink } from '@ledgerline/contracts/files.contracts.ts';
 import { apiJson, apiPath } from '@ledgerline/ui/api-client.ts';
 import { clearStoredToken, readToken } from '@ledgerline/ui/auth-storage.ts';
-import { fileNameExtension, GENERIC_MEDIA_TYPE, mediaTypeFor } from '@ledgerline/ui/media-types.ts';
+import { fileNameExtension, GENERIC_MEDIA_TYPE, mediaTypeOfFileName } from '@ledgerline/contracts/media-types.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 
 export type FileRef = { id: number; originalName: string };
@@ -203,7 +203,7 @@ async function responseText(response: Response): Promise<string> {
 /** A saved blob keeps the server's type; a server answering generic binary still gets the name's type. */
 function typed(blob: Blob, name: string): Blob {
   if (blob.type && blob.type !== GENERIC_MEDIA_TYPE) return blob;
-  return new Blob([blob], { type: mediaTypeFor(name) });
+  return new Blob([blob], { type: mediaTypeOfFileName(name) });
 }
 
 /**
@@ -211,7 +211,7 @@ function typed(blob: Blob, name: string): Blob {
  * URL (not scriptable), so a stored type saying otherwise (say text/html) must not render.
  */
 function viewedAs(blob: Blob, name: string): Blob {
-  const type = mediaTypeFor(name);
+  const type = mediaTypeOfFileName(name);
   return blob.type === type ? blob : new Blob([blob], { type });
 }
 

@@ -43,12 +43,6 @@ export const MEDIA_TYPES: Readonly<Record<string, string>> = {
   mkv: 'video/x-matroska',
 };
 
-/** Accepts a file name ('Report.PDF') or a bare extension ('pdf'). */
-export function mediaTypeFor(fileNameOrExtension: string): string {
-  const extension = fileNameOrExtension.slice(fileNameOrExtension.lastIndexOf('.') + 1).toLowerCase();
-  return Object.hasOwn(MEDIA_TYPES, extension) ? MEDIA_TYPES[extension]! : GENERIC_MEDIA_TYPE;
-}
-
 /** The lower-cased extension of a file name ('' when it has none: 'pdf' alone is a name, not an extension). */
 export function fileNameExtension(fileName: string): string {
   const dot = fileName.lastIndexOf('.');

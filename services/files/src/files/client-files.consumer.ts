@@ -1,10 +1,10 @@
 import { newEvent, type Bus, type Subscription } from '@ledgerline/kit/bus/bus.ts';
 import type { Database } from '@ledgerline/kit/db/database.ts';
 import { tenantSchema } from '@ledgerline/kit/db/tenant-schema.ts';
-import { CLIENT_DELETED } from '@ledgerline/kit/directory/directory-read-model.ts';
 import type { Logger } from '@ledgerline/kit/logger.ts';
 import { enqueueEvents } from '@ledgerline/kit/outbox/outbox.ts';
 import type { TenantRegistry } from '@ledgerline/kit/tenancy/tenant-registry.ts';
+import { CLIENT_DELETED } from '@ledgerline/contracts/directory.contracts.ts';
 import { FILE_DELETED } from '@ledgerline/contracts/files.contracts.ts';
 import type { BlobStorage } from '../storage/blob-storage.ts';
 import { fileDeletedEvent } from './file-events.ts';
