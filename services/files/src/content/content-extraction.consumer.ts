@@ -1,10 +1,10 @@
 import { concurrencyLimit } from '@ledgerline/kit/async/concurrency-limit.ts';
 import { newEvent, type Bus, type EventEnvelope, type Subscription } from '@ledgerline/kit/bus/bus.ts';
 import type { Database } from '@ledgerline/kit/db/database.ts';
-import { tenantSchema } from '@ledgerline/kit/db/tenant-schema.ts';
 import type { Logger } from '@ledgerline/kit/logger.ts';
 import { consumeOnce } from '@ledgerline/kit/outbox/inbox.ts';
 import { enqueueEvents } from '@ledgerline/kit/outbox/outbox.ts';
+import { eventTenant } from '@ledgerline/kit/outbox/tenant-consumer.ts';
 import type { TenantRegistry } from '@ledgerline/kit/tenancy/tenant-registry.ts';
 import {
   FILE_CONTENT_EXTRACTED, FILE_EXTRACTION_REQUESTED, FILE_UPLOADED, type FileContentExtractedEvent,
@@ -49,12 +49,9 @@ export function startContentExtraction(o: ContentExtractionOptions): Promise<Sub
   const limit = concurrencyLimit(o.concurrency);
 
   const extract = async (event: EventEnvelope): Promise<void> => {
-    const tenant = event.tenant ? await o.tenants.find(event.tenant) : null;
-    if (!tenant) {
-      o.logger.warn({ type: event.type, tenant: event.tenant }, 'extraction event for an unknown firm ignored');
-      return;
-    }
-    const db = o.db.forSchema(tenantSchema(tenant.schemaName));
+    const target = await eventTenant(o, CONSUMER, event);
+    if (!target) return;
+    const { tenant, db } = target;
     const fileId = (event.payload as { id: number }).id;
     const file = await o.files.find(db, fileId);
     if (!file || file.processedAt) return;

@@ -1,8 +1,8 @@
 import { newEvent, type Bus, type Subscription } from '@ledgerline/kit/bus/bus.ts';
 import type { Database } from '@ledgerline/kit/db/database.ts';
-import { tenantSchema } from '@ledgerline/kit/db/tenant-schema.ts';
 import type { Logger } from '@ledgerline/kit/logger.ts';
 import { enqueueEvents } from '@ledgerline/kit/outbox/outbox.ts';
+import { eventTenant } from '@ledgerline/kit/outbox/tenant-consumer.ts';
 import type { TenantRegistry } from '@ledgerline/kit/tenancy/tenant-registry.ts';
 import { CLIENT_DELETED } from '@ledgerline/contracts/directory.contracts.ts';
 import { FILE_DELETED } from '@ledgerline/contracts/files.contracts.ts';
@@ -11,6 +11,7 @@ import { fileDeletedEvent } from './file-events.ts';
 import type { FileStore } from './file.store.ts';
 
 const BATCH = 200;
+const CLIENT_DELETIONS_CONSUMER = 'files.client-deletions';
 /** Who deleted files that went with their client (no user asked for each one). */
 export const CLIENT_DELETION_ACTOR = { id: 0, name: 'System' } as const;
 
@@ -22,10 +23,10 @@ export const CLIENT_DELETION_ACTOR = { id: 0, name: 'System' } as const;
  * Drive went with the client.
  */
 export function followClientDeletions(o: { db: Database; bus: Bus; tenants: TenantRegistry; files: FileStore; blobs: BlobStorage; logger: Logger }): Promise<Subscription> {
-  return o.bus.subscribe('files.client-deletions', [CLIENT_DELETED], async (event) => {
-    const tenant = event.tenant ? await o.tenants.find(event.tenant) : null;
-    if (!tenant) return;
-    const db = o.db.forSchema(tenantSchema(tenant.schemaName));
+  return o.bus.subscribe(CLIENT_DELETIONS_CONSUMER, [CLIENT_DELETED], async (event) => {
+    const target = await eventTenant(o, CLIENT_DELETIONS_CONSUMER, event);
+    if (!target) return;
+    const { tenant, db } = target;
     const clientId = (event.payload as { id: number }).id;
     for (;;) {
       const batch = await o.files.ofClient(db, clientId, BATCH);

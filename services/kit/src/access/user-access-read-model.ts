@@ -1,7 +1,7 @@
 import type { Bus, EventEnvelope, Subscription } from '../bus/bus.ts';
 import type { Database, Queryable, SchemaDb } from '../db/database.ts';
 import type { ServiceMigrations } from '../db/migrations.ts';
-import { tenantSchema } from '../db/tenant-schema.ts';
+import { eventTenant } from '../outbox/tenant-consumer.ts';
 import type { Logger } from '../logger.ts';
 import { consumeOnce } from '../outbox/inbox.ts';
 import type { TenantRegistry } from '../tenancy/tenant-registry.ts';
@@ -97,17 +97,13 @@ export function createUserAccessReadModel(service: string): UserAccessReadModel 
 
     follow({ db, bus, logger, tenants }) {
       return bus.subscribe(consumer, [USER_UPSERTED, USER_DELETED, ROLE_UPSERTED], async (event) => {
-        const tenant = event.tenant ? await tenants.find(event.tenant) : null;
-        if (!tenant) {
-          // A removed firm: nothing to keep for it (its schema stays, untouched).
-          logger.warn({ type: event.type, tenant: event.tenant }, 'user access event for an unknown firm ignored');
-          return;
-        }
-        const schema = tenantSchema(tenant.schemaName);
-        await consumeOnce(db.forSchema(schema), consumer, event, (tx) => apply(tx, event));
+        // A removed firm: nothing to keep for it (its schema stays, untouched).
+        const target = await eventTenant({ db, bus, logger, tenants }, consumer, event);
+        if (!target) return;
+        await consumeOnce(target.db, consumer, event, (tx) => apply(tx, event));
         // A renamed role may concern any user: forget everything rather than search.
         if (event.type === ROLE_UPSERTED) cache.clear();
-        else cache.delete(cacheKey(schema, (event.payload as { id: number }).id));
+        else cache.delete(cacheKey(target.db.schema, (event.payload as { id: number }).id));
       });
     },
 

@@ -1,5 +1,5 @@
 import type { Bus, EventEnvelope, Subscription } from '../bus/bus.ts';
-import type { Database, Queryable } from '../db/database.ts';
+import type { Database, Queryable, SchemaDb } from '../db/database.ts';
 import { tenantSchema } from '../db/tenant-schema.ts';
 import type { Logger } from '../logger.ts';
 import type { TenantEventPayload } from '../tenancy/tenant-events.ts';
@@ -11,6 +11,20 @@ export interface TenantConsumerDeps {
   bus: Bus;
   logger: Logger;
   tenants: TenantRegistry;
+}
+
+/**
+ * The firm an event names and its schema, or null (logged) when the registry does not know
+ * it (removed, or never existed): there is no schema to write into, and redelivering the
+ * event would not change that, so it is acknowledged.
+ */
+export async function eventTenant(deps: TenantConsumerDeps, consumer: string, event: EventEnvelope): Promise<{ tenant: TenantEventPayload; db: SchemaDb } | null> {
+  const tenant = event.tenant ? await deps.tenants.find(event.tenant) : null;
+  if (!tenant) {
+    deps.logger.warn({ consumer, type: event.type, tenant: event.tenant }, 'event for an unknown firm ignored');
+    return null;
+  }
+  return { tenant, db: deps.db.forSchema(tenantSchema(tenant.schemaName)) };
 }
 
 /**
@@ -26,11 +40,7 @@ export function consumeTenantEvents(
   handle: (tx: Queryable, event: EventEnvelope, tenant: TenantEventPayload) => Promise<void>,
 ): Promise<Subscription> {
   return deps.bus.subscribe(consumer, types, async (event) => {
-    const tenant = event.tenant ? await deps.tenants.find(event.tenant) : null;
-    if (!tenant) {
-      deps.logger.warn({ consumer, type: event.type, tenant: event.tenant }, 'event for an unknown firm ignored');
-      return;
-    }
-    await consumeOnce(deps.db.forSchema(tenantSchema(tenant.schemaName)), consumer, event, (tx) => handle(tx, event, tenant));
+    const target = await eventTenant(deps, consumer, event);
+    if (target) await consumeOnce(target.db, consumer, event, (tx) => handle(tx, event, target.tenant));
   });
 }
