@@ -9,7 +9,7 @@ import {
   ACTIVITY_ACTIONS, ADMIN_DASHBOARD_LIMITS, DASHBOARD_LIMITS, FILE_CHATTED,
   type ActivityLog, type AdminAnalytics, type ClientEngagementDetails, type DashboardOverview, type FileChattedEvent, type UserActivityDetails,
 } from '@ledgerline/contracts/activity.contracts.ts';
-import { FILE_DELETED, FILE_UPLOADED, type FileDeletedEvent, type FileEvent, type FileType } from '@ledgerline/contracts/files.contracts.ts';
+import { FILE_DELETED, FILE_UPLOADED, SYSTEM_ACTOR, type FileDeletedEvent, type FileEvent, type FileType } from '@ledgerline/contracts/files.contracts.ts';
 import type { Client, ReportType } from '@ledgerline/contracts/directory.contracts.ts';
 import type { Company } from '@ledgerline/contracts/identity.contracts.ts';
 
@@ -500,6 +500,19 @@ describe('events from other services', () => {
     expect(after.documentsByType.find((d) => d.fileType === 'company_document')!.count).toBe(before.documentsByType.find((d) => d.fileType === 'company_document')!.count - 1);
     expect(await view(ACME, 'admin', files.ownDoc!)).toEqual({ status: 404, body: { message: 'File not found' } });
     expect((await call<ClientEngagementDetails>('GET', `/api/${ACME}/dashboard/clients/${OWN()}/engagement`, tokenOf('client'))).body.documents).toBe(2);
+  });
+
+  it('logs what the system deleted (a removed client\'s files) but never counts the system as a user', async () => {
+    const before = await dashboardOf(ACME, tokens.platform!);
+    const orphan = fileEvent(ACME, 'admin', 'Orphaned return.pdf', { clientId: OTHER(), clientName: 'Other Client', fileType: 'report' });
+    await publish(newEvent(FILE_UPLOADED, ACME, orphan));
+    await eventually(async () => expect(await entriesOfFile(ACME, orphan.id)).toHaveLength(1), BUS_WAIT_MS);
+    const gone: FileDeletedEvent = { ...orphan, deletedById: SYSTEM_ACTOR.id, deletedByName: SYSTEM_ACTOR.name, deletedAt: new Date().toISOString() };
+    await publish(newEvent(FILE_DELETED, ACME, gone));
+    await eventually(async () => expect((await entriesOfFile(ACME, orphan.id))[0]).toMatchObject({ action: 'delete', userId: 0, userName: 'System' }), BUS_WAIT_MS);
+    const after = await dashboardOf(ACME, tokens.platform!);
+    expect(after.topUsers.map((u) => u.userId)).not.toContain(SYSTEM_ACTOR.id);
+    expect(after.activeUsers).toBe(before.activeUsers);
   });
 
   it('keeps a file deleted when its upload arrives after the deletion', async () => {

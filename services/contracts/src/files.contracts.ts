@@ -177,7 +177,11 @@ export const FILE_EXTRACTION_REQUESTED = 'file.extraction-requested';
 /** Payload of file.uploaded and the base of file.deleted: the file as stored, names included. */
 export type FileEvent = Omit<PortalFile, 'snippet' | 'processedAt' | 'filename'>;
 
+/** Who deleted files no user asked to delete (they went with their client): not a user, never counted as one. */
+export const SYSTEM_ACTOR = { id: 0, name: 'System' } as const;
+
 export interface FileDeletedEvent extends FileEvent {
+  /** The deleter's actorId, or SYSTEM_ACTOR.id. */
   deletedById: number;
   deletedByName: string;
   deletedAt: string;

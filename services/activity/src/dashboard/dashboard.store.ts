@@ -4,7 +4,7 @@ import {
   ACTIVITY_ACTIONS, DASHBOARD_LIMITS,
   type ActionCount, type ActivityAction, type ClientEngagementDetails, type DashboardOverview, type UserActivityDetails,
 } from '@ledgerline/contracts/activity.contracts.ts';
-import { FILE_TYPES, type FileType } from '@ledgerline/contracts/files.contracts.ts';
+import { FILE_TYPES, SYSTEM_ACTOR, type FileType } from '@ledgerline/contracts/files.contracts.ts';
 import {
   DOCUMENT_COUNT_COLUMNS, FILE_COLUMNS, visibleClients, visibleDocuments, visibleEntries, type ActivityVisibility,
 } from '../access-rules.ts';
@@ -61,7 +61,7 @@ export class DashboardStore {
   async overview(db: Queryable, v: ActivityVisibility, now = new Date()): Promise<DashboardOverview> {
     const p = new SqlParams();
     const activeUsersSql = `SELECT count(DISTINCT user_id) AS n FROM activity_counts
-      WHERE last_at >= ${p.add(new Date(now.getTime() - DASHBOARD_LIMITS.activeUserDays * DAY_MS).toISOString())} AND ${visibleEntries(v, p)}`;
+      WHERE user_id <> ${SYSTEM_ACTOR.id} AND last_at >= ${p.add(new Date(now.getTime() - DASHBOARD_LIMITS.activeUserDays * DAY_MS).toISOString())} AND ${visibleEntries(v, p)}`;
     const q = new SqlParams();
     const clientsSql = `SELECT count(*) AS n FROM (
          SELECT client_id FROM activity_counts WHERE client_id <> 0 AND ${visibleClients(v, q)}
@@ -167,7 +167,8 @@ export class DashboardStore {
   /** Users by the number of entries the caller may see; `onlyUserId` narrows to one user. */
   async topUsers(db: Queryable, v: ActivityVisibility, limit: number, onlyUserId?: number): Promise<RankedUser[]> {
     const p = new SqlParams();
-    const where = [visibleEntries(v, p)];
+    // What the system did (files that went with their client) is no user's.
+    const where = [visibleEntries(v, p), `user_id <> ${SYSTEM_ACTOR.id}`];
     if (onlyUserId !== undefined) where.push(`user_id = ${p.add(onlyUserId)}`);
     const { rows } = await db.query<{ user_id: number; actions: number; last_at: Date | string | null; user_name: string | null }>(
       `WITH top AS (

@@ -5,15 +5,13 @@ import { enqueueEvents } from '@ledgerline/kit/outbox/outbox.ts';
 import { eventTenant } from '@ledgerline/kit/outbox/tenant-consumer.ts';
 import type { TenantRegistry } from '@ledgerline/kit/tenancy/tenant-registry.ts';
 import { CLIENT_DELETED } from '@ledgerline/contracts/directory.contracts.ts';
-import { FILE_DELETED } from '@ledgerline/contracts/files.contracts.ts';
+import { FILE_DELETED, SYSTEM_ACTOR } from '@ledgerline/contracts/files.contracts.ts';
 import type { BlobStorage } from '../storage/blob-storage.ts';
 import { fileDeletedEvent } from './file-events.ts';
 import type { FileStore } from './file.store.ts';
 
 const BATCH = 200;
 const CLIENT_DELETIONS_CONSUMER = 'files.client-deletions';
-/** Who deleted files that went with their client (no user asked for each one). */
-export const CLIENT_DELETION_ACTOR = { id: 0, name: 'System' } as const;
 
 /**
  * A client deleted in the directory takes its documents with it (the directory's
@@ -33,7 +31,7 @@ export function followClientDeletions(o: { db: Database; bus: Bus; tenants: Tena
       if (batch.length === 0) break;
       await db.transaction(async (tx) => {
         await o.files.deleteMany(tx, batch.map((f) => f.id));
-        await enqueueEvents(tx, batch.map((f) => newEvent(FILE_DELETED, tenant.shortName, fileDeletedEvent(f, CLIENT_DELETION_ACTOR))));
+        await enqueueEvents(tx, batch.map((f) => newEvent(FILE_DELETED, tenant.shortName, fileDeletedEvent(f, SYSTEM_ACTOR))));
       });
       for (const f of batch) {
         if (f.location.kind === 'object') await o.blobs.deleteQuietly({ kind: 'service', tenant: tenant.shortName }, f.location);
