@@ -1,5 +1,7 @@
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import express, { type Response } from 'express';
+import { precompressedFiles } from './precompressed.ts';
 
 export interface FrontendsRouterOptions {
   /** The repository's frontends folder; each app's build is in {frontendsDir}/{app}/dist. */
@@ -26,9 +28,12 @@ export function createFrontendsRouter(options: FrontendsRouterOptions): express.
   const shellDist = path.join(options.frontendsDir, 'shell', 'dist');
   const shellIndex = path.join(shellDist, 'index.html');
 
-  router.get('/frontends.json', (_req, res) => {
+  router.get('/frontends.json', async (_req, res) => {
+    const entries = await Promise.all(
+      remotes.map(async (name) => ({ name, manifestUrl: `/remotes/${name}/mf-manifest.json`, ...(await readDeclarations(options.frontendsDir, name)) })),
+    );
     res.set('Cache-Control', REVALIDATE);
-    res.json({ remotes: remotes.map((name) => ({ name, manifestUrl: `/remotes/${name}/mf-manifest.json` })) });
+    res.json({ remotes: entries });
   });
 
   for (const name of remotes) {
@@ -50,12 +55,34 @@ export function createFrontendsRouter(options: FrontendsRouterOptions): express.
   return router;
 }
 
+/**
+ * A remote's page declarations (routes.json of its build: routes and nav items), which let
+ * the shell load the remote only when one of its pages is visited; nothing when the build
+ * has none, and the shell then loads that remote at boot. Read per request: a rebuild
+ * while the gateway runs is picked up, and the file is small.
+ */
+async function readDeclarations(frontendsDir: string, remote: string): Promise<{ routes?: unknown; navItems?: unknown }> {
+  try {
+    const { routes, navItems } = JSON.parse(await readFile(path.join(frontendsDir, remote, 'dist', 'routes.json'), 'utf8')) as { routes?: unknown; navItems?: unknown };
+    return Array.isArray(routes) ? { routes, navItems: Array.isArray(navItems) ? navItems : [] } : {};
+  } catch {
+    return {};
+  }
+}
+
+function cacheControl(fileName: string): string {
+  return HASHED_FILE.test(fileName) ? IMMUTABLE : REVALIDATE;
+}
+
+/** The build's brotli/gzip copies first (see precompressed.ts), else the file itself. */
 function staticFiles(root: string): express.Handler {
-  return express.static(root, {
+  const plain = express.static(root, {
     // index.html goes out through the fallback, so it always carries the revalidate header.
     index: false,
     setHeaders: (res: Response, filePath: string) => {
-      res.set('Cache-Control', HASHED_FILE.test(path.basename(filePath)) ? IMMUTABLE : REVALIDATE);
+      res.set('Cache-Control', cacheControl(path.basename(filePath)));
     },
   });
+  const compressed = precompressedFiles(root, cacheControl);
+  return (req, res, next) => compressed(req, res, (error?: unknown) => (error ? next(error) : plain(req, res, next)));
 }

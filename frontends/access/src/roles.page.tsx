@@ -11,6 +11,7 @@ import { apiJson } from '@ledgerline/ui/api-client.ts';
 import { confirmDeletion } from '@ledgerline/ui/confirm-deletion.ts';
 import { PageHeading } from '@ledgerline/ui/page-heading.tsx';
 import { RecordActions } from '@ledgerline/ui/record-actions.tsx';
+import { isBuiltInRole, useCanAdministerFirm } from '@ledgerline/ui/permissions.ts';
 import { failureReason } from '@ledgerline/ui/server-message.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 import { rolesApiPath } from './access.api.ts';
@@ -22,6 +23,7 @@ export function RolesPage() {
   const queryClient = useQueryClient();
   const roles = useQuery<Role[] | null>({ queryKey: [rolesUrl] });
   const [formTarget, setFormTarget] = useState<RoleFormTarget | null>(null);
+  const canChange = useCanAdministerFirm();
 
   const remove = useMutation({
     mutationFn: (role: Role) => apiJson('DELETE', rolesApiPath(`/${role.id}`)),
@@ -40,17 +42,22 @@ export function RolesPage() {
       <PageHeading
         title="Roles"
         subtitle="Roles group what the firm's users may do"
-        actions={<Button label="Add Role" icon="pi pi-plus" onClick={() => setFormTarget({ mode: 'create' })} />}
+        actions={canChange && <Button label="Add Role" icon="pi pi-plus" onClick={() => setFormTarget({ mode: 'create' })} />}
       />
       {roles.isError && <Message severity="error" text={failureReason(roles.error)} className="page-error" />}
       <Card>
         <DataTable value={roles.data ?? []} dataKey="id" loading={roles.isPending} emptyMessage="No roles found" stripedRows size="small">
           <Column field="name" header="Name" sortable />
-          <Column
-            header="Actions"
-            headerClassName="access-page__actions"
-            body={(role: Role) => <RecordActions name={role.name} onEdit={() => setFormTarget({ mode: 'edit', role })} onDelete={() => askDelete(role)} />}
-          />
+          {/* The server refuses changes by non-Admins and to the built-in Admin and Client roles. */}
+          {canChange && (
+            <Column
+              header="Actions"
+              headerClassName="access-page__actions"
+              body={(role: Role) =>
+                !isBuiltInRole(role.name) && <RecordActions name={role.name} onEdit={() => setFormTarget({ mode: 'edit', role })} onDelete={() => askDelete(role)} />
+              }
+            />
+          )}
         </DataTable>
       </Card>
       <RoleFormDialog target={formTarget} onClose={() => setFormTarget(null)} />

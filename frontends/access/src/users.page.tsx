@@ -12,6 +12,8 @@ import { apiJson } from '@ledgerline/ui/api-client.ts';
 import { confirmDeletion } from '@ledgerline/ui/confirm-deletion.ts';
 import { PageHeading } from '@ledgerline/ui/page-heading.tsx';
 import { RecordActions } from '@ledgerline/ui/record-actions.tsx';
+import { useAuth } from '@ledgerline/ui/auth-context.tsx';
+import { canAdministerFirm } from '@ledgerline/ui/permissions.ts';
 import { failureReason } from '@ledgerline/ui/server-message.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 import { clientCountLabel, usersApiPath } from './access.api.ts';
@@ -24,6 +26,9 @@ export function UsersPage() {
   const queryClient = useQueryClient();
   const users = useQuery<User[] | null>({ queryKey: [usersUrl] });
   const [formTarget, setFormTarget] = useState<UserFormTarget | null>(null);
+  const { state } = useAuth();
+  const me = state.status === 'authenticated' ? state.user : null;
+  const canChange = canAdministerFirm(me);
 
   const remove = useMutation({
     mutationFn: (user: User) => apiJson('DELETE', `${usersUrl}/${user.id}`),
@@ -42,7 +47,7 @@ export function UsersPage() {
       <PageHeading
         title="User Management"
         subtitle="Manage the people who can sign in to this firm's portal"
-        actions={<Button label="Add User" icon="pi pi-plus" onClick={() => setFormTarget({ mode: 'create' })} />}
+        actions={canChange && <Button label="Add User" icon="pi pi-plus" onClick={() => setFormTarget({ mode: 'create' })} />}
       />
       {users.isError && <Message severity="error" text={failureReason(users.error)} className="page-error" />}
       <Card>
@@ -51,13 +56,20 @@ export function UsersPage() {
           <Column field="username" header="Username" sortable />
           <Column field="roleName" header="Role" sortable />
           <Column header="Client" body={(user: User) => clientCountLabel(user.clientIds)} />
-          <Column
-            header="Actions"
-            headerClassName="access-page__actions"
-            body={(user: User) => (
-              <RecordActions name={user.fullName || user.username} onEdit={() => setFormTarget({ mode: 'edit', row: user })} onDelete={() => askDelete(user)} />
-            )}
-          />
+          {canChange && (
+            <Column
+              header="Actions"
+              headerClassName="access-page__actions"
+              body={(user: User) => (
+                <RecordActions
+                  name={user.fullName || user.username}
+                  onEdit={() => setFormTarget({ mode: 'edit', row: user })}
+                  // The server refuses an Admin's deletion of their own account.
+                  onDelete={user.id === me?.id && !me.platformAdmin ? undefined : () => askDelete(user)}
+                />
+              )}
+            />
+          )}
         </DataTable>
       </Card>
       <UserFormDialog target={formTarget} usersUrl={usersUrl} onClose={() => setFormTarget(null)} />

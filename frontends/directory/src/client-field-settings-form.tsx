@@ -12,6 +12,7 @@ import {
 import { apiJson } from '@ledgerline/ui/api-client.ts';
 import { FormField } from '@ledgerline/ui/form-field.tsx';
 import { useLiveValidation } from '@ledgerline/ui/live-validation.ts';
+import { useCanAdministerFirm } from '@ledgerline/ui/permissions.ts';
 import { serverMessage } from '@ledgerline/ui/server-message.ts';
 import { TextFormField } from '@ledgerline/ui/text-form-field.tsx';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
@@ -26,6 +27,7 @@ export function ClientFieldSettingsForm({ settings }: { settings: ClientFieldSet
   const [values, setValues] = useState(() => settingsFormValues(settings));
   const check = useLiveValidation(clientFieldSettingsInputSchema, values);
   const { errors } = check;
+  const canChange = useCanAdministerFirm();
 
   const save = useMutation({
     // Spec 000 §4: no id yet creates the firm's settings, an id updates them.
@@ -70,7 +72,7 @@ export function ClientFieldSettingsForm({ settings }: { settings: ClientFieldSet
 
   return (
     <form className="field-settings" onSubmit={submit} noValidate>
-      <SettingsSection icon="pi pi-phone" title="Phone" description="How phone numbers are labelled and which format they must have.">
+      <SettingsSection readOnly={!canChange} icon="pi pi-phone" title="Phone" description="How phone numbers are labelled and which format they must have.">
         {text('phoneLabel', 'Label')}
         <FormField label="Country" htmlFor="settings-phoneCountry" error={errors.phoneCountry}>
           <Dropdown
@@ -83,29 +85,32 @@ export function ClientFieldSettingsForm({ settings }: { settings: ClientFieldSet
         {text('phonePattern', 'Pattern', 'A regular expression the whole number must match.')}
         {text('phoneExample', 'Example')}
       </SettingsSection>
-      <SettingsSection icon="pi pi-id-card" title="Federal ID" description="The national tax identifier of a client company.">
+      <SettingsSection readOnly={!canChange} icon="pi pi-id-card" title="Federal ID" description="The national tax identifier of a client company.">
         {text('federalIdLabel', 'Label')}
         {formatPicker('federalId')}
         {text('federalIdPattern', 'Pattern', 'Checked after the value is turned to upper case.')}
         {text('federalIdExample', 'Example')}
       </SettingsSection>
-      <SettingsSection icon="pi pi-building" title="State ID" description="The regional or state registration number.">
+      <SettingsSection readOnly={!canChange} icon="pi pi-building" title="State ID" description="The regional or state registration number.">
         {text('stateIdLabel', 'Label')}
         {formatPicker('stateId')}
         {text('stateIdPattern', 'Pattern', 'Checked after the value is turned to upper case.')}
         {text('stateIdExample', 'Example')}
       </SettingsSection>
-      <div className="field-settings__actions">
-        <Button type="button" label="Reset to Defaults" icon="pi pi-refresh" outlined onClick={() => update({ ...DEFAULT_CLIENT_FIELD_SETTINGS })} />
-        <Button type="submit" label={save.isPending ? 'Saving...' : 'Save Settings'} icon="pi pi-save" loading={save.isPending} />
-      </div>
+      {/* Only Admins may save (the server refuses others); everyone else reads the settings. */}
+      {canChange && (
+        <div className="field-settings__actions">
+          <Button type="button" label="Reset to Defaults" icon="pi pi-refresh" outlined onClick={() => update({ ...DEFAULT_CLIENT_FIELD_SETTINGS })} />
+          <Button type="submit" label={save.isPending ? 'Saving...' : 'Save Settings'} icon="pi pi-save" loading={save.isPending} />
+        </div>
+      )}
     </form>
   );
 }
 
-function SettingsSection({ icon, title, description, children }: { icon: string; title: string; description: string; children: ReactNode }) {
+function SettingsSection({ readOnly, icon, title, description, children }: { readOnly: boolean; icon: string; title: string; description: string; children: ReactNode }) {
   return (
-    <fieldset className="settings-section">
+    <fieldset className="settings-section" disabled={readOnly}>
       <legend className="settings-section__legend">
         <i className={icon} aria-hidden="true" /> {title}
       </legend>

@@ -12,6 +12,7 @@ import { formatDate } from '@ledgerline/ui/date-format.ts';
 import { EmptyState } from '@ledgerline/ui/empty-state.tsx';
 import { useFailureToast } from '@ledgerline/ui/failure-toast.ts';
 import { PageHeading } from '@ledgerline/ui/page-heading.tsx';
+import { useCanAdministerFirm } from '@ledgerline/ui/permissions.ts';
 import { RecordActions } from '@ledgerline/ui/record-actions.tsx';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 import { reportTypesPath } from './directory.api.ts';
@@ -23,6 +24,7 @@ export function ReportTypesPage() {
   const listUrl = reportTypesPath();
   const reportTypes = useQuery<ReportType[]>({ queryKey: [listUrl] });
   const [formTarget, setFormTarget] = useState<ReportTypeFormTarget | null>(null);
+  const canChange = useCanAdministerFirm();
   const refresh = () => void queryClient.invalidateQueries({ queryKey: [listUrl] });
 
   useFailureToast(reportTypes, 'Failed to fetch report types');
@@ -43,7 +45,7 @@ export function ReportTypesPage() {
       onConfirm: () => remove.mutate(reportType),
     });
 
-  const addButton = <Button label="Add Report Type" icon="pi pi-plus" onClick={() => setFormTarget({ mode: 'create' })} />;
+  const addButton = canChange && <Button label="Add Report Type" icon="pi pi-plus" onClick={() => setFormTarget({ mode: 'create' })} />;
   return (
     <section className="directory-page">
       <PageHeading title="Report Types" subtitle="The kinds of reports your firm prepares for its clients" actions={addButton} />
@@ -59,8 +61,8 @@ export function ReportTypesPage() {
             <ReportTypeCard
               key={reportType.id}
               reportType={reportType}
-              onEdit={() => setFormTarget({ mode: 'edit', reportType })}
-              onDelete={() => askDelete(reportType)}
+              onEdit={canChange ? () => setFormTarget({ mode: 'edit', reportType }) : undefined}
+              onDelete={canChange ? () => askDelete(reportType) : undefined}
             />
           ))}
         </div>
@@ -71,7 +73,7 @@ export function ReportTypesPage() {
   );
 }
 
-function ReportTypeCard({ reportType, onEdit, onDelete }: { reportType: ReportType; onEdit(): void; onDelete(): void }) {
+function ReportTypeCard({ reportType, onEdit, onDelete }: { reportType: ReportType; onEdit?: () => void; onDelete?: () => void }) {
   return (
     <Card className="report-type-card">
       <div className="report-type-card__head">

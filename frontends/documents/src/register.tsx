@@ -1,22 +1,21 @@
 import { lazyPage } from '@ledgerline/ui/lazy-page.tsx';
-import type { RegisterRemote } from '@ledgerline/ui/shell-contract.ts';
+import { declaredRoutes, type RegisterRemote } from '@ledgerline/ui/shell-contract.ts';
+import { ROUTES } from './routes.ts';
 
 const styles = () => import('./documents.css');
 
-/**
- * Exposed as './register': the document screens of spec 001 §2 — the staff reports page
- * (also per report type), the file panel, the Client users' reports and firm documents.
- * Their navigation items are already in the spec's side navigation.
- */
+/** Exposed as './register': the document screens (see routes.ts). */
 const register: RegisterRemote = (shell) => {
   const reports = lazyPage(() => import('./reports.page.tsx'), 'ReportsPage', styles);
-  shell.addRoutes([
-    { path: '/cpa-dashboard', element: reports, tenantScoped: true },
-    { path: '/cpa-dashboard/report/:id', element: reports },
-    { path: '/file-upload', element: lazyPage(() => import('./file-panel.page.tsx'), 'FilePanelPage', styles) },
-    { path: '/client-reports', element: lazyPage(() => import('./client-reports.page.tsx'), 'ClientReportsPage', styles), tenantScoped: true },
-    { path: '/firm-documents', element: lazyPage(() => import('./firm-documents.page.tsx'), 'FirmDocumentsPage', styles), tenantScoped: true },
-  ]);
+  shell.addRoutes(
+    declaredRoutes(ROUTES, {
+      reports,
+      reportType: reports,
+      filePanel: lazyPage(() => import('./file-panel.page.tsx'), 'FilePanelPage', styles),
+      clientReports: lazyPage(() => import('./client-reports.page.tsx'), 'ClientReportsPage', styles),
+      firmDocuments: lazyPage(() => import('./firm-documents.page.tsx'), 'FirmDocumentsPage', styles),
+    }),
+  );
 };
 
 export default register;

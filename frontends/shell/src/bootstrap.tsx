@@ -5,6 +5,7 @@ import { createRoot } from 'react-dom/client';
 import { createQueryClient } from '@ledgerline/ui/api-client.ts';
 import { SPEC_NAV_ITEMS } from '@ledgerline/ui/nav-items.ts';
 import { LoadingScreen } from './loading-screen.tsx';
+import { declaredPage } from './declared-page.tsx';
 import { loadRemotes } from './remote-loader.ts';
 import { ShellApp } from './shell-app.tsx';
 import { SHELL_OWN_ROUTES } from './shell-own-routes.tsx';
@@ -13,10 +14,10 @@ import { createShellRegistry } from './shell-registry.ts';
 async function start(container: HTMLElement): Promise<void> {
   const root = createRoot(container);
   root.render(<LoadingScreen />);
-  // Routes are mounted once every remote has registered (or failed), so a deep link
-  // never flashes the not-found page before its remote arrives.
+  // Routes are mounted once every remote's pages are known (declared, or registered by the
+  // remotes without declarations), so a deep link never flashes the not-found page.
   const registry = createShellRegistry(SHELL_OWN_ROUTES, SPEC_NAV_ITEMS);
-  await loadRemotes(registry);
+  await loadRemotes(registry, declaredPage);
   root.render(<ShellApp queryClient={createQueryClient()} routes={registry.routes()} navItems={registry.navItems()} />);
 }
 

@@ -1,4 +1,5 @@
-import type { RouteAccess } from '@ledgerline/ui/shell-contract.ts';
+import { isClientRole } from '@ledgerline/ui/auth-storage.ts';
+import type { NavAudience, RouteAccess } from '@ledgerline/ui/shell-contract.ts';
 
 /** Known once the stored auth state has been read; until then guards show 'Loading...'. */
 export type SettledAuthStatus = 'authenticated' | 'anonymous';
@@ -20,4 +21,18 @@ export function accessRedirect(access: RouteAccess, pathname: string, status: Se
   // Sign-in pages (/login) send an already signed-in user to /.
   if (access === 'guest' && status === 'authenticated') return '/';
   return null;
+}
+
+/**
+ * Where a signed-in user goes from a page that is not for their audience (a Client user who
+ * types a staff URL lands on their own reports, staff on a Client page on their dashboard),
+ * or null to render it. The server refuses the page's calls anyway; this spares the user
+ * a screen of errors.
+ */
+export function audienceRedirect(audience: readonly NavAudience[], role: string, tenantShortName: string | undefined): string | null {
+  const client = isClientRole(role);
+  if (audience.includes(client ? 'client' : 'staff')) return null;
+  const prefix = tenantShortName ? `/${tenantShortName}` : '';
+  if (client) return `${prefix}/client-reports`;
+  return tenantShortName ? `${prefix}/dashboard` : '/';
 }

@@ -1,23 +1,75 @@
 import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
-import type { RegisterRemote, ShellContract, ShellNavItem, ShellRoute } from '@ledgerline/ui/shell-contract.ts';
+import type { RegisterRemote, RouteDeclaration, ShellContract, ShellNavItem, ShellRoute } from '@ledgerline/ui/shell-contract.ts';
 
 /** One entry of the gateway's /frontends.json. */
 export interface RemoteEntry {
   name: string;
   manifestUrl: string;
+  /** The remote's declared pages (its routes.json); absent for a remote built without one. */
+  routes?: RouteDeclaration[];
+  navItems?: ShellNavItem[];
+}
+
+/** What a remote's register() handed over. */
+export interface Registration {
+  routes: ShellRoute[];
+  navItems: ShellNavItem[];
 }
 
 /** A remote that has not answered by then is given up, so one slow host cannot hold the shell. */
 const REMOTE_LOAD_TIMEOUT_MS = 10_000;
 
 /**
- * Loads every remote the gateway lists and lets each register itself. Any failure is logged
- * and skipped: the shell and the other remotes keep working.
+ * Reads the gateway's remote list and plugs every remote's pages into the shell. A remote
+ * that declares its pages (routes.json) is not loaded now: each of its pages is a
+ * placeholder (`declaredPage`) that loads the remote when first shown, so the login page
+ * fetches the shell and the sign-in remote only. A remote without declarations is loaded
+ * and registered at once, as before. Failures are logged and skipped.
  */
-export async function loadRemotes(shell: ShellContract): Promise<void> {
+export async function loadRemotes(shell: ShellContract, declaredPage: (remote: string, path: string) => ShellRoute['element']): Promise<void> {
   const remotes = await fetchRemoteList();
   registerRemotes(remotes.map((remote) => ({ name: remote.name, entry: remote.manifestUrl })));
-  await Promise.all(remotes.map((remote) => registerRemote(remote, shell)));
+  const eager: Promise<void>[] = [];
+  for (const remote of remotes) {
+    if (remote.routes) {
+      shell.addRoutes(remote.routes.map((route) => ({ ...route, element: declaredPage(remote.name, route.path) })));
+      shell.addNavItems(remote.navItems ?? []);
+    } else {
+      eager.push(
+        registration(remote.name).then(
+          (registered) => {
+            shell.addRoutes(registered.routes);
+            shell.addNavItems(registered.navItems);
+          },
+          (error: unknown) => console.error(`Remote '${remote.name}' failed to load; continuing without it`, error),
+        ),
+      );
+    }
+  }
+  await Promise.all(eager);
+}
+
+const registrations = new Map<string, Promise<Registration>>();
+
+/** The remote's register() result, loading the remote on the first call only. */
+export function registration(remoteName: string): Promise<Registration> {
+  let pending = registrations.get(remoteName);
+  if (!pending) {
+    pending = withTimeout(loadRemote<{ default?: RegisterRemote }>(`${remoteName}/register`), remoteName).then((module) => collect(module?.default));
+    // A failed load may be retried by a later visit (a network blip must not stick).
+    pending.catch(() => registrations.delete(remoteName));
+    registrations.set(remoteName, pending);
+  }
+  return pending;
+}
+
+/** Collected first and handed over only when register() returns, so a remote that throws half-way leaves nothing behind. */
+export function collect(register: unknown): Registration {
+  if (typeof register !== 'function') throw new Error('its ./register has no default export function');
+  const routes: ShellRoute[] = [];
+  const navItems: ShellNavItem[] = [];
+  (register as RegisterRemote)({ addRoutes: (added) => routes.push(...added), addNavItems: (added) => navItems.push(...added) });
+  return { routes, navItems };
 }
 
 async function fetchRemoteList(): Promise<RemoteEntry[]> {
@@ -35,24 +87,7 @@ async function fetchRemoteList(): Promise<RemoteEntry[]> {
 
 function isRemoteEntry(value: unknown): value is RemoteEntry {
   const entry = value as Partial<RemoteEntry> | null;
-  return typeof entry?.name === 'string' && typeof entry.manifestUrl === 'string';
-}
-
-async function registerRemote(remote: RemoteEntry, shell: ShellContract): Promise<void> {
-  try {
-    const module = await withTimeout(loadRemote<{ default?: RegisterRemote }>(`${remote.name}/register`), remote.name);
-    const register = module?.default;
-    if (typeof register !== 'function') throw new Error('its ./register has no default export function');
-    // Collected first and handed over only when register() returns, so a remote that
-    // throws half-way leaves no half of its pages behind.
-    const routes: ShellRoute[] = [];
-    const navItems: ShellNavItem[] = [];
-    register({ addRoutes: (added) => routes.push(...added), addNavItems: (added) => navItems.push(...added) });
-    shell.addRoutes(routes);
-    shell.addNavItems(navItems);
-  } catch (error) {
-    console.error(`Remote '${remote.name}' failed to load; continuing without it`, error);
-  }
+  return typeof entry?.name === 'string' && typeof entry.manifestUrl === 'string' && (entry.routes === undefined || Array.isArray(entry.routes));
 }
 
 function withTimeout<T>(promise: Promise<T>, remoteName: string): Promise<T> {

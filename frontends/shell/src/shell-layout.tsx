@@ -4,13 +4,13 @@ import { AppLayout } from '@ledgerline/ui/app-layout.tsx';
 import { useAuth } from '@ledgerline/ui/auth-context.tsx';
 import { readCurrentTenant } from '@ledgerline/ui/auth-storage.ts';
 import { HeaderCenter } from '@ledgerline/ui/header-center.tsx';
-import { headerTitle } from '@ledgerline/ui/header-title.ts';
 import { resolveNavItems } from '@ledgerline/ui/nav-items.ts';
 import type { ShellNavItem } from '@ledgerline/ui/shell-contract.ts';
 import { ToastOutlet } from '@ledgerline/ui/toast-outlet.tsx';
+import { matchEntry, pageTitle, type RouteEntry } from './route-table.ts';
 
 /** The signed-in frame around every 'app' route; only rendered behind the auth guard. */
-export function ShellLayout({ navItems }: { navItems: readonly ShellNavItem[] }) {
+export function ShellLayout({ navItems, routes }: { navItems: readonly ShellNavItem[]; routes: readonly RouteEntry[] }) {
   const { state, logout } = useAuth();
   const { pathname } = useLocation();
   // Choosing a tenant reloads the page (spec 000 §4), so reading it once per load is enough.
@@ -19,7 +19,7 @@ export function ShellLayout({ navItems }: { navItems: readonly ShellNavItem[] })
   const items = resolveNavItems(navItems, { role: state.user.role, tenantShortName: tenant?.shortName, pathname });
   return (
     <AppLayout
-      title={headerTitle(pathname)}
+      title={pageTitle(matchEntry(routes, pathname), pathname)}
       user={state.user}
       navItems={items}
       headerCenter={<HeaderCenter user={state.user} pathname={pathname} />}

@@ -1,4 +1,8 @@
-import type { ShellRoute } from '@ledgerline/ui/shell-contract.ts';
+import type { NavAudience, ShellRoute } from '@ledgerline/ui/shell-contract.ts';
+
+const STAFF: readonly NavAudience[] = ['staff'];
+const CLIENT: readonly NavAudience[] = ['client'];
+const EVERYONE: readonly NavAudience[] = ['staff', 'client'];
 
 /**
  * A guarded page of the spec's route table whose remote has not registered yet: the layout
@@ -8,34 +12,41 @@ function PageSlot() {
   return <section className="page-slot" />;
 }
 
-/** Work areas and firm pages that also exist under /{tenant} (spec 000 §2 "Route table"). */
-const TENANT_SCOPED_PAGES = [
-  '/cpa-dashboard',
-  '/client-reports',
-  '/tasks',
-  '/compliance',
-  '/compliance-insights',
-  '/messages',
-  '/settings',
-  '/clients',
-  '/users',
-  '/roles',
-  '/report-types',
-  '/firm-details',
-  '/firm-documents',
-  '/account-settings',
+/** Work areas and firm pages that also exist under /{tenant} (spec 000 §2 "Route table"), and who they are for. */
+const TENANT_SCOPED_PAGES: readonly (readonly [string, readonly NavAudience[]])[] = [
+  ['/cpa-dashboard', STAFF],
+  ['/client-reports', CLIENT],
+  ['/tasks', STAFF],
+  ['/compliance', STAFF],
+  ['/compliance-insights', STAFF],
+  // Client users reach their messages from their own navigation (design §7).
+  ['/messages', EVERYONE],
+  ['/settings', STAFF],
+  ['/clients', STAFF],
+  ['/users', STAFF],
+  ['/roles', STAFF],
+  ['/report-types', STAFF],
+  ['/firm-details', EVERYONE],
+  ['/firm-documents', STAFF],
+  ['/account-settings', EVERYONE],
 ];
 
 /** Untenanted pages of the route table. */
-const UNTENANTED_PAGES = ['/cpa-dashboard/report/:id', '/file-upload', '/activity', '/permissions'];
+const UNTENANTED_PAGES: readonly (readonly [string, readonly NavAudience[]])[] = [
+  ['/cpa-dashboard/report/:id', STAFF],
+  ['/file-upload', STAFF],
+  ['/activity', EVERYONE],
+  ['/permissions', STAFF],
+];
 
 /**
- * The shell claims every guarded page of the route table up front, so the guards apply to
- * them before their remotes land; a remote registering the same path replaces the slot.
+ * The shell claims every guarded page of the route table up front, so the guards (and the
+ * audience rule: a Client user never sees a staff page) apply to them before their remotes
+ * land; a remote declaring the same path replaces the slot.
  */
 export const SHELL_OWN_ROUTES: readonly ShellRoute[] = [
   { path: '/', element: <PageSlot /> },
   { path: '/:tenant/dashboard', element: <PageSlot /> },
-  ...TENANT_SCOPED_PAGES.map((path) => ({ path, element: <PageSlot />, tenantScoped: true })),
-  ...UNTENANTED_PAGES.map((path) => ({ path, element: <PageSlot /> })),
+  ...TENANT_SCOPED_PAGES.map(([path, audience]) => ({ path, audience, element: <PageSlot />, tenantScoped: true })),
+  ...UNTENANTED_PAGES.map(([path, audience]) => ({ path, audience, element: <PageSlot /> })),
 ];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { accessRedirect, loginPathFor } from '../src/guard-redirect.ts';
+import { accessRedirect, audienceRedirect, loginPathFor } from '../src/guard-redirect.ts';
 
 describe('guards', () => {
   it('sends an unauthenticated user on /{tenant}/dashboard to /{tenant}/login', () => {
@@ -30,5 +30,23 @@ describe('guards', () => {
 
   it('never treats admin as a tenant', () => {
     expect(loginPathFor('/admin/dashboard')).toBe('/login');
+  });
+});
+
+describe('audienceRedirect', () => {
+  it('lets each audience open its own pages', () => {
+    expect(audienceRedirect(['staff'], 'CPA', 'acme')).toBeNull();
+    expect(audienceRedirect(['client'], 'Client', 'acme')).toBeNull();
+    expect(audienceRedirect(['staff', 'client'], 'client', undefined)).toBeNull();
+  });
+
+  it('sends a Client user from a staff page to their own reports, tenant-prefixed when known', () => {
+    expect(audienceRedirect(['staff'], 'Client', 'acme')).toBe('/acme/client-reports');
+    expect(audienceRedirect(['staff'], 'client', undefined)).toBe('/client-reports');
+  });
+
+  it('sends staff from a Client page to their dashboard', () => {
+    expect(audienceRedirect(['client'], 'Admin', 'acme')).toBe('/acme/dashboard');
+    expect(audienceRedirect(['client'], 'DTA', undefined)).toBe('/');
   });
 });

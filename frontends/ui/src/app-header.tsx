@@ -1,6 +1,7 @@
 import { Avatar } from 'primereact/avatar';
 import { Button } from 'primereact/button';
 import type { ReactNode } from 'react';
+import { SIDE_NAV_ID } from './side-nav.tsx';
 import { displayName, initials } from './user-display.ts';
 import type { StoredUser } from './auth-storage.ts';
 
@@ -9,19 +10,26 @@ export interface AppHeaderProps {
   user: StoredUser;
   /** Centre of the header: the tenant selector, or a Client user's organisation name. */
   center?: ReactNode;
+  drawerOpen: boolean;
+  /** The menu button, shown on phones only (theme.css), opens the navigation drawer. */
+  onOpenDrawer(): void;
   onLogout(): void;
 }
 
-export function AppHeader({ title, user, center, onLogout }: AppHeaderProps) {
+export function AppHeader({ title, user, center, drawerOpen, onOpenDrawer, onLogout }: AppHeaderProps) {
   const name = displayName(user);
   return (
     <header className="app-header">
+      <button type="button" className="app-header__menu" aria-label="Open navigation" aria-controls={SIDE_NAV_ID} aria-expanded={drawerOpen} onClick={onOpenDrawer}>
+        <i className="pi pi-bars" aria-hidden="true" />
+      </button>
       <h1 className="app-header__title">{title}</h1>
       <div className="app-header__center">{center}</div>
       <div className="app-header__user">
         <span className="app-header__welcome">Welcome, {name}</span>
         <Avatar label={initials(name)} shape="circle" className="app-header__avatar" aria-label={name} />
-        <Button label="Logout" icon="pi pi-sign-out" text size="small" onClick={onLogout} />
+        {/* aria-label: on phones the label is hidden and the icon alone remains. */}
+        <Button label="Logout" aria-label="Logout" icon="pi pi-sign-out" text size="small" className="app-header__logout" onClick={onLogout} />
       </div>
     </header>
   );

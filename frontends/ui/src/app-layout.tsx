@@ -1,4 +1,5 @@
-import type { ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
+import { useLocation } from 'react-router-dom';
 import { AppHeader } from './app-header.tsx';
 import { SideNav } from './side-nav.tsx';
 import type { StoredUser } from './auth-storage.ts';
@@ -13,14 +14,38 @@ export interface AppLayoutProps {
   children: ReactNode;
 }
 
-/** Side navigation, header and the grey content area of spec 000 "Shell". */
+export const MAIN_CONTENT_ID = 'main-content';
+
+/**
+ * Side navigation, header and the grey content area of spec 000 "Shell". Below 768 px
+ * (theme.css) the navigation is an overlay drawer behind the header's menu button; it
+ * closes on navigation, Escape or a tap beside it.
+ */
 export function AppLayout({ title, user, navItems, headerCenter, onLogout, children }: AppLayoutProps) {
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const { pathname } = useLocation();
+  useEffect(() => setDrawerOpen(false), [pathname]);
+  useEffect(() => {
+    if (!drawerOpen) return undefined;
+    const closeOnEscape = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setDrawerOpen(false);
+    };
+    document.addEventListener('keydown', closeOnEscape);
+    return () => document.removeEventListener('keydown', closeOnEscape);
+  }, [drawerOpen]);
+
   return (
     <div className="app-layout">
-      <SideNav items={navItems} onLogout={onLogout} />
+      <a className="skip-link" href={`#${MAIN_CONTENT_ID}`}>
+        Skip to main content
+      </a>
+      <SideNav items={navItems} open={drawerOpen} onClose={() => setDrawerOpen(false)} onLogout={onLogout} />
+      {drawerOpen && <div className="app-layout__backdrop" aria-hidden="true" onClick={() => setDrawerOpen(false)} />}
       <div className="app-layout__main">
-        <AppHeader title={title} user={user} center={headerCenter} onLogout={onLogout} />
-        <main className="app-layout__content">{children}</main>
+        <AppHeader title={title} user={user} center={headerCenter} drawerOpen={drawerOpen} onOpenDrawer={() => setDrawerOpen(true)} onLogout={onLogout} />
+        <main id={MAIN_CONTENT_ID} className="app-layout__content" tabIndex={-1}>
+          {children}
+        </main>
       </div>
     </div>
   );

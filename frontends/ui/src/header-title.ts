@@ -1,10 +1,15 @@
-/** The header title for a location, by the rules of spec 000 "Shell". */
+/**
+ * The header title of a page no declared title names (a route's `title` wins; see
+ * shell-contract.ts): spec 000 "Shell"'s table by section, extended for the work areas
+ * (design §7), so no page but the dashboard is called 'Dashboard'.
+ */
 
-/** Two or more segments: the second segment decides. */
-const BY_SECOND_SEGMENT: Readonly<Record<string, string>> = {
+/** A page's section: its first segment, or the second after a tenant short name. */
+const SECTION_TITLES: Readonly<Record<string, string>> = {
   dashboard: 'Dashboard',
   clients: 'Clients',
   users: 'Users',
+  roles: 'Roles',
   'file-upload': 'File Upload',
   permissions: 'User Permissions',
   'report-types': 'Report Types',
@@ -14,29 +19,27 @@ const BY_SECOND_SEGMENT: Readonly<Record<string, string>> = {
   'firm-details': 'Firm Details',
   'firm-documents': 'Firm Documents',
   'account-settings': 'Account Settings',
+  tasks: 'Tasks',
+  compliance: 'Compliance',
+  'compliance-insights': 'AI Insights',
+  messages: 'Messages',
+  settings: 'Settings',
 };
 
-/** Otherwise the whole path decides. */
-const BY_PATH: Readonly<Record<string, string>> = {
-  '/': 'Dashboard',
-  '/file-upload': 'File Upload',
-  '/clients': 'Clients',
-  '/users': 'Users',
-  '/permissions': 'User Permissions',
-  '/report-types': 'Report Types',
-  '/activity': 'Activity',
-  '/admin/tenants': 'Tenant Management',
+/** The platform administrator's pages, under /admin. */
+const ADMIN_TITLES: Readonly<Record<string, string>> = {
+  dashboard: 'Admin Dashboard',
+  tenants: 'Tenant Management',
 };
 
 export function headerTitle(pathname: string): string {
-  const segments = pathname.split('/').filter(Boolean);
-  const path = `/${segments.join('/')}`;
-  // The spec lists /admin/tenants among the whole-path titles although it has two segments;
-  // that explicit entry wins, the second-segment table has nothing for 'tenants' anyway.
-  if (segments.length >= 2 && path !== '/admin/tenants') return lookup(BY_SECOND_SEGMENT, segments[1]!);
-  return lookup(BY_PATH, path);
+  const [first, second] = pathname.split('/').filter(Boolean);
+  if (first === undefined) return 'Dashboard';
+  if (first === 'admin') return lookup(ADMIN_TITLES, second);
+  // Section names are reserved: no firm's short name can be one of them.
+  return lookup(SECTION_TITLES, Object.hasOwn(SECTION_TITLES, first) ? first : second);
 }
 
-function lookup(table: Readonly<Record<string, string>>, key: string): string {
-  return Object.hasOwn(table, key) ? table[key]! : 'Dashboard';
+function lookup(table: Readonly<Record<string, string>>, key: string | undefined): string {
+  return key !== undefined && Object.hasOwn(table, key) ? table[key]! : 'Dashboard';
 }

@@ -19,10 +19,15 @@ export type RegisterRemote = (shell: ShellContract) => void;
  */
 export type RouteAccess = 'authenticated' | 'guest' | 'public';
 
-export interface ShellRoute {
+/**
+ * What the shell must know of a page before its remote's code is loaded: each remote
+ * declares its pages in `src/routes.ts` (plain data, no imports of page code); the build
+ * publishes them as `routes.json`, the gateway lists them in /frontends.json, and the
+ * shell loads the remote only when one of its pages is first visited.
+ */
+export interface RouteDeclaration {
   /** A react-router path, e.g. '/account-settings' or '/cpa-dashboard/report/:id'. */
   path: string;
-  element: ReactNode;
   /** Also serve the route at /{tenant}{path} (spec: "tenant variants exist"). */
   tenantScoped?: boolean;
   /** Default 'authenticated'. */
@@ -32,6 +37,37 @@ export interface ShellRoute {
    * grey content area, 'bare' renders the element alone. Guest and public routes are always bare.
    */
   layout?: 'app' | 'bare';
+  /**
+   * The header's title and the first part of the tab title ('Clients · Harbor & Pine ·
+   * Ledgerline'). Default: the header-title table (header-title.ts).
+   */
+  title?: string;
+  /**
+   * Who may open the page (authenticated routes). Default both. A Client user on a staff
+   * page lands on their own reports; staff on a Client page on their dashboard.
+   */
+  audience?: readonly NavAudience[];
+}
+
+export interface ShellRoute extends RouteDeclaration {
+  element: ReactNode;
+}
+
+/** What a remote's `routes.json` (built from its `src/routes.ts`) holds. */
+export interface RemoteDeclarations {
+  routes: readonly RouteDeclaration[];
+  navItems?: readonly ShellNavItem[];
+}
+
+/**
+ * Pairs a remote's declared pages with their elements in its register(), so the paths and
+ * options are written once (in routes.ts) and every declared page must get an element.
+ */
+export function declaredRoutes<K extends string>(
+  declarations: Readonly<Record<K, RouteDeclaration>>,
+  elements: Readonly<Record<K, ReactNode>>,
+): ShellRoute[] {
+  return (Object.keys(declarations) as K[]).map((key) => ({ ...declarations[key], element: elements[key] }));
 }
 
 /** Who sees a navigation item: firm staff (every non-Client role) or Client users. */

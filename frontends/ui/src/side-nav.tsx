@@ -1,18 +1,32 @@
+import { useEffect, useRef } from 'react';
 import { Link } from 'react-router-dom';
 import type { ResolvedNavItem } from './nav-items.ts';
 
 export interface SideNavProps {
   items: readonly ResolvedNavItem[];
+  /** Phones: whether the drawer is shown (wider screens always show the navigation). */
+  open: boolean;
+  onClose(): void;
   onLogout(): void;
 }
 
-/** Side navigation (16rem, spec 000 §9) with Logout at the bottom. */
-export function SideNav({ items, onLogout }: SideNavProps) {
+export const SIDE_NAV_ID = 'side-nav';
+
+/** Side navigation (16rem, spec 000 §9) with Logout at the bottom; a drawer on phones. */
+export function SideNav({ items, open, onClose, onLogout }: SideNavProps) {
+  const closeButton = useRef<HTMLButtonElement>(null);
+  // Keyboard and screen-reader users land inside the drawer they just opened.
+  useEffect(() => {
+    if (open) closeButton.current?.focus();
+  }, [open]);
   return (
-    <nav className="side-nav" aria-label="Main navigation">
+    <nav id={SIDE_NAV_ID} className={open ? 'side-nav side-nav--open' : 'side-nav'} aria-label="Main navigation">
       <div className="side-nav__brand">
         <i className="pi pi-briefcase" aria-hidden="true" />
         <span>Ledgerline</span>
+        <button ref={closeButton} type="button" className="side-nav__close" aria-label="Close navigation" onClick={onClose}>
+          <i className="pi pi-times" aria-hidden="true" />
+        </button>
       </div>
       <ul className="side-nav__list">
         {items.map((item) => (

@@ -31,13 +31,22 @@ describe('AppLayout', () => {
     expect(html).toContain('Welcome, Ann Smith');
     expect(html).toContain('>AS<');
     expect(html.match(/<span[^>]*>Logout<\/span>/g)).toHaveLength(2);
-    expect(html).toContain('<main class="app-layout__content"><p>page body</p></main>');
+    expect(html).toContain('<main id="main-content" class="app-layout__content" tabindex="-1"><p>page body</p></main>');
+    expect(html).toContain('<a class="skip-link" href="#main-content">Skip to main content</a>');
     expect(linkTo('/acme/clients', html)).toContain('aria-current="page"');
   });
 
   it('shows the Reports group expanded only on /cpa-dashboard locations', () => {
     expect(linkTo('/acme/cpa-dashboard', render('/acme/cpa-dashboard'))).toContain('aria-expanded="true"');
     expect(linkTo('/acme/cpa-dashboard', render('/acme/clients'))).toContain('aria-expanded="false"');
+  });
+
+  it('has a labelled menu button for the phone drawer, closed at first', () => {
+    const html = render('/acme/clients');
+    expect(html).toMatch(/<button[^>]*aria-label="Open navigation"[^>]*aria-controls="side-nav"[^>]*aria-expanded="false"/);
+    expect(html).toContain('<nav id="side-nav" class="side-nav" aria-label="Main navigation">');
+    expect(html).toContain('aria-label="Close navigation"');
+    expect(html).not.toContain('app-layout__backdrop');
   });
 
   it('puts the header centre between the title and the user', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { headerTitle } from '@ledgerline/ui/header-title.ts';
 
 describe('headerTitle', () => {
-  it('takes the second segment when there are two or more', () => {
+  it('names the section after a tenant short name', () => {
     const cases: Record<string, string> = {
       '/acme/dashboard': 'Dashboard',
       '/acme/clients': 'Clients',
@@ -21,13 +21,7 @@ describe('headerTitle', () => {
     for (const [path, title] of Object.entries(cases)) expect([path, headerTitle(path)]).toEqual([path, title]);
   });
 
-  it('falls back to Dashboard for any other second segment', () => {
-    expect(headerTitle('/acme/tasks')).toBe('Dashboard');
-    expect(headerTitle('/cpa-dashboard/report/5')).toBe('Dashboard');
-    expect(headerTitle('/admin/dashboard')).toBe('Dashboard');
-  });
-
-  it('matches the whole path when there is one segment', () => {
+  it('names the same sections without a tenant, including the work areas of design §7', () => {
     const cases: Record<string, string> = {
       '/': 'Dashboard',
       '/file-upload': 'File Upload',
@@ -36,18 +30,27 @@ describe('headerTitle', () => {
       '/permissions': 'User Permissions',
       '/report-types': 'Report Types',
       '/activity': 'Activity',
+      '/cpa-dashboard': 'CPA Dashboard',
+      '/cpa-dashboard/report/5': 'CPA Dashboard',
+      '/account-settings': 'Account Settings',
+      '/tasks': 'Tasks',
+      '/acme/compliance': 'Compliance',
+      '/compliance-insights': 'AI Insights',
+      '/acme/messages': 'Messages',
+      '/roles': 'Roles',
+      '/acme/settings': 'Settings',
     };
     for (const [path, title] of Object.entries(cases)) expect([path, headerTitle(path)]).toEqual([path, title]);
   });
 
-  it('falls back to Dashboard for other single segments, including ones only the tenant form names', () => {
-    expect(headerTitle('/tasks')).toBe('Dashboard');
-    expect(headerTitle('/account-settings')).toBe('Dashboard');
-    expect(headerTitle('/cpa-dashboard')).toBe('Dashboard');
+  it('falls back to Dashboard for an unknown section', () => {
+    expect(headerTitle('/acme/nowhere')).toBe('Dashboard');
+    expect(headerTitle('/nowhere')).toBe('Dashboard');
   });
 
-  it('titles /admin/tenants Tenant Management, as the spec lists it', () => {
+  it('titles the administrator pages', () => {
     expect(headerTitle('/admin/tenants')).toBe('Tenant Management');
+    expect(headerTitle('/admin/dashboard')).toBe('Admin Dashboard');
   });
 
   it('ignores a trailing slash', () => {

@@ -7,6 +7,8 @@ import path from 'node:path';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
 import MiniCssExtractPlugin from 'mini-css-extract-plugin';
+import { PrecompressPlugin } from './precompress.plugin.mjs';
+import { readDeclarations, RoutesManifestPlugin } from './routes-manifest.plugin.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -49,11 +51,13 @@ export const SHARED_SINGLETONS = {
  * @param {string} [options.entry] the shell's entry module; remotes have none
  * @param {Record<string, string>} [options.exposes] a remote's exposed modules
  * @param {string} [options.htmlTemplate] the shell's index.html template
- * @returns {(env: unknown, argv: { mode?: 'production' | 'development' | 'none' }) => import('webpack').Configuration}
+ * @param {string} [options.routes] a remote's page declarations (./src/routes.ts), published as routes.json
+ * @returns {(env: unknown, argv: { mode?: 'production' | 'development' | 'none' }) => Promise<import('webpack').Configuration>}
  */
-export function federatedAppConfig({ name, root, publicPath, entry, exposes, htmlTemplate }) {
-  return (_env, argv) => {
+export function federatedAppConfig({ name, root, publicPath, entry, exposes, htmlTemplate, routes }) {
+  return async (_env, argv) => {
     const mode = argv.mode ?? 'production';
+    const declarations = routes ? await readDeclarations(path.resolve(root, routes)) : null;
     return {
       mode,
       context: root,
@@ -105,6 +109,9 @@ export function federatedAppConfig({ name, root, publicPath, entry, exposes, htm
         }),
         new MiniCssExtractPlugin({ filename: `${HASHED}.css`, chunkFilename: `${HASHED}.css` }),
         ...(htmlTemplate ? [new HtmlWebpackPlugin({ template: htmlTemplate, scriptLoading: 'defer' })] : []),
+        ...(declarations ? [new RoutesManifestPlugin(declarations)] : []),
+        // Production builds are minified (webpack's default for 'production') and precompressed.
+        ...(mode === 'production' ? [new PrecompressPlugin()] : []),
       ],
       // No persistent cache: module federation's shared chunks came out inconsistent from
       // incremental builds (a shell that never booted), and a full build takes seconds.

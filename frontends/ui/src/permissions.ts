@@ -1,0 +1,26 @@
+import { useAuth } from './auth-context.tsx';
+import type { StoredUser } from './auth-storage.ts';
+
+/**
+ * What the signed-in user may change, mirroring the server's authorization table (README
+ * "Authorization"), so screens never offer an action the server would refuse. The server
+ * stays the authority; this only decides what is shown.
+ */
+
+/** Firm administration (users, roles, clients, report types, client field settings, Google Drive): Admins and platform administrators. */
+export function canAdministerFirm(user: StoredUser | null | undefined): boolean {
+  return user?.platformAdmin === true || user?.role.toLowerCase() === 'admin';
+}
+
+/** The roles the server never lets anyone rename or delete (README "Firms, users and sign-in"). */
+const BUILT_IN_ROLES = new Set(['admin', 'client']);
+
+export function isBuiltInRole(name: string): boolean {
+  return BUILT_IN_ROLES.has(name.toLowerCase());
+}
+
+/** canAdministerFirm for the signed-in user; false while signed out. */
+export function useCanAdministerFirm(): boolean {
+  const { state } = useAuth();
+  return state.status === 'authenticated' && canAdministerFirm(state.user);
+}
