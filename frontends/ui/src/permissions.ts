@@ -1,4 +1,5 @@
-import { useAuth } from './auth-context.tsx';
+// Through the package name, so the remotes share the shell's one auth context.
+import { useAuth } from '@ledgerline/ui/auth-context.tsx';
 import type { StoredUser } from './auth-storage.ts';
 
 /**
