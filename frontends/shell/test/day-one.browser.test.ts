@@ -124,6 +124,40 @@ describe('day one in Chromium, per role, on a phone and a desktop', () => {
     }
   }
 
+  it("loads only the shell and the sign-in remote for the firm's login page, compressed", async () => {
+    const page = await portal.browser.newPage(baseUrl);
+    // A first visit: nothing from the browser's cache.
+    await (await page.context().newCDPSession(page)).send('Network.setCacheDisabled', { cacheDisabled: true });
+    const responses: { path: string; type: string; encoding: string | undefined; bytes: number; cache: string | undefined }[] = [];
+    page.on('response', (response) => {
+      const headers = response.headers();
+      responses.push({
+        path: new URL(response.url()).pathname,
+        type: response.request().resourceType(),
+        encoding: headers['content-encoding'],
+        bytes: Number(headers['content-length'] ?? Infinity),
+        cache: headers['cache-control'],
+      });
+    });
+    await page.goto(`${baseUrl}/${firm.shortName}/login`);
+    await page.locator('#login-username:enabled').waitFor();
+    await page.waitForLoadState('networkidle');
+    await expect(page.title()).resolves.toBe('Sign In · Ledgerline');
+
+    const remotes = new Set(responses.map((r) => /^\/remotes\/([^/]+)\//.exec(r.path)?.[1]).filter(Boolean));
+    expect([...remotes]).toEqual(['access']);
+    const code = responses.filter((r) => r.type === 'script' || r.type === 'stylesheet');
+    expect(code.length).toBeGreaterThan(5);
+    // Chromium accepts brotli; every script and style sheet comes precompressed but the
+    // smallest (under 1 KB, where compression saves less than it costs).
+    expect(code.filter((r) => r.encoding !== 'br' && r.bytes >= 1024).map((r) => r.path)).toEqual([]);
+    expect(code.filter((r) => r.encoding === 'br').length).toBeGreaterThan(10);
+    const hashed = code.filter((r) => /\.[0-9a-f]{16}\.(js|css)$/.test(r.path));
+    expect(hashed.length).toBeGreaterThan(0);
+    expect(hashed.filter((r) => r.cache !== 'public, max-age=31536000, immutable').map((r) => r.path)).toEqual([]);
+    await page.close();
+  });
+
   it('opens the navigation drawer on a phone, navigates from it and closes it', async () => {
     const page = await signedIn('Admin', VIEWPORTS[0]);
     await open(page, '/dashboard', 'Dashboard');
