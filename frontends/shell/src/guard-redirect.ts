@@ -15,12 +15,21 @@ export function loginPathFor(pathname: string): string {
   return '/login';
 }
 
-/** Where a route of the given access sends the user, or null to render it. */
-export function accessRedirect(access: RouteAccess, pathname: string, status: SettledAuthStatus): string | null {
+/**
+ * Where a route of the given access sends the user, or null to render it. `currentTenant`
+ * is the stored current firm's short name.
+ */
+export function accessRedirect(access: RouteAccess, pathname: string, status: SettledAuthStatus, currentTenant?: string): string | null {
   if (access === 'authenticated' && status === 'anonymous') return loginPathFor(pathname);
-  // Sign-in pages (/login) send an already signed-in user to /.
-  if (access === 'guest' && status === 'authenticated') return '/';
+  // Sign-in pages (/login) send an already signed-in user to /, except another firm's own
+  // login (e.g. 'Open' on a tenant card in the admin console): that firm's page is shown.
+  if (access === 'guest' && status === 'authenticated' && !isOtherFirmLogin(pathname, currentTenant)) return '/';
   return null;
+}
+
+function isOtherFirmLogin(pathname: string, currentTenant: string | undefined): boolean {
+  const [tenant, page, ...rest] = pathname.split('/').filter(Boolean);
+  return page === 'login' && rest.length === 0 && tenant !== 'admin' && tenant !== currentTenant;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
 import { useAuth } from '@ledgerline/ui/auth-context.tsx';
+import { readCurrentTenant } from '@ledgerline/ui/auth-storage.ts';
 import type { RouteAccess } from '@ledgerline/ui/shell-contract.ts';
 import { accessRedirect } from './guard-redirect.ts';
 import { LoadingScreen } from './loading-screen.tsx';
@@ -11,6 +12,6 @@ export function RouteGuard({ access, children }: { access: RouteAccess; children
   const { pathname } = useLocation();
   if (access === 'public') return children;
   if (state.status === 'loading') return <LoadingScreen />;
-  const redirect = accessRedirect(access, pathname, state.status);
+  const redirect = accessRedirect(access, pathname, state.status, readCurrentTenant()?.shortName);
   return redirect ? <Navigate to={redirect} replace /> : children;
 }

@@ -23,6 +23,14 @@ describe('guards', () => {
     expect(accessRedirect('guest', '/login', 'anonymous')).toBeNull();
   });
 
+  it("shows another firm's login to a signed-in user (the admin console's 'Open'), but not their own firm's", () => {
+    expect(accessRedirect('guest', '/globex/login', 'authenticated', 'acme')).toBeNull();
+    expect(accessRedirect('guest', '/globex/login', 'authenticated', undefined)).toBeNull();
+    expect(accessRedirect('guest', '/acme/login', 'authenticated', 'acme')).toBe('/');
+    expect(accessRedirect('guest', '/admin/login', 'authenticated', 'acme')).toBe('/');
+    expect(accessRedirect('guest', '/login', 'authenticated', 'acme')).toBe('/');
+  });
+
   it('never redirects from public routes', () => {
     expect(accessRedirect('public', '/acme/client/4/portal', 'anonymous')).toBeNull();
     expect(accessRedirect('public', '/acme/client/4/portal', 'authenticated')).toBeNull();
