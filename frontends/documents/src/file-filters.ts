@@ -31,7 +31,12 @@ export function dateRangeQuery(start: Date | null, end: Date | null): { startDat
 }
 
 /** Spec 001 §2 empty texts of the reports table. */
-export function emptyFilesMessage(reportTypeChosen: boolean): string {
+/**
+ * The reports table's empty text (spec 001 §2); a content search that found nothing says so
+ * rather than inviting an upload.
+ */
+export function emptyFilesMessage(reportTypeChosen: boolean, search = ''): string {
+  if (search) return `No files match '${search}'${reportTypeChosen ? ' in this report type' : ''}.`;
   return reportTypeChosen ? 'No files found for this report type.' : 'No files found. Upload a file to get started.';
 }
 

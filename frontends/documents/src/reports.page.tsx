@@ -159,7 +159,7 @@ function StaffReports({ routeReportTypeId }: { routeReportTypeId: number | null 
           value={files.rows}
           dataKey="id"
           loading={files.loading}
-          emptyMessage={emptyFilesMessage(filteredType !== null)}
+          emptyMessage={emptyFilesMessage(filteredType !== null, search)}
           stripedRows
           size="small"
           className="files-table"

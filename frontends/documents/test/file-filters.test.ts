@@ -56,6 +56,11 @@ describe('file list filters', () => {
     expect(emptyFilesMessage(true)).toBe('No files found for this report type.');
   });
 
+  it('says that a content search found nothing, instead of inviting an upload', () => {
+    expect(emptyFilesMessage(false, 'invoice 2024')).toBe("No files match 'invoice 2024'.");
+    expect(emptyFilesMessage(true, 'invoice')).toBe("No files match 'invoice' in this report type.");
+  });
+
   it('chooses the client only when exactly one is accessible', () => {
     expect(autoSelectedClient([{ id: 7 }])).toBe(7);
     expect(autoSelectedClient([{ id: 7 }, { id: 8 }])).toBeNull();
