@@ -19,6 +19,7 @@ import { EmptyState } from '@ledgerline/ui/empty-state.tsx';
 import { PageHeading } from '@ledgerline/ui/page-heading.tsx';
 import { failureReason } from '@ledgerline/ui/server-message.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
+import { clientDeletionEffects } from './client-deletion.ts';
 import { clientFieldTexts, savedFieldRules, useClientFieldSettings } from './client-field-settings.query.ts';
 import { ClientFormDialog, type ClientFormTarget } from './client-form-dialog.tsx';
 import { ClientRowActions } from './client-row-actions.tsx';
@@ -70,7 +71,8 @@ function ClientManagement() {
   const askDelete = (client: Client) =>
     confirmDeletion({
       header: 'Delete Client',
-      message: 'Are you sure you want to delete this client? This will also delete all associated files and users.',
+      // The spec's sentence, then exactly what the services do on client.deleted.
+      message: `Are you sure you want to delete this client? This will also delete all associated files and users. ${clientDeletionEffects(client.name)}`,
       onConfirm: () => remove.mutate(client),
     });
 

@@ -14,6 +14,7 @@ import { useFailureToast } from '@ledgerline/ui/failure-toast.ts';
 import { PageHeading } from '@ledgerline/ui/page-heading.tsx';
 import { useCanAdministerFirm } from '@ledgerline/ui/permissions.ts';
 import { RecordActions } from '@ledgerline/ui/record-actions.tsx';
+import { serverMessage } from '@ledgerline/ui/server-message.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 import { reportTypesPath } from './directory.api.ts';
 import { ReportTypeFormDialog, type ReportTypeFormTarget } from './report-type-form-dialog.tsx';
@@ -35,7 +36,11 @@ export function ReportTypesPage() {
       showToast({ severity: 'success', summary: 'Success', detail: 'Report type deleted successfully' });
       refresh();
     },
-    onError: () => showToast({ severity: 'error', summary: 'Error', detail: 'Failed to delete report type' }),
+    // The spec's text, then the server's reason (e.g. how many files still use the type).
+    onError: (error) => {
+      const reason = serverMessage(error);
+      showToast({ severity: 'error', summary: 'Error', detail: reason ? `Failed to delete report type: ${reason}` : 'Failed to delete report type' });
+    },
   });
 
   const askDelete = (reportType: ReportType) =>

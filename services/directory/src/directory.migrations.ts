@@ -70,5 +70,15 @@ export const directoryTenantMigrations: ServiceMigrations = {
         updated_at timestamptz NOT NULL DEFAULT now()
       )`,
     },
+    {
+      id: '002_report_type_files',
+      sql: `-- Which stored file uses which report type, fed by the files service's events, so a
+      -- report type in use is never deleted (its files would keep a dead label).
+      CREATE TABLE report_type_files (
+        file_id integer PRIMARY KEY,
+        report_type_id integer NOT NULL
+      );
+      CREATE INDEX report_type_files_type ON report_type_files (report_type_id)`,
+    },
   ],
 };

@@ -18,6 +18,7 @@ import { createGoogleDriveAccessRouter } from './google-drive/google-drive-acces
 import { createGoogleDriveRouter } from './google-drive/google-drive.router.ts';
 import { GoogleDriveService, type OAuthState } from './google-drive/google-drive.service.ts';
 import { GoogleDriveStore } from './google-drive/google-drive.store.ts';
+import { followReportTypeUsage } from './report-types/report-type-usage.consumer.ts';
 import { ReportTypeStore } from './report-types/report-type.store.ts';
 import { createReportTypesRouter } from './report-types/report-types.router.ts';
 import { serviceTenants } from '@ledgerline/kit/tenancy/tenant-requests.ts';
@@ -51,7 +52,7 @@ export const directoryModule: ServiceModule = {
     });
     const tokens = deps.tokens;
     let poller: { stop(): void } | undefined;
-    let subscription: Subscription | undefined;
+    let subscriptions: Subscription[] = [];
 
     return {
       api,
@@ -69,11 +70,12 @@ export const directoryModule: ServiceModule = {
       ],
       async start() {
         poller = registry.poll(config.tenantPollMs, logger);
-        subscription = await userAccess.follow({ db, bus: deps.bus, logger, tenants: registry });
+        const consumerDeps = { db, bus: deps.bus, logger, tenants: registry };
+        subscriptions = [await userAccess.follow(consumerDeps), await followReportTypeUsage(consumerDeps)];
       },
       async stop() {
         poller?.stop();
-        await subscription?.close();
+        await Promise.all(subscriptions.map((subscription) => subscription.close()));
       },
     };
   },

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { deriveKey } from '@ledgerline/kit/crypto/master-key.ts';
 import { TokenSigner } from '@ledgerline/kit/crypto/signed-token.ts';
-import { apiClient, createSignedInUser, startTestPortal, type ApiReply } from '@ledgerline/server/portal-harness.ts';
+import { apiClient, createSignedInUser, startTestPortal, TEST_USER_PASSWORD, type ApiReply } from '@ledgerline/server/portal-harness.ts';
 import type { RunningPortal } from '@ledgerline/server/portal.ts';
 import {
   CLIENT_FIELD_SETTING_LABELS, FEDERAL_ID_PRESETS, PHONE_PRESETS, STATE_ID_PRESETS,
@@ -326,6 +326,30 @@ describe('report types', () => {
     expect(await call('DELETE', `/api/${BETA}/report-types/${created.body.id}`, tokens[`${BETA}_admin`])).toEqual({ status: 404, body: { message: 'Report type not found' } });
   });
 
+  it('refuses to delete a report type that files use, with their count, until they are gone', async () => {
+    const admin = tokens[`${BETA}_admin`]!;
+    const type = (await call<ReportType>('POST', `/api/${BETA}/report-types`, admin, { name: 'Payroll Register' })).body.id;
+    const client = (await call<Client>('POST', `/api/${BETA}/clients`, admin, usClient('Typed Files Inc'))).body.id;
+    const upload = async (name: string) => {
+      const form = new FormData();
+      for (const [field, value] of [['fileType', 'report'], ['clientId', String(client)], ['reportTypeId', String(type)]]) form.append(field!, value!);
+      form.append('file', new Blob([new Uint8Array(Buffer.from('payroll figures'))]), name);
+      const r = await fetch(`${portal.gatewayUrl}/api/${BETA}/files`, { method: 'POST', headers: { authorization: `Bearer ${admin}` }, body: form });
+      expect(r.status).toBe(201);
+      return ((await r.json()) as { files: { id: number }[] }).files[0]!.id;
+    };
+    const files = [await upload('march.txt'), await upload('april.txt')];
+    await eventually(async () => {
+      expect(await call('DELETE', `/api/${BETA}/report-types/${type}`, admin)).toEqual({
+        status: 409, body: { message: 'This report type is used by 2 files. Delete those files or upload them again under another report type first.' },
+      });
+    }, BUS_WAIT_MS);
+    for (const id of files) expect((await call('DELETE', `/api/${BETA}/files/${id}`, admin)).status).toBe(200);
+    await eventually(async () => {
+      expect(await call('DELETE', `/api/${BETA}/report-types/${type}`, admin)).toEqual({ status: 200, body: { message: 'Report type deleted successfully' } });
+    }, BUS_WAIT_MS);
+  });
+
   it('requires a name and keeps names unique regardless of case', async () => {
     for (const body of [{}, { name: '   ' }]) {
       expect(await call('POST', `/api/${BETA}/report-types`, tokens[`${BETA}_admin`], body)).toMatchObject({ status: 400, body: { message: 'Report type name is required' } });
@@ -474,6 +498,20 @@ describe('client deletion', () => {
       expect((await call('GET', `/api/${ACME}/users/${ids[`${ACME}_partner`]}/client-access`, tokens[`${ACME}_admin`])).body).toEqual([ids['Own Client']]);
       expect((await call<Client[]>('GET', `/api/${ACME}/clients`, partner)).body.map((c) => c.id)).toEqual([ids['Own Client']]);
     }, BUS_WAIT_MS);
+  });
+
+  it("deletes the client's own Client users with it, and only them", async () => {
+    const doomed = (await call<Client>('POST', `/api/${ACME}/clients`, tokens[`${ACME}_admin`], indianClient('Doomed Company'))).body.id;
+    // A Client user of the doomed company, and one whose own client (the first) is another.
+    await createUser(ACME, 'doomed_client', 4, [doomed], null);
+    await createUser(ACME, 'neighbour_client', 4, [ids['Own Client']!, doomed], null);
+    expect((await call('DELETE', `/api/${ACME}/clients/${doomed}`, tokens[`${ACME}_admin`])).status).toBe(200);
+    await eventually(async () => {
+      expect(await call('GET', `/api/${ACME}/users/${ids[`${ACME}_doomed_client`]}`, tokens[`${ACME}_admin`])).toEqual({ status: 404, body: { message: expect.any(String) } });
+    }, BUS_WAIT_MS);
+    const login = await call('POST', `/api/${ACME}/auth/login`, null, { username: u(`${ACME}_doomed_client`), password: TEST_USER_PASSWORD });
+    expect(login.status).toBe(401);
+    expect((await call('GET', `/api/${ACME}/users/${ids[`${ACME}_neighbour_client`]}/client-access`, tokens[`${ACME}_admin`])).body).toEqual([ids['Own Client']]);
   });
 });
 

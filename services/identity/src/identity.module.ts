@@ -81,7 +81,7 @@ export const identityModule: ServiceModule = {
             deps.logger.info({ username: config.adminUsername }, 'platform administrator created');
           }
         }
-        clientDeletions = await followClientDeletions({ db, bus: deps.bus, companies, users, logger: deps.logger });
+        clientDeletions = await followClientDeletions({ db, bus: deps.bus, companies, users, provider, logger: deps.logger });
       },
       async stop() {
         await clientDeletions?.close();

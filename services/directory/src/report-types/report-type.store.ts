@@ -1,6 +1,6 @@
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import { conflictOnUnique } from '@ledgerline/kit/db/sql-errors.ts';
-import { NotFound } from '@ledgerline/kit/errors.ts';
+import { Conflict, NotFound } from '@ledgerline/kit/errors.ts';
 import type { ReportType, ReportTypeInput } from '@ledgerline/contracts/directory.contracts.ts';
 
 interface ReportTypeRow {
@@ -21,6 +21,8 @@ const toReportType = (r: ReportTypeRow): ReportType => ({
 
 const NAME_TAKEN = 'A report type with this name already exists';
 export const REPORT_TYPE_NOT_FOUND = 'Report type not found';
+export const reportTypeInUse = (files: number): string =>
+  `This report type is used by ${files} ${files === 1 ? 'file' : 'files'}. Delete those files or upload them again under another report type first.`;
 const COLUMNS = 'id, name, description, created_at, updated_at';
 
 /** The firm's report types (names unique regardless of case). */
@@ -49,6 +51,10 @@ export class ReportTypeStore {
   }
 
   async delete(tx: Queryable, id: number): Promise<ReportType> {
+    // Refused while files use it: they would keep a label no list can show or filter by.
+    const used = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM report_type_files WHERE report_type_id = $1', [id]);
+    const files = used.rows[0]?.n ?? 0;
+    if (files > 0) throw new Conflict(reportTypeInUse(files));
     const { rows } = await tx.query<ReportTypeRow>(`DELETE FROM report_types WHERE id = $1 RETURNING ${COLUMNS}`, [id]);
     if (!rows[0]) throw new NotFound(REPORT_TYPE_NOT_FOUND);
     return toReportType(rows[0]);

@@ -103,6 +103,18 @@ export class UserStore {
     return user;
   }
 
+  /** The Client-role users whose own client (the first of their list) is this one. */
+  async clientUsersOf(db: Queryable, clientId: number): Promise<number[]> {
+    const { rows } = await db.query<{ id: number }>(
+      `SELECT u.id FROM users u JOIN roles r ON r.id = u.role_id
+       WHERE lower(r.name) = 'client'
+         AND (SELECT a.client_id FROM user_client_access a WHERE a.user_id = u.id ORDER BY a.position LIMIT 1) = $1
+       ORDER BY u.id`,
+      [clientId],
+    );
+    return rows.map((r) => r.id);
+  }
+
   /** Drops a deleted client from every access list; returns the users whose list changed. */
   async removeClient(tx: Queryable, clientId: number): Promise<number[]> {
     const { rows } = await tx.query<{ user_id: number }>('DELETE FROM user_client_access WHERE client_id = $1 RETURNING user_id', [clientId]);
