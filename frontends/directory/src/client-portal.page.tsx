@@ -7,7 +7,7 @@ import { Dialog } from 'primereact/dialog';
 import { Message } from 'primereact/message';
 import { ProgressSpinner } from 'primereact/progressspinner';
 import { Tag } from 'primereact/tag';
-import { useParams, useSearchParams } from 'react-router-dom';
+import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import type { ClientPortalData } from '@ledgerline/contracts/directory.contracts.ts';
 import { apiJson } from '@ledgerline/ui/api-client.ts';
 import { EmptyState } from '@ledgerline/ui/empty-state.tsx';
@@ -22,23 +22,42 @@ import { GoogleDriveSetupPanel } from './google-drive-setup-panel.tsx';
 export function ClientPortalPage() {
   const { tenantName = '', clientId = '' } = useParams();
   const [search] = useSearchParams();
-  const url = clientPortalPath(tenantName, clientId, search.get('token'));
-  const portal = useQuery({ queryKey: [url], queryFn: ({ signal }) => apiJson<ClientPortalData>('GET', url, undefined, { signal }) });
+  const token = search.get('token');
+  const url = clientPortalPath(tenantName, clientId, token);
+  // Without the link's signed token the server can only refuse: do not ask it.
+  const portal = useQuery({ queryKey: [url], queryFn: ({ signal }) => apiJson<ClientPortalData>('GET', url, undefined, { signal }), enabled: token !== null });
+  const unusable = token === null || portal.isError;
 
   return (
     <div className="client-portal">
       <main className="client-portal__main">
-        {portal.isPending && <ProgressSpinner className="directory-page__spinner" aria-label="Loading" />}
-        {portal.isError && (
-          <Card>
-            <EmptyState icon="pi pi-exclamation-circle" text="Unable to load client information. Please check the link and try again." />
-          </Card>
-        )}
+        {portal.isPending && !unusable && <ProgressSpinner className="directory-page__spinner" aria-label="Loading" />}
+        {unusable && <UnusableLink tenant={tenantName} />}
         {portal.data && <PortalSettings clientId={Number(clientId)} data={portal.data} />}
       </main>
       <ToastOutlet />
       <ConfirmDialog />
     </div>
+  );
+}
+
+/**
+ * A link that is incomplete, expired or revoked: the firm's name (its public info) and the
+ * way forward, its sign-in page, rather than a dead end.
+ */
+function UnusableLink({ tenant }: { tenant: string }) {
+  const navigate = useNavigate();
+  const firm = useQuery<{ name: string }>({ queryKey: [`/api/${encodeURIComponent(tenant)}/info`], retry: false });
+  const name = firm.data?.name;
+  return (
+    <Card>
+      <EmptyState
+        icon="pi pi-exclamation-circle"
+        title={name}
+        text="Unable to load client information. Please check the link and try again."
+        action={<Button label={name ? `Sign in to ${name}'s portal` : "Sign in to your firm's portal"} icon="pi pi-sign-in" onClick={() => navigate(`/${tenant}/login`)} />}
+      />
+    </Card>
   );
 }
 
