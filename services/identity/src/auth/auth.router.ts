@@ -1,14 +1,13 @@
-import express, { type Request, type RequestHandler, type Router } from 'express';
+import express, { type RequestHandler, type Router } from 'express';
 import type { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
 import { authOf } from '@ledgerline/kit/http/authenticate.ts';
+import { clientAddress } from '@ledgerline/kit/http/client-address.ts';
 import { NotFound } from '@ledgerline/kit/errors.ts';
 import { TENANT_HEADER } from '@ledgerline/kit/service-module.ts';
 import { loginRequestSchema } from '@ledgerline/contracts/auth.contracts.ts';
 import { TENANT_NOT_FOUND, type CompanyStore } from '../tenants/company.store.ts';
 import type { LoginService } from './login.service.ts';
 import { storedUserOf } from './authenticate-caller.ts';
-
-const clientIp = (req: Request): string => req.ip ?? req.socket.remoteAddress ?? 'unknown';
 
 export function createAuthRouter(deps: { api: ApiRegistry; logins: LoginService; companies: CompanyStore; authenticated: RequestHandler[] }): Router {
   const { api, logins, companies } = deps;
@@ -20,13 +19,13 @@ export function createAuthRouter(deps: { api: ApiRegistry; logins: LoginService;
   }, ({ req, body }) => {
     const tenant = req.header(TENANT_HEADER);
     return tenant
-      ? logins.tenantLogin(tenant, body.username, body.password, clientIp(req))
-      : logins.genericLogin(body.username, body.password, clientIp(req));
+      ? logins.tenantLogin(tenant, body.username, body.password, clientAddress(req))
+      : logins.genericLogin(body.username, body.password, clientAddress(req));
   });
 
   api.route(router, {
     method: 'post', path: '/api/admin/auth/login', summary: 'Platform administrator login', public: true, body: loginRequestSchema,
-  }, ({ req, body }) => logins.adminLogin(body.username, body.password, clientIp(req)));
+  }, ({ req, body }) => logins.adminLogin(body.username, body.password, clientAddress(req)));
 
   api.route(router, {
     method: 'get', path: '/api/info', public: true, summary: 'Public facts of a firm for its login page (/api/{tenant}/info); 404 when unknown or inactive',
