@@ -9,6 +9,7 @@ import { DataTable } from 'primereact/datatable';
 import { IconField } from 'primereact/iconfield';
 import { InputIcon } from 'primereact/inputicon';
 import { InputText } from 'primereact/inputtext';
+import { Message } from 'primereact/message';
 import { useNavigate, useParams } from 'react-router-dom';
 import { extractionMessage, type ExtractContentResult, type PortalFile } from '@ledgerline/contracts/files.contracts.ts';
 import { apiJson } from '@ledgerline/ui/api-client.ts';
@@ -20,8 +21,9 @@ import { failureReason } from '@ledgerline/ui/server-message.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 import { ClientPicker } from './client-picker.tsx';
 import { DateRangeFields, type DateRange } from './date-range-fields.tsx';
-import { extractContentPath } from './documents.api.ts';
-import { useClients, useReportTypes } from './documents.queries.ts';
+import { otherTypesMatchNote, readDisplayAllReports, saveDisplayAllReports } from './display-all-reports.ts';
+import { extractContentPath, fileListPath } from './documents.api.ts';
+import { useClients, useFiles, useReportTypes } from './documents.queries.ts';
 import { autoSelectedClient, dateRangeQuery, emptyFilesMessage } from './file-filters.ts';
 import { FileNameCell, FileTypeTag } from './file-cells.tsx';
 import { cappedMatchesNote } from './file-paging.ts';
@@ -52,7 +54,11 @@ function StaffReports({ routeReportTypeId }: { routeReportTypeId: number | null 
   // undefined: not chosen yet, so a single accessible client is chosen for the user.
   const [clientChoice, setClientChoice] = useState<number | null | undefined>(undefined);
   const [reportTypeChoice, setReportTypeChoice] = useState<ReportTypeChoice>(undefined);
-  const [displayAll, setDisplayAll] = useState(false);
+  const [displayAll, setDisplayAllState] = useState(readDisplayAllReports);
+  const setDisplayAll = (value: boolean) => {
+    setDisplayAllState(value);
+    saveDisplayAllReports(value);
+  };
   const [dates, setDates] = useState<DateRange>({ start: null, end: null });
   const [searchInput, setSearchInput] = useState('');
   const [search, setSearch] = useState('');
@@ -75,10 +81,12 @@ function StaffReports({ routeReportTypeId }: { routeReportTypeId: number | null 
   }, [reportTypes.data, reportTypeId]);
 
   // The first list waits for the lookups its defaults come from, so it is asked for once.
-  const files = usePagedFiles(
-    { clientId, reportTypeId: filteredType, search, ...dateRangeQuery(dates.start, dates.end) },
-    { enabled: !reportTypes.isPending && !clients.isPending },
-  );
+  const filters = { clientId, search, ...dateRangeQuery(dates.start, dates.end) };
+  const files = usePagedFiles({ ...filters, reportTypeId: filteredType }, { enabled: !reportTypes.isPending && !clients.isPending });
+  // A search with no match in the highlighted report type: do the other types hold any?
+  const searchedTypeEmpty = search !== '' && filteredType !== null && !files.loading && files.total === 0;
+  const elsewhere = useFiles(fileListPath({ ...filters, limit: 1 }), { enabled: searchedTypeEmpty });
+  const otherTypesMatches = searchedTypeEmpty ? (elsewhere.data?.total ?? 0) : 0;
   // Spec 001 §6: this screen shows Delete on every row (the role rule is the file panel's);
   // the server decides who may really delete, and its refusal is toasted like any failure.
   const askDelete = useDeleteConfirmation(REPORT_DELETE_TEXTS);
@@ -153,6 +161,18 @@ function StaffReports({ routeReportTypeId }: { routeReportTypeId: number | null 
           </div>
         </div>
       </Card>
+      {otherTypesMatches > 0 && (
+        <Message
+          severity="info"
+          className="page-error"
+          content={
+            <span className="files-elsewhere">
+              {otherTypesMatchNote(otherTypesMatches, search)}
+              <Button label="Search all report types" link size="small" onClick={() => setDisplayAll(true)} />
+            </span>
+          }
+        />
+      )}
       <Card>
         <DataTable
           {...files.table}
