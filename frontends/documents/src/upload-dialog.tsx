@@ -231,17 +231,28 @@ function UploadForm({ allowFirmDocument, preset, pending, setPending, onClose }:
   );
 }
 
-function UploadFileRow({ entry, onRemove }: { entry: UploadEntry; onRemove: (() => void) | undefined }) {
+const STATUS_ICONS: Partial<Record<UploadEntry['status'], string>> = {
+  done: 'pi pi-check-circle',
+  failed: 'pi pi-times-circle',
+};
+
+export function UploadFileRow({ entry, onRemove }: { entry: UploadEntry; onRemove: (() => void) | undefined }) {
   const name = entry.file.name;
   return (
     <li className={`upload-file upload-file--${entry.status}`} data-file-name={name}>
       <div className="upload-file__head">
-        <i className={entry.status === 'done' ? 'pi pi-check-circle upload-file__icon' : 'pi pi-file upload-file__icon'} aria-hidden="true" />
+        <i className={`${STATUS_ICONS[entry.status] ?? 'pi pi-file'} upload-file__icon`} aria-hidden="true" />
         <span className="upload-file__name">{name}</span>
         <span className="upload-file__size">{formatFileSize(entry.file.size)}</span>
         {onRemove && <Button type="button" icon="pi pi-times" rounded text severity="secondary" aria-label={`Remove ${name}`} onClick={onRemove} />}
       </div>
-      <ProgressBar value={entry.progress} className="upload-file__progress" aria-label={`Upload progress of ${name}`} />
+      {/* A refused upload may have sent every byte: it reads 'Failed' in red, never a blue 100 %. */}
+      <ProgressBar
+        value={entry.status === 'failed' ? 100 : entry.progress}
+        displayValueTemplate={entry.status === 'failed' ? () => 'Failed' : undefined}
+        className="upload-file__progress"
+        aria-label={`Upload progress of ${name}`}
+      />
       {entry.error && <small className="upload-file__error" role="alert">{entry.error}</small>}
     </li>
   );
