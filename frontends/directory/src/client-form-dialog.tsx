@@ -6,6 +6,7 @@ import { Dropdown } from 'primereact/dropdown';
 import { InputNumber } from 'primereact/inputnumber';
 import {
   clientInputSchema,
+  DEFAULT_CLIENT_FIELD_SETTINGS,
   UPLOAD_DESTINATIONS,
   type Client,
   type ClientFieldSettingsInput,
@@ -13,6 +14,7 @@ import {
 } from '@ledgerline/contracts/directory.contracts.ts';
 import { apiJson } from '@ledgerline/ui/api-client.ts';
 import { parseCalendarDate, toCalendarDate } from '@ledgerline/ui/calendar-date.ts';
+import { useDiscardGuard } from '@ledgerline/ui/discard-guard.tsx';
 import { FormDialogFooter } from '@ledgerline/ui/form-dialog-footer.tsx';
 import { FormField } from '@ledgerline/ui/form-field.tsx';
 import { useLiveValidation } from '@ledgerline/ui/live-validation.ts';
@@ -22,6 +24,7 @@ import { showToast } from '@ledgerline/ui/toast-store.ts';
 import type { ClientFieldTexts } from './client-field-settings.query.ts';
 import { clientFormValues, newClientValues, UPLOAD_DESTINATION_LABELS, type ClientFormField, type ClientFormValues } from './client-form.model.ts';
 import { clientPath, clientsPath } from './directory.api.ts';
+import { normalisePhone } from './phone-format.ts';
 
 /** Add a client, or edit the one of a table row (spec 000 §2: create versus edit by whether a client was supplied). */
 export type ClientFormTarget = { mode: 'create' } | { mode: 'edit'; client: Client };
@@ -52,23 +55,27 @@ export function ClientFormDialog({ target, rules, texts, onClose, onSaved }: Cli
     onError: (error) => showToast({ severity: 'error', summary: 'Error', detail: `Failed to ${verb} client: ${failureReason(error)}` }),
   });
 
+  const guard = useDiscardGuard(target !== null, onClose);
   return (
     <Dialog
       visible={target !== null}
-      onHide={onClose}
+      onHide={guard.requestClose}
       header={editing ? 'Edit Client' : 'Add New Client'}
       className="client-form-dialog"
-      footer={<FormDialogFooter formId={FORM_ID} submitLabel="Save Client" pendingLabel="Saving..." pending={save.isPending} onCancel={onClose} />}
+      footer={<FormDialogFooter formId={FORM_ID} submitLabel="Save Client" pendingLabel="Saving..." pending={save.isPending} onCancel={guard.requestClose} />}
     >
-      {target && (
-        <ClientForm
-          key={editing?.id ?? 'new'}
-          initial={editing ? clientFormValues(editing) : newClientValues()}
-          rules={rules}
-          texts={texts}
-          onSubmit={(body) => save.mutate(body)}
-        />
-      )}
+      <div {...guard.trackInput}>
+        {target && (
+          <ClientForm
+            key={editing?.id ?? 'new'}
+            initial={editing ? clientFormValues(editing) : newClientValues()}
+            rules={rules}
+            texts={texts}
+            onSubmit={(body) => save.mutate(body)}
+          />
+        )}
+      </div>
+      {guard.question}
     </Dialog>
   );
 }
@@ -96,7 +103,11 @@ function ClientForm({ initial, rules, texts, onSubmit }: ClientFormProps) {
     value: values[field],
     error: errors[field],
     onChange: (value: string) => setValues((current) => ({ ...current, [field]: value })),
-    onBlur: () => check.touch(field),
+    onBlur: () => {
+      // A phone typed with spaces or a country code is written the firm's way when it can be.
+      if (field === 'phone') setValues((current) => ({ ...current, phone: normalisePhone(current.phone, rules?.phoneCountry ?? DEFAULT_CLIENT_FIELD_SETTINGS.phoneCountry) }));
+      check.touch(field);
+    },
   });
 
   const submit = (event: FormEvent) => {

@@ -6,12 +6,14 @@ import { createQueryClient } from '@ledgerline/ui/api-client.ts';
 import { SPEC_NAV_ITEMS } from '@ledgerline/ui/nav-items.ts';
 import { LoadingScreen } from './loading-screen.tsx';
 import { declaredPage } from './declared-page.tsx';
+import { keepEscapeInOpenOverlays } from './overlay-escape.ts';
 import { loadRemotes } from './remote-loader.ts';
 import { ShellApp } from './shell-app.tsx';
 import { SHELL_OWN_ROUTES } from './shell-own-routes.tsx';
 import { createShellRegistry } from './shell-registry.ts';
 
 async function start(container: HTMLElement): Promise<void> {
+  keepEscapeInOpenOverlays(document.body);
   const root = createRoot(container);
   root.render(<LoadingScreen />);
   // Routes are mounted once every remote's pages are known (declared, or registered by the

@@ -199,6 +199,31 @@ describe('day one in Chromium, per role, on a phone and a desktop', () => {
     await page.close();
   });
 
+  it('closes only an open dropdown on Escape, and asks before a dialog with typed input is discarded', async () => {
+    const page = await signedIn('Admin', VIEWPORTS[1]);
+    await open(page, '/users', 'Users');
+    await page.getByRole('button', { name: 'Add User' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.locator('.p-dropdown', { has: page.locator('#user-role') }).click();
+    const panel = page.locator('.p-dropdown-panel');
+    await panel.waitFor();
+    await page.keyboard.press('Escape');
+    await panel.waitFor({ state: 'detached' });
+    await expect(dialog.isVisible()).resolves.toBe(true);
+
+    // Typed input is not thrown away without asking.
+    await dialog.locator('#user-full-name').fill('Half Typed');
+    await page.keyboard.press('Escape');
+    const question = page.getByRole('alertdialog').or(page.locator('.p-confirm-dialog'));
+    await question.getByText('What you entered in this form has not been saved.').waitFor();
+    await question.getByRole('button', { name: 'Keep Editing' }).click();
+    await expect(dialog.locator('#user-full-name').inputValue()).resolves.toBe('Half Typed');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await question.getByRole('button', { name: 'Discard' }).click();
+    await page.locator('#user-full-name').waitFor({ state: 'detached' });
+    await page.close();
+  });
+
   it('offers an Admin no Edit or Delete of the built-in Admin and Client roles', async () => {
     const page = await signedIn('Admin', VIEWPORTS[1]);
     await open(page, '/roles', 'Roles');

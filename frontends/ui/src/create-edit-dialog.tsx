@@ -1,5 +1,6 @@
 import { Dialog } from 'primereact/dialog';
 import type { ReactNode } from 'react';
+import { useDiscardGuard } from '@ledgerline/ui/discard-guard.tsx';
 import { FormDialogFooter } from '@ledgerline/ui/form-dialog-footer.tsx';
 
 export interface CreateEditDialogProps {
@@ -20,13 +21,15 @@ export interface CreateEditDialogProps {
 
 /**
  * The one add/edit dialog of the portal: the spec's header, submit and pending labels
- * ('Creating...' / 'Updating...') for whatever record the form inside saves.
+ * ('Creating...' / 'Updating...') for whatever record the form inside saves; closing it
+ * with unsaved input asks first.
  */
 export function CreateEditDialog({ visible, editing, noun, createHeader, formId, pending, className = 'form-dialog', onClose, children }: CreateEditDialogProps) {
+  const guard = useDiscardGuard(visible, onClose);
   return (
     <Dialog
       visible={visible}
-      onHide={onClose}
+      onHide={guard.requestClose}
       header={editing ? `Edit ${noun}` : (createHeader ?? `Add ${noun}`)}
       className={className}
       footer={
@@ -35,11 +38,12 @@ export function CreateEditDialog({ visible, editing, noun, createHeader, formId,
           submitLabel={editing ? `Update ${noun}` : `Create ${noun}`}
           pendingLabel={editing ? 'Updating...' : 'Creating...'}
           pending={pending}
-          onCancel={onClose}
+          onCancel={guard.requestClose}
         />
       }
     >
-      {children}
+      <div {...guard.trackInput}>{children}</div>
+      {guard.question}
     </Dialog>
   );
 }

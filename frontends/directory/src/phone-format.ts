@@ -1,0 +1,24 @@
+import type { PhoneCountry } from '@ledgerline/contracts/directory.contracts.ts';
+
+/** A country's national number length and how the firm's preset writes it (spec 000 §3 "Phone presets"). */
+const PRESETS: Record<PhoneCountry, { code: string; lengths: readonly number[]; write(national: string): string }> = {
+  US: { code: '1', lengths: [10], write: (n) => `(${n.slice(0, 3)})-${n.slice(3, 6)}-${n.slice(6)}` },
+  CA: { code: '1', lengths: [10], write: (n) => `(${n.slice(0, 3)})-${n.slice(3, 6)}-${n.slice(6)}` },
+  IN: { code: '91', lengths: [10], write: (n) => `+91${n}` },
+  UK: { code: '44', lengths: [10, 11], write: (n) => `+44${n}` },
+  AU: { code: '61', lengths: [9], write: (n) => `+61${n}` },
+};
+
+/**
+ * A phone number as typed ('98765 43210', '+1 555 123 4567', '020 7946 0958') written in the
+ * firm's format, when its digits make one number of that country (with or without the
+ * country code or a trunk 0); anything else is left as typed for the validation to name.
+ */
+export function normalisePhone(typed: string, country: PhoneCountry): string {
+  const preset = PRESETS[country];
+  const digits = typed.replace(/\D/g, '');
+  // Without the country code or the trunk 0 first: '020 7946 0958' is the UK's 20 7946 0958.
+  const candidates = [digits.startsWith(preset.code) ? digits.slice(preset.code.length) : '', digits.startsWith('0') ? digits.slice(1) : '', digits];
+  const national = candidates.find((candidate) => candidate && preset.lengths.includes(candidate.length));
+  return national ? preset.write(national) : typed;
+}
