@@ -46,7 +46,10 @@ export function ReportTypesPage() {
   const askDelete = (reportType: ReportType) =>
     confirmDeletion({
       header: 'Delete Report Type',
-      message: `Are you sure you want to delete the report type '${reportType.name}'?`,
+      // Warned with the count before the server refuses (files would keep a dead label).
+      message: reportType.fileCount
+        ? `The report type '${reportType.name}' is used by ${reportType.fileCount} ${reportType.fileCount === 1 ? 'file' : 'files'} and cannot be deleted until they are deleted or uploaded again under another report type.`
+        : `Are you sure you want to delete the report type '${reportType.name}'?`,
       onConfirm: () => remove.mutate(reportType),
     });
 
@@ -91,6 +94,7 @@ function ReportTypeCard({ reportType, onEdit, onDelete }: { reportType: ReportTy
       <div className="report-type-card__foot">
         <span className="report-type-card__date">
           <i className="pi pi-calendar" aria-hidden="true" /> Created {formatDate(reportType.createdAt)}
+          {reportType.fileCount !== undefined && ` · ${reportType.fileCount} ${reportType.fileCount === 1 ? 'file' : 'files'}`}
         </span>
         <RecordActions name={reportType.name} onEdit={onEdit} onDelete={onDelete} />
       </div>

@@ -260,6 +260,8 @@ export interface ReportType {
   description: string | null;
   createdAt: string;
   updatedAt: string;
+  /** In lists: how many stored files use it (while any do, it cannot be deleted). */
+  fileCount?: number;
 }
 
 // ---------------------------------------------------------------- Google Drive

@@ -9,6 +9,7 @@ interface ReportTypeRow {
   description: string | null;
   created_at: Date | string;
   updated_at: Date | string;
+  file_count?: number;
 }
 
 const toReportType = (r: ReportTypeRow): ReportType => ({
@@ -17,6 +18,7 @@ const toReportType = (r: ReportTypeRow): ReportType => ({
   description: r.description,
   createdAt: new Date(r.created_at).toISOString(),
   updatedAt: new Date(r.updated_at).toISOString(),
+  ...(r.file_count === undefined ? {} : { fileCount: r.file_count }),
 });
 
 const NAME_TAKEN = 'A report type with this name already exists';
@@ -24,14 +26,16 @@ export const REPORT_TYPE_NOT_FOUND = 'Report type not found';
 export const reportTypeInUse = (files: number): string =>
   `This report type is used by ${files} ${files === 1 ? 'file' : 'files'}. Delete those files or upload them again under another report type first.`;
 const COLUMNS = 'id, name, description, created_at, updated_at';
+/** Lists also say how many files use each type (report_type_files, fed by the files service). */
+const LIST_COLUMNS = `${COLUMNS}, (SELECT count(*)::int FROM report_type_files u WHERE u.report_type_id = report_types.id) AS file_count`;
 
 /** The firm's report types (names unique regardless of case). */
 export class ReportTypeStore {
   async list(db: Queryable, ids: 'all' | readonly number[]): Promise<ReportType[]> {
     if (ids !== 'all' && ids.length === 0) return [];
     const { rows } = ids === 'all'
-      ? await db.query<ReportTypeRow>(`SELECT ${COLUMNS} FROM report_types ORDER BY id`)
-      : await db.query<ReportTypeRow>(`SELECT ${COLUMNS} FROM report_types WHERE id = ANY($1::int[]) ORDER BY id`, [ids]);
+      ? await db.query<ReportTypeRow>(`SELECT ${LIST_COLUMNS} FROM report_types ORDER BY id`)
+      : await db.query<ReportTypeRow>(`SELECT ${LIST_COLUMNS} FROM report_types WHERE id = ANY($1::int[]) ORDER BY id`, [ids]);
     return rows.map(toReportType);
   }
 
