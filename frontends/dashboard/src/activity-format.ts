@@ -35,7 +35,12 @@ export function activityText(log: Pick<ActivityLog, 'action' | 'fileName' | 'det
   return `${ACTION_VERBS[log.action] ?? log.action} ${subject}`;
 }
 
-/** Whether a row offers view and download: it names a file, and not one it deleted. */
-export function hasViewableFile(log: Pick<ActivityLog, 'action' | 'fileId' | 'fileName'>): boolean {
-  return log.fileId !== null && log.fileName !== null && log.action !== 'delete';
+/** Whether a row offers view and download: it names a file that still exists. */
+export function hasViewableFile(log: Pick<ActivityLog, 'action' | 'fileId' | 'fileName' | 'fileDeleted'>): boolean {
+  return log.fileId !== null && log.fileName !== null && log.action !== 'delete' && !log.fileDeleted;
+}
+
+/** The row names a file that has been deleted since (its own delete entry says so already). */
+export function namesDeletedFile(log: Pick<ActivityLog, 'action' | 'fileDeleted'>): boolean {
+  return log.fileDeleted && log.action !== 'delete';
 }

@@ -2,9 +2,10 @@ import type { ReactNode } from 'react';
 import { Column } from 'primereact/column';
 import { DataTable } from 'primereact/datatable';
 import { Skeleton } from 'primereact/skeleton';
+import { Tag } from 'primereact/tag';
 import type { ActivityLog } from '@ledgerline/contracts/activity.contracts.ts';
 import { formatDate } from '@ledgerline/ui/date-format.ts';
-import { ACTION_ICONS, activityText, hasViewableFile } from './activity-format.ts';
+import { ACTION_ICONS, activityText, hasViewableFile, namesDeletedFile } from './activity-format.ts';
 import { visibleActivities, type ActivityViewer } from './activity-visibility.ts';
 import { FileActions } from './file-actions.tsx';
 
@@ -67,7 +68,15 @@ export function ActivityTable({ logs, loading, viewer, variant = 'dashboard', om
           <Skeleton shape="circle" size="2rem" />,
         )}
       />
-      <Column header="Activity" body={cell((log) => <span className="activity-table__text">{activityText(log)}</span>)} />
+      <Column
+        header="Activity"
+        body={cell((log) => (
+          <span className="activity-table__text">
+            {activityText(log)}
+            {namesDeletedFile(log) && <Tag value="File deleted" severity="secondary" className="activity-table__deleted" />}
+          </span>
+        ))}
+      />
       {!omit.includes('user') && <Column header="User" body={cell((log) => log.userName)} />}
       {!omit.includes('client') && <Column header="Client" body={cell((log) => log.clientName ?? '—')} />}
       <Column header="Date & Time" className="activity-table__date" body={cell((log) => formatDate(log.timestamp, { withTime: true }))} />

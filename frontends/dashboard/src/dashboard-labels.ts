@@ -34,10 +34,16 @@ export interface SummaryFigure {
   icon: string;
   /** Undefined while the dashboard loads. */
   value: number | undefined;
+  /** A second figure under the first, e.g. how many of the firm's clients are active. */
+  note?: string;
 }
 
-/** The summary cards: the firm's figures for staff, the own client's for a Client user (spec 001 §2). */
-export function summaryFigures(role: string | undefined, overview: DashboardOverview | undefined): SummaryFigure[] {
+/**
+ * The summary cards: the firm's figures for staff, the own client's for a Client user (spec
+ * 001 §2). Staff's Clients card counts the clients they may see in the directory
+ * (`firmClients`), with those that have documents or activity as the second figure.
+ */
+export function summaryFigures(role: string | undefined, overview: DashboardOverview | undefined, firmClients?: number): SummaryFigure[] {
   if (isClientRole(role)) {
     return [
       { title: 'Your Documents', icon: 'pi pi-file', value: overview?.totalDocuments },
@@ -48,7 +54,7 @@ export function summaryFigures(role: string | undefined, overview: DashboardOver
   return [
     { title: 'Total Documents', icon: 'pi pi-file', value: overview?.totalDocuments },
     { title: 'Total Activities', icon: 'pi pi-history', value: overview?.totalActivities },
-    { title: 'Clients', icon: 'pi pi-building', value: overview?.totalClients },
+    { title: 'Clients', icon: 'pi pi-building', value: firmClients, ...(overview ? { note: `${overview.totalClients.toLocaleString('en-US')} active` } : {}) },
     { title: 'Active Users (7d)', icon: 'pi pi-users', value: overview?.activeUsers },
   ];
 }

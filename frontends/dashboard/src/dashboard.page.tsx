@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Message } from 'primereact/message';
 import { TabPanel, TabView } from 'primereact/tabview';
 import type { ActivityLog, ClientEngagementDetails, DashboardOverview, UserActivityDetails } from '@ledgerline/contracts/activity.contracts.ts';
+import { apiPath } from '@ledgerline/ui/api-client.ts';
 import { isClientRole, type StoredUser } from '@ledgerline/ui/auth-storage.ts';
 import { navHref, SPEC_NAV_ITEMS } from '@ledgerline/ui/nav-items.ts';
 import { PageHeading } from '@ledgerline/ui/page-heading.tsx';
@@ -39,6 +40,8 @@ function Dashboard({ user, tenant }: { user: StoredUser; tenant: string }) {
   const [userDetails, setUserDetails] = useState<DetailsTarget | null>(null);
   const [clientDetails, setClientDetails] = useState<DetailsTarget | null>(null);
   const client = isClientRole(user.role);
+  // Staff's Clients card counts the directory's clients within their reach, not only the active ones.
+  const firmClients = useQuery<unknown[]>({ queryKey: [apiPath('clients', { tenant })], enabled: !client });
 
   const tabContent = (id: DashboardTabId) => {
     switch (id) {
@@ -79,7 +82,7 @@ function Dashboard({ user, tenant }: { user: StoredUser; tenant: string }) {
       {overview.isError && <Message severity="error" text={failureReason(overview.error)} className="page-error" />}
       {activity.isError && <Message severity="error" text={failureReason(activity.error)} className="page-error" />}
       <div className="stat-grid">
-        {summaryFigures(user.role, overview.data).map((figure) => (
+        {summaryFigures(user.role, overview.data, firmClients.data?.length).map((figure) => (
           <StatCard key={figure.title} {...figure} />
         ))}
       </div>

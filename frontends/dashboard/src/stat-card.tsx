@@ -5,10 +5,11 @@ export interface StatCardProps {
   icon: string;
   /** Undefined while loading: a placeholder, never a made-up 0. */
   value: number | undefined;
+  note?: string;
 }
 
 /** One of the dashboard's summary cards. */
-export function StatCard({ title, icon, value }: StatCardProps) {
+export function StatCard({ title, icon, value, note }: StatCardProps) {
   return (
     <section className="stat-card" aria-label={title}>
       <span className="stat-card__icon" aria-hidden="true">
@@ -21,6 +22,7 @@ export function StatCard({ title, icon, value }: StatCardProps) {
         ) : (
           <p className="stat-card__value">{value.toLocaleString('en-US')}</p>
         )}
+        {note && <p className="stat-card__note">{note}</p>}
       </div>
     </section>
   );

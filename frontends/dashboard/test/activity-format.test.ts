@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { ACTIVITY_ACTIONS } from '@ledgerline/contracts/activity.contracts.ts';
-import { ACTION_ICONS, activityText, hasViewableFile } from '../src/activity-format.ts';
+import { ACTION_ICONS, activityText, hasViewableFile, namesDeletedFile } from '../src/activity-format.ts';
 
 describe('activity feed formatting', () => {
   it('has an icon for every action of spec 001 §9', () => {
@@ -21,8 +21,13 @@ describe('activity feed formatting', () => {
   });
 
   it('offers view and download only for rows naming a file that still exists', () => {
-    expect(hasViewableFile({ action: 'view', fileId: 3, fileName: 'a.pdf' })).toBe(true);
-    expect(hasViewableFile({ action: 'delete', fileId: 3, fileName: 'a.pdf' })).toBe(false);
-    expect(hasViewableFile({ action: 'update', fileId: null, fileName: null })).toBe(false);
+    expect(hasViewableFile({ action: 'view', fileId: 3, fileName: 'a.pdf', fileDeleted: false })).toBe(true);
+    expect(hasViewableFile({ action: 'delete', fileId: 3, fileName: 'a.pdf', fileDeleted: true })).toBe(false);
+    expect(hasViewableFile({ action: 'update', fileId: null, fileName: null, fileDeleted: false })).toBe(false);
+    // An entry about a file deleted since offers nothing to open, and says why.
+    expect(hasViewableFile({ action: 'view', fileId: 3, fileName: 'a.pdf', fileDeleted: true })).toBe(false);
+    expect(namesDeletedFile({ action: 'view', fileDeleted: true })).toBe(true);
+    expect(namesDeletedFile({ action: 'delete', fileDeleted: true })).toBe(false);
+    expect(namesDeletedFile({ action: 'view', fileDeleted: false })).toBe(false);
   });
 });

@@ -22,6 +22,7 @@ const entry = (overrides: Partial<ActivityLog>): ActivityLog => ({
   clientName: 'Mehta Exports',
   details: null,
   timestamp: new Date(2025, 2, 7, 14, 5).toISOString(),
+  fileDeleted: false,
   ...overrides,
 });
 

@@ -13,6 +13,7 @@ const log = (id: number, clientId: number | null): ActivityLog => ({
   clientName: clientId === null ? null : `Client ${clientId}`,
   details: null,
   timestamp: '2025-03-07T09:00:00.000Z',
+  fileDeleted: false,
 });
 
 const logs = [log(1, 7), log(2, 8), log(3, null), log(4, 7)];

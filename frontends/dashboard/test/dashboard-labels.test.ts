@@ -27,11 +27,12 @@ describe('dashboard labels', () => {
   });
 
   it("labels the staff cards with the firm's figures", () => {
-    expect(summaryFigures('Admin', overview).map(({ title, value }) => [title, value])).toEqual([
-      ['Total Documents', 12],
-      ['Total Activities', 40],
-      ['Clients', 3],
-      ['Active Users (7d)', 5],
+    expect(summaryFigures('Admin', overview, 9).map(({ title, value, note }) => [title, value, note])).toEqual([
+      ['Total Documents', 12, undefined],
+      ['Total Activities', 40, undefined],
+      // All the firm's clients, and those with documents or activity as the second figure.
+      ['Clients', 9, '3 active'],
+      ['Active Users (7d)', 5, undefined],
     ]);
   });
 

@@ -92,7 +92,7 @@ describe('dashboard panels', () => {
           totalActions: 3,
           actionCounts: [{ action: 'upload', count: 2 }, { action: 'view', count: 1 }, { action: 'chat', count: 0 }],
           recent: [
-            { id: 5, action: 'view', fileId: 1, fileName: 'Return.pdf', userId: 2, userName: 'Priya Mehta', clientId: 7, clientName: 'Mehta Exports', details: null, timestamp: '2025-03-07T10:00:00.000Z' },
+            { id: 5, action: 'view', fileId: 1, fileName: 'Return.pdf', userId: 2, userName: 'Priya Mehta', clientId: 7, clientName: 'Mehta Exports', details: null, timestamp: '2025-03-07T10:00:00.000Z', fileDeleted: false },
           ],
         }}
         viewer={{ role: 'Admin' }}

@@ -76,7 +76,8 @@ describe('dashboard and activity screens in Chromium', () => {
     baseUrl = portal.baseUrl;
     call = apiClient(baseUrl);
     for (const firm of [FIRM, OTHER_FIRM]) expect((await call('POST', '/api/companies', portal.adminToken, firm)).status).toBe(201);
-    for (const name of ['Mehta Exports', 'Sunrise Textiles']) {
+    // Quiet Traders has no documents or activity: counted among the firm's clients, not the active ones.
+    for (const name of ['Mehta Exports', 'Sunrise Textiles', 'Quiet Traders']) {
       const r = await call<{ id: number }>('POST', `/api/${FIRM.shortName}/clients`, portal.adminToken, usClient(name));
       expect(r.status).toBe(201);
       clientIds[name] = r.body.id;
@@ -110,7 +111,8 @@ describe('dashboard and activity screens in Chromium', () => {
     expect(await tabLabels(page)).toEqual(['Overview', 'Client Engagement', 'Document Analytics', 'User Activity']);
     await expect(page.locator('.app-header__title').textContent()).resolves.toBe('Dashboard');
     await expect(card(page, 'Total Activities').textContent()).resolves.toBe('3');
-    await expect(card(page, 'Clients').textContent()).resolves.toBe('2');
+    await expect(card(page, 'Clients').textContent()).resolves.toBe('3');
+    await expect(page.getByRole('region', { name: 'Clients', exact: true }).locator('.stat-card__note').textContent()).resolves.toBe('2 active');
     await expect(card(page, 'Active Users (7d)').textContent()).resolves.toBe('1');
 
     const recentFiles = panel(page, 'Recent Files');

@@ -174,7 +174,7 @@ describe('recording views and downloads (POST activity-logs)', () => {
     expect(r.body).toEqual({
       id: expect.any(Number), action: 'download', fileId: files.ownAudit!.id, fileName: 'Own audit 2024.pdf',
       userId: ids[`${ACME}_cpa`], userName: fullName(ACME, 'cpa'), clientId: OWN(), clientName: 'Own Client',
-      details: 'Downloaded for the audit', timestamp: expect.any(String),
+      details: 'Downloaded for the audit', timestamp: expect.any(String), fileDeleted: false,
     });
     expect(Math.abs(Date.parse(r.body.timestamp) - Date.now())).toBeLessThan(60_000);
     expect((await allEntries(ACME))[0]).toEqual(r.body);
@@ -496,6 +496,9 @@ describe('events from other services', () => {
     await eventually(async () => expect((await entriesOfFile(ACME, files.ownDoc!.id)).map((e) => e.action)).toEqual(['delete', 'upload']), BUS_WAIT_MS);
     const [deletion] = await entriesOfFile(ACME, files.ownDoc!.id);
     expect(deletion).toMatchObject({ userId: ids[`${ACME}_dta`], userName: fullName(ACME, 'dta'), clientId: OWN(), clientName: 'Own Client', fileName: 'Own bylaws.pdf' });
+    // Every entry of the file now says it is gone, so screens offer no View or Download.
+    expect((await entriesOfFile(ACME, files.ownDoc!.id)).map((e) => e.fileDeleted)).toEqual([true, true]);
+    expect((await entriesOfFile(ACME, files.ownAudit!.id)).every((e) => e.fileDeleted === false)).toBe(true);
     const after = await dashboardOf(ACME, tokens.platform!);
     expect(after.totalDocuments).toBe(before.totalDocuments - 1);
     expect(after.recentFiles.map((f) => f.fileName)).not.toContain('Own bylaws.pdf');

@@ -24,6 +24,8 @@ export interface ActivityLog {
   details: string | null;
   /** ISO timestamp. */
   timestamp: string;
+  /** The file the entry names has been deleted since (screens then offer no View/Download). */
+  fileDeleted: boolean;
 }
 
 /** POST /api/activity-logs: what a screen records after it viewed or downloaded a file. */

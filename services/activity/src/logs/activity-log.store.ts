@@ -14,6 +14,7 @@ export interface ActivityLogRow {
   client_name: string | null;
   details: string | null;
   timestamp: Date | string;
+  file_deleted?: boolean;
 }
 
 export const toActivityLog = (r: ActivityLogRow): ActivityLog => ({
@@ -27,12 +28,16 @@ export const toActivityLog = (r: ActivityLogRow): ActivityLog => ({
   clientName: r.client_name,
   details: r.details,
   timestamp: new Date(r.timestamp).toISOString(),
+  fileDeleted: r.file_deleted === true,
 });
 
 /** What happened, as the log records it; `timestamp` defaults to now. */
-export type NewActivity = Omit<ActivityLog, 'id' | 'timestamp'> & { timestamp?: string };
+export type NewActivity = Omit<ActivityLog, 'id' | 'timestamp' | 'fileDeleted'> & { timestamp?: string };
 
 export const LOG_COLUMNS = 'id, action, file_id, file_name, user_id, user_name, client_id, client_name, details, "timestamp"';
+
+/** Whether the entry's file is gone (file.deleted marked it in activity_files). */
+const FILE_DELETED_COLUMN = `EXISTS (SELECT 1 FROM activity_files f WHERE f.id = activity_logs.file_id AND f.deleted_at IS NOT NULL) AS file_deleted`;
 
 /** The activity log: one row per action, and the rollups every dashboard count reads. */
 export class ActivityLogStore {
@@ -82,7 +87,7 @@ export class ActivityLogStore {
   /** The newest `limit` entries matching every condition (built with `p`). */
   async newest(db: Queryable, where: readonly string[], p: SqlParams, limit: number): Promise<ActivityLog[]> {
     const { rows } = await db.query<ActivityLogRow>(
-      `SELECT ${LOG_COLUMNS} FROM activity_logs WHERE ${where.join(' AND ')} ORDER BY "timestamp" DESC, id DESC LIMIT ${p.add(limit)}`,
+      `SELECT ${LOG_COLUMNS}, ${FILE_DELETED_COLUMN} FROM activity_logs WHERE ${where.join(' AND ')} ORDER BY "timestamp" DESC, id DESC LIMIT ${p.add(limit)}`,
       p.values,
     );
     return rows.map(toActivityLog);
