@@ -4,12 +4,14 @@ import { Card } from 'primereact/card';
 import { Column } from 'primereact/column';
 import { DataTable } from 'primereact/datatable';
 import { Dropdown } from 'primereact/dropdown';
+import { SelectButton } from 'primereact/selectbutton';
 import type { PortalFile } from '@ledgerline/contracts/files.contracts.ts';
 import { useAuth } from '@ledgerline/ui/auth-context.tsx';
 import type { StoredUser } from '@ledgerline/ui/auth-storage.ts';
 import { formatDate } from '@ledgerline/ui/date-format.ts';
 import { EmptyState } from '@ledgerline/ui/empty-state.tsx';
 import { PageHeading } from '@ledgerline/ui/page-heading.tsx';
+import { ContentSearchField, useContentSearch } from './content-search.tsx';
 import { DateRangeFields, type DateRange } from './date-range-fields.tsx';
 import { useClientAccess, useClients, useReportTypes } from './documents.queries.ts';
 import { FileNameCell } from './file-cells.tsx';
@@ -18,6 +20,12 @@ import { FileRowActions } from './file-row-actions.tsx';
 import { usePagedFiles } from './use-paged-files.ts';
 
 const NO_DATES: DateRange = { start: null, end: null };
+
+type ClientDocumentKind = 'report' | 'company_document';
+const CLIENT_DOCUMENT_KINDS: readonly { label: string; value: ClientDocumentKind }[] = [
+  { label: 'Reports', value: 'report' },
+  { label: 'Company Documents', value: 'company_document' },
+];
 
 /** Spec 001 §2 "Client reports screen": the subtitle names the client once it is known. */
 export function clientReportsSubtitle(clientName: string | null | undefined): string {
@@ -46,15 +54,19 @@ function ClientReports({ user }: { user: StoredUser }) {
   const [showFilters, setShowFilters] = useState(false);
   const [reportTypeId, setReportTypeId] = useState<number | null>(null);
   const [dates, setDates] = useState<DateRange>(NO_DATES);
+  // Client users find their company documents here too, and search both by content.
+  const [kind, setKind] = useState<ClientDocumentKind>('report');
+  const { input: searchInput, setInput: setSearchInput, search } = useContentSearch();
   const clientId = reportsClient(access.data);
   const clientName = clients.data?.find((client) => client.id === clientId)?.name;
   const files = usePagedFiles(
-    { clientId, fileType: 'report', reportTypeId, ...dateRangeQuery(dates.start, dates.end) },
+    { clientId, fileType: kind, reportTypeId: kind === 'report' ? reportTypeId : null, search, ...dateRangeQuery(dates.start, dates.end) },
     { enabled: clientId !== null },
   );
   const resetFilters = () => {
     setReportTypeId(null);
     setDates(NO_DATES);
+    setSearchInput('');
   };
   const loading = access.isPending || (clientId !== null && files.query.isPending);
 
@@ -94,13 +106,34 @@ function ClientReports({ user }: { user: StoredUser }) {
           </div>
         </Card>
       )}
+      <Card className="documents-filters">
+        <div className="files-filters">
+          <div className="files-filter">
+            <span className="files-filter__label" id="client-documents-kind">Documents</span>
+            <SelectButton
+              aria-labelledby="client-documents-kind"
+              value={kind}
+              options={[...CLIENT_DOCUMENT_KINDS]}
+              allowEmpty={false}
+              onChange={(event) => setKind(event.value as ClientDocumentKind)}
+            />
+          </div>
+          <ContentSearchField id="client-reports-search" value={searchInput} onChange={setSearchInput} />
+        </div>
+      </Card>
       <Card>
         {!loading && files.total === 0 ? (
-          <EmptyState icon="pi pi-file" title="No reports available" text="Reports will appear here when they are uploaded by your CPA" />
+          search ? (
+            <EmptyState icon="pi pi-search" title={`No files match '${search}'`} />
+          ) : kind === 'report' ? (
+            <EmptyState icon="pi pi-file" title="No reports available" text="Reports will appear here when they are uploaded by your CPA" />
+          ) : (
+            <EmptyState icon="pi pi-folder" title="No company documents available" text="Company documents will appear here when your firm uploads them" />
+          )
         ) : (
           <DataTable {...files.table} value={files.rows} dataKey="id" loading={loading || files.loading} stripedRows size="small" className="files-table">
             <Column header="File Name" body={(file: PortalFile) => <FileNameCell file={file} />} />
-            <Column header="Report Type" body={(file: PortalFile) => file.reportTypeName ?? '—'} />
+            {kind === 'report' && <Column header="Report Type" body={(file: PortalFile) => file.reportTypeName ?? '—'} />}
             <Column header="Upload Date" body={(file: PortalFile) => formatDate(file.uploadedAt)} />
             <Column header="Actions" headerClassName="files-table__actions" body={(file: PortalFile) => <FileRowActions file={file} chatFirst />} />
           </DataTable>

@@ -6,9 +6,6 @@ import { Checkbox } from 'primereact/checkbox';
 import { Column } from 'primereact/column';
 import { ConfirmDialog } from 'primereact/confirmdialog';
 import { DataTable } from 'primereact/datatable';
-import { IconField } from 'primereact/iconfield';
-import { InputIcon } from 'primereact/inputicon';
-import { InputText } from 'primereact/inputtext';
 import { Message } from 'primereact/message';
 import { useNavigate, useParams } from 'react-router-dom';
 import { extractionMessage, type ExtractContentResult, type PortalFile } from '@ledgerline/contracts/files.contracts.ts';
@@ -20,6 +17,7 @@ import { readSelectedReportType, restoreReportType, saveSelectedReportType } fro
 import { failureReason } from '@ledgerline/ui/server-message.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 import { ClientPicker } from './client-picker.tsx';
+import { ContentSearchField, useContentSearch } from './content-search.tsx';
 import { DateRangeFields, type DateRange } from './date-range-fields.tsx';
 import { otherTypesMatchNote, readDisplayAllReports, saveDisplayAllReports } from './display-all-reports.ts';
 import { extractContentPath, fileListPath } from './documents.api.ts';
@@ -31,9 +29,6 @@ import { FileRowActions } from './file-row-actions.tsx';
 import { UploadDialog } from './upload-dialog.tsx';
 import { REPORT_DELETE_TEXTS, useDeleteConfirmation } from './use-delete-confirmation.ts';
 import { usePagedFiles } from './use-paged-files.ts';
-
-/** The content search waits for a pause in typing before asking the server. */
-const SEARCH_DEBOUNCE_MS = 300;
 
 /** /cpa-dashboard, /{tenant}/cpa-dashboard and /cpa-dashboard/report/{id} (spec 001 §2 "Files screen"). */
 export function ReportsPage() {
@@ -60,14 +55,8 @@ function StaffReports({ routeReportTypeId }: { routeReportTypeId: number | null 
     saveDisplayAllReports(value);
   };
   const [dates, setDates] = useState<DateRange>({ start: null, end: null });
-  const [searchInput, setSearchInput] = useState('');
-  const [search, setSearch] = useState('');
+  const { input: searchInput, setInput: setSearchInput, search } = useContentSearch();
   const [uploading, setUploading] = useState(false);
-
-  useEffect(() => {
-    const timer = setTimeout(() => setSearch(searchInput.trim()), SEARCH_DEBOUNCE_MS);
-    return () => clearTimeout(timer);
-  }, [searchInput]);
 
   const clientId = clientChoice === undefined ? autoSelectedClient(clients.data) : clientChoice;
   const accessibleTypeIds = (reportTypes.data ?? []).map((type) => type.id);
@@ -125,18 +114,7 @@ function StaffReports({ routeReportTypeId }: { routeReportTypeId: number | null 
       />
       <Card className="documents-filters">
         <div className="files-filters">
-          <div className="files-filter files-filter--wide">
-            <label htmlFor="files-search" className="files-filter__label">Search</label>
-            <IconField iconPosition="left">
-              <InputIcon className="pi pi-search" />
-              <InputText
-                id="files-search"
-                value={searchInput}
-                onChange={(event) => setSearchInput(event.target.value)}
-                placeholder="Search file contents..."
-              />
-            </IconField>
-          </div>
+          <ContentSearchField id="files-search" value={searchInput} onChange={setSearchInput} />
           <div className="files-filter">
             <label htmlFor="files-client" className="files-filter__label">Client</label>
             <ClientPicker inputId="files-client" clients={clients.data} value={clientId} onChange={setClientChoice} loading={clients.isPending} placeholder="All Clients" />

@@ -301,6 +301,15 @@ describe('documents screens in Chromium', () => {
     await clientPage.getByRole('button', { name: 'Hide Filters' }).waitFor();
     await clientPage.locator('#client-reports-start-date').waitFor();
     await portal.screenshot(clientPage, 'documents-client-reports');
+
+    // Their company documents are one click away, and both kinds are searched by content.
+    await clientPage.getByRole('button', { name: 'Company Documents' }).click();
+    await clientPage.getByText('No company documents available').waitFor();
+    await clientPage.locator('#client-reports-search').fill('no-such-words-anywhere');
+    await clientPage.getByText("No files match 'no-such-words-anywhere'").waitFor();
+    await clientPage.getByRole('button', { name: 'Reports', exact: true }).click();
+    await clientPage.getByRole('button', { name: 'Reset Filters' }).click();
+    await rows.filter({ hasText: PDF_NAME }).waitFor();
     await clientPage.close();
   }, 60_000);
 
