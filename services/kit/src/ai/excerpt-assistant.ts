@@ -1,8 +1,8 @@
 import type { AiAnswer, AiAssistant, AiPassage, AiQuestion, AnswerOptions } from './ai-assistant.ts';
 import type { FirmRateLimit } from './firm-rate-limit.ts';
 
-/** Passages quoted in one answer, and the longest a quoted passage may be. */
-const QUOTED_PASSAGES = 3;
+/** Passages (or lines) quoted in one answer, and the longest a quote may be. */
+const QUOTED_PASSAGES = 8;
 const QUOTE_MAX_CHARS = 1200;
 
 export const EXCERPT_LABEL = 'No language model is configured, so this answer quotes the passages of the document that best match your question.';
@@ -27,7 +27,7 @@ export class ExcerptAssistant implements AiAssistant {
     const parts: string[] = [];
     for (const d of q.documents) {
       const best = d.passages.slice(0, QUOTED_PASSAGES).sort((a, b) => a.line - b.line);
-      parts.push(best.length ? quoteAll(d.name, best) : noMatch(d.name));
+      parts.push(best.length ? quoteAll(d.name, mergeAdjacent(best)) : noMatch(d.name));
     }
     const text = q.documents.some((d) => d.passages.length) ? `${EXCERPT_LABEL}\n\n${parts.join('\n\n')}` : parts.join('\n\n');
     options.onDelta?.(text);
@@ -35,8 +35,27 @@ export class ExcerptAssistant implements AiAssistant {
   }
 }
 
-const quoteAll = (name: string, passages: AiPassage[]): string =>
-  passages.map((p) => `**${escapeMarkdown(name)}, line ${p.line}:**\n\n${quote(p.text)}`).join('\n\n');
+interface Quote { line: number; lastLine: number; text: string }
+
+/** Single lines that follow each other become one quote ('lines 4–5'). */
+function mergeAdjacent(passages: AiPassage[]): Quote[] {
+  const out: Quote[] = [];
+  for (const p of passages) {
+    const lines = p.text.split('\n').length;
+    const prev = out.at(-1);
+    if (prev && prev.lastLine + 1 === p.line) {
+      prev.text += `\n${p.text}`;
+      prev.lastLine = p.line + lines - 1;
+    } else {
+      out.push({ line: p.line, lastLine: p.line + lines - 1, text: p.text });
+    }
+  }
+  return out;
+}
+
+const where = (q: Quote) => (q.lastLine > q.line ? `lines ${q.line}–${q.lastLine}` : `line ${q.line}`);
+const quoteAll = (name: string, quotes: Quote[]): string =>
+  quotes.map((q) => `**${escapeMarkdown(name)}, ${where(q)}:**\n\n${quote(q.text)}`).join('\n\n');
 
 /** A Markdown block quote of the passage as it is written (cut, never rephrased). */
 function quote(text: string): string {

@@ -11,33 +11,45 @@ export const PASSAGE_MAX_CHARS = 600;
  */
 const TEXT_SEARCH_CONFIG = 'english';
 
+/** `q.query`: any word of the question ($2) may match (OR); the rank rewards passages holding more of them. */
+const QUESTION_QUERY = `q AS (
+  SELECT (SELECT string_agg(quote_literal(l), ' | ') FROM unnest(tsvector_to_array(to_tsvector('${TEXT_SEARCH_CONFIG}', $2))) AS l)::tsquery AS query
+)`;
+
 export interface RankedPassage extends AiPassage {
   rank: number;
 }
 
-/** Splits text into passages of whole lines, remembering the line each starts on. */
+/**
+ * Splits text into passages of whole lines, remembering the line each starts on. Within a
+ * passage, lines are joined by '\n' (so line numbers can be counted in it) and the pieces
+ * of one cut line by a space.
+ */
 export function splitPassages(text: string, maxChars = PASSAGE_MAX_CHARS): AiPassage[] {
   const passages: AiPassage[] = [];
-  let current: string[] = [];
-  let size = 0;
+  let current = '';
   let startLine = 1;
-  const flush = (nextLine: number) => {
-    const joined = current.join('\n');
-    if (joined.trim()) passages.push({ line: startLine, text: joined });
-    current = [];
-    size = 0;
-    startLine = nextLine;
+  let lastLine = 0;
+  const flush = () => {
+    if (current.trim()) passages.push({ line: startLine, text: current });
+    current = '';
   };
   text.split(/\r?\n/).forEach((raw, i) => {
     const lineNo = i + 1;
     for (const piece of cutLine(raw, maxChars)) {
-      if (size + piece.length > maxChars && current.length) flush(lineNo);
-      if (!current.length) startLine = lineNo;
-      current.push(piece);
-      size += piece.length + 1;
+      if (current && current.length + 1 + piece.length > maxChars) flush();
+      if (!current) {
+        startLine = lineNo;
+        current = piece;
+      } else {
+        // A blank line at the start of a passage is dropped by trim() below, never counted.
+        current += (lastLine === lineNo ? ' ' : '\n'.repeat(lineNo - lastLine)) + piece;
+      }
+      lastLine = lineNo;
     }
+    if (!current.trim()) current = ''; // leading blank lines: the passage starts at the next line with text
   });
-  flush(0);
+  flush();
   return passages;
 }
 
@@ -63,8 +75,17 @@ export interface PassageIndex {
    * extracted); a no-op when it already does. Concurrent callers index once.
    */
   ensure(db: SchemaDb, sourceId: number, version: string, text: string): Promise<void>;
+  /** The version the index holds for the source, if any. */
+  version(db: Queryable, sourceId: number): Promise<string | null>;
   /** The source's passages best matching the question, best first (none match: empty). */
   rank(db: Queryable, sourceId: number, question: string, limit: number): Promise<RankedPassage[]>;
+  /**
+   * The lines that match the question within its best `passages` passages (at most
+   * `limit`), best passage first: what an answer quotes.
+   */
+  rankLines(db: Queryable, sourceId: number, question: string, passages: number, limit: number): Promise<RankedPassage[]>;
+  /** The source's first passages in document order (context for questions about the whole document). */
+  leading(db: Queryable, sourceId: number, limit: number): Promise<AiPassage[]>;
   /** Forgets a source (e.g. the file was deleted). */
   drop(tx: Queryable, sourceId: number): Promise<void>;
 }
@@ -100,8 +121,7 @@ export function createPassageIndex(service: string): PassageIndex {
     },
 
     async ensure(db, sourceId, version, text) {
-      const current = await db.query<{ version: string }>(`SELECT version FROM ${sources} WHERE source_id = $1`, [sourceId]);
-      if (current.rows[0]?.version === version) return;
+      if (await this.version(db, sourceId) === version) return;
       await db.transaction(async (tx) => {
         await tx.query(`INSERT INTO ${sources} (source_id, version) VALUES ($1, '') ON CONFLICT (source_id) DO NOTHING`, [sourceId]);
         // The row lock serialises concurrent first questions; the loser finds the work done.
@@ -121,12 +141,14 @@ export function createPassageIndex(service: string): PassageIndex {
       });
     },
 
+    async version(db, sourceId) {
+      const r = await db.query<{ version: string }>(`SELECT version FROM ${sources} WHERE source_id = $1`, [sourceId]);
+      return r.rows[0]?.version || null;
+    },
+
     async rank(db, sourceId, question, limit) {
-      // Any word of the question may match (OR); the rank rewards passages holding more of them.
       const r = await db.query<{ line: number; content: string; rank: number }>(
-        `WITH q AS (
-           SELECT (SELECT string_agg(quote_literal(l), ' | ') FROM unnest(tsvector_to_array(to_tsvector('${TEXT_SEARCH_CONFIG}', $2))) AS l)::tsquery AS query
-         )
+        `WITH ${QUESTION_QUERY}
          SELECT p.line, p.content, ts_rank(p.vector, q.query, 1) AS rank
          FROM ${passages} p, q
          WHERE p.source_id = $1 AND q.query IS NOT NULL AND p.vector @@ q.query
@@ -135,6 +157,31 @@ export function createPassageIndex(service: string): PassageIndex {
         [sourceId, question, limit],
       );
       return r.rows.map((row) => ({ line: row.line, text: row.content, rank: Number(row.rank) }));
+    },
+
+    async rankLines(db, sourceId, question, top, limit) {
+      const r = await db.query<{ line: number; content: string; rank: number }>(
+        `WITH ${QUESTION_QUERY},
+         top AS (
+           SELECT p.line, p.content, ts_rank(p.vector, q.query, 1) AS rank, p.ordinal
+           FROM ${passages} p, q
+           WHERE p.source_id = $1 AND q.query IS NOT NULL AND p.vector @@ q.query
+           ORDER BY rank DESC, p.ordinal LIMIT $3
+         )
+         SELECT (top.line + l.n - 1)::int AS line, l.text AS content, top.rank
+         FROM top, q, unnest(string_to_array(top.content, E'\\n')) WITH ORDINALITY AS l(text, n)
+         WHERE to_tsvector('${TEXT_SEARCH_CONFIG}', l.text) @@ q.query
+         ORDER BY top.rank DESC, top.ordinal, ts_rank(to_tsvector('${TEXT_SEARCH_CONFIG}', l.text), q.query, 1) DESC, l.n
+         LIMIT $4`,
+        [sourceId, question, top, limit],
+      );
+      return r.rows.map((row) => ({ line: row.line, text: row.content, rank: Number(row.rank) }));
+    },
+
+    async leading(db, sourceId, limit) {
+      const r = await db.query<{ line: number; content: string }>(
+        `SELECT line, content FROM ${passages} WHERE source_id = $1 ORDER BY ordinal LIMIT $2`, [sourceId, limit]);
+      return r.rows.map((row) => ({ line: row.line, text: row.content }));
     },
 
     async drop(tx, sourceId) {

@@ -43,6 +43,13 @@ describe('excerpt assistant (no model configured)', () => {
     expect(deltas.join('')).toBe(a.text);
   });
 
+  it('quotes lines that follow each other as one passage', async () => {
+    const a = await new ExcerptAssistant(new FirmRateLimit(10)).answer(question({
+      documents: [{ name: 'r.txt', passages: [{ line: 5, text: 'Tax 12' }, { line: 4, text: 'Total 42' }, { line: 9, text: 'Due 1 May' }] }],
+    }), { firm: 'acme' });
+    expect(a.text).toBe(`${EXCERPT_LABEL}\n\n**r.txt, lines 4–5:**\n\n> Total 42\n> Tax 12\n\n**r.txt, line 9:**\n\n> Due 1 May`);
+  });
+
   it('says so when no passage matches, inventing nothing', async () => {
     const a = await new ExcerptAssistant(new FirmRateLimit(10)).answer(question({ documents: [{ name: 'a.txt', passages: [] }] }), { firm: 'acme' });
     expect(a.text).toMatch(/^No language model is configured, and no passage of "a.txt" matches/);

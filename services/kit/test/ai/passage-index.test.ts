@@ -24,6 +24,11 @@ describe('splitPassages', () => {
     expect(passages.every((p) => p.line === 4 && p.text.length <= PASSAGE_MAX_CHARS)).toBe(true);
     expect(passages.map((p) => p.text).join(' ')).toBe(long);
   });
+
+  it('keeps blank lines inside a passage, so line numbers can be counted in it', () => {
+    const [p] = splitPassages('\n\nfirst\n\n\nfourth after blanks\nlast');
+    expect(p).toEqual({ line: 3, text: 'first\n\n\nfourth after blanks\nlast' });
+  });
 });
 
 describe.each(databaseTargets())('passage index ($name)', (target) => {
@@ -49,6 +54,12 @@ describe.each(databaseTargets())('passage index ($name)', (target) => {
     expect(ranked[0]!.text).toContain('Total 4242');
     expect(ranked[0]!.line).toBeGreaterThan(1);
     expect(invoice.split('\n')[ranked[0]!.line - 1]).toBe(ranked[0]!.text.split('\n')[0]);
+  });
+
+  it('narrows the best passages to their matching lines, numbered as in the document', async () => {
+    const lines = await index.rankLines(acme, 1, 'When is the payment due, and the total?', 3, 5);
+    expect(lines.map((l) => [l.line, l.text])).toEqual(expect.arrayContaining([[63, 'Total 4242'], [64, 'Payment due within 30 days']]));
+    expect(lines).toHaveLength(2);
   });
 
   it('finds nothing for words the document lacks, or a question without words', async () => {
