@@ -20,8 +20,8 @@ export interface OpenAiAssistantOptions extends PromptBudget {
  * A language model behind any OpenAI-compatible chat completions endpoint. The openai
  * client retries 408/409/429/5xx and lost connections with exponential backoff (honouring
  * Retry-After) before the first byte; once the answer streams, a failure ends it (what the
- * user saw cannot be taken back by a retry). The whole answer, streaming included, must
- * finish within `requestTimeoutMs`.
+ * user saw cannot be taken back by a retry). The whole answer, retries and streaming
+ * included, must finish within `requestTimeoutMs`.
  */
 export class OpenAiAssistant implements AiAssistant {
   readonly mode = 'model' as const;
@@ -34,7 +34,8 @@ export class OpenAiAssistant implements AiAssistant {
       // Local servers (Ollama, llama.cpp, vLLM) take no key, but the client insists on one.
       apiKey: options.apiKey ?? 'not-needed',
       ...(options.baseUrl ? { baseURL: options.baseUrl } : {}),
-      timeout: options.requestTimeoutMs,
+      // The deadline is the whole answer's (below): retrying an attempt that ran out of it is pointless.
+      timeout: options.requestTimeoutMs + 1000,
       maxRetries: options.maxRetries,
     });
   }

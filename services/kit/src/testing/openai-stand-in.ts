@@ -88,7 +88,12 @@ export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     const pieces = reply.match(/\S+\s*/g) ?? [reply];
     for (const [i, piece] of pieces.entries()) {
-      if (b.dropAfterPieces !== undefined && i >= b.dropAfterPieces) { res.destroy(); return; }
+      if (b.dropAfterPieces !== undefined && i >= b.dropAfterPieces) {
+        // Let the pieces already written reach the client first: a reset that overtakes them looks like a failed connection (which is retried).
+        await sleep(100);
+        res.destroy();
+        return;
+      }
       res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: 0, model: body.model, choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] })}\n\n`);
       if (b.pieceDelayMs) await sleep(b.pieceDelayMs);
       if (res.destroyed) return;
@@ -110,4 +115,5 @@ export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
   };
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+// Unref'd: a slow answer nobody waits for any more must not keep a test process alive.
+const sleep = (ms: number) => new Promise((r) => { setTimeout(r, ms).unref(); });

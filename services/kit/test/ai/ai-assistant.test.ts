@@ -142,7 +142,10 @@ describe('OpenAI-compatible assistant against the local stand-in', () => {
     expect((await failure(assistant({ maxRetries: 3 }).answer(question(), { firm: 'acme' }))).message).toBe(AI_MESSAGES.failed);
     expect(standIn.requests).toHaveLength(3); // a 400 is not retried
     standIn.enqueue({ dropAfterPieces: 2 });
-    expect((await failure(assistant().answer(question(), { firm: 'acme' }))).message).toBe(AI_MESSAGES.failed);
+    const deltas: string[] = [];
+    expect((await failure(assistant({ maxRetries: 2 }).answer(question(), { firm: 'acme', onDelta: (d) => deltas.push(d) }))).message).toBe(AI_MESSAGES.failed);
+    expect(deltas).toEqual(['Stand-in ', 'answer ']);
+    expect(standIn.requests).toHaveLength(4); // once the answer streams, no retry
   });
 
   it('times out a slow answer, before the first byte or while streaming', async () => {
