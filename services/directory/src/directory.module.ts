@@ -37,7 +37,7 @@ export const directoryModule: ServiceModule = {
     const api = new ApiRegistry('directory');
     const identityUrl = () => deps.peers().find((p) => p.service === 'identity')!.url;
     const registry = new TenantRegistry({ source: identityTenantSource(identityUrl) });
-    const tenants = serviceTenants(db, registry, userAccess);
+    const tenants = serviceTenants(db, registry, userAccess, identityUrl);
     const master = loadMasterKey(config.encryptionKey, deps.dataDir);
     const clients = new ClientStore();
     const settings = new ClientFieldSettingsStore();

@@ -28,7 +28,9 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   const { name, logger } = options;
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  // Forwarded headers are the gateway's to judge (TRUSTED_PROXIES); a service takes the
+  // client's address from the gateway's own header only (clientAddress).
+  app.set('trust proxy', false);
 
   app.use((req, res, next) => {
     const requestId = req.header('x-request-id') ?? randomUUID();
