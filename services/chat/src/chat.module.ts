@@ -41,7 +41,7 @@ export const chatModule: ServiceModule = {
     const peer = (name: string) => () => deps.peers().find((p) => p.service === name)!.url;
     const firms = identityTenantSource(peer('identity'));
     const registry = new TenantRegistry({ source: firms });
-    const tenants = serviceTenants(db, registry, userAccess);
+    const tenants = serviceTenants(db, registry, userAccess, peer('identity'));
     const sessions = new ChatSessionStore();
     const chat = new ChatService({
       sessions, passages,

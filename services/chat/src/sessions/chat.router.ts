@@ -1,6 +1,6 @@
 import express, { type Request, type Response, type Router } from 'express';
-import { bearerToken, type TokenVerifier } from '@ledgerline/kit/auth/token-verifier.ts';
-import { isDomainError, Unauthenticated } from '@ledgerline/kit/errors.ts';
+import type { TokenVerifier } from '@ledgerline/kit/auth/token-verifier.ts';
+import { isDomainError } from '@ledgerline/kit/errors.ts';
 import type { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
 import { authenticate } from '@ledgerline/kit/http/authenticate.ts';
 import { LazyEventStream, wantsEventStream } from '@ledgerline/kit/http/event-stream.ts';
@@ -10,7 +10,7 @@ import type { ServiceTenants } from '@ledgerline/kit/tenancy/tenant-requests.ts'
 import {
   CHAT_MESSAGES, CHAT_STREAM_EVENTS, chatAskSchema, chatFollowUpSchema, chatSessionsQuerySchema,
 } from '@ledgerline/contracts/chat.contracts.ts';
-import type { AnswerStream, ChatCaller, ChatService } from './chat.service.ts';
+import type { AnswerStream, ChatService } from './chat.service.ts';
 
 const STREAMING = 'With `Accept: text/event-stream` the answer streams as server-sent events (`delta` pieces, then `done` with this reply, or `error`).';
 
@@ -19,11 +19,6 @@ export function createChatRouter(deps: { api: ApiRegistry; tokens: TokenVerifier
   const { api, tenants, chat, logger } = deps;
   const router = express.Router();
   const before = [authenticate(deps.tokens)];
-  const caller = async (req: Request, res: Response): Promise<ChatCaller> => {
-    const bearer = bearerToken(req.header('authorization'));
-    if (!bearer) throw new Unauthenticated();
-    return { t: await tenants.ofRequest(res), bearer };
-  };
 
   /** One JSON reply, or the answer streamed as it is produced and the same reply at the end. */
   const answer = async <T>(req: Request, res: Response, run: (stream: AnswerStream) => Promise<T>): Promise<T | undefined> => {
@@ -46,28 +41,28 @@ export function createChatRouter(deps: { api: ApiRegistry; tokens: TokenVerifier
   api.route(router, {
     method: 'get', path: '/api/chat/sessions', query: chatSessionsQuerySchema, before,
     summary: "The caller's own chat sessions on a file they may open, most recent first",
-  }, async ({ req, res, query }) => chat.sessionsOf(await caller(req, res), query.fileId));
+  }, async ({ res, query }) => chat.sessionsOf(await tenants.ofRequest(res), query.fileId));
 
   api.route(router, {
     method: 'get', path: '/api/chat/sessions/:id/messages', before,
     summary: "A session's messages, oldest first (only its own user; others 404)",
-  }, async ({ req, res, params }) => chat.messagesOf(await caller(req, res), parsePathId(params.id, CHAT_MESSAGES.sessionNotFound)));
+  }, async ({ res, params }) => chat.messagesOf(await tenants.ofRequest(res), parsePathId(params.id, CHAT_MESSAGES.sessionNotFound)));
 
   api.route(router, {
     method: 'post', path: '/api/chat/sessions/:id/messages', body: chatFollowUpSchema, before,
     summary: `Ask a follow-up in the caller's session: { userMessage, assistantMessage }. ${STREAMING}`,
   }, async ({ req, res, params, body }) => {
-    const c = await caller(req, res);
+    const t = await tenants.ofRequest(res);
     const id = parsePathId(params.id, CHAT_MESSAGES.sessionNotFound);
-    return answer(req, res, (stream) => chat.followUp(c, id, body.message, stream));
+    return answer(req, res, (stream) => chat.followUp(t, id, body.message, stream));
   });
 
   api.route(router, {
     method: 'post', path: '/api/chat/ask', body: chatAskSchema, before,
     summary: `Ask about a file in a new session titled from the question: { session, userMessage, assistantMessage }. ${STREAMING}`,
   }, async ({ req, res, body }) => {
-    const c = await caller(req, res);
-    return answer(req, res, (stream) => chat.ask(c, body.fileId, body.message, stream));
+    const t = await tenants.ofRequest(res);
+    return answer(req, res, (stream) => chat.ask(t, body.fileId, body.message, stream));
   });
   return router;
 }

@@ -19,8 +19,6 @@ export const CHAT_INSTRUCTIONS = 'Answer the question about the document in the 
 const EXCERPT_PASSAGES = 3;
 const EXCERPT_LINES = 8;
 
-/** A signed-in request and the token to forward to the files service. */
-export interface ChatCaller { t: TenantRequest; bearer: string }
 
 export interface AnswerStream {
   onDelta?: (text: string) => void;
@@ -51,48 +49,47 @@ export class ChatService {
   }
 
   /** The caller's own sessions on a file they may open. */
-  async sessionsOf(c: ChatCaller, fileId: number): Promise<ChatSession[]> {
-    await this.#fileText(c, fileId);
-    return this.#sessions.listOwn(c.t.db, actorId(c.t.claims), fileId);
+  async sessionsOf(t: TenantRequest, fileId: number): Promise<ChatSession[]> {
+    await this.#fileText(t, fileId);
+    return this.#sessions.listOwn(t.db, actorId(t.claims), fileId);
   }
 
-  async messagesOf(c: ChatCaller, sessionId: number): Promise<ChatMessage[]> {
-    const session = await this.#ownSession(c, sessionId);
-    await this.#fileText(c, session.fileId);
-    return this.#sessions.messages(c.t.db, session.id);
+  async messagesOf(t: TenantRequest, sessionId: number): Promise<ChatMessage[]> {
+    const session = await this.#ownSession(t, sessionId);
+    await this.#fileText(t, session.fileId);
+    return this.#sessions.messages(t.db, session.id);
   }
 
-  async ask(c: ChatCaller, fileId: number, question: string, stream: AnswerStream = {}): Promise<ChatAskResult> {
-    const r = await this.#exchange(c, fileId, null, question, stream);
+  async ask(t: TenantRequest, fileId: number, question: string, stream: AnswerStream = {}): Promise<ChatAskResult> {
+    const r = await this.#exchange(t, fileId, null, question, stream);
     return { session: r.session, userMessage: r.userMessage, assistantMessage: r.assistantMessage };
   }
 
-  async followUp(c: ChatCaller, sessionId: number, question: string, stream: AnswerStream = {}): Promise<ChatExchange> {
-    const session = await this.#ownSession(c, sessionId);
-    const r = await this.#exchange(c, session.fileId, session, question, stream);
+  async followUp(t: TenantRequest, sessionId: number, question: string, stream: AnswerStream = {}): Promise<ChatExchange> {
+    const session = await this.#ownSession(t, sessionId);
+    const r = await this.#exchange(t, session.fileId, session, question, stream);
     return { userMessage: r.userMessage, assistantMessage: r.assistantMessage };
   }
 
-  async #ownSession(c: ChatCaller, sessionId: number): Promise<ChatSession> {
-    const session = await this.#sessions.findOwn(c.t.db, actorId(c.t.claims), sessionId);
+  async #ownSession(t: TenantRequest, sessionId: number): Promise<ChatSession> {
+    const session = await this.#sessions.findOwn(t.db, actorId(t.claims), sessionId);
     if (!session) throw new NotFound(CHAT_MESSAGES.sessionNotFound);
     return session;
   }
 
   /** The file's text through the files service (its access rules), indexed here once per version. */
-  async #fileText(c: ChatCaller, fileId: number): Promise<FileText> {
-    const have = await this.#passages.version(c.t.db, fileId);
-    const text = await this.#files.get({ tenant: c.t.shortName, bearer: c.bearer }, fileId, have);
-    if (text.version !== null && text.text !== undefined) await this.#passages.ensure(c.t.db, fileId, text.version, text.text);
+  async #fileText(t: TenantRequest, fileId: number): Promise<FileText> {
+    const have = await this.#passages.version(t.db, fileId);
+    const text = await this.#files.get({ tenant: t.shortName, bearer: t.token }, fileId, have);
+    if (text.version !== null && text.text !== undefined) await this.#passages.ensure(t.db, fileId, text.version, text.text);
     return text;
   }
 
-  async #exchange(c: ChatCaller, fileId: number, session: ChatSession | null, question: string, stream: AnswerStream): Promise<ChatAskResult> {
-    const { t } = c;
+  async #exchange(t: TenantRequest, fileId: number, session: ChatSession | null, question: string, stream: AnswerStream): Promise<ChatAskResult> {
     const askedAt = new Date();
-    const file = await this.#fileText(c, fileId);
+    const file = await this.#fileText(t, fileId);
     const history = session ? await this.#sessions.recentMessages(t.db, session.id, this.#historyMaxMessages) : [];
-    const answer = await this.#answer(c, file, history, question, stream);
+    const answer = await this.#answer(t, file, history, question, stream);
     const answeredAt = new Date();
     const userId = actorId(t.claims);
     const userName = actorName(t.claims);
@@ -111,8 +108,8 @@ export class ChatService {
     });
   }
 
-  async #answer(c: ChatCaller, file: FileText, history: ChatMessage[], question: string, stream: AnswerStream): Promise<string> {
-    const { db } = c.t;
+  async #answer(t: TenantRequest, file: FileText, history: ChatMessage[], question: string, stream: AnswerStream): Promise<string> {
+    const { db } = t;
     const name = file.file.originalName;
     const opening = file.version === null ? [] : await this.#passages.leading(db, file.file.id, this.#modelPassages);
     // Not the model's to explain: the file has no text (yet) to answer from.
@@ -132,7 +129,7 @@ export class ChatService {
     const turns: AiTurn[] = history.map((m) => ({ role: m.role, content: m.content }));
     const answer = await this.#assistant.answer(
       { instructions: CHAT_INSTRUCTIONS, documents: [{ name, passages }], history: turns, question },
-      { firm: c.t.shortName, ...(stream.onDelta ? { onDelta: stream.onDelta } : {}), ...(stream.signal ? { signal: stream.signal } : {}) },
+      { firm: t.shortName, ...(stream.onDelta ? { onDelta: stream.onDelta } : {}), ...(stream.signal ? { signal: stream.signal } : {}) },
     );
     return answer.text;
   }
