@@ -27,6 +27,8 @@ export interface OpenAiStandIn {
   url: string;
   /** Every chat completion request received, oldest first. */
   requests: ChatCompletionRequest[];
+  /** When each request arrived (`performance.now()` of this process), for benchmarks. */
+  arrivals: number[];
   /** Queues behaviours for the next requests. */
   enqueue(...behaviours: StandInBehaviour[]): void;
   close(): Promise<void>;
@@ -50,6 +52,7 @@ export const standInReply = (body: ChatCompletionRequest): string =>
  */
 export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
   const requests: ChatCompletionRequest[] = [];
+  const arrivals: number[] = [];
   const queue: StandInBehaviour[] = [];
   const sockets = new Set<import('node:net').Socket>();
 
@@ -63,10 +66,12 @@ export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
       res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'Not found' } }));
       return;
     }
+    const arrivedAt = performance.now();
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as ChatCompletionRequest;
     requests.push(body);
+    arrivals.push(arrivedAt);
     const b = queue.shift() ?? {};
     if (b.delayMs) await sleep(b.delayMs);
     if (res.destroyed) return;
@@ -107,6 +112,7 @@ export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
+    arrivals,
     enqueue: (...b) => { queue.push(...b); },
     close: () => new Promise<void>((resolve) => {
       for (const s of sockets) s.destroy();
