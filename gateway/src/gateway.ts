@@ -12,6 +12,7 @@ import { errorMiddleware, notFoundHandler } from '@ledgerline/kit/http/error-mid
 import { httpMetrics, metricsHandler } from '@ledgerline/kit/http/metrics.ts';
 import type { Logger } from '@ledgerline/kit/logger.ts';
 import { CLIENT_ADDRESS_HEADER, TENANT_HEADER } from '@ledgerline/kit/service-module.ts';
+import { SHORT_NAME_PATTERN } from '@ledgerline/contracts/identity.contracts.ts';
 import { createApiDocsRouter } from './api-docs.router.ts';
 import type { GatewayConfig } from './gateway.config.ts';
 import type { RouteTable, RouteTarget } from './route-table.ts';
@@ -130,6 +131,7 @@ export function createGateway(options: GatewayOptions): Gateway {
 
     // A client never chooses the trusted tenant header itself.
     delete req.headers[TENANT_HEADER];
+    if (resolved.pathTenant !== null && !SHORT_NAME_PATTERN.test(resolved.pathTenant)) throw new NotFound('Tenant not found');
     let tenant = resolved.pathTenant ?? tenants.resolveHost(req.headers.host);
     const token = bearerToken(req.headers.authorization);
     if (token) {

@@ -58,7 +58,7 @@ export const directoryModule: ServiceModule = {
       routers: [
         createClientsRouter({ api, clients, clientService: new ClientService(clients, settings), tokens, tenants }),
         createGoogleDriveRouter({ api, drive, tokens, tenants, logger }),
-        createGoogleDriveAccessRouter({ drive, tokens, tenants, assertions: new TokenSigner<DriveAccessAssertion>(deriveKey(master, DRIVE_ACCESS_KEY_PURPOSE)) }),
+        createGoogleDriveAccessRouter({ drive, tenants, assertions: new TokenSigner<DriveAccessAssertion>(deriveKey(master, DRIVE_ACCESS_KEY_PURPOSE)) }),
         createClientPortalRouter({
           api, clients, tokens, tenants,
           links: new TokenSigner<PortalLinkClaims>(deriveKey(master, 'client-portal-link')),

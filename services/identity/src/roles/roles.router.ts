@@ -1,9 +1,9 @@
 import express, { type RequestHandler, type Router } from 'express';
 import { newEvent } from '@ledgerline/kit/bus/bus.ts';
 import type { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
-import { parseInput } from '@ledgerline/kit/http/validate.ts';
+import { parsePathId } from '@ledgerline/kit/http/path-id.ts';
 import { enqueueEvents } from '@ledgerline/kit/outbox/outbox.ts';
-import { idParamSchema, roleInputSchema } from '@ledgerline/contracts/identity.contracts.ts';
+import { roleInputSchema } from '@ledgerline/contracts/identity.contracts.ts';
 import { requireTenantAdmin } from '../access-rules.ts';
 import type { IdentityProvider } from '../providers/identity-provider.ts';
 import type { TenantRequest } from '../tenants/tenant-context.ts';
@@ -15,7 +15,7 @@ export function createRolesRouter(deps: {
   const { api, roles, provider, tenantOf } = deps;
   const router = express.Router();
   const before = deps.authenticated;
-  const id = (params: Record<string, string>) => parseInput(idParamSchema, params.id);
+  const id = (params: Record<string, string>) => parsePathId(params.id);
 
   api.route(router, { method: 'get', path: '/api/roles', summary: 'Roles of the firm', before }, async ({ res }) => {
     const t = await tenantOf(res);

@@ -3,8 +3,8 @@ import type { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
 import { authOf } from '@ledgerline/kit/http/authenticate.ts';
 import { Forbidden } from '@ledgerline/kit/errors.ts';
 import { INTERNAL_TENANTS_PATH, type TenantEventPayload } from '@ledgerline/kit/tenancy/tenant-events.ts';
-import { companyInputSchema, idParamSchema } from '@ledgerline/contracts/identity.contracts.ts';
-import { parseInput } from '@ledgerline/kit/http/validate.ts';
+import { companyInputSchema } from '@ledgerline/contracts/identity.contracts.ts';
+import { parsePathId } from '@ledgerline/kit/http/path-id.ts';
 import { canListCompanies, requirePlatformAdmin } from '../access-rules.ts';
 import type { CompanyStore } from './company.store.ts';
 import type { TenantService } from './tenant.service.ts';
@@ -13,7 +13,7 @@ export function createCompaniesRouter(deps: { api: ApiRegistry; companies: Compa
   const { api, companies, tenants } = deps;
   const router = express.Router();
   const auth = deps.authenticated;
-  const id = (params: Record<string, string>) => parseInput(idParamSchema, params.id);
+  const id = (params: Record<string, string>) => parsePathId(params.id);
 
   api.route(router, { method: 'get', path: '/api/companies', summary: 'Firms: all for platform administrators, their own for a firm\'s Admin and DTA', before: auth }, async ({ res }) => {
     const a = authOf(res);

@@ -1,6 +1,7 @@
 import express, { type Express, type Router } from 'express';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logger.ts';
+import { rejectControlCharacters } from './control-characters.ts';
 import { errorMiddleware, notFoundHandler } from './error-middleware.ts';
 import { httpMetrics, metricsHandler } from './metrics.ts';
 
@@ -60,6 +61,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   }
 
   app.use(express.json({ limit: options.jsonLimitBytes ?? 1024 * 1024 }));
+  app.use(rejectControlCharacters);
   for (const router of options.routers) app.use(router);
   app.use(notFoundHandler);
   app.use(errorMiddleware(logger));
