@@ -161,7 +161,7 @@ describe('input rules', () => {
   it.each([
     [{ fileId: 1, message: '   ' }, 400, CHAT_MESSAGES.emptyMessage],
     [{ fileId: 1 }, 400, CHAT_MESSAGES.emptyMessage],
-    [{ fileId: 1, message: 'a\u0000b' }, 400, 'Message must not contain control characters'],
+    [{ fileId: 1, message: 'a\u0000b' }, 400, 'message must not contain control characters'],
     [{ fileId: 1, message: 'x'.repeat(4001) }, 400, 'Message must be at most 4000 characters'],
     [{ fileId: 'abc', message: 'hi' }, 400, 'fileId must be a valid id'],
     [{ fileId: 99_999_999_999, message: 'hi' }, 400, 'fileId must be a valid id'],
