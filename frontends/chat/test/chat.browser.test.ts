@@ -31,6 +31,7 @@ describe('the AI Chat dialog in Chromium (model: the local stand-in)', () => {
   let tenant: { id: number; name: string; shortName: string; isActive: boolean };
   let cpaLogin: Login;
   let clientLogin: Login;
+  let adminLogin: Login;
 
   const upload = async (token: string, clientId: number, reportTypeId: number, name: string, bytes: Buffer, type: string) => {
     const form = new FormData();
@@ -65,6 +66,7 @@ describe('the AI Chat dialog in Chromium (model: the local stand-in)', () => {
     };
     cpaLogin = await addUser('cara', 'CPA', [gst.body.id]);
     clientLogin = await addUser('hank', 'Client', null);
+    adminLogin = await addUser('ada', 'Admin', null);
     // The files service learns the CPA's lists from events: the first upload may need a moment.
     const scan = await readFile(SCANNED_PDF);
     await eventually(() => upload(cpaLogin.token, client.body.id, gst.body.id, SCAN, scan, 'application/pdf'), 30_000, 250);
@@ -191,5 +193,53 @@ describe('the AI Chat dialog in Chromium (model: the local stand-in)', () => {
     await clientDialog.locator('.chat-session', { hasText: 'Who signed the report?' }).waitFor();
     expect(standIn.requests.at(-1)!.messages.at(-1)!.content).toContain('Signed by the director');
     await clientPage.close();
+  }, 60_000);
+
+  it('an Admin manages the templates, and the dialog offers the active ones by category', async () => {
+    const adminPage = await portal.browser.newPage(baseUrl);
+    await setLocalStorage(adminPage, { token: adminLogin.token, user: adminLogin.user, currentTenant: tenant });
+    await adminPage.goto(`${baseUrl}/${TENANT}/prompt-templates`);
+    await adminPage.getByRole('heading', { name: 'Prompt Templates' }).waitFor();
+    const row = (title: string) => adminPage.locator('.p-datatable-tbody tr', { hasText: title });
+    await row('Deadlines').waitFor();
+
+    await adminPage.getByRole('button', { name: 'Add Prompt Template' }).click();
+    const form = adminPage.getByRole('dialog', { name: 'Add Prompt Template' });
+    await form.locator('#template-title').fill('VAT check');
+    await form.locator('.p-dropdown', { has: adminPage.locator('#template-category') }).click();
+    await adminPage.getByRole('option', { name: 'Business Insights' }).click();
+    await form.locator('#template-content').fill('Which VAT figures does this document state?');
+    await form.getByRole('button', { name: 'Create Prompt Template' }).click();
+    await form.waitFor({ state: 'hidden' });
+    await row('VAT check').getByText('Active').waitFor();
+
+    await adminPage.getByRole('switch', { name: 'Find amounts active' }).click();
+    await row('Find amounts').getByText('Inactive').waitFor();
+    // Every Compliance & Tax template off: the dialog says the category has none.
+    const all = await call<PromptTemplate[]>('GET', `/api/${TENANT}/prompt-templates?category=compliance_tax`, adminLogin.token);
+    for (const t of all.body) expect((await call('PUT', `/api/${TENANT}/prompt-templates/${t.id}`, adminLogin.token, { isActive: false })).status).toBe(200);
+
+    await adminPage.goto(`${baseUrl}/${TENANT}/cpa-dashboard`);
+    const chat = adminPage.locator('.files-table .p-datatable-tbody tr', { hasText: SCAN }).getByRole('button', { name: `Chat about ${SCAN}` });
+    await eventually(async () => expect(await chat.isEnabled()).toBe(true), 10_000, 100);
+    await chat.click();
+    const adminDialog = adminPage.getByRole('dialog', { name: `AI Chat - ${SCAN}` });
+    await adminDialog.getByRole('tab', { name: 'Business Insights' }).click();
+    await adminDialog.getByRole('button', { name: 'VAT check' }).waitFor();
+    await expect(adminDialog.getByRole('button', { name: 'Find amounts' }).count()).resolves.toBe(0);
+    await adminDialog.getByRole('tab', { name: 'Compliance & Tax' }).click();
+    await adminDialog.getByText(CHAT_MESSAGES.noTemplates).waitFor();
+    // Sessions are per user: the CPA's conversation is not the Admin's.
+    await adminDialog.getByText(CHAT_MESSAGES.noSessions).waitFor();
+    await portal.screenshot(adminPage, 'chat-quick-prompts');
+
+    // Other staff read the templates but do not manage them (the pages share one origin's storage).
+    await adminPage.close();
+    await setLocalStorage(page, { token: cpaLogin.token, user: cpaLogin.user, currentTenant: tenant });
+    await page.goto(`${baseUrl}/${TENANT}/prompt-templates`);
+    await page.getByRole('heading', { name: 'Prompt Templates' }).waitFor();
+    await page.locator('.p-datatable-tbody tr', { hasText: 'VAT check' }).waitFor();
+    await expect(page.getByRole('button', { name: 'Add Prompt Template' }).count()).resolves.toBe(0);
+    await expect(page.locator('.p-datatable-tbody tr', { hasText: 'Find amounts' }).count()).resolves.toBe(0);
   }, 60_000);
 });

@@ -111,7 +111,9 @@ export class ChatService {
   async #answer(t: TenantRequest, file: FileText, history: ChatMessage[], question: string, stream: AnswerStream): Promise<string> {
     const { db } = t;
     const name = file.file.originalName;
-    const opening = file.version === null ? [] : await this.#passages.leading(db, file.file.id, this.#modelPassages);
+    const model = this.#assistant.mode === 'model';
+    // A model reads the document's opening too; the excerpt mode only needs to know there is text.
+    const opening = file.version === null ? [] : await this.#passages.leading(db, file.file.id, model ? this.#modelPassages : 1);
     // Not the model's to explain: the file has no text (yet) to answer from.
     const notice = file.version === null ? CHAT_MESSAGES.notExtracted(name) : opening.length ? null : CHAT_MESSAGES.noText(name);
     if (notice) {
@@ -121,7 +123,6 @@ export class ChatService {
     // A follow-up ('and the tax?') is ranked with the question before it too.
     const previous = [...history].reverse().find((m) => m.role === 'user')?.content;
     const query = previous ? `${question}\n${previous}` : question;
-    const model = this.#assistant.mode === 'model';
     // A model gets whole passages and the document's opening (a summary needs it even when no word matches).
     const passages: AiPassage[] = model
       ? unique([...await this.#passages.rank(db, file.file.id, query, this.#modelPassages), ...opening])
