@@ -3,13 +3,12 @@ import { loadAiConfig } from '@ledgerline/kit/ai/ai.config.ts';
 import { createPassageIndex } from '@ledgerline/kit/ai/passage-index.ts';
 import { createUserAccessReadModel } from '@ledgerline/kit/access/user-access-read-model.ts';
 import type { Subscription } from '@ledgerline/kit/bus/bus.ts';
-import { loadConfig } from '@ledgerline/kit/config.ts';
 import { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
 import type { ServiceModule } from '@ledgerline/kit/service-module.ts';
 import { identityTenantSource, TenantRegistry } from '@ledgerline/kit/tenancy/tenant-registry.ts';
 import { serviceTenants } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import { createAdminChatSessionsRouter } from './admin/admin-chat-sessions.router.ts';
-import { chatConfigSpec } from './chat.config.ts';
+import { loadChatConfig } from './chat.config.ts';
 import { chatTenantMigrations } from './chat.migrations.ts';
 import { followFileDeletions } from './events/file-deleted.consumer.ts';
 import { FileTextClient } from './files/file-text.client.ts';
@@ -34,8 +33,8 @@ export const chatModule: ServiceModule = {
   apiResources: ['chat', 'prompt-templates', 'admin/chat-sessions'],
   migrations: [chatTenantMigrations, userAccess.migrations, passages.migrations],
   async init(deps) {
-    const config = loadConfig(chatConfigSpec, deps.env);
-    loadAiConfig(deps.env); // its cross-field checks fail the start, not the first question
+    const config = loadChatConfig(deps.env);
+    const ai = loadAiConfig(deps.env);
     const { db, logger } = deps;
     const api = new ApiRegistry('chat');
     const peer = (name: string) => () => deps.peers().find((p) => p.service === name)!.url;
@@ -46,7 +45,7 @@ export const chatModule: ServiceModule = {
     const chat = new ChatService({
       sessions, passages,
       files: new FileTextClient(peer('files')),
-      assistant: createAiAssistant(config, logger),
+      assistant: createAiAssistant(ai, logger),
       historyMaxMessages: config.historyMaxMessages,
       modelPassages: config.modelPassages,
     });

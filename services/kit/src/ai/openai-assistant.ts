@@ -4,7 +4,7 @@ import type { Logger } from '../logger.ts';
 import { AI_MESSAGES, type AiAnswer, type AiAssistant, type AiQuestion, type AnswerOptions } from './ai-assistant.ts';
 import type { FirmRateLimit } from './firm-rate-limit.ts';
 import { estimateTokens, fitToBudget, type PromptBudget } from './prompt-budget.ts';
-import { FIXED_PROMPT_CHARS, promptMessages } from './prompt-messages.ts';
+import { FIXED_PROMPT_TEXT, promptMessages } from './prompt-messages.ts';
 
 export interface OpenAiAssistantOptions extends PromptBudget {
   apiKey?: string;
@@ -42,7 +42,7 @@ export class OpenAiAssistant implements AiAssistant {
 
   async answer(q: AiQuestion, options: AnswerOptions): Promise<AiAnswer> {
     this.#options.rateLimit.take(options.firm);
-    const fitted = fitToBudget(q, this.#options, estimateTokens('x'.repeat(FIXED_PROMPT_CHARS)));
+    const fitted = fitToBudget(q, this.#options, estimateTokens(FIXED_PROMPT_TEXT));
     const timeout = AbortSignal.timeout(this.#options.requestTimeoutMs);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
     let text = '';

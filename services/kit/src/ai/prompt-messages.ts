@@ -36,5 +36,5 @@ export function promptMessages(q: AiQuestion): ChatMessage[] {
   ];
 }
 
-/** What the fixed parts of the prompt cost, for the budget (everything but the variable context). */
-export const FIXED_PROMPT_CHARS = DATA_RULES.length + DOCUMENT_DATA_OPEN.length + DOCUMENT_DATA_CLOSE.length + 'Question: '.length + 16;
+/** The fixed parts of every prompt, for the budget (everything but instructions, question and context). */
+export const FIXED_PROMPT_TEXT = `${DATA_RULES}\n\n${DOCUMENT_DATA_OPEN}\n[]\n${DOCUMENT_DATA_CLOSE}\n\nQuestion: `;
