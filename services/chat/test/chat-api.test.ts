@@ -4,6 +4,7 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import { EXCERPT_LABEL } from '@ledgerline/kit/ai/excerpt-assistant.ts';
 import type { ActivityLog } from '@ledgerline/contracts/activity.contracts.ts';
+import { fileTextPath, type FileText } from '@ledgerline/contracts/files.contracts.ts';
 import {
   CHAT_MESSAGES, PROMPT_CATEGORIES, PROMPT_TEMPLATE_MESSAGES,
   type AdminChatSession, type ChatAskResult, type ChatExchange, type ChatMessage, type ChatSession, type PromptTemplate,
@@ -179,6 +180,33 @@ describe('input rules', () => {
     expect((await sessionsOf('admin', 'abc')).status).toBe(400);
     expect((await p.api.json('GET', p.T('/chat/sessions'), p.tokens.admin)).status).toBe(400);
     expect((await p.api.json('POST', p.T('/chat/ask'), null, { fileId: files.invoice, message: 'hi' })).status).toBe(401);
+  });
+});
+
+describe("the files service's internal text call", () => {
+  const text = (who: string | null, fileId: number, have?: string) => fetch(
+    `${p.portal.serviceUrls.get('files')}${fileTextPath(fileId)}${have ? `?have=${encodeURIComponent(have)}` : ''}`,
+    { headers: { ...(who ? { authorization: `Bearer ${p.tokens[who]}` } : {}), 'x-portal-tenant': p.ACME } },
+  );
+
+  it('answers with the caller\'s own rights, and leaves out a text the caller already holds', async () => {
+    const r = await text('client', files.invoice!);
+    const body = await r.json() as FileText;
+    expect(r.status).toBe(200);
+    expect(body.file).toEqual({ id: files.invoice, originalName: 'invoice.txt', clientId: p.ids['Own Client'], clientName: 'Own Client', fileType: 'report' });
+    expect(body.text).toBe(INVOICE);
+    const again = await (await text('client', files.invoice!, body.version!)).json() as FileText;
+    expect(again).toEqual({ file: body.file, version: body.version });
+    expect((await text('otherClient', files.invoice!)).status).toBe(404);
+    expect((await text('client', files.firm!)).status).toBe(404);
+    expect((await text(null, files.invoice!)).status).toBe(401);
+    expect((await text('admin', 0)).status).toBe(404);
+  });
+
+  it('is never reachable through the gateway (which routes /api, not /internal)', async () => {
+    const r = await fetch(`${p.portal.gatewayUrl}${fileTextPath(files.invoice!)}`, { headers: { authorization: `Bearer ${p.tokens.admin}` } });
+    expect(r.headers.get('content-type')).not.toMatch(/json/);
+    expect(await r.text()).not.toContain('Total 4242');
   });
 });
 
