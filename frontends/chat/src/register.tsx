@@ -6,7 +6,8 @@ const styles = () => import('./chat.css');
 
 /**
  * Exposed as './register': the AI Chat dialog behind every files table's Chat button
- * (spec 001 §2), and the firm's prompt templates page.
+ * (spec 001 §2), and the firm's prompt templates page. The side navigation stays the
+ * spec's: Admins reach the page from the dialog's Quick Prompts ('Manage templates').
  */
 const register: RegisterRemote = (shell) => {
   // The dialog's code and styles load on the first Chat click, not at boot.
@@ -17,7 +18,6 @@ const register: RegisterRemote = (shell) => {
   shell.addRoutes([
     { path: '/prompt-templates', element: lazyPage(() => import('./prompt-templates.page.tsx'), 'PromptTemplatesPage', styles), tenantScoped: true },
   ]);
-  shell.addNavItems([{ id: 'prompt-templates', label: 'Prompt Templates', path: '/prompt-templates', icon: 'pi pi-bolt' }]);
 };
 
 export default register;

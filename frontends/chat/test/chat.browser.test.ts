@@ -196,10 +196,18 @@ describe('the AI Chat dialog in Chromium (model: the local stand-in)', () => {
   }, 60_000);
 
   it('an Admin manages the templates, and the dialog offers the active ones by category', async () => {
+    // Only Admins get the way to the templates page, from the Quick Prompts.
+    await expect(dialog().getByRole('link', { name: 'Manage templates' }).count()).resolves.toBe(0);
     const adminPage = await portal.browser.newPage(baseUrl);
     await setLocalStorage(adminPage, { token: adminLogin.token, user: adminLogin.user, currentTenant: tenant });
-    await adminPage.goto(`${baseUrl}/${TENANT}/prompt-templates`);
+    await adminPage.goto(`${baseUrl}/${TENANT}/cpa-dashboard`);
+    const openChat = adminPage.locator('.files-table .p-datatable-tbody tr', { hasText: SCAN }).getByRole('button', { name: `Chat about ${SCAN}` });
+    await eventually(async () => expect(await openChat.isEnabled()).toBe(true), 10_000, 100);
+    await openChat.click();
+    await adminPage.getByRole('dialog', { name: `AI Chat - ${SCAN}` }).getByRole('link', { name: 'Manage templates' }).click();
+    await adminPage.waitForURL(`${baseUrl}/${TENANT}/prompt-templates`);
     await adminPage.getByRole('heading', { name: 'Prompt Templates' }).waitFor();
+    await expect(adminPage.locator('.app-header__title').textContent()).resolves.toBe('Prompt Templates');
     const row = (title: string) => adminPage.locator('.p-datatable-tbody tr', { hasText: title });
     await row('Deadlines').waitFor();
 
