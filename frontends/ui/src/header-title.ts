@@ -14,6 +14,7 @@ const BY_SECOND_SEGMENT: Readonly<Record<string, string>> = {
   'firm-details': 'Firm Details',
   'firm-documents': 'Firm Documents',
   'account-settings': 'Account Settings',
+  'prompt-templates': 'Prompt Templates',
 };
 
 /** Otherwise the whole path decides. */
@@ -26,6 +27,7 @@ const BY_PATH: Readonly<Record<string, string>> = {
   '/report-types': 'Report Types',
   '/activity': 'Activity',
   '/admin/tenants': 'Tenant Management',
+  '/prompt-templates': 'Prompt Templates',
 };
 
 export function headerTitle(pathname: string): string {
