@@ -24,6 +24,7 @@ const SECTION_TITLES: Readonly<Record<string, string>> = {
   'compliance-insights': 'AI Insights',
   messages: 'Messages',
   settings: 'Settings',
+  'prompt-templates': 'Prompt Templates',
 };
 
 /** The platform administrator's pages, under /admin. */

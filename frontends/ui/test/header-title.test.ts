@@ -17,6 +17,7 @@ describe('headerTitle', () => {
       '/acme/firm-documents': 'Firm Documents',
       '/acme/account-settings': 'Account Settings',
       '/acme/cpa-dashboard/extra': 'CPA Dashboard',
+      '/acme/prompt-templates': 'Prompt Templates',
     };
     for (const [path, title] of Object.entries(cases)) expect([path, headerTitle(path)]).toEqual([path, title]);
   });
@@ -24,6 +25,7 @@ describe('headerTitle', () => {
   it('names the same sections without a tenant, including the work areas of design §7', () => {
     const cases: Record<string, string> = {
       '/': 'Dashboard',
+      '/prompt-templates': 'Prompt Templates',
       '/file-upload': 'File Upload',
       '/clients': 'Clients',
       '/users': 'Users',
