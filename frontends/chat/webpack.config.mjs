@@ -6,4 +6,5 @@ export default federatedAppConfig({
   // Served by the gateway under /remotes/chat/; chunks resolve next to the manifest.
   publicPath: 'auto',
   exposes: { './register': './src/register.tsx' },
+  routes: './src/routes.ts',
 });

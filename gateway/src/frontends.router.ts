@@ -61,10 +61,11 @@ export function createFrontendsRouter(options: FrontendsRouterOptions): express.
  * has none, and the shell then loads that remote at boot. Read per request: a rebuild
  * while the gateway runs is picked up, and the file is small.
  */
-async function readDeclarations(frontendsDir: string, remote: string): Promise<{ routes?: unknown; navItems?: unknown }> {
+async function readDeclarations(frontendsDir: string, remote: string): Promise<{ routes?: unknown; navItems?: unknown; loadOnSignIn?: true }> {
   try {
-    const { routes, navItems } = JSON.parse(await readFile(path.join(frontendsDir, remote, 'dist', 'routes.json'), 'utf8')) as { routes?: unknown; navItems?: unknown };
-    return Array.isArray(routes) ? { routes, navItems: Array.isArray(navItems) ? navItems : [] } : {};
+    const { routes, navItems, loadOnSignIn } = JSON.parse(await readFile(path.join(frontendsDir, remote, 'dist', 'routes.json'), 'utf8')) as { routes?: unknown; navItems?: unknown; loadOnSignIn?: unknown };
+    if (!Array.isArray(routes)) return {};
+    return { routes, navItems: Array.isArray(navItems) ? navItems : [], ...(loadOnSignIn === true ? { loadOnSignIn } : {}) };
   } catch {
     return {};
   }

@@ -1,6 +1,7 @@
 import { registerFileChatLauncher } from '@ledgerline/ui/file-chat-launcher.ts';
 import { lazyPage } from '@ledgerline/ui/lazy-page.tsx';
-import type { RegisterRemote } from '@ledgerline/ui/shell-contract.ts';
+import { declaredRoutes, type RegisterRemote } from '@ledgerline/ui/shell-contract.ts';
+import { ROUTES } from './routes.ts';
 
 const styles = () => import('./chat.css');
 
@@ -15,9 +16,7 @@ const register: RegisterRemote = (shell) => {
     void Promise.all([import('./chat-dialog-host.tsx'), import('@ledgerline/ui/components.css'), styles()])
       .then(([host]) => host.openChatDialog(file));
   });
-  shell.addRoutes([
-    { path: '/prompt-templates', element: lazyPage(() => import('./prompt-templates.page.tsx'), 'PromptTemplatesPage', styles), tenantScoped: true },
-  ]);
+  shell.addRoutes(declaredRoutes(ROUTES, { promptTemplates: lazyPage(() => import('./prompt-templates.page.tsx'), 'PromptTemplatesPage', styles) }));
 };
 
 export default register;

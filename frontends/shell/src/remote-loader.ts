@@ -8,6 +8,7 @@ export interface RemoteEntry {
   /** The remote's declared pages (its routes.json); absent for a remote built without one. */
   routes?: RouteDeclaration[];
   navItems?: ShellNavItem[];
+  loadOnSignIn?: boolean;
 }
 
 /** What a remote's register() handed over. */
@@ -34,6 +35,7 @@ export async function loadRemotes(shell: ShellContract, declaredPage: (remote: s
     if (remote.routes) {
       shell.addRoutes(remote.routes.map((route) => ({ ...route, element: declaredPage(remote.name, route.path) })));
       shell.addNavItems(remote.navItems ?? []);
+      if (remote.loadOnSignIn) signInRemotes.push(remote.name);
     } else {
       eager.push(
         registration(remote.name).then(
@@ -50,6 +52,17 @@ export async function loadRemotes(shell: ShellContract, declaredPage: (remote: s
 }
 
 const registrations = new Map<string, Promise<Registration>>();
+const signInRemotes: string[] = [];
+
+/**
+ * Loads, in the background, the remotes that asked to be there for every signed-in page
+ * (RemoteDeclarations.loadOnSignIn); the signed-in layout calls it, the sign-in pages never do.
+ */
+export function loadSignInRemotes(): void {
+  for (const name of signInRemotes) {
+    registration(name).catch((error: unknown) => console.error(`Remote '${name}' failed to load; continuing without it`, error));
+  }
+}
 
 /** The remote's register() result, loading the remote on the first call only. */
 export function registration(remoteName: string): Promise<Registration> {

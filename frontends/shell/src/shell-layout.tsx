@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import { AppLayout } from '@ledgerline/ui/app-layout.tsx';
 import { useAuth } from '@ledgerline/ui/auth-context.tsx';
@@ -7,6 +7,7 @@ import { HeaderCenter } from '@ledgerline/ui/header-center.tsx';
 import { resolveNavItems } from '@ledgerline/ui/nav-items.ts';
 import type { ShellNavItem } from '@ledgerline/ui/shell-contract.ts';
 import { ToastOutlet } from '@ledgerline/ui/toast-outlet.tsx';
+import { loadSignInRemotes } from './remote-loader.ts';
 import { matchEntry, pageTitle, type RouteEntry } from './route-table.ts';
 
 /** The signed-in frame around every 'app' route; only rendered behind the auth guard. */
@@ -15,6 +16,8 @@ export function ShellLayout({ navItems, routes }: { navItems: readonly ShellNavI
   const { pathname } = useLocation();
   // Choosing a tenant reloads the page (spec 000 §4), so reading it once per load is enough.
   const tenant = useMemo(() => readCurrentTenant(), []);
+  // Loaded once (registration is memoised), after the first signed-in render.
+  useEffect(loadSignInRemotes, []);
   if (state.status !== 'authenticated') return null;
   const items = resolveNavItems(navItems, { role: state.user.role, tenantShortName: tenant?.shortName, pathname });
   return (

@@ -21,7 +21,7 @@ describe('frontends router', () => {
       'account/dist/remoteEntry.js': 'entry()',
       'account/dist/41.a666a808b3de2c41.js': 'remoteChunk()',
       'hidden/dist/secret.js': 'not listed',
-      'account/dist/routes.json': JSON.stringify({ routes: [{ path: '/account-settings', tenantScoped: true, title: 'Account Settings' }], navItems: [] }),
+      'account/dist/routes.json': JSON.stringify({ routes: [{ path: '/account-settings', tenantScoped: true, title: 'Account Settings' }], navItems: [], loadOnSignIn: true }),
     };
     // What the build's precompression writes beside a file; each copy says which it is.
     const compressed: Record<string, Buffer> = {
@@ -50,6 +50,7 @@ describe('frontends router', () => {
           manifestUrl: '/remotes/account/mf-manifest.json',
           routes: [{ path: '/account-settings', tenantScoped: true, title: 'Account Settings' }],
           navItems: [],
+          loadOnSignIn: true,
         },
       ],
     });

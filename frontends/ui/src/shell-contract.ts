@@ -57,6 +57,12 @@ export interface ShellRoute extends RouteDeclaration {
 export interface RemoteDeclarations {
   routes: readonly RouteDeclaration[];
   navItems?: readonly ShellNavItem[];
+  /**
+   * Load the remote in the background once a user is signed in (`export const
+   * LOAD_ON_SIGN_IN = true` in routes.ts), for a register() that installs something other
+   * screens use (the chat remote's Chat-button launcher). Never on the sign-in pages.
+   */
+  loadOnSignIn?: boolean;
 }
 
 /**

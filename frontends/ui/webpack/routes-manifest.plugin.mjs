@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 export async function readDeclarations(routesFile) {
   const module = await import(pathToFileURL(routesFile).href);
   if (!module.ROUTES) throw new Error(`${routesFile} exports no ROUTES`);
-  return { routes: Object.values(module.ROUTES), navItems: module.NAV_ITEMS ?? [] };
+  return { routes: Object.values(module.ROUTES), navItems: module.NAV_ITEMS ?? [], loadOnSignIn: module.LOAD_ON_SIGN_IN === true };
 }
 
 export class RoutesManifestPlugin {
