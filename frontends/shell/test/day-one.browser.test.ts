@@ -126,6 +126,9 @@ describe('day one in Chromium, per role, on a phone and a desktop', () => {
 
   it("loads only the shell and the sign-in remote for the firm's login page, compressed", async () => {
     const page = await portal.browser.newPage(baseUrl);
+    // Away from the page newPage opened (with another test's session, it may load a remote),
+    // so none of its requests land among the login page's.
+    await page.goto('about:blank');
     // A first visit: nothing from the browser's cache.
     await (await page.context().newCDPSession(page)).send('Network.setCacheDisabled', { cacheDisabled: true });
     const responses: { path: string; type: string; encoding: string | undefined; bytes: number; cache: string | undefined }[] = [];
