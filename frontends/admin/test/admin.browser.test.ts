@@ -93,7 +93,10 @@ describe('administrator portal in Chromium', () => {
     await card(beta.shortName).getByRole('button', { name: `Edit ${beta.name}` }).click();
     await dialog().locator('#tenant-short-name').fill(`${beta.shortName}x`);
     await expect(dialog().locator('#tenant-schema-name').inputValue()).resolves.toBe(beta.shortName);
+    // The edit was typed, so Cancel asks before throwing it away.
     await dialog().getByRole('button', { name: 'Cancel' }).click();
+    await page.locator('.p-confirm-dialog').getByRole('button', { name: 'Discard' }).click();
+    await page.locator('#tenant-short-name').waitFor({ state: 'detached' });
   });
 
   it('lists only active tenants in the header selector and switches tenant on choice', async () => {
