@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
-import { apiClient, createSignedInUser, type TestUser } from '@ledgerline/server/portal-harness.ts';
+import { apiClient, createSignedInUser, TEST_ADMIN, type TestUser } from '@ledgerline/server/portal-harness.ts';
 import { setLocalStorage } from '@ledgerline/kit/testing/browser.ts';
 import { startPortalBrowser, uniqueSuffix, type PortalBrowser } from '../../ui/test/portal-browser.ts';
 
@@ -18,7 +18,8 @@ const VIEWPORTS = [
   { name: 'desktop', width: 1440, height: 900 },
 ] as const;
 
-type Role = 'Admin' | 'CPA' | 'Client';
+/** The firm's roles, and the platform administrator (the admin console). */
+type Role = 'Admin' | 'CPA' | 'Client' | 'Platform';
 /** [path under /{firm}, top-bar title] of each role's main pages. */
 const STAFF_PAGES: readonly (readonly [string, string])[] = [
   ['/dashboard', 'Dashboard'],
@@ -37,6 +38,10 @@ const PAGES: Record<Role, readonly (readonly [string, string])[]> = {
   Client: [
     ['/dashboard', 'Dashboard'],
     ['/client-reports', 'Client Reports'],
+  ],
+  Platform: [
+    ['/admin/dashboard', 'Admin Dashboard'],
+    ['/admin/tenants', 'Tenant Management'],
   ],
 };
 
@@ -58,15 +63,17 @@ describe('day one in Chromium, per role, on a phone and a desktop', () => {
     });
     const roles = await call<{ id: number; name: string }[]>('GET', `/api/${firm.shortName}/roles`, portal.adminToken);
     const roleId = (name: string) => roles.body.find((role) => role.name === name)!.id;
-    const users: Record<Role, TestUser> = {
+    const users: Record<Exclude<Role, 'Platform'>, TestUser> = {
       Admin: { username: `ada${suffix}`, fullName: 'Ada Admin', roleId: roleId('Admin'), clientIds: null, reportTypeIds: null },
       CPA: { username: `carl${suffix}`, fullName: 'Carl Price', roleId: roleId('CPA'), clientIds: [client.body.id], reportTypeIds: null },
       Client: { username: `cleo${suffix}`, fullName: 'Cleo Client', roleId: roleId('Client'), clientIds: [client.body.id], reportTypeIds: null },
     };
-    for (const role of Object.keys(users) as Role[]) {
+    for (const role of Object.keys(users) as (keyof typeof users)[]) {
       const { id, token } = await createSignedInUser(call, portal.adminToken, firm.shortName, users[role]);
       sessions[role] = { token, user: { id, role, username: users[role].username, fullName: users[role].fullName, commonRouting: role !== 'Admin' } };
     }
+    const platform = await call<{ token: string; user: object }>('POST', '/api/admin/auth/login', null, TEST_ADMIN);
+    sessions.Platform = { token: platform.body.token, user: { ...platform.body.user, commonRouting: false } };
   }, 600_000);
 
   afterAll(async () => {
@@ -83,7 +90,8 @@ describe('day one in Chromium, per role, on a phone and a desktop', () => {
 
   /** Opens the page and waits until its remote has rendered and its data has settled. */
   async function open(page: Page, path: string, title: string): Promise<void> {
-    await page.goto(`${baseUrl}/${firm.shortName}${path}`);
+    // The admin console's pages have no firm prefix.
+    await page.goto(`${baseUrl}${path.startsWith('/admin/') ? '' : `/${firm.shortName}`}${path}`);
     await page.locator('.app-header__title', { hasText: title }).waitFor();
     await page.locator('.app-layout__content > *:not(.page-message)').first().waitFor();
     await page.waitForLoadState('networkidle');
@@ -103,7 +111,7 @@ describe('day one in Chromium, per role, on a phone and a desktop', () => {
       .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
   }
 
-  for (const role of ['Admin', 'CPA', 'Client'] as const) {
+  for (const role of ['Admin', 'CPA', 'Client', 'Platform'] as const) {
     for (const viewport of VIEWPORTS) {
       it(`${role} at ${viewport.width}×${viewport.height}: titles, no sideways scroll, no serious accessibility violations`, async () => {
         const page = await signedIn(role, viewport);
@@ -256,7 +264,8 @@ describe('day one in Chromium, per role, on a phone and a desktop', () => {
   it("takes a Client user who types a staff URL to their own reports", async () => {
     const page = await signedIn('Client', VIEWPORTS[1]);
     for (const path of ['/cpa-dashboard', '/settings', '/firm-documents']) {
-      await page.goto(`${baseUrl}/${firm.shortName}${path}`);
+      // The admin console's pages have no firm prefix.
+    await page.goto(`${baseUrl}${path.startsWith('/admin/') ? '' : `/${firm.shortName}`}${path}`);
       await page.waitForURL(`${baseUrl}/${firm.shortName}/client-reports`);
       await page.locator('.app-header__title', { hasText: 'Client Reports' }).waitFor();
     }

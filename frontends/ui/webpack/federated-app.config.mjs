@@ -93,7 +93,7 @@ export function federatedAppConfig({ name, root, publicPath, entry, exposes, htm
             },
           },
           { test: /\.css$/, use: [MiniCssExtractPlugin.loader, require.resolve('css-loader')] },
-          { test: /primereact[\\/]resources[\\/]themes[\\/]lara-light-blue[\\/]theme\.css$/, enforce: 'pre', use: [require.resolve('./accessible-primary.loader.cjs')] },
+          { test: /primereact[\\/]resources[\\/]themes[\\/]lara-light-blue[\\/]theme\.css$/, enforce: 'pre', use: [require.resolve('./accessible-colours.loader.cjs')] },
           { test: /\.(woff2?|ttf|eot|svg|png|gif)$/, type: 'asset/resource' },
         ],
       },
