@@ -30,6 +30,12 @@ export class TenantRegistry {
     return this.#byShortName.get(shortName) ?? null;
   }
 
+  /** Every active firm in the snapshot (loaded first if it never was): what background work visits. */
+  async active(): Promise<TenantEventPayload[]> {
+    if (this.#loadedAt === 0) await this.refresh();
+    return [...this.#byShortName.values()].filter((t) => t.isActive);
+  }
+
   /** Reloads the snapshot; concurrent callers share one call. */
   refresh(): Promise<void> {
     this.#loading ??= this.#source()
