@@ -17,6 +17,7 @@ import { startOutboxRelay } from '@ledgerline/kit/outbox/outbox-relay.ts';
 import type { ServiceInstance, ServiceModule, ServicePeer } from '@ledgerline/kit/service-module.ts';
 import { createTenantMigrationRouter } from '@ledgerline/kit/tenancy/tenant-migration.router.ts';
 import { followTenantSchemas } from '@ledgerline/kit/tenancy/tenant-schema-follower.ts';
+import { createRealtimeHub, type RealtimeHub } from '@ledgerline/kit/realtime/realtime-hub.ts';
 import { createObjectStore } from '@ledgerline/kit/storage/create-object-store.ts';
 import type { ObjectStore } from '@ledgerline/kit/storage/object-store.ts';
 import { createFrontendsRouter } from '@ledgerline/gateway/frontends.router.ts';
@@ -127,7 +128,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<RunningP
   }
 }
 
-async function openAdapters(config: PlatformConfig, logger: Logger): Promise<{ db: Database; bus: Bus; storage: ObjectStore; close(): Promise<void> }> {
+async function openAdapters(config: PlatformConfig, logger: Logger): Promise<{ db: Database; bus: Bus; storage: ObjectStore; realtime: RealtimeHub; close(): Promise<void> }> {
   const db = await createDatabase({ postgresUrl: config.postgresUrl, dataDir: config.dataDir });
   const bus = await createBus({ amqpUrl: config.amqpUrl, namespace: config.busNamespace || undefined, logger }).catch(async (err: unknown) => { await db.close(); throw err; });
   const storage = await createObjectStore({
@@ -136,11 +137,13 @@ async function openAdapters(config: PlatformConfig, logger: Logger): Promise<{ d
       ? { endpoint: config.s3Endpoint, accessKey: config.s3AccessKey!, secretKey: config.s3SecretKey!, bucket: config.s3Bucket, region: config.s3Region }
       : undefined,
   }).catch(async (err: unknown) => { await bus.close(); await db.close(); throw err; });
-  logger.info({ db: db.kind, bus: bus.kind, storage: storage.kind }, 'adapters ready');
+  const realtime = await createRealtimeHub({ postgresUrl: config.postgresUrl, logger })
+    .catch(async (err: unknown) => { await bus.close(); await db.close(); throw err; });
+  logger.info({ db: db.kind, bus: bus.kind, storage: storage.kind, realtime: realtime.kind }, 'adapters ready');
   return {
-    db, bus, storage,
-    // Bus first: in-flight handlers finish while the database is still open.
-    close: async () => { await bus.close(); await db.close(); },
+    db, bus, storage, realtime,
+    // Sockets first, then the bus: in-flight handlers finish while the database is still open.
+    close: async () => { await realtime.close(); await bus.close(); await db.close(); },
   };
 }
 
@@ -160,7 +163,9 @@ async function startService(
   });
   await instance.start?.();
   const port = Number(env[servicePortEnv(module.name)] ?? module.defaultPort);
-  const listening = await listen(module.name, http.createServer(app), port, env.SERVICE_HOST ?? '127.0.0.1');
+  const server = http.createServer(app);
+  instance.attach?.(server);
+  const listening = await listen(module.name, server, port, env.SERVICE_HOST ?? '127.0.0.1');
   deps.logger.info({ url: listening.url }, 'service listening');
   // Identity migrates its own tenant tables as it provisions firms; the others follow.
   const follower = module.name === 'identity' ? null : await followTenantSchemas({

@@ -34,14 +34,19 @@ export function serviceTenants(db: Database, registry: TenantRegistry, access: U
     return { shortName, db: db.forSchema(tenantSchema(tenant.schemaName)) };
   };
 
+  const ofAuth = async (auth: AuthContext): Promise<TenantRequest> => {
+    const t = await byName(auth.tenant);
+    const userAccess = auth.claims.platformAdmin ? null : await access.lookup(t.db, Number(auth.claims.sub));
+    return { ...auth, ...t, scope: accessScope(auth.claims, userAccess) };
+  };
+
   return {
     byName,
-    async ofRequest(res: Response): Promise<TenantRequest> {
-      const auth = authOf(res);
-      const t = await byName(auth.tenant);
-      const userAccess = auth.claims.platformAdmin ? null : await access.lookup(t.db, Number(auth.claims.sub));
-      return { ...auth, ...t, scope: accessScope(auth.claims, userAccess) };
+    ofRequest(res: Response): Promise<TenantRequest> {
+      return ofAuth(authOf(res));
     },
+    /** The same resolution for a verified token outside an HTTP request (a socket's handshake). */
+    ofAuth,
   };
 }
 

@@ -1,0 +1,59 @@
+import { decodeJwt } from 'jose';
+import type { Socket } from 'socket.io';
+import { actorId } from '../auth/actor-id.ts';
+import { canActInTenant } from '../auth/roles.ts';
+import type { TokenVerifier } from '../auth/token-verifier.ts';
+import { DomainError, Forbidden, Unauthenticated } from '../errors.ts';
+import type { Logger } from '../logger.ts';
+import type { ServiceTenants } from '../tenancy/tenant-requests.ts';
+import { firmRoom, userRoom } from './realtime-rooms.ts';
+
+/** What the handshake establishes, kept on `socket.data`. */
+export interface SocketIdentity {
+  tenant: string;
+  userId: number;
+}
+
+/** What a refused handshake tells the browser (`connect_error`'s `message` and `data.kind`). */
+export interface RefusalData {
+  kind: DomainError['kind'];
+}
+
+/**
+ * The handshake is checked like an API call: `auth: { token, tenant? }` — the token verified,
+ * the firm (named, else the token's own) one the token may act in and active, the user one the
+ * firm's read model accepts (tenants.ofAuth). A refusal ends the handshake with the same
+ * message the API would give. A connected socket is cut when its token expires, so a
+ * long-lived connection never outlives the sign-in it was opened with.
+ */
+export function socketAuthMiddleware(deps: { tokens: TokenVerifier; tenants: ServiceTenants; logger: Logger }) {
+  return async (socket: Socket, next: (err?: Error) => void): Promise<void> => {
+    try {
+      const auth = (socket.handshake.auth ?? {}) as { token?: unknown; tenant?: unknown };
+      if (typeof auth.token !== 'string' || !auth.token) throw new Unauthenticated();
+      const claims = await deps.tokens.verify(auth.token);
+      const tenant = typeof auth.tenant === 'string' && auth.tenant ? auth.tenant : claims.tenant;
+      if (!tenant) throw new Forbidden('Select a tenant first.');
+      if (!canActInTenant(claims, tenant)) throw new Forbidden('This account belongs to another firm.');
+      await deps.tenants.ofAuth({ claims, tenant });
+      // Platform administrators are negated like everywhere a firm stores users (kit/auth/actor-id.ts).
+      const userId = actorId(claims);
+      const identity: SocketIdentity = { tenant, userId };
+      socket.data.identity = identity;
+      await socket.join([userRoom(tenant, userId), firmRoom(tenant)]);
+      const exp = decodeJwt(auth.token).exp;
+      if (exp) {
+        const timer = setTimeout(() => socket.disconnect(true), Math.max(0, exp * 1000 - Date.now()));
+        timer.unref();
+        socket.once('disconnect', () => clearTimeout(timer));
+      }
+      next();
+    } catch (err) {
+      const refusal = err instanceof DomainError ? err : new Unauthenticated('Invalid authentication token. Please log in again.');
+      if (!(err instanceof DomainError)) deps.logger.warn({ err: String(err) }, 'socket handshake failed');
+      const e = new Error(refusal.message) as Error & { data: RefusalData };
+      e.data = { kind: refusal.kind };
+      next(e);
+    }
+  };
+}
