@@ -58,7 +58,7 @@ export const taskInputSchema = z.object({
     .transform((v) => [...new Set(v ?? [])]),
   reportTypeId: optionalId('reportTypeId'),
   isRecurring: z.boolean({ error: 'isRecurring must be true or false' }).default(false),
-  recurringPattern: z.union([z.literal(''), z.null(), z.enum(RECURRING_PATTERNS, { error: TASK_MESSAGES.pattern })]).optional().transform((v) => (v ? v : null)),
+  recurringPattern: z.preprocess((v) => (v === '' ? null : v), z.enum(RECURRING_PATTERNS, { error: TASK_MESSAGES.pattern }).nullish()).transform((v) => v ?? null),
   recurringEndDate: instant('recurringEndDate'),
 });
 export type TaskInput = z.output<typeof taskInputSchema>;
