@@ -14,6 +14,13 @@ const BY_SECOND_SEGMENT: Readonly<Record<string, string>> = {
   'firm-details': 'Firm Details',
   'firm-documents': 'Firm Documents',
   'account-settings': 'Account Settings',
+  // The work areas' pages (DESIGN §7: the spec's table extended instead of 'Dashboard').
+  tasks: 'Tasks',
+  compliance: 'Compliance',
+  'compliance-insights': 'AI Insights',
+  messages: 'Messages',
+  roles: 'Roles',
+  settings: 'Settings',
 };
 
 /** Otherwise the whole path decides. */
@@ -26,6 +33,12 @@ const BY_PATH: Readonly<Record<string, string>> = {
   '/report-types': 'Report Types',
   '/activity': 'Activity',
   '/admin/tenants': 'Tenant Management',
+  '/tasks': 'Tasks',
+  '/compliance': 'Compliance',
+  '/compliance-insights': 'AI Insights',
+  '/messages': 'Messages',
+  '/roles': 'Roles',
+  '/settings': 'Settings',
 };
 
 export function headerTitle(pathname: string): string {
