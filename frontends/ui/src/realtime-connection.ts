@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { io, type Socket } from 'socket.io-client';
 import { NOTIFICATION_PUSH, UNREAD_COUNT_PUSH, type Notification, type UnreadCount } from '@ledgerline/contracts/notifications.contracts.ts';
+import { invalidateApiResources } from './api-invalidation.ts';
 import { readCurrentTenant, readToken } from './auth-storage.ts';
 import { addPushedNotification, setPushedUnreadCount } from './notifications.api.ts';
 
@@ -33,7 +34,11 @@ export function useRealtimeNotifications(enabled: boolean): void {
     if (!enabled) return;
     const s = connection();
     users += 1;
-    const onNotification = (n: Notification) => addPushedNotification(queryClient, n);
+    const onNotification = (n: Notification) => {
+      addPushedNotification(queryClient, n);
+      // A notification about a task means the task lists changed too (assigned, status, next occurrence).
+      if (n.taskId) void invalidateApiResources(queryClient, ['tasks']);
+    };
     const onCount = (c: UnreadCount) => setPushedUnreadCount(queryClient, c);
     s.on(NOTIFICATION_PUSH, onNotification);
     s.on(UNREAD_COUNT_PUSH, onCount);
