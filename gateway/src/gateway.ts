@@ -11,7 +11,8 @@ import { Forbidden, NotFound, TooLarge } from '@ledgerline/kit/errors.ts';
 import { errorMiddleware, notFoundHandler } from '@ledgerline/kit/http/error-middleware.ts';
 import { httpMetrics, metricsHandler } from '@ledgerline/kit/http/metrics.ts';
 import type { Logger } from '@ledgerline/kit/logger.ts';
-import { TENANT_HEADER } from '@ledgerline/kit/service-module.ts';
+import { CLIENT_ADDRESS_HEADER, TENANT_HEADER } from '@ledgerline/kit/service-module.ts';
+import { SHORT_NAME_PATTERN } from '@ledgerline/contracts/identity.contracts.ts';
 import { createApiDocsRouter } from './api-docs.router.ts';
 import type { GatewayConfig } from './gateway.config.ts';
 import type { RouteTable, RouteTarget } from './route-table.ts';
@@ -50,7 +51,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       p = createProxyMiddleware({
         target: target.url,
         agent,
-        xfwd: true,
+        // No X-Forwarded-*: the gateway passes the client's address in its own header
+        // (see the 'trust proxy' setting), which is all the services read.
         // Not `ws: true`: that makes the first proxy used subscribe to the server's
         // 'upgrade' event for every path. Upgrades are routed explicitly in upgrade().
         ws: false,
@@ -76,7 +78,14 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  // Only the configured proxies' X-Forwarded-For counts (TRUSTED_PROXIES): anyone else who
+  // sends one would pick their own address for the rate limit and login throttle.
+  app.set('trust proxy', config.trustedProxies.length ? config.trustedProxies : false);
+  app.use((req, _res, next) => {
+    // Services learn the client's address from this header alone.
+    req.headers[CLIENT_ADDRESS_HEADER] = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+    next();
+  });
   app.use(helmet({
     contentSecurityPolicy: {
       directives: {
@@ -111,6 +120,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     standardHeaders: 'draft-8',
     legacyHeaders: false,
     message: { message: 'Too many requests. Please wait a moment and try again.' },
+    // An X-Forwarded-For from a client that is not a trusted proxy is expected, and ignored.
+    validate: { xForwardedForHeader: false },
   }));
 
   const apiProxy: RequestHandler = async (req, res, next) => {
@@ -120,6 +131,7 @@ export function createGateway(options: GatewayOptions): Gateway {
 
     // A client never chooses the trusted tenant header itself.
     delete req.headers[TENANT_HEADER];
+    if (resolved.pathTenant !== null && !SHORT_NAME_PATTERN.test(resolved.pathTenant)) throw new NotFound('Tenant not found');
     let tenant = resolved.pathTenant ?? tenants.resolveHost(req.headers.host);
     const token = bearerToken(req.headers.authorization);
     if (token) {

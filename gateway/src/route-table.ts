@@ -45,7 +45,9 @@ export class RouteTable {
     let pathTenant: string | null = null;
     let rest = segments;
     if (segments.length > 0 && !this.#firstSegments.has(segments[0]!)) {
-      pathTenant = decodeURIComponent(segments[0]!);
+      // Left encoded: short names are plain a-z0-9, so anything else names no firm (and a
+      // malformed %-escape is no reason to fail).
+      pathTenant = segments[0]!;
       rest = segments.slice(1);
     }
     const servicePath = `/api/${rest.join('/')}${query}`;

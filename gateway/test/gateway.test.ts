@@ -8,7 +8,7 @@ import { MemorySigningKeyStore } from '@ledgerline/kit/auth/signing-key-store.ts
 import { createTokenIssuer } from '@ledgerline/kit/auth/token-issuer.ts';
 import { createTokenVerifier } from '@ledgerline/kit/auth/token-verifier.ts';
 import { createLogger } from '@ledgerline/kit/logger.ts';
-import { TENANT_HEADER } from '@ledgerline/kit/service-module.ts';
+import { CLIENT_ADDRESS_HEADER, TENANT_HEADER } from '@ledgerline/kit/service-module.ts';
 import { createGateway } from '../src/gateway.ts';
 import { loadGatewayConfig } from '../src/gateway.config.ts';
 import { RouteTable } from '../src/route-table.ts';
@@ -34,7 +34,10 @@ beforeAll(async () => {
   app.use((req, res) => {
     let size = 0;
     req.on('data', (c: Buffer) => { size += c.length; });
-    req.on('end', () => res.json({ url: req.url, tenant: req.header(TENANT_HEADER) ?? null, auth: req.header('authorization') ?? null, size }));
+    req.on('end', () => res.json({
+      url: req.url, tenant: req.header(TENANT_HEADER) ?? null, auth: req.header('authorization') ?? null, size,
+      clientAddress: req.header(CLIENT_ADDRESS_HEADER) ?? null,
+    }));
   });
   upstream = http.createServer(app);
   sockets = new SocketServer(upstream);
@@ -167,27 +170,53 @@ describe('gateway', () => {
     }
   });
 
-  it('rate-limits a client that floods the API', async () => {
+  it('tells services the connection\'s address, whatever a client claims in X-Forwarded-For or the gateway\'s own header', async () => {
+    const r = await get('/api/acme/things', { 'x-forwarded-for': '203.0.113.9', [CLIENT_ADDRESS_HEADER]: '198.51.100.1' });
+    expect(r.body.clientAddress).toMatch(/^(::ffff:)?127\.0\.0\.1$/);
+  });
+
+  /** A second gateway over the echo upstream, with its own settings. */
+  async function withGateway(env: Record<string, string>, run: (url: string) => Promise<void>): Promise<void> {
     const routes = new RouteTable();
     routes.addService({ service: 'echo', url: upstreamUrl }, ['things']);
-    const limited = createGateway({
-      config: loadGatewayConfig({ GATEWAY_RATE_LIMIT_PER_MINUTE: '3' }),
+    const gateway = createGateway({
+      config: loadGatewayConfig(env),
       routes, services: () => [], tenants: new TenantDirectory(),
       tokens: createTokenVerifier({ issuers: [{ issuer: 'test-issuer', jwks: () => issuer.jwks() }] }),
       logger: createLogger('gateway-test', 'silent'), frontends: null,
     });
-    const server = http.createServer(limited.app);
-    const url = await listen(server);
+    const server = http.createServer(gateway.app);
     try {
-      const statuses: number[] = [];
-      for (let i = 0; i < 5; i++) statuses.push((await fetch(`${url}/api/things`)).status);
-      expect(statuses).toEqual([200, 200, 200, 429, 429]);
-      const r = await fetch(`${url}/api/things`);
-      expect(((await r.json()) as { message: string }).message).toBe('Too many requests. Please wait a moment and try again.');
+      await run(await listen(server));
     } finally {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
-      limited.close();
+      gateway.close();
     }
+  }
+  const forwardedFor = (i: number) => ({ headers: { 'x-forwarded-for': `203.0.113.${i}` } });
+
+  it('rate-limits a client that floods the API, even one that rotates X-Forwarded-For', async () => {
+    await withGateway({ GATEWAY_RATE_LIMIT_PER_MINUTE: '3' }, async (url) => {
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++) statuses.push((await fetch(`${url}/api/things`, forwardedFor(i))).status);
+      expect(statuses).toEqual([200, 200, 200, 429, 429]);
+      const r = await fetch(`${url}/api/things`);
+      expect(((await r.json()) as { message: string }).message).toBe('Too many requests. Please wait a moment and try again.');
+    });
+  });
+
+  it('believes X-Forwarded-For from the configured proxies only (TRUSTED_PROXIES)', async () => {
+    await withGateway({ GATEWAY_RATE_LIMIT_PER_MINUTE: '3', TRUSTED_PROXIES: '127.0.0.1, ::ffff:127.0.0.1' }, async (url) => {
+      // This test is the proxy: each forwarded client has its own limit and is named to the services.
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++) statuses.push((await fetch(`${url}/api/things`, forwardedFor(i))).status);
+      expect(statuses).toEqual([200, 200, 200, 200, 200]);
+      const echoed = (await (await fetch(`${url}/api/things`, forwardedFor(7))).json()) as { clientAddress: string };
+      expect(echoed.clientAddress).toBe('203.0.113.7');
+    });
+    expect(() => loadGatewayConfig({ TRUSTED_PROXIES: '10.0.0.0/33' })).toThrow(/TRUSTED_PROXIES/);
+    expect(() => loadGatewayConfig({ TRUSTED_PROXIES: 'ingress.local' })).toThrow(/IP address or a CIDR block/);
+    expect(loadGatewayConfig({ TRUSTED_PROXIES: ' 10.0.0.0/8 ,fd00::/8' }).trustedProxies).toEqual(['10.0.0.0/8', 'fd00::/8']);
   });
 });

@@ -173,6 +173,7 @@ const EVERYTHING = {
     refs: { AMQP_URL: { name: 'rabbitmq-app', key: 'uri' } },
   },
   networkPolicy: { metricsFrom: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }] },
+  config: { trustedProxies: ['10.42.0.0/16', 'fd00::/8'] },
 };
 
 describe('deployment manifests', () => {
@@ -240,6 +241,11 @@ describe('deployment manifests', () => {
     it('has services listen on the pod address, where the gateway, the other services and the probes reach them', () => {
       // A service binds 127.0.0.1 unless SERVICE_HOST says otherwise.
       expect(named(objects.chartDefault!, 'ConfigMap', 'portal-env').data!.SERVICE_HOST).toBe('0.0.0.0');
+    });
+
+    it('trusts no proxy\'s X-Forwarded-For by default, and the listed ones when set', () => {
+      expect(named(objects.chartDefault!, 'ConfigMap', 'portal-env').data!.TRUSTED_PROXIES).toBeUndefined();
+      expect(named(objects.chartEverything!, 'ConfigMap', 'portal-env').data!.TRUSTED_PROXIES).toBe('10.42.0.0/16,fd00::/8');
     });
 
     it('gives the files service room for OCR, the other services the shared defaults', () => {

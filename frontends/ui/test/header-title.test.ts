@@ -48,7 +48,7 @@ describe('headerTitle', () => {
   });
 
   it('falls back to Dashboard for other single segments, including ones only the tenant form names', () => {
-    expect(headerTitle('/tasks')).toBe('Dashboard');
+    expect(headerTitle('/unknown-page')).toBe('Dashboard');
     expect(headerTitle('/account-settings')).toBe('Dashboard');
     expect(headerTitle('/cpa-dashboard')).toBe('Dashboard');
   });

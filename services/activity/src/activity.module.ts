@@ -31,7 +31,7 @@ export const activityModule: ServiceModule = {
     const identityUrl = () => deps.peers().find((p) => p.service === 'identity')!.url;
     const firms = identityTenantSource(identityUrl);
     const registry = new TenantRegistry({ source: firms });
-    const tenants = serviceTenants(db, registry, userAccess);
+    const tenants = serviceTenants(db, registry, userAccess, identityUrl);
     const logs = new ActivityLogStore();
     const files = new ActivityFileStore();
     const dashboard = new DashboardStore(files, logs);

@@ -466,6 +466,8 @@ describe('detail dialogs', () => {
     ['users/1.5/activity', 'User id must be a whole number'],
     ['clients/abc/engagement', 'Client id must be a positive whole number'],
     ['clients/-3/engagement', 'Client id must be a positive whole number'],
+    ['users/2147483648/activity', 'User id must be a whole number'],
+    ['clients/9007199254740990/engagement', 'Client id must be a positive whole number'],
   ])('rejects dashboard/%s with "%s"', async (path, message) => {
     expect(await call('GET', `/api/${ACME}/dashboard/${path}`, tokenOf('admin'))).toMatchObject({ status: 400, body: { message } });
   });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DB_INT_MAX, idSchema, intSchema } from './scalars.ts';
 import type { FileType } from './files.contracts.ts';
 
 /*
@@ -28,7 +29,7 @@ export interface ActivityLog {
 /** POST /api/activity-logs: what a screen records after it viewed or downloaded a file. */
 export const activityLogInputSchema = z.object({
   action: z.enum(['view', 'download'], { error: 'Action must be view or download' }),
-  fileId: z.coerce.number({ error: 'fileId is required' }).int().positive('fileId is required'),
+  fileId: idSchema('fileId', 'fileId is required'),
   details: z.string().trim().max(1000).nullish().transform((v) => v || null),
 });
 export type ActivityLogInput = z.infer<typeof activityLogInputSchema>;
@@ -38,10 +39,11 @@ export const ACTIVITY_LIST_DEFAULT_LIMIT = 100;
 /** GET /api/activity-logs: newest first. */
 export const activityListQuerySchema = z.object({
   action: z.enum(ACTIVITY_ACTIONS).optional(),
-  fileId: z.coerce.number().int().positive().optional(),
-  clientId: z.coerce.number().int().positive().optional(),
-  userId: z.coerce.number().int().positive().optional(),
-  limit: z.coerce.number().int().min(1).max(1000).default(ACTIVITY_LIST_DEFAULT_LIMIT),
+  fileId: idSchema('fileId').optional(),
+  clientId: idSchema('clientId').optional(),
+  // Platform administrators' entries carry negative user ids (kit/auth/actor-id.ts).
+  userId: intSchema('userId', -DB_INT_MAX, DB_INT_MAX).refine((n) => n !== 0, 'userId must be a valid id').optional(),
+  limit: intSchema('limit', 1, 1000).default(ACTIVITY_LIST_DEFAULT_LIMIT),
 });
 export type ActivityListQuery = z.infer<typeof activityListQuerySchema>;
 

@@ -1,4 +1,6 @@
+import { RE2JS } from 're2js';
 import { z } from 'zod';
+import { isCalendarDate } from './scalars.ts';
 
 /*
  * Directory API (clients, report types, client field settings, Google Drive, client
@@ -55,14 +57,20 @@ export const CLIENT_FIELD_SETTING_LABELS = {
 } as const;
 export type ClientFieldSettingKey = keyof typeof CLIENT_FIELD_SETTING_LABELS;
 
-const isRegex = (pattern: string) => {
+/**
+ * A firm's own pattern, compiled for RE2's linear-time engine: the patterns are typed by
+ * firm admins and run on every client save, and a backtracking engine lets one pattern
+ * like `^(a+)+$` stall the whole server. RE2 has no lookaround or backreferences; such a
+ * pattern is refused when saved. Tests like RegExp#test: a match anywhere in the value.
+ */
+export function compileFirmPattern(pattern: string): { test(value: string): boolean } | null {
   try {
-    new RegExp(pattern);
-    return true;
+    const re = RE2JS.compile(pattern);
+    return { test: (value) => re.matcher(value).find() };
   } catch {
-    return false;
+    return null;
   }
-};
+}
 
 const required = (key: ClientFieldSettingKey, max: number) => {
   const message = `${CLIENT_FIELD_SETTING_LABELS[key]} is required`;
@@ -70,7 +78,7 @@ const required = (key: ClientFieldSettingKey, max: number) => {
 };
 // Patterns are typed by firm admins and run on every client save: keep them short.
 const pattern = (key: ClientFieldSettingKey) => required(key, 200)
-  .refine(isRegex, `${CLIENT_FIELD_SETTING_LABELS[key]} is not a valid regular expression`);
+  .refine((p) => compileFirmPattern(p) !== null, `${CLIENT_FIELD_SETTING_LABELS[key]} is not a valid regular expression (lookarounds and backreferences are not supported)`);
 
 /** Body of POST and PUT /api/client-field-settings: all ten fields required (spec §5). */
 export const clientFieldSettingsInputSchema = z.object({
@@ -133,7 +141,7 @@ export function formatRuleMessage(kind: FieldKind, label: string, pattern: strin
   return `${label} must be a valid ${preset.description}. ${kind === 'phone' ? 'Examples' : 'Example'}: ${example}`;
 }
 
-interface FieldRule { pattern: RegExp; message: string }
+interface FieldRule { pattern: { test(value: string): boolean }; message: string }
 
 /** Spec §5 fallback rules when the firm has no field settings. */
 const FALLBACK_RULES: Record<FieldKind, FieldRule> = {
@@ -144,10 +152,16 @@ const FALLBACK_RULES: Record<FieldKind, FieldRule> = {
 
 function rulesOf(settings: ClientFieldSettingsInput | null): Record<FieldKind, FieldRule> {
   if (!settings) return FALLBACK_RULES;
+  const rule = (kind: FieldKind, label: string, pattern: string, message: string): FieldRule => {
+    const compiled = compileFirmPattern(pattern);
+    // A pattern saved before the linear-time engine, that it cannot run: no value passes
+    // until an Admin saves a supported one (failing closed, never a server error).
+    return compiled ? { pattern: compiled, message } : { pattern: { test: () => false }, message: `${label} cannot be checked: an Admin must update its pattern in Settings` };
+  };
   return {
-    phone: { pattern: new RegExp(settings.phonePattern), message: formatRuleMessage('phone', settings.phoneLabel, settings.phonePattern, settings.phoneExample, settings.phoneCountry) },
-    federalId: { pattern: new RegExp(settings.federalIdPattern), message: formatRuleMessage('federalId', settings.federalIdLabel, settings.federalIdPattern, settings.federalIdExample) },
-    stateId: { pattern: new RegExp(settings.stateIdPattern), message: formatRuleMessage('stateId', settings.stateIdLabel, settings.stateIdPattern, settings.stateIdExample) },
+    phone: rule('phone', settings.phoneLabel, settings.phonePattern, formatRuleMessage('phone', settings.phoneLabel, settings.phonePattern, settings.phoneExample, settings.phoneCountry)),
+    federalId: rule('federalId', settings.federalIdLabel, settings.federalIdPattern, formatRuleMessage('federalId', settings.federalIdLabel, settings.federalIdPattern, settings.federalIdExample)),
+    stateId: rule('stateId', settings.stateIdLabel, settings.stateIdPattern, formatRuleMessage('stateId', settings.stateIdLabel, settings.stateIdPattern, settings.stateIdExample)),
   };
 }
 
@@ -159,7 +173,7 @@ const formatted = (rule: FieldRule, upperCase: boolean) =>
 const isoDate = z.union([z.string(), z.date()], { error: 'Start date is required' })
   .transform((v) => (v instanceof Date ? v.toISOString() : v.trim()).slice(0, 10))
   .refine((v) => v.length > 0, 'Start date is required')
-  .refine((v) => /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(v)), 'Start date must be a valid date (YYYY-MM-DD)');
+  .refine(isCalendarDate, 'Start date must be a valid date (YYYY-MM-DD)');
 
 /**
  * Body of POST /api/clients and PUT /api/clients/:id, built from the firm's field
@@ -286,8 +300,7 @@ export const GOOGLE_DRIVE_SETUP_PARAM = 'google-drive-setup';
  * Internal call on the directory's service port (never routed by the gateway): a
  * short-lived Google access token and the client's Drive folder, so the files service
  * uploads and reads documents without ever holding the sealed refresh token. Answered
- * for a user's forwarded bearer token when that user may read the client, or for a
- * service assertion (background work such as content extraction, which has no caller).
+ * for the files service's signed assertion only (it checks its own caller's reach first).
  */
 export const driveAccessPath = (clientId: number | string): string => `/internal/clients/${clientId}/google-drive/access`;
 /** Header carrying a service assertion: a signed token (key purpose below) binding `{ t: tenant, c: clientId }`. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DB_INT_MAX, idSchema, intSchema } from './scalars.ts';
 
 /*
  * Files API (spec 001 §2 Files screen, Upload dialog, Firm documents; §3 File; §5 upload
@@ -89,7 +90,7 @@ const dateBound = z.string().trim().regex(
   /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/,
   'Dates must be YYYY-MM-DD or an ISO timestamp with a time zone',
 );
-const optionalId = z.union([z.literal('').transform(() => undefined), z.coerce.number().int().positive()]).optional();
+const optionalId = (field: string) => z.union([z.literal('').transform(() => undefined), idSchema(field)]).optional();
 
 export const FILE_LIST_DEFAULT_LIMIT = 200;
 export const FILE_LIST_MAX_LIMIT = 1000;
@@ -101,14 +102,14 @@ export const FILE_LIST_MAX_LIMIT = 1000;
  * page it and the `X-Total-Count` header tells how many match.
  */
 export const fileListQuerySchema = z.object({
-  reportTypeId: optionalId,
-  clientId: optionalId,
+  reportTypeId: optionalId('reportTypeId'),
+  clientId: optionalId('clientId'),
   search: z.string().trim().max(200).optional(),
   fileType: z.enum(FILE_TYPES, { error: UPLOAD_MESSAGES.badFileType }).optional(),
   startDate: dateBound.optional(),
   endDate: dateBound.optional(),
-  limit: z.coerce.number().int().min(1).max(FILE_LIST_MAX_LIMIT).default(FILE_LIST_DEFAULT_LIMIT),
-  offset: z.coerce.number().int().min(0).default(0),
+  limit: intSchema('limit', 1, FILE_LIST_MAX_LIMIT).default(FILE_LIST_DEFAULT_LIMIT),
+  offset: intSchema('offset', 0, DB_INT_MAX).default(0),
   _t: z.string().optional(),
 });
 export type FileListQuery = z.infer<typeof fileListQuerySchema>;
@@ -120,8 +121,8 @@ export type FileListQuery = z.infer<typeof fileListQuerySchema>;
  */
 export const uploadFieldsSchema = z.object({
   fileType: z.enum(FILE_TYPES, { error: UPLOAD_MESSAGES.badFileType }).default(DEFAULT_UPLOAD_FILE_TYPE),
-  clientId: optionalId,
-  reportTypeId: optionalId,
+  clientId: optionalId('clientId'),
+  reportTypeId: optionalId('reportTypeId'),
   documentType: z.union([z.literal('').transform(() => undefined), z.enum(Object.keys(FIRM_DOCUMENT_TYPES) as [FirmDocumentType, ...FirmDocumentType[]])], { error: UPLOAD_MESSAGES.badDocumentType }).optional(),
 }).superRefine((v, ctx) => {
   if (v.fileType === 'report' && v.clientId === undefined) ctx.addIssue({ code: 'custom', message: UPLOAD_MESSAGES.noClient, path: ['clientId'] });

@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import { idSchema } from './scalars.ts';
+
+/** A firm's short name, as it appears in paths (`/api/{shortName}/…`). */
+export const SHORT_NAME_PATTERN = /^[a-z0-9]+$/;
 
 const optionalText = z.string().trim().max(253).nullish().transform((v) => (v ? v : null));
 
@@ -6,7 +10,7 @@ const optionalText = z.string().trim().max(253).nullish().transform((v) => (v ? 
 export const companyInputSchema = z.object({
   name: z.string({ error: 'Company name is required' }).trim().min(1, 'Company name is required').max(200),
   shortName: z.string({ error: 'Short name is required' }).min(1, 'Short name is required').max(40)
-    .regex(/^[a-z0-9]+$/, 'Only lowercase letters and numbers allowed'),
+    .regex(SHORT_NAME_PATTERN, 'Only lowercase letters and numbers allowed'),
   schemaName: z.string().max(63).regex(/^[a-z0-9_]+$/, 'Only lowercase letters, numbers, and underscores allowed').optional(),
   urlPattern: z.enum(['path', 'subdomain', 'domain'], { error: 'URL pattern must be path, subdomain or domain' }).default('path'),
   customDomain: optionalText,
@@ -27,7 +31,7 @@ export interface Company {
   createdAt: string;
 }
 
-const idList = z.array(z.number({ error: 'Ids must be numbers' }).int().positive()).nullish()
+const idList = (field: string) => z.array(idSchema(field, `${field} must be a list of valid ids`)).max(10_000).nullish()
   .transform((v) => (v && v.length ? [...new Set(v)] : null));
 
 /** User form, spec 000 §5; password optional on update (blank keeps the current one). */
@@ -35,9 +39,9 @@ export const userInputSchema = z.object({
   username: z.string({ error: 'Username must be at least 3 characters' }).trim().min(3, 'Username must be at least 3 characters').max(100),
   password: z.string({ error: 'Password must be at least 6 characters' }).min(6, 'Password must be at least 6 characters').max(200),
   fullName: z.string({ error: 'Full name is required' }).trim().min(1, 'Full name is required').max(200),
-  roleId: z.coerce.number({ error: 'Please select a role' }).int().min(1, 'Please select a role'),
-  clientIds: idList,
-  reportTypeIds: idList,
+  roleId: idSchema('roleId', 'Please select a role'),
+  clientIds: idList('clientIds'),
+  reportTypeIds: idList('reportTypeIds'),
 });
 export const userUpdateSchema = userInputSchema.extend({
   password: z.union([z.literal(''), z.string().min(6, 'Password must be at least 6 characters').max(200)]).nullish()
@@ -68,4 +72,3 @@ export interface Role {
   name: string;
 }
 
-export const idParamSchema = z.coerce.number().int().positive();

@@ -41,8 +41,7 @@ export function idSchema(field: string, message = `${field} must be a valid id`)
 }
 
 /** A whole number within `min`..`max` (both within the database's `integer`). */
-export function intSchema(field: string, min: number, max: number) {
-  const message = `${field} must be a whole number from ${min} to ${max}`;
+export function intSchema(field: string, min: number, max: number, message = `${field} must be a whole number from ${min} to ${max}`) {
   return z.coerce.number({ error: message }).int(message).min(min, message).max(max, message);
 }
 

@@ -11,7 +11,7 @@ export const directoryConfigSpec = {
   googleApiRootUrl: field('GOOGLE_API_ROOT_URL', z.url().default('https://www.googleapis.com/'), 'root of Google\'s REST APIs (Drive)'),
   oauthStateTtlSeconds: field('GOOGLE_OAUTH_STATE_TTL_SECONDS', env.int(15 * 60, 60), 'how long a Google Drive connect link stays valid'),
   portalLinkTtlSeconds: field('CLIENT_PORTAL_LINK_TTL_SECONDS', env.int(30 * 24 * 60 * 60, 60), 'lifetime of a client portal link'),
-  tenantPollMs: field('TENANT_POLL_MS', env.int(5000, 100), 'how often the firm list is re-read from identity'),
+  tenantPollMs: field('TENANT_POLL_MS', env.int(1000, 100), 'how often the firm list is re-read from identity (a deactivated firm is refused within this)'),
 };
 
 export type DirectoryConfig = ConfigOf<typeof directoryConfigSpec>;

@@ -37,7 +37,7 @@ export const directoryModule: ServiceModule = {
     const api = new ApiRegistry('directory');
     const identityUrl = () => deps.peers().find((p) => p.service === 'identity')!.url;
     const registry = new TenantRegistry({ source: identityTenantSource(identityUrl) });
-    const tenants = serviceTenants(db, registry, userAccess);
+    const tenants = serviceTenants(db, registry, userAccess, identityUrl);
     const master = loadMasterKey(config.encryptionKey, deps.dataDir);
     const clients = new ClientStore();
     const settings = new ClientFieldSettingsStore();
@@ -58,7 +58,7 @@ export const directoryModule: ServiceModule = {
       routers: [
         createClientsRouter({ api, clients, clientService: new ClientService(clients, settings), tokens, tenants }),
         createGoogleDriveRouter({ api, drive, tokens, tenants, logger }),
-        createGoogleDriveAccessRouter({ drive, tokens, tenants, assertions: new TokenSigner<DriveAccessAssertion>(deriveKey(master, DRIVE_ACCESS_KEY_PURPOSE)) }),
+        createGoogleDriveAccessRouter({ drive, tenants, assertions: new TokenSigner<DriveAccessAssertion>(deriveKey(master, DRIVE_ACCESS_KEY_PURPOSE)) }),
         createClientPortalRouter({
           api, clients, tokens, tenants,
           links: new TokenSigner<PortalLinkClaims>(deriveKey(master, 'client-portal-link')),

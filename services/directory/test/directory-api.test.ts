@@ -238,6 +238,8 @@ describe('clients', () => {
       [{ employeeCount: 'many' }, 'Employee count must be a positive number'],
       [{ startDate: '' }, 'Start date is required'],
       [{ startDate: '2024-13-45' }, 'Start date must be a valid date (YYYY-MM-DD)'],
+      [{ startDate: '2024-02-30' }, 'Start date must be a valid date (YYYY-MM-DD)'],
+      [{ startDate: '0000-01-01' }, 'Start date must be a valid date (YYYY-MM-DD)'],
       [{ uploadDestination: 'dropbox' }, 'Upload destination must be server or google_drive'],
     ])('rejects %j with "%s"', async (override, message) => {
       const r = await call('POST', `/api/${BETA}/clients`, tokens[`${BETA}_admin`], usClient('Valid Name', override));
@@ -303,9 +305,27 @@ describe('client field settings', () => {
 
   it('refuses an unknown country, a broken pattern, a second creation and an update of nothing', async () => {
     expect(await call('PUT', `/api/${ACME}/client-field-settings`, tokens[`${ACME}_admin`], { ...INDIAN_SETTINGS, phoneCountry: 'FR' })).toMatchObject({ status: 400, body: { message: 'Phone country must be one of US, CA, IN, UK, AU' } });
-    expect(await call('PUT', `/api/${ACME}/client-field-settings`, tokens[`${ACME}_admin`], { ...INDIAN_SETTINGS, federalIdPattern: '([A-Z' })).toMatchObject({ status: 400, body: { message: 'Federal ID pattern is not a valid regular expression' } });
+    expect(await call('PUT', `/api/${ACME}/client-field-settings`, tokens[`${ACME}_admin`], { ...INDIAN_SETTINGS, federalIdPattern: '([A-Z' })).toMatchObject({ status: 400, body: { message: 'Federal ID pattern is not a valid regular expression (lookarounds and backreferences are not supported)' } });
     expect(await call('POST', `/api/${ACME}/client-field-settings`, tokens[`${ACME}_admin`], INDIAN_SETTINGS)).toEqual({ status: 409, body: { message: 'Client field settings already exist. Update them instead.' } });
     expect(await call('PUT', `/api/${BETA}/client-field-settings`, tokens[`${BETA}_admin`], INDIAN_SETTINGS)).toEqual({ status: 404, body: { message: 'Client field settings not found. Save them first.' } });
+  });
+
+  it('runs a firm\'s patterns in linear time: a catastrophic pattern cannot stall a save, lookarounds are refused', async () => {
+    const admin = tokens[`${ACME}_admin`];
+    try {
+      // `^(a+)+$` against 99 'a's and a '!' never finishes on a backtracking engine (the
+      // suite would time out); RE2 answers in microseconds.
+      expect((await call('PUT', `/api/${ACME}/client-field-settings`, admin, { ...INDIAN_SETTINGS, phonePattern: '^(a+)+$', phoneExample: 'aaa' })).status).toBe(200);
+      const slow = await call('POST', `/api/${ACME}/clients`, admin, indianClient('Backtracker', { phone: `${'a'.repeat(99)}!` }));
+      expect(slow).toMatchObject({ status: 400, body: { message: 'Mobile Number must match the format aaa' } });
+      expect((await call('POST', `/api/${ACME}/clients`, admin, indianClient('Linear Traders', { phone: 'aaaa' }))).status).toBe(201);
+      for (const pattern of ['^(?=\\d)\\d+$', '^(\\d)\\1$']) {
+        expect(await call('PUT', `/api/${ACME}/client-field-settings`, admin, { ...INDIAN_SETTINGS, phonePattern: pattern }))
+          .toMatchObject({ status: 400, body: { message: 'Phone pattern is not a valid regular expression (lookarounds and backreferences are not supported)' } });
+      }
+    } finally {
+      await call('PUT', `/api/${ACME}/client-field-settings`, admin, INDIAN_SETTINGS);
+    }
   });
 
   it('updates by id too, and only its own id', async () => {

@@ -18,7 +18,7 @@ export const filesConfigSpec = {
   googleApiRootUrl: field('GOOGLE_API_ROOT_URL', z.url().default('https://www.googleapis.com/').transform((u) => (u.endsWith('/') ? u : `${u}/`)), 'root of Google\'s REST APIs (Drive)'),
   driveChunkBytes: field('GOOGLE_DRIVE_UPLOAD_CHUNK_BYTES', env.int(8 * MIB, DRIVE_CHUNK_UNIT).refine((n) => n % DRIVE_CHUNK_UNIT === 0, 'must be a multiple of 262144 (256 KiB)'),
     'Google Drive uploads: files up to this size go in one request, larger ones resumably in chunks of this size (the memory one upload holds)'),
-  tenantPollMs: field('TENANT_POLL_MS', env.int(5000, 100), 'how often the firm list is re-read from identity'),
+  tenantPollMs: field('TENANT_POLL_MS', env.int(1000, 100), 'how often the firm list is re-read from identity (a deactivated firm is refused within this)'),
 };
 
 export type FilesConfig = ConfigOf<typeof filesConfigSpec>;

@@ -42,7 +42,7 @@ export const filesModule: ServiceModule = {
     const api = new ApiRegistry('files');
     const peer = (name: string) => () => deps.peers().find((p) => p.service === name)!.url;
     const registry = new TenantRegistry({ source: identityTenantSource(peer('identity')) });
-    const tenants = serviceTenants(db, registry, userAccess);
+    const tenants = serviceTenants(db, registry, userAccess, peer('identity'));
     const master = loadMasterKey(config.encryptionKey, deps.dataDir);
     const files = new FileStore(directory.tables);
     const blobs = new BlobStorage({

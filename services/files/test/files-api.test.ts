@@ -522,6 +522,12 @@ describe('list filters', () => {
     ['?endDate=yesterday', 'Dates must be YYYY-MM-DD or an ISO timestamp with a time zone'],
     ['?startDate=2024-03-01T10:00', 'Dates must be YYYY-MM-DD or an ISO timestamp with a time zone'],
     ['?endDate=2024-13-01T10:00:00Z', 'End date must be a valid date'],
+    ['?startDate=2024-02-30', 'Start date must be a valid date (YYYY-MM-DD)'],
+    ['?startDate=0000-01-01', 'Start date must be a valid date (YYYY-MM-DD)'],
+    ['?endDate=0000-12-31T23:00:00Z', 'End date must be a valid date'],
+    ['?clientId=9007199254740990', 'clientId must be a valid id'],
+    ['?reportTypeId=2147483648', 'reportTypeId must be a valid id'],
+    ['?offset=2147483648', 'offset must be a whole number from 0 to 2147483647'],
     ['?fileType=memo', UPLOAD_MESSAGES.badFileType],
     ['?limit=0', undefined],
     ['?limit=5000', undefined],
@@ -695,8 +701,10 @@ describe('the directory\'s internal Google Drive access call', () => {
   const assertion = (claims: { t: string; c: number }, key = DRIVE_ACCESS_KEY_PURPOSE, ttl = 60) =>
     ({ [DRIVE_ACCESS_ASSERTION_HEADER]: new TokenSigner(deriveKey(master, key)).sign(claims, ttl).token });
 
-  it('hands a user who may read the client a short-lived token and the folder, never the refresh token', async () => {
-    const r = await access(ids['Drive Client']!, asUser('cpa'));
+  const asFiles = (clientId: number) => assertion({ t: ACME, c: clientId });
+
+  it('hands the files service a short-lived token and the folder, never the refresh token', async () => {
+    const r = await access(ids['Drive Client']!, asFiles(ids['Drive Client']!));
     expect(r).toEqual({ status: 200, body: { accessToken: expect.any(String), expiresAt: expect.any(String), folderId: expect.stringMatching(/^folder-/) } });
     expect(google.issuedTokens).toContain(r.body.accessToken);
     expect(JSON.stringify(r.body)).not.toMatch(/refresh-token/);
@@ -714,11 +722,11 @@ describe('the directory\'s internal Google Drive access call', () => {
     }
   });
 
-  it('refuses callers outside the client (404), without a token (401), of another firm (403), and a client without Drive (409)', async () => {
-    expect(await access(ids['Drive Client']!, asUser('cpaNone'))).toEqual({ status: 404, body: { message: 'Client not found' } });
-    expect((await access(ids['Drive Client']!, {})).status).toBe(401);
-    expect(await access(ids['Drive Client']!, { authorization: `Bearer ${tokens.betaAdmin}`, 'x-portal-tenant': ACME })).toEqual({ status: 403, body: { message: 'This account belongs to another firm.' } });
-    expect(await access(ids['Unconnected Drive']!, asUser('admin'))).toEqual({ status: 409, body: { message: 'Google Drive is selected for this client but not yet configured.' } });
+  it('refuses every user\'s token, an Admin\'s and the client\'s own included (403), and answers 409 for a client without Drive', async () => {
+    for (const headers of [asUser('admin'), asUser('cpa'), asUser('client'), asUser('cpaNone'), { authorization: `Bearer ${tokens.betaAdmin}`, 'x-portal-tenant': ACME }, {}]) {
+      expect(await access(ids['Drive Client']!, headers)).toEqual({ status: 403, body: { message: 'Google Drive access is for the files service only.' } });
+    }
+    expect(await access(ids['Unconnected Drive']!, asFiles(ids['Unconnected Drive']!))).toEqual({ status: 409, body: { message: 'Google Drive is selected for this client but not yet configured.' } });
     // The gateway never routes /internal to a service (at most the app's page answers).
     const viaGateway = await fetch(`${portal.gatewayUrl}${driveAccessPath(ids['Drive Client']!)}`, { headers: asUser('admin') });
     expect(await viaGateway.text()).not.toContain('accessToken');
@@ -730,7 +738,7 @@ describe('the directory\'s internal Google Drive access call', () => {
       const c = await api.json<Client>('POST', T('/clients'), tokens.admin, client('Short Token Co', { uploadDestination: 'google_drive' }));
       await connectDrive(c.body.id);
       const before = google.refreshes;
-      const first = await access(c.body.id, asUser('admin'));
+      const first = await access(c.body.id, asFiles(c.body.id));
       expect(first.status).toBe(200);
       expect(google.refreshes).toBe(before + 1);
       google.setAccessTokenTtl(3599);
@@ -738,7 +746,7 @@ describe('the directory\'s internal Google Drive access call', () => {
       expect(r.status).toBe(201);
       expect(google.refreshes).toBe(before + 2);
       // A token with an hour to live is reused.
-      expect((await access(c.body.id, asUser('admin'))).body.accessToken).toBe((await access(c.body.id, asUser('admin'))).body.accessToken);
+      expect((await access(c.body.id, asFiles(c.body.id))).body.accessToken).toBe((await access(c.body.id, asFiles(c.body.id))).body.accessToken);
       expect(google.refreshes).toBe(before + 2);
     } finally {
       google.setAccessTokenTtl(3599);

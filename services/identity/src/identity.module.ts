@@ -5,6 +5,7 @@ import { migrateTenant } from '@ledgerline/kit/db/migrations.ts';
 import { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
 import type { ServiceModule } from '@ledgerline/kit/service-module.ts';
 import { createAuthRouter } from './auth/auth.router.ts';
+import { authenticateCaller } from './auth/authenticate-caller.ts';
 import { LoginService } from './auth/login.service.ts';
 import { LoginThrottle } from './auth/login-throttle.ts';
 import { PlatformAdminStore } from './auth/platform-admin.store.ts';
@@ -60,18 +61,18 @@ export const identityModule: ServiceModule = {
     const logins = new LoginService({ db, companies, users, admins, provider, issuer, throttle });
     const tenants = new TenantService({ db, companies, provider, peers: deps.peers });
     const tenantOf = tenantResolver(db, companies);
-    const tokens = deps.tokens;
+    const authenticated = authenticateCaller({ db, tokens: deps.tokens, companies, users });
     let clientDeletions: Subscription | undefined;
 
     return {
       api,
       routers: [
         createJwksRouter(issuer),
-        createAuthRouter({ api, logins, companies, tokens }),
-        createCompaniesRouter({ api, companies, tenants, tokens }),
-        createAdminOverviewRouter({ api, db, companies, users, tokens }),
-        createRolesRouter({ api, roles, provider, tokens, tenantOf }),
-        createUsersRouter({ api, users, userService: new UserService(users, provider), tokens, tenantOf }),
+        createAuthRouter({ api, logins, companies, authenticated }),
+        createCompaniesRouter({ api, companies, tenants, authenticated }),
+        createAdminOverviewRouter({ api, db, companies, users, authenticated }),
+        createRolesRouter({ api, roles, provider, authenticated, tenantOf }),
+        createUsersRouter({ api, users, userService: new UserService(users, provider), authenticated, tenantOf }),
       ],
       async start() {
         // Identity's own tables in every firm's schema; the other services follow tenant events.

@@ -213,6 +213,33 @@ if (keycloakUrl) {
     });
   });
 
+  describe('Keycloak sessions of a changed user', () => {
+    it('ends the realm sessions of a user whose role changes, and keeps them when it does not', async () => {
+      const admin = await keycloakTestAdmin(keycloakUrl);
+      const tenant = tenantName();
+      const realm = `${TEST_REALM_PREFIX}${tenant}`;
+      const provider = new KeycloakIdentityProvider({ url: keycloakUrl, ...keycloakAdminCredentials(), realmPrefix: TEST_REALM_PREFIX });
+      const sessionsOf = async () => {
+        const [user] = await admin.users.find({ realm, username: 'omar', exact: true });
+        return (await admin.users.listSessions({ realm, id: user!.id! })).length;
+      };
+      try {
+        await provider.provisionTenant(tenant, ROLES);
+        const omar = { id: 78, username: 'omar', fullName: 'Omar Ortiz', password: 'omar-pass-1' };
+        await provider.upsertUser(tenant, { ...omar, role: 'Admin' });
+        expect(await provider.login(tenant, 'omar', 'omar-pass-1')).toMatch(JWT);
+        expect(await sessionsOf()).toBe(1);
+        await provider.upsertUser(tenant, { ...omar, fullName: 'Omar O. Ortiz', role: 'Admin', password: undefined });
+        expect(await sessionsOf()).toBe(1);
+        await provider.upsertUser(tenant, { ...omar, role: 'Client', password: undefined });
+        expect(await sessionsOf()).toBe(0);
+      } finally {
+        await provider.close();
+        await admin.realms.del({ realm }, { catchNotFound: true });
+      }
+    });
+  });
+
   describe('Keycloak admin session', () => {
     it('signs in again when Keycloak stops accepting its admin token', async () => {
       const admin = await keycloakTestAdmin(keycloakUrl);

@@ -63,3 +63,9 @@ export interface ServiceModule {
 
 /** Header the gateway sets after resolving the tenant from path, host or token. */
 export const TENANT_HEADER = 'x-portal-tenant';
+/**
+ * Header the gateway sets to the client's address as it determined it (from the
+ * connection, or from X-Forwarded-For sent by a trusted proxy only). Services read
+ * nothing else: they are reachable from the gateway and each other only.
+ */
+export const CLIENT_ADDRESS_HEADER = 'x-portal-client-address';

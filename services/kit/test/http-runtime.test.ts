@@ -32,6 +32,25 @@ function app(ready = true) {
 }
 
 describe('service HTTP runtime', () => {
+  it('refuses NUL and other control characters anywhere in a body or query, naming the field; tabs and line breaks pass', async () => {
+    for (const [send, field] of [
+      [{ name: 'ab\u0000c' }, 'name'],
+      [{ name: 'ok', tags: ['fine', 'bell\u0007'] }, 'tags[1]'],
+      [{ name: 'ok', nested: { deeper: { note: 'esc\u001b[31m' } } }, 'nested.deeper.note'],
+      [{ name: 'ok', ['key\u0000']: 1 }, 'key\u0000'],
+    ] as const) {
+      const r = await request(app()).post('/api/widgets').send(send);
+      expect({ status: r.status, body: r.body }).toEqual({ status: 400, body: { message: `${field} must not contain control characters` } });
+    }
+    expect((await request(app()).post('/api/widgets').send({ name: 'line one\nline\ttwo\r\n' })).status).toBe(201);
+    const query = await request(app()).get('/api/widgets/1?verbose=tr%00ue');
+    expect(query.body).toEqual({ message: 'verbose must not contain control characters' });
+    // Nesting deeper than any stack: still a 400, not a crash.
+    const deep = `${'['.repeat(20_000)}"x\\u0001"${']'.repeat(20_000)}`;
+    const nested = await request(createServiceApp({ name: 'deep', logger, routers: [], readiness: [] })).post('/nothing').set('content-type', 'application/json').send(deep);
+    expect(nested.status).toBe(400);
+  });
+
   it('validates bodies with the schema and returns its message', async () => {
     const ok = await request(app()).post('/api/widgets').send({ name: ' ab ' });
     expect(ok.status).toBe(201);

@@ -52,6 +52,13 @@ describe.each(databaseTargets())('realtime ($name)', (target) => {
     scratch = await target.open();
     db = scratch.db;
     for (const schema of ['acme', 'beta']) await migrateTenant(db, schema, [userAccess.migrations]);
+    // The users the tokens name, as identity's events would have recorded them.
+    const known = { roleId: 3, role: 'CPA', clientIds: [], reportTypeIds: [] };
+    for (const id of [7, 8, 21, 22]) await userAccess.remember(db.forSchema('acme'), id, known, new Date().toISOString());
+    await userAccess.remember(db.forSchema('beta'), 7, known, new Date().toISOString());
+    // User 9 was deleted in identity (a tombstone in the read model).
+    await userAccess.remember(db.forSchema('acme'), 9, known, new Date().toISOString());
+    await db.forSchema('acme').query('UPDATE rt_user_access SET deleted = true WHERE user_id = 9');
     node = await startRealtimeNode({ db, postgresUrl: scratch.url, jwks: () => issuer.jwks() as Promise<{ keys: never[] }> });
   });
   afterAll(async () => {
@@ -60,12 +67,13 @@ describe.each(databaseTargets())('realtime ($name)', (target) => {
     await scratch.drop();
   });
 
-  it('refuses a handshake without a token, with a bad one, for another firm, an inactive firm or an expired token', async () => {
+  it('refuses a handshake without a token, with a bad one, for another firm, an inactive firm, a deleted user or an expired token', async () => {
     expect(await open(node.url, undefined)).toEqual({ connected: false, message: 'Authentication required. Please log in again.', kind: 'unauthenticated' });
     expect(await open(node.url, { token: 'not.a.token' })).toMatchObject({ connected: false, kind: 'unauthenticated' });
     const acme = await issuer.sign(claims('7', 'acme'));
     expect(await open(node.url, { token: acme, tenant: 'beta' })).toEqual({ connected: false, message: 'This account belongs to another firm.', kind: 'forbidden' });
     expect(await open(node.url, { token: await issuer.sign(claims('7', 'gone')) })).toEqual({ connected: false, message: 'Tenant not found', kind: 'not_found' });
+    expect(await open(node.url, { token: await issuer.sign(claims('9', 'acme')) })).toEqual({ connected: false, message: 'Authentication required. Please log in again.', kind: 'unauthenticated' });
     const past = createTokenIssuer({ issuer: RT_ISSUER, keyStore, tokenTtlSeconds: 60, now: () => Date.now() - 3_600_000 });
     expect(await open(node.url, { token: await past.sign(claims('7', 'acme')) })).toMatchObject({ connected: false, kind: 'unauthenticated' });
   });

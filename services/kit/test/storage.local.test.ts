@@ -7,6 +7,8 @@ import { Readable } from 'node:stream';
 import { Conflict, Invalid, Unavailable } from '@ledgerline/kit/errors.ts';
 import { createObjectStore } from '@ledgerline/kit/storage/create-object-store.ts';
 import type { ObjectStore } from '@ledgerline/kit/storage/object-store.ts';
+import { LocalObjectStore } from '@ledgerline/kit/storage/local-object-store.ts';
+import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 
 const bodyOf = (text: string): Readable => Readable.from([Buffer.from(text)]);
 
@@ -54,15 +56,23 @@ describe('local object store on disk', () => {
     expect(existsSync(path.join(root, 'data', 'doc.bin'))).toBe(false);
   });
 
-  it('sweeps temp files of crashed writers on start, but not writes still in flight', async () => {
+  it('sweeps temp files of dead writers on start, but not writes still in flight', async () => {
     const stale = path.join(root, 'tmp', 'crashed.data');
     const fresh = path.join(root, 'tmp', 'in-flight.data');
     await writeFile(stale, 'half an object');
     await writeFile(fresh, 'still streaming');
-    const twoDaysAgo = new Date(Date.now() - 2 * 24 * 60 * 60 * 1000);
-    await utimes(stale, twoDaysAgo, twoDaysAgo);
+    const elevenMinutesAgo = new Date(Date.now() - 11 * 60 * 1000);
+    await utimes(stale, elevenMinutesAgo, elevenMinutesAgo);
     await createObjectStore({ dataDir });
     expect(await readdir(path.join(root, 'tmp'))).toEqual(['in-flight.data']);
+  });
+
+  it('keeps sweeping while it runs: a write abandoned after start goes too', async () => {
+    const running = new LocalObjectStore(path.join(dataDir, 'swept'), { staleTempMs: 200, sweepIntervalMs: 50 });
+    await running.prepare();
+    const abandoned = path.join(dataDir, 'swept', 'tmp', 'killed-upload.data');
+    await writeFile(abandoned, 'the process writing this was killed');
+    await eventually(async () => expect(await readdir(path.join(dataDir, 'swept', 'tmp'))).toEqual([]), 3_000);
   });
 
   it('refuses a key that collides with a key prefix (a file cannot also be a folder) and keeps both objects', async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { accessScope, canReadClient, canReadReportType } from '../src/access/access-scope.ts';
-import { createUserAccessReadModel, ROLE_UPSERTED, USER_DELETED, USER_UPSERTED } from '../src/access/user-access-read-model.ts';
+import { createUserAccessReadModel, DELETED_USER, ROLE_UPSERTED, USER_DELETED, USER_UPSERTED, type UserAccess } from '../src/access/user-access-read-model.ts';
 import type { PortalClaims } from '../src/auth/claims.ts';
 import { newEvent, type EventEnvelope, type Subscription } from '../src/bus/bus.ts';
 import { MemoryBus } from '../src/bus/memory-bus.ts';
@@ -35,6 +35,12 @@ describe.each(databaseTargets())('user access read model ($name)', (target) => {
     newEvent(USER_UPSERTED, tenant, { id, username: `u${id}`, fullName: `U ${id}`, roleId, role, clientIds, reportTypeIds });
   const publish = (...events: EventEnvelope[]) => bus.publish(events);
   const lookup = (f: TenantEventPayload, id: number) => model.lookup(db.forSchema(f.schemaName), id);
+  /** The live access, for the fields' sake (a tombstone or nothing fails the test). */
+  const live = async (f: TenantEventPayload, id: number): Promise<UserAccess> => {
+    const known = await lookup(f, id);
+    if (!known || known === DELETED_USER) throw new Error(`user ${id} is not live: ${String(known)}`);
+    return known;
+  };
 
   beforeAll(async () => {
     scratch = await target.open();
@@ -79,34 +85,50 @@ describe.each(databaseTargets())('user access read model ($name)', (target) => {
     const first = { ...upsert(acme.shortName, 20, 'CPA', [1], [1]), ...at('2030-01-01T00:00:00.000Z') };
     const second = { ...upsert(acme.shortName, 20, 'CPA', [2], [2]), ...at('2030-01-01T00:00:01.000Z') };
     await publish(first);
-    await eventually(async () => expect((await lookup(acme, 20))?.clientIds).toEqual([1]));
+    await eventually(async () => expect((await live(acme, 20)).clientIds).toEqual([1]));
     await publish(second, first, second);
-    await eventually(async () => expect((await lookup(acme, 20))?.clientIds).toEqual([2]), 800);
+    await eventually(async () => expect((await live(acme, 20)).clientIds).toEqual([2]), 800);
     await settle();
     expect(await lookup(acme, 20)).toEqual({ role: 'CPA', clientIds: [2], reportTypeIds: [2] });
     const inbox = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM portal.inbox WHERE consumer = $1 AND event_id = ANY($2)', ['testsvc.user-access', [first.id, second.id]]);
     expect(inbox.rows[0]?.n).toBe(2);
   });
 
-  it('forgets a deleted user, and a late upsert does not bring them back', async () => {
+  it('keeps a deleted user as a tombstone, and a late upsert does not bring them back', async () => {
     const created = { ...upsert(acme.shortName, 30, 'DTA', null, null), ...at('2030-02-01T00:00:00.000Z') };
     const deleted = { ...newEvent(USER_DELETED, acme.shortName, { id: 30, username: 'u30' }), ...at('2030-02-01T00:00:02.000Z') };
     const stale = { ...upsert(acme.shortName, 30, 'DTA', [5], null), ...at('2030-02-01T00:00:01.000Z') };
     await publish(created);
     await eventually(async () => expect(await lookup(acme, 30)).not.toBeNull());
     await publish(deleted);
-    await eventually(async () => expect(await lookup(acme, 30)).toBeNull());
+    await eventually(async () => expect(await lookup(acme, 30)).toBe(DELETED_USER));
     await publish(stale);
     await settle();
-    expect(await lookup(acme, 30)).toBeNull();
+    expect(await lookup(acme, 30)).toBe(DELETED_USER);
+  });
+
+  it('remembers what identity answered for a user it did not know, and a later event still wins', async () => {
+    const schema = db.forSchema(acme.schemaName);
+    expect(await lookup(acme, 60)).toBeNull();
+    await model.remember(schema, 60, { roleId: 3, role: 'CPA', clientIds: [7], reportTypeIds: [] }, '2030-03-01T00:00:00.000Z');
+    expect(await lookup(acme, 60)).toEqual({ role: 'CPA', clientIds: [7], reportTypeIds: [] });
+    await publish({ ...upsert(acme.shortName, 60, 'Client', [8], null), ...at('2030-03-01T00:00:05.000Z') });
+    await eventually(async () => expect(await lookup(acme, 60)).toEqual({ role: 'Client', clientIds: [8], reportTypeIds: [] }), 800);
+    // An older answer does not undo the newer event, nor does it revive a deleted user.
+    await model.remember(schema, 60, { roleId: 1, role: 'Admin', clientIds: [], reportTypeIds: [] }, '2030-03-01T00:00:01.000Z');
+    expect(await live(acme, 60)).toMatchObject({ role: 'Client' });
+    await publish({ ...newEvent(USER_DELETED, acme.shortName, { id: 60, username: 'u60' }), ...at('2030-03-01T00:00:09.000Z') });
+    await eventually(async () => expect(await lookup(acme, 60)).toBe(DELETED_USER), 800);
+    await model.remember(schema, 60, { roleId: 1, role: 'Admin', clientIds: [], reportTypeIds: [] }, '2030-03-01T00:00:08.000Z');
+    expect(await lookup(acme, 60)).toBe(DELETED_USER);
   });
 
   it('renames the role of every user holding a renamed role', async () => {
     await publish(upsert(acme.shortName, 40, 'Senior', [1], null, 77));
-    await eventually(async () => expect((await lookup(acme, 40))?.role).toBe('Senior'));
+    await eventually(async () => expect((await live(acme, 40)).role).toBe('Senior'));
     await publish(newEvent(ROLE_UPSERTED, acme.shortName, { id: 77, name: 'Partner' }));
     // Sooner than the lookup cache's second: applying an event drops what was cached.
-    await eventually(async () => expect((await lookup(acme, 40))?.role).toBe('Partner'), 800);
+    await eventually(async () => expect((await live(acme, 40)).role).toBe('Partner'), 800);
   });
 
   it('ignores events of a firm identity does not know, after one refresh', async () => {
@@ -142,7 +164,7 @@ describe('access scope', () => {
       expect(canReadReportType(scope, 8)).toBe(true);
       expect(canReadReportType(scope, 9)).toBe(false);
     }
-    expect(accessScope(claims('CPA'), null)).toMatchObject({ clients: [], reportTypes: [] });
+    expect(accessScope(claims('CPA'), { role: 'CPA', clientIds: [], reportTypeIds: [] })).toMatchObject({ clients: [], reportTypes: [] });
   });
 
   it('limits a Client user to the first client of their list', () => {
@@ -154,5 +176,11 @@ describe('access scope', () => {
 
   it('applies the role identity announced last over the token\'s (a demotion applies at once)', () => {
     expect(accessScope(claims('Admin'), lists('CPA'))).toMatchObject({ isAdmin: false, clients: [4, 2] });
+  });
+
+  it('refuses a firm user with no stored record whatever the token\'s role (401)', () => {
+    for (const role of ['Admin', 'DTA', 'CPA', 'Client']) {
+      expect(() => accessScope(claims(role), null)).toThrow(expect.objectContaining({ kind: 'unauthenticated' }));
+    }
   });
 });

@@ -94,8 +94,8 @@ export async function startPortal(options: PortalOptions = {}): Promise<RunningP
 
     if (targets.services.length) {
       if (!config.postgresUrl) {
-        const lock = lockDataDir(config.dataDir);
-        stoppers.push(async () => lock.release());
+        const lock = await lockDataDir(config.dataDir);
+        stoppers.push(() => lock.release());
       }
       const adapters = await openAdapters(config, logger);
       stoppers.push(adapters.close);

@@ -45,7 +45,7 @@ export const tasksModule: ServiceModule = {
     const api = new ApiRegistry('tasks');
     const peer = (name: string) => () => deps.peers().find((p) => p.service === name)!.url;
     const registry = new TenantRegistry({ source: identityTenantSource(peer('identity')) });
-    const tenants = serviceTenants(db, registry, userAccess);
+    const tenants = serviceTenants(db, registry, userAccess, peer('identity'));
     const tasks = new TaskStore(userAccess, directory);
     const reminders = new ReminderService({ jobs, tasks, leadSeconds: config.reminderLeadSeconds });
     const service = new TaskService({ tasks, reminders, users: userAccess, directory: new DirectoryLookup(directory, peer('directory')) });

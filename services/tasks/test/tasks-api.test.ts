@@ -117,7 +117,7 @@ describe('tasks: validation (400 with a clear message)', () => {
     [{ title: 'x', clientIds: [3_000_000_000] }, TASK_MESSAGES.clientIds],
     [{ title: 'x', dueDate: 'next friday' }, 'dueDate must be a date (YYYY-MM-DD) or an ISO timestamp with a time zone'],
     [{ title: 'x', recurringEndDate: '2030-02-30' }, 'recurringEndDate must be a date (YYYY-MM-DD) or an ISO timestamp with a time zone'],
-    [{ title: 'bad\u0000title' }, 'Title must not contain control characters'],
+    [{ title: 'bad\u0000title' }, 'title must not contain control characters'],
   ])('%j → %s', async (body, message) => {
     const r = await create('admin', body);
     expect(r.status).toBe(400);

@@ -1,5 +1,4 @@
 import express, { type Router } from 'express';
-import { z } from 'zod';
 import { canReadClient } from '@ledgerline/kit/access/access-scope.ts';
 import { actorName } from '@ledgerline/kit/auth/actor-id.ts';
 import type { TokenVerifier } from '@ledgerline/kit/auth/token-verifier.ts';
@@ -8,6 +7,7 @@ import type { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
 import { authenticate } from '@ledgerline/kit/http/authenticate.ts';
 import { parseInput } from '@ledgerline/kit/http/validate.ts';
 import type { ServiceTenants } from '@ledgerline/kit/tenancy/tenant-requests.ts';
+import { DB_INT_MAX, idSchema, intSchema } from '@ledgerline/contracts/scalars.ts';
 import type { ClientEngagementDetails, DashboardOverview, UserActivityDetails } from '@ledgerline/contracts/activity.contracts.ts';
 import { ACTIVITY_DENIED, visibilityOf } from '../access-rules.ts';
 import type { DashboardStore } from './dashboard.store.ts';
@@ -16,10 +16,8 @@ export const CLIENT_NOT_FOUND = 'Client not found';
 
 // Platform administrators' entries carry negative user ids (kit/auth/actor-id.ts), so any
 // whole number but 0 names a user.
-const userIdSchema = z.coerce.number({ error: 'User id must be a whole number' }).int('User id must be a whole number')
-  .refine((n) => n !== 0, 'User id must be a whole number');
-const clientIdSchema = z.coerce.number({ error: 'Client id must be a positive whole number' }).int('Client id must be a positive whole number')
-  .positive('Client id must be a positive whole number');
+const userIdSchema = intSchema('User id', -DB_INT_MAX, DB_INT_MAX, 'User id must be a whole number').refine((n) => n !== 0, 'User id must be a whole number');
+const clientIdSchema = idSchema('Client id', 'Client id must be a positive whole number');
 
 export function createDashboardRouter(deps: { api: ApiRegistry; dashboard: DashboardStore; tokens: TokenVerifier; tenants: ServiceTenants }): Router {
   const { api, dashboard, tenants } = deps;

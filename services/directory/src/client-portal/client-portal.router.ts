@@ -4,9 +4,8 @@ import type { TokenSigner } from '@ledgerline/kit/crypto/signed-token.ts';
 import { Unauthenticated } from '@ledgerline/kit/errors.ts';
 import type { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
 import { authenticate } from '@ledgerline/kit/http/authenticate.ts';
-import { parseInput } from '@ledgerline/kit/http/validate.ts';
+import { parsePathId } from '@ledgerline/kit/http/path-id.ts';
 import { TENANT_HEADER } from '@ledgerline/kit/service-module.ts';
-import { idParamSchema } from '@ledgerline/contracts/identity.contracts.ts';
 import { clientPortalQuerySchema, type ClientPortalData, type ClientPortalLink } from '@ledgerline/contracts/directory.contracts.ts';
 import { requireAdmin } from '../access-rules.ts';
 import type { ClientStore } from '../clients/client.store.ts';
@@ -26,7 +25,7 @@ const LINK_INVALID = 'This client portal link is invalid or has expired. Please 
 export function createClientPortalRouter(deps: { api: ApiRegistry; clients: ClientStore; links: TokenSigner<PortalLinkClaims>; linkTtlSeconds: number; tokens: TokenVerifier; tenants: ServiceTenants }): Router {
   const { api, clients, links, tenants } = deps;
   const router = express.Router();
-  const id = (params: Record<string, string>) => parseInput(idParamSchema, params.id);
+  const id = (params: Record<string, string>) => parsePathId(params.id);
 
   api.route(router, { method: 'get', path: '/api/clients/:id/portal-link', summary: 'A signed client portal link, valid 30 days (Admin)', before: [authenticate(deps.tokens)] }, async ({ res, params }) => {
     const t = await tenants.ofRequest(res);

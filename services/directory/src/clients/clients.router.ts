@@ -4,8 +4,7 @@ import type { TokenVerifier } from '@ledgerline/kit/auth/token-verifier.ts';
 import { NotFound } from '@ledgerline/kit/errors.ts';
 import type { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
 import { authenticate } from '@ledgerline/kit/http/authenticate.ts';
-import { parseInput } from '@ledgerline/kit/http/validate.ts';
-import { idParamSchema } from '@ledgerline/contracts/identity.contracts.ts';
+import { parsePathId } from '@ledgerline/kit/http/path-id.ts';
 import { clientPayloadSchema, clientSearchQuerySchema } from '@ledgerline/contracts/directory.contracts.ts';
 import { requireAdmin } from '../access-rules.ts';
 import type { ServiceTenants } from '@ledgerline/kit/tenancy/tenant-requests.ts';
@@ -16,7 +15,7 @@ export function createClientsRouter(deps: { api: ApiRegistry; clients: ClientSto
   const { api, clients, clientService, tenants } = deps;
   const router = express.Router();
   const before = [authenticate(deps.tokens)];
-  const id = (params: Record<string, string>) => parseInput(idParamSchema, params.id);
+  const id = (params: Record<string, string>) => parsePathId(params.id);
 
   api.route(router, { method: 'get', path: '/api/clients', summary: 'Clients the caller may see; search matches name, email, phone, IDs, address', query: clientSearchQuerySchema, before }, async ({ res, query }) => {
     const t = await tenants.ofRequest(res);

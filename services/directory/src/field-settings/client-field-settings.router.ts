@@ -2,8 +2,7 @@ import express, { type Router } from 'express';
 import type { TokenVerifier } from '@ledgerline/kit/auth/token-verifier.ts';
 import type { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
 import { authenticate } from '@ledgerline/kit/http/authenticate.ts';
-import { parseInput } from '@ledgerline/kit/http/validate.ts';
-import { idParamSchema } from '@ledgerline/contracts/identity.contracts.ts';
+import { parsePathId } from '@ledgerline/kit/http/path-id.ts';
 import { clientFieldSettingsInputSchema, DEFAULT_CLIENT_FIELD_SETTINGS, type ClientFieldSettings } from '@ledgerline/contracts/directory.contracts.ts';
 import { requireAdmin } from '../access-rules.ts';
 import type { ServiceTenants } from '@ledgerline/kit/tenancy/tenant-requests.ts';
@@ -32,7 +31,7 @@ export function createClientFieldSettingsRouter(deps: { api: ApiRegistry; settin
     api.route(router, { method: 'put', path, summary: 'Update the firm\'s client field settings (Admin)', body, before }, async ({ res, params, body: input }) => {
       const t = await tenants.ofRequest(res);
       requireAdmin(t, 'settings');
-      return settings.update(t.db, input, params.id === undefined ? undefined : parseInput(idParamSchema, params.id));
+      return settings.update(t.db, input, params.id === undefined ? undefined : parsePathId(params.id));
     });
   }
   return router;

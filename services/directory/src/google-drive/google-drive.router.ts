@@ -4,8 +4,7 @@ import { isDomainError } from '@ledgerline/kit/errors.ts';
 import type { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
 import { authenticate } from '@ledgerline/kit/http/authenticate.ts';
 import type { Logger } from '@ledgerline/kit/logger.ts';
-import { parseInput } from '@ledgerline/kit/http/validate.ts';
-import { idParamSchema } from '@ledgerline/contracts/identity.contracts.ts';
+import { parsePathId } from '@ledgerline/kit/http/path-id.ts';
 import { GOOGLE_DRIVE_SETUP_PARAM, googleCallbackQuerySchema, googleCredentialsInputSchema } from '@ledgerline/contracts/directory.contracts.ts';
 import { requireAdmin } from '../access-rules.ts';
 import type { ServiceTenants } from '@ledgerline/kit/tenancy/tenant-requests.ts';
@@ -18,7 +17,7 @@ export function createGoogleDriveRouter(deps: { api: ApiRegistry; drive: GoogleD
   const { api, drive, tenants, logger } = deps;
   const router = express.Router();
   const before = [authenticate(deps.tokens)];
-  const id = (params: Record<string, string>) => parseInput(idParamSchema, params.id);
+  const id = (params: Record<string, string>) => parsePathId(params.id);
   const admin = async (res: express.Response) => {
     const t = await tenants.ofRequest(res);
     requireAdmin(t, 'googleDrive');
@@ -52,7 +51,7 @@ export function createGoogleDriveRouter(deps: { api: ApiRegistry; drive: GoogleD
     };
     if (query.error) return back('error', `Google Drive access was not granted (${query.error}).`);
     try {
-      await drive.connect(await tenants.byName(tenant), parseInput(idParamSchema, params.clientId), query.code, query.state);
+      await drive.connect(await tenants.byName(tenant), parsePathId(params.clientId), query.code, query.state);
       back('success');
     } catch (err) {
       if (!isDomainError(err)) logger.error({ err }, 'Google Drive connection failed');

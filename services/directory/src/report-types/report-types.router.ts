@@ -4,9 +4,8 @@ import { newEvent } from '@ledgerline/kit/bus/bus.ts';
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import type { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
 import { authenticate } from '@ledgerline/kit/http/authenticate.ts';
-import { parseInput } from '@ledgerline/kit/http/validate.ts';
+import { parsePathId } from '@ledgerline/kit/http/path-id.ts';
 import { enqueueEvents } from '@ledgerline/kit/outbox/outbox.ts';
-import { idParamSchema } from '@ledgerline/contracts/identity.contracts.ts';
 import {
   REPORT_TYPE_DELETED, REPORT_TYPE_UPSERTED, reportTypeInputSchema, type ReportType, type ReportTypeEvent,
 } from '@ledgerline/contracts/directory.contracts.ts';
@@ -20,7 +19,7 @@ export function createReportTypesRouter(deps: { api: ApiRegistry; reportTypes: R
   const { api, reportTypes, tenants } = deps;
   const router = express.Router();
   const before = [authenticate(deps.tokens)];
-  const id = (params: Record<string, string>) => parseInput(idParamSchema, params.id);
+  const id = (params: Record<string, string>) => parsePathId(params.id);
 
   /** Admin only; the change and its event commit together. */
   const change = async (res: express.Response, type: string, write: (tx: Queryable) => Promise<ReportType>) => {

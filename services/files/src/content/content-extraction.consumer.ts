@@ -64,7 +64,7 @@ export function startContentExtraction(o: ContentExtractionOptions): Promise<Sub
         originalName: file.originalName,
         mimeType: file.mimeType,
         size: file.size,
-        open: () => o.blobs.open({ kind: 'service', tenant: tenant.shortName }, file.location),
+        open: () => o.blobs.open(tenant.shortName, file.location),
       });
     } catch (err) {
       if (err instanceof InputReadError || err instanceof OcrUnavailableError) {

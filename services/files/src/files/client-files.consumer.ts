@@ -34,7 +34,7 @@ export function followClientDeletions(o: { db: Database; bus: Bus; tenants: Tena
         await enqueueEvents(tx, batch.map((f) => newEvent(FILE_DELETED, tenant.shortName, fileDeletedEvent(f, SYSTEM_ACTOR))));
       });
       for (const f of batch) {
-        if (f.location.kind === 'object') await o.blobs.deleteQuietly({ kind: 'service', tenant: tenant.shortName }, f.location);
+        if (f.location.kind === 'object') await o.blobs.deleteQuietly(tenant.shortName, f.location);
       }
       o.logger.info({ clientId, files: batch.length }, 'files of a deleted client removed');
     }

@@ -8,7 +8,6 @@ import {
   FILE_DELETED, FILE_EXTRACTION_REQUESTED,
   type ExtractContentResult, type FileExtractionRequestedEvent, type PublicFileLink,
 } from '@ledgerline/contracts/files.contracts.ts';
-import type { DriveCaller } from '../storage/blob-location.ts';
 import type { BlobStorage } from '../storage/blob-storage.ts';
 import { fileDeletedEvent } from './file-events.ts';
 import { assertMayDelete, FILE_MESSAGES } from './file-rules.ts';
@@ -19,8 +18,6 @@ export interface PublicLinkClaims extends Record<string, unknown> { t: string; f
 
 /** Extraction requests are published in transactions of this many events. */
 const REQUEST_BATCH = 500;
-
-export const userCaller = (t: TenantRequest, bearer: string): DriveCaller => ({ kind: 'user', tenant: t.shortName, bearer });
 
 /** Reading, deleting, sharing and re-extracting stored files, within the caller's visibility. */
 export class FileService {
@@ -47,7 +44,7 @@ export class FileService {
    * Deletes the row (its content cache goes with it) and announces it in one transaction;
    * the bytes go afterwards, and bytes that cannot be deleted now are only logged.
    */
-  async delete(t: TenantRequest, bearer: string, id: number): Promise<{ message: string }> {
+  async delete(t: TenantRequest, id: number): Promise<{ message: string }> {
     if (t.scope.isClient) throw new Forbidden(FILE_MESSAGES.clientCannotDelete);
     const file = await this.visible(t, id);
     assertMayDelete(t, file);
@@ -57,7 +54,7 @@ export class FileService {
       return true;
     });
     if (!deleted) throw new NotFound(FILE_MESSAGES.notFound);
-    await this.#blobs.deleteQuietly(userCaller(t, bearer), file.location);
+    await this.#blobs.deleteQuietly(t.shortName, file.location);
     return { message: FILE_MESSAGES.deleted(file.originalName) };
   }
 

@@ -5,6 +5,7 @@ import { SNIPPET_MARK, type FileListQuery, type FileType, type FirmDocumentType,
 import type { BlobLocation } from '../storage/blob-location.ts';
 import { visibilityCondition } from './file-rules.ts';
 import { highlightName, searchWords, toTsQuery } from './search-query.ts';
+import { isCalendarDate } from '@ledgerline/contracts/scalars.ts';
 
 /** A file row with where its bytes are (never in a reply). */
 export interface StoredFile extends PortalFile {
@@ -112,13 +113,13 @@ const HEADLINE_OPTIONS = `StartSel=${SNIPPET_MARK.start}, StopSel=${SNIPPET_MARK
  */
 function dateBoundCondition(value: string, side: 'start' | 'end', param: (value: unknown) => string): string {
   const what = side === 'start' ? 'Start date' : 'End date';
+  // A day PostgreSQL holds (no 30 February, no year 0, which JavaScript's Date accepts).
   if (value.length > 10) {
     const instant = new Date(value);
-    if (Number.isNaN(instant.getTime())) throw new Invalid(`${what} must be a valid date`);
+    if (Number.isNaN(instant.getTime()) || !isCalendarDate(value.slice(0, 10))) throw new Invalid(`${what} must be a valid date`);
     return `f.uploaded_at ${side === 'start' ? '>=' : '<='} ${param(instant.toISOString())}::timestamptz`;
   }
-  const parsed = new Date(`${value}T00:00:00.000Z`);
-  if (Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== value) throw new Invalid(`${what} must be a valid date (YYYY-MM-DD)`);
+  if (!isCalendarDate(value)) throw new Invalid(`${what} must be a valid date (YYYY-MM-DD)`);
   return side === 'start'
     ? `f.uploaded_at >= (${param(value)}::date)::timestamp AT TIME ZONE 'UTC'`
     : `f.uploaded_at < (${param(value)}::date + 1)::timestamp AT TIME ZONE 'UTC'`;

@@ -1,24 +1,15 @@
-import express, { type Request, type Router } from 'express';
-import { bearerToken, type TokenVerifier } from '@ledgerline/kit/auth/token-verifier.ts';
-import { Unauthenticated } from '@ledgerline/kit/errors.ts';
+import express, { type Router } from 'express';
+import type { TokenVerifier } from '@ledgerline/kit/auth/token-verifier.ts';
 import type { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
 import { authenticate } from '@ledgerline/kit/http/authenticate.ts';
-import { parseInput } from '@ledgerline/kit/http/validate.ts';
+import { parsePathId } from '@ledgerline/kit/http/path-id.ts';
 import type { ServiceTenants } from '@ledgerline/kit/tenancy/tenant-requests.ts';
-import { idParamSchema } from '@ledgerline/contracts/identity.contracts.ts';
 import { fileDownloadQuerySchema, fileListQuerySchema } from '@ledgerline/contracts/files.contracts.ts';
 import type { BlobStorage } from '../storage/blob-storage.ts';
 import type { UploadService } from '../upload/upload.service.ts';
 import { sendFile } from './file-download.ts';
-import { userCaller, type FileService } from './file.service.ts';
+import type { FileService } from './file.service.ts';
 import type { FileStore } from './file.store.ts';
-
-/** The caller's own token, forwarded when the directory is asked on their behalf. */
-const bearerOf = (req: Request): string => {
-  const token = bearerToken(req.header('authorization'));
-  if (!token) throw new Unauthenticated();
-  return token;
-};
 
 /** Spec 001 §7 "Files" (plain /api/files… and, through the gateway, /api/{tenant}/files…). */
 export function createFilesRouter(deps: {
@@ -27,7 +18,7 @@ export function createFilesRouter(deps: {
   const { api, tenants, files, service, uploads, blobs } = deps;
   const router = express.Router();
   const before = [authenticate(deps.tokens)];
-  const id = (params: Record<string, string>) => parseInput(idParamSchema, params.id);
+  const id = (params: Record<string, string>) => parsePathId(params.id);
 
   api.route(router, {
     method: 'get', path: '/api/files', query: fileListQuerySchema, before,
@@ -45,7 +36,7 @@ export function createFilesRouter(deps: {
   api.route(router, {
     method: 'post', path: '/api/files', status: 201, before,
     summary: 'Upload files (multipart/form-data: one or more `file` parts; fileType, clientId, reportTypeId, documentType) — staff only',
-  }, async ({ req, res }) => uploads.upload(await tenants.ofRequest(res), bearerOf(req), req));
+  }, async ({ req, res }) => uploads.upload(await tenants.ofRequest(res), req));
 
   api.route(router, { method: 'post', path: '/api/files/extract-content', summary: 'Queue content extraction for every visible file without extracted text (staff)', before }, async ({ res }) =>
     service.requestExtraction(await tenants.ofRequest(res)));
@@ -56,12 +47,11 @@ export function createFilesRouter(deps: {
   }, async ({ req, res, params, query }) => {
     const t = await tenants.ofRequest(res);
     const file = await service.visible(t, id(params));
-    const caller = userCaller(t, bearerOf(req));
-    await sendFile(req, res, file, query.download === '1' || query.download === 'true' ? 'attachment' : 'inline', (range) => blobs.open(caller, file.location, range));
+    await sendFile(req, res, file, query.download === '1' || query.download === 'true' ? 'attachment' : 'inline', (range) => blobs.open(t.shortName, file.location, range));
   });
 
-  api.route(router, { method: 'delete', path: '/api/files/:id', summary: 'Delete a file (Admin any; other staff what they see, firm documents only their own)', before }, async ({ req, res, params }) =>
-    service.delete(await tenants.ofRequest(res), bearerOf(req), id(params)));
+  api.route(router, { method: 'delete', path: '/api/files/:id', summary: 'Delete a file (Admin any; other staff what they see, firm documents only their own)', before }, async ({ res, params }) =>
+    service.delete(await tenants.ofRequest(res), id(params)));
 
   api.route(router, { method: 'post', path: '/api/files/:id/public-link', summary: 'A signed, short-lived URL that opens the file without a bearer token', before }, async ({ res, params }) =>
     service.publicLink(await tenants.ofRequest(res), id(params)));

@@ -1,10 +1,9 @@
 import express, { type Router } from 'express';
 import { NotFound } from '@ledgerline/kit/errors.ts';
 import type { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
-import { parseInput } from '@ledgerline/kit/http/validate.ts';
+import { parsePathId } from '@ledgerline/kit/http/path-id.ts';
 import { TENANT_HEADER } from '@ledgerline/kit/service-module.ts';
 import type { ServiceTenants } from '@ledgerline/kit/tenancy/tenant-requests.ts';
-import { idParamSchema } from '@ledgerline/contracts/identity.contracts.ts';
 import { publicFileQuerySchema } from '@ledgerline/contracts/files.contracts.ts';
 import type { BlobStorage } from '../storage/blob-storage.ts';
 import { sendFile } from './file-download.ts';
@@ -25,13 +24,12 @@ export function createPublicFilesRouter(deps: { api: ApiRegistry; tenants: Servi
     method: 'get', path: '/api/public/files/:id', public: true, query: publicFileQuerySchema,
     summary: 'A file through a public link (signed, expiring token from POST /api/files/{id}/public-link)',
   }, async ({ req, res, params, query }) => {
-    const fileId = parseInput(idParamSchema, params.id);
+    const fileId = parsePathId(params.id);
     const claims = service.verifyLink(query.token, fileId, req.header(TENANT_HEADER) || undefined);
     const t = await tenants.byName(claims.t);
     const file = await files.find(t.db, fileId);
     if (!file) throw new NotFound(FILE_MESSAGES.notFound);
-    const caller = { kind: 'service', tenant: claims.t } as const;
-    await sendFile(req, res, file, query.download === '1' || query.download === 'true' ? 'attachment' : 'inline', (range) => blobs.open(caller, file.location, range));
+    await sendFile(req, res, file, query.download === '1' || query.download === 'true' ? 'attachment' : 'inline', (range) => blobs.open(claims.t, file.location, range));
   });
   return router;
 }

@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import type { Logger } from '@ledgerline/kit/logger.ts';
 import type { ObjectStore } from '@ledgerline/kit/storage/object-store.ts';
 import type { DriveAccess } from '@ledgerline/contracts/directory.contracts.ts';
-import type { BlobLocation, DriveCaller } from './blob-location.ts';
+import type { BlobLocation } from './blob-location.ts';
 import type { DriveAccessClient } from './drive-access.client.ts';
 import type { GoogleDriveBlobs } from './google-drive-blobs.ts';
 
@@ -29,8 +29,9 @@ export class BlobStorage {
     return `files/${schema}/${randomUUID()}`;
   }
 
-  driveAccess(caller: DriveCaller, clientId: number): Promise<DriveAccess> {
-    return this.#access.get(caller, clientId);
+  /** `tenant`: the firm whose client's Drive it is (the caller's reach is checked before). */
+  driveAccess(tenant: string, clientId: number): Promise<DriveAccess> {
+    return this.#access.get(tenant, clientId);
   }
 
   async putObject(key: string, body: Readable, contentType: string): Promise<number> {
@@ -42,19 +43,19 @@ export class BlobStorage {
   }
 
   /** The bytes, or the inclusive range of them. */
-  async open(caller: DriveCaller, location: BlobLocation, range?: { start: number; end: number }): Promise<Readable> {
+  async open(tenant: string, location: BlobLocation, range?: { start: number; end: number }): Promise<Readable> {
     if (location.kind === 'object') return this.#objects.get(location.key, range);
-    return this.#drive.download(await this.#access.get(caller, location.clientId), location.fileId, range);
+    return this.#drive.download(await this.#access.get(tenant, location.clientId), location.fileId, range);
   }
 
-  async delete(caller: DriveCaller, location: BlobLocation): Promise<void> {
+  async delete(tenant: string, location: BlobLocation): Promise<void> {
     if (location.kind === 'object') return this.#objects.delete(location.key);
-    return this.#drive.remove(await this.#access.get(caller, location.clientId), location.fileId);
+    return this.#drive.remove(await this.#access.get(tenant, location.clientId), location.fileId);
   }
 
   /** For cleanup paths: a blob that cannot be deleted now is logged, never fatal. */
-  async deleteQuietly(caller: DriveCaller, location: BlobLocation): Promise<void> {
-    await this.delete(caller, location).catch((err: unknown) => {
+  async deleteQuietly(tenant: string, location: BlobLocation): Promise<void> {
+    await this.delete(tenant, location).catch((err: unknown) => {
       this.#logger.warn({ err: String(err), location }, 'file bytes not deleted from storage (left behind)');
     });
   }

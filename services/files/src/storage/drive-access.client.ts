@@ -4,14 +4,15 @@ import { TENANT_HEADER } from '@ledgerline/kit/service-module.ts';
 import {
   DRIVE_ACCESS_ASSERTION_HEADER, driveAccessPath, type DriveAccess, type DriveAccessAssertion,
 } from '@ledgerline/contracts/directory.contracts.ts';
-import type { DriveCaller } from './blob-location.ts';
 
 /** A service assertion lives only as long as one call needs. */
 const ASSERTION_TTL_SECONDS = 60;
 
 /**
  * Asks the directory (which holds the sealed refresh token) for a short-lived Google
- * access token and the client's folder. The directory answers the reasons a client's
+ * access token and the client's folder, always with the files service's own signed
+ * assertion: the directory hands Drive tokens to this service only, which has checked the
+ * caller's reach to the file or client before it asks. The directory answers the reasons a client's
  * Drive cannot be used (not configured, access revoked) with messages for the user.
  */
 export class DriveAccessClient {
@@ -23,10 +24,11 @@ export class DriveAccessClient {
     this.#assertions = assertions;
   }
 
-  async get(caller: DriveCaller, clientId: number): Promise<DriveAccess> {
-    const headers: Record<string, string> = { [TENANT_HEADER]: caller.tenant };
-    if (caller.kind === 'user') headers.authorization = `Bearer ${caller.bearer}`;
-    else headers[DRIVE_ACCESS_ASSERTION_HEADER] = this.#assertions.sign({ t: caller.tenant, c: clientId }, ASSERTION_TTL_SECONDS).token;
+  async get(tenant: string, clientId: number): Promise<DriveAccess> {
+    const headers: Record<string, string> = {
+      [TENANT_HEADER]: tenant,
+      [DRIVE_ACCESS_ASSERTION_HEADER]: this.#assertions.sign({ t: tenant, c: clientId }, ASSERTION_TTL_SECONDS).token,
+    };
     let r: Response;
     try {
       r = await fetch(`${this.#directoryUrl()}${driveAccessPath(clientId)}`, { headers, signal: AbortSignal.timeout(30_000) });

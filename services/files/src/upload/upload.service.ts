@@ -18,7 +18,7 @@ import type { DirectoryLookup } from '@ledgerline/kit/directory/directory-lookup
 import { fileEvent } from '../files/file-events.ts';
 import { FILE_MESSAGES } from '../files/file-rules.ts';
 import { publicFile, type FileStore, type StoredFile } from '../files/file.store.ts';
-import type { BlobLocation, DriveCaller } from '../storage/blob-location.ts';
+import type { BlobLocation } from '../storage/blob-location.ts';
 import type { BlobStorage } from '../storage/blob-storage.ts';
 import { cleanOriginalName, storedFileName } from './file-names.ts';
 import { readMultipart } from './multipart-form.ts';
@@ -73,9 +73,8 @@ export class UploadService {
     this.#logger = deps.logger;
   }
 
-  async upload(t: TenantRequest, bearer: string, req: IncomingMessage): Promise<UploadResult> {
+  async upload(t: TenantRequest, req: IncomingMessage): Promise<UploadResult> {
     if (t.scope.isClient) throw new Forbidden(FILE_MESSAGES.clientCannotUpload);
-    const caller: DriveCaller = { kind: 'user', tenant: t.shortName, bearer };
     const fields: Record<string, string> = {};
     const parts: (StoredPart | undefined)[] = [];
     // Every blob written for this request until it commits: deleted if anything fails.
@@ -96,17 +95,17 @@ export class UploadService {
           // A file input left empty arrives as a part without a name.
           if (!originalName) { part.stream.resume(); return; }
           const index = count++;
-          early ??= { snapshot: JSON.stringify(fields), target: this.#resolveEarly(t, bearer, { ...fields }) };
+          early ??= { snapshot: JSON.stringify(fields), target: this.#resolveEarly(t, { ...fields }) };
           const target = await early.target;
           parts[index] = await this.#store(t, part.stream, originalName, target?.destination ?? { kind: 'object' }, signal, written);
         },
       });
       // The fields seen at the first file are usually all of them: reuse what they resolved to.
       const reusable = early && early.snapshot === JSON.stringify(fields) ? await early.target : null;
-      const target = reusable ?? await this.#resolve(t, bearer, fields);
+      const target = reusable ?? await this.#resolve(t, fields);
       const stored = parts.filter((p): p is StoredPart => p !== undefined);
       if (stored.length === 0) throw new Invalid(UPLOAD_MESSAGES.noFiles);
-      for (const part of stored) await this.#settle(part, target.destination, written, caller);
+      for (const part of stored) await this.#settle(t, part, target.destination, written);
 
       const uploadedById = actorId(t.claims);
       const uploaderName = actorName(t.claims);
@@ -130,7 +129,7 @@ export class UploadService {
       return { message: UPLOAD_MESSAGES.success, files: files.map(publicFile) };
     } finally {
       if (written.size) {
-        await Promise.all([...written].map((location) => this.#blobs.deleteQuietly(caller, location)));
+        await Promise.all([...written].map((location) => this.#blobs.deleteQuietly(t.shortName, location)));
       }
     }
   }
@@ -140,23 +139,23 @@ export class UploadService {
    * come leave it open (object store for now); a client or report type the caller may
    * not reach fails at once, before any byte is stored.
    */
-  #resolveEarly(t: TenantRequest, bearer: string, fields: Record<string, string>): Promise<Target | null> {
-    return this.#resolve(t, bearer, fields).catch((error: unknown) => {
+  #resolveEarly(t: TenantRequest, fields: Record<string, string>): Promise<Target | null> {
+    return this.#resolve(t, fields).catch((error: unknown) => {
       if (error instanceof NotFound || error instanceof Forbidden) throw error;
       return null;
     });
   }
 
-  async #resolve(t: TenantRequest, bearer: string, raw: Record<string, string>): Promise<Target> {
+  async #resolve(t: TenantRequest, raw: Record<string, string>): Promise<Target> {
     const fields = parseInput(uploadFieldsSchema, raw);
-    const client = fields.clientId === undefined ? null : await this.#directory.client(t, bearer, fields.clientId);
-    const reportType = fields.reportTypeId === undefined ? null : await this.#directory.reportType(t, bearer, fields.reportTypeId);
+    const client = fields.clientId === undefined ? null : await this.#directory.client(t, fields.clientId);
+    const reportType = fields.reportTypeId === undefined ? null : await this.#directory.reportType(t, fields.reportTypeId);
     const documentType = fields.fileType === 'firm_document' ? (fields.documentType ?? DEFAULT_FIRM_DOCUMENT_TYPE) : null;
     // A client's reports and company documents go to its Drive when it chose Drive; the
     // firm's own documents stay with the firm. The directory answers 409 while Drive is
     // selected but not connected.
     const destination: Destination = client && fields.fileType !== 'firm_document' && client.uploadDestination === 'google_drive'
-      ? { kind: 'google_drive', clientId: client.id, access: await this.#blobs.driveAccess({ kind: 'user', tenant: t.shortName, bearer }, client.id) }
+      ? { kind: 'google_drive', clientId: client.id, access: await this.#blobs.driveAccess(t.shortName, client.id) }
       : { kind: 'object' };
     return { fields, client, reportType, documentType, destination };
   }
@@ -194,7 +193,7 @@ export class UploadService {
    * folder the final fields do not name cannot be moved back without reading them out
    * of Drive again: that request must send its fields first.
    */
-  async #settle(part: StoredPart, destination: Destination, written: Set<BlobLocation>, caller: DriveCaller): Promise<void> {
+  async #settle(t: TenantRequest, part: StoredPart, destination: Destination, written: Set<BlobLocation>): Promise<void> {
     const at = part.location;
     if (destination.kind === 'object') {
       if (at.kind === 'object') return;
@@ -204,12 +203,12 @@ export class UploadService {
       if (at.clientId === destination.clientId) return;
       throw new Invalid(UPLOAD_ERRORS.fieldsAfterFiles);
     }
-    const body = await this.#blobs.open(caller, at);
+    const body = await this.#blobs.open(t.shortName, at);
     const { fileId } = await this.#blobs.putDrive(destination.access, { name: part.filename, mimeType: part.mimeType, body });
     const moved: BlobLocation = { kind: 'google_drive', fileId, clientId: destination.clientId };
     written.add(moved);
     written.delete(at);
-    await this.#blobs.deleteQuietly(caller, at);
+    await this.#blobs.deleteQuietly(t.shortName, at);
     this.#logger.debug({ fileId }, 'upload moved from the object store to Google Drive (fields after files)');
     part.location = moved;
   }

@@ -1,17 +1,16 @@
-import express, { type Request, type Router } from 'express';
+import express, { type RequestHandler, type Router } from 'express';
 import type { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
-import { authenticate, authOf } from '@ledgerline/kit/http/authenticate.ts';
-import type { TokenVerifier } from '@ledgerline/kit/auth/token-verifier.ts';
+import { authOf } from '@ledgerline/kit/http/authenticate.ts';
+import { clientAddress } from '@ledgerline/kit/http/client-address.ts';
 import { NotFound } from '@ledgerline/kit/errors.ts';
 import { TENANT_HEADER } from '@ledgerline/kit/service-module.ts';
 import { loginRequestSchema } from '@ledgerline/contracts/auth.contracts.ts';
 import { TENANT_NOT_FOUND, type CompanyStore } from '../tenants/company.store.ts';
 import type { LoginService } from './login.service.ts';
+import { storedUserOf } from './authenticate-caller.ts';
 
-const clientIp = (req: Request): string => req.ip ?? req.socket.remoteAddress ?? 'unknown';
-
-export function createAuthRouter(deps: { api: ApiRegistry; logins: LoginService; companies: CompanyStore; tokens: TokenVerifier }): Router {
-  const { api, logins, companies, tokens } = deps;
+export function createAuthRouter(deps: { api: ApiRegistry; logins: LoginService; companies: CompanyStore; authenticated: RequestHandler[] }): Router {
+  const { api, logins, companies } = deps;
   const router = express.Router();
 
   api.route(router, {
@@ -20,13 +19,13 @@ export function createAuthRouter(deps: { api: ApiRegistry; logins: LoginService;
   }, ({ req, body }) => {
     const tenant = req.header(TENANT_HEADER);
     return tenant
-      ? logins.tenantLogin(tenant, body.username, body.password, clientIp(req))
-      : logins.genericLogin(body.username, body.password, clientIp(req));
+      ? logins.tenantLogin(tenant, body.username, body.password, clientAddress(req))
+      : logins.genericLogin(body.username, body.password, clientAddress(req));
   });
 
   api.route(router, {
     method: 'post', path: '/api/admin/auth/login', summary: 'Platform administrator login', public: true, body: loginRequestSchema,
-  }, ({ req, body }) => logins.adminLogin(body.username, body.password, clientIp(req)));
+  }, ({ req, body }) => logins.adminLogin(body.username, body.password, clientAddress(req)));
 
   api.route(router, {
     method: 'get', path: '/api/info', public: true, summary: 'Public facts of a firm for its login page (/api/{tenant}/info); 404 when unknown or inactive',
@@ -38,10 +37,15 @@ export function createAuthRouter(deps: { api: ApiRegistry; logins: LoginService;
   });
 
   api.route(router, {
-    method: 'get', path: '/api/auth/me', summary: 'The signed-in user as the token describes it', before: [authenticate(tokens)],
+    method: 'get', path: '/api/auth/me', before: deps.authenticated,
+    summary: 'The signed-in user as stored now (role, access lists), or as the token describes a platform administrator; 401 for a deleted user',
   }, ({ res }) => {
     const { claims, tenant } = authOf(res);
-    return { ...claims, actingTenant: tenant };
+    const user = storedUserOf(res);
+    // Other services ask this when their access read model does not know the caller yet.
+    return user
+      ? { ...claims, actingTenant: tenant, roleId: user.roleId, clientIds: user.clientIds ?? [], reportTypeIds: user.reportTypeIds ?? [] }
+      : { ...claims, actingTenant: tenant };
   });
   return router;
 }

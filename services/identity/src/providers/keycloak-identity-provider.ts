@@ -146,9 +146,13 @@ export class KeycloakIdentityProvider implements IdentityProvider {
       if (!credential) throw new Error(`user ${user.id} has no credentials yet: a password is required`);
       ({ id } = await this.#admin.call((a) => a.users.create({ realm, ...representation, credentials: [credential] })));
     }
-    await this.#grantOnly(realm, id, user.role);
+    // A changed role ends the user's sessions: no refresh token carries the old grant on.
+    // (Their access tokens still verify until they expire, but every service decides from
+    // the stored user, so those carry the new role already.)
+    if (await this.#grantOnly(realm, id, user.role)) await this.#admin.call((a) => a.users.logout({ realm, id }));
   }
 
+  /** Deleting the realm user ends their sessions with it. */
   async deleteUser(tenant: string, username: string): Promise<void> {
     const realm = this.#realm(tenant);
     const users = await this.#admin.call((a) => a.users.find({ realm, username, exact: true }));
@@ -226,13 +230,14 @@ export class KeycloakIdentityProvider implements IdentityProvider {
     return byName[0];
   }
 
-  /** Exactly one portal role per user: the given one is granted, any other portal role removed. */
-  async #grantOnly(realm: string, id: string, role: string): Promise<void> {
+  /** Exactly one portal role per user: the given one is granted, any other portal role removed; true when another was removed. */
+  async #grantOnly(realm: string, id: string, role: string): Promise<boolean> {
     const target = await this.#ensureRole(realm, role);
     const current = await this.#admin.call((a) => a.users.listRealmRoleMappings({ realm, id }));
     const stale = current.filter((r) => r.name !== role && !isKeycloakRole(realm, r.name)).map(mappingOf);
     if (stale.length) await this.#admin.call((a) => a.users.delRealmRoleMappings({ realm, id, roles: stale }));
     if (!current.some((r) => r.name === role)) await this.#admin.call((a) => a.users.addRealmRoleMappings({ realm, id, roles: [mappingOf(target)] }));
+    return stale.length > 0;
   }
 
   async #clientSecret(realm: string): Promise<string | null> {

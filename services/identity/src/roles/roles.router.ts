@@ -1,23 +1,21 @@
-import express, { type Router } from 'express';
+import express, { type RequestHandler, type Router } from 'express';
 import { newEvent } from '@ledgerline/kit/bus/bus.ts';
 import type { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
-import { authenticate } from '@ledgerline/kit/http/authenticate.ts';
-import { parseInput } from '@ledgerline/kit/http/validate.ts';
-import type { TokenVerifier } from '@ledgerline/kit/auth/token-verifier.ts';
+import { parsePathId } from '@ledgerline/kit/http/path-id.ts';
 import { enqueueEvents } from '@ledgerline/kit/outbox/outbox.ts';
-import { idParamSchema, roleInputSchema } from '@ledgerline/contracts/identity.contracts.ts';
+import { roleInputSchema } from '@ledgerline/contracts/identity.contracts.ts';
 import { requireTenantAdmin } from '../access-rules.ts';
 import type { IdentityProvider } from '../providers/identity-provider.ts';
 import type { TenantRequest } from '../tenants/tenant-context.ts';
 import type { RoleStore } from './role.store.ts';
 
 export function createRolesRouter(deps: {
-  api: ApiRegistry; roles: RoleStore; provider: IdentityProvider; tokens: TokenVerifier; tenantOf: (res: express.Response) => Promise<TenantRequest>;
+  api: ApiRegistry; roles: RoleStore; provider: IdentityProvider; authenticated: RequestHandler[]; tenantOf: (res: express.Response) => Promise<TenantRequest>;
 }): Router {
   const { api, roles, provider, tenantOf } = deps;
   const router = express.Router();
-  const before = [authenticate(deps.tokens)];
-  const id = (params: Record<string, string>) => parseInput(idParamSchema, params.id);
+  const before = deps.authenticated;
+  const id = (params: Record<string, string>) => parsePathId(params.id);
 
   api.route(router, { method: 'get', path: '/api/roles', summary: 'Roles of the firm', before }, async ({ res }) => {
     const t = await tenantOf(res);

@@ -1,8 +1,7 @@
-import express, { type Router } from 'express';
+import express, { type RequestHandler, type Router } from 'express';
 import type { Database } from '@ledgerline/kit/db/database.ts';
 import type { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
-import { authenticate, authOf } from '@ledgerline/kit/http/authenticate.ts';
-import type { TokenVerifier } from '@ledgerline/kit/auth/token-verifier.ts';
+import { authOf } from '@ledgerline/kit/http/authenticate.ts';
 import { requirePlatformAdmin } from '../access-rules.ts';
 import type { UserStore } from '../users/user.store.ts';
 import type { CompanyStore } from './company.store.ts';
@@ -11,10 +10,10 @@ const ACTIVE_WINDOW_DAYS = 7;
 const RECENT_TENANTS = 5;
 
 /** Identity's part of the administrator dashboard: firms and users across all firms. */
-export function createAdminOverviewRouter(deps: { api: ApiRegistry; db: Database; companies: CompanyStore; users: UserStore; tokens: TokenVerifier }): Router {
+export function createAdminOverviewRouter(deps: { api: ApiRegistry; db: Database; companies: CompanyStore; users: UserStore; authenticated: RequestHandler[] }): Router {
   const router = express.Router();
   deps.api.route(router, {
-    method: 'get', path: '/api/admin/overview', summary: 'Firms and users across the platform (platform administrators)', before: [authenticate(deps.tokens)],
+    method: 'get', path: '/api/admin/overview', summary: 'Firms and users across the platform (platform administrators)', before: deps.authenticated,
   }, async ({ res }) => {
     requirePlatformAdmin(authOf(res));
     const companies = await deps.companies.list();

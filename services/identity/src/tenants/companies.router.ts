@@ -1,20 +1,19 @@
-import express, { type Router } from 'express';
+import express, { type RequestHandler, type Router } from 'express';
 import type { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
-import { authenticate, authOf } from '@ledgerline/kit/http/authenticate.ts';
-import { bearerToken, type TokenVerifier } from '@ledgerline/kit/auth/token-verifier.ts';
+import { authOf } from '@ledgerline/kit/http/authenticate.ts';
 import { Forbidden } from '@ledgerline/kit/errors.ts';
 import { INTERNAL_TENANTS_PATH, type TenantEventPayload } from '@ledgerline/kit/tenancy/tenant-events.ts';
-import { companyInputSchema, idParamSchema } from '@ledgerline/contracts/identity.contracts.ts';
-import { parseInput } from '@ledgerline/kit/http/validate.ts';
+import { companyInputSchema } from '@ledgerline/contracts/identity.contracts.ts';
+import { parsePathId } from '@ledgerline/kit/http/path-id.ts';
 import { canListCompanies, requirePlatformAdmin } from '../access-rules.ts';
 import type { CompanyStore } from './company.store.ts';
 import type { TenantService } from './tenant.service.ts';
 
-export function createCompaniesRouter(deps: { api: ApiRegistry; companies: CompanyStore; tenants: TenantService; tokens: TokenVerifier }): Router {
+export function createCompaniesRouter(deps: { api: ApiRegistry; companies: CompanyStore; tenants: TenantService; authenticated: RequestHandler[] }): Router {
   const { api, companies, tenants } = deps;
   const router = express.Router();
-  const auth = [authenticate(deps.tokens)];
-  const id = (params: Record<string, string>) => parseInput(idParamSchema, params.id);
+  const auth = deps.authenticated;
+  const id = (params: Record<string, string>) => parsePathId(params.id);
 
   api.route(router, { method: 'get', path: '/api/companies', summary: 'Firms: all for platform administrators, their own for a firm\'s Admin and DTA', before: auth }, async ({ res }) => {
     const a = authOf(res);
@@ -23,9 +22,9 @@ export function createCompaniesRouter(deps: { api: ApiRegistry; companies: Compa
     return a.claims.platformAdmin ? all : all.filter((c) => c.shortName === a.claims.tenant);
   });
 
-  api.route(router, { method: 'post', path: '/api/companies', summary: 'Create a firm: its schema, every service\'s tables, its realm', status: 201, body: companyInputSchema, before: auth }, ({ res, req, body }) => {
+  api.route(router, { method: 'post', path: '/api/companies', summary: 'Create a firm: its schema, every service\'s tables, its realm', status: 201, body: companyInputSchema, before: auth }, ({ res, body }) => {
     requirePlatformAdmin(authOf(res));
-    return tenants.create(body, bearerToken(req.header('authorization'))!);
+    return tenants.create(body, authOf(res).token);
   });
 
   api.route(router, { method: 'put', path: '/api/companies/:id', summary: 'Update a firm (the schema name never changes)', body: companyInputSchema, before: auth }, ({ res, params, body }) => {
@@ -39,9 +38,9 @@ export function createCompaniesRouter(deps: { api: ApiRegistry; companies: Compa
     return { message: 'Tenant Deleted Successfully', company: removed };
   });
 
-  api.route(router, { method: 'post', path: '/api/companies/:id/schema/refresh', summary: 'Apply every service\'s pending migrations to the firm\'s schema', before: auth }, async ({ res, req, params }) => {
+  api.route(router, { method: 'post', path: '/api/companies/:id/schema/refresh', summary: 'Apply every service\'s pending migrations to the firm\'s schema', before: auth }, async ({ res, params }) => {
     requirePlatformAdmin(authOf(res));
-    const actions = await tenants.refreshSchema(id(params), bearerToken(req.header('authorization'))!);
+    const actions = await tenants.refreshSchema(id(params), authOf(res).token);
     return { refreshResult: { actions } };
   });
 

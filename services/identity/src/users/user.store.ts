@@ -47,9 +47,14 @@ export class UserStore {
   }
 
   async get(db: Queryable, id: number): Promise<User> {
+    const user = await this.find(db, id);
+    if (!user) throw new NotFound(USER_NOT_FOUND);
+    return user;
+  }
+
+  async find(db: Queryable, id: number): Promise<User | null> {
     const { rows } = await db.query<UserRow>(`${SELECT} WHERE u.id = $1`, [id]);
-    if (!rows[0]) throw new NotFound(USER_NOT_FOUND);
-    return toUser(rows[0]);
+    return rows[0] ? toUser(rows[0]) : null;
   }
 
   async findByUsername(db: Queryable, username: string): Promise<User | null> {

@@ -1,25 +1,24 @@
-import express, { type Router } from 'express';
+import express, { type RequestHandler, type Router } from 'express';
 import { z } from 'zod';
 import type { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
-import { authenticate } from '@ledgerline/kit/http/authenticate.ts';
-import { parseInput } from '@ledgerline/kit/http/validate.ts';
-import type { TokenVerifier } from '@ledgerline/kit/auth/token-verifier.ts';
+import { parsePathId } from '@ledgerline/kit/http/path-id.ts';
 import { Conflict } from '@ledgerline/kit/errors.ts';
-import { idParamSchema, userInputSchema, userUpdateSchema } from '@ledgerline/contracts/identity.contracts.ts';
+import { idSchema } from '@ledgerline/contracts/scalars.ts';
+import { userInputSchema, userUpdateSchema } from '@ledgerline/contracts/identity.contracts.ts';
 import { requireSelfOrManager, requireStaff, requireTenantAdmin } from '../access-rules.ts';
 import type { TenantRequest } from '../tenants/tenant-context.ts';
 import type { UserService } from './user.service.ts';
 import type { UserStore } from './user.store.ts';
 
-const listQuery = z.object({ clientId: z.coerce.number().int().positive().optional() });
+const listQuery = z.object({ clientId: idSchema('clientId').optional() });
 
 export function createUsersRouter(deps: {
-  api: ApiRegistry; users: UserStore; userService: UserService; tokens: TokenVerifier; tenantOf: (res: express.Response) => Promise<TenantRequest>;
+  api: ApiRegistry; users: UserStore; userService: UserService; authenticated: RequestHandler[]; tenantOf: (res: express.Response) => Promise<TenantRequest>;
 }): Router {
   const { api, users, userService, tenantOf } = deps;
   const router = express.Router();
-  const before = [authenticate(deps.tokens)];
-  const id = (params: Record<string, string>) => parseInput(idParamSchema, params.id);
+  const before = deps.authenticated;
+  const id = (params: Record<string, string>) => parsePathId(params.id);
 
   api.route(router, { method: 'get', path: '/api/users', summary: 'Users of the firm (staff)', query: listQuery, before }, async ({ res, query }) => {
     const t = await tenantOf(res);

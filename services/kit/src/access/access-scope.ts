@@ -1,5 +1,6 @@
 import type { PortalClaims } from '../auth/claims.ts';
 import { hasRole, ROLES } from '../auth/roles.ts';
+import { Unauthenticated } from '../errors.ts';
 import type { UserAccess } from './user-access-read-model.ts';
 
 /** Which records of a firm a signed-in user reaches (DESIGN §3, README "Authorization"). */
@@ -20,19 +21,20 @@ export interface AccessScope {
  * Admin and platform administrators: everything. DTA: every client and report type.
  * CPA and custom roles: the clients and report types of their access lists. Client:
  * only the first client of their list; report types are not what limits them.
- * The read model's role wins over the token's, so a demotion applies before the old
- * token expires; a user the read model does not know yet gets only what the token's
- * role grants without lists.
+ * Everything follows the stored user (`access`, from the user-access read model), never
+ * the token's role: a demotion applies before the old token expires, and a user with no
+ * stored record (deleted, or never made) is refused whatever the token says.
  */
 export function accessScope(claims: PortalClaims, access: UserAccess | null): AccessScope {
   if (claims.platformAdmin) return { role: ROLES.admin, isAdmin: true, isClient: false, clients: 'all', reportTypes: 'all' };
-  const role = access?.role || claims.role;
+  if (!access) throw new Unauthenticated();
+  const role = access.role;
   const as: PortalClaims = { ...claims, role };
   if (hasRole(as, ROLES.admin)) return { role, isAdmin: true, isClient: false, clients: 'all', reportTypes: 'all' };
   if (hasRole(as, ROLES.dta)) return { role, isAdmin: false, isClient: false, clients: 'all', reportTypes: 'all' };
-  const first = access?.clientIds[0];
+  const first = access.clientIds[0];
   if (hasRole(as, ROLES.client)) return { role, isAdmin: false, isClient: true, clients: first === undefined ? [] : [first], reportTypes: 'all' };
-  return { role, isAdmin: false, isClient: false, clients: access?.clientIds ?? [], reportTypes: access?.reportTypeIds ?? [] };
+  return { role, isAdmin: false, isClient: false, clients: access.clientIds, reportTypes: access.reportTypeIds };
 }
 
 export const canReadClient = (scope: AccessScope, clientId: number): boolean =>

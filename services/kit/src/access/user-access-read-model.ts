@@ -4,6 +4,7 @@ import type { ServiceMigrations } from '../db/migrations.ts';
 import { eventTenant } from '../outbox/tenant-consumer.ts';
 import type { Logger } from '../logger.ts';
 import { consumeOnce } from '../outbox/inbox.ts';
+import { TtlCache } from '../async/ttl-cache.ts';
 import type { TenantRegistry } from '../tenancy/tenant-registry.ts';
 
 /** What identity publishes (services/identity/src/users/user.service.ts, roles.router.ts). */
@@ -23,12 +24,25 @@ export interface UserAccess {
   reportTypeIds: number[];
 }
 
+/**
+ * What the read model knows of a user: their access, that they were deleted (a
+ * tombstone), or nothing yet (null: their event is on its way, or this service was
+ * deployed after they were made).
+ */
+export type KnownUserAccess = UserAccess | typeof DELETED_USER | null;
+export const DELETED_USER = 'deleted';
+
 export interface UserAccessReadModel {
   /** Tenant-scoped table `<service>_user_access`: include in the service's migrations. */
   migrations: ServiceMigrations;
   /** Consumes identity's user and role events into each firm's schema until closed. */
   follow(deps: { db: Database; bus: Bus; logger: Logger; tenants: TenantRegistry }): Promise<Subscription>;
-  lookup(db: SchemaDb, userId: number): Promise<UserAccess | null>;
+  lookup(db: SchemaDb, userId: number): Promise<KnownUserAccess>;
+  /**
+   * Records what identity answered when asked directly for a user the model did not know.
+   * `version` is when that answer was true, so any event about a later change still wins.
+   */
+  remember(db: SchemaDb, userId: number, access: UserAccess & { roleId: number }, version: string): Promise<void>;
   /** Names of the live users among `ids` (DESIGN §7: names shown beside tasks, trackers, messages). */
   names(db: Queryable, ids: readonly number[]): Promise<Map<number, UserName>>;
   /** Table name, for joins; rows with `deleted` set are tombstones. */
@@ -59,7 +73,7 @@ export function createUserAccessReadModel(service: string): UserAccessReadModel 
   if (!/^[a-z][a-z0-9_]*$/.test(service)) throw new Error(`Invalid service name for a table: ${service}`);
   const table = `${service}_user_access`;
   const consumer = `${service}.user-access`;
-  const cache = new Map<string, { at: number; access: UserAccess | null }>();
+  const cache = new TtlCache<KnownUserAccess>({ ttlMs: LOOKUP_CACHE_MS, maxEntries: LOOKUP_CACHE_MAX_ENTRIES });
   const cacheKey = (schema: string, userId: number) => `${schema}/${userId}`;
 
   const upsert = (tx: Queryable, userId: number, at: string, values: { roleId: number | null; role: string; clientIds: number[]; reportTypeIds: number[]; deleted: boolean; username?: string; fullName?: string }) =>
@@ -136,16 +150,21 @@ export function createUserAccessReadModel(service: string): UserAccessReadModel 
     async lookup(db, userId) {
       const key = cacheKey(db.schema, userId);
       const cached = cache.get(key);
-      if (cached && Date.now() - cached.at < LOOKUP_CACHE_MS) return cached.access;
-      const { rows } = await db.query<{ role: string; client_ids: number[]; report_type_ids: number[] }>(
-        `SELECT role, client_ids, report_type_ids FROM ${table} WHERE user_id = $1 AND NOT deleted`, [userId],
+      if (cached !== undefined) return cached;
+      const { rows } = await db.query<{ role: string; client_ids: number[]; report_type_ids: number[]; deleted: boolean }>(
+        `SELECT role, client_ids, report_type_ids, deleted FROM ${table} WHERE user_id = $1`, [userId],
       );
       const row = rows[0];
-      const access = row ? { role: row.role, clientIds: row.client_ids.map(Number), reportTypeIds: row.report_type_ids.map(Number) } : null;
-      cache.delete(key); // re-inserted last: the oldest entry is the first to go
-      cache.set(key, { at: Date.now(), access });
-      if (cache.size > LOOKUP_CACHE_MAX_ENTRIES) cache.delete(cache.keys().next().value!);
-      return access;
+      const known: KnownUserAccess = !row ? null
+        : row.deleted ? DELETED_USER
+          : { role: row.role, clientIds: row.client_ids.map(Number), reportTypeIds: row.report_type_ids.map(Number) };
+      cache.set(key, known);
+      return known;
+    },
+
+    async remember(db, userId, access, version) {
+      await upsert(db, userId, version, { roleId: access.roleId, role: access.role, clientIds: access.clientIds, reportTypeIds: access.reportTypeIds, deleted: false });
+      cache.delete(cacheKey(db.schema, userId));
     },
   };
 }

@@ -23,33 +23,33 @@ export class DirectoryLookup {
     this.#directoryUrl = directoryUrl;
   }
 
-  async client(t: TenantRequest, bearer: string, id: number): Promise<DirectoryClient> {
+  async client(t: TenantRequest, id: number): Promise<DirectoryClient> {
     if (!canReadClient(t.scope, id)) throw new NotFound(DIRECTORY_NOT_FOUND.client);
     const known = await this.#model.client(t.db, id);
     if (known) return known;
-    const fetched = await this.#ask<Client>(t, bearer, `/api/clients/${id}`);
+    const fetched = await this.#ask<Client>(t, `/api/clients/${id}`);
     if (!fetched) throw new NotFound(DIRECTORY_NOT_FOUND.client);
     const client: DirectoryClient = { id: fetched.id, name: fetched.name, uploadDestination: fetched.uploadDestination, googleDriveConfigured: fetched.googleDriveConfigured };
     await this.#model.rememberClient(t.db, client, fetched.updatedAt);
     return client;
   }
 
-  async reportType(t: TenantRequest, bearer: string, id: number): Promise<DirectoryReportType> {
+  async reportType(t: TenantRequest, id: number): Promise<DirectoryReportType> {
     if (!canReadReportType(t.scope, id)) throw new NotFound(DIRECTORY_NOT_FOUND.reportType);
     const known = await this.#model.reportType(t.db, id);
     if (known) return known;
-    const fetched = (await this.#ask<ReportType[]>(t, bearer, '/api/report-types'))?.find((r) => r.id === id);
+    const fetched = (await this.#ask<ReportType[]>(t, '/api/report-types'))?.find((r) => r.id === id);
     if (!fetched) throw new NotFound(DIRECTORY_NOT_FOUND.reportType);
     await this.#model.rememberReportType(t.db, { id: fetched.id, name: fetched.name }, fetched.updatedAt);
     return { id: fetched.id, name: fetched.name };
   }
 
   /** null for 404; the directory's own denial otherwise passes on as unavailability. */
-  async #ask<T>(t: TenantRequest, bearer: string, path: string): Promise<T | null> {
+  async #ask<T>(t: TenantRequest, path: string): Promise<T | null> {
     let r: Response;
     try {
       r = await fetch(`${this.#directoryUrl()}${path}`, {
-        headers: { authorization: `Bearer ${bearer}`, [TENANT_HEADER]: t.shortName },
+        headers: { authorization: `Bearer ${t.token}`, [TENANT_HEADER]: t.shortName },
         signal: AbortSignal.timeout(10_000),
       });
     } catch {

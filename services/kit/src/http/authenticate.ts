@@ -7,6 +7,8 @@ import { TENANT_HEADER } from '../service-module.ts';
 
 export interface AuthContext {
   claims: PortalClaims;
+  /** The bearer token itself, for calls made on the caller's behalf. */
+  token: string;
   /** The tenant this request acts in: resolved by the gateway, else the token's own. */
   tenant: string | null;
 }
@@ -22,7 +24,7 @@ export function authenticate(tokens: TokenVerifier): RequestHandler {
     const claims = await tokens.verify(token);
     const tenant = req.header(TENANT_HEADER) || claims.tenant;
     if (tenant && !canActInTenant(claims, tenant)) throw new Forbidden('This account belongs to another firm.');
-    const auth: AuthContext = { claims, tenant };
+    const auth: AuthContext = { claims, token, tenant };
     res.locals.auth = auth;
     next();
   };

@@ -1,6 +1,7 @@
 import express, { type Express, type Router } from 'express';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logger.ts';
+import { rejectControlCharacters } from './control-characters.ts';
 import { errorMiddleware, notFoundHandler } from './error-middleware.ts';
 import { httpMetrics, metricsHandler } from './metrics.ts';
 
@@ -28,7 +29,9 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   const { name, logger } = options;
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  // Forwarded headers are the gateway's to judge (TRUSTED_PROXIES); a service takes the
+  // client's address from the gateway's own header only (clientAddress).
+  app.set('trust proxy', false);
 
   app.use((req, res, next) => {
     const requestId = req.header('x-request-id') ?? randomUUID();
@@ -58,6 +61,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   }
 
   app.use(express.json({ limit: options.jsonLimitBytes ?? 1024 * 1024 }));
+  app.use(rejectControlCharacters);
   for (const router of options.routers) app.use(router);
   app.use(notFoundHandler);
   app.use(errorMiddleware(logger));

@@ -35,7 +35,7 @@ export function socketAuthMiddleware(deps: { tokens: TokenVerifier; tenants: Ser
       const tenant = typeof auth.tenant === 'string' && auth.tenant ? auth.tenant : claims.tenant;
       if (!tenant) throw new Forbidden('Select a tenant first.');
       if (!canActInTenant(claims, tenant)) throw new Forbidden('This account belongs to another firm.');
-      await deps.tenants.ofAuth({ claims, tenant });
+      await deps.tenants.ofAuth({ claims, tenant, token: auth.token });
       // Platform administrators are negated like everywhere a firm stores users (kit/auth/actor-id.ts).
       const userId = actorId(claims);
       const identity: SocketIdentity = { tenant, userId };

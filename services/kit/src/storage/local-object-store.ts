@@ -9,8 +9,14 @@ import { Conflict, NotFound, Unavailable } from '../errors.ts';
 import { assertValidKey, assertValidRange, rangeNotSatisfiable, storedContentType } from './object-store-rules.ts';
 import type { ByteRange, ObjectStat, ObjectStore } from './object-store.ts';
 
-/** A temp file this old belongs to a writer that crashed, never to one still streaming. */
-const STALE_TEMP_MS = 24 * 60 * 60 * 1000;
+/**
+ * A temp file not written to for this long belongs to a writer that died (a killed
+ * process, a crash): a live upload writes as its bytes arrive, and one that stalls is
+ * cut off by the servers' five-minute idle timeout, which deletes its temp file.
+ */
+const STALE_TEMP_MS = 10 * 60 * 1000;
+/** How often a running process sweeps them (also once at start). */
+const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 
 const errorCode = (error: unknown): string | undefined => (error as NodeJS.ErrnoException | null)?.code;
 const isMissing = (error: unknown): boolean => ['ENOENT', 'ENOTDIR'].includes(errorCode(error) ?? '');
@@ -28,23 +34,41 @@ export class LocalObjectStore implements ObjectStore {
   readonly #data: string;
   readonly #meta: string;
   readonly #tmp: string;
+  readonly #staleTempMs: number;
+  readonly #sweepIntervalMs: number;
 
-  constructor(root: string) {
+  constructor(root: string, options: { staleTempMs?: number; sweepIntervalMs?: number } = {}) {
     this.root = path.resolve(root);
+    this.#staleTempMs = options.staleTempMs ?? STALE_TEMP_MS;
+    this.#sweepIntervalMs = options.sweepIntervalMs ?? SWEEP_INTERVAL_MS;
     this.#data = path.join(this.root, 'data');
     this.#meta = path.join(this.root, 'meta');
     this.#tmp = path.join(this.root, 'tmp');
   }
 
-  /** Creates the tree and removes temp files that crashed writers left behind. */
+  /**
+   * Creates the tree and removes temp files that dead writers left behind, now and
+   * every sweep interval while the process runs.
+   */
   async prepare(): Promise<void> {
     await Promise.all([this.#data, this.#meta, this.#tmp].map((dir) => mkdir(dir, { recursive: true })));
-    const staleBefore = Date.now() - STALE_TEMP_MS;
+    await this.sweepTemp();
+    setInterval(() => { void this.sweepTemp().catch(() => undefined); }, this.#sweepIntervalMs).unref();
+  }
+
+  /** Deletes the temp files no writer has touched within the staleness bound; returns how many. */
+  async sweepTemp(): Promise<number> {
+    const staleBefore = Date.now() - this.#staleTempMs;
+    let removed = 0;
     for (const name of await readdir(this.#tmp)) {
       const file = path.join(this.#tmp, name);
       const info = await stat(file).catch(() => undefined);
-      if (info && info.mtimeMs < staleBefore) await rm(file, { force: true });
+      if (info && info.mtimeMs < staleBefore) {
+        await rm(file, { force: true });
+        removed++;
+      }
     }
+    return removed;
   }
 
   async put(key: string, body: Readable, options: { contentType?: string } = {}): Promise<{ size: number }> {

@@ -1,4 +1,4 @@
-import type { UserAccessReadModel } from '@ledgerline/kit/access/user-access-read-model.ts';
+import { DELETED_USER, type UserAccessReadModel } from '@ledgerline/kit/access/user-access-read-model.ts';
 import { actorId, actorName } from '@ledgerline/kit/auth/actor-id.ts';
 import { ROLES } from '@ledgerline/kit/auth/roles.ts';
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
@@ -46,9 +46,9 @@ export class TaskService {
     return task;
   }
 
-  async create(t: TenantRequest, bearer: string, input: TaskInput): Promise<TaskRow> {
+  async create(t: TenantRequest, input: TaskInput): Promise<TaskRow> {
     this.reach(t);
-    await this.#checkReferences(t, bearer, input.clientIds, input.assignedToId);
+    await this.#checkReferences(t, input.clientIds, input.assignedToId);
     const fields: TaskFields = {
       title: input.title, description: input.description, priority: input.priority, status: input.status,
       dueDate: date(input.dueDate), assignedToId: input.assignedToId, createdById: actorId(t.claims), clientIds: input.clientIds,
@@ -66,12 +66,12 @@ export class TaskService {
   }
 
   /** PATCH: only the fields the body carried change. */
-  async update(t: TenantRequest, bearer: string, id: number, input: TaskUpdate): Promise<TaskRow> {
+  async update(t: TenantRequest, id: number, input: TaskUpdate): Promise<TaskRow> {
     const before = await this.find(t, id);
     const clientIds = input.clientIds ?? before.clientIds;
     const added = clientIds.filter((c) => !before.clientIds.includes(c));
     // A CPA may keep clients outside their list that others put on the task, but not add any.
-    await this.#checkReferences(t, bearer, added, input.assignedToId !== undefined && input.assignedToId !== before.assignedToId ? input.assignedToId : null);
+    await this.#checkReferences(t, added, input.assignedToId !== undefined && input.assignedToId !== before.assignedToId ? input.assignedToId : null);
     const dueDate = input.dueDate !== undefined ? date(input.dueDate) : before.dueDate;
     const isRecurring = input.isRecurring ?? before.isRecurring;
     const fields: TaskFields = {
@@ -162,11 +162,11 @@ export class TaskService {
     await this.#notify(tx, t, assignmentNotice(t, next, null));
   }
 
-  async #checkReferences(t: TenantRequest, bearer: string, clientIds: readonly number[], assignedToId: number | null | undefined): Promise<void> {
-    for (const id of clientIds) await this.#directory.client(t, bearer, id);
+  async #checkReferences(t: TenantRequest, clientIds: readonly number[], assignedToId: number | null | undefined): Promise<void> {
+    for (const id of clientIds) await this.#directory.client(t, id);
     if (!assignedToId) return;
     const assignee = await this.#users.lookup(t.db, assignedToId);
-    if (!assignee || assignee.role === ROLES.client) throw new Invalid(TASK_MESSAGES.assigneeNotStaff);
+    if (!assignee || assignee === DELETED_USER || assignee.role === ROLES.client) throw new Invalid(TASK_MESSAGES.assigneeNotStaff);
   }
 
   async #notify(tx: Queryable, t: TenantRequest, requests: NotificationRequest[]): Promise<void> {

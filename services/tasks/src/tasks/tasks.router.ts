@@ -1,5 +1,5 @@
 import express, { type Router } from 'express';
-import { bearerToken, type TokenVerifier } from '@ledgerline/kit/auth/token-verifier.ts';
+import type { TokenVerifier } from '@ledgerline/kit/auth/token-verifier.ts';
 import type { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
 import { authenticate } from '@ledgerline/kit/http/authenticate.ts';
 import { parsePathId } from '@ledgerline/kit/http/path-id.ts';
@@ -23,9 +23,9 @@ export function createTasksRouter(deps: { api: ApiRegistry; tasks: TaskStore; se
     return tasks.present(t.db, await tasks.list(t.db, service.reach(t), query));
   });
 
-  api.route(router, { method: 'post', path: '/api/tasks', summary: 'Create a task (the caller is its creator)', status: 201, body: taskInputSchema, before }, async ({ req, res, body }) => {
+  api.route(router, { method: 'post', path: '/api/tasks', summary: 'Create a task (the caller is its creator)', status: 201, body: taskInputSchema, before }, async ({ res, body }) => {
     const t = await tenants.ofRequest(res);
-    const task = await service.create(t, bearerToken(req.header('authorization'))!, body);
+    const task = await service.create(t, body);
     return (await tasks.present(t.db, [task]))[0];
   });
 
@@ -50,7 +50,7 @@ export function createTasksRouter(deps: { api: ApiRegistry; tasks: TaskStore; se
     // Defaults and "empty means none" transforms must not touch fields the body did not carry.
     const sent = new Set(Object.keys((req.body ?? {}) as object));
     const update = Object.fromEntries(Object.entries(body).filter(([k]) => sent.has(k)));
-    const task = await service.update(t, bearerToken(req.header('authorization'))!, id, update);
+    const task = await service.update(t, id, update);
     return (await tasks.present(t.db, [task]))[0];
   });
 

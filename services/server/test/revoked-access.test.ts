@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomBytes } from 'node:crypto';
+import { eventually } from '@ledgerline/kit/testing/eventually.ts';
+import type { Client } from '@ledgerline/contracts/directory.contracts.ts';
+import { apiClient, createSignedInUser, startTestPortal, TEST_USER_PASSWORD } from '../src/portal-harness.ts';
+import type { RunningPortal } from '../src/portal.ts';
+import { SERVICE_MODULES } from '../src/targets.ts';
+
+/*
+ * Every service decides from the stored user, not from the token's claims (README
+ * "Authorization"): after a user is deleted, demoted, re-created under the same username,
+ * or their firm is deactivated, their old token loses what it granted in every service
+ * within about a second (the read models' per-process cache), long before it expires.
+ */
+
+/** Bound for the change to reach every service: events on RabbitMQ in CI, a one-second cache, a one-second firm poll. */
+const PROPAGATION_MS = 5_000;
+
+type Portal = RunningPortal & { gatewayUrl: string; adminToken: string };
+let portal: Portal;
+let call: ReturnType<typeof apiClient>;
+let platform: string;
+const suffix = randomBytes(3).toString('hex');
+const FIRM = `rev${suffix}`;
+const u = (name: string) => `${name}_${suffix}`;
+const ROLE = { admin: 1, client: 4 };
+let firmId: number;
+let clientId: number;
+const CLIENT = { address: '1 Main Street, Springfield', phone: '(555)-123-4567', federalId: '12-3456789', stateId: 'IL-1', email: 'kept@example.com' };
+
+/** One signed-in read per service that serves firm data, with the status a live Admin gets. */
+const READS: { service: string; path: string }[] = [
+  { service: 'identity', path: '/users' },
+  { service: 'identity', path: '/auth/me' },
+  { service: 'directory', path: '/clients' },
+  { service: 'files', path: '/files' },
+  { service: 'activity', path: '/activity-logs' },
+  { service: 'activity', path: '/dashboard' },
+];
+
+const statuses = async (token: string) =>
+  Promise.all(READS.map(async (r) => `${r.service} ${r.path} ${(await call('GET', `/api/${FIRM}${r.path}`, token)).status}`));
+const expectAll = async (token: string, status: number) =>
+  expect(await statuses(token)).toEqual(READS.map((r) => `${r.service} ${r.path} ${status}`));
+
+const newAdmin = (who: string) =>
+  createSignedInUser(call, platform, FIRM, { username: u(who), fullName: `${who} ${suffix}`, roleId: ROLE.admin, clientIds: null, reportTypeIds: null });
+
+beforeAll(async () => {
+  portal = await startTestPortal();
+  call = apiClient(portal.gatewayUrl);
+  platform = portal.adminToken;
+  const firm = await call<{ id: number }>('POST', '/api/companies', platform, { name: `Revocation ${suffix}`, shortName: FIRM });
+  expect(firm.status).toBe(201);
+  firmId = firm.body.id;
+  const client = await call<Client>('POST', `/api/${FIRM}/clients`, platform, { name: 'Kept Client', ...CLIENT });
+  expect(client.status).toBe(201);
+  clientId = client.body.id;
+}, 120_000);
+afterAll(async () => { await portal.stop(); });
+
+describe('old tokens after the stored user changed', () => {
+  it('probes every service that serves firm data', () => {
+    const served = SERVICE_MODULES.filter((m) => m.apiResources.some((r) => !['auth', 'info', 'companies'].includes(r) && !r.startsWith('admin/') && !r.startsWith('public/')));
+    expect(new Set(READS.map((r) => r.service))).toEqual(new Set(served.map((m) => m.name)));
+  });
+
+  it('refuses a deleted Admin\'s token everywhere (401), and it can no longer create users, clients or links', async () => {
+    const doomed = await newAdmin('doomed');
+    await expectAll(doomed.token, 200);
+    expect((await call('DELETE', `/api/${FIRM}/users/${doomed.id}`, platform)).status).toBe(200);
+
+    // Identity reads its own table: at once.
+    expect((await call('POST', `/api/${FIRM}/users`, doomed.token, { username: u('minted'), password: TEST_USER_PASSWORD, fullName: 'Minted', roleId: ROLE.admin })).status).toBe(401);
+    await eventually(() => expectAll(doomed.token, 401), PROPAGATION_MS);
+    expect((await call('POST', `/api/${FIRM}/clients`, doomed.token, { name: 'Sneaky', ...CLIENT })).status).toBe(401);
+    expect((await call('GET', `/api/${FIRM}/clients/${clientId}/portal-link`, doomed.token)).status).toBe(401);
+    expect((await call('POST', `/api/${FIRM}/auth/login`, null, { username: u('minted'), password: TEST_USER_PASSWORD })).status).toBe(401);
+  });
+
+  it('takes a demoted Admin\'s rights in every service, and it cannot promote itself back', async () => {
+    const demoted = await newAdmin('demoted');
+    const update = { username: u('demoted'), fullName: `demoted ${suffix}`, password: '', clientIds: [clientId], reportTypeIds: null };
+    expect((await call('PUT', `/api/${FIRM}/users/${demoted.id}`, platform, { ...update, roleId: ROLE.client })).status).toBe(200);
+
+    // Identity: no user or role administration with the old Admin token, at once.
+    expect((await call('PUT', `/api/${FIRM}/users/${demoted.id}`, demoted.token, { ...update, roleId: ROLE.admin })).status).toBe(403);
+    expect((await call('POST', `/api/${FIRM}/roles`, demoted.token, { name: 'Escalated' })).status).toBe(403);
+    expect((await call('GET', `/api/${FIRM}/users`, demoted.token)).status).toBe(403);
+    expect((await call<{ role: string }>('GET', `/api/${FIRM}/auth/me`, demoted.token)).body.role).toBe('Client');
+    // The other services: a Client user's reach, once the change has arrived.
+    await eventually(async () => {
+      expect((await call('POST', `/api/${FIRM}/clients`, demoted.token, { name: 'Sneaky', ...CLIENT })).status).toBe(403);
+      expect((await call('GET', `/api/${FIRM}/activity-logs`, demoted.token)).status).toBe(200);
+      expect((await call<Client[]>('GET', `/api/${FIRM}/clients`, demoted.token)).body.map((c) => c.id)).toEqual([clientId]);
+    }, PROPAGATION_MS);
+    const stored = await call<{ roleId: number }>('GET', `/api/${FIRM}/users/${demoted.id}`, platform);
+    expect(stored.body.roleId).toBe(ROLE.client);
+  });
+
+  it('refuses the old token of a user deleted and re-created under the same username; the new user\'s token works', async () => {
+    const first = await newAdmin('reborn');
+    expect((await call('DELETE', `/api/${FIRM}/users/${first.id}`, platform)).status).toBe(200);
+    const second = await createSignedInUser(call, platform, FIRM, { username: u('reborn'), fullName: 'Reborn', roleId: ROLE.client, clientIds: [clientId], reportTypeIds: null });
+    expect(second.id).not.toBe(first.id);
+    await eventually(() => expectAll(first.token, 401), PROPAGATION_MS);
+    expect((await call('GET', `/api/${FIRM}/files`, second.token)).status).toBe(200);
+  });
+
+  it('refuses every token of a deactivated firm in every service, and serves them again once reactivated', async () => {
+    const staff = await newAdmin('staff');
+    const company = { name: `Revocation ${suffix}`, shortName: FIRM, urlPattern: 'path' };
+    expect((await call('PUT', `/api/companies/${firmId}`, platform, { ...company, isActive: false })).status).toBe(200);
+    await eventually(() => expectAll(staff.token, 404), PROPAGATION_MS);
+    expect((await call('PUT', `/api/companies/${firmId}`, platform, { ...company, isActive: true })).status).toBe(200);
+    await eventually(() => expectAll(staff.token, 200), PROPAGATION_MS);
+  });
+});
