@@ -36,6 +36,8 @@ const READS: { service: string; path: string }[] = [
   { service: 'files', path: '/files' },
   { service: 'activity', path: '/activity-logs' },
   { service: 'activity', path: '/dashboard' },
+  { service: 'tasks', path: '/tasks' },
+  { service: 'tasks', path: '/notifications' },
 ];
 
 const statuses = async (token: string) =>
