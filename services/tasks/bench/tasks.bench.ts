@@ -56,7 +56,8 @@ const call = async <T = Record<string, unknown>>(method: string, path: string, b
 };
 const eventually = async (check: () => Promise<boolean>, what: string, timeoutMs = 600_000) => {
   const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
+  // A pooled connection the server closed while the seeding ran answers ECONNRESET once: ask again.
+  while (!(await check().catch(() => false))) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 500));
   }

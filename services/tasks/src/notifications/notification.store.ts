@@ -37,8 +37,8 @@ export class NotificationStore {
   }
 
   async unreadCount(db: Queryable, userId: number): Promise<number> {
-    const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM notifications WHERE user_id = $1 AND NOT is_read', [userId]);
-    return rows[0]!.n;
+    const { rows } = await db.query<{ n: number }>('SELECT unread AS n FROM notification_unread_counts WHERE user_id = $1', [userId]);
+    return rows[0]?.n ?? 0;
   }
 
   async markRead(db: Queryable, userId: number, id: number): Promise<Notification | null> {
