@@ -52,8 +52,10 @@ export const tasksModule: ServiceModule = {
     const notifications = new NotificationStore();
     const push = new NotificationPush(deps.realtime.emitter, notifications);
     const mailer = createMailer(config.smtpUrl, config.mailFrom);
-    const handlers: Record<string, JobHandler> = { [REMINDER_JOB]: reminders.job() };
-    if (mailer) handlers[EMAIL_JOB] = notificationEmailJob({ mailer, store: notifications, users: userAccess, publicBaseUrl: config.publicBaseUrl, logger });
+    const handlers: Record<string, JobHandler> = {
+      [REMINDER_JOB]: reminders.job(),
+      [EMAIL_JOB]: notificationEmailJob({ mailer, store: notifications, users: userAccess, publicBaseUrl: config.publicBaseUrl, logger }),
+    };
     let poller: { stop(): void } | undefined;
     let scheduler: Scheduler | undefined;
     const subscriptions: Subscription[] = [];

@@ -5,11 +5,13 @@ import { emailAddressOf, type Mailer } from './mailer.ts';
 import type { NotificationStore } from './notification.store.ts';
 
 /**
- * Sends one notification by email. A notification deleted meanwhile, or a user without an
- * address, sends nothing. A failed send throws, so the scheduler retries it later.
+ * Sends one notification by email. A notification deleted meanwhile, a user without an
+ * address, or a portal whose SMTP_URL was removed since the job was queued sends nothing.
+ * A failed send throws, so the scheduler retries it later.
  */
-export function notificationEmailJob(deps: { mailer: Mailer; store: NotificationStore; users: UserAccessReadModel; publicBaseUrl: string; logger: Logger }): JobHandler {
+export function notificationEmailJob(deps: { mailer: Mailer | null; store: NotificationStore; users: UserAccessReadModel; publicBaseUrl: string; logger: Logger }): JobHandler {
   return async (tx, job, tenant) => {
+    if (!deps.mailer) return;
     const { notificationId } = job.payload as { notificationId: number };
     const n = await deps.store.byId(tx, notificationId);
     if (!n) return;
