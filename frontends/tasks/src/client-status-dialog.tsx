@@ -5,6 +5,7 @@ import { InputTextarea } from 'primereact/inputtextarea';
 import { useEffect, useState } from 'react';
 import { TASK_MESSAGES, TASK_STATUSES, type Task, type TaskClientStatus, type TaskStatus } from '@ledgerline/contracts/tasks.contracts.ts';
 import { formatDate } from '@ledgerline/ui/date-format.ts';
+import { useFailureToast } from '@ledgerline/ui/failure-toast.ts';
 import { serverMessage } from '@ledgerline/ui/server-message.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 import { STATUS_LABELS } from './task-view.ts';
@@ -36,10 +37,10 @@ function ClientStatusRow({ task, row }: { task: Task; row: TaskClientStatus }) {
 /** The per-task 'Update Client Status' dialog (spec 001 §2): one row per client of the task. */
 export function ClientStatusDialog({ task, onHide }: { task: Task | null; onHide(): void }) {
   const statuses = useClientStatuses(task?.id ?? null);
+  useFailureToast(statuses, 'Failed to fetch client statuses');
   return (
     <Dialog header="Update Client Status" visible={task !== null} onHide={onHide} style={{ width: 'min(36rem, 95vw)' }}>
       {task && <p className="client-status__task">{task.title}</p>}
-      {statuses.isError && <p className="task-form__error">Failed to fetch client statuses</p>}
       {statuses.data && statuses.data.length === 0 && <p className="tasks-empty">No clients assigned to this task</p>}
       <ul className="client-status-list">{task && statuses.data?.map((row) => <ClientStatusRow key={row.id} task={task} row={row} />)}</ul>
     </Dialog>

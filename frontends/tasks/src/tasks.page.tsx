@@ -2,9 +2,12 @@ import { Button } from 'primereact/button';
 import { confirmDialog, ConfirmDialog } from 'primereact/confirmdialog';
 import { Dropdown } from 'primereact/dropdown';
 import { TabPanel, TabView } from 'primereact/tabview';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { TASK_PRIORITIES, TASK_SIDE_CARD_ITEMS, TASK_STATUSES, type Task } from '@ledgerline/contracts/tasks.contracts.ts';
+import { ApiError } from '@ledgerline/ui/api-client.ts';
+import { useAuth } from '@ledgerline/ui/auth-context.tsx';
 import { formatDate } from '@ledgerline/ui/date-format.ts';
+import { useFailureToast } from '@ledgerline/ui/failure-toast.ts';
 import { NotificationBell } from '@ledgerline/ui/notification-bell.tsx';
 import { PageHeading } from '@ledgerline/ui/page-heading.tsx';
 import { serverMessage } from '@ledgerline/ui/server-message.ts';
@@ -44,6 +47,11 @@ export function TasksPage() {
   const [formOpen, setFormOpen] = useState(false);
   const [statusTask, setStatusTask] = useState<Task | null>(null);
   const tasks = useTasks(filters);
+  const { logout } = useAuth();
+  // §8: a signed-out list goes to the sign-in page (the firm's, else /login); other failures say so.
+  const signedOut = tasks.error instanceof ApiError && tasks.error.status === 401;
+  useEffect(() => { if (signedOut) logout(); }, [signedOut, logout]);
+  useFailureToast(tasks, 'Failed to fetch tasks');
   const allTasks = useTasks({});
   const stats = useTaskStats().data;
   const overdue = useOverdueTasks().data ?? [];
