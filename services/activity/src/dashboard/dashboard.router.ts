@@ -33,6 +33,8 @@ export function createDashboardRouter(deps: { api: ApiRegistry; dashboard: Dashb
 
   api.route(router, {
     method: 'get', path: '/api/dashboard/users/:userId/activity', summary: 'One user\'s activity within the caller\'s reach (a Client user: only their own)', before,
+    // Platform administrators' entries carry their id negated.
+    pathParams: { userId: { type: 'integer', minimum: -DB_INT_MAX, maximum: DB_INT_MAX, not: { const: 0 } } },
   }, async ({ res, params }): Promise<UserActivityDetails> => {
     const t = await tenants.ofRequest(res);
     const v = visibilityOf(t);

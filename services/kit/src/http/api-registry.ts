@@ -1,5 +1,6 @@
 import type { Request, RequestHandler, Response, Router } from 'express';
 import { z } from 'zod';
+import { DB_INT_MAX, NO_CONTROL_CHARACTERS_PATTERN } from '@ledgerline/contracts/scalars.ts';
 import { parseInput } from './validate.ts';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -18,6 +19,12 @@ export interface RouteSpec<B extends z.ZodType, Q extends z.ZodType> {
   public?: boolean;
   /** Middleware run before validation, e.g. `authenticate(tokens)`. */
   before?: RequestHandler[];
+  /**
+   * JSON Schemas of path parameters the handler reads in its own way; by default an `id`
+   * or `…Id` is documented as kit's parsePathId reads it (a positive database integer),
+   * anything else as text.
+   */
+  pathParams?: Record<string, Record<string, unknown>>;
 }
 
 export interface RouteContext<B, Q> {
@@ -30,7 +37,33 @@ export interface RouteContext<B, Q> {
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 
-interface Documented { method: Method; path: string; summary: string; tags: string[]; body?: z.ZodType; query?: z.ZodType; status: number; public: boolean }
+interface Documented {
+  method: Method; path: string; summary: string; tags: string[]; body?: z.ZodType; query?: z.ZodType; status: number; public: boolean;
+  pathParams: Record<string, Record<string, unknown>>;
+}
+
+/** An id in a path, as parsePathId reads it. */
+const PATH_ID_SCHEMA = { type: 'integer', minimum: 1, maximum: DB_INT_MAX };
+
+/**
+ * The JSON Schema of a request part, saying what the service enforces beyond the zod
+ * schema: every text refuses control characters (kit's rejectControlCharacters), so a
+ * generated client or a fuzzer produces text the service takes.
+ */
+function documented(schema: z.ZodType): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) { node.forEach(visit); return; }
+    if (!node || typeof node !== 'object') return;
+    const n = node as Record<string, unknown>;
+    if (n.type === 'string' && n.pattern === undefined && n.enum === undefined && n.const === undefined && n.format === undefined) {
+      n.pattern = NO_CONTROL_CHARACTERS_PATTERN;
+    }
+    Object.values(n).forEach(visit);
+  };
+  visit(json);
+  return json;
+}
 
 /**
  * Routes are declared once: the same zod schema validates the request and feeds the
@@ -51,7 +84,7 @@ export class ApiRegistry {
   ): void {
     this.#routes.push({
       method: spec.method, path: spec.path, summary: spec.summary, tags: spec.tags ?? [this.service],
-      body: spec.body, query: spec.query, status: spec.status ?? 200, public: spec.public ?? false,
+      body: spec.body, query: spec.query, status: spec.status ?? 200, public: spec.public ?? false, pathParams: spec.pathParams ?? {},
     });
     router[spec.method](spec.path, ...(spec.before ?? []), async (req: Request, res: Response) => {
       const ctx = {
@@ -72,9 +105,12 @@ export class ApiRegistry {
     const paths: Record<string, Record<string, unknown>> = {};
     for (const r of this.#routes) {
       const openPath = r.path.replace(/:(\w+)/g, '{$1}');
-      const params = [...r.path.matchAll(/:(\w+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
+      const params = [...r.path.matchAll(/:(\w+)/g)].map(([, name = '']) => ({
+        name, in: 'path', required: true,
+        schema: r.pathParams[name] ?? (/^id$|Id$/.test(name) ? PATH_ID_SCHEMA : { type: 'string', pattern: NO_CONTROL_CHARACTERS_PATTERN }),
+      }));
       if (r.query) {
-        const schema = z.toJSONSchema(r.query, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, unknown>; required?: string[] };
+        const schema = documented(r.query) as { properties?: Record<string, unknown>; required?: string[] };
         for (const [name, s] of Object.entries(schema.properties ?? {})) {
           params.push({ name, in: 'query', required: schema.required?.includes(name) ?? false, schema: s as { type: string } });
         }
@@ -84,7 +120,7 @@ export class ApiRegistry {
         tags: r.tags,
         ...(r.public ? { security: [] } : {}),
         parameters: params,
-        ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: z.toJSONSchema(r.body, { io: 'input', unrepresentable: 'any' }) } } } } : {}),
+        ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: documented(r.body) } } } } : {}),
         responses: { [String(r.status)]: { description: 'OK' }, default: { description: 'Error', content: { 'application/json': { schema: { type: 'object', properties: { message: { type: 'string' } } } } } } },
       };
     }

@@ -1,0 +1,89 @@
+// `npm run fuzz`: schemathesis against the whole product, every operation of the merged
+// OpenAPI (/api/docs/openapi.json), as three callers of two firms:
+//   1. another firm's Admin on this firm's paths (`/api/{firm}/…`): every protected call
+//      must be refused (401/403/404; the `other_firm_refused` check in fuzz_hooks.py);
+//   2. a Client user, and 3. the firm's Admin, on the plain paths, with schemathesis's
+//      not_a_server_error, status_code_conformance, response_schema_conformance,
+//      use_after_free and ignored_auth checks, stateful phase included.
+// Zero failures to pass. Runs the product in this process on the environment's servers
+// (the embedded default unless their URLs are exported), with the rate limit raised.
+// SCHEMATHESIS (default `schemathesis` on PATH), FUZZ_MAX_EXAMPLES (10), FUZZ_SEED.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { apiClient, createSignedInUser, startTestPortal } from '../src/portal-harness.ts';
+
+const SCHEMATHESIS = process.env.SCHEMATHESIS ?? 'schemathesis';
+const MAX_EXAMPLES = process.env.FUZZ_MAX_EXAMPLES ?? '10';
+const SEED = process.env.FUZZ_SEED ?? '20261124';
+const HERE = dirname(fileURLToPath(import.meta.url));
+
+interface OpenApi { paths: Record<string, Record<string, { security?: unknown[] }>> }
+
+const portal = await startTestPortal({
+  LOG_LEVEL: 'error', GATEWAY_RATE_LIMIT_PER_MINUTE: '100000000', LOGIN_MAX_FAILURES_PER_USER: '100000', LOGIN_MAX_FAILURES_PER_IP: '100000',
+});
+const call = apiClient(portal.gatewayUrl);
+const suffix = randomBytes(3).toString('hex');
+const [FIRM, OTHER] = [`fuzz${suffix}`, `other${suffix}`];
+const work = mkdtempSync(join(tmpdir(), 'fuzz-'));
+let failed = 0;
+
+/** One schemathesis run; resolves with its exit code. */
+function schemathesis(name: string, spec: string, token: string, checks: string, extraEnv: Record<string, string> = {}): Promise<number> {
+  console.log(`\n== fuzz: ${name}`);
+  const child = spawn(SCHEMATHESIS, [
+    'run', spec, '--url', portal.gatewayUrl, '-H', `Authorization: Bearer ${token}`,
+    '--checks', checks, '--max-examples', MAX_EXAMPLES, '--seed', SEED, '--no-color',
+    '--report', 'junit', '--report-junit-path', join(work, `${name.replace(/\W+/g, '-')}.xml`),
+  ], { stdio: 'inherit', env: { ...process.env, SCHEMATHESIS_HOOKS: 'fuzz_hooks', PYTHONPATH: HERE, ...extraEnv } });
+  return new Promise((resolve) => child.on('exit', (code) => resolve(code ?? 1)));
+}
+
+try {
+  for (const shortName of [FIRM, OTHER]) {
+    const r = await call('POST', '/api/companies', portal.adminToken, { name: `Fuzz ${shortName}`, shortName });
+    if (r.status !== 201) throw new Error(`firm ${shortName}: ${r.status}`);
+  }
+  const client = await call<{ id: number }>('POST', `/api/${FIRM}/clients`, portal.adminToken, {
+    name: 'Fuzz Client', address: '1 Main Street, Springfield', phone: '(555)-123-4567', federalId: '12-3456789', stateId: 'IL-1', email: 'fuzz@example.com',
+  });
+  const person = (who: string, roleId: number, clientIds: number[] | null) =>
+    ({ username: `${who}_${suffix}`, fullName: `Fuzz ${who}`, roleId, clientIds, reportTypeIds: null });
+  const admin = await createSignedInUser(call, portal.adminToken, FIRM, person('admin', 1, null));
+  const clientUser = await createSignedInUser(call, portal.adminToken, FIRM, person('client', 4, [client.body.id]));
+  const outsider = await createSignedInUser(call, portal.adminToken, OTHER, person('outsider', 1, null));
+
+  const doc = (await call<OpenApi>('GET', '/api/docs/openapi.json')).body;
+  const plain = join(work, 'openapi.json');
+  writeFileSync(plain, JSON.stringify(doc));
+  // The same operations in the firm's own path form, for the other firm's token.
+  const prefixed = join(work, 'openapi-firm.json');
+  writeFileSync(prefixed, JSON.stringify({ ...doc, paths: Object.fromEntries(Object.entries(doc.paths).map(([p, ops]) => [p.replace(/^\/api\//, `/api/${FIRM}/`), ops])) }));
+  const publicOperations = Object.entries(doc.paths).flatMap(([p, ops]) => Object.entries(ops)
+    .filter(([, op]) => Array.isArray(op.security) && op.security.length === 0)
+    .map(([method]) => `${method.toUpperCase()} ${p.replace(/^\/api\//, `/api/${FIRM}/`)}`));
+
+  const full = 'not_a_server_error,status_code_conformance,response_schema_conformance,use_after_free,ignored_auth';
+  const runs: [string, () => Promise<number>][] = [
+    ['another firm\'s Admin on this firm\'s paths', () => schemathesis('other firm', prefixed, outsider.token, 'not_a_server_error,other_firm_refused',
+      { FUZZ_EXPECT_REFUSAL: '1', FUZZ_PUBLIC_OPERATIONS: publicOperations.join('\n') })],
+    ['a Client user', () => schemathesis('client user', plain, clientUser.token, full)],
+    // Last: an Admin may delete and demote what the other runs rely on.
+    ['the firm\'s Admin', () => schemathesis('firm admin', plain, admin.token, full)],
+  ];
+  for (const [name, run] of runs) {
+    const code = await run();
+    if (code !== 0) {
+      failed++;
+      console.log(`fuzz: ${name} FAILED (schemathesis exit ${code})`);
+    }
+  }
+  console.log(`\nfuzz: ${runs.length - failed} of ${runs.length} runs clean (reports in ${work})`);
+} finally {
+  await portal.stop();
+}
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,208 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomBytes } from 'node:crypto';
+import { DEFAULT_CLIENT_FIELD_SETTINGS } from '@ledgerline/contracts/directory.contracts.ts';
+import { apiClient, createSignedInUser, startTestPortal, TEST_USER_PASSWORD } from '../src/portal-harness.ts';
+import type { RunningPortal } from '../src/portal.ts';
+
+/*
+ * The authorization matrix of the whole API, generated from the merged OpenAPI: every
+ * operation the services document is called by every kind of caller — a platform
+ * administrator, the firm's Admin, DTA, CPA (one client and one report type in its lists),
+ * Client user, another firm's Admin, and no one — in the firm's own path form, and must
+ * answer as its rule below says: allowed callers are not refused (no 401/403), everyone
+ * else is (401, 403 or 404), and nobody gets a 5xx. An operation without a rule fails
+ * this suite: a new endpoint is not done until it says who may call it. The per-service
+ * suites test the finer rules (which rows, which messages).
+ */
+
+const ACTORS = ['platform', 'admin', 'dta', 'cpa', 'client', 'otherFirm', 'anonymous'] as const;
+type Actor = (typeof ACTORS)[number];
+const PLATFORM: Actor[] = ['platform'];
+const ADMINS: Actor[] = ['platform', 'admin'];
+const MANAGERS: Actor[] = ['platform', 'admin', 'dta'];
+const STAFF: Actor[] = ['platform', 'admin', 'dta', 'cpa'];
+const EVERYONE: Actor[] = ['platform', 'admin', 'dta', 'cpa', 'client'];
+
+interface Request { path?: string; body?: unknown }
+interface Rule {
+  /** Who may call it; 'public' operations are open to anyone (documented `security: []`). */
+  allowed: Actor[] | 'public';
+  /** The path's ids and a valid body, so a refusal is about the caller and not the input. */
+  request?: () => Promise<Request> | Request;
+}
+
+let portal: RunningPortal & { gatewayUrl: string; adminToken: string };
+let call: ReturnType<typeof apiClient>;
+const suffix = randomBytes(3).toString('hex');
+const FIRM = `matrix${suffix}`;
+const OTHER = `mxother${suffix}`;
+const tokens = {} as Record<Actor, string | null>;
+const ids: Record<string, number> = {};
+let serial = 0;
+const unique = (what: string) => `${what}${suffix}${++serial}`;
+
+const CLIENT_BODY = { address: '1 Main Street, Springfield', phone: '(555)-123-4567', federalId: '12-3456789', stateId: 'IL-1', email: 'matrix@example.com' };
+const platformCall = <T = Record<string, unknown>>(method: string, path: string, body?: unknown) => call<T>(method, path, portal.adminToken, body);
+const created = async (method: string, path: string, body: unknown): Promise<number> => {
+  const r = await platformCall<{ id: number }>(method, path, body);
+  if (r.status !== 201) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.id;
+};
+const victimClient = () => created('POST', `/api/${FIRM}/clients`, { name: unique('Victim '), ...CLIENT_BODY });
+const victimUser = () => created('POST', `/api/${FIRM}/users`, { username: unique('victim_'), password: TEST_USER_PASSWORD, fullName: 'Victim', roleId: 3 });
+const victimRole = () => created('POST', `/api/${FIRM}/roles`, { name: unique('Role ') });
+const victimReportType = () => created('POST', `/api/${FIRM}/report-types`, { name: unique('Type ') });
+async function uploadReport(): Promise<number> {
+  const form = new FormData();
+  form.append('fileType', 'report');
+  form.append('clientId', String(ids.ownClient));
+  form.append('reportTypeId', String(ids.reportType));
+  form.append('file', new Blob(['Matrix statement total 42']), `${unique('statement')}.txt`);
+  const r = await fetch(`${portal.gatewayUrl}/api/${FIRM}/files`, { method: 'POST', headers: { authorization: `Bearer ${portal.adminToken}` }, body: form });
+  if (r.status !== 201) throw new Error(`upload: ${r.status}`);
+  return ((await r.json()) as { files: { id: number }[] }).files[0]!.id;
+}
+
+/** Keyed "METHOD /api/path" as the OpenAPI lists them. */
+const RULES: Record<string, Rule> = {
+  'POST /api/auth/login': { allowed: 'public' },
+  'POST /api/admin/auth/login': { allowed: 'public' },
+  'GET /api/info': { allowed: 'public' },
+  'GET /api/auth/google/callback/{clientId}': { allowed: 'public' },
+  'GET /api/clients/{id}/portal': { allowed: 'public' },
+  'GET /api/public/files/{id}': { allowed: 'public' },
+
+  'GET /api/auth/me': { allowed: EVERYONE },
+  'GET /api/companies': { allowed: ['platform', 'admin', 'dta'] },
+  'POST /api/companies': { allowed: PLATFORM, request: () => ({ body: { name: 'Matrix Firm', shortName: unique('mxnew') } }) },
+  'PUT /api/companies/{id}': { allowed: PLATFORM, request: () => ({ path: String(ids.firm), body: { name: `Matrix ${suffix}`, shortName: FIRM } }) },
+  'DELETE /api/companies/{id}': {
+    allowed: PLATFORM,
+    request: async () => ({ path: String(await created('POST', '/api/companies', { name: 'Doomed Firm', shortName: unique('mxdoom') })) }),
+  },
+  'POST /api/companies/{id}/schema/refresh': { allowed: PLATFORM, request: () => ({ path: String(ids.firm) }) },
+  'GET /api/admin/overview': { allowed: PLATFORM },
+  'GET /api/admin/analytics': { allowed: PLATFORM },
+
+  'GET /api/roles': { allowed: EVERYONE },
+  'POST /api/roles': { allowed: ADMINS, request: () => ({ body: { name: unique('Role ') } }) },
+  'PUT /api/roles/{id}': { allowed: ADMINS, request: async () => ({ path: String(await victimRole()), body: { name: unique('Renamed ') } }) },
+  'DELETE /api/roles/{id}': { allowed: ADMINS, request: async () => ({ path: String(await victimRole()) }) },
+
+  'GET /api/users': { allowed: STAFF },
+  'POST /api/users': { allowed: ADMINS, request: () => ({ body: { username: unique('new_'), password: TEST_USER_PASSWORD, fullName: 'New', roleId: 3 } }) },
+  'GET /api/users/{id}': { allowed: STAFF, request: () => ({ path: String(ids.dta) }) },
+  'PUT /api/users/{id}': {
+    allowed: ADMINS,
+    request: async () => {
+      const id = await victimUser();
+      return { path: String(id), body: { username: unique('renamed_'), password: '', fullName: 'Renamed', roleId: 3 } };
+    },
+  },
+  'DELETE /api/users/{id}': { allowed: ADMINS, request: async () => ({ path: String(await victimUser()) }) },
+  'GET /api/users/{id}/client-access': { allowed: MANAGERS, request: () => ({ path: String(ids.admin) }) },
+  'GET /api/users/{id}/report-access': { allowed: MANAGERS, request: () => ({ path: String(ids.admin) }) },
+
+  'GET /api/clients': { allowed: EVERYONE },
+  'POST /api/clients': { allowed: ADMINS, request: () => ({ body: { name: unique('New Client '), ...CLIENT_BODY } }) },
+  'GET /api/clients/{id}': { allowed: EVERYONE, request: () => ({ path: String(ids.ownClient) }) },
+  'PUT /api/clients/{id}': { allowed: ADMINS, request: async () => ({ path: String(await victimClient()), body: { name: unique('Renamed Client '), ...CLIENT_BODY } }) },
+  'DELETE /api/clients/{id}': { allowed: ADMINS, request: async () => ({ path: String(await victimClient()) }) },
+  'GET /api/clients/{id}/google-drive/status': { allowed: ADMINS, request: () => ({ path: String(ids.ownClient) }) },
+  'POST /api/clients/{id}/google-drive/credentials': { allowed: ADMINS, request: () => ({ path: String(ids.ownClient), body: { clientId: 'matrix-id', clientSecret: 'matrix-secret' } }) },
+  'GET /api/clients/{id}/google-drive/auth-url': { allowed: ADMINS, request: () => ({ path: String(ids.ownClient) }) },
+  'DELETE /api/clients/{id}/google-drive': { allowed: ADMINS, request: async () => ({ path: String(await victimClient()) }) },
+  'GET /api/clients/{id}/portal-link': { allowed: ADMINS, request: () => ({ path: String(ids.ownClient) }) },
+
+  'GET /api/report-types': { allowed: EVERYONE },
+  'POST /api/report-types': { allowed: ADMINS, request: () => ({ body: { name: unique('Type ') } }) },
+  'PUT /api/report-types/{id}': { allowed: ADMINS, request: async () => ({ path: String(await victimReportType()), body: { name: unique('Retyped ') } }) },
+  'DELETE /api/report-types/{id}': { allowed: ADMINS, request: async () => ({ path: String(await victimReportType()) }) },
+
+  'GET /api/client-field-settings': { allowed: EVERYONE },
+  'POST /api/client-field-settings': { allowed: ADMINS, request: () => ({ body: DEFAULT_CLIENT_FIELD_SETTINGS }) },
+  'PUT /api/client-field-settings': { allowed: ADMINS, request: () => ({ body: DEFAULT_CLIENT_FIELD_SETTINGS }) },
+  'PUT /api/client-field-settings/{id}': { allowed: ADMINS, request: () => ({ path: '1', body: DEFAULT_CLIENT_FIELD_SETTINGS }) },
+
+  'GET /api/files': { allowed: EVERYONE },
+  // JSON instead of multipart: allowed callers get the 400 about the body, others the refusal.
+  'POST /api/files': { allowed: STAFF, request: () => ({ body: { fileType: 'report' } }) },
+  'POST /api/files/extract-content': { allowed: STAFF },
+  'GET /api/files/{id}': { allowed: EVERYONE, request: () => ({ path: String(ids.file) }) },
+  'DELETE /api/files/{id}': { allowed: STAFF, request: async () => ({ path: String(await uploadReport()) }) },
+  'POST /api/files/{id}/public-link': { allowed: EVERYONE, request: () => ({ path: String(ids.file) }) },
+
+  'GET /api/activity-logs': { allowed: EVERYONE },
+  'POST /api/activity-logs': { allowed: EVERYONE, request: () => ({ body: { action: 'view', fileId: ids.file } }) },
+  'GET /api/dashboard': { allowed: EVERYONE },
+  'GET /api/dashboard/users/{userId}/activity': { allowed: STAFF, request: () => ({ path: String(ids.dta) }) },
+  'GET /api/dashboard/clients/{clientId}/engagement': { allowed: EVERYONE, request: () => ({ path: String(ids.ownClient) }) },
+};
+
+/** Only the status: some answers are files, not JSON. */
+async function statusOf(method: string, url: string, token: string | null, body: unknown): Promise<number> {
+  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const r = await fetch(`${portal.gatewayUrl}${url}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  await r.arrayBuffer();
+  return r.status;
+}
+
+interface Operation { key: string; method: string; path: string; isPublic: boolean }
+let operations: Operation[] = [];
+
+beforeAll(async () => {
+  portal = await startTestPortal({ GATEWAY_RATE_LIMIT_PER_MINUTE: '100000000' });
+  call = apiClient(portal.gatewayUrl);
+  tokens.platform = portal.adminToken;
+  tokens.anonymous = null;
+  ids.firm = await created('POST', '/api/companies', { name: `Matrix ${suffix}`, shortName: FIRM });
+  await created('POST', '/api/companies', { name: `Matrix other ${suffix}`, shortName: OTHER });
+  ids.ownClient = await created('POST', `/api/${FIRM}/clients`, { name: 'Own Client', ...CLIENT_BODY });
+  ids.reportType = await created('POST', `/api/${FIRM}/report-types`, { name: 'Matrix Type' });
+  const people: [Actor, string, number, number[] | null, number[] | null][] = [
+    ['admin', FIRM, 1, null, null], ['dta', FIRM, 2, null, null], ['cpa', FIRM, 3, [ids.ownClient], [ids.reportType]],
+    ['client', FIRM, 4, [ids.ownClient], null], ['otherFirm', OTHER, 1, null, null],
+  ];
+  for (const [actor, firm, roleId, clientIds, reportTypeIds] of people) {
+    const user = await createSignedInUser(call, portal.adminToken, firm, { username: unique(`${actor}_`), fullName: `Matrix ${actor}`, roleId, clientIds, reportTypeIds });
+    ids[actor] = user.id;
+    tokens[actor] = user.token;
+  }
+  ids.file = await uploadReport();
+  const doc = (await call<{ paths: Record<string, Record<string, { security?: unknown[] }>> }>('GET', '/api/docs/openapi.json')).body;
+  operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({
+    key: `${method.toUpperCase()} ${path}`, method: method.toUpperCase(), path, isPublic: Array.isArray(op.security) && op.security.length === 0,
+  })));
+}, 120_000);
+afterAll(async () => { await portal.stop(); });
+
+describe('authorization matrix, generated from the OpenAPI', () => {
+  it('has a rule for every documented operation, and no rule for an operation that is gone', () => {
+    expect(operations.length).toBeGreaterThan(50);
+    expect(operations.filter((o) => !RULES[o.key]).map((o) => o.key)).toEqual([]);
+    expect(Object.keys(RULES).filter((key) => !operations.some((o) => o.key === key))).toEqual([]);
+  });
+
+  it('documents as public exactly the operations whose rule is public', () => {
+    const mismatched = operations.filter((o) => o.isPublic !== (RULES[o.key]?.allowed === 'public')).map((o) => o.key);
+    expect(mismatched).toEqual([]);
+  });
+
+  it('answers every protected operation as its rule says, for every caller, in the firm\'s path form, never with a 5xx', async () => {
+    const wrong: string[] = [];
+    for (const op of operations) {
+      const rule = RULES[op.key];
+      if (!rule || rule.allowed === 'public') continue;
+      for (const actor of ACTORS) {
+        const { path, body } = rule.request ? await rule.request() : {};
+        const url = `/api/${FIRM}${op.path.slice('/api'.length).replace(/\{\w+\}/, path ?? '1')}`;
+        const status = await statusOf(op.method, url, tokens[actor], body);
+        const allowed = rule.allowed.includes(actor);
+        const ok = status < 500 && (allowed ? status !== 401 && status !== 403 : [401, 403, 404].includes(status));
+        if (!ok) wrong.push(`${op.key} as ${actor}: ${status} (${allowed ? 'allowed' : 'refused'} expected)`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  }, 300_000);
+});
