@@ -30,5 +30,6 @@ describe('task recurrence', () => {
     expect(withinEnd(at('2025-03-31T23:00:00Z'), end)).toBe(true);
     expect(withinEnd(at('2025-04-01T00:00:00Z'), end)).toBe(false);
     expect(withinEnd(at('2099-01-01T00:00:00Z'), null)).toBe(true);
+    expect(withinEnd(occurrenceDate(at('9999-12-31T00:00:00Z'), 'daily', 1), null)).toBe(false);
   });
 });

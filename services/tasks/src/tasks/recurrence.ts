@@ -21,7 +21,14 @@ export function occurrenceDate(origin: Date, pattern: RecurringPattern, steps: n
   return d;
 }
 
-/** Whether an occurrence due at `due` is still within a series ending on `end` (the whole end day counts). */
+/** The last year a due date may fall in: dates are ISO days with four-digit years (contracts' scalars). */
+const LAST_YEAR = 9999;
+
+/**
+ * Whether an occurrence due at `due` is still within a series ending on `end` (the whole end
+ * day counts); a series also ends before it would leave four-digit years.
+ */
 export function withinEnd(due: Date, end: Date | null): boolean {
+  if (due.getUTCFullYear() > LAST_YEAR) return false;
   return !end || due.toISOString().slice(0, 10) <= end.toISOString().slice(0, 10);
 }
