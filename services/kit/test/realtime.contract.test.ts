@@ -11,7 +11,7 @@ import { databaseTargets, type TestDatabase } from '../src/db/test-databases.ts'
 import { createLogger } from '../src/logger.ts';
 import { createRealtimeHub, REALTIME_PATH } from '../src/realtime/realtime-hub.ts';
 import { firmRoom, userRoom } from '../src/realtime/realtime-rooms.ts';
-import { RT_ISSUER, startRealtimeNode, userAccess } from './fixtures/realtime-node.ts';
+import { FIRMS, RT_ISSUER, startRealtimeNode, userAccess } from './fixtures/realtime-node.ts';
 
 const NODE_FIXTURE = fileURLToPath(new URL('./fixtures/realtime-node.ts', import.meta.url));
 const keyStore = new MemorySigningKeyStore();
@@ -51,11 +51,12 @@ describe.each(databaseTargets())('realtime ($name)', (target) => {
   beforeAll(async () => {
     scratch = await target.open();
     db = scratch.db;
-    for (const schema of ['acme', 'beta']) await migrateTenant(db, schema, [userAccess.migrations]);
+    for (const schema of ['acme', 'beta', 'later']) await migrateTenant(db, schema, [userAccess.migrations]);
     // The users the tokens name, as identity's events would have recorded them.
     const known = { roleId: 3, role: 'CPA', clientIds: [], reportTypeIds: [] };
     for (const id of [7, 8, 21, 22]) await userAccess.remember(db.forSchema('acme'), id, known, new Date().toISOString());
     await userAccess.remember(db.forSchema('beta'), 7, known, new Date().toISOString());
+    for (const id of [7, 30]) await userAccess.remember(db.forSchema('later'), id, known, new Date().toISOString());
     // User 9 was deleted in identity (a tombstone in the read model).
     await userAccess.remember(db.forSchema('acme'), 9, known, new Date().toISOString());
     await db.forSchema('acme').query('UPDATE rt_user_access SET deleted = true WHERE user_id = 9');
@@ -98,6 +99,24 @@ describe.each(databaseTargets())('realtime ($name)', (target) => {
     expect(otherGot).toEqual([]);
     // A platform administrator is user -7 in the firm's rooms, never firm user 7.
     expect(adminGot).toEqual([{ n: 3 }]);
+  });
+
+  it('cuts a connected socket once its firm is deactivated or its user deleted', async () => {
+    const later = FIRMS.find((f) => f.shortName === 'later')!;
+    try {
+      const firmGoes = keep(await connected(node.url, await issuer.sign(claims('7', 'later'))));
+      const userGoes = keep(await connected(node.url, await issuer.sign(claims('30', 'later'))));
+      const firmCut = new Promise((resolve) => firmGoes.once('disconnect', resolve));
+      await db.forSchema('later').query('UPDATE rt_user_access SET deleted = true WHERE user_id = 30');
+      await new Promise((resolve) => userGoes.once('disconnect', resolve));
+      expect(firmGoes.connected).toBe(true);
+      // As the next poll of identity's firm list would bring it.
+      later.isActive = false;
+      await firmCut;
+      expect(firmGoes.connected).toBe(false);
+    } finally {
+      later.isActive = true; // the firm list is shared by both database targets
+    }
   });
 
   if (target.name === 'postgres') {

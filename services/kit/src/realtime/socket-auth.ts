@@ -8,6 +8,9 @@ import type { Logger } from '../logger.ts';
 import type { ServiceTenants } from '../tenancy/tenant-requests.ts';
 import { firmRoom, userRoom } from './realtime-rooms.ts';
 
+/** How often a connected socket's firm and user are checked again. */
+const DEFAULT_RECHECK_MS = 60_000;
+
 /** What the handshake establishes, kept on `socket.data`. */
 export interface SocketIdentity {
   tenant: string;
@@ -23,10 +26,12 @@ export interface RefusalData {
  * The handshake is checked like an API call: `auth: { token, tenant? }` — the token verified,
  * the firm (named, else the token's own) one the token may act in and active, the user one the
  * firm's read model accepts (tenants.ofAuth). A refusal ends the handshake with the same
- * message the API would give. A connected socket is cut when its token expires, so a
- * long-lived connection never outlives the sign-in it was opened with.
+ * message the API would give. A connected socket is cut when its token expires, and when a
+ * check every `recheckMs` finds the firm deactivated or the user deleted, so a long-lived
+ * connection never outlives what let it in by more than that.
  */
-export function socketAuthMiddleware(deps: { tokens: TokenVerifier; tenants: ServiceTenants; logger: Logger }) {
+export function socketAuthMiddleware(deps: { tokens: TokenVerifier; tenants: ServiceTenants; logger: Logger; recheckMs?: number }) {
+  const recheckMs = deps.recheckMs ?? DEFAULT_RECHECK_MS;
   return async (socket: Socket, next: (err?: Error) => void): Promise<void> => {
     try {
       const auth = (socket.handshake.auth ?? {}) as { token?: unknown; tenant?: unknown };
@@ -42,11 +47,16 @@ export function socketAuthMiddleware(deps: { tokens: TokenVerifier; tenants: Ser
       socket.data.identity = identity;
       await socket.join([userRoom(tenant, userId), firmRoom(tenant)]);
       const exp = decodeJwt(auth.token).exp;
-      if (exp) {
-        const timer = setTimeout(() => socket.disconnect(true), Math.max(0, exp * 1000 - Date.now()));
-        timer.unref();
-        socket.once('disconnect', () => clearTimeout(timer));
-      }
+      const expiry = exp ? setTimeout(() => socket.disconnect(true), Math.max(0, exp * 1000 - Date.now())) : undefined;
+      const recheck = setInterval(() => {
+        deps.tenants.ofAuth({ claims, tenant, token: auth.token as string }).catch((err: unknown) => {
+          // Identity or the database briefly unavailable is not a refusal: the next check decides.
+          if (err instanceof DomainError && err.kind !== 'unavailable') socket.disconnect(true);
+        });
+      }, recheckMs);
+      expiry?.unref();
+      recheck.unref();
+      socket.once('disconnect', () => { clearTimeout(expiry); clearInterval(recheck); });
       next();
     } catch (err) {
       const refusal = err instanceof DomainError ? err : new Unauthenticated('Invalid authentication token. Please log in again.');
