@@ -28,6 +28,7 @@ function open(url: string, auth: Record<string, unknown> | undefined): Promise<O
     socket.once('connect_error', (err: Error & { data?: { kind?: string } }) => { socket.close(); resolve({ connected: false, message: err.message, kind: err.data?.kind }); });
   });
 }
+const connectOutcome = (url: string, token: string) => open(url, { token });
 async function connected(url: string, token: string, tenant?: string): Promise<Socket> {
   const o = await open(url, { token, tenant });
   if (!o.connected) throw new Error(`refused: ${o.message}`);
@@ -158,4 +159,12 @@ describe.each(databaseTargets())('realtime ($name)', (target) => {
       }
     });
   }
+
+  it('closes every socket and refuses new ones at shutdown (open websockets would keep the server from closing)', async () => {
+    const open = keep(await connected(node.url, await issuer.sign(claims('8', 'acme'))));
+    const ended = new Promise((resolve) => open.once('disconnect', resolve));
+    node.hub.closeConnections();
+    await ended;
+    expect(await connectOutcome(node.url, await issuer.sign(claims('8', 'acme')))).toMatchObject({ connected: false });
+  });
 });

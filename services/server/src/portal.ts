@@ -51,6 +51,8 @@ interface Listening {
   name: string;
   server: http.Server;
   url: string;
+  /** Run before the server closes (the gateway ends its proxied websockets). */
+  beforeClose?(): void;
 }
 
 const FRONTENDS_DIR = fileURLToPath(new URL('../../../frontends/', import.meta.url));
@@ -69,9 +71,15 @@ export async function startPortal(options: PortalOptions = {}): Promise<RunningP
   const stoppers: (() => Promise<void>)[] = [];
   const serviceUrls = new Map<string, string>();
   let bus: Bus | null = null;
+  let realtime: RealtimeHub | null = null;
 
   const stop = async () => {
-    for (const s of [...listening].reverse()) await closeServer(s.server, config.shutdownGraceMs);
+    // Open websockets would keep the servers from closing: they go first (browsers reconnect elsewhere).
+    realtime?.closeConnections();
+    for (const s of [...listening].reverse()) {
+      s.beforeClose?.();
+      await closeServer(s.server, config.shutdownGraceMs);
+    }
     for (const fn of stoppers.reverse()) await fn().catch((err: unknown) => logger.error({ err }, 'shutdown step failed'));
   };
 
@@ -100,6 +108,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<RunningP
       const adapters = await openAdapters(config, logger);
       stoppers.push(adapters.close);
       bus = adapters.bus;
+      realtime = adapters.realtime;
       await migratePlatform(adapters.db, [outboxMigrations, ...targets.services.flatMap((m) => m.migrations.filter((s) => s.scope === 'platform'))]);
       const relay = startOutboxRelay({ db: adapters.db, bus: adapters.bus, logger, pollIntervalMs: config.outboxPollMs });
       stoppers.push(() => relay.stop());
@@ -203,7 +212,7 @@ async function startGateway(
   server.on('upgrade', gateway.upgrade);
   const listening = await listen('gateway', server, config.port, env.GATEWAY_HOST ?? '0.0.0.0');
   logger.info({ url: listening.url }, 'gateway listening');
-  return { listening, stop: async () => { poller.stop(); gateway.close(); } };
+  return { listening: { ...listening, beforeClose: gateway.closeUpgrades }, stop: async () => { poller.stop(); gateway.close(); } };
 }
 
 /** Remotes whose build exists; each is loaded by the shell from its mf-manifest.json. */

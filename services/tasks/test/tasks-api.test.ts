@@ -98,8 +98,9 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  for (const s of sockets) s.close();
+  // With sockets still open: shutting down must not wait for them (the suite would time out).
   await portal?.stop();
+  for (const s of sockets) s.close();
   await new Promise<void>((resolve) => { if (smtp) smtp.close(() => resolve()); else resolve(); });
 });
 

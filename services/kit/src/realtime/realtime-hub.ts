@@ -28,6 +28,8 @@ export interface RealtimeHub {
   readonly kind: 'memory' | 'postgres';
   emitter: RealtimeEmitter;
   attach(server: http.Server, middleware: SocketMiddleware): Server;
+  /** Shutdown's first step: refuses new sockets and closes the open ones, which would keep the HTTP server from closing. */
+  closeConnections(): void;
   close(): Promise<void>;
 }
 
@@ -51,20 +53,27 @@ export async function createRealtimeHub(options: { postgresUrl?: string; logger:
     adapter: pool ? createAdapter(pool, { tableName: ATTACHMENTS_TABLE, errorHandler: (err) => logger.warn({ err: String(err) }, 'realtime adapter error') }) : undefined,
   });
   let attached = false;
+  let closing = false;
+  const closeConnections = () => {
+    closing = true;
+    io.disconnectSockets(true);
+    // io.close() would also close the HTTP server, which its owner shuts down itself.
+    io.engine?.close();
+  };
   return {
     kind: pool ? 'postgres' : 'memory',
     emitter: { emit: (room, event, payload) => { io.to(room).emit(event, payload); } },
     attach(server, middleware) {
       if (attached) throw new Error('The realtime endpoint has one owner per process');
       attached = true;
+      io.use((socket, next) => (closing ? next(new Error('The server is shutting down. Please try again.')) : next()));
       io.use(middleware as never);
       io.attach(server);
       return io;
     },
+    closeConnections,
     async close() {
-      io.disconnectSockets(true);
-      // io.close() would also close the HTTP server, which its owner shuts down itself.
-      io.engine?.close();
+      closeConnections();
       await io.of('/').adapter.close?.();
       await pool?.end();
     },
