@@ -24,9 +24,10 @@ const SERVICES: Record<string, number> = {
   directory: 8102,
   files: 8103,
   activity: 8104,
+  chat: 8105,
 };
 // Keys values.yaml reserves for services still to come; the image has no such targets.
-const FUTURE_SERVICES = ['chat', 'tasks', 'compliance', 'insights', 'messaging'];
+const FUTURE_SERVICES = ['tasks', 'compliance', 'insights', 'messaging'];
 
 interface K8sObject {
   apiVersion: string;
@@ -275,7 +276,7 @@ describe('deployment manifests', () => {
       const withoutActivity = objects.chartWithoutActivity!;
       expect(withoutActivity.filter((o) => o.metadata.name === 'portal-activity')).toEqual([]);
       const routes = Object.keys(named(withoutActivity, 'ConfigMap', 'portal-env').data!).filter((key) => key.endsWith('_SERVICE_URL'));
-      expect(routes.sort()).toEqual(['DIRECTORY_SERVICE_URL', 'FILES_SERVICE_URL', 'IDENTITY_SERVICE_URL']);
+      expect(routes.sort()).toEqual(['CHAT_SERVICE_URL', 'DIRECTORY_SERVICE_URL', 'FILES_SERVICE_URL', 'IDENTITY_SERVICE_URL']);
     });
 
     it('gives every Deployment both probes, resources and a non-root, read-only security context', () => {

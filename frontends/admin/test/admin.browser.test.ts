@@ -140,14 +140,23 @@ describe('administrator portal in Chromium', () => {
     await eventually(async () => {
       expect((await api('POST', `/api/${acme.shortName}/activity-logs`, portal.adminToken, { action: 'view', fileId: file!.id })).status).toBe(201);
     }, 10_000);
+    // And one question to the AI about it: the chat sessions figure and the file's chats count it.
+    const asked = await api('POST', `/api/${acme.shortName}/chat/ask`, portal.adminToken, { fileId: file!.id, message: 'What is this handbook about?' });
+    expect(asked.status).toBe(200);
+    await eventually(async () => {
+      expect((await api<unknown[]>('GET', `/api/${acme.shortName}/activity-logs?action=chat`, portal.adminToken)).body).toHaveLength(1);
+    }, 10_000);
 
     await page.goto(`${baseUrl}/admin/dashboard`);
     const documents = page.getByRole('region', { name: 'Total Documents' });
     await documents.getByText('Across all tenants').waitFor();
     await expect(documents.locator('.summary-card__value').textContent()).resolves.toBe('1');
+    const chats = page.getByRole('region', { name: 'AI Chat Sessions' });
+    await chats.getByText('Questions asked about documents').waitFor();
+    await expect(chats.locator('.summary-card__value').textContent()).resolves.toBe('1');
     await page.getByRole('tab', { name: 'Document Analytics' }).click();
     const row = page.getByRole('row').filter({ hasText: 'firm-handbook.txt' });
-    await expect(row.getByRole('cell').allTextContents()).resolves.toEqual(['firm-handbook.txt', '', acme.name, '3.00 MB', '1', '0', '0']);
+    await expect(row.getByRole('cell').allTextContents()).resolves.toEqual(['firm-handbook.txt', '', acme.name, '3.00 MB', '1', '0', '1']);
     await portal.screenshot(page, 'admin-document-analytics');
     await page.getByRole('tab', { name: 'User Activity' }).click();
     await page.getByRole('row').filter({ hasText: 'Platform Administrator' }).filter({ hasText: acme.name }).first().waitFor();

@@ -3,6 +3,9 @@ import 'primeicons/primeicons.css';
 import '@ledgerline/ui/theme.css';
 import { createRoot } from 'react-dom/client';
 import { createQueryClient } from '@ledgerline/ui/api-client.ts';
+// Provided by the host, so the documents remote (Chat buttons) and the chat remote (the
+// dialog) share one launcher registry whichever of them loads first.
+import '@ledgerline/ui/file-chat-launcher.ts';
 import { SPEC_NAV_ITEMS } from '@ledgerline/ui/nav-items.ts';
 import { LoadingScreen } from './loading-screen.tsx';
 import { loadRemotes } from './remote-loader.ts';

@@ -31,11 +31,14 @@ export function apiPath(path: string, options: ApiPathOptions = {}): string {
 
 export interface ApiRequestInit {
   signal?: AbortSignal;
+  /** e.g. 'text/event-stream' for a reply streamed as server-sent events. */
+  accept?: string;
 }
 
 /** Sends the stored bearer token and cookies; plain values go as JSON, FormData as multipart. */
 export async function apiRequest(method: string, url: string, body?: unknown, init: ApiRequestInit = {}): Promise<Response> {
   const headers = authHeaders();
+  if (init.accept) headers.set('Accept', init.accept);
   let payload: BodyInit | undefined;
   if (body instanceof FormData) {
     // The browser writes the multipart boundary into Content-Type itself.

@@ -14,6 +14,7 @@ const BY_SECOND_SEGMENT: Readonly<Record<string, string>> = {
   'firm-details': 'Firm Details',
   'firm-documents': 'Firm Documents',
   'account-settings': 'Account Settings',
+  'prompt-templates': 'Prompt Templates',
   // The work areas' pages (DESIGN §7: the spec's table extended instead of 'Dashboard').
   tasks: 'Tasks',
   compliance: 'Compliance',
@@ -33,6 +34,7 @@ const BY_PATH: Readonly<Record<string, string>> = {
   '/report-types': 'Report Types',
   '/activity': 'Activity',
   '/admin/tenants': 'Tenant Management',
+  '/prompt-templates': 'Prompt Templates',
   '/tasks': 'Tasks',
   '/compliance': 'Compliance',
   '/compliance-insights': 'AI Insights',

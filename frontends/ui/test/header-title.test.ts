@@ -17,6 +17,7 @@ describe('headerTitle', () => {
       '/acme/firm-documents': 'Firm Documents',
       '/acme/account-settings': 'Account Settings',
       '/acme/cpa-dashboard/extra': 'CPA Dashboard',
+      '/acme/prompt-templates': 'Prompt Templates',
     };
     for (const [path, title] of Object.entries(cases)) expect([path, headerTitle(path)]).toEqual([path, title]);
   });
@@ -37,6 +38,7 @@ describe('headerTitle', () => {
   it('matches the whole path when there is one segment', () => {
     const cases: Record<string, string> = {
       '/': 'Dashboard',
+      '/prompt-templates': 'Prompt Templates',
       '/file-upload': 'File Upload',
       '/clients': 'Clients',
       '/users': 'Users',

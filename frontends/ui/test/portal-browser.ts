@@ -21,10 +21,13 @@ export interface PortalBrowser {
   close(): Promise<void>;
 }
 
-/** Builds what changed first: the gateway only serves remotes whose build exists when it starts. */
-export async function startPortalBrowser(apps: readonly string[]): Promise<PortalBrowser> {
+/**
+ * Builds what changed first: the gateway only serves remotes whose build exists when it
+ * starts. `env` configures the portal (e.g. the AI stand-in's address).
+ */
+export async function startPortalBrowser(apps: readonly string[], env: Record<string, string> = {}): Promise<PortalBrowser> {
   await ensureFrontendsBuilt(frontendsDir, apps);
-  const portal = await startTestPortal();
+  const portal = await startTestPortal(env);
   const browser = await launchBrowser().catch(async (error: unknown) => {
     await portal.stop();
     throw error;

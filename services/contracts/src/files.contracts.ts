@@ -190,3 +190,21 @@ export interface FileDeletedEvent extends FileEvent {
 
 export interface FileContentExtractedEvent { id: number; processedAt: string; characters: number }
 export interface FileExtractionRequestedEvent { id: number }
+
+// ---------------------------------------------------------------- internal: a file's text for the AI services
+
+/**
+ * GET on the files service's own port (never routed by the gateway), with the caller's
+ * bearer token and tenant header: the file's text, if the caller may open the file
+ * (DESIGN §7: chat and insights never read the files service's tables). `?have=` a
+ * version the caller already holds leaves the text out when it is still current.
+ */
+export const fileTextPath = (fileId: number | string): string => `/internal/files/${fileId}/text`;
+
+export interface FileText {
+  file: Pick<PortalFile, 'id' | 'originalName' | 'clientId' | 'clientName' | 'fileType'>;
+  /** When the text was extracted (the text's version); null while extraction has not run. */
+  version: string | null;
+  /** The extracted text ('' when the file had none); left out when `have` named this version. */
+  text?: string;
+}

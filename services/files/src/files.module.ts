@@ -15,6 +15,7 @@ import { DirectoryLookup } from '@ledgerline/kit/directory/directory-lookup.ts';
 import { FileService, type PublicLinkClaims } from './files/file.service.ts';
 import { FileStore } from './files/file.store.ts';
 import { createFilesRouter } from './files/files.router.ts';
+import { createFileTextRouter } from './files/file-text.router.ts';
 import { createPublicFilesRouter } from './files/public-files.router.ts';
 import { loadFilesConfig } from './files.config.ts';
 import { filesTenantMigrations } from './files.migrations.ts';
@@ -75,6 +76,7 @@ export const filesModule: ServiceModule = {
       routers: [
         createPublicFilesRouter({ api, tenants, files, service, blobs }),
         createFilesRouter({ api, tokens: deps.tokens, tenants, files, service, uploads, blobs }),
+        createFileTextRouter({ tokens: deps.tokens, tenants, service }),
       ],
       async start() {
         poller = registry.poll(config.tenantPollMs, logger);

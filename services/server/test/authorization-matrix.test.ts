@@ -139,6 +139,15 @@ const RULES: Record<string, Rule> = {
   'GET /api/dashboard/users/{userId}/activity': { allowed: STAFF, request: () => ({ path: String(ids.dta) }) },
   'GET /api/dashboard/clients/{clientId}/engagement': { allowed: EVERYONE, request: () => ({ path: String(ids.ownClient) }) },
 
+  // Chat on a file the caller may open; a session only for its own user (others: 404, as missing).
+  'POST /api/chat/ask': { allowed: EVERYONE, request: () => ({ body: { fileId: ids.file, message: 'What is the total?' } }) },
+  'GET /api/chat/sessions': { allowed: EVERYONE },
+  'GET /api/chat/sessions/{id}/messages': { allowed: EVERYONE },
+  'POST /api/chat/sessions/{id}/messages': { allowed: EVERYONE, request: () => ({ body: { message: 'And the tax?' } }) },
+  'GET /api/prompt-templates': { allowed: EVERYONE },
+  'POST /api/prompt-templates': { allowed: ADMINS, request: () => ({ body: { title: unique('Template '), content: 'List the totals.', category: 'business_insights' } }) },
+  'PUT /api/prompt-templates/{id}': { allowed: ADMINS, request: () => ({ path: '1', body: { isActive: true } }) },
+  'GET /api/admin/chat-sessions': { allowed: PLATFORM },
   'GET /api/tasks': { allowed: STAFF },
   'POST /api/tasks': { allowed: STAFF, request: () => ({ body: { title: unique('Task '), clientIds: [ids.ownClient] } }) },
   'GET /api/tasks/stats': { allowed: STAFF },

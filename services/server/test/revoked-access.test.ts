@@ -36,6 +36,7 @@ const READS: { service: string; path: string }[] = [
   { service: 'files', path: '/files' },
   { service: 'activity', path: '/activity-logs' },
   { service: 'activity', path: '/dashboard' },
+  { service: 'chat', path: '/prompt-templates' },
   { service: 'tasks', path: '/tasks' },
   { service: 'tasks', path: '/notifications' },
 ];

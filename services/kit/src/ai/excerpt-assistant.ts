@@ -1,0 +1,66 @@
+import type { AiAnswer, AiAssistant, AiPassage, AiQuestion, AnswerOptions } from './ai-assistant.ts';
+import type { FirmRateLimit } from './firm-rate-limit.ts';
+
+/** Passages (or lines) quoted in one answer, and the longest a quote may be. */
+const QUOTED_PASSAGES = 8;
+const QUOTE_MAX_CHARS = 1200;
+
+export const EXCERPT_LABEL = 'No language model is configured, so this answer quotes the passages of the document that best match your question.';
+export const noMatch = (name: string): string =>
+  `No language model is configured, and no passage of "${name}" matches the words of your question. Try words that appear in the document.`;
+
+/**
+ * The embedded default (DESIGN §1: no model configured): the best-ranked passages,
+ * quoted with where they are, under a label saying plainly that no model wrote it.
+ * Nothing is generated, so nothing can be invented.
+ */
+export class ExcerptAssistant implements AiAssistant {
+  readonly mode = 'excerpt' as const;
+  readonly #rateLimit: FirmRateLimit;
+
+  constructor(rateLimit: FirmRateLimit) {
+    this.#rateLimit = rateLimit;
+  }
+
+  async answer(q: AiQuestion, options: AnswerOptions): Promise<AiAnswer> {
+    this.#rateLimit.take(options.firm);
+    const parts: string[] = [];
+    for (const d of q.documents) {
+      const best = d.passages.slice(0, QUOTED_PASSAGES).sort((a, b) => a.line - b.line);
+      parts.push(best.length ? quoteAll(d.name, mergeAdjacent(best)) : noMatch(d.name));
+    }
+    const text = q.documents.some((d) => d.passages.length) ? `${EXCERPT_LABEL}\n\n${parts.join('\n\n')}` : parts.join('\n\n');
+    options.onDelta?.(text);
+    return { text, mode: this.mode };
+  }
+}
+
+interface Quote { line: number; lastLine: number; text: string }
+
+/** Single lines that follow each other become one quote ('lines 4–5'). */
+function mergeAdjacent(passages: AiPassage[]): Quote[] {
+  const out: Quote[] = [];
+  for (const p of passages) {
+    const lines = p.text.split('\n').length;
+    const prev = out.at(-1);
+    if (prev && prev.lastLine + 1 === p.line) {
+      prev.text += `\n${p.text}`;
+      prev.lastLine = p.line + lines - 1;
+    } else {
+      out.push({ line: p.line, lastLine: p.line + lines - 1, text: p.text });
+    }
+  }
+  return out;
+}
+
+const where = (q: Quote) => (q.lastLine > q.line ? `lines ${q.line}–${q.lastLine}` : `line ${q.line}`);
+const quoteAll = (name: string, quotes: Quote[]): string =>
+  quotes.map((q) => `**${escapeMarkdown(name)}, ${where(q)}:**\n\n${quote(q.text)}`).join('\n\n');
+
+/** A Markdown block quote of the passage as it is written (cut, never rephrased). */
+function quote(text: string): string {
+  const cut = text.length > QUOTE_MAX_CHARS ? `${text.slice(0, QUOTE_MAX_CHARS)}…` : text;
+  return cut.trim().split('\n').map((line) => `> ${line}`).join('\n');
+}
+
+const escapeMarkdown = (s: string): string => s.replace(/([\\`*_[\]<>#])/g, '\\$1');
