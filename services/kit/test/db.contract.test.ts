@@ -1,5 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import type { Database } from '../src/db/database.ts';
 import { databaseTargets, type TestDatabase } from '../src/db/test-databases.ts';
 import { migratePlatform, migrateSchema, migrateTenant, type ServiceMigrations } from '../src/db/migrations.ts';
@@ -107,6 +109,15 @@ describe.each(databaseTargets())('Database contract ($name)', (target) => {
       expect((await t.query("SELECT 1 FROM notes WHERE body = 'before-error'")).rowCount).toBe(0);
       expect((await t.query('SELECT 1 AS ok')).rows).toEqual([{ ok: 1 }]);
     });
+
+    // Only a server can drop a connection under a transaction (a restart, a failover). In
+    // a process of its own: an unhandled 'error' event would end that process.
+    if (target.name === 'postgres') {
+      it('survives the server dropping a connection in the middle of a transaction: that transaction fails, the process and the pool go on', () => {
+        const child = spawnSync(process.execPath, [join(import.meta.dirname, 'fixtures', 'dropped-connection.ts'), scratch.url!], { encoding: 'utf8', timeout: 60_000 });
+        expect({ status: child.status, stdout: child.stdout.trim() }).toEqual({ status: 0, stdout: 'transaction failed; afterwards answers' });
+      });
+    }
 
     it('refuses queries on a tx handle after its transaction ended', async () => {
       const leaked = await db.transaction(async (tx) => tx);

@@ -63,6 +63,7 @@ try {
   const client = await call<{ id: number }>('POST', `/api/${firm}/clients`, platform, {
     name: 'Fault Client', address: '1 Main Street, Springfield', phone: '(555)-123-4567', federalId: '12-3456789', stateId: 'IL-1', email: 'fault@example.com',
   });
+  if (client.status !== 201) throw new Error(`client not created: ${client.status} ${JSON.stringify(client.body)}`);
   const admin = await createSignedInUser(call, platform, firm, { username: `admin_${firm}`, fullName: 'Fault Admin', roleId: 1, clientIds: null, reportTypeIds: null });
   const auth = { authorization: `Bearer ${admin.token}` };
 
@@ -81,7 +82,12 @@ try {
     form.append('file', new Blob([content]), `statement-${n}.txt`);
     try {
       const r = await fetch(`${portal.url}/api/${firm}/files`, { method: 'POST', headers: auth, body: form, signal: AbortSignal.timeout(60_000) });
-      if (r.status !== 201) { refused++; await r.arrayBuffer(); return false; }
+      if (r.status !== 201) {
+        refused++;
+        const reason = await r.text();
+        if (r.status < 500) throw new Error(`upload refused with ${r.status}: ${reason}`); // not a restart's doing
+        return false;
+      }
       const id = ((await r.json()) as { files: { id: number }[] }).files[0]!.id;
       uploaded.set(id, content);
       if (uploaded.size % 100 === 0) console.error(`fault run: ${uploaded.size} uploads acknowledged, ${refused} refused`);
@@ -96,7 +102,8 @@ try {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       return true;
-    } catch {
+    } catch (err) {
+      if (String(err).includes('upload refused')) throw err;
       refused++; // cut off by a restart: nothing was promised
       return false;
     }
@@ -116,7 +123,7 @@ try {
   const disrupting: Promise<void>[] = [];
   const deadline = Date.now() + 15 * 60_000;
   await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (uploaded.size < UPLOADS && Date.now() < deadline) {
+    while (uploaded.size < UPLOADS && Date.now() < deadline && !failures.length) {
       const n = attempted++;
       const due = schedule[next];
       if (due && uploaded.size >= due[0] * UPLOADS) {

@@ -39,7 +39,7 @@ function schemathesis(name: string, spec: string, token: string, checks: string,
     'run', spec, '--url', portal.gatewayUrl, '-H', `Authorization: Bearer ${token}`,
     '--checks', checks, '--max-examples', MAX_EXAMPLES, '--seed', SEED, '--no-color',
     '--report', 'junit', '--report-junit-path', join(work, `${name.replace(/\W+/g, '-')}.xml`),
-  ], { stdio: 'inherit', env: { ...process.env, SCHEMATHESIS_HOOKS: 'fuzz_hooks', PYTHONPATH: HERE, ...extraEnv } });
+  ], { stdio: 'inherit', cwd: work, env: { ...process.env, SCHEMATHESIS_HOOKS: 'fuzz_hooks', PYTHONPATH: HERE, ...extraEnv } });
   return new Promise((resolve) => child.on('exit', (code) => resolve(code ?? 1)));
 }
 

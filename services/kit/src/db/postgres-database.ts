@@ -105,6 +105,12 @@ export async function openPostgresDatabase(options: PostgresDatabaseOptions): Pr
   // An idle connection dropped by the server (restart, failover) emits 'error' on the pool;
   // unhandled it would crash the process, handled the pool just replaces the connection.
   pool.on('error', (err) => options.logger?.warn({ err }, 'idle database connection lost'));
+  // A connection the server drops while it is checked out (between the statements of a
+  // transaction, say) emits 'error' on the client itself, where no pool listener is: the
+  // statement under way fails as usual, and the pool discards the client on release.
+  pool.on('connect', (client) => {
+    client.on('error', (err) => options.logger?.warn({ err }, 'database connection lost while in use'));
+  });
   const db = new PostgresDatabase(pool);
   try {
     await db.ping();

@@ -2,20 +2,28 @@ import { Unavailable } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { INTERNAL_TENANTS_PATH, type TenantEventPayload } from './tenant-events.ts';
 
+/** Bound on the names remembered as missing (then forgotten all at once). */
+const MAX_REMEMBERED_MISSES = 10_000;
+
 /**
  * A service's view of the firms (short name → schema, active flag) for services other
  * than identity, which owns them. It is a polled snapshot rather than an event-fed
  * table: every replica needs every change, and a competing-consumer queue would give
- * each change to one replica only. A name missing from the snapshot triggers one
- * refresh (a firm created a moment ago), at most once per `minRefreshMs`, so unknown
- * names cannot turn into a flood of calls to identity.
+ * each change to one replica only. A name missing from the snapshot is looked up in a
+ * snapshot taken after the question was asked (a firm created a moment ago is found,
+ * however recent the last poll); concurrent questions share one call, and a name that
+ * was missing a moment ago (`minRefreshMs`) is not asked about again, so unknown names
+ * cannot turn into a flood of calls to identity.
  */
 export class TenantRegistry {
   readonly #source: () => Promise<TenantEventPayload[]>;
   readonly #minRefreshMs: number;
   #byShortName = new Map<string, TenantEventPayload>();
-  #loadedAt = 0;
-  #loading: Promise<void> | null = null;
+  /** Names recently asked about and not found, with when. */
+  readonly #misses = new Map<string, number>();
+  /** Refreshes started so far: one numbered above a question's count read the list after it. */
+  #started = 0;
+  #loading: { number: number; done: Promise<void> } | null = null;
 
   constructor(options: { source: () => Promise<TenantEventPayload[]>; minRefreshMs?: number }) {
     this.#source = options.source;
@@ -26,8 +34,20 @@ export class TenantRegistry {
   async find(shortName: string): Promise<TenantEventPayload | null> {
     const known = this.#byShortName.get(shortName);
     if (known) return known;
-    if (Date.now() - this.#loadedAt >= this.#minRefreshMs || this.#loadedAt === 0) await this.refresh();
-    return this.#byShortName.get(shortName) ?? null;
+    const missedAt = this.#misses.get(shortName);
+    if (missedAt !== undefined && Date.now() - missedAt < this.#minRefreshMs) return null;
+    const askedAfter = this.#started;
+    // A refresh already under way may have read the list before this firm existed.
+    while (this.#loading && this.#loading.number <= askedAfter) await this.#loading.done.catch(() => undefined);
+    await this.refresh();
+    const found = this.#byShortName.get(shortName) ?? null;
+    if (found) {
+      this.#misses.delete(shortName);
+    } else {
+      if (this.#misses.size >= MAX_REMEMBERED_MISSES) this.#misses.clear();
+      this.#misses.set(shortName, Date.now());
+    }
+    return found;
   }
 
   /** Every active firm in the snapshot (loaded first if it never was): what background work visits. */
@@ -38,13 +58,16 @@ export class TenantRegistry {
 
   /** Reloads the snapshot; concurrent callers share one call. */
   refresh(): Promise<void> {
-    this.#loading ??= this.#source()
-      .then((list) => {
-        this.#byShortName = new Map(list.map((t) => [t.shortName, t]));
-        this.#loadedAt = Date.now();
-      })
-      .finally(() => { this.#loading = null; });
-    return this.#loading;
+    if (!this.#loading) {
+      const loading = {
+        number: ++this.#started,
+        done: this.#source()
+          .then((list) => { this.#byShortName = new Map(list.map((t) => [t.shortName, t])); })
+          .finally(() => { if (this.#loading === loading) this.#loading = null; }),
+      };
+      this.#loading = loading;
+    }
+    return this.#loading.done;
   }
 
   /** Refreshes every `intervalMs` until stopped; a failed poll keeps the last snapshot. */
