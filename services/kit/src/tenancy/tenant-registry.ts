@@ -50,9 +50,9 @@ export class TenantRegistry {
     return found;
   }
 
-  /** Every active firm in the snapshot (loaded first if it never was): what background work visits. */
+  /** Every active firm in the snapshot (loaded first if no load ever started): what background work visits. */
   async active(): Promise<TenantEventPayload[]> {
-    if (this.#loadedAt === 0) await this.refresh();
+    if (this.#started === 0) await this.refresh();
     return [...this.#byShortName.values()].filter((t) => t.isActive);
   }
 
