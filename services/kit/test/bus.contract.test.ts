@@ -10,6 +10,8 @@ import { eventually } from '../src/testing/eventually.ts';
 
 /** Both buses' default: redeliveries after the first delivery before an event is dead-lettered. */
 const DELIVERY_LIMIT = 5;
+/** Short redelivery delays, so a poison event is dead-lettered within a second (20 + 40 + 80 + 160 + 320 ms). */
+const RETRY_DELAY_MS = 20;
 
 interface BusUnderTest {
   bus: Bus;
@@ -21,7 +23,7 @@ interface BusUnderTest {
 }
 
 function memoryBus(): Promise<BusUnderTest> {
-  const bus = new MemoryBus();
+  const bus = new MemoryBus({ retryDelayMs: RETRY_DELAY_MS });
   return Promise.resolve({
     bus,
     queue: (label) => `${label}.${crypto.randomUUID()}`,
@@ -34,7 +36,7 @@ async function rabbitMqBus(url: string): Promise<BusUnderTest> {
   // Never beside the restart suite: a broker restart redelivers, which breaks "handled once" here.
   const unlock = await lockBroker(url);
   const sandbox = rabbitMqSandbox(url);
-  const bus = await RabbitMqBus.connect({ url, exchange: sandbox.exchange, logger: createLogger('bus-contract') }).catch(async (err: unknown) => {
+  const bus = await RabbitMqBus.connect({ url, exchange: sandbox.exchange, logger: createLogger('bus-contract'), retryDelayMs: RETRY_DELAY_MS }).catch(async (err: unknown) => {
     await unlock();
     throw err;
   });
@@ -126,6 +128,27 @@ describe.each(implementations)('%s bus contract', (_name, open) => {
     expect(handled).toEqual([event.id]);
     expect(attempts).toBe(2);
     expect(await t.deadLetters(queue)).toEqual([]);
+  });
+
+  it('waits longer before each redelivery, so a handler failing through a brief outage succeeds instead of being dead-lettered', async () => {
+    const queue = t.queue('outage');
+    // Far longer than immediate retries would last, well within the delays (the fifth redelivery comes after 620 ms).
+    const outageEndsAt = Date.now() + 200;
+    const attemptsAt: number[] = [];
+    const handled: string[] = [];
+    await t.bus.subscribe(queue, ['report.generated'], async (event) => {
+      attemptsAt.push(Date.now());
+      if (Date.now() < outageEndsAt) throw new Error('database restarting');
+      handled.push(event.id);
+    });
+    const event = newEvent('report.generated', 'acme', { n: 1 });
+    await t.bus.publish([event]);
+    await eventually(() => handled.length === 1, 10_000);
+    expect(handled).toEqual([event.id]);
+    expect(await t.deadLetters(queue)).toEqual([]);
+    // Each wait at least doubles: 1, 2, 4, 8… times RETRY_DELAY_MS.
+    const waits = attemptsAt.slice(1).map((at, i) => at - attemptsAt[i]!);
+    waits.forEach((wait, i) => expect(wait).toBeGreaterThanOrEqual(RETRY_DELAY_MS * 2 ** i - 1));
   });
 
   it('dead-letters a poison event after the delivery limit without blocking the others', async () => {

@@ -33,6 +33,21 @@ export interface Bus {
   close(): Promise<void>;
 }
 
+/** Default delay before a failed event's first redelivery (see `redeliveryDelayMs`). */
+export const DEFAULT_RETRY_DELAY_MS = 500;
+const MAX_RETRY_DELAY_MS = 10_000;
+
+/**
+ * How long a failed event waits before it is delivered again: `firstMs` after the first
+ * failure, doubled each time, at most ten seconds. A handler usually fails because
+ * something it needs is briefly away (a database restarting, a service redeploying);
+ * immediate retries would use up the delivery limit in milliseconds and dead-letter the
+ * event, while the defaults span about fifteen seconds before it is given up.
+ */
+export function redeliveryDelayMs(failures: number, firstMs: number): number {
+  return Math.min(firstMs * 2 ** Math.max(0, failures - 1), MAX_RETRY_DELAY_MS);
+}
+
 export function newEvent<P>(type: string, tenant: string | null, payload: P): EventEnvelope<P> {
   return { id: crypto.randomUUID(), type, tenant, occurredAt: new Date().toISOString(), payload };
 }

@@ -1,5 +1,5 @@
 import { connect, type ChannelModel, type ConfirmChannel, type RecoveringChannelModel } from 'amqplib';
-import type { Bus, EventEnvelope, EventHandler, Subscription } from './bus.ts';
+import { DEFAULT_RETRY_DELAY_MS, type Bus, type EventEnvelope, type EventHandler, type Subscription } from './bus.ts';
 import type { Logger } from '../logger.ts';
 import { Unavailable } from '../errors.ts';
 import { RabbitMqConsumer } from './rabbitmq-consumer.ts';
@@ -14,6 +14,8 @@ export interface RabbitMqBusOptions {
   prefetch?: number;
   /** Redeliveries after the first delivery before a failing event is dead-lettered (`x-delivery-limit`). */
   deliveryLimit?: number;
+  /** Delay before a failed event's first redelivery, doubled per failure up to ten seconds. */
+  retryDelayMs?: number;
   /** How long publish and subscribe wait through a broker outage before throwing `Unavailable`. */
   outageTimeoutMs?: number;
   /** Reconnect backoff: the first delay, doubled per attempt (with jitter) up to the maximum. */
@@ -49,6 +51,7 @@ export class RabbitMqBus implements Bus {
   readonly #exchange: string;
   readonly #prefetch: number;
   readonly #deliveryLimit: number;
+  readonly #retryDelayMs: number;
   readonly #outageTimeoutMs: number;
   readonly #consumers = new Set<RabbitMqConsumer>();
   readonly #waiters = new Set<LiveWaiter>();
@@ -61,6 +64,7 @@ export class RabbitMqBus implements Bus {
     this.#exchange = options.exchange ?? 'portal.events';
     this.#prefetch = options.prefetch ?? 16;
     this.#deliveryLimit = options.deliveryLimit ?? 5;
+    this.#retryDelayMs = options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
     this.#outageTimeoutMs = options.outageTimeoutMs ?? 30_000;
   }
 
@@ -117,6 +121,7 @@ export class RabbitMqBus implements Bus {
       handler,
       prefetch: this.#prefetch,
       deliveryLimit: this.#deliveryLimit,
+      retryDelayMs: this.#retryDelayMs,
       logger: this.#logger,
       onLost: (model) => this.#recycle(model),
     });

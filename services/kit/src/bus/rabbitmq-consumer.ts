@@ -1,11 +1,13 @@
 import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
-import type { EventEnvelope, EventHandler } from './bus.ts';
+import { redeliveryDelayMs, type EventEnvelope, type EventHandler } from './bus.ts';
 import type { Logger } from '../logger.ts';
 import { assertSubscriptionQueue, type SubscriptionTopology } from './rabbitmq-topology.ts';
 
 export interface RabbitMqConsumerOptions extends SubscriptionTopology {
   handler: EventHandler;
   prefetch: number;
+  /** Delay before a failed event's first redelivery, doubled per failure (`redeliveryDelayMs`). */
+  retryDelayMs: number;
   logger: Logger;
   /** Called when this consumer's channel or consumption ends while the connection stays up. */
   onLost: (model: ChannelModel) => void;
@@ -22,6 +24,8 @@ export class RabbitMqConsumer {
   #channel: Channel | null = null;
   #consumerTag: string | null = null;
   #closed = false;
+  /** Failed events waiting for their redelivery delay: each ends its wait at once. */
+  readonly #waiting = new Set<() => void>();
 
   constructor(options: RabbitMqConsumerOptions) {
     this.#options = options;
@@ -53,6 +57,7 @@ export class RabbitMqConsumer {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    for (const stop of this.#waiting) stop();
     const channel = this.#channel;
     if (channel && this.#consumerTag) {
       // cancel-ok comes after every delivery already sent, so once it resolves #inFlight is complete.
@@ -87,7 +92,14 @@ export class RabbitMqConsumer {
       await handler(event);
     } catch (err) {
       const redeliveries = Number(msg.properties.headers?.['x-delivery-count'] ?? 0);
-      logger.warn({ err, queue, eventId: event.id, type: event.type, redeliveries }, 'event handler failed, requeueing');
+      const delayMs = redeliveryDelayMs(redeliveries + 1, this.#options.retryDelayMs);
+      logger.warn({ err, queue, eventId: event.id, type: event.type, redeliveries, delayMs }, 'event handler failed, requeueing after a delay');
+      // Held unacknowledged meanwhile, so the broker gives this consumer nothing more in its place.
+      await new Promise<void>((resolve) => {
+        const stop = () => { clearTimeout(timer); this.#waiting.delete(stop); resolve(); };
+        const timer = setTimeout(stop, delayMs);
+        this.#waiting.add(stop);
+      });
       settle(() => channel.nack(msg, false, true));
       return;
     }
