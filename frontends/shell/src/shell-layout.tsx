@@ -4,6 +4,7 @@ import { AppLayout } from '@ledgerline/ui/app-layout.tsx';
 import { useAuth } from '@ledgerline/ui/auth-context.tsx';
 import { readCurrentTenant } from '@ledgerline/ui/auth-storage.ts';
 import { HeaderCenter } from '@ledgerline/ui/header-center.tsx';
+import { NotificationBell } from '@ledgerline/ui/notification-bell.tsx';
 import { headerTitle } from '@ledgerline/ui/header-title.ts';
 import { resolveNavItems } from '@ledgerline/ui/nav-items.ts';
 import type { ShellNavItem } from '@ledgerline/ui/shell-contract.ts';
@@ -23,6 +24,8 @@ export function ShellLayout({ navItems }: { navItems: readonly ShellNavItem[] })
       user={state.user}
       navItems={items}
       headerCenter={<HeaderCenter user={state.user} pathname={pathname} />}
+      // Notifications belong to a firm: none to show before one is chosen.
+      headerActions={tenant ? <NotificationBell /> : null}
       onLogout={logout}
     >
       <Outlet />

@@ -9,17 +9,18 @@ export interface AppLayoutProps {
   user: StoredUser;
   navItems: readonly ResolvedNavItem[];
   headerCenter?: ReactNode;
+  headerActions?: ReactNode;
   onLogout(): void;
   children: ReactNode;
 }
 
 /** Side navigation, header and the grey content area of spec 000 "Shell". */
-export function AppLayout({ title, user, navItems, headerCenter, onLogout, children }: AppLayoutProps) {
+export function AppLayout({ title, user, navItems, headerCenter, headerActions, onLogout, children }: AppLayoutProps) {
   return (
     <div className="app-layout">
       <SideNav items={navItems} onLogout={onLogout} />
       <div className="app-layout__main">
-        <AppHeader title={title} user={user} center={headerCenter} onLogout={onLogout} />
+        <AppHeader title={title} user={user} center={headerCenter} actions={headerActions} onLogout={onLogout} />
         <main className="app-layout__content">{children}</main>
       </div>
     </div>

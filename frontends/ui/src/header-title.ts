@@ -15,6 +15,13 @@ const BY_SECOND_SEGMENT: Readonly<Record<string, string>> = {
   'firm-documents': 'Firm Documents',
   'account-settings': 'Account Settings',
   'prompt-templates': 'Prompt Templates',
+  // The work areas' pages (DESIGN §7: the spec's table extended instead of 'Dashboard').
+  tasks: 'Tasks',
+  compliance: 'Compliance',
+  'compliance-insights': 'AI Insights',
+  messages: 'Messages',
+  roles: 'Roles',
+  settings: 'Settings',
 };
 
 /** Otherwise the whole path decides. */
@@ -28,6 +35,12 @@ const BY_PATH: Readonly<Record<string, string>> = {
   '/activity': 'Activity',
   '/admin/tenants': 'Tenant Management',
   '/prompt-templates': 'Prompt Templates',
+  '/tasks': 'Tasks',
+  '/compliance': 'Compliance',
+  '/compliance-insights': 'AI Insights',
+  '/messages': 'Messages',
+  '/roles': 'Roles',
+  '/settings': 'Settings',
 };
 
 export function headerTitle(pathname: string): string {

@@ -22,8 +22,15 @@ describe('headerTitle', () => {
     for (const [path, title] of Object.entries(cases)) expect([path, headerTitle(path)]).toEqual([path, title]);
   });
 
+  it('names the work areas\' pages, with and without a firm in the path', () => {
+    expect(headerTitle('/acme/tasks')).toBe('Tasks');
+    expect(headerTitle('/tasks')).toBe('Tasks');
+    expect(headerTitle('/acme/compliance-insights')).toBe('AI Insights');
+    expect(headerTitle('/messages')).toBe('Messages');
+  });
+
   it('falls back to Dashboard for any other second segment', () => {
-    expect(headerTitle('/acme/tasks')).toBe('Dashboard');
+    expect(headerTitle('/acme/unknown-page')).toBe('Dashboard');
     expect(headerTitle('/cpa-dashboard/report/5')).toBe('Dashboard');
     expect(headerTitle('/admin/dashboard')).toBe('Dashboard');
   });
@@ -43,7 +50,7 @@ describe('headerTitle', () => {
   });
 
   it('falls back to Dashboard for other single segments, including ones only the tenant form names', () => {
-    expect(headerTitle('/tasks')).toBe('Dashboard');
+    expect(headerTitle('/unknown-page')).toBe('Dashboard');
     expect(headerTitle('/account-settings')).toBe('Dashboard');
     expect(headerTitle('/cpa-dashboard')).toBe('Dashboard');
   });
