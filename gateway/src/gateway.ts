@@ -33,6 +33,8 @@ export interface Gateway {
   app: Express;
   /** Attach to the HTTP server's 'upgrade' event (websockets for /socket.io). */
   upgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): void;
+  /** Ends every proxied websocket: shutdown's first step, as they would keep the server from closing. */
+  closeUpgrades(): void;
   close(): void;
 }
 
@@ -162,6 +164,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   app.use(notFoundHandler);
   app.use(errorMiddleware(logger));
 
+  const upgraded = new Set<Duplex>();
   return {
     app,
     upgrade(req, socket, head) {
@@ -171,7 +174,12 @@ export function createGateway(options: GatewayOptions): Gateway {
         socket.destroy();
         return;
       }
+      upgraded.add(socket);
+      socket.once('close', () => upgraded.delete(socket));
       proxy.upgrade(req, socket as never, head);
+    },
+    closeUpgrades() {
+      for (const socket of upgraded) socket.destroy();
     },
     close() {
       agent.destroy();

@@ -26,6 +26,7 @@ let sockets: SocketServer;
 let gatewayServer: http.Server;
 let gatewayUrl: string;
 let upstreamUrl: string;
+let closeUpgrades: () => void;
 const tenants = new TenantDirectory();
 
 beforeAll(async () => {
@@ -60,6 +61,7 @@ beforeAll(async () => {
     logger: createLogger('gateway-test', 'silent'),
     frontends: null,
   });
+  closeUpgrades = gateway.closeUpgrades;
   gatewayServer = http.createServer(gateway.app);
   gatewayServer.on('upgrade', gateway.upgrade);
   gatewayUrl = await listen(gatewayServer);
@@ -165,6 +167,18 @@ describe('gateway', () => {
         socket.on('connect', () => socket.emit('echo', 'hello', resolve));
       });
       expect(reply).toBe('echo:hello');
+    } finally {
+      socket.close();
+    }
+  });
+
+  it('ends its proxied websockets when asked (shutdown), which would otherwise keep its server from closing', async () => {
+    const socket = connectSocket(gatewayUrl, { transports: ['websocket'], reconnection: false });
+    try {
+      await new Promise<void>((resolve, reject) => { socket.on('connect_error', reject); socket.on('connect', () => resolve()); });
+      const ended = new Promise<string>((resolve) => socket.once('disconnect', resolve));
+      closeUpgrades();
+      expect(await ended).toBe('transport close');
     } finally {
       socket.close();
     }

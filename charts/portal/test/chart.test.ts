@@ -25,9 +25,10 @@ const SERVICES: Record<string, number> = {
   files: 8103,
   activity: 8104,
   chat: 8105,
+  tasks: 8106,
 };
 // Keys values.yaml reserves for services still to come; the image has no such targets.
-const FUTURE_SERVICES = ['tasks', 'compliance', 'insights', 'messaging'];
+const FUTURE_SERVICES = ['compliance', 'insights', 'messaging'];
 
 interface K8sObject {
   apiVersion: string;
@@ -276,7 +277,7 @@ describe('deployment manifests', () => {
       const withoutActivity = objects.chartWithoutActivity!;
       expect(withoutActivity.filter((o) => o.metadata.name === 'portal-activity')).toEqual([]);
       const routes = Object.keys(named(withoutActivity, 'ConfigMap', 'portal-env').data!).filter((key) => key.endsWith('_SERVICE_URL'));
-      expect(routes.sort()).toEqual(['CHAT_SERVICE_URL', 'DIRECTORY_SERVICE_URL', 'FILES_SERVICE_URL', 'IDENTITY_SERVICE_URL']);
+      expect(routes.sort()).toEqual(['CHAT_SERVICE_URL', 'DIRECTORY_SERVICE_URL', 'FILES_SERVICE_URL', 'IDENTITY_SERVICE_URL', 'TASKS_SERVICE_URL']);
     });
 
     it('gives every Deployment both probes, resources and a non-root, read-only security context', () => {
@@ -338,9 +339,12 @@ describe('deployment manifests', () => {
       const ingress = named(all, 'Ingress', 'portal');
       expect(ingress.spec.rules[0].http.paths[0].backend.service).toEqual({ name: 'portal-gateway', port: { name: 'http' } });
       // ingress-nginx would cut request bodies at 1 MiB; the gateway enforces the upload limit.
+      // /socket.io websockets are long-lived: nginx's 60 s proxy timeouts are raised.
       expect(ingress.metadata.annotations).toMatchObject({
         'nginx.ingress.kubernetes.io/proxy-body-size': '0',
         'nginx.ingress.kubernetes.io/proxy-request-buffering': 'off',
+        'nginx.ingress.kubernetes.io/proxy-read-timeout': '3600',
+        'nginx.ingress.kubernetes.io/proxy-send-timeout': '3600',
       });
       const autoscalers = byKind(all, 'HorizontalPodAutoscaler');
       expect(autoscalers).toHaveLength(byKind(all, 'Deployment').length);

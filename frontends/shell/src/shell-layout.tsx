@@ -4,6 +4,7 @@ import { AppLayout } from '@ledgerline/ui/app-layout.tsx';
 import { useAuth } from '@ledgerline/ui/auth-context.tsx';
 import { readCurrentTenant } from '@ledgerline/ui/auth-storage.ts';
 import { HeaderCenter } from '@ledgerline/ui/header-center.tsx';
+import { NotificationBell } from '@ledgerline/ui/notification-bell.tsx';
 import { resolveNavItems } from '@ledgerline/ui/nav-items.ts';
 import type { ShellNavItem } from '@ledgerline/ui/shell-contract.ts';
 import { ToastOutlet } from '@ledgerline/ui/toast-outlet.tsx';
@@ -26,6 +27,8 @@ export function ShellLayout({ navItems, routes }: { navItems: readonly ShellNavI
       user={state.user}
       navItems={items}
       headerCenter={<HeaderCenter user={state.user} pathname={pathname} />}
+      // Notifications belong to a firm: none to show before one is chosen.
+      headerActions={tenant ? <NotificationBell /> : null}
       onLogout={logout}
     >
       <Outlet />

@@ -10,13 +10,15 @@ export interface AppHeaderProps {
   user: StoredUser;
   /** Centre of the header: the tenant selector, or a Client user's organisation name. */
   center?: ReactNode;
+  /** Before the user's name: the notification bell. */
+  actions?: ReactNode;
   drawerOpen: boolean;
   /** The menu button, shown on phones only (theme.css), opens the navigation drawer. */
   onOpenDrawer(): void;
   onLogout(): void;
 }
 
-export function AppHeader({ title, user, center, drawerOpen, onOpenDrawer, onLogout }: AppHeaderProps) {
+export function AppHeader({ title, user, center, actions, drawerOpen, onOpenDrawer, onLogout }: AppHeaderProps) {
   const name = displayName(user);
   return (
     <header className="app-header">
@@ -26,6 +28,7 @@ export function AppHeader({ title, user, center, drawerOpen, onOpenDrawer, onLog
       <h1 className="app-header__title">{title}</h1>
       <div className="app-header__center">{center}</div>
       <div className="app-header__user">
+        {actions}
         <span className="app-header__welcome">Welcome, {name}</span>
         <Avatar label={initials(name)} shape="circle" className="app-header__avatar" aria-label={name} />
         {/* aria-label: on phones the label is hidden and the icon alone remains. */}

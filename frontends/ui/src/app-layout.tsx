@@ -10,6 +10,7 @@ export interface AppLayoutProps {
   user: StoredUser;
   navItems: readonly ResolvedNavItem[];
   headerCenter?: ReactNode;
+  headerActions?: ReactNode;
   onLogout(): void;
   children: ReactNode;
 }
@@ -21,7 +22,7 @@ export const MAIN_CONTENT_ID = 'main-content';
  * (theme.css) the navigation is an overlay drawer behind the header's menu button; it
  * closes on navigation, Escape or a tap beside it.
  */
-export function AppLayout({ title, user, navItems, headerCenter, onLogout, children }: AppLayoutProps) {
+export function AppLayout({ title, user, navItems, headerCenter, headerActions, onLogout, children }: AppLayoutProps) {
   const [drawerOpen, setDrawerOpen] = useState(false);
   const { pathname } = useLocation();
   useEffect(() => setDrawerOpen(false), [pathname]);
@@ -42,7 +43,7 @@ export function AppLayout({ title, user, navItems, headerCenter, onLogout, child
       <SideNav items={navItems} open={drawerOpen} onClose={() => setDrawerOpen(false)} onLogout={onLogout} />
       {drawerOpen && <div className="app-layout__backdrop" aria-hidden="true" onClick={() => setDrawerOpen(false)} />}
       <div className="app-layout__main">
-        <AppHeader title={title} user={user} center={headerCenter} drawerOpen={drawerOpen} onOpenDrawer={() => setDrawerOpen(true)} onLogout={onLogout} />
+        <AppHeader title={title} user={user} center={headerCenter} actions={headerActions} drawerOpen={drawerOpen} onOpenDrawer={() => setDrawerOpen(true)} onLogout={onLogout} />
         <main id={MAIN_CONTENT_ID} className="app-layout__content" tabIndex={-1}>
           {children}
         </main>

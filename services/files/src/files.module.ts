@@ -11,7 +11,7 @@ import { DRIVE_ACCESS_KEY_PURPOSE, type DriveAccessAssertion } from '@ledgerline
 import { startContentExtraction } from './content/content-extraction.consumer.ts';
 import { createTextExtractor } from './extraction/text-extractor.ts';
 import { followClientDeletions } from './files/client-files.consumer.ts';
-import { DirectoryLookup } from './files/directory-lookup.ts';
+import { DirectoryLookup } from '@ledgerline/kit/directory/directory-lookup.ts';
 import { FileService, type PublicLinkClaims } from './files/file.service.ts';
 import { FileStore } from './files/file.store.ts';
 import { createFilesRouter } from './files/files.router.ts';

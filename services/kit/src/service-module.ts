@@ -1,3 +1,4 @@
+import type http from 'node:http';
 import type { Router } from 'express';
 import type { Bus } from './bus/bus.ts';
 import type { Database } from './db/database.ts';
@@ -7,6 +8,7 @@ import type { Logger } from './logger.ts';
 import type { ObjectStore } from './storage/object-store.ts';
 import type { TokenVerifier } from './auth/token-verifier.ts';
 import type { HealthCheck } from './http/service-app.ts';
+import type { RealtimeHub } from './realtime/realtime-hub.ts';
 
 /** What the runtime hands every service: the adapters chosen by env, shared in `--target=all`. */
 export interface ServiceDeps {
@@ -15,6 +17,8 @@ export interface ServiceDeps {
   storage: ObjectStore;
   tokens: TokenVerifier;
   logger: Logger;
+  /** Pushes to browsers (any service); the realtime endpoint's owner also attaches it. */
+  realtime: RealtimeHub;
   env: NodeJS.ProcessEnv;
   /** Embedded-default data folder (PGlite, local objects, keys). */
   dataDir: string;
@@ -32,6 +36,8 @@ export interface ServiceInstance {
   api: ApiRegistry;
   /** Extra readiness checks beyond db and bus (which the runtime adds). */
   readiness?: HealthCheck[];
+  /** Called once with the service's HTTP server before it listens (the socket.io endpoint's owner attaches there). */
+  attach?(server: http.Server): void;
   start?(): Promise<void>;
   stop?(): Promise<void>;
 }

@@ -65,6 +65,16 @@ describe.each(databaseTargets())('user access read model ($name)', (target) => {
     expect(await lookup(acme, 8)).toBeNull();
   });
 
+  it('keeps each user\'s username and full name for the screens that show them; deleted users have none', async () => {
+    await publish(upsert(acme.shortName, 31, 'CPA', [], []), upsert(acme.shortName, 32, 'DTA', [], []));
+    await eventually(async () => expect((await model.names(db.forSchema(acme.schemaName), [31, 32, 33])).size).toBe(2));
+    const names = await model.names(db.forSchema(acme.schemaName), [31, 32, 33]);
+    expect(Object.fromEntries(names)).toEqual({ 31: { username: 'u31', fullName: 'U 31' }, 32: { username: 'u32', fullName: 'U 32' } });
+    expect((await model.names(db.forSchema(beta.schemaName), [31])).size).toBe(0);
+    await publish(newEvent(USER_DELETED, acme.shortName, { id: 32 }));
+    await eventually(async () => expect([...(await model.names(db.forSchema(acme.schemaName), [31, 32])).keys()]).toEqual([31]));
+  });
+
   it('isolates firms: the same user id in another firm is another user', async () => {
     await publish(upsert(beta.shortName, 7, 'Client', [1], null));
     await eventually(async () => expect(await lookup(beta, 7)).toEqual({ role: 'Client', clientIds: [1], reportTypeIds: [] }));

@@ -17,6 +17,7 @@ import { startOutboxRelay } from '@ledgerline/kit/outbox/outbox-relay.ts';
 import type { ServiceInstance, ServiceModule, ServicePeer } from '@ledgerline/kit/service-module.ts';
 import { createTenantMigrationRouter } from '@ledgerline/kit/tenancy/tenant-migration.router.ts';
 import { followTenantSchemas } from '@ledgerline/kit/tenancy/tenant-schema-follower.ts';
+import { createRealtimeHub, type RealtimeHub } from '@ledgerline/kit/realtime/realtime-hub.ts';
 import { createObjectStore } from '@ledgerline/kit/storage/create-object-store.ts';
 import type { ObjectStore } from '@ledgerline/kit/storage/object-store.ts';
 import { createFrontendsRouter } from '@ledgerline/gateway/frontends.router.ts';
@@ -50,6 +51,8 @@ interface Listening {
   name: string;
   server: http.Server;
   url: string;
+  /** Run before the server closes (the gateway ends its proxied websockets). */
+  beforeClose?(): void;
 }
 
 const FRONTENDS_DIR = fileURLToPath(new URL('../../../frontends/', import.meta.url));
@@ -68,9 +71,15 @@ export async function startPortal(options: PortalOptions = {}): Promise<RunningP
   const stoppers: (() => Promise<void>)[] = [];
   const serviceUrls = new Map<string, string>();
   let bus: Bus | null = null;
+  let realtime: RealtimeHub | null = null;
 
   const stop = async () => {
-    for (const s of [...listening].reverse()) await closeServer(s.server, config.shutdownGraceMs);
+    // Open websockets would keep the servers from closing: they go first (browsers reconnect elsewhere).
+    realtime?.closeConnections();
+    for (const s of [...listening].reverse()) {
+      s.beforeClose?.();
+      await closeServer(s.server, config.shutdownGraceMs);
+    }
     for (const fn of stoppers.reverse()) await fn().catch((err: unknown) => logger.error({ err }, 'shutdown step failed'));
   };
 
@@ -99,6 +108,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<RunningP
       const adapters = await openAdapters(config, logger);
       stoppers.push(adapters.close);
       bus = adapters.bus;
+      realtime = adapters.realtime;
       await migratePlatform(adapters.db, [outboxMigrations, ...targets.services.flatMap((m) => m.migrations.filter((s) => s.scope === 'platform'))]);
       const relay = startOutboxRelay({ db: adapters.db, bus: adapters.bus, logger, pollIntervalMs: config.outboxPollMs });
       stoppers.push(() => relay.stop());
@@ -127,7 +137,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<RunningP
   }
 }
 
-async function openAdapters(config: PlatformConfig, logger: Logger): Promise<{ db: Database; bus: Bus; storage: ObjectStore; close(): Promise<void> }> {
+async function openAdapters(config: PlatformConfig, logger: Logger): Promise<{ db: Database; bus: Bus; storage: ObjectStore; realtime: RealtimeHub; close(): Promise<void> }> {
   const db = await createDatabase({ postgresUrl: config.postgresUrl, dataDir: config.dataDir });
   const bus = await createBus({ amqpUrl: config.amqpUrl, namespace: config.busNamespace || undefined, logger }).catch(async (err: unknown) => { await db.close(); throw err; });
   const storage = await createObjectStore({
@@ -136,11 +146,13 @@ async function openAdapters(config: PlatformConfig, logger: Logger): Promise<{ d
       ? { endpoint: config.s3Endpoint, accessKey: config.s3AccessKey!, secretKey: config.s3SecretKey!, bucket: config.s3Bucket, region: config.s3Region }
       : undefined,
   }).catch(async (err: unknown) => { await bus.close(); await db.close(); throw err; });
-  logger.info({ db: db.kind, bus: bus.kind, storage: storage.kind }, 'adapters ready');
+  const realtime = await createRealtimeHub({ postgresUrl: config.postgresUrl, logger })
+    .catch(async (err: unknown) => { await bus.close(); await db.close(); throw err; });
+  logger.info({ db: db.kind, bus: bus.kind, storage: storage.kind, realtime: realtime.kind }, 'adapters ready');
   return {
-    db, bus, storage,
-    // Bus first: in-flight handlers finish while the database is still open.
-    close: async () => { await bus.close(); await db.close(); },
+    db, bus, storage, realtime,
+    // Sockets first, then the bus: in-flight handlers finish while the database is still open.
+    close: async () => { await realtime.close(); await bus.close(); await db.close(); },
   };
 }
 
@@ -160,7 +172,9 @@ async function startService(
   });
   await instance.start?.();
   const port = Number(env[servicePortEnv(module.name)] ?? module.defaultPort);
-  const listening = await listen(module.name, http.createServer(app), port, env.SERVICE_HOST ?? '127.0.0.1');
+  const server = http.createServer(app);
+  instance.attach?.(server);
+  const listening = await listen(module.name, server, port, env.SERVICE_HOST ?? '127.0.0.1');
   deps.logger.info({ url: listening.url }, 'service listening');
   // Identity migrates its own tenant tables as it provisions firms; the others follow.
   const follower = module.name === 'identity' ? null : await followTenantSchemas({
@@ -198,7 +212,7 @@ async function startGateway(
   server.on('upgrade', gateway.upgrade);
   const listening = await listen('gateway', server, config.port, env.GATEWAY_HOST ?? '0.0.0.0');
   logger.info({ url: listening.url }, 'gateway listening');
-  return { listening, stop: async () => { poller.stop(); gateway.close(); } };
+  return { listening: { ...listening, beforeClose: gateway.closeUpgrades }, stop: async () => { poller.stop(); gateway.close(); } };
 }
 
 /** Remotes whose build exists; each is loaded by the shell from its mf-manifest.json. */

@@ -51,6 +51,7 @@ const created = async (method: string, path: string, body: unknown): Promise<num
 const victimClient = () => created('POST', `/api/${FIRM}/clients`, { name: unique('Victim '), ...CLIENT_BODY });
 const victimUser = () => created('POST', `/api/${FIRM}/users`, { username: unique('victim_'), password: TEST_USER_PASSWORD, fullName: 'Victim', roleId: 3 });
 const victimRole = () => created('POST', `/api/${FIRM}/roles`, { name: unique('Role ') });
+const victimTask = () => created('POST', `/api/${FIRM}/tasks`, { title: unique('Task '), clientIds: [ids.ownClient] });
 const victimReportType = () => created('POST', `/api/${FIRM}/report-types`, { name: unique('Type ') });
 async function uploadReport(): Promise<number> {
   const form = new FormData();
@@ -147,6 +148,22 @@ const RULES: Record<string, Rule> = {
   'POST /api/prompt-templates': { allowed: ADMINS, request: () => ({ body: { title: unique('Template '), content: 'List the totals.', category: 'business_insights' } }) },
   'PUT /api/prompt-templates/{id}': { allowed: ADMINS, request: () => ({ path: '1', body: { isActive: true } }) },
   'GET /api/admin/chat-sessions': { allowed: PLATFORM },
+  'GET /api/tasks': { allowed: STAFF },
+  'POST /api/tasks': { allowed: STAFF, request: () => ({ body: { title: unique('Task '), clientIds: [ids.ownClient] } }) },
+  'GET /api/tasks/stats': { allowed: STAFF },
+  'GET /api/tasks/overdue': { allowed: STAFF },
+  'GET /api/tasks/upcoming': { allowed: STAFF },
+  'PATCH /api/tasks/{id}': { allowed: STAFF, request: async () => ({ path: String(await victimTask()), body: { priority: 'high' } }) },
+  'PATCH /api/tasks/{id}/status': { allowed: STAFF, request: async () => ({ path: String(await victimTask()), body: { status: 'in_progress' } }) },
+  'DELETE /api/tasks/{id}': { allowed: STAFF, request: async () => ({ path: String(await victimTask()) }) },
+  'GET /api/tasks/{id}/client-statuses': { allowed: STAFF, request: async () => ({ path: String(await victimTask()) }) },
+  // Only the first path id is filled in: allowed callers get the 400 about '{clientId}'.
+  'PATCH /api/tasks/{taskId}/client-status/{clientId}': { allowed: STAFF, request: async () => ({ path: String(await victimTask()), body: { status: 'completed' } }) },
+  'GET /api/notifications': { allowed: EVERYONE },
+  'GET /api/notifications/unread-count': { allowed: EVERYONE },
+  'PATCH /api/notifications/mark-all-read': { allowed: EVERYONE, request: () => ({ body: {} }) },
+  'PATCH /api/notifications/{id}/read': { allowed: EVERYONE },
+  'DELETE /api/notifications/{id}': { allowed: EVERYONE },
 };
 
 /** Only the status: some answers are files, not JSON. */

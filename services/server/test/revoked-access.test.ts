@@ -37,6 +37,8 @@ const READS: { service: string; path: string }[] = [
   { service: 'activity', path: '/activity-logs' },
   { service: 'activity', path: '/dashboard' },
   { service: 'chat', path: '/prompt-templates' },
+  { service: 'tasks', path: '/tasks' },
+  { service: 'tasks', path: '/notifications' },
 ];
 
 const statuses = async (token: string) =>

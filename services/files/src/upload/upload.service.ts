@@ -14,7 +14,7 @@ import {
   type FirmDocumentType, type UploadFields, type UploadResult,
 } from '@ledgerline/contracts/files.contracts.ts';
 import { fileNameExtension, mediaTypeOfFileName } from '@ledgerline/contracts/media-types.ts';
-import type { DirectoryLookup } from '../files/directory-lookup.ts';
+import type { DirectoryLookup } from '@ledgerline/kit/directory/directory-lookup.ts';
 import { fileEvent } from '../files/file-events.ts';
 import { FILE_MESSAGES } from '../files/file-rules.ts';
 import { publicFile, type FileStore, type StoredFile } from '../files/file.store.ts';

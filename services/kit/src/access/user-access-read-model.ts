@@ -12,7 +12,7 @@ export const USER_UPSERTED = 'user.upserted';
 export const USER_DELETED = 'user.deleted';
 export const ROLE_UPSERTED = 'role.upserted';
 
-interface UserUpsertedPayload { id: number; roleId: number; role: string; clientIds: number[] | null; reportTypeIds: number[] | null }
+interface UserUpsertedPayload { id: number; username?: string; fullName?: string; roleId: number; role: string; clientIds: number[] | null; reportTypeIds: number[] | null }
 interface UserDeletedPayload { id: number }
 interface RoleUpsertedPayload { id: number; name: string }
 
@@ -43,6 +43,15 @@ export interface UserAccessReadModel {
    * `version` is when that answer was true, so any event about a later change still wins.
    */
   remember(db: SchemaDb, userId: number, access: UserAccess & { roleId: number }, version: string): Promise<void>;
+  /** Names of the live users among `ids` (DESIGN §7: names shown beside tasks, trackers, messages). */
+  names(db: Queryable, ids: readonly number[]): Promise<Map<number, UserName>>;
+  /** Table name, for joins; rows with `deleted` set are tombstones. */
+  readonly table: string;
+}
+
+export interface UserName {
+  username: string;
+  fullName: string;
 }
 
 /**
@@ -67,20 +76,21 @@ export function createUserAccessReadModel(service: string): UserAccessReadModel 
   const cache = new TtlCache<KnownUserAccess>({ ttlMs: LOOKUP_CACHE_MS, maxEntries: LOOKUP_CACHE_MAX_ENTRIES });
   const cacheKey = (schema: string, userId: number) => `${schema}/${userId}`;
 
-  const upsert = (tx: Queryable, userId: number, at: string, values: { roleId: number | null; role: string; clientIds: number[]; reportTypeIds: number[]; deleted: boolean }) =>
+  const upsert = (tx: Queryable, userId: number, at: string, values: { roleId: number | null; role: string; clientIds: number[]; reportTypeIds: number[]; deleted: boolean; username?: string; fullName?: string }) =>
     tx.query(
-      `INSERT INTO ${table} (user_id, role_id, role, client_ids, report_type_ids, deleted, version)
-       VALUES ($1, $2, $3, $4::int[], $5::int[], $6, $7)
+      `INSERT INTO ${table} (user_id, role_id, role, client_ids, report_type_ids, deleted, version, username, full_name)
+       VALUES ($1, $2, $3, $4::int[], $5::int[], $6, $7, $8, $9)
        ON CONFLICT (user_id) DO UPDATE SET role_id = EXCLUDED.role_id, role = EXCLUDED.role, client_ids = EXCLUDED.client_ids,
-         report_type_ids = EXCLUDED.report_type_ids, deleted = EXCLUDED.deleted, version = EXCLUDED.version
+         report_type_ids = EXCLUDED.report_type_ids, deleted = EXCLUDED.deleted, version = EXCLUDED.version,
+         username = COALESCE(EXCLUDED.username, ${table}.username), full_name = COALESCE(EXCLUDED.full_name, ${table}.full_name)
        WHERE ${table}.version <= EXCLUDED.version`,
-      [userId, values.roleId, values.role, values.clientIds, values.reportTypeIds, values.deleted, at],
+      [userId, values.roleId, values.role, values.clientIds, values.reportTypeIds, values.deleted, at, values.username ?? null, values.fullName ?? null],
     );
 
   const apply = async (tx: Queryable, event: EventEnvelope): Promise<void> => {
     if (event.type === USER_UPSERTED) {
       const p = event.payload as UserUpsertedPayload;
-      await upsert(tx, p.id, event.occurredAt, { roleId: p.roleId, role: p.role, clientIds: p.clientIds ?? [], reportTypeIds: p.reportTypeIds ?? [], deleted: false });
+      await upsert(tx, p.id, event.occurredAt, { roleId: p.roleId, role: p.role, clientIds: p.clientIds ?? [], reportTypeIds: p.reportTypeIds ?? [], deleted: false, username: p.username, fullName: p.fullName });
     } else if (event.type === USER_DELETED) {
       await upsert(tx, (event.payload as UserDeletedPayload).id, event.occurredAt, { roleId: null, role: '', clientIds: [], reportTypeIds: [], deleted: true });
     } else if (event.type === ROLE_UPSERTED) {
@@ -106,6 +116,10 @@ export function createUserAccessReadModel(service: string): UserAccessReadModel 
           version timestamptz NOT NULL
         );
         CREATE INDEX ${table}_role ON ${table} (role_id)`,
+      }, {
+        // Identity's events always carried them; services that show names read them here.
+        id: '002_user_names',
+        sql: `ALTER TABLE ${table} ADD COLUMN username text, ADD COLUMN full_name text`,
       }],
     },
 
@@ -119,6 +133,18 @@ export function createUserAccessReadModel(service: string): UserAccessReadModel 
         if (event.type === ROLE_UPSERTED) cache.clear();
         else cache.delete(cacheKey(target.db.schema, (event.payload as { id: number }).id));
       });
+    },
+
+    table,
+
+    async names(db, ids) {
+      const out = new Map<number, UserName>();
+      if (!ids.length) return out;
+      const { rows } = await db.query<{ user_id: number; username: string | null; full_name: string | null }>(
+        `SELECT user_id, username, full_name FROM ${table} WHERE user_id = ANY($1::int[]) AND NOT deleted`, [[...new Set(ids)]],
+      );
+      for (const r of rows) out.set(r.user_id, { username: r.username ?? '', fullName: r.full_name || r.username || '' });
+      return out;
     },
 
     async lookup(db, userId) {

@@ -50,6 +50,12 @@ export class TenantRegistry {
     return found;
   }
 
+  /** Every active firm in the snapshot (loaded first if no load ever started): what background work visits. */
+  async active(): Promise<TenantEventPayload[]> {
+    if (this.#started === 0) await this.refresh();
+    return [...this.#byShortName.values()].filter((t) => t.isActive);
+  }
+
   /** Reloads the snapshot; concurrent callers share one call. */
   refresh(): Promise<void> {
     if (!this.#loading) {

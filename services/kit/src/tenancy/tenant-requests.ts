@@ -68,16 +68,21 @@ export function serviceTenants(db: Database, registry: TenantRegistry, access: U
     return answer;
   };
 
+  const ofAuth = async (auth: AuthContext): Promise<TenantRequest> => {
+    const t = await byName(auth.tenant);
+    if (auth.claims.platformAdmin) return { ...auth, ...t, scope: accessScope(auth.claims, null) };
+    const known = await access.lookup(t.db, Number(auth.claims.sub));
+    if (known === DELETED_USER) throw new Unauthenticated();
+    return { ...auth, ...t, scope: accessScope(auth.claims, known ?? await askIdentity(auth, t)) };
+  };
+
   return {
     byName,
-    async ofRequest(res: Response): Promise<TenantRequest> {
-      const auth = authOf(res);
-      const t = await byName(auth.tenant);
-      if (auth.claims.platformAdmin) return { ...auth, ...t, scope: accessScope(auth.claims, null) };
-      const known = await access.lookup(t.db, Number(auth.claims.sub));
-      if (known === DELETED_USER) throw new Unauthenticated();
-      return { ...auth, ...t, scope: accessScope(auth.claims, known ?? await askIdentity(auth, t)) };
+    ofRequest(res: Response): Promise<TenantRequest> {
+      return ofAuth(authOf(res));
     },
+    /** The same resolution for a verified token outside an HTTP request (a socket's handshake). */
+    ofAuth,
   };
 }
 

@@ -1,13 +1,15 @@
-import { canReadClient, canReadReportType } from '@ledgerline/kit/access/access-scope.ts';
-import type { DirectoryClient, DirectoryReadModel, DirectoryReportType } from '@ledgerline/kit/directory/directory-read-model.ts';
-import { NotFound, Unavailable } from '@ledgerline/kit/errors.ts';
-import { TENANT_HEADER } from '@ledgerline/kit/service-module.ts';
-import type { TenantRequest } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import type { Client, ReportType } from '@ledgerline/contracts/directory.contracts.ts';
-import { FILE_MESSAGES } from './file-rules.ts';
+import { canReadClient, canReadReportType } from '../access/access-scope.ts';
+import { NotFound, Unavailable } from '../errors.ts';
+import { TENANT_HEADER } from '../service-module.ts';
+import type { TenantRequest } from '../tenancy/tenant-requests.ts';
+import type { DirectoryClient, DirectoryReadModel, DirectoryReportType } from './directory-read-model.ts';
+
+/** What a record outside the caller's lists, or missing, answers (its existence is not revealed). */
+export const DIRECTORY_NOT_FOUND = { client: 'Client not found', reportType: 'Report type not found' } as const;
 
 /**
- * The client and report type an upload names, as the caller may see them. The local read
+ * The client and report type a request names (an upload, a task), as the caller may see them. The local read
  * model answers first; a record it does not know yet (its event is still on the way, or
  * this service started after it was made) is asked of the directory with the caller's
  * own token, and remembered. Outside the caller's lists it answers as missing (404).
@@ -22,22 +24,22 @@ export class DirectoryLookup {
   }
 
   async client(t: TenantRequest, id: number): Promise<DirectoryClient> {
-    if (!canReadClient(t.scope, id)) throw new NotFound(FILE_MESSAGES.clientNotFound);
+    if (!canReadClient(t.scope, id)) throw new NotFound(DIRECTORY_NOT_FOUND.client);
     const known = await this.#model.client(t.db, id);
     if (known) return known;
     const fetched = await this.#ask<Client>(t, `/api/clients/${id}`);
-    if (!fetched) throw new NotFound(FILE_MESSAGES.clientNotFound);
+    if (!fetched) throw new NotFound(DIRECTORY_NOT_FOUND.client);
     const client: DirectoryClient = { id: fetched.id, name: fetched.name, uploadDestination: fetched.uploadDestination, googleDriveConfigured: fetched.googleDriveConfigured };
     await this.#model.rememberClient(t.db, client, fetched.updatedAt);
     return client;
   }
 
   async reportType(t: TenantRequest, id: number): Promise<DirectoryReportType> {
-    if (!canReadReportType(t.scope, id)) throw new NotFound(FILE_MESSAGES.reportTypeNotFound);
+    if (!canReadReportType(t.scope, id)) throw new NotFound(DIRECTORY_NOT_FOUND.reportType);
     const known = await this.#model.reportType(t.db, id);
     if (known) return known;
     const fetched = (await this.#ask<ReportType[]>(t, '/api/report-types'))?.find((r) => r.id === id);
-    if (!fetched) throw new NotFound(FILE_MESSAGES.reportTypeNotFound);
+    if (!fetched) throw new NotFound(DIRECTORY_NOT_FOUND.reportType);
     await this.#model.rememberReportType(t.db, { id: fetched.id, name: fetched.name }, fetched.updatedAt);
     return { id: fetched.id, name: fetched.name };
   }

@@ -1,0 +1,102 @@
+import { Button } from 'primereact/button';
+import { Calendar } from 'primereact/calendar';
+import { Checkbox } from 'primereact/checkbox';
+import { Dialog } from 'primereact/dialog';
+import { Dropdown } from 'primereact/dropdown';
+import { InputText } from 'primereact/inputtext';
+import { InputTextarea } from 'primereact/inputtextarea';
+import { MultiSelect } from 'primereact/multiselect';
+import { useEffect, useState } from 'react';
+import { RECURRING_PATTERNS, TASK_PRIORITIES, TASK_STATUSES, type RecurringPattern, type Task, type TaskPriority, type TaskStatus } from '@ledgerline/contracts/tasks.contracts.ts';
+import { serverMessage } from '@ledgerline/ui/server-message.ts';
+import { showToast } from '@ledgerline/ui/toast-store.ts';
+import { PRIORITY_LABELS, STATUS_LABELS } from './task-view.ts';
+import { useStaffUsers, useTaskClients, useTaskMutations, type TaskPayload } from './tasks.api.ts';
+
+interface FormState {
+  title: string;
+  description: string;
+  priority: TaskPriority;
+  status: TaskStatus;
+  dueDate: Date | null;
+  assignedToId: number | null;
+  clientIds: number[];
+  isRecurring: boolean;
+  recurringPattern: RecurringPattern;
+  recurringEndDate: Date | null;
+}
+
+const blank = (): FormState => ({ title: '', description: '', priority: 'medium', status: 'pending', dueDate: null, assignedToId: null, clientIds: [], isRecurring: false, recurringPattern: 'monthly', recurringEndDate: null });
+const fromTask = (t: Task): FormState => ({
+  title: t.title, description: t.description ?? '', priority: t.priority, status: t.status, dueDate: t.dueDate ? new Date(t.dueDate) : null,
+  assignedToId: t.assignedToId, clientIds: t.clientIds, isRecurring: t.isRecurring, recurringPattern: t.recurringPattern ?? 'monthly',
+  recurringEndDate: t.recurringEndDate ? new Date(t.recurringEndDate) : null,
+});
+const MIN_YEAR_1900 = new Date(1900, 0, 1);
+const today = () => { const d = new Date(); d.setHours(0, 0, 0, 0); return d; };
+
+/** Create or edit a task (spec 001 §2, §5): past dates disabled, recurring fields only when checked. */
+export function TaskFormDialog({ task, visible, onHide }: { task: Task | null; visible: boolean; onHide(): void }) {
+  const [form, setForm] = useState<FormState>(blank);
+  const [error, setError] = useState<string | null>(null);
+  const users = useStaffUsers().data ?? [];
+  const clients = useTaskClients().data ?? [];
+  const { save } = useTaskMutations();
+  useEffect(() => { if (visible) { setForm(task ? fromTask(task) : blank()); setError(null); } }, [visible, task]);
+  const set = <K extends keyof FormState>(key: K, value: FormState[K]) => setForm((f) => ({ ...f, [key]: value }));
+  const minDate = today() > MIN_YEAR_1900 ? today() : MIN_YEAR_1900;
+
+  const submit = () => {
+    if (!form.title.trim()) { setError('Title is required'); return; }
+    const payload: TaskPayload = {
+      title: form.title.trim(), description: form.description.trim() || null, priority: form.priority, status: form.status,
+      dueDate: form.dueDate ? form.dueDate.toISOString() : null, assignedToId: form.assignedToId ?? 0, clientIds: form.clientIds, isRecurring: form.isRecurring,
+      ...(form.isRecurring && { recurringPattern: form.recurringPattern, recurringEndDate: form.recurringEndDate ? form.recurringEndDate.toISOString() : null }),
+    };
+    save.mutate({ id: task?.id ?? null, payload }, {
+      onSuccess: () => { showToast({ severity: 'success', summary: task ? 'Task Updated' : 'Task Created', detail: form.title.trim() }); onHide(); },
+      onError: (err) => setError(serverMessage(err) ?? 'Failed to save task'),
+    });
+  };
+
+  return (
+    <Dialog header={task ? 'Edit Task' : 'Create New Task'} visible={visible} onHide={onHide} style={{ width: 'min(40rem, 95vw)' }}
+      footer={<div><Button label="Cancel" text onClick={onHide} /><Button label={task ? 'Update Task' : 'Create Task'} loading={save.isPending} onClick={submit} /></div>}>
+      <div className="task-form">
+        {error && <p className="task-form__error" role="alert">{error}</p>}
+        <label htmlFor="task-title">Title *</label>
+        <InputText id="task-title" value={form.title} onChange={(e) => set('title', e.target.value)} />
+        <label htmlFor="task-description">Description</label>
+        <InputTextarea id="task-description" rows={3} value={form.description} onChange={(e) => set('description', e.target.value)} />
+        <div className="task-form__row">
+          <span><label htmlFor="task-priority">Priority</label>
+            <Dropdown inputId="task-priority" value={form.priority} options={TASK_PRIORITIES.map((p) => ({ label: PRIORITY_LABELS[p], value: p }))} onChange={(e) => set('priority', e.value)} /></span>
+          <span><label htmlFor="task-status">Status</label>
+            <Dropdown inputId="task-status" value={form.status} options={TASK_STATUSES.map((s) => ({ label: STATUS_LABELS[s], value: s }))} onChange={(e) => set('status', e.value)} /></span>
+        </div>
+        <div className="task-form__row">
+          <span><label htmlFor="task-due">Due Date</label>
+            <Calendar inputId="task-due" value={form.dueDate} minDate={minDate} showIcon onChange={(e) => set('dueDate', (e.value as Date | null) ?? null)} /></span>
+          <span><label htmlFor="task-assignee">Assigned To</label>
+            <Dropdown inputId="task-assignee" value={form.assignedToId} showClear placeholder="Unassigned"
+              options={users.map((u) => ({ label: `${u.fullName} (${u.username})`, value: u.id }))} onChange={(e) => set('assignedToId', e.value ?? null)} /></span>
+        </div>
+        <label htmlFor="task-clients">Clients</label>
+        <MultiSelect inputId="task-clients" value={form.clientIds} filter display="chip" placeholder="Select clients"
+          options={clients.map((c) => ({ label: c.name, value: c.id }))} onChange={(e) => set('clientIds', e.value as number[])} />
+        <div className="task-form__check">
+          <Checkbox inputId="task-recurring" checked={form.isRecurring} onChange={(e) => set('isRecurring', !!e.checked)} />
+          <label htmlFor="task-recurring">Recurring task</label>
+        </div>
+        {form.isRecurring && (
+          <div className="task-form__row">
+            <span><label htmlFor="task-pattern">Recurring Pattern</label>
+              <Dropdown inputId="task-pattern" value={form.recurringPattern} options={RECURRING_PATTERNS.map((p) => ({ label: p[0]!.toUpperCase() + p.slice(1), value: p }))} onChange={(e) => set('recurringPattern', e.value)} /></span>
+            <span><label htmlFor="task-end">Recurring End Date</label>
+              <Calendar inputId="task-end" value={form.recurringEndDate} minDate={minDate} showIcon onChange={(e) => set('recurringEndDate', (e.value as Date | null) ?? null)} /></span>
+          </div>
+        )}
+      </div>
+    </Dialog>
+  );
+}

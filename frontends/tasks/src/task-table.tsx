@@ -1,0 +1,47 @@
+import { Button } from 'primereact/button';
+import { Column } from 'primereact/column';
+import { DataTable } from 'primereact/datatable';
+import { Tag } from 'primereact/tag';
+import type { Task } from '@ledgerline/contracts/tasks.contracts.ts';
+import { formatDate } from '@ledgerline/ui/date-format.ts';
+import { isDueToday, isOverdue, PRIORITY_LABELS, STATUS_LABELS } from './task-view.ts';
+
+export interface TaskActions {
+  onEdit(task: Task): void;
+  onClientStatus(task: Task): void;
+  onToggleComplete(task: Task): void;
+  onDelete(task: Task): void;
+}
+
+const PRIORITY_SEVERITY = { urgent: 'danger', high: 'warning', medium: 'info', low: 'success' } as const;
+
+function DueCell({ task }: { task: Task }) {
+  if (!task.dueDate) return <span>N/A</span>;
+  return (
+    <span className={isOverdue(task) ? 'task-due task-due--overdue' : 'task-due'}>
+      {formatDate(task.dueDate)}{isOverdue(task) ? ' (Overdue)' : isDueToday(task) ? ' (Today)' : ''}
+    </span>
+  );
+}
+
+/** The List View's table with the quick actions of spec 001 §4. */
+export function TaskTable({ tasks, actions }: { tasks: readonly Task[]; actions: TaskActions }) {
+  return (
+    <DataTable value={[...tasks]} dataKey="id" emptyMessage="No tasks found" size="small" className="task-table" rowClassName={(t: Task) => `task-row-${t.id}`}>
+      <Column header="Task" body={(t: Task) => (<div><div className="task-table__title">{t.title}{t.isRecurring && <i className="pi pi-replay task-table__recurring" title="Recurring" />}</div>{t.description && <small>{t.description}</small>}</div>)} />
+      <Column header="Priority" body={(t: Task) => <Tag value={PRIORITY_LABELS[t.priority]} severity={PRIORITY_SEVERITY[t.priority]} />} />
+      <Column header="Status" body={(t: Task) => STATUS_LABELS[t.status]} />
+      <Column header="Due Date" body={(t: Task) => <DueCell task={t} />} />
+      <Column header="Assigned To" body={(t: Task) => t.assignedToName ?? 'Unassigned'} />
+      <Column header="Clients" body={(t: Task) => t.clientName ?? '—'} />
+      <Column header="Actions" body={(t: Task) => (
+        <div className="task-table__actions">
+          <Button label={t.status === 'completed' ? 'Mark Pending' : 'Mark Complete'} size="small" text onClick={() => actions.onToggleComplete(t)} />
+          <Button icon="pi pi-users" size="small" text aria-label="Update Client Status" tooltip="Update Client Status" onClick={() => actions.onClientStatus(t)} />
+          <Button icon="pi pi-pencil" size="small" text aria-label="Edit task" onClick={() => actions.onEdit(t)} />
+          <Button icon="pi pi-trash" size="small" text severity="danger" aria-label="Delete task" onClick={() => actions.onDelete(t)} />
+        </div>
+      )} />
+    </DataTable>
+  );
+}

@@ -1,0 +1,65 @@
+import type { Task, TaskPriority, TaskStats } from '@ledgerline/contracts/tasks.contracts.ts';
+import type { TaskFilters } from './tasks.api.ts';
+
+/** What the screen derives from tasks (spec 001 §2, §4, §9); pure, so it is unit-tested. */
+
+export const PRIORITY_LABELS: Record<TaskPriority, string> = { urgent: 'Urgent', high: 'High', medium: 'Medium', low: 'Low' };
+export const STATUS_LABELS = { pending: 'Pending', in_progress: 'In Progress', completed: 'Completed', cancelled: 'Cancelled' } as const;
+/** Calendar dots: at most 3 per day, plus a grey one for more (§2, §9). */
+export const MAX_DAY_DOTS = 3;
+
+const isOpen = (t: Task) => t.status !== 'completed' && t.status !== 'cancelled';
+
+/** §4: overdue means the due date is before now (open tasks only). */
+export const isOverdue = (t: Task, now = new Date()): boolean => !!t.dueDate && isOpen(t) && new Date(t.dueDate) < now;
+
+/** Local calendar day of a timestamp, 'YYYY-MM-DD'. */
+export function dayKey(d: Date): string {
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+
+/** §4: 'Today' means the same day. */
+export const isDueToday = (t: Task, now = new Date()): boolean => !!t.dueDate && dayKey(new Date(t.dueDate)) === dayKey(now);
+
+/** Quick Stats: completion rate as a rounded percent. */
+export const completionRate = (s: TaskStats): number => (s.total ? Math.round((s.completed / s.total) * 100) : 0);
+
+/** The filter badge counts the filters that are set. */
+export const activeFilterCount = (f: TaskFilters): number => Object.values(f).filter((v) => v !== undefined && v !== null).length;
+
+/** Open tasks due within the next `days` days, soonest first (side card and 'Upcoming This Week'). */
+export function dueWithin(tasks: readonly Task[], days: number, now = new Date()): Task[] {
+  const end = now.getTime() + days * 86_400_000;
+  return tasks
+    .filter((t) => t.dueDate && isOpen(t) && new Date(t.dueDate).getTime() >= now.getTime() && new Date(t.dueDate).getTime() <= end)
+    .sort((a, b) => a.dueDate!.localeCompare(b.dueDate!));
+}
+
+/** Tasks per local day, for the calendar. */
+export function tasksByDay(tasks: readonly Task[]): Map<string, Task[]> {
+  const byDay = new Map<string, Task[]>();
+  for (const t of tasks) {
+    if (!t.dueDate) continue;
+    const key = dayKey(new Date(t.dueDate));
+    byDay.set(key, [...(byDay.get(key) ?? []), t]);
+  }
+  return byDay;
+}
+
+/** A day's dots: the first three tasks' priorities, and whether a grey 'more' dot follows. */
+export function dayDots(tasks: readonly Task[]): { priorities: TaskPriority[]; more: boolean } {
+  return { priorities: tasks.slice(0, MAX_DAY_DOTS).map((t) => t.priority), more: tasks.length > MAX_DAY_DOTS };
+}
+
+/** The weeks of a month as local dates, Sunday first, padded with the neighbouring months' days. */
+export function monthGrid(year: number, month: number): Date[][] {
+  const first = new Date(year, month, 1);
+  const start = new Date(year, month, 1 - first.getDay());
+  const weeks: Date[][] = [];
+  for (let w = 0; w < 6; w++) {
+    const week = Array.from({ length: 7 }, (_, d) => new Date(start.getFullYear(), start.getMonth(), start.getDate() + w * 7 + d));
+    if (w > 3 && week[0]!.getMonth() !== month) break;
+    weeks.push(week);
+  }
+  return weeks;
+}

@@ -1,0 +1,121 @@
+import { Button } from 'primereact/button';
+import { confirmDialog, ConfirmDialog } from 'primereact/confirmdialog';
+import { Dropdown } from 'primereact/dropdown';
+import { TabPanel, TabView } from 'primereact/tabview';
+import { useEffect, useState } from 'react';
+import { TASK_PRIORITIES, TASK_SIDE_CARD_ITEMS, TASK_STATUSES, type Task } from '@ledgerline/contracts/tasks.contracts.ts';
+import { ApiError } from '@ledgerline/ui/api-client.ts';
+import { useAuth } from '@ledgerline/ui/auth-context.tsx';
+import { formatDate } from '@ledgerline/ui/date-format.ts';
+import { useFailureToast } from '@ledgerline/ui/failure-toast.ts';
+import { NotificationBell } from '@ledgerline/ui/notification-bell.tsx';
+import { PageHeading } from '@ledgerline/ui/page-heading.tsx';
+import { serverMessage } from '@ledgerline/ui/server-message.ts';
+import { showToast } from '@ledgerline/ui/toast-store.ts';
+import { ClientStatusDialog } from './client-status-dialog.tsx';
+import { NotificationsPanel } from './notifications-panel.tsx';
+import { TaskCalendar } from './task-calendar.tsx';
+import { TaskFormDialog } from './task-form-dialog.tsx';
+import { TaskTable } from './task-table.tsx';
+import { activeFilterCount, completionRate, dueWithin, PRIORITY_LABELS, STATUS_LABELS } from './task-view.ts';
+import { useOverdueTasks, useStaffUsers, useTaskClients, useTaskMutations, useTasks, useTaskStats, type TaskFilters } from './tasks.api.ts';
+
+function StatCard({ label, value, icon }: { label: string; value: number; icon: string }) {
+  return (
+    <div className="task-stat">
+      <i className={icon} aria-hidden="true" />
+      <div><span className="task-stat__value">{value}</span><span className="task-stat__label">{label}</span></div>
+    </div>
+  );
+}
+
+function SideCard({ title, tasks }: { title: string; tasks: readonly Task[] }) {
+  return (
+    <section className="task-card">
+      <h4>{title}</h4>
+      {tasks.length === 0 ? <p className="tasks-empty">No tasks found</p> : (
+        <ul className="task-mini-list">{tasks.slice(0, TASK_SIDE_CARD_ITEMS).map((t) => <li key={t.id}>{t.title} <small>{formatDate(t.dueDate)}</small></li>)}</ul>
+      )}
+    </section>
+  );
+}
+
+/** The Tasks screen of spec 001 §2. */
+export function TasksPage() {
+  const [filters, setFilters] = useState<TaskFilters>({});
+  const [editing, setEditing] = useState<Task | null>(null);
+  const [formOpen, setFormOpen] = useState(false);
+  const [statusTask, setStatusTask] = useState<Task | null>(null);
+  const tasks = useTasks(filters);
+  const { logout } = useAuth();
+  // §8: a signed-out list goes to the sign-in page (the firm's, else /login); other failures say so.
+  const signedOut = tasks.error instanceof ApiError && tasks.error.status === 401;
+  useEffect(() => { if (signedOut) logout(); }, [signedOut, logout]);
+  useFailureToast(tasks, 'Failed to fetch tasks');
+  const allTasks = useTasks({});
+  const stats = useTaskStats().data;
+  const overdue = useOverdueTasks().data ?? [];
+  const users = useStaffUsers().data ?? [];
+  const clients = useTaskClients().data ?? [];
+  const { setStatus, remove } = useTaskMutations();
+  const setFilter = <K extends keyof TaskFilters>(key: K, value: TaskFilters[K] | null) => setFilters((f) => ({ ...f, [key]: value ?? undefined }));
+  const filterCount = activeFilterCount(filters);
+  const failed = (err: unknown) => showToast({ severity: 'error', summary: 'Error', detail: serverMessage(err) ?? 'Failed to update task' });
+
+  const actions = {
+    onEdit: (t: Task) => { setEditing(t); setFormOpen(true); },
+    onClientStatus: setStatusTask,
+    onToggleComplete: (t: Task) => setStatus.mutate({ id: t.id, status: t.status === 'completed' ? 'pending' : 'completed' }, { onError: failed }),
+    onDelete: (t: Task) => confirmDialog({
+      message: `Are you sure you want to delete "${t.title}"?`, header: 'Delete Task', icon: 'pi pi-exclamation-triangle', acceptClassName: 'p-button-danger',
+      accept: () => remove.mutate(t.id, { onError: failed }),
+    }),
+  };
+
+  return (
+    <div className="tasks-page">
+      <ConfirmDialog />
+      <PageHeading title="Tasks" subtitle="Organize and track your important tasks and deadlines"
+        actions={<><NotificationBell /><Button label="New Task" icon="pi pi-plus" onClick={() => { setEditing(null); setFormOpen(true); }} /></>} />
+      <div className="task-stats">
+        <StatCard label="Total Tasks" value={stats?.total ?? 0} icon="pi pi-list" />
+        <StatCard label="Pending" value={stats?.pending ?? 0} icon="pi pi-clock" />
+        <StatCard label="Overdue" value={stats?.overdue ?? 0} icon="pi pi-exclamation-circle" />
+        <StatCard label="Completed" value={stats?.completed ?? 0} icon="pi pi-check-circle" />
+      </div>
+      <div className="task-filters">
+        <Dropdown aria-label="Assigned To" placeholder="Assigned To" showClear value={filters.assignedToId ?? null} options={users.map((u) => ({ label: `${u.fullName} (${u.username})`, value: u.id }))} onChange={(e) => setFilter('assignedToId', e.value)} />
+        <Dropdown aria-label="Client" placeholder="Client" showClear filter value={filters.clientId ?? null} options={clients.map((c) => ({ label: c.name, value: c.id }))} onChange={(e) => setFilter('clientId', e.value)} />
+        <Dropdown aria-label="Status" placeholder="Status" showClear value={filters.status ?? null} options={TASK_STATUSES.map((s) => ({ label: STATUS_LABELS[s], value: s }))} onChange={(e) => setFilter('status', e.value)} />
+        <Dropdown aria-label="Priority" placeholder="Priority" showClear value={filters.priority ?? null} options={TASK_PRIORITIES.map((p) => ({ label: PRIORITY_LABELS[p], value: p }))} onChange={(e) => setFilter('priority', e.value)} />
+        {filterCount > 0 && <span className="task-filters__count" data-testid="filter-count">{filterCount}</span>}
+        <Button label="Clear All" text size="small" disabled={filterCount === 0} onClick={() => setFilters({})} />
+      </div>
+      <TabView>
+        <TabPanel header="List View">
+          <div className="tasks-list-view">
+            <div>
+              {tasks.isError ? <p className="tasks-error">Error loading tasks. Please try again.</p> : <TaskTable tasks={tasks.data ?? []} actions={actions} />}
+            </div>
+            <aside className="tasks-side">
+              <SideCard title="Overdue Tasks" tasks={overdue} />
+              <SideCard title="Due This Week" tasks={dueWithin(allTasks.data ?? [], 7)} />
+              <section className="task-card">
+                <h4>Quick Stats</h4>
+                <dl className="task-quick-stats">
+                  <dt>Completion Rate</dt><dd>{stats ? completionRate(stats) : 0}%</dd>
+                  <dt>In Progress</dt><dd>{stats?.in_progress ?? 0}</dd>
+                  <dt>This Month</dt><dd>{stats?.thisMonth ?? 0}</dd>
+                </dl>
+              </section>
+            </aside>
+          </div>
+        </TabPanel>
+        <TabPanel header="Calendar View"><TaskCalendar tasks={allTasks.data ?? []} /></TabPanel>
+        <TabPanel header="Notifications"><NotificationsPanel /></TabPanel>
+      </TabView>
+      <TaskFormDialog task={editing} visible={formOpen} onHide={() => setFormOpen(false)} />
+      <ClientStatusDialog task={statusTask} onHide={() => setStatusTask(null)} />
+    </div>
+  );
+}

@@ -1,0 +1,58 @@
+import { describe, expect, it } from '@jest/globals';
+import type { Task, TaskPriority, TaskStatus } from '@ledgerline/contracts/tasks.contracts.ts';
+import { activeFilterCount, completionRate, dayDots, dayKey, dueWithin, isDueToday, isOverdue, monthGrid, tasksByDay } from '../src/task-view.ts';
+
+const NOW = new Date(2025, 2, 10, 12, 0, 0);
+let nextId = 1;
+const task = (fields: { dueDate?: Date | null; status?: TaskStatus; priority?: TaskPriority } = {}): Task => ({
+  id: nextId++, title: `Task ${nextId}`, description: null, priority: fields.priority ?? 'medium', status: fields.status ?? 'pending',
+  dueDate: fields.dueDate === undefined ? null : fields.dueDate?.toISOString() ?? null, assignedToId: null, assignedToName: null, createdById: 1,
+  clientIds: [], clientName: null, reportTypeId: null, isRecurring: false, recurringPattern: null, recurringEndDate: null, completedAt: null,
+  createdAt: NOW.toISOString(), updatedAt: NOW.toISOString(),
+});
+const at = (day: number, hour = 12) => new Date(2025, 2, day, hour);
+
+describe('task view helpers', () => {
+  it('overdue means due before now and still open; today means the same day', () => {
+    expect(isOverdue(task({ dueDate: at(10, 9) }), NOW)).toBe(true);
+    expect(isOverdue(task({ dueDate: at(10, 9), status: 'completed' }), NOW)).toBe(false);
+    expect(isOverdue(task({ dueDate: at(11) }), NOW)).toBe(false);
+    expect(isOverdue(task(), NOW)).toBe(false);
+    expect(isDueToday(task({ dueDate: at(10, 23) }), NOW)).toBe(true);
+    expect(isDueToday(task({ dueDate: at(11, 0) }), NOW)).toBe(false);
+  });
+
+  it('completion rate is a rounded percent, 0 without tasks', () => {
+    expect(completionRate({ total: 3, pending: 1, in_progress: 0, completed: 2, overdue: 0, thisMonth: 3 })).toBe(67);
+    expect(completionRate({ total: 0, pending: 0, in_progress: 0, completed: 0, overdue: 0, thisMonth: 0 })).toBe(0);
+  });
+
+  it('counts the filters that are set', () => {
+    expect(activeFilterCount({})).toBe(0);
+    expect(activeFilterCount({ status: 'pending', clientId: 4, priority: undefined })).toBe(2);
+  });
+
+  it('lists open tasks due within the window, soonest first', () => {
+    const later = task({ dueDate: at(15) });
+    const sooner = task({ dueDate: at(12) });
+    const tooFar = task({ dueDate: at(20) });
+    const done = task({ dueDate: at(11), status: 'completed' });
+    const past = task({ dueDate: at(9) });
+    expect(dueWithin([later, sooner, tooFar, done, past], 7, NOW).map((t) => t.id)).toEqual([sooner.id, later.id]);
+  });
+
+  it('shows at most three priority dots a day, and a grey one for more', () => {
+    const day = [task({ priority: 'urgent', dueDate: at(3) }), task({ priority: 'low', dueDate: at(3) }), task({ priority: 'high', dueDate: at(3) }), task({ priority: 'medium', dueDate: at(3) })];
+    expect(dayDots(day)).toEqual({ priorities: ['urgent', 'low', 'high'], more: true });
+    expect(dayDots(day.slice(0, 3)).more).toBe(false);
+    expect(tasksByDay([...day, task()]).get(dayKey(at(3)))).toHaveLength(4);
+  });
+
+  it('lays a month out in Sunday-first weeks', () => {
+    const weeks = monthGrid(2025, 2); // March 2025 starts on a Saturday
+    expect(weeks[0]!.map((d) => d.getDate())).toEqual([23, 24, 25, 26, 27, 28, 1]);
+    expect(weeks.every((w) => w.length === 7)).toBe(true);
+    expect(dayKey(weeks.at(-1)!.at(-1)!) >= '2025-03-31').toBe(true);
+    expect(monthGrid(2026, 1)).toHaveLength(4); // February 2026: exactly four weeks
+  });
+});

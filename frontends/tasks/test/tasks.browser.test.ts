@@ -1,0 +1,141 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Page } from 'playwright-core';
+import { setLocalStorage } from '@ledgerline/kit/testing/browser.ts';
+import { eventually } from '@ledgerline/kit/testing/eventually.ts';
+import { apiClient } from '@ledgerline/server/portal-harness.ts';
+import type { Task } from '@ledgerline/contracts/tasks.contracts.ts';
+import { expectToast, startPortalBrowser, uniqueSuffix, type PortalBrowser } from '../../ui/test/portal-browser.ts';
+
+const BUS_WAIT_MS = 15_000;
+const suffix = uniqueSuffix();
+const FIRM = { name: `Harbor Accounting ${suffix}`, shortName: `harbor${suffix}` };
+const TENANT = FIRM.shortName;
+const clientDetails = (name: string, email: string) => ({ name, address: '12 Harbour Street', phone: '(555)-123-4567', federalId: '12-3456789', stateId: 'ST-4411', email });
+interface Login { token: string; user: Record<string, unknown>; tenant?: unknown }
+
+describe('tasks screen in Chromium', () => {
+  let portal: PortalBrowser;
+  let call: ReturnType<typeof apiClient>;
+  let admin: Login;
+  let cpa: Login;
+  let cpaId: number;
+  const clients: Record<string, number> = {};
+
+  async function addUser(username: string, fullName: string, roleId: number, clientIds: number[] | null): Promise<{ id: number; login: Login }> {
+    const created = await call<{ id: number }>('POST', `/api/${TENANT}/users`, portal.adminToken, { username, password: 'password1', fullName, roleId, clientIds });
+    expect(created.status).toBe(201);
+    const login = await call<Login>('POST', `/api/${TENANT}/auth/login`, null, { username, password: 'password1' });
+    expect(login.status).toBe(200);
+    return { id: created.body.id, login: login.body };
+  }
+
+  /** A PrimeReact list item (the hidden native select holds options of the same name). */
+  const pick = (page: Page, name: string) => page.locator('li[role="option"]', { hasText: name });
+
+  /** Each user in an origin of its own (127.0.0.1 and localhost), so their stored sign-ins stay apart. */
+  async function openAs(origin: string, login: Login, path: string): Promise<Page> {
+    const page = await portal.browser.newPage(origin);
+    await setLocalStorage(page, { token: login.token, user: login.user, ...(login.tenant ? { currentTenant: login.tenant } : {}) });
+    await page.goto(`${origin}${path}`);
+    return page;
+  }
+
+  beforeAll(async () => {
+    portal = await startPortalBrowser(['shell', 'tasks']);
+    call = apiClient(portal.baseUrl);
+    expect((await call('POST', '/api/companies', portal.adminToken, FIRM)).status).toBe(201);
+    for (const name of ['Bayview Bakery', 'Coral Imports']) {
+      const r = await call<{ id: number }>('POST', `/api/${TENANT}/clients`, portal.adminToken, clientDetails(name, `${name.split(' ')[0]!.toLowerCase()}@example.com`));
+      expect(r.status).toBe(201);
+      clients[name] = r.body.id;
+    }
+    admin = (await addUser(`ada${suffix}`, 'Ada Admin', 1, null)).login;
+    const c = await addUser(`carl${suffix}`, 'Carl Pa', 3, [clients['Bayview Bakery']!, clients['Coral Imports']!]);
+    cpa = c.login;
+    cpaId = c.id;
+    // The tasks service knows the CPA (assignee list, access) once identity's events arrived.
+    await eventually(async () => {
+      const r = await call<Task[]>('GET', `/api/${TENANT}/tasks?assignedToId=${cpaId}`, cpa.token);
+      expect(r.status).toBe(200);
+    }, BUS_WAIT_MS, 300);
+  }, 300_000);
+
+  afterAll(async () => {
+    await portal?.close();
+  });
+
+  it('an Admin creates a recurring task for two clients; the CPA\'s bell shows it live; the CPA updates a client; completing it brings the next occurrence', async () => {
+    const cpaOrigin = portal.baseUrl.replace('127.0.0.1', 'localhost');
+    const cpaPage = await openAs(cpaOrigin, cpa, `/${TENANT}/tasks`);
+    await cpaPage.getByText('Organize and track your important tasks and deadlines').waitFor();
+    await expect(cpaPage.locator('.app-header__title').textContent()).resolves.toBe('Tasks');
+    await expect(cpaPage.locator('.app-header [data-testid="notification-badge"]').count()).resolves.toBe(0);
+
+    const adminPage = await openAs(portal.baseUrl, admin, `/${TENANT}/tasks`);
+    await adminPage.getByRole('button', { name: 'New Task' }).click();
+    const dialog = adminPage.getByRole('dialog', { name: 'Create New Task' });
+    await dialog.locator('#task-title').fill('Monthly bookkeeping');
+    await dialog.locator('.p-dropdown', { has: adminPage.locator('#task-assignee') }).click();
+    await adminPage.getByRole('option', { name: `Carl Pa (carl${suffix})` }).click();
+    await dialog.locator('.p-multiselect', { has: adminPage.locator('#task-clients') }).click();
+    await pick(adminPage, 'Bayview Bakery').click();
+    await pick(adminPage, 'Coral Imports').click();
+    // A click elsewhere closes the panel (Escape would close the dialog too).
+    await dialog.locator('.p-dialog-title').click();
+    // Due the 3rd of next month (a future day of a month the calendar pages to).
+    const now = new Date();
+    const due = new Date(now.getFullYear(), now.getMonth() + 1, 3);
+    // Picked in the date picker (choosing a day closes it).
+    await dialog.locator('#task-due').click();
+    const picker = adminPage.locator('.p-datepicker');
+    await picker.locator('.p-datepicker-next').click();
+    await picker.locator('td:not(.p-datepicker-other-month) span', { hasText: /^3$/ }).click();
+    await picker.waitFor({ state: 'hidden' });
+    await expect(dialog.locator('#task-pattern').count()).resolves.toBe(0);
+    await dialog.locator('label[for="task-recurring"]').click();
+    await dialog.locator('.p-dropdown', { has: adminPage.locator('#task-pattern') }).click();
+    await pick(adminPage, 'Monthly').click();
+    await dialog.getByRole('button', { name: 'Create Task' }).click();
+    await expectToast(adminPage, 'Task Created', 'Monthly bookkeeping');
+    await adminPage.locator('.task-table').getByText('Monthly bookkeeping').waitFor();
+
+    // Pushed over the socket: no reload on the CPA's side.
+    const headerBadge = cpaPage.locator('.app-header [data-testid="notification-badge"]');
+    await headerBadge.waitFor({ timeout: BUS_WAIT_MS });
+    await expect(headerBadge.textContent()).resolves.toBe('1');
+    // The screen's own bell shares the tab's connection and cache.
+    await expect(cpaPage.locator('.tasks-page [data-testid="notification-badge"]').textContent()).resolves.toBe('1');
+    await cpaPage.locator('.app-header').getByRole('button', { name: 'Notifications' }).click();
+    await cpaPage.locator('.notification-popover').getByText('New task assigned').waitFor();
+    await cpaPage.keyboard.press('Escape');
+
+    // The CPA updates one client's status.
+    await cpaPage.locator('.task-table').getByText('Monthly bookkeeping').waitFor();
+    await cpaPage.getByRole('button', { name: 'Update Client Status' }).first().click();
+    const statusDialog = cpaPage.getByRole('dialog', { name: 'Update Client Status' });
+    const bakery = statusDialog.locator(`li[data-client-id="${clients['Bayview Bakery']}"]`);
+    await bakery.locator('.p-dropdown').click();
+    await pick(cpaPage, 'Completed').click();
+    await bakery.locator('textarea').fill('Books closed');
+    await bakery.getByRole('button', { name: 'Update' }).click();
+    await expectToast(cpaPage, 'Status Updated', 'Client status has been updated successfully.');
+    const tasks = (await call<Task[]>('GET', `/api/${TENANT}/tasks`, admin.token)).body;
+    const first = tasks.find((t) => t.title === 'Monthly bookkeeping')!;
+    const statuses = (await call<{ clientId: number; status: string; comments: string }[]>('GET', `/api/${TENANT}/tasks/${first.id}/client-statuses`, admin.token)).body;
+    expect(statuses.find((s) => s.clientId === clients['Bayview Bakery'])).toMatchObject({ status: 'completed', comments: 'Books closed' });
+
+    // The Admin marks it complete; the next occurrence (3rd of the month after) shows in the calendar.
+    await adminPage.locator(`.task-row-${first.id}`).getByRole('button', { name: 'Mark Complete' }).click();
+    await eventually(async () => expect((await call<Task[]>('GET', `/api/${TENANT}/tasks`, admin.token)).body.filter((t) => t.title === 'Monthly bookkeeping')).toHaveLength(2), BUS_WAIT_MS);
+    await adminPage.getByRole('tab', { name: 'Calendar View' }).click();
+    await adminPage.getByRole('button', { name: 'Next month' }).click();
+    await adminPage.getByRole('button', { name: 'Next month' }).click();
+    const next = new Date(now.getFullYear(), now.getMonth() + 2, 3);
+    const key = `${next.getFullYear()}-${String(next.getMonth() + 1).padStart(2, '0')}-03`;
+    await adminPage.locator(`[data-day="${key}"]`).click();
+    await adminPage.getByText(/Tasks for .* \(1 tasks\)/).waitFor();
+    await adminPage.locator('.task-calendar__side').getByText('Monthly bookkeeping').waitFor();
+    await expect(adminPage.locator(`[data-day="${key}"] .task-dot--medium`).count()).resolves.toBe(1);
+    await portal.screenshot(adminPage, 'tasks-calendar');
+  }, 120_000);
+});

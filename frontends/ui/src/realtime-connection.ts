@@ -1,0 +1,55 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { io, type Socket } from 'socket.io-client';
+import { NOTIFICATION_PUSH, UNREAD_COUNT_PUSH, type Notification, type UnreadCount } from '@ledgerline/contracts/notifications.contracts.ts';
+import { invalidateApiResources } from './api-invalidation.ts';
+import { readCurrentTenant, readToken } from './auth-storage.ts';
+import { addPushedNotification, setPushedUnreadCount } from './notifications.api.ts';
+
+/**
+ * The tab's one realtime connection (DESIGN §7): opened by the first component that needs it,
+ * closed when the last one unmounts (sign-out). The ui package is a shared singleton, so every
+ * remote shares it. The token and firm are read at every (re)connection, so a new sign-in
+ * reconnects as the new user; socket.io retries with growing, jittered delays (1 s to 30 s).
+ */
+let socket: Socket | null = null;
+let users = 0;
+
+function connection(): Socket {
+  socket ??= io({
+    path: '/socket.io',
+    transports: ['websocket', 'polling'],
+    auth: (cb) => cb({ token: readToken(), tenant: readCurrentTenant()?.shortName }),
+    reconnectionDelay: 1000,
+    reconnectionDelayMax: 30_000,
+    randomizationFactor: 0.5,
+  });
+  return socket;
+}
+
+/** Keeps the connection open while mounted and writes its pushes into react-query's caches. */
+export function useRealtimeNotifications(enabled: boolean): void {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (!enabled) return;
+    const s = connection();
+    users += 1;
+    const onNotification = (n: Notification) => {
+      addPushedNotification(queryClient, n);
+      // A notification about a task means the task lists changed too (assigned, status, next occurrence).
+      if (n.taskId) void invalidateApiResources(queryClient, ['tasks']);
+    };
+    const onCount = (c: UnreadCount) => setPushedUnreadCount(queryClient, c);
+    s.on(NOTIFICATION_PUSH, onNotification);
+    s.on(UNREAD_COUNT_PUSH, onCount);
+    return () => {
+      s.off(NOTIFICATION_PUSH, onNotification);
+      s.off(UNREAD_COUNT_PUSH, onCount);
+      users -= 1;
+      if (users === 0) {
+        s.close();
+        socket = null;
+      }
+    };
+  }, [enabled, queryClient]);
+}

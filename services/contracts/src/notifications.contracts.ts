@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { idSchema, intSchema, textSchema } from './scalars.ts';
+
+/*
+ * Notifications (spec 001 §3 Notification, §4 notification states, §7 "Notifications") and
+ * the one event any service publishes to notify a firm user (DESIGN §7): the tasks service
+ * stores it, pushes it over the realtime endpoint and, when asked and SMTP is configured,
+ * emails it.
+ */
+
+/** §3: success, warning, error; anything else is shown as info. */
+export const NOTIFICATION_TYPES = ['info', 'success', 'warning', 'error'] as const;
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+/** §3 names task, deadline and reminder (default general); the work areas to come add theirs. */
+export const NOTIFICATION_CATEGORIES = ['general', 'task', 'deadline', 'reminder', 'compliance', 'insight', 'message'] as const;
+export type NotificationCategory = (typeof NOTIFICATION_CATEGORIES)[number];
+
+/** Published by any service through its outbox, tenant = the firm of `userId`. */
+export const NOTIFICATION_REQUESTED = 'notification.requested';
+
+/**
+ * The payload of `notification.requested`. The event id is the notification's identity:
+ * a redelivered event never makes a second notification. `actionUrl` is a path inside the
+ * portal (the screens follow it on click), never another site.
+ */
+export const notificationRequestSchema = z.object({
+  userId: idSchema('userId'),
+  title: textSchema('title', 200).trim().min(1, 'title is required'),
+  message: textSchema('message', 2000),
+  type: z.enum(NOTIFICATION_TYPES).default('info'),
+  category: z.enum(NOTIFICATION_CATEGORIES).default('general'),
+  taskId: idSchema('taskId').nullish(),
+  taskTitle: textSchema('taskTitle', 500).nullish(),
+  reminderId: idSchema('reminderId').nullish(),
+  clientId: idSchema('clientId').nullish(),
+  clientName: textSchema('clientName', 500).nullish(),
+  actionUrl: textSchema('actionUrl', 500).regex(/^\/(?!\/)/, 'actionUrl must be a path inside the portal').nullish(),
+  metadata: z.record(z.string(), z.unknown()).nullish(),
+  /** Also by email, when the portal has SMTP_URL and the user's username is an address. */
+  email: z.boolean().default(false),
+});
+export type NotificationRequest = z.input<typeof notificationRequestSchema>;
+
+/** Spec 001 §3 "Notification", as the API returns it. */
+export interface Notification {
+  id: number;
+  title: string;
+  message: string;
+  type: NotificationType;
+  category: NotificationCategory;
+  userId: number;
+  taskId: number | null;
+  taskTitle: string | null;
+  reminderId: number | null;
+  clientId: number | null;
+  clientName: string | null;
+  isRead: boolean;
+  actionUrl: string | null;
+  metadata: Record<string, unknown> | null;
+  createdAt: string;
+}
+
+/**
+ * GET /api/notifications: the caller's own, newest first. `userId` is accepted because the
+ * screens send it (§7) and ignored: nobody reads another user's notifications.
+ */
+export const notificationListQuerySchema = z.object({
+  userId: z.unknown().optional(),
+  isRead: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
+  limit: intSchema('limit', 1, 500).default(100),
+});
+/** PATCH /api/notifications/mark-all-read and the count: `userId` accepted, never trusted. */
+export const notificationOwnerSchema = z.object({ userId: z.unknown().optional() });
+
+export interface UnreadCount { count: number }
+
+/** §9: the screens poll every 30 s as the fallback for pushes. */
+export const NOTIFICATION_POLL_MS = 30_000;
+/** §9: the compact popover shows 10, the badge '99+' above 99. */
+export const NOTIFICATION_POPOVER_LIMIT = 10;
+export const NOTIFICATION_BADGE_MAX = 99;
+
+/** Realtime events on the user's room (kit/realtime): a new notification, and the unread count after any change. */
+export const NOTIFICATION_PUSH = 'notification:new';
+export const UNREAD_COUNT_PUSH = 'notification:unread-count';

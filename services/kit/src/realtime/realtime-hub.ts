@@ -1,0 +1,81 @@
+import type http from 'node:http';
+import { createAdapter } from '@socket.io/postgres-adapter';
+import pg from 'pg';
+import { Server, type Socket } from 'socket.io';
+import { PLATFORM_SCHEMA, quoteIdent } from '../db/tenant-schema.ts';
+import type { Logger } from '../logger.ts';
+import type { RealtimeEmitter } from './realtime-emitter.ts';
+
+/** The one socket.io path (DESIGN §7); the gateway proxies it to the service that attaches. */
+export const REALTIME_PATH = '/socket.io';
+/** Where the postgres adapter parks payloads too large for NOTIFY (8,000 bytes). */
+const ATTACHMENTS_TABLE = `${quoteIdent(PLATFORM_SCHEMA)}.socket_io_attachments`;
+
+export type SocketMiddleware = (socket: Socket, next: (err?: Error) => void) => void | Promise<void>;
+
+/**
+ * A process's realtime side, created once with the other adapters and handed to every
+ * service. Any service emits through `emitter`; exactly one service (the endpoint's owner)
+ * calls `attach` on its HTTP server.
+ * - PostgreSQL (`POSTGRES_URL`): one socket.io server per process on
+ *   @socket.io/postgres-adapter (NOTIFY/LISTEN), attached or not: an emit in any process
+ *   reaches the sockets of every replica that attached. (@socket.io/postgres-emitter 0.1
+ *   speaks an older message format than adapter 0.5 reads: its broadcasts are dropped, so a
+ *   server with no HTTP listener is the emitter.)
+ * - Embedded default (PGlite, one process): the same server with in-memory rooms.
+ */
+export interface RealtimeHub {
+  readonly kind: 'memory' | 'postgres';
+  emitter: RealtimeEmitter;
+  attach(server: http.Server, middleware: SocketMiddleware): Server;
+  /** Shutdown's first step: refuses new sockets and closes the open ones, which would keep the HTTP server from closing. */
+  closeConnections(): void;
+  close(): Promise<void>;
+}
+
+export async function createRealtimeHub(options: { postgresUrl?: string; logger: Logger }): Promise<RealtimeHub> {
+  const { logger } = options;
+  let pool: pg.Pool | null = null;
+  if (options.postgresUrl) {
+    // Its own small pool: the adapter holds one connection on LISTEN for as long as it runs.
+    pool = new pg.Pool({ connectionString: options.postgresUrl, max: 4 });
+    pool.on('error', (err) => logger.warn({ err: String(err) }, 'realtime pool connection failed'));
+    await pool.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(PLATFORM_SCHEMA)};
+      CREATE TABLE IF NOT EXISTS ${ATTACHMENTS_TABLE} (id bigserial UNIQUE, created_at timestamptz DEFAULT now(), payload bytea)`)
+      .catch(async (err: unknown) => {
+        // Two replicas starting at once may race on the catalogue; the table is there either way.
+        if (!String(err).includes('already exists') && !String(err).includes('duplicate key')) { await pool!.end(); throw err; }
+      });
+  }
+  // Websocket first: the gateway proxies the upgrade; long-polling stays as the fallback.
+  const io = new Server({
+    path: REALTIME_PATH, serveClient: false, transports: ['websocket', 'polling'],
+    adapter: pool ? createAdapter(pool, { tableName: ATTACHMENTS_TABLE, errorHandler: (err) => logger.warn({ err: String(err) }, 'realtime adapter error') }) : undefined,
+  });
+  let attached = false;
+  let closing = false;
+  const closeConnections = () => {
+    closing = true;
+    io.disconnectSockets(true);
+    // io.close() would also close the HTTP server, which its owner shuts down itself.
+    io.engine?.close();
+  };
+  return {
+    kind: pool ? 'postgres' : 'memory',
+    emitter: { emit: (room, event, payload) => { io.to(room).emit(event, payload); } },
+    attach(server, middleware) {
+      if (attached) throw new Error('The realtime endpoint has one owner per process');
+      attached = true;
+      io.use((socket, next) => (closing ? next(new Error('The server is shutting down. Please try again.')) : next()));
+      io.use(middleware as never);
+      io.attach(server);
+      return io;
+    },
+    closeConnections,
+    async close() {
+      closeConnections();
+      await io.of('/').adapter.close?.();
+      await pool?.end();
+    },
+  };
+}

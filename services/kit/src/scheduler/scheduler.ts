@@ -1,0 +1,124 @@
+import type { Database, Queryable, SchemaDb } from '../db/database.ts';
+import type { Logger } from '../logger.ts';
+import type { DueJob, JobQueue } from './job-queue.ts';
+
+/** A firm whose schema the scheduler visits. */
+export interface ScheduledTenant {
+  shortName: string;
+  schema: string;
+}
+
+/**
+ * Runs one job. Its writes go through `tx`, the transaction that also deletes the job's
+ * row: they commit together or not at all, so a replica that dies mid-job leaves the row
+ * for the next claim and the job's effects happen once. Work outside the database (an
+ * email) is at least once: it may repeat if the process dies between it and the commit.
+ */
+export type JobHandler = (tx: Queryable, job: DueJob, tenant: ScheduledTenant) => Promise<void>;
+
+export interface SchedulerOptions {
+  db: Database;
+  queue: JobQueue;
+  /** The firms to visit (active ones), asked again on every tick. */
+  tenants: () => Promise<ScheduledTenant[]>;
+  handlers: Record<string, JobHandler>;
+  logger: Logger;
+  pollMs: number;
+  /** Jobs claimed per firm and transaction. */
+  batchSize?: number;
+  /** First retry delay after a failed run; doubles per attempt up to an hour. */
+  retryBaseMs?: number;
+}
+
+export interface Scheduler {
+  /** One pass over every firm; resolves with the number of jobs run. Tests call it directly. */
+  tick(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+const MAX_RETRY_MS = 60 * 60_000;
+
+/**
+ * DESIGN §7 scheduler: the database is the source of truth, never an in-memory timer.
+ * Every `pollMs` each replica claims its firms' due rows with FOR UPDATE SKIP LOCKED (rows
+ * another replica holds are skipped, not waited for) and runs each job in a savepoint of the
+ * claiming transaction: a job that throws is rolled back alone and its row pushed back with
+ * a growing delay; a job that succeeds deletes its row in the same commit as its writes.
+ * pg-boss was the alternative, but it needs LISTEN/advisory features and a schema of its
+ * own that PGlite (the embedded default) does not give it.
+ */
+export function startScheduler(options: SchedulerOptions, autoStart = true): Scheduler {
+  const { db, queue, logger } = options;
+  const batch = options.batchSize ?? 50;
+  const retryBaseMs = options.retryBaseMs ?? 30_000;
+  let stopped = false;
+  let running: Promise<number> | null = null;
+
+  const runBatch = async (firm: ScheduledTenant, schemaDb: SchemaDb): Promise<number> => schemaDb.transaction(async (tx) => {
+    const { rows } = await tx.query<{ id: number; kind: string; key: string; run_at: Date; payload: unknown; attempts: number }>(
+      `SELECT id, kind, key, run_at, payload, attempts FROM ${queue.table}
+       WHERE run_at <= now() ORDER BY run_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`, [batch],
+    );
+    for (const row of rows) {
+      const job: DueJob = { id: Number(row.id), kind: row.kind, key: row.key, runAt: row.run_at, payload: row.payload, attempts: row.attempts };
+      const handler = options.handlers[job.kind];
+      await tx.query('SAVEPOINT scheduled_job');
+      try {
+        if (!handler) throw new Error(`No handler for job kind "${job.kind}"`);
+        await handler(tx, job, firm);
+        // The handler may have rescheduled the same key (a recurring job): only this run's row goes.
+        await tx.query(`DELETE FROM ${queue.table} WHERE id = $1`, [job.id]);
+        await tx.query('RELEASE SAVEPOINT scheduled_job');
+      } catch (err) {
+        await tx.query('ROLLBACK TO SAVEPOINT scheduled_job');
+        const delayMs = Math.min(retryBaseMs * 2 ** job.attempts, MAX_RETRY_MS);
+        await tx.query(
+          `UPDATE ${queue.table} SET attempts = attempts + 1, last_error = $2, run_at = now() + ($3::int * interval '1 millisecond') WHERE id = $1`,
+          [job.id, String(err).slice(0, 2000), delayMs],
+        );
+        logger.warn({ err: String(err), kind: job.kind, key: job.key, tenant: firm.shortName, attempts: job.attempts + 1 }, 'scheduled job failed; retried later');
+      }
+    }
+    return rows.length;
+  });
+
+  const tick = async (): Promise<number> => {
+    let total = 0;
+    for (const firm of await options.tenants()) {
+      if (stopped) break;
+      const schemaDb = db.forSchema(firm.schema);
+      try {
+        // A full batch may mean more is due: keep going until the firm has nothing due.
+        for (let n = batch; n === batch && !stopped;) {
+          n = await runBatch(firm, schemaDb);
+          total += n;
+        }
+      } catch (err) {
+        // A firm whose schema is not migrated yet (created a moment ago) or a lost connection:
+        // the rows stay, the next tick tries again.
+        logger.warn({ err: String(err), tenant: firm.shortName }, 'scheduler pass failed for a firm');
+      }
+    }
+    return total;
+  };
+
+  const loop = async () => {
+    while (!stopped) {
+      running = tick().catch((err: unknown) => { logger.warn({ err: String(err) }, 'scheduler pass failed'); return 0; });
+      await running;
+      running = null;
+      if (!stopped) await new Promise((resolve) => { timer = setTimeout(resolve, options.pollMs); });
+    }
+  };
+  let timer: NodeJS.Timeout | undefined;
+  if (autoStart) void loop();
+
+  return {
+    tick,
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,29 @@
+import type { SqlParams } from '@ledgerline/kit/db/sql-params.ts';
+import { Forbidden } from '@ledgerline/kit/errors.ts';
+import type { TenantRequest } from '@ledgerline/kit/tenancy/tenant-requests.ts';
+import { TASK_MESSAGES } from '@ledgerline/contracts/tasks.contracts.ts';
+
+/**
+ * Who reaches which tasks (README "Authorization", tasks rows). Admin, DTA and platform
+ * administrators: every task of the firm and every client status. CPA and custom roles: the
+ * tasks assigned to them or touching a client in their list, and the statuses of those
+ * clients only. Client users: no task API at all.
+ */
+export interface TaskReach {
+  userId: number;
+  clients: 'all' | readonly number[];
+}
+
+export function taskReach(t: TenantRequest, userId: number): TaskReach {
+  if (t.scope.isClient) throw new Forbidden(TASK_MESSAGES.clientsDenied);
+  return { userId, clients: t.scope.clients };
+}
+
+/** The tasks within reach, as a SQL condition on `tasks` (alias-free). */
+export function reachableTasks(r: TaskReach, p: SqlParams): string {
+  if (r.clients === 'all') return 'true';
+  const own = `assigned_to_id = ${p.add(r.userId)}`;
+  return r.clients.length ? `(${own} OR client_ids && ${p.add(r.clients)}::int[])` : own;
+}
+
+export const canReachClient = (r: TaskReach, clientId: number): boolean => r.clients === 'all' || r.clients.includes(clientId);
