@@ -10,6 +10,7 @@ import { Tag } from 'primereact/tag';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import type { ClientPortalData } from '@ledgerline/contracts/directory.contracts.ts';
 import { apiJson } from '@ledgerline/ui/api-client.ts';
+import { useDiscardGuard } from '@ledgerline/ui/discard-guard.tsx';
 import { EmptyState } from '@ledgerline/ui/empty-state.tsx';
 import { ToastOutlet } from '@ledgerline/ui/toast-outlet.tsx';
 import { clientPortalPath } from './directory.api.ts';
@@ -63,6 +64,8 @@ function UnusableLink({ tenant }: { tenant: string }) {
 
 function PortalSettings({ clientId, data }: { clientId: number; data: ClientPortalData }) {
   const [setupOpen, setSetupOpen] = useState(false);
+  // Credentials typed into the setup but not saved: closing asks first.
+  const guard = useDiscardGuard(setupOpen, () => setSetupOpen(false));
   const drive = data.uploadDestination === 'google_drive';
   return (
     <>
@@ -110,8 +113,13 @@ function PortalSettings({ clientId, data }: { clientId: number; data: ClientPort
           </div>
         </div>
       </Card>
-      <Dialog visible={setupOpen} onHide={() => setSetupOpen(false)} header="Google Drive Setup" className="drive-dialog">
-        {setupOpen && <GoogleDriveSetupPanel clientId={clientId} onDone={() => setSetupOpen(false)} />}
+      <Dialog visible={setupOpen} onHide={guard.requestClose} header="Google Drive Setup" className="drive-dialog">
+        <div {...guard.trackInput}>
+          {setupOpen && (
+            <GoogleDriveSetupPanel clientId={clientId} onDone={() => setSetupOpen(false)} onCredentialsSaved={() => guard.setChanged(false)} />
+          )}
+        </div>
+        {guard.question}
       </Dialog>
     </>
   );

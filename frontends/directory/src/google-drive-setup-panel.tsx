@@ -16,13 +16,15 @@ export interface GoogleDriveSetupPanelProps {
   clientId: number;
   /** The connected card's Done button. */
   onDone(): void;
+  /** The OAuth credentials were saved (what was typed into them is no longer unsaved). */
+  onCredentialsSaved?(): void;
 }
 
 /**
  * Status card and the step the integration is at (spec 000 §4): credentials while none are
  * saved, connect until setup is complete, then the connected card.
  */
-export function GoogleDriveSetupPanel({ clientId, onDone }: GoogleDriveSetupPanelProps) {
+export function GoogleDriveSetupPanel({ clientId, onDone, onCredentialsSaved }: GoogleDriveSetupPanelProps) {
   const queryClient = useQueryClient();
   const statusUrl = googleDrivePath(clientId, '/status');
   const status = useQuery<GoogleDriveStatus>({ queryKey: [statusUrl], staleTime: 0 });
@@ -41,7 +43,15 @@ export function GoogleDriveSetupPanel({ clientId, onDone }: GoogleDriveSetupPane
   return (
     <div className="drive-panel">
       <StatusCard status={status.data} />
-      {!hasCredentials && <GoogleDriveCredentialsStep clientId={clientId} onSaved={refresh} />}
+      {!hasCredentials && (
+        <GoogleDriveCredentialsStep
+          clientId={clientId}
+          onSaved={() => {
+            onCredentialsSaved?.();
+            refresh();
+          }}
+        />
+      )}
       {hasCredentials && !isSetup && (
         <section className="drive-step">
           <h4 className="drive-step__title">

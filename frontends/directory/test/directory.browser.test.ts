@@ -212,6 +212,13 @@ describe('directory screens in Chromium', () => {
     await expect(secret.getAttribute('type')).resolves.toBe('password');
     await dialog.locator('.p-password .p-icon, .p-password i').first().click();
     await expect(secret.getAttribute('type')).resolves.toBe('text');
+    // Typed but not saved: Close asks first; keeping them leaves both values in place.
+    await dialog.locator('.p-dialog-footer').getByRole('button', { name: 'Close' }).click();
+    const discard = page.locator('.p-confirm-dialog');
+    await discard.getByText('What you entered in this form has not been saved.').waitFor();
+    await discard.getByRole('button', { name: 'Keep Editing' }).click();
+    await discard.waitFor({ state: 'hidden' });
+    await expect(dialog.locator('#drive-client-id').inputValue()).resolves.toBe(google.app.clientId);
     await dialog.getByRole('button', { name: 'Save Credentials' }).click();
     await toast(page, 'Credentials Saved').waitFor();
 

@@ -1,9 +1,10 @@
-import { useRef, useState, type DragEvent } from 'react';
+import { useEffect, useRef, useState, type DragEvent } from 'react';
 import { Button } from 'primereact/button';
 import { Dialog } from 'primereact/dialog';
 import { Dropdown } from 'primereact/dropdown';
 import { ProgressBar } from 'primereact/progressbar';
 import type { FileType, FirmDocumentType, UploadResult } from '@ledgerline/contracts/files.contracts.ts';
+import { useDiscardGuard } from '@ledgerline/ui/discard-guard.tsx';
 import { formatFileSize } from '@ledgerline/ui/file-size.ts';
 import { FormField } from '@ledgerline/ui/form-field.tsx';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
@@ -37,19 +38,35 @@ export interface UploadDialogProps {
   preset?: Partial<UploadFormValues>;
 }
 
-/** 'Add Data' (spec 001 §2 "Upload dialog"), shared by the reports page, the file panel and firm documents. */
+/**
+ * 'Add Data' (spec 001 §2 "Upload dialog"), shared by the reports page, the file panel and firm documents.
+ * Closing it with files chosen or fields changed but not uploaded asks first; during and after an upload it does not.
+ */
 export function UploadDialog({ visible, onClose, allowFirmDocument = false, preset }: UploadDialogProps) {
   const [pending, setPending] = useState(false);
+  const guard = useDiscardGuard(visible, onClose);
+  const requestClose = () => { if (!pending) guard.requestClose(); };
   return (
     <Dialog
       header="Add Data"
       visible={visible}
-      onHide={() => { if (!pending) onClose(); }}
+      onHide={requestClose}
       closable={!pending}
       className="upload-dialog"
     >
       {/* Mounted only while open, so every opening starts from the preset with no files. */}
-      {visible && <UploadForm allowFirmDocument={allowFirmDocument} preset={preset} pending={pending} setPending={setPending} onClose={onClose} />}
+      {visible && (
+        <UploadForm
+          allowFirmDocument={allowFirmDocument}
+          preset={preset}
+          pending={pending}
+          setPending={setPending}
+          setChanged={guard.setChanged}
+          onCancel={requestClose}
+          onClose={onClose}
+        />
+      )}
+      {guard.question}
     </Dialog>
   );
 }
@@ -59,20 +76,33 @@ interface UploadFormProps {
   preset: Partial<UploadFormValues> | undefined;
   pending: boolean;
   setPending(pending: boolean): void;
+  /** Whether anything chosen here is not uploaded yet (closing then asks first). */
+  setChanged(changed: boolean): void;
+  /** Cancel: asks first when something is not uploaded. */
+  onCancel(): void;
+  /** Closes without asking (after a successful upload). */
   onClose(): void;
 }
 
-function UploadForm({ allowFirmDocument, preset, pending, setPending, onClose }: UploadFormProps) {
+const sameValues = (a: UploadFormValues, b: UploadFormValues): boolean =>
+  a.fileType === b.fileType && a.clientId === b.clientId && a.reportTypeId === b.reportTypeId && a.documentType === b.documentType;
+
+function UploadForm({ allowFirmDocument, preset, pending, setPending, setChanged, onCancel, onClose }: UploadFormProps) {
   const clients = useClients();
   const reportTypes = useReportTypes();
   const refresh = useUploadRefresh();
   const [values, setValues] = useState(() => initialUploadValues(preset));
+  // The fields as opened or as last uploaded with: a change from them is unsaved input.
+  const [savedValues, setSavedValues] = useState(values);
   const [entries, setEntries] = useState<UploadEntry[]>([]);
   const [dragging, setDragging] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const fields = visibleFields(values.fileType);
   const toSend = pendingEntries(entries);
   const problem = uploadProblem(values, toSend.length);
+  // Files never sent, or fields changed since: an upload (even a failed one) counts as saving them.
+  const changed = entries.some((entry) => entry.status === 'queued') || !sameValues(values, savedValues);
+  useEffect(() => setChanged(changed), [changed, setChanged]);
 
   const changeFileType = (fileType: FileType) =>
     setValues((current) => ({
@@ -97,6 +127,7 @@ function UploadForm({ allowFirmDocument, preset, pending, setPending, onClose }:
   async function upload() {
     if (uploadDisabled(values, toSend.length, pending)) return;
     setPending(true);
+    setSavedValues(values);
     const sent = uploadFields(values);
     let uploaded = 0;
     let lastFailure: string | null = null;
@@ -217,7 +248,7 @@ function UploadForm({ allowFirmDocument, preset, pending, setPending, onClose }:
       )}
       <div className="form-dialog-footer upload-form__footer">
         {problem && !pending && <small className="upload-form__hint" role="status">{problem}</small>}
-        <Button type="button" label="Cancel" outlined onClick={onClose} disabled={pending} />
+        <Button type="button" label="Cancel" outlined onClick={onCancel} disabled={pending} />
         <Button
           type="button"
           label={pending ? 'Uploading...' : 'Upload'}

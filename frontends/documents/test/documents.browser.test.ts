@@ -232,6 +232,20 @@ describe('documents screens in Chromium', () => {
     expect((await call('DELETE', `/api/${TENANT}/files/${svgId}`, cpaLogin.token)).status).toBe(200);
   }, 60_000);
 
+  it('asks before closing the upload dialog with a chosen file not uploaded', async () => {
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add Data' });
+    await dialog.waitFor();
+    await dialog.locator('#upload-files').setInputFiles({ name: 'not-sent.pdf', mimeType: 'application/pdf', buffer: pdfBytes });
+    await dialog.locator('.upload-file[data-file-name="not-sent.pdf"]').waitFor();
+    await page.keyboard.press('Escape');
+    const confirm = page.locator('.p-confirm-dialog');
+    await confirm.getByText('What you entered in this form has not been saved.').waitFor();
+    await confirm.getByRole('button', { name: 'Discard' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await expect(fileRow('not-sent.pdf').count()).resolves.toBe(0);
+  }, 30_000);
+
   it('deletes a file after the confirmation', async () => {
     await fileRow(DOCX_NAME).getByRole('button', { name: `Delete ${DOCX_NAME}` }).click();
     const confirm = page.locator('.p-confirm-dialog');
