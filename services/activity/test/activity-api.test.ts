@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { newEvent, type EventEnvelope } from '@ledgerline/kit/bus/bus.ts';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
-import { apiClient, createSignedInUser, startTestPortal } from '@ledgerline/server/portal-harness.ts';
+import { apiClient, createSignedInUser, startTestPortal, testClient } from '@ledgerline/server/portal-harness.ts';
 import type { RunningPortal } from '@ledgerline/server/portal.ts';
 import { SERVICE_MODULES } from '@ledgerline/server/targets.ts';
 import {
@@ -58,10 +58,7 @@ async function createUser(tenant: string, who: string, roleId: number, clientIds
 }
 
 async function createClient(tenant: string, name: string): Promise<number> {
-  const r = await call<Client>('POST', `/api/${tenant}/clients`, tokens.platform, {
-    name, address: '1 Main Street, Springfield', phone: '(555)-123-4567', federalId: '12-3456789', stateId: 'IL-445',
-    email: `${name.toLowerCase().replace(/\W/g, '')}@example.com`,
-  });
+  const r = await call<Client>('POST', `/api/${tenant}/clients`, tokens.platform, testClient(name));
   expect(r.status).toBe(201);
   return r.body.id;
 }

@@ -5,7 +5,7 @@
 // per change and service, the median and worst time from the change call's answer to
 // the first refusal. No target is asserted: the README states what to expect.
 import { randomBytes } from 'node:crypto';
-import { apiClient, createSignedInUser, startTestPortal } from '../src/portal-harness.ts';
+import { apiClient, createSignedInUser, startTestPortal, testClient } from '../src/portal-harness.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const POLL_MS = 5;
@@ -14,7 +14,6 @@ const portal = await startTestPortal({ LOG_LEVEL: 'warn', GATEWAY_RATE_LIMIT_PER
 const call = apiClient(portal.gatewayUrl);
 const platform = portal.adminToken;
 const firm = `bench${randomBytes(3).toString('hex')}`;
-const CLIENT = { name: 'Bench Client', address: '1 Main Street, Springfield', phone: '(555)-123-4567', federalId: '12-3456789', stateId: 'IL-1', email: 'bench@example.com' };
 
 /**
  * One call per service that holds firm data, which an Admin may make and a Client user
@@ -49,7 +48,7 @@ async function waitForRefusal(token: string, [method, path]: [string, string], s
 try {
   const created = await call<{ id: number }>('POST', '/api/companies', platform, { name: 'Revocation bench', shortName: firm });
   if (created.status !== 201) throw new Error(`firm: ${created.status}`);
-  const client = await call<{ id: number }>('POST', `/api/${firm}/clients`, platform, CLIENT);
+  const client = await call<{ id: number }>('POST', `/api/${firm}/clients`, platform, testClient('Bench Client'));
   const probes = Object.fromEntries(Object.entries(PROBES).map(([service, [method, path]]) => [service, [method, path.replace('{client}', String(client.body.id))] as [string, string]]));
 
   for (let round = 0; round < ROUNDS; round++) {

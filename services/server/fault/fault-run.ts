@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { createScratchDatabase } from '@ledgerline/kit/db/test-databases.ts';
 import type { DashboardOverview } from '@ledgerline/contracts/activity.contracts.ts';
-import { apiClient, createSignedInUser, portalTestEnv, TEST_ADMIN } from '../src/portal-harness.ts';
+import { apiClient, createSignedInUser, portalTestEnv, TEST_ADMIN, testClient } from '../src/portal-harness.ts';
 import { spawnPortal, spawnService } from '../src/portal-process.ts';
 import { servicePortEnv, serviceUrlEnv } from '../src/platform.config.ts';
 import { SERVICE_MODULES } from '../src/targets.ts';
@@ -60,9 +60,7 @@ try {
   const platform = login.body.token;
   const firm = `fault${randomBytes(3).toString('hex')}`;
   if ((await call('POST', '/api/companies', platform, { name: 'Fault Run LLP', shortName: firm })).status !== 201) throw new Error('firm not created');
-  const client = await call<{ id: number }>('POST', `/api/${firm}/clients`, platform, {
-    name: 'Fault Client', address: '1 Main Street, Springfield', phone: '(555)-123-4567', federalId: '12-3456789', stateId: 'IL-1', email: 'fault@example.com',
-  });
+  const client = await call<{ id: number }>('POST', `/api/${firm}/clients`, platform, testClient('Fault Client'));
   if (client.status !== 201) throw new Error(`client not created: ${client.status} ${JSON.stringify(client.body)}`);
   const admin = await createSignedInUser(call, platform, firm, { username: `admin_${firm}`, fullName: 'Fault Admin', roleId: 1, clientIds: null, reportTypeIds: null });
   const auth = { authorization: `Bearer ${admin.token}` };

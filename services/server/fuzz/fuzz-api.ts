@@ -14,7 +14,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { apiClient, createSignedInUser, startTestPortal } from '../src/portal-harness.ts';
+import { apiClient, createSignedInUser, startTestPortal, testClient } from '../src/portal-harness.ts';
 
 const SCHEMATHESIS = process.env.SCHEMATHESIS ?? 'schemathesis';
 const MAX_EXAMPLES = process.env.FUZZ_MAX_EXAMPLES ?? '10';
@@ -48,9 +48,7 @@ try {
     const r = await call('POST', '/api/companies', portal.adminToken, { name: `Fuzz ${shortName}`, shortName });
     if (r.status !== 201) throw new Error(`firm ${shortName}: ${r.status}`);
   }
-  const client = await call<{ id: number }>('POST', `/api/${FIRM}/clients`, portal.adminToken, {
-    name: 'Fuzz Client', address: '1 Main Street, Springfield', phone: '(555)-123-4567', federalId: '12-3456789', stateId: 'IL-1', email: 'fuzz@example.com',
-  });
+  const client = await call<{ id: number }>('POST', `/api/${FIRM}/clients`, portal.adminToken, testClient('Fuzz Client'));
   const person = (who: string, roleId: number, clientIds: number[] | null) =>
     ({ username: `${who}_${suffix}`, fullName: `Fuzz ${who}`, roleId, clientIds, reportTypeIds: null });
   const admin = await createSignedInUser(call, portal.adminToken, FIRM, person('admin', 1, null));

@@ -54,6 +54,12 @@ export function apiClient(gatewayUrl: string) {
 
 type ApiCall = ReturnType<typeof apiClient>;
 
+/** A client body the default (US) field rules accept, for suites that need a client of some firm. */
+export const testClient = (name: string) => ({
+  name, address: '1 Main Street, Springfield', phone: '(555)-123-4567', federalId: '12-3456789', stateId: 'IL-445',
+  email: `${name.toLowerCase().replace(/\W/g, '')}@example.com`,
+});
+
 /** What a suite's firm user is made of; every test user has the password TEST_USER_PASSWORD. */
 export interface TestUser {
   username: string;

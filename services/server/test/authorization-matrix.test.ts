@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_CLIENT_FIELD_SETTINGS } from '@ledgerline/contracts/directory.contracts.ts';
-import { apiClient, createSignedInUser, startTestPortal, TEST_USER_PASSWORD } from '../src/portal-harness.ts';
+import { apiClient, createSignedInUser, startTestPortal, TEST_USER_PASSWORD, testClient } from '../src/portal-harness.ts';
 import type { RunningPortal } from '../src/portal.ts';
 
 /*
@@ -41,14 +41,13 @@ const ids: Record<string, number> = {};
 let serial = 0;
 const unique = (what: string) => `${what}${suffix}${++serial}`;
 
-const CLIENT_BODY = { address: '1 Main Street, Springfield', phone: '(555)-123-4567', federalId: '12-3456789', stateId: 'IL-1', email: 'matrix@example.com' };
 const platformCall = <T = Record<string, unknown>>(method: string, path: string, body?: unknown) => call<T>(method, path, portal.adminToken, body);
 const created = async (method: string, path: string, body: unknown): Promise<number> => {
   const r = await platformCall<{ id: number }>(method, path, body);
   if (r.status !== 201) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body.id;
 };
-const victimClient = () => created('POST', `/api/${FIRM}/clients`, { name: unique('Victim '), ...CLIENT_BODY });
+const victimClient = () => created('POST', `/api/${FIRM}/clients`, testClient(unique('Victim ')));
 const victimUser = () => created('POST', `/api/${FIRM}/users`, { username: unique('victim_'), password: TEST_USER_PASSWORD, fullName: 'Victim', roleId: 3 });
 const victimRole = () => created('POST', `/api/${FIRM}/roles`, { name: unique('Role ') });
 const victimTask = () => created('POST', `/api/${FIRM}/tasks`, { title: unique('Task '), clientIds: [ids.ownClient] });
@@ -105,9 +104,9 @@ const RULES: Record<string, Rule> = {
   'GET /api/users/{id}/report-access': { allowed: MANAGERS, request: () => ({ path: String(ids.admin) }) },
 
   'GET /api/clients': { allowed: EVERYONE },
-  'POST /api/clients': { allowed: ADMINS, request: () => ({ body: { name: unique('New Client '), ...CLIENT_BODY } }) },
+  'POST /api/clients': { allowed: ADMINS, request: () => ({ body: testClient(unique('New Client ')) }) },
   'GET /api/clients/{id}': { allowed: EVERYONE, request: () => ({ path: String(ids.ownClient) }) },
-  'PUT /api/clients/{id}': { allowed: ADMINS, request: async () => ({ path: String(await victimClient()), body: { name: unique('Renamed Client '), ...CLIENT_BODY } }) },
+  'PUT /api/clients/{id}': { allowed: ADMINS, request: async () => ({ path: String(await victimClient()), body: testClient(unique('Renamed Client ')) }) },
   'DELETE /api/clients/{id}': { allowed: ADMINS, request: async () => ({ path: String(await victimClient()) }) },
   'GET /api/clients/{id}/google-drive/status': { allowed: ADMINS, request: () => ({ path: String(ids.ownClient) }) },
   'POST /api/clients/{id}/google-drive/credentials': { allowed: ADMINS, request: () => ({ path: String(ids.ownClient), body: { clientId: 'matrix-id', clientSecret: 'matrix-secret' } }) },
@@ -185,7 +184,7 @@ beforeAll(async () => {
   tokens.anonymous = null;
   ids.firm = await created('POST', '/api/companies', { name: `Matrix ${suffix}`, shortName: FIRM });
   await created('POST', '/api/companies', { name: `Matrix other ${suffix}`, shortName: OTHER });
-  ids.ownClient = await created('POST', `/api/${FIRM}/clients`, { name: 'Own Client', ...CLIENT_BODY });
+  ids.ownClient = await created('POST', `/api/${FIRM}/clients`, testClient('Own Client'));
   ids.reportType = await created('POST', `/api/${FIRM}/report-types`, { name: 'Matrix Type' });
   const people: [Actor, string, number, number[] | null, number[] | null][] = [
     ['admin', FIRM, 1, null, null], ['dta', FIRM, 2, null, null], ['cpa', FIRM, 3, [ids.ownClient], [ids.reportType]],

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { createScratchDatabase } from '@ledgerline/kit/db/test-databases.ts';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import type { Client } from '@ledgerline/contracts/directory.contracts.ts';
-import { adminLogin, apiClient, createSignedInUser, portalTestEnv } from '../src/portal-harness.ts';
+import { adminLogin, apiClient, createSignedInUser, portalTestEnv, testClient } from '../src/portal-harness.ts';
 import { startPortal } from '../src/portal.ts';
 
 /*
@@ -27,9 +27,7 @@ describe('a service that never received a user\'s events', () => {
     try {
       let { portal, call, platform } = await run('all');
       expect((await call('POST', '/api/companies', platform, { name: 'Late Service LLP', shortName: firm })).status).toBe(201);
-      const client = await call<Client>('POST', `/api/${firm}/clients`, platform, {
-        name: 'Late Client', address: '1 Main Street, Springfield', phone: '(555)-123-4567', federalId: '12-3456789', stateId: 'IL-1', email: 'late@example.com',
-      });
+      const client = await call<Client>('POST', `/api/${firm}/clients`, platform, testClient('Late Client'));
       expect(client.status).toBe(201);
       await portal.stop();
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import type { Client } from '@ledgerline/contracts/directory.contracts.ts';
-import { apiClient, createSignedInUser, startTestPortal, TEST_USER_PASSWORD } from '../src/portal-harness.ts';
+import { apiClient, createSignedInUser, startTestPortal, TEST_USER_PASSWORD, testClient } from '../src/portal-harness.ts';
 import type { RunningPortal } from '../src/portal.ts';
 import { SERVICE_MODULES } from '../src/targets.ts';
 
@@ -26,7 +26,6 @@ const u = (name: string) => `${name}_${suffix}`;
 const ROLE = { admin: 1, client: 4 };
 let firmId: number;
 let clientId: number;
-const CLIENT = { address: '1 Main Street, Springfield', phone: '(555)-123-4567', federalId: '12-3456789', stateId: 'IL-1', email: 'kept@example.com' };
 
 /** One signed-in read per service that serves firm data, with the status a live Admin gets. */
 const READS: { service: string; path: string }[] = [
@@ -56,7 +55,7 @@ beforeAll(async () => {
   const firm = await call<{ id: number }>('POST', '/api/companies', platform, { name: `Revocation ${suffix}`, shortName: FIRM });
   expect(firm.status).toBe(201);
   firmId = firm.body.id;
-  const client = await call<Client>('POST', `/api/${FIRM}/clients`, platform, { name: 'Kept Client', ...CLIENT });
+  const client = await call<Client>('POST', `/api/${FIRM}/clients`, platform, testClient('Kept Client'));
   expect(client.status).toBe(201);
   clientId = client.body.id;
 }, 120_000);
@@ -76,7 +75,7 @@ describe('old tokens after the stored user changed', () => {
     // Identity reads its own table: at once.
     expect((await call('POST', `/api/${FIRM}/users`, doomed.token, { username: u('minted'), password: TEST_USER_PASSWORD, fullName: 'Minted', roleId: ROLE.admin })).status).toBe(401);
     await eventually(() => expectAll(doomed.token, 401), PROPAGATION_MS);
-    expect((await call('POST', `/api/${FIRM}/clients`, doomed.token, { name: 'Sneaky', ...CLIENT })).status).toBe(401);
+    expect((await call('POST', `/api/${FIRM}/clients`, doomed.token, testClient('Sneaky'))).status).toBe(401);
     expect((await call('GET', `/api/${FIRM}/clients/${clientId}/portal-link`, doomed.token)).status).toBe(401);
     expect((await call('POST', `/api/${FIRM}/auth/login`, null, { username: u('minted'), password: TEST_USER_PASSWORD })).status).toBe(401);
   });
@@ -93,7 +92,7 @@ describe('old tokens after the stored user changed', () => {
     expect((await call<{ role: string }>('GET', `/api/${FIRM}/auth/me`, demoted.token)).body.role).toBe('Client');
     // The other services: a Client user's reach, once the change has arrived.
     await eventually(async () => {
-      expect((await call('POST', `/api/${FIRM}/clients`, demoted.token, { name: 'Sneaky', ...CLIENT })).status).toBe(403);
+      expect((await call('POST', `/api/${FIRM}/clients`, demoted.token, testClient('Sneaky'))).status).toBe(403);
       expect((await call('GET', `/api/${FIRM}/activity-logs`, demoted.token)).status).toBe(200);
       expect((await call<Client[]>('GET', `/api/${FIRM}/clients`, demoted.token)).body.map((c) => c.id)).toEqual([clientId]);
     }, PROPAGATION_MS);

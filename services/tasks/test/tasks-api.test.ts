@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { SMTPServer } from 'smtp-server';
 import { io as connect, type Socket } from 'socket.io-client';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
-import { apiClient, createSignedInUser, startTestPortal } from '@ledgerline/server/portal-harness.ts';
+import { apiClient, createSignedInUser, startTestPortal, testClient } from '@ledgerline/server/portal-harness.ts';
 import type { RunningPortal } from '@ledgerline/server/portal.ts';
 import type { Client } from '@ledgerline/contracts/directory.contracts.ts';
 import type { Company } from '@ledgerline/contracts/identity.contracts.ts';
@@ -34,10 +34,7 @@ const day = (offsetDays: number, hour = 12) => {
 };
 
 async function createClient(tenant: string, name: string): Promise<number> {
-  const r = await call<Client>('POST', `/api/${tenant}/clients`, tokens.platform, {
-    name, address: '1 Main Street, Springfield', phone: '(555)-123-4567', federalId: '12-3456789', stateId: 'IL-445',
-    email: `${name.toLowerCase().replace(/\W/g, '')}@example.com`,
-  });
+  const r = await call<Client>('POST', `/api/${tenant}/clients`, tokens.platform, testClient(name));
   expect(r.status).toBe(201);
   return r.body.id;
 }
