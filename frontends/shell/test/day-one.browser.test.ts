@@ -31,6 +31,7 @@ const STAFF_PAGES: readonly (readonly [string, string])[] = [
   ['/firm-documents', 'Firm Documents'],
   ['/firm-details', 'Firm Details'],
   ['/settings', 'Settings'],
+  ['/tasks', 'Tasks'],
 ];
 const PAGES: Record<Role, readonly (readonly [string, string])[]> = {
   Admin: STAFF_PAGES,
