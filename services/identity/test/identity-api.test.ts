@@ -47,7 +47,8 @@ const tokenOf = (a: Actor) => (a === 'platform' ? tokens.platform! : a === 'othe
 
 describe('authorization matrix (role × endpoint × own/other tenant)', () => {
   const cases: { name: string; allowed: Actor[]; run: (token: string, actor: Actor) => Promise<ApiReply> }[] = [
-    { name: 'GET users', allowed: ['platform', 'admin', 'dta', 'cpa'], run: (t) => call('GET', `/api/${ACME}/users`, t) },
+    // Client users get the people picker (the staff serving their client), not a refusal.
+    { name: 'GET users', allowed: ['platform', 'admin', 'dta', 'cpa', 'client'], run: (t) => call('GET', `/api/${ACME}/users`, t) },
     { name: 'GET users/{id}', allowed: ['platform', 'admin', 'dta', 'cpa'], run: (t) => call('GET', `/api/${ACME}/users/${ids[`${ACME}_dta`]}`, t) },
     { name: 'GET users/{id}/client-access of another user', allowed: ['platform', 'admin', 'dta'], run: (t) => call('GET', `/api/${ACME}/users/${ids[`${ACME}_admin`]}/client-access`, t) },
     { name: 'GET users/{id}/report-access of another user', allowed: ['platform', 'admin', 'dta'], run: (t) => call('GET', `/api/${ACME}/users/${ids[`${ACME}_admin`]}/report-access`, t) },

@@ -52,6 +52,15 @@ const victimUser = () => created('POST', `/api/${FIRM}/users`, { username: uniqu
 const victimRole = () => created('POST', `/api/${FIRM}/roles`, { name: unique('Role ') });
 const victimTask = () => created('POST', `/api/${FIRM}/tasks`, { title: unique('Task '), clientIds: [ids.ownClient] });
 const victimReportType = () => created('POST', `/api/${FIRM}/report-types`, { name: unique('Type ') });
+/** The messaging service learns users from identity's events: a new bystander may take a moment to become addable. */
+async function victimMessage(): Promise<{ id: number; conversationId: number }> {
+  for (let attempt = 0; ; attempt++) {
+    const c = await platformCall<{ id: number }>('POST', `/api/${FIRM}/conversations`, { title: unique('Victim talk '), participantIds: [ids.bystander] });
+    if (c.status === 201) return created('POST', `/api/${FIRM}/conversations/${c.body.id}/messages`, { content: 'Victim message' }).then((id) => ({ id, conversationId: c.body.id }));
+    if (attempt > 100) throw new Error(`conversation: ${c.status} ${JSON.stringify(c.body)}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
 async function uploadReport(): Promise<number> {
   const form = new FormData();
   form.append('fileType', 'report');
@@ -89,7 +98,8 @@ const RULES: Record<string, Rule> = {
   'PUT /api/roles/{id}': { allowed: ADMINS, request: async () => ({ path: String(await victimRole()), body: { name: unique('Renamed ') } }) },
   'DELETE /api/roles/{id}': { allowed: ADMINS, request: async () => ({ path: String(await victimRole()) }) },
 
-  'GET /api/users': { allowed: STAFF },
+  // Admin: every user; anyone else: the people picker (the users they may message).
+  'GET /api/users': { allowed: EVERYONE },
   'POST /api/users': { allowed: ADMINS, request: () => ({ body: { username: unique('new_'), password: TEST_USER_PASSWORD, fullName: 'New', roleId: 3 } }) },
   'GET /api/users/{id}': { allowed: STAFF, request: () => ({ path: String(ids.dta) }) },
   'PUT /api/users/{id}': {
@@ -163,6 +173,17 @@ const RULES: Record<string, Rule> = {
   'PATCH /api/notifications/mark-all-read': { allowed: EVERYONE, request: () => ({ body: {} }) },
   'PATCH /api/notifications/{id}/read': { allowed: EVERYONE },
   'DELETE /api/notifications/{id}': { allowed: EVERYONE },
+
+  // A conversation only its participants see (anyone else: 404, as missing); the messages a
+  // rule changes are the platform administrator's own, in a conversation with a bystander.
+  'GET /api/conversations': { allowed: EVERYONE },
+  'POST /api/conversations': { allowed: EVERYONE, request: () => ({ body: { title: unique('Matrix talk '), participantIds: [ids.dta] } }) },
+  'GET /api/conversations/{id}/messages': { allowed: EVERYONE, request: async () => ({ path: String((await victimMessage()).conversationId) }) },
+  'POST /api/conversations/{id}/messages': { allowed: EVERYONE, request: async () => ({ path: String((await victimMessage()).conversationId), body: { content: 'Matrix reply' } }) },
+  'GET /api/messages/unread/count': { allowed: EVERYONE },
+  'PUT /api/messages/{id}': { allowed: EVERYONE, request: async () => ({ path: String((await victimMessage()).id), body: { content: 'Matrix edit' } }) },
+  'DELETE /api/messages/{id}': { allowed: EVERYONE, request: async () => ({ path: String((await victimMessage()).id) }) },
+  'POST /api/messages/{id}/read': { allowed: EVERYONE, request: async () => ({ path: String((await victimMessage()).id) }) },
 };
 
 /** Only the status: some answers are files, not JSON. */
@@ -195,6 +216,7 @@ beforeAll(async () => {
     ids[actor] = user.id;
     tokens[actor] = user.token;
   }
+  ids.bystander = (await createSignedInUser(call, portal.adminToken, FIRM, { username: unique('bystander_'), fullName: 'Matrix bystander', roleId: 3, clientIds: null, reportTypeIds: null })).id;
   ids.file = await uploadReport();
   const doc = (await call<{ paths: Record<string, Record<string, { security?: unknown[] }>> }>('GET', '/api/docs/openapi.json')).body;
   operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({

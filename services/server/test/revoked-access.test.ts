@@ -38,6 +38,8 @@ const READS: { service: string; path: string }[] = [
   { service: 'chat', path: '/prompt-templates' },
   { service: 'tasks', path: '/tasks' },
   { service: 'tasks', path: '/notifications' },
+  { service: 'messaging', path: '/conversations' },
+  { service: 'messaging', path: '/messages/unread/count' },
 ];
 
 const statuses = async (token: string) =>
@@ -88,7 +90,10 @@ describe('old tokens after the stored user changed', () => {
     // Identity: no user or role administration with the old Admin token, at once.
     expect((await call('PUT', `/api/${FIRM}/users/${demoted.id}`, demoted.token, { ...update, roleId: ROLE.admin })).status).toBe(403);
     expect((await call('POST', `/api/${FIRM}/roles`, demoted.token, { name: 'Escalated' })).status).toBe(403);
-    expect((await call('GET', `/api/${FIRM}/users`, demoted.token)).status).toBe(403);
+    // The user list shrinks to the people picker of a Client user: no other Client user in it.
+    const picker = await call<{ id: number; role: string }[]>('GET', `/api/${FIRM}/users`, demoted.token);
+    expect(picker.status).toBe(200);
+    expect(picker.body.filter((u) => u.role === 'Client' && u.id !== demoted.id)).toEqual([]);
     expect((await call<{ role: string }>('GET', `/api/${FIRM}/auth/me`, demoted.token)).body.role).toBe('Client');
     // The other services: a Client user's reach, once the change has arrived.
     await eventually(async () => {

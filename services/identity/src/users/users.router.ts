@@ -2,13 +2,18 @@ import express, { type RequestHandler, type Router } from 'express';
 import { z } from 'zod';
 import type { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
 import { parsePathId } from '@ledgerline/kit/http/path-id.ts';
-import { Conflict } from '@ledgerline/kit/errors.ts';
+import { storedUserScope } from '@ledgerline/kit/access/access-scope.ts';
+import { mayMessage } from '@ledgerline/kit/access/message-partners.ts';
+import { Conflict, Unauthenticated } from '@ledgerline/kit/errors.ts';
 import { idSchema } from '@ledgerline/contracts/scalars.ts';
-import { userInputSchema, userUpdateSchema } from '@ledgerline/contracts/identity.contracts.ts';
-import { requireSelfOrManager, requireStaff, requireTenantAdmin } from '../access-rules.ts';
+import { userInputSchema, userUpdateSchema, type User } from '@ledgerline/contracts/identity.contracts.ts';
+import { isTenantAdmin, requireSelfOrManager, requireStaff, requireTenantAdmin } from '../access-rules.ts';
+import { storedUserOf } from '../auth/authenticate-caller.ts';
 import type { TenantRequest } from '../tenants/tenant-context.ts';
 import type { UserService } from './user.service.ts';
 import type { UserStore } from './user.store.ts';
+
+const scopeOf = (u: User) => storedUserScope({ role: u.role, clientIds: u.clientIds ?? [], reportTypeIds: u.reportTypeIds ?? [] });
 
 const listQuery = z.object({ clientId: idSchema('clientId').optional() });
 
@@ -20,10 +25,16 @@ export function createUsersRouter(deps: {
   const before = deps.authenticated;
   const id = (params: Record<string, string>) => parsePathId(params.id);
 
-  api.route(router, { method: 'get', path: '/api/users', summary: 'Users of the firm (staff)', query: listQuery, before }, async ({ res, query }) => {
+  // The messaging screen's people picker calls this path too (spec 001 §7 "Messaging"): whoever
+  // may not manage users gets the users they may message, themselves included.
+  api.route(router, { method: 'get', path: '/api/users', summary: 'Users of the firm (Admin); anyone else: the users they may message, themselves included', query: listQuery, before }, async ({ res, query }) => {
     const t = await tenantOf(res);
-    requireStaff(t);
-    return users.list(t.db, query);
+    const all = await users.list(t.db, query);
+    if (isTenantAdmin(t)) return all;
+    const caller = storedUserOf(res);
+    if (!caller) throw new Unauthenticated();
+    const callerScope = scopeOf(caller);
+    return all.filter((u) => u.id === caller.id || mayMessage(callerScope, scopeOf(u)));
   });
 
   api.route(router, { method: 'get', path: '/api/users/:id', summary: 'One user (staff, or the user)', before }, async ({ res, params }) => {

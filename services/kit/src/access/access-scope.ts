@@ -28,12 +28,17 @@ export interface AccessScope {
 export function accessScope(claims: PortalClaims, access: UserAccess | null): AccessScope {
   if (claims.platformAdmin) return { role: ROLES.admin, isAdmin: true, isClient: false, clients: 'all', reportTypes: 'all' };
   if (!access) throw new Unauthenticated();
+  return storedUserScope(access);
+}
+
+/** The same rules for a firm user as stored, whoever asks about them (e.g. whom a user may message). */
+export function storedUserScope(access: UserAccess): AccessScope {
   const role = access.role;
-  const as: PortalClaims = { ...claims, role };
-  if (hasRole(as, ROLES.admin)) return { role, isAdmin: true, isClient: false, clients: 'all', reportTypes: 'all' };
-  if (hasRole(as, ROLES.dta)) return { role, isAdmin: false, isClient: false, clients: 'all', reportTypes: 'all' };
+  const is = (...roles: string[]) => hasRole({ sub: '', username: '', fullName: '', tenant: null, platformAdmin: false, role }, ...roles);
+  if (is(ROLES.admin)) return { role, isAdmin: true, isClient: false, clients: 'all', reportTypes: 'all' };
+  if (is(ROLES.dta)) return { role, isAdmin: false, isClient: false, clients: 'all', reportTypes: 'all' };
   const first = access.clientIds[0];
-  if (hasRole(as, ROLES.client)) return { role, isAdmin: false, isClient: true, clients: first === undefined ? [] : [first], reportTypes: 'all' };
+  if (is(ROLES.client)) return { role, isAdmin: false, isClient: true, clients: first === undefined ? [] : [first], reportTypes: 'all' };
   return { role, isAdmin: false, isClient: false, clients: access.clientIds, reportTypes: access.reportTypeIds };
 }
 

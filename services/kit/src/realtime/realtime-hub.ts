@@ -27,6 +27,12 @@ export type SocketMiddleware = (socket: Socket, next: (err?: Error) => void) => 
 export interface RealtimeHub {
   readonly kind: 'memory' | 'postgres';
   emitter: RealtimeEmitter;
+  /**
+   * Whether any socket of any replica is in `room` now (e.g. a user is online, so a message
+   * reaches them without a notification). A replica that does not answer in time counts as
+   * having none there.
+   */
+  isOccupied(room: string): Promise<boolean>;
   attach(server: http.Server, middleware: SocketMiddleware): Server;
   /** Shutdown's first step: refuses new sockets and closes the open ones, which would keep the HTTP server from closing. */
   closeConnections(): void;
@@ -63,6 +69,14 @@ export async function createRealtimeHub(options: { postgresUrl?: string; logger:
   return {
     kind: pool ? 'postgres' : 'memory',
     emitter: { emit: (room, event, payload) => { io.to(room).emit(event, payload); } },
+    async isOccupied(room) {
+      try {
+        return (await io.in(room).fetchSockets()).length > 0;
+      } catch (err) {
+        logger.warn({ err: String(err), room }, 'realtime presence query failed');
+        return false;
+      }
+    },
     attach(server, middleware) {
       if (attached) throw new Error('The realtime endpoint has one owner per process');
       attached = true;

@@ -1,0 +1,152 @@
+import { storedUserScope, type AccessScope } from '@ledgerline/kit/access/access-scope.ts';
+import { mayMessage } from '@ledgerline/kit/access/message-partners.ts';
+import type { UserAccessReadModel } from '@ledgerline/kit/access/user-access-read-model.ts';
+import { actorId, actorName } from '@ledgerline/kit/auth/actor-id.ts';
+import { Forbidden, Invalid, NotFound } from '@ledgerline/kit/errors.ts';
+import { requestNotifications } from '@ledgerline/kit/notifications/request-notification.ts';
+import type { TenantRequest } from '@ledgerline/kit/tenancy/tenant-requests.ts';
+import {
+  MESSAGING_MESSAGES, type Conversation, type ConversationInput, type Message, type MessageInput, type MessagePageQuery, type ReadReceipt,
+} from '@ledgerline/contracts/messaging.contracts.ts';
+import type { FileAccessClient } from '../files/file-access.client.ts';
+import type { MessagingPush } from './messaging-push.ts';
+import type { MessagingStore } from './messaging.store.ts';
+
+/** Where a notification about a conversation leads (the Messages page, spec 001 §2). */
+const MESSAGES_PAGE = '/messages';
+const NOTIFICATION_PREVIEW_CHARS = 200;
+
+/**
+ * Spec 001 §5 conversation and message rules and who may talk to whom (README
+ * "Authorization", messaging rows): only participants see a conversation (anyone else is
+ * told it does not exist); every two participants must be allowed to message each other
+ * (kit's mayMessage); only a message's sender edits or deletes it. Every change is pushed
+ * to the participants' sockets after it commits; a recipient who is not connected is
+ * notified once per conversation until they read it.
+ */
+export class MessagingService {
+  readonly #store: MessagingStore;
+  readonly #users: UserAccessReadModel;
+  readonly #files: FileAccessClient;
+  readonly #push: MessagingPush;
+
+  constructor(deps: { store: MessagingStore; users: UserAccessReadModel; files: FileAccessClient; push: MessagingPush }) {
+    this.#store = deps.store;
+    this.#users = deps.users;
+    this.#files = deps.files;
+    this.#push = deps.push;
+  }
+
+  conversations(t: TenantRequest): Promise<Conversation[]> {
+    return this.#store.conversations(t.db, actorId(t.claims));
+  }
+
+  async createConversation(t: TenantRequest, input: ConversationInput): Promise<Conversation> {
+    const me = actorId(t.claims);
+    const others = [...new Set(input.participantIds)].filter((id) => id !== me);
+    if (!others.length) throw new Invalid(MESSAGING_MESSAGES.participantsRequired);
+    const scopes: AccessScope[] = [t.scope];
+    for (const id of others) {
+      const access = await this.#users.lookup(t.db, id);
+      if (!access || access === 'deleted') throw new Invalid(MESSAGING_MESSAGES.participantsNotAllowed);
+      scopes.push(storedUserScope(access));
+    }
+    // Everyone in it reads everything in it: every pair must be allowed to talk.
+    if (scopes.some((a, i) => scopes.slice(i + 1).some((b) => !mayMessage(a, b)))) throw new Invalid(MESSAGING_MESSAGES.participantsNotAllowed);
+    const names = await this.#users.names(t.db, others);
+    const people = [{ userId: me, name: actorName(t.claims) }, ...others.map((userId) => ({ userId, name: names.get(userId)?.fullName ?? '' }))];
+    const id = await t.db.transaction((tx) => this.#store.createConversation(tx, { title: input.title, type: input.type, createdById: me }, people));
+    for (const userId of people.map((p) => p.userId)) {
+      const [seen] = await this.#store.conversations(t.db, userId, id);
+      if (seen) this.#push.conversation(t.shortName, userId, seen);
+    }
+    return (await this.#store.conversations(t.db, me, id))[0]!;
+  }
+
+  async messages(t: TenantRequest, conversationId: number, page: MessagePageQuery): Promise<Message[]> {
+    await this.#participate(t, conversationId);
+    return this.#store.messages(t.db, conversationId, page);
+  }
+
+  async send(t: TenantRequest, conversationId: number, input: MessageInput): Promise<Message> {
+    const me = await this.#participate(t, conversationId);
+    if (input.replyToId !== null) {
+      const replied = await this.#store.head(t.db, input.replyToId);
+      if (replied?.conversationId !== conversationId) throw new Invalid(MESSAGING_MESSAGES.replyNotInConversation);
+    }
+    if (input.fileId !== null) await this.#files.assertOpenable({ tenant: t.shortName, bearer: t.token }, input.fileId);
+    const id = await t.db.transaction((tx) => this.#store.insert(tx, {
+      conversationId, senderId: me, senderName: actorName(t.claims), content: input.content, fileId: input.fileId, fileName: input.fileName, replyToId: input.replyToId,
+    }));
+    const message = (await this.#store.message(t.db, id))!;
+    const participants = await this.#store.participants(t.db, conversationId);
+    await this.#push.message(t.db, t.shortName, participants, 'created', message);
+    await this.#notifyAway(t, participants.filter((p) => p.userId !== me && !p.notified), message);
+    return message;
+  }
+
+  async edit(t: TenantRequest, messageId: number, content: string): Promise<Message> {
+    const head = await this.#ownMessage(t, messageId);
+    await this.#store.edit(t.db, head.id, content);
+    const message = (await this.#store.message(t.db, head.id))!;
+    await this.#push.message(t.db, t.shortName, await this.#store.participants(t.db, head.conversationId), 'edited', message);
+    return message;
+  }
+
+  async remove(t: TenantRequest, messageId: number): Promise<void> {
+    const head = await this.#ownMessage(t, messageId);
+    await this.#store.remove(t.db, head.id);
+    const message = (await this.#store.message(t.db, head.id))!;
+    await this.#push.message(t.db, t.shortName, await this.#store.participants(t.db, head.conversationId), 'deleted', message);
+  }
+
+  /** The caller has read this message and everything before it in its conversation. */
+  async markRead(t: TenantRequest, messageId: number): Promise<ReadReceipt> {
+    const me = actorId(t.claims);
+    const head = await this.#store.head(t.db, messageId);
+    if (!head || !(await this.#store.isParticipant(t.db, head.conversationId, me))) throw new NotFound(MESSAGING_MESSAGES.messageNotFound);
+    const receipt = await this.#store.markRead(t.db, head.conversationId, me, head.id);
+    if (!receipt) return { conversationId: head.conversationId, userId: me, lastReadMessageId: head.id, lastReadAt: new Date().toISOString() };
+    await this.#push.read(t.db, t.shortName, await this.#store.participants(t.db, head.conversationId), receipt);
+    return receipt;
+  }
+
+  unreadCount(t: TenantRequest): Promise<number> {
+    return this.#store.unreadCount(t.db, actorId(t.claims));
+  }
+
+  /** The caller's id, when they take part in the conversation; anyone else is told it does not exist. */
+  async #participate(t: TenantRequest, conversationId: number): Promise<number> {
+    const me = actorId(t.claims);
+    if (!(await this.#store.isParticipant(t.db, conversationId, me))) throw new NotFound(MESSAGING_MESSAGES.conversationNotFound);
+    return me;
+  }
+
+  /** A live message the caller may see (else 404) and sent (else 403). */
+  async #ownMessage(t: TenantRequest, messageId: number) {
+    const me = actorId(t.claims);
+    const head = await this.#store.head(t.db, messageId);
+    if (!head || head.isDeleted || !(await this.#store.isParticipant(t.db, head.conversationId, me))) throw new NotFound(MESSAGING_MESSAGES.messageNotFound);
+    if (head.senderId !== me) throw new Forbidden(MESSAGING_MESSAGES.senderOnly);
+    return head;
+  }
+
+  /** Recipients with no socket open get one notification per conversation until they read it. */
+  async #notifyAway(t: TenantRequest, candidates: readonly { userId: number }[], message: Message): Promise<void> {
+    // Platform administrators (negative ids) are not firm users: notifications are for firm users.
+    const away: number[] = [];
+    for (const { userId } of candidates) if (userId > 0 && !(await this.#push.isOnline(t.shortName, userId))) away.push(userId);
+    if (!away.length) return;
+    const [conversation] = await this.#store.conversations(t.db, actorId(t.claims), message.conversationId);
+    await t.db.transaction(async (tx) => {
+      const claimed = await this.#store.claimNotification(tx, message.conversationId, away);
+      await requestNotifications(tx, t.shortName, claimed.map((userId) => ({
+        userId, category: 'message', type: 'info',
+        title: `New message from ${message.senderName}`,
+        message: `${conversation?.title ?? ''}: ${message.content ?? ''}`.slice(0, NOTIFICATION_PREVIEW_CHARS),
+        actionUrl: MESSAGES_PAGE,
+        metadata: { conversationId: message.conversationId, messageId: message.id },
+      })));
+    });
+  }
+}
