@@ -45,8 +45,8 @@ const pickerOf = async (who: string) => {
 const sorted = (...who: string[]) => who.map((w) => ids[w]!).sort((a, b) => a - b);
 let serial = 0;
 
-const socketFor = (token: string | undefined) => new Promise<{ socket: Socket } | { error: string }>((resolve) => {
-  const socket = connect(portal.gatewayUrl, { path: '/socket.io', auth: { token }, transports: ['websocket'], reconnection: false, forceNew: true });
+const socketFor = (token: string | undefined, tenant?: string) => new Promise<{ socket: Socket } | { error: string }>((resolve) => {
+  const socket = connect(portal.gatewayUrl, { path: '/socket.io', auth: { token, tenant }, transports: ['websocket'], reconnection: false, forceNew: true });
   socket.once('connect', () => { sockets.push(socket); resolve({ socket }); });
   socket.once('connect_error', (err) => { socket.close(); resolve({ error: err.message }); });
 });
@@ -93,7 +93,7 @@ describe('messaging: validation (400 with the spec\'s messages)', () => {
     [{ title: 'Hello', participantIds: [] }, MESSAGING_MESSAGES.participantsRequired],
     [{ title: 'Hello' }, MESSAGING_MESSAGES.participantsRequired],
     [{ title: 'Hello', participantIds: ['x'] }, MESSAGING_MESSAGES.participantsRequired],
-    [{ title: 'bad\u0000title', participantIds: [1] }, 'Title must not contain control characters'],
+    [{ title: 'bad\u0000title', participantIds: [1] }, 'title must not contain control characters'],
   ])('conversation %j → %s', async (body, message) => {
     expect(await call('POST', `/api/${ACME}/conversations`, tokens.admin, body)).toMatchObject({ status: 400, body: { message } });
   });
@@ -238,8 +238,8 @@ describe('messaging: who may talk to whom', () => {
     form.append('file', new Blob(['W-2 total 42']), 'w2.txt');
     const up = await fetch(`${portal.gatewayUrl}/api/${ACME}/files`, { method: 'POST', headers: { authorization: `Bearer ${tokens.admin}` }, body: form });
     const fileId = ((await up.json()) as { files: { id: number }[] }).files[0]!.id;
-    const withClient = (await start('cpa', [ids.client!])).body;
-    const attached = await send('cpa', withClient.id, { content: 'Your W-2', fileId, fileName: 'w2.txt' });
+    const withClient = (await start('admin', [ids.client!])).body;
+    const attached = await send('admin', withClient.id, { content: 'Your W-2', fileId, fileName: 'w2.txt' });
     expect(attached.body).toMatchObject({ fileId, fileName: 'w2.txt' });
     // The recipient opens it through the files service's own checks.
     expect((await fetch(`${portal.gatewayUrl}/api/${ACME}/files/${fileId}`, { headers: { authorization: `Bearer ${tokens.client}` } })).status).toBe(200);
@@ -254,6 +254,7 @@ describe('messaging: realtime and notifications', () => {
     expect(await socketFor('not.a.token')).toHaveProperty('error');
     const forged = `${tokens.client!.slice(0, -4)}AAAA`;
     expect(await socketFor(forged)).toHaveProperty('error');
+    expect(await socketFor(tokens.betaAdmin, ACME)).toEqual({ error: 'This account belongs to another firm.' });
   });
 
   it('pushes new, edited and deleted messages, read receipts and unread counts to the participants only', async () => {
