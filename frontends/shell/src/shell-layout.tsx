@@ -5,6 +5,7 @@ import { useAuth } from '@ledgerline/ui/auth-context.tsx';
 import { readCurrentTenant } from '@ledgerline/ui/auth-storage.ts';
 import { HeaderCenter } from '@ledgerline/ui/header-center.tsx';
 import { NotificationBell } from '@ledgerline/ui/notification-bell.tsx';
+import { useUnreadMessages } from '@ledgerline/ui/messages-unread.ts';
 import { resolveNavItems } from '@ledgerline/ui/nav-items.ts';
 import type { ShellNavItem } from '@ledgerline/ui/shell-contract.ts';
 import { ToastOutlet } from '@ledgerline/ui/toast-outlet.tsx';
@@ -19,8 +20,9 @@ export function ShellLayout({ navItems, routes }: { navItems: readonly ShellNavI
   const tenant = useMemo(() => readCurrentTenant(), []);
   // Loaded once (registration is memoised), after the first signed-in render.
   useEffect(loadSignInRemotes, []);
+  const unreadMessages = useUnreadMessages(state.status === 'authenticated' && Boolean(tenant));
   if (state.status !== 'authenticated') return null;
-  const items = resolveNavItems(navItems, { role: state.user.role, tenantShortName: tenant?.shortName, pathname });
+  const items = resolveNavItems(navItems, { role: state.user.role, tenantShortName: tenant?.shortName, pathname, badges: { messages: unreadMessages } });
   return (
     <AppLayout
       title={pageTitle(matchEntry(routes, pathname), pathname)}

@@ -9,7 +9,8 @@ export const SPEC_NAV_ITEMS: readonly ShellNavItem[] = [
   { id: 'tasks', label: 'Tasks', path: '/tasks', icon: 'pi pi-check-square' },
   { id: 'compliance', label: 'Compliance', path: '/compliance', icon: 'pi pi-shield' },
   { id: 'compliance-insights', label: 'AI Insights', path: '/compliance-insights', icon: 'pi pi-lightbulb' },
-  { id: 'messages', label: 'AI Assistant', path: '/messages', icon: 'pi pi-comments' },
+  // Spec 001 §2: the Messages page, labelled AI Assistant; Client users reach it too (DESIGN §7).
+  { id: 'messages', label: 'AI Assistant', path: '/messages', icon: 'pi pi-comments', audience: ['staff', 'client'] },
   { id: 'clients', label: 'Clients', path: '/clients', icon: 'pi pi-building' },
   { id: 'users', label: 'Users', path: '/users', icon: 'pi pi-users' },
   { id: 'roles', label: 'Roles', path: '/roles', icon: 'pi pi-id-card' },
@@ -23,6 +24,8 @@ export interface NavContext {
   /** The stored current tenant's short name, if any. */
   tenantShortName: string | undefined;
   pathname: string;
+  /** Counts shown beside items, by item id (e.g. unread messages); zero shows none. */
+  badges?: Readonly<Record<string, number>>;
 }
 
 export interface ResolvedNavItem {
@@ -30,6 +33,8 @@ export interface ResolvedNavItem {
   label: string;
   href: string;
   icon?: string;
+  /** A count shown beside the label. */
+  badge?: number;
   active: boolean;
   /** Groups only: whether the children are shown. */
   open?: boolean;
@@ -50,6 +55,8 @@ export function resolveNavItems(items: readonly ShellNavItem[], context: NavCont
       children: visible.filter((child) => child.parentId === item.id).map(resolve),
     };
     if (item.icon) resolved.icon = item.icon;
+    const badge = context.badges?.[item.id];
+    if (badge) resolved.badge = badge;
     if (item.group) resolved.open = context.pathname.includes(item.path);
     return resolved;
   };

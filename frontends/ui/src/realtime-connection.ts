@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useMemo } from 'react';
 import { io, type Socket } from 'socket.io-client';
 import { NOTIFICATION_PUSH, UNREAD_COUNT_PUSH, type Notification, type UnreadCount } from '@ledgerline/contracts/notifications.contracts.ts';
 import { invalidateApiResources } from './api-invalidation.ts';
@@ -27,29 +27,42 @@ function connection(): Socket {
   return socket;
 }
 
-/** Keeps the connection open while mounted and writes its pushes into react-query's caches. */
-export function useRealtimeNotifications(enabled: boolean): void {
-  const queryClient = useQueryClient();
+/** Handlers of pushed events, by event name. */
+export type RealtimeHandlers = Record<string, (payload: never) => void>;
+
+/**
+ * Keeps the connection open while mounted (and `enabled`) and hands its pushes to the
+ * handlers. Pass handlers that keep their identity across renders (useMemo), or the
+ * subscription is renewed on every render.
+ */
+export function useRealtimeEvents(enabled: boolean, handlers: RealtimeHandlers): void {
   useEffect(() => {
     if (!enabled) return;
     const s = connection();
     users += 1;
-    const onNotification = (n: Notification) => {
-      addPushedNotification(queryClient, n);
-      // A notification about a task means the task lists changed too (assigned, status, next occurrence).
-      if (n.taskId) void invalidateApiResources(queryClient, ['tasks']);
-    };
-    const onCount = (c: UnreadCount) => setPushedUnreadCount(queryClient, c);
-    s.on(NOTIFICATION_PUSH, onNotification);
-    s.on(UNREAD_COUNT_PUSH, onCount);
+    const entries = Object.entries(handlers) as [string, (payload: unknown) => void][];
+    for (const [event, handler] of entries) s.on(event, handler);
     return () => {
-      s.off(NOTIFICATION_PUSH, onNotification);
-      s.off(UNREAD_COUNT_PUSH, onCount);
+      for (const [event, handler] of entries) s.off(event, handler);
       users -= 1;
       if (users === 0) {
         s.close();
         socket = null;
       }
     };
-  }, [enabled, queryClient]);
+  }, [enabled, handlers]);
+}
+
+/** Writes the notification pushes into react-query's caches. */
+export function useRealtimeNotifications(enabled: boolean): void {
+  const queryClient = useQueryClient();
+  const handlers = useMemo(() => ({
+    [NOTIFICATION_PUSH]: (n: Notification) => {
+      addPushedNotification(queryClient, n);
+      // A notification about a task means the task lists changed too (assigned, status, next occurrence).
+      if (n.taskId) void invalidateApiResources(queryClient, ['tasks']);
+    },
+    [UNREAD_COUNT_PUSH]: (c: UnreadCount) => setPushedUnreadCount(queryClient, c),
+  }), [queryClient]);
+  useRealtimeEvents(enabled, handlers);
 }

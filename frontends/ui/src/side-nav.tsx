@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router-dom';
 import type { ResolvedNavItem } from './nav-items.ts';
+import { badgeText } from './notification-bell.tsx';
 
 export interface SideNavProps {
   items: readonly ResolvedNavItem[];
@@ -53,6 +54,7 @@ function NavEntry({ item }: { item: ResolvedNavItem }) {
       >
         {item.icon && <i className={item.icon} aria-hidden="true" />}
         <span>{item.label}</span>
+        {item.badge !== undefined && <span className="side-nav__badge" aria-label={`${item.badge} unread`}>{badgeText(item.badge)}</span>}
         {isGroup && <i className={item.open ? 'pi pi-chevron-down side-nav__chevron' : 'pi pi-chevron-right side-nav__chevron'} aria-hidden="true" />}
       </Link>
       {item.open && item.children.length > 0 && (

@@ -1,0 +1,131 @@
+import { Button } from 'primereact/button';
+import { InputTextarea } from 'primereact/inputtextarea';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { MESSAGING_MESSAGES, type Conversation, type Message } from '@ledgerline/contracts/messaging.contracts.ts';
+import { confirmDeletion } from '@ledgerline/ui/confirm-deletion.ts';
+import { serverMessage } from '@ledgerline/ui/server-message.ts';
+import { showToast } from '@ledgerline/ui/toast-store.ts';
+import { messageTime } from './message-time.ts';
+import { useMessagingActions, useThread } from './messaging.api.ts';
+
+const failed = (fallback: string) => (err: unknown) => showToast({ severity: 'error', summary: 'Error', detail: serverMessage(err) ?? fallback });
+const succeeded = (detail: string) => () => showToast({ severity: 'success', summary: 'Success', detail });
+
+/** Enter sends (or saves); Shift+Enter is a new line. */
+const onEnter = (action: () => void) => (e: KeyboardEvent<HTMLTextAreaElement>) => {
+  if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); action(); }
+};
+
+function MessageItem({ message, own, onReply }: { message: Message; own: boolean; onReply(m: Message): void }) {
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState('');
+  const { edit, remove } = useMessagingActions();
+  const save = () => {
+    if (!draft.trim()) return;
+    edit.mutate({ id: message.id, content: draft.trim() }, { onSuccess: () => { setEditing(false); succeeded(MESSAGING_MESSAGES.updated)(); }, onError: failed(MESSAGING_MESSAGES.updateFailed) });
+  };
+  const askDelete = () => confirmDeletion({
+    header: 'Delete Message', message: MESSAGING_MESSAGES.deleteConfirm,
+    onConfirm: () => remove.mutate(message, { onSuccess: succeeded(MESSAGING_MESSAGES.deleted), onError: failed(MESSAGING_MESSAGES.deleteFailed) }),
+  });
+  return (
+    <li className={own ? 'message message--own' : 'message'} data-message-id={message.id}>
+      <div className="message__head">
+        <strong className="message__sender">{message.senderName}</strong>
+        <time dateTime={message.sentAt}>{messageTime(message.sentAt)}</time>
+        {message.isEdited && <span className="message__edited">(edited)</span>}
+      </div>
+      {message.replyToId !== null && (
+        <blockquote className="message__quote">
+          <span className="message__quote-sender">{message.replyToSender}</span>
+          <span>{message.replyToContent ?? MESSAGING_MESSAGES.deletedMessage}</span>
+        </blockquote>
+      )}
+      {editing ? (
+        <div className="message__edit">
+          <InputTextarea aria-label="Edit message" value={draft} onChange={(e) => setDraft(e.target.value)} onKeyDown={onEnter(save)} autoResize rows={2} autoFocus />
+          <div className="message__actions">
+            <Button label="Save" size="small" onClick={save} disabled={!draft.trim()} loading={edit.isPending} />
+            <Button label="Cancel" size="small" outlined onClick={() => setEditing(false)} />
+          </div>
+        </div>
+      ) : (
+        <p className="message__content">{message.content}</p>
+      )}
+      {message.fileName && <p className="message__file"><i className="pi pi-paperclip" aria-hidden="true" /> {message.fileName}</p>}
+      {!editing && (
+        <div className="message__actions">
+          {own ? (
+            <>
+              <Button label="Edit" icon="pi pi-pencil" size="small" text onClick={() => { setDraft(message.content ?? ''); setEditing(true); }} />
+              <Button label="Delete" icon="pi pi-trash" size="small" text severity="danger" onClick={askDelete} />
+            </>
+          ) : (
+            <Button label="Reply" icon="pi pi-reply" size="small" text onClick={() => onReply(message)} />
+          )}
+        </div>
+      )}
+    </li>
+  );
+}
+
+/**
+ * The open conversation (spec 001 §2, §4, §6): its messages oldest first, edit and delete on
+ * the user's own, reply on others'; messages from others are marked read while it is open.
+ * Mounted once per conversation (keyed), so a draft or a reply never follows the user to another.
+ */
+export function MessageThread({ conversation, me }: { conversation: Conversation; me: number }) {
+  const { messages, isLoading } = useThread(conversation.id);
+  const { send, markRead } = useMessagingActions();
+  const [text, setText] = useState('');
+  const [replyTo, setReplyTo] = useState<Message | null>(null);
+  const end = useRef<HTMLLIElement>(null);
+
+  const newest = messages.at(-1);
+  useEffect(() => { end.current?.scrollIntoView({ block: 'end' }); }, [newest?.id]);
+  // §4: messages from others are read while the conversation is open.
+  const newestFromOthers = messages.findLast((m) => m.senderId !== me);
+  const markedUpTo = useRef(0);
+  useEffect(() => {
+    if (!newestFromOthers || newestFromOthers.id <= markedUpTo.current) return;
+    markedUpTo.current = newestFromOthers.id;
+    markRead.mutate(newestFromOthers.id);
+  }, [newestFromOthers, markRead]);
+
+  const submit = () => {
+    const content = text.trim();
+    if (!content) return;
+    send.mutate({ conversationId: conversation.id, content, replyToId: replyTo?.id ?? null }, {
+      onSuccess: () => { setText(''); setReplyTo(null); },
+      onError: failed(MESSAGING_MESSAGES.sendFailed),
+    });
+  };
+
+  return (
+    <section className="thread" aria-label={`Conversation ${conversation.title}`}>
+      <header className="thread__head">
+        <h3>{conversation.title}</h3>
+        <p className="thread__people">{conversation.participantNames.join(', ')}</p>
+      </header>
+      <ul className="thread__messages">
+        {isLoading && <li className="thread__empty">Loading...</li>}
+        {!isLoading && messages.length === 0 && <li className="thread__empty">No messages yet</li>}
+        {messages.map((m) => <MessageItem key={m.id} message={m} own={m.senderId === me} onReply={setReplyTo} />)}
+        <li ref={end} aria-hidden="true" />
+      </ul>
+      <div className="composer">
+        {replyTo && (
+          <div className="composer__reply">
+            <span>Replying to {replyTo.senderName}</span>
+            <q>{replyTo.content}</q>
+            <Button label="Cancel reply" size="small" text onClick={() => setReplyTo(null)} />
+          </div>
+        )}
+        <div className="composer__row">
+          <InputTextarea aria-label="Message" placeholder="Type a message..." value={text} onChange={(e) => setText(e.target.value)} onKeyDown={onEnter(submit)} rows={2} autoResize />
+          <Button icon="pi pi-send" aria-label="Send" onClick={submit} disabled={!text.trim()} loading={send.isPending} />
+        </div>
+      </div>
+    </section>
+  );
+}

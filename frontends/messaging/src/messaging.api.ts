@@ -1,0 +1,74 @@
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import type { User } from '@ledgerline/contracts/identity.contracts.ts';
+import {
+  MESSAGING_CACHE_MS, MESSAGING_PUSH, type Conversation, type Message, type MessagePush, type ReadReceipt,
+} from '@ledgerline/contracts/messaging.contracts.ts';
+import { apiJson, apiPath } from '@ledgerline/ui/api-client.ts';
+import { unreadMessagesPath } from '@ledgerline/ui/messages-unread.ts';
+import { useRealtimeEvents } from '@ledgerline/ui/realtime-connection.ts';
+
+/** Spec 001 §7 "Messaging" as the screen calls it; the §9 cache times are the polling fallback for pushes. */
+export const conversationsPath = () => apiPath('conversations');
+export const messagesPath = (conversationId: number) => apiPath(`conversations/${conversationId}/messages`);
+
+export const useConversations = () => useQuery<Conversation[]>({
+  queryKey: [conversationsPath()], staleTime: MESSAGING_CACHE_MS.conversations, refetchInterval: MESSAGING_CACHE_MS.conversations,
+});
+
+/** The newest page of the thread (the server's default), shown oldest first. */
+export function useThread(conversationId: number | null) {
+  const query = useQuery<Message[]>({
+    queryKey: [messagesPath(conversationId ?? 0)], enabled: conversationId !== null,
+    staleTime: MESSAGING_CACHE_MS.messages, refetchInterval: MESSAGING_CACHE_MS.messages,
+  });
+  const oldestFirst = useMemo(() => (query.data ?? []).filter((m) => !m.isDeleted).slice().reverse(), [query.data]);
+  return { ...query, messages: oldestFirst };
+}
+
+/** The people picker: identity answers the users the caller may message (the caller included). */
+export const usePeople = (enabled: boolean) => useQuery<User[]>({ queryKey: [apiPath('users')], enabled, staleTime: MESSAGING_CACHE_MS.users });
+
+/** A pushed or returned message replaces its older copy in the cached thread (newest first). */
+function storeMessage(queryClient: QueryClient, message: Message): void {
+  queryClient.setQueryData<Message[]>([messagesPath(message.conversationId)], (list) => list
+    && (list.some((m) => m.id === message.id) ? list.map((m) => (m.id === message.id ? message : m)) : [message, ...list]));
+}
+
+const refreshList = (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: [conversationsPath()] });
+
+/** Applies the messaging pushes (kit realtime) to the cached list and threads while the page is open. */
+export function useMessagingPushes(): void {
+  const queryClient = useQueryClient();
+  const handlers = useMemo(() => ({
+    [MESSAGING_PUSH.conversation]: () => { void refreshList(queryClient); },
+    [MESSAGING_PUSH.message]: (push: MessagePush) => { storeMessage(queryClient, push.message); void refreshList(queryClient); },
+    [MESSAGING_PUSH.read]: (_receipt: ReadReceipt) => { void refreshList(queryClient); },
+  }), [queryClient]);
+  useRealtimeEvents(true, handlers);
+}
+
+export function useMessagingActions() {
+  const queryClient = useQueryClient();
+  const stored = (m: Message) => { storeMessage(queryClient, m); void refreshList(queryClient); };
+  return {
+    create: useMutation({
+      mutationFn: (body: { title: string; participantIds: number[] }) => apiJson<Conversation>('POST', conversationsPath(), body),
+      onSuccess: () => refreshList(queryClient),
+    }),
+    send: useMutation({
+      mutationFn: ({ conversationId, content, replyToId }: { conversationId: number; content: string; replyToId: number | null }) =>
+        apiJson<Message>('POST', messagesPath(conversationId), { content, messageType: 'text', replyToId }),
+      onSuccess: stored,
+    }),
+    edit: useMutation({ mutationFn: ({ id, content }: { id: number; content: string }) => apiJson<Message>('PUT', apiPath(`messages/${id}`), { content }), onSuccess: stored }),
+    remove: useMutation({
+      mutationFn: (m: Message) => apiJson('DELETE', apiPath(`messages/${m.id}`)),
+      onSuccess: (_r, m) => stored({ ...m, isDeleted: true, content: null }),
+    }),
+    markRead: useMutation({
+      mutationFn: (messageId: number) => apiJson<ReadReceipt>('POST', apiPath(`messages/${messageId}/read`)),
+      onSuccess: () => Promise.all([refreshList(queryClient), queryClient.invalidateQueries({ queryKey: [unreadMessagesPath()] })]),
+    }),
+  };
+}
