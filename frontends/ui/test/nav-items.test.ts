@@ -41,17 +41,26 @@ describe('resolveNavItems', () => {
     ]);
   });
 
-  it('shows Client users only Dashboard and Reports (/client-reports), in either role spelling', () => {
+  it('shows Client users only Dashboard, Reports (/client-reports) and their messages (DESIGN §7), in either role spelling', () => {
     for (const role of ['Client', 'client']) {
       expect(labelsAndHrefs(resolveNavItems(SPEC_NAV_ITEMS, { role, tenantShortName: undefined, pathname: '/' }))).toEqual([
         ['Dashboard', '/'],
         ['Reports', '/client-reports'],
+        ['AI Assistant', '/messages'],
       ]);
     }
     expect(labelsAndHrefs(resolveNavItems(SPEC_NAV_ITEMS, { role: 'Client', tenantShortName: 'acme', pathname: '/' }))).toEqual([
       ['Dashboard', '/acme/dashboard'],
       ['Reports', '/acme/client-reports'],
+      ['AI Assistant', '/acme/messages'],
     ]);
+  });
+
+  it('shows a count beside an item (unread messages), none when it is zero', () => {
+    const messages = (count: number) => resolveNavItems(SPEC_NAV_ITEMS, { role: 'CPA', tenantShortName: 'acme', pathname: '/', badges: { messages: count } })
+      .find((item) => item.id === 'messages')!;
+    expect(messages(3).badge).toBe(3);
+    expect(messages(0).badge).toBeUndefined();
   });
 
   it('opens the Reports group when the location contains /cpa-dashboard', () => {
@@ -73,7 +82,7 @@ describe('resolveNavItems', () => {
     expect(staff.find((item) => item.id === 'reports')!.children.map((child) => child.href)).toEqual(['/cpa-dashboard/report/7']);
     expect(staff.some((item) => item.id === 'report-7' || item.id === 'portal')).toBe(false);
     const client = resolveNavItems(extra, { role: 'Client', tenantShortName: undefined, pathname: '/' });
-    expect(client.map((item) => item.label)).toEqual(['Dashboard', 'Reports', 'Portal']);
+    expect(client.map((item) => item.label)).toEqual(['Dashboard', 'Reports', 'AI Assistant', 'Portal']);
   });
 
   it('marks the item of the current location active', () => {

@@ -1,0 +1,143 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Page } from 'playwright-core';
+import { setLocalStorage } from '@ledgerline/kit/testing/browser.ts';
+import { eventually } from '@ledgerline/kit/testing/eventually.ts';
+import { apiClient } from '@ledgerline/server/portal-harness.ts';
+import type { Conversation } from '@ledgerline/contracts/messaging.contracts.ts';
+import { expectToast, startPortalBrowser, uniqueSuffix, type PortalBrowser } from '../../ui/test/portal-browser.ts';
+
+const BUS_WAIT_MS = 15_000;
+const suffix = uniqueSuffix();
+const FIRM = { name: `Harbor Accounting ${suffix}`, shortName: `harbor${suffix}` };
+const TENANT = FIRM.shortName;
+interface Login { token: string; user: Record<string, unknown>; tenant?: unknown }
+
+describe('Messages screen in Chromium, an Admin and a Client user side by side', () => {
+  let portal: PortalBrowser;
+  let call: ReturnType<typeof apiClient>;
+  let admin: Login;
+  let client: Login;
+  let clientId: number;
+
+  async function addUser(username: string, fullName: string, roleId: number, clientIds: number[] | null): Promise<{ id: number; login: Login }> {
+    const created = await call<{ id: number }>('POST', `/api/${TENANT}/users`, portal.adminToken, { username, password: 'password1', fullName, roleId, clientIds });
+    expect(created.status).toBe(201);
+    const login = await call<Login>('POST', `/api/${TENANT}/auth/login`, null, { username, password: 'password1' });
+    expect(login.status).toBe(200);
+    return { id: created.body.id, login: login.body };
+  }
+
+  /** Each user in an origin of its own (127.0.0.1 and localhost), so their stored sign-ins stay apart. */
+  async function openAs(origin: string, login: Login, path: string): Promise<Page> {
+    const page = await portal.browser.newPage(origin);
+    await setLocalStorage(page, { token: login.token, user: login.user, ...(login.tenant ? { currentTenant: login.tenant } : {}) });
+    await page.goto(`${origin}${path}`);
+    return page;
+  }
+
+  const navBadge = (page: Page) => page.locator('[data-nav-id="messages"] .side-nav__badge');
+  const message = (page: Page, text: string) => page.locator('.message', { hasText: text });
+
+  beforeAll(async () => {
+    portal = await startPortalBrowser(['shell', 'messaging']);
+    call = apiClient(portal.baseUrl);
+    expect((await call('POST', '/api/companies', portal.adminToken, FIRM)).status).toBe(201);
+    const c = await call<{ id: number }>('POST', `/api/${TENANT}/clients`, portal.adminToken, {
+      name: 'Bayview Bakery', address: '12 Harbour Street', phone: '(555)-123-4567', federalId: '12-3456789', stateId: 'ST-4411', email: 'bakery@example.com',
+    });
+    admin = (await addUser(`ada${suffix}`, 'Ada Admin', 1, null)).login;
+    const added = await addUser(`cleo${suffix}`, 'Cleo Client', 4, [c.body.id]);
+    client = added.login;
+    clientId = added.id;
+    // The messaging service knows the client user once identity's events arrived.
+    await eventually(async () => {
+      const r = await call<Conversation>('POST', `/api/${TENANT}/conversations`, admin.token, { title: 'Welcome', participantIds: [clientId] });
+      expect(r.status).toBe(201);
+    }, BUS_WAIT_MS, 300);
+  }, 600_000);
+
+  afterAll(async () => {
+    await portal?.close();
+  });
+
+  it('starts a conversation, delivers, replies, edits and deletes live in both views; unread badges rise and fall', async () => {
+    const clientOrigin = portal.baseUrl.replace('127.0.0.1', 'localhost');
+    const clientPage = await openAs(clientOrigin, client, `/${TENANT}/messages`);
+    // The first conversation is selected on arrival.
+    await clientPage.locator('.thread__head', { hasText: 'Welcome' }).waitFor();
+
+    const adminPage = await openAs(portal.baseUrl, admin, `/${TENANT}/messages`);
+    await adminPage.getByRole('button', { name: 'New', exact: true }).click();
+    const dialog = adminPage.getByRole('dialog', { name: 'Create New Conversation' });
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await dialog.getByRole('alert').filter({ hasText: 'Please enter a conversation title' }).waitFor();
+    await dialog.getByLabel('Title').fill('Year-end documents');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await dialog.getByRole('alert').filter({ hasText: 'Please select at least one participant' }).waitFor();
+    await dialog.locator('#conversation-participants').click();
+    await adminPage.getByRole('option', { name: 'Cleo Client' }).click();
+    await adminPage.keyboard.press('Escape');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await expectToast(adminPage, 'Success', 'Conversation created successfully');
+    await adminPage.locator('.thread__head', { hasText: 'Year-end documents' }).waitFor();
+    await adminPage.getByLabel('Message', { exact: true }).fill('Please send your W-2 by Friday.');
+    await adminPage.getByRole('button', { name: 'Send' }).click();
+    await message(adminPage, 'Please send your W-2 by Friday.').waitFor();
+
+    // The client sees the new conversation, its unread badge and the nav's count, without a reload.
+    const newConversation = clientPage.locator('.conversation', { hasText: 'Year-end documents' });
+    await newConversation.locator('.conversation__badge', { hasText: '1' }).waitFor();
+    await navBadge(clientPage).filter({ hasText: '1' }).waitFor();
+    await newConversation.click();
+    await message(clientPage, 'Please send your W-2 by Friday.').waitFor();
+    // Opening it reads it: both badges fall.
+    await newConversation.locator('.conversation__badge').waitFor({ state: 'detached' });
+    await navBadge(clientPage).waitFor({ state: 'detached' });
+
+    // The client replies quoting the Admin's message; others' messages offer no edit or delete.
+    const adminMessage = message(clientPage, 'Please send your W-2 by Friday.');
+    expect(await adminMessage.getByRole('button', { name: 'Edit' }).count()).toBe(0);
+    await adminMessage.getByRole('button', { name: 'Reply' }).click();
+    await clientPage.getByText('Replying to Ada Admin').waitFor();
+    await clientPage.getByRole('button', { name: 'Cancel reply' }).click();
+    await clientPage.getByText('Replying to Ada Admin').waitFor({ state: 'detached' });
+    await adminMessage.getByRole('button', { name: 'Reply' }).click();
+    await clientPage.getByLabel('Message', { exact: true }).fill('Sent it this morning.');
+    await clientPage.getByLabel('Message', { exact: true }).press('Enter');
+    const reply = message(adminPage, 'Sent it this morning.');
+    await reply.waitFor();
+    await reply.locator('.message__quote', { hasText: 'Please send your W-2 by Friday.' }).waitFor();
+    await reply.locator('.message__quote-sender', { hasText: 'Cleo Client' }).waitFor();
+
+    // The Admin edits inline; both views show the new text.
+    const own = message(adminPage, 'Please send your W-2 by Friday.');
+    await own.getByRole('button', { name: 'Edit' }).click();
+    await own.getByLabel('Edit message').fill('Please send your W-2 and 1099 by Friday.');
+    await own.getByRole('button', { name: 'Save' }).click();
+    await expectToast(adminPage, 'Success', 'Message updated successfully');
+    await message(adminPage, 'Please send your W-2 and 1099 by Friday.').locator('.message__edited').waitFor();
+    await message(clientPage, 'Please send your W-2 and 1099 by Friday.').locator('.message__edited').waitFor();
+
+    // The Admin's unread count rose with the reply and fell when the open thread read it.
+    await navBadge(adminPage).waitFor({ state: 'detached' });
+
+    // The Admin deletes a message after confirming; it leaves both views.
+    await adminPage.getByLabel('Message', { exact: true }).fill('Typo message');
+    await adminPage.getByRole('button', { name: 'Send' }).click();
+    await message(clientPage, 'Typo message').waitFor();
+    await message(adminPage, 'Typo message').getByRole('button', { name: 'Delete' }).click();
+    await adminPage.getByText('Are you sure you want to delete this message?').waitFor();
+    await adminPage.getByRole('button', { name: 'Delete', exact: true }).last().click();
+    await expectToast(adminPage, 'Success', 'Message deleted successfully');
+    await message(clientPage, 'Typo message').waitFor({ state: 'detached' });
+    await message(adminPage, 'Typo message').waitFor({ state: 'detached' });
+
+    // Search narrows the list, and says so when nothing matches.
+    await clientPage.getByLabel('Search conversations').fill('zzz');
+    await clientPage.getByText('No conversations found matching "zzz"').waitFor();
+    await portal.screenshot(clientPage, 'messages-client');
+    await portal.screenshot(adminPage, 'messages-admin');
+    await clientPage.close();
+    await adminPage.close();
+  }, 180_000);
+});
