@@ -74,9 +74,10 @@ describe('Messages screen in Chromium, an Admin and a Client user side by side',
     await dialog.getByLabel('Title').fill('Year-end documents');
     await dialog.getByRole('button', { name: 'Create' }).click();
     await dialog.getByRole('alert').filter({ hasText: 'Please select at least one participant' }).waitFor();
-    await dialog.locator('#conversation-participants').click();
-    await adminPage.getByRole('option', { name: 'Cleo Client' }).click();
-    await adminPage.keyboard.press('Escape');
+    await dialog.locator('.p-multiselect', { has: adminPage.locator('#conversation-participants') }).click();
+    await adminPage.locator('li[role="option"]', { hasText: 'Cleo Client' }).click();
+    // A click elsewhere closes the panel (Escape would close the dialog too).
+    await dialog.locator('.p-dialog-title').click();
     await dialog.getByRole('button', { name: 'Create' }).click();
     await expectToast(adminPage, 'Success', 'Conversation created successfully');
     await adminPage.locator('.thread__head', { hasText: 'Year-end documents' }).waitFor();

@@ -1,0 +1,180 @@
+// `npm run bench:messaging`: realtime delivery and the thread page at volume in one firm.
+//   - Connects BENCH_SOCKETS sockets (default 1,000, spread over BENCH_SOCKET_USERS users, 20)
+//     through the gateway; the firm's Admin sends BENCH_MESSAGES messages (default 200) at
+//     BENCH_MESSAGE_RATE a second (20), each to a conversation with one of those users, and
+//     the p95 from each send's response to the push arriving on every socket of the recipient
+//     is reported (target p95 < 100 ms; a push before the response counts as 0 ms).
+//   - Seeds BENCH_FIRM_MESSAGES messages (default 1,000,000) in BENCH_CONVERSATIONS
+//     conversations (1,000) with bulk SQL, then reads GET /conversations/{id}/messages (the
+//     default first page) of random conversations through the gateway, paced at BENCH_RATE
+//     requests a second (20) for BENCH_DURATION_S seconds (10) (target p95 < 30 ms); the
+//     conversation list and unread count of a user in 50 of them are reported beside it.
+// PostgreSQL when POSTGRES_URL is set (a scratch database, dropped afterwards), else the
+// embedded default, where the history is sent through the API (20,000 messages at most). The portal runs in this
+// process, so the client's work shares the CPU with it: read the figures as an upper bound,
+// beside the baseline (the gateway's /healthz) measured the same way in the same run.
+import autocannon from 'autocannon';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { io as connect, type Socket } from 'socket.io-client';
+import { createScratchDatabase } from '@ledgerline/kit/db/test-databases.ts';
+import { percentile95, summarize } from '@ledgerline/server/bench-report.ts';
+import { startPortal } from '@ledgerline/server/portal.ts';
+import { ephemeralServicePorts } from '@ledgerline/server/portal-process.ts';
+import type { Company } from '@ledgerline/contracts/identity.contracts.ts';
+import { MESSAGING_PUSH, type Conversation, type MessagePush } from '@ledgerline/contracts/messaging.contracts.ts';
+
+const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 1000);
+const SOCKET_USERS = Number(process.env.BENCH_SOCKET_USERS ?? 20);
+const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 200);
+const MESSAGE_RATE = Number(process.env.BENCH_MESSAGE_RATE ?? 20);
+const FIRM_MESSAGES = Number(process.env.BENCH_FIRM_MESSAGES ?? 1_000_000);
+const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 1000);
+const RATE = Number(process.env.BENCH_RATE ?? 20);
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
+const tenant = `benchmsg${randomBytes(3).toString('hex')}`;
+
+const scratch = process.env.POSTGRES_URL ? await createScratchDatabase(process.env.POSTGRES_URL) : null;
+const portal = await startPortal({
+  env: {
+    ...process.env, LOG_LEVEL: 'warn', PORT: '0', GATEWAY_HOST: '127.0.0.1', ...ephemeralServicePorts(),
+    PORTAL_DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-messaging-')), PORTAL_ADMIN_USERNAME: 'bench-admin', PORTAL_ADMIN_PASSWORD: 'bench-secret',
+    GATEWAY_RATE_LIMIT_PER_MINUTE: '100000000', ...(scratch ? { POSTGRES_URL: scratch.url } : {}),
+  },
+});
+const base = portal.gatewayUrl!;
+const call = async <T = Record<string, unknown>>(method: string, path: string, body?: unknown, token?: string): Promise<T> => {
+  const r = await fetch(`${base}${path}`, {
+    method, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${await r.text()}`);
+  return (await r.json()) as T;
+};
+/** Runs `fn` over 0..n-1 with `width` in flight. */
+const inParallel = async (n: number, width: number, fn: (i: number) => Promise<void>) => {
+  let next = 0;
+  await Promise.all(Array.from({ length: width }, async () => { while (next < n) await fn(next++); }));
+};
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+try {
+  const platform = (await call<{ token: string }>('POST', '/api/admin/auth/login', { username: 'bench-admin', password: 'bench-secret' })).token;
+  const company = await call<Company>('POST', '/api/companies', { name: 'Bench Messaging', shortName: tenant }, platform);
+  const user = async (username: string, roleId: number) => {
+    const u = await call<{ id: number }>('POST', `/api/${tenant}/users`, { username, password: 'password1', fullName: username, roleId, clientIds: null }, platform);
+    const { token } = await call<{ token: string }>('POST', `/api/${tenant}/auth/login`, { username, password: 'password1' });
+    return { id: u.id, token };
+  };
+  const admin = await user('bench-admin-user', 1);
+  const people: { id: number; token: string }[] = [];
+  for (let i = 0; i < SOCKET_USERS; i++) people.push(await user(`bench-socket-${i}`, 3));
+  // The messaging service learns users from events: a conversation with the last one made is the sign.
+  const conversations: Conversation[] = [];
+  for (const [i, p] of people.entries()) {
+    for (let attempt = 0; ; attempt++) {
+      const r = await fetch(`${base}/api/${tenant}/conversations`, {
+        method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${admin.token}` }, body: JSON.stringify({ title: `Live ${i}`, participantIds: [p.id] }),
+      });
+      if (r.status === 201) { conversations.push((await r.json()) as Conversation); break; }
+      if (attempt > 600) throw new Error(`the messaging service does not know user ${p.id}`);
+      await sleep(100);
+    }
+  }
+
+  const results: { label: string; p95: number; target: number }[] = [];
+  const sockets: { userIndex: number; socket: Socket }[] = [];
+  await inParallel(SOCKETS, 25, async (i) => {
+    const socket = connect(base, { path: '/socket.io', auth: { token: people[i % SOCKET_USERS]!.token, tenant }, transports: ['websocket'], reconnection: false, forceNew: true });
+    await new Promise<void>((resolve, reject) => { socket.once('connect', () => resolve()); socket.once('connect_error', reject); });
+    sockets.push({ userIndex: i % SOCKET_USERS, socket });
+  });
+  console.log(`${sockets.length} sockets connected`);
+  // Every recipient's sockets note when each message arrived.
+  const arrivals = new Map<number, number[]>();
+  for (const s of sockets) {
+    s.socket.on(MESSAGING_PUSH.message, (push: MessagePush) => {
+      if (push.change !== 'created') return;
+      const at = performance.now();
+      arrivals.set(push.message.id, [...(arrivals.get(push.message.id) ?? []), at]);
+    });
+  }
+  const answeredAt = new Map<number, number>();
+  const sends: Promise<void>[] = [];
+  const startedAt = performance.now();
+  for (let k = 0; k < MESSAGES; k++) {
+    // Paced at MESSAGE_RATE a second whatever each send takes.
+    await sleep(Math.max(0, startedAt + (k * 1000) / MESSAGE_RATE - performance.now()));
+    const conversation = conversations[k % conversations.length]!;
+    sends.push(call<{ id: number }>('POST', `/api/${tenant}/conversations/${conversation.id}/messages`, { content: `Bench message ${k}` }, admin.token)
+      .then((m) => { answeredAt.set(m.id, performance.now()); }));
+  }
+  await Promise.all(sends);
+  const perUser = SOCKETS / SOCKET_USERS;
+  const deadline = Date.now() + 10_000;
+  while ([...answeredAt.keys()].some((id) => (arrivals.get(id)?.length ?? 0) < perUser) && Date.now() < deadline) await sleep(50);
+  const latencies = [...answeredAt].flatMap(([id, answered]) => (arrivals.get(id) ?? []).map((at) => Math.max(0, at - answered))).sort((a, b) => a - b);
+  const missing = MESSAGES * perUser - latencies.length;
+  const q = (f: number) => latencies[Math.min(latencies.length - 1, Math.floor(f * latencies.length))]!;
+  console.log(`delivery (${MESSAGES} messages at ${MESSAGE_RATE}/s, ${latencies.length} deliveries, ${missing} missing) p50 ${q(0.5).toFixed(1)} ms  p95 ${q(0.95).toFixed(1)} ms  max ${q(1).toFixed(1)} ms`);
+  results.push({ label: 'delivery from the send\'s response', p95: missing > 0 ? Infinity : q(0.95), target: 100 });
+  for (const s of sockets) s.socket.close();
+
+  // The firm's history, written straight into its schema: conversations of the Admin with the
+  // bench users, round-robin, FIRM_MESSAGES messages spread evenly, everything read but the last.
+  let started = Date.now();
+  const seedSql = `
+    INSERT INTO conversations (title, created_by_id) SELECT 'History ' || g, $1 FROM generate_series(1, $3::int) g;
+    INSERT INTO conversation_participants (conversation_id, user_id, name)
+      SELECT c.id, u.id, u.name FROM conversations c
+      CROSS JOIN LATERAL (VALUES ($1::int, 'admin'), (($2::int[])[1 + c.id % array_length($2::int[], 1)], 'user')) AS u (id, name)
+      WHERE c.title LIKE 'History %';
+    INSERT INTO messages (conversation_id, sender_id, sender_name, content, sent_at)
+      SELECT c.ids[1 + g % array_length(c.ids, 1)], $1, 'admin', 'Bench history message ' || g, now() - make_interval(secs => $4::int - g)
+      FROM generate_series(1, $4::int) g, (SELECT array_agg(id ORDER BY id) AS ids FROM conversations WHERE title LIKE 'History %') c;
+    UPDATE conversation_participants p SET last_read_message_id = m.max_id - 1
+      FROM (SELECT conversation_id, max(id) AS max_id FROM messages GROUP BY conversation_id) m WHERE m.conversation_id = p.conversation_id;
+    ANALYZE conversations; ANALYZE conversation_participants; ANALYZE messages;`;
+  if (scratch) {
+    const client = new pg.Client({ connectionString: scratch.url });
+    await client.connect();
+    await client.query(`SET search_path TO "${company.schemaName}"`);
+    // Parameters are not allowed in a multi-statement query: the values are numbers this script chose.
+    await client.query(seedSql.replaceAll('$1', String(admin.id)).replaceAll('$2::int[]', `'{${people.map((p) => p.id).join(',')}}'::int[]`)
+      .replaceAll('$3', String(CONVERSATIONS)).replaceAll('$4', String(FIRM_MESSAGES)));
+    await client.end();
+  } else {
+    console.log('embedded default: seeding through the API instead of SQL (set POSTGRES_URL for the 1,000,000-message run)');
+    await inParallel(Math.min(FIRM_MESSAGES, 20_000), 8, async (i) => {
+      await call('POST', `/api/${tenant}/conversations/${conversations[i % conversations.length]!.id}/messages`, { content: `Bench history message ${i}` }, admin.token);
+    });
+  }
+  console.log(`seeded ${scratch ? FIRM_MESSAGES : Math.min(FIRM_MESSAGES, 20_000)} messages in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+  const all = await call<Conversation[]>('GET', `/api/${tenant}/conversations`, undefined, admin.token);
+  const threadPaths = Array.from({ length: 200 }, (_, i) => `/api/${tenant}/conversations/${all[(i * 7919) % all.length]!.id}/messages`);
+  const paced = async (label: string, token: string, paths: string[], target: number | null, duration = DURATION_S) => {
+    let n = 0;
+    const r = await autocannon({
+      url: `${base}${paths[0]}`, connections: RATE, overallRate: RATE, duration, headers: { authorization: `Bearer ${token}` },
+      requests: [{ setupRequest: (req) => ({ ...req, path: paths[n++ % paths.length] }) }],
+    });
+    if (r.non2xx) throw new Error(`${label}: ${r.non2xx} non-2xx answers`);
+    console.log(summarize(label, r));
+    if (target !== null) results.push({ label, p95: percentile95(r), target });
+  };
+  started = Date.now();
+  await paced('warm-up', admin.token, threadPaths, null, 3);
+  await paced('baseline /healthz', admin.token, ['/healthz'], 50);
+  await paced('thread page (newest 50)', admin.token, threadPaths, 30);
+  await paced(`conversation list (a user in ${Math.ceil(CONVERSATIONS / SOCKET_USERS)})`, people[0]!.token, [`/api/${tenant}/conversations`], null);
+  await paced('unread count (same user)', people[0]!.token, [`/api/${tenant}/messages/unread/count`], null);
+
+  console.log(`\n${scratch ? `PostgreSQL, ${FIRM_MESSAGES}` : 'embedded (PGlite), 20,000 at most'} messages in the firm, ${SOCKETS} sockets; ${availableParallelism()} CPUs, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  for (const r of results) console.log(`${r.p95 < r.target ? 'PASS' : 'MISS'} ${r.label}: p95 ${r.p95.toFixed(2)} ms (target < ${r.target} ms)`);
+} finally {
+  await portal.stop();
+  await scratch?.drop();
+}
