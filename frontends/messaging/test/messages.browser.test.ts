@@ -108,7 +108,7 @@ describe('Messages screen in Chromium, an Admin and a Client user side by side',
     const reply = message(adminPage, 'Sent it this morning.');
     await reply.waitFor();
     await reply.locator('.message__quote', { hasText: 'Please send your W-2 by Friday.' }).waitFor();
-    await reply.locator('.message__quote-sender', { hasText: 'Cleo Client' }).waitFor();
+    await reply.locator('.message__quote-sender', { hasText: 'Ada Admin' }).waitFor();
 
     // The Admin edits inline; both views show the new text.
     const own = message(adminPage, 'Please send your W-2 by Friday.');

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { exec } from 'node:child_process';
-import { createServer, connect as tcpConnect, type AddressInfo, type Socket } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { newEvent, type EventEnvelope } from '@ledgerline/kit/bus/bus.ts';
 import { lockBroker } from '@ledgerline/kit/bus/rabbitmq-broker-lock.ts';
@@ -8,6 +8,7 @@ import { RabbitMqBus, type RabbitMqBusOptions } from '@ledgerline/kit/bus/rabbit
 import { rabbitMqSandbox, type RabbitMqSandbox } from '@ledgerline/kit/bus/rabbitmq-sandbox.ts';
 import { Unavailable } from '@ledgerline/kit/errors.ts';
 import { createLogger } from '@ledgerline/kit/logger.ts';
+import { brokerProxy } from '@ledgerline/kit/testing/broker-proxy.ts';
 import { realServerUrl } from '@ledgerline/kit/testing/real-servers.ts';
 import { eventually } from '../src/testing/eventually.ts';
 
@@ -47,37 +48,10 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 
 const disconnected = (bus: RabbitMqBus) => () => bus.ping().then(() => false, (err: unknown) => err instanceof Unavailable);
 
-/** A TCP hop in front of the broker whose cut drops every connection and refuses new ones until restored. */
-async function brokerProxy(target: string) {
-  const upstream = new URL(target);
-  const sockets = new Set<Socket>();
-  let up = true;
-  const server = createServer((client) => {
-    if (!up) return void client.destroy();
-    const broker = tcpConnect(Number(upstream.port || 5672), upstream.hostname);
-    for (const [socket, peer] of [[client, broker], [broker, client]] as const) {
-      sockets.add(socket);
-      socket.on('error', () => {});
-      socket.on('close', () => {
-        sockets.delete(socket);
-        peer.destroy();
-      });
-      socket.pipe(peer);
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = new URL(target);
-  url.hostname = '127.0.0.1';
-  url.port = String((server.address() as AddressInfo).port);
-  const cut = () => {
-    up = false;
-    for (const socket of sockets) socket.destroy();
-  };
-  cleanups.push(async () => {
-    cut();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  });
-  return { url: url.toString(), cut, restore: () => void (up = true) };
+async function proxied(target: string) {
+  const proxy = await brokerProxy(target);
+  cleanups.push(() => proxy.close());
+  return proxy;
 }
 
 describe('RabbitMQ bus outages', () => {
@@ -96,7 +70,7 @@ describe('RabbitMQ bus outages', () => {
 
   it('rides out a lost connection: ping fails, publish waits for the broker, the subscription resumes', async () => {
     const box = sandbox(amqpUrl);
-    const proxy = await brokerProxy(amqpUrl);
+    const proxy = await proxied(amqpUrl);
     const bus = await connectBus({ url: proxy.url, exchange: box.exchange, logger, reconnectInitialDelayMs: 50, reconnectMaxDelayMs: 200 });
     const consumed = new Set<string>();
     await bus.subscribe(box.queue('resume'), ['document.indexed'], async (event) => {
@@ -122,7 +96,7 @@ describe('RabbitMQ bus outages', () => {
 
   it('gives up on publish with Unavailable when the outage outlasts the timeout, and recovers after', async () => {
     const box = sandbox(amqpUrl);
-    const proxy = await brokerProxy(amqpUrl);
+    const proxy = await proxied(amqpUrl);
     const bus = await connectBus({ url: proxy.url, exchange: box.exchange, logger, outageTimeoutMs: 300, reconnectInitialDelayMs: 50, reconnectMaxDelayMs: 200 });
     proxy.cut();
     await eventually(disconnected(bus));
