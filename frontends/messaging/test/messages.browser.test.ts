@@ -111,7 +111,9 @@ describe('Messages screen in Chromium, an Admin and a Client user side by side',
     await reply.locator('.message__quote-sender', { hasText: 'Ada Admin' }).waitFor();
 
     // The Admin edits inline; both views show the new text.
-    const own = message(adminPage, 'Please send your W-2 by Friday.');
+    // By id: while it is edited its text is in a text box, and the reply quotes it.
+    const ownId = await message(adminPage, 'Please send your W-2 by Friday.').first().getAttribute('data-message-id');
+    const own = adminPage.locator(`.message[data-message-id="${ownId}"]`);
     await own.getByRole('button', { name: 'Edit' }).click();
     await own.getByLabel('Edit message').fill('Please send your W-2 and 1099 by Friday.');
     await own.getByRole('button', { name: 'Save' }).click();
@@ -127,8 +129,8 @@ describe('Messages screen in Chromium, an Admin and a Client user side by side',
     await adminPage.getByRole('button', { name: 'Send' }).click();
     await message(clientPage, 'Typo message').waitFor();
     await message(adminPage, 'Typo message').getByRole('button', { name: 'Delete' }).click();
-    await adminPage.getByText('Are you sure you want to delete this message?').waitFor();
-    await adminPage.getByRole('button', { name: 'Delete', exact: true }).last().click();
+    const confirm = adminPage.locator('.p-confirm-dialog', { hasText: 'Are you sure you want to delete this message?' });
+    await confirm.getByRole('button', { name: 'Delete' }).click();
     await expectToast(adminPage, 'Success', 'Message deleted successfully');
     await message(clientPage, 'Typo message').waitFor({ state: 'detached' });
     await message(adminPage, 'Typo message').waitFor({ state: 'detached' });

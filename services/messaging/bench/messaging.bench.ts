@@ -13,17 +13,10 @@
 // embedded default, where the history is sent through the API (20,000 messages at most). The portal runs in this
 // process, so the client's work shares the CPU with it: read the figures as an upper bound,
 // beside the baseline (the gateway's /healthz) measured the same way in the same run.
-import autocannon from 'autocannon';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import { io as connect, type Socket } from 'socket.io-client';
-import { createScratchDatabase } from '@ledgerline/kit/db/test-databases.ts';
-import { percentile95, summarize } from '@ledgerline/server/bench-report.ts';
-import { startPortal } from '@ledgerline/server/portal.ts';
-import { ephemeralServicePorts } from '@ledgerline/server/portal-process.ts';
+import { inParallel, startBenchPortal } from '@ledgerline/server/bench-portal.ts';
 import type { Company } from '@ledgerline/contracts/identity.contracts.ts';
 import { MESSAGING_PUSH, type Conversation, type MessagePush } from '@ledgerline/contracts/messaging.contracts.ts';
 
@@ -37,31 +30,12 @@ const RATE = Number(process.env.BENCH_RATE ?? 20);
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const tenant = `benchmsg${randomBytes(3).toString('hex')}`;
 
-const scratch = process.env.POSTGRES_URL ? await createScratchDatabase(process.env.POSTGRES_URL) : null;
-const portal = await startPortal({
-  env: {
-    ...process.env, LOG_LEVEL: 'warn', PORT: '0', GATEWAY_HOST: '127.0.0.1', ...ephemeralServicePorts(),
-    PORTAL_DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-messaging-')), PORTAL_ADMIN_USERNAME: 'bench-admin', PORTAL_ADMIN_PASSWORD: 'bench-secret',
-    GATEWAY_RATE_LIMIT_PER_MINUTE: '100000000', ...(scratch ? { POSTGRES_URL: scratch.url } : {}),
-  },
-});
-const base = portal.gatewayUrl!;
-const call = async <T = Record<string, unknown>>(method: string, path: string, body?: unknown, token?: string): Promise<T> => {
-  const r = await fetch(`${base}${path}`, {
-    method, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${await r.text()}`);
-  return (await r.json()) as T;
-};
-/** Runs `fn` over 0..n-1 with `width` in flight. */
-const inParallel = async (n: number, width: number, fn: (i: number) => Promise<void>) => {
-  let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => { while (next < n) await fn(next++); }));
-};
+const bench = await startBenchPortal('messaging');
+const { base, call } = bench;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 try {
-  const platform = (await call<{ token: string }>('POST', '/api/admin/auth/login', { username: 'bench-admin', password: 'bench-secret' })).token;
+  const platform = await bench.platformToken();
   const company = await call<Company>('POST', '/api/companies', { name: 'Bench Messaging', shortName: tenant }, platform);
   const user = async (username: string, roleId: number) => {
     const u = await call<{ id: number }>('POST', `/api/${tenant}/users`, { username, password: 'password1', fullName: username, roleId, clientIds: null }, platform);
@@ -84,7 +58,6 @@ try {
     }
   }
 
-  const results: { label: string; p95: number; target: number }[] = [];
   const sockets: { userIndex: number; socket: Socket }[] = [];
   await inParallel(SOCKETS, 25, async (i) => {
     const socket = connect(base, { path: '/socket.io', auth: { token: people[i % SOCKET_USERS]!.token, tenant }, transports: ['websocket'], reconnection: false, forceNew: true });
@@ -119,12 +92,12 @@ try {
   const missing = MESSAGES * perUser - latencies.length;
   const q = (f: number) => latencies[Math.min(latencies.length - 1, Math.floor(f * latencies.length))]!;
   console.log(`delivery (${MESSAGES} messages at ${MESSAGE_RATE}/s, ${latencies.length} deliveries, ${missing} missing) p50 ${q(0.5).toFixed(1)} ms  p95 ${q(0.95).toFixed(1)} ms  max ${q(1).toFixed(1)} ms`);
-  results.push({ label: 'delivery from the send\'s response', p95: missing > 0 ? Infinity : q(0.95), target: 100 });
+  bench.record({ label: 'delivery from the send\'s response', p95: missing > 0 ? Infinity : q(0.95), target: 100 });
   for (const s of sockets) s.socket.close();
 
   // The firm's history, written straight into its schema: conversations of the Admin with the
   // bench users, round-robin, FIRM_MESSAGES messages spread evenly, everything read but the last.
-  let started = Date.now();
+  const started = Date.now();
   const seedSql = `
     INSERT INTO conversations (title, created_by_id) SELECT 'History ' || g, $1 FROM generate_series(1, $3::int) g;
     INSERT INTO conversation_participants (conversation_id, user_id, name)
@@ -137,8 +110,8 @@ try {
     UPDATE conversation_participants p SET last_read_message_id = m.max_id - 1
       FROM (SELECT conversation_id, max(id) AS max_id FROM messages GROUP BY conversation_id) m WHERE m.conversation_id = p.conversation_id;
     ANALYZE conversations; ANALYZE conversation_participants; ANALYZE messages;`;
-  if (scratch) {
-    const client = new pg.Client({ connectionString: scratch.url });
+  if (bench.postgresUrl) {
+    const client = new pg.Client({ connectionString: bench.postgresUrl });
     await client.connect();
     await client.query(`SET search_path TO "${company.schemaName}"`);
     // Parameters are not allowed in a multi-statement query: the values are numbers this script chose.
@@ -151,30 +124,19 @@ try {
       await call('POST', `/api/${tenant}/conversations/${conversations[i % conversations.length]!.id}/messages`, { content: `Bench history message ${i}` }, admin.token);
     });
   }
-  console.log(`seeded ${scratch ? FIRM_MESSAGES : Math.min(FIRM_MESSAGES, 20_000)} messages in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(`seeded ${bench.postgresUrl ? FIRM_MESSAGES : Math.min(FIRM_MESSAGES, 20_000)} messages in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
   const all = await call<Conversation[]>('GET', `/api/${tenant}/conversations`, undefined, admin.token);
   const threadPaths = Array.from({ length: 200 }, (_, i) => `/api/${tenant}/conversations/${all[(i * 7919) % all.length]!.id}/messages`);
-  const paced = async (label: string, token: string, paths: string[], target: number | null, duration = DURATION_S) => {
-    let n = 0;
-    const r = await autocannon({
-      url: `${base}${paths[0]}`, connections: RATE, overallRate: RATE, duration, headers: { authorization: `Bearer ${token}` },
-      requests: [{ setupRequest: (req) => ({ ...req, path: paths[n++ % paths.length] }) }],
-    });
-    if (r.non2xx) throw new Error(`${label}: ${r.non2xx} non-2xx answers`);
-    console.log(summarize(label, r));
-    if (target !== null) results.push({ label, p95: percentile95(r), target });
-  };
-  started = Date.now();
+  const paced = (label: string, token: string, paths: string[], target: number | null, durationS = DURATION_S) =>
+    bench.paced(label, token, paths, target, { rate: RATE, durationS });
   await paced('warm-up', admin.token, threadPaths, null, 3);
   await paced('baseline /healthz', admin.token, ['/healthz'], 50);
   await paced('thread page (newest 50)', admin.token, threadPaths, 30);
   await paced(`conversation list (a user in ${Math.ceil(CONVERSATIONS / SOCKET_USERS)})`, people[0]!.token, [`/api/${tenant}/conversations`], null);
   await paced('unread count (same user)', people[0]!.token, [`/api/${tenant}/messages/unread/count`], null);
 
-  console.log(`\n${scratch ? `PostgreSQL, ${FIRM_MESSAGES}` : 'embedded (PGlite), 20,000 at most'} messages in the firm, ${SOCKETS} sockets; ${availableParallelism()} CPUs, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-  for (const r of results) console.log(`${r.p95 < r.target ? 'PASS' : 'MISS'} ${r.label}: p95 ${r.p95.toFixed(2)} ms (target < ${r.target} ms)`);
+  bench.report(`${bench.postgresUrl ? FIRM_MESSAGES : 'at most 20,000'} messages in the firm, ${SOCKETS} sockets`);
 } finally {
-  await portal.stop();
-  await scratch?.drop();
+  await bench.stop();
 }

@@ -15,17 +15,10 @@
 // where the notifications are published), so the client's work shares the CPU with it:
 // read the figures as an upper bound, beside the baseline (the gateway's /healthz, no
 // database) measured the same way in the same run.
-import autocannon from 'autocannon';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { io as connect, type Socket } from 'socket.io-client';
 import { newEvent } from '@ledgerline/kit/bus/bus.ts';
-import { createScratchDatabase } from '@ledgerline/kit/db/test-databases.ts';
-import { percentile95, summarize } from '@ledgerline/server/bench-report.ts';
-import { startPortal } from '@ledgerline/server/portal.ts';
-import { ephemeralServicePorts } from '@ledgerline/server/portal-process.ts';
+import { inParallel, startBenchPortal } from '@ledgerline/server/bench-portal.ts';
 import { NOTIFICATION_PUSH, NOTIFICATION_REQUESTED } from '@ledgerline/contracts/notifications.contracts.ts';
 import { TASK_PRIORITIES, TASK_STATUSES } from '@ledgerline/contracts/tasks.contracts.ts';
 
@@ -39,22 +32,8 @@ const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const CLIENTS = 20;
 const tenant = `benchtasks${randomBytes(3).toString('hex')}`;
 
-const scratch = process.env.POSTGRES_URL ? await createScratchDatabase(process.env.POSTGRES_URL) : null;
-const portal = await startPortal({
-  env: {
-    ...process.env, LOG_LEVEL: 'warn', PORT: '0', GATEWAY_HOST: '127.0.0.1', ...ephemeralServicePorts(),
-    PORTAL_DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-tasks-')), PORTAL_ADMIN_USERNAME: 'bench-admin', PORTAL_ADMIN_PASSWORD: 'bench-secret',
-    GATEWAY_RATE_LIMIT_PER_MINUTE: '100000000', ...(scratch ? { POSTGRES_URL: scratch.url } : {}),
-  },
-});
-const base = portal.gatewayUrl!;
-const call = async <T = Record<string, unknown>>(method: string, path: string, body?: unknown, token?: string): Promise<T> => {
-  const r = await fetch(`${base}${path}`, {
-    method, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${await r.text()}`);
-  return (await r.json()) as T;
-};
+const bench = await startBenchPortal('tasks');
+const { portal, base, call } = bench;
 const eventually = async (check: () => Promise<boolean>, what: string, timeoutMs = 600_000) => {
   const deadline = Date.now() + timeoutMs;
   // A pooled connection the server closed while the seeding ran answers ECONNRESET once: ask again.
@@ -63,14 +42,8 @@ const eventually = async (check: () => Promise<boolean>, what: string, timeoutMs
     await new Promise((r) => setTimeout(r, 500));
   }
 };
-/** Runs `fn` over 0..n-1 with `width` in flight. */
-const inParallel = async (n: number, width: number, fn: (i: number) => Promise<void>) => {
-  let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => { while (next < n) await fn(next++); }));
-};
-
 try {
-  const platform = (await call<{ token: string }>('POST', '/api/admin/auth/login', { username: 'bench-admin', password: 'bench-secret' })).token;
+  const platform = await bench.platformToken();
   await call('POST', '/api/companies', { name: 'Bench Tasks', shortName: tenant }, platform);
   const clientIds: number[] = [];
   for (let i = 0; i < CLIENTS; i++) {
@@ -120,17 +93,8 @@ try {
   await eventually(async () => (await call<{ count: number }>('GET', `/api/${tenant}/notifications/unread-count`, undefined, admin.token)).count >= NOTIFICATIONS - Math.ceil(NOTIFICATIONS / 5), 'the notifications to be stored');
   console.log(`seeded ${NOTIFICATIONS} notifications in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
-  const results: { label: string; p95: number; target: number }[] = [];
-  const paced = async (label: string, token: string, paths: string[], target: number | null, duration = DURATION_S) => {
-    let n = 0;
-    const r = await autocannon({
-      url: `${base}${paths[0]}`, connections: RATE, overallRate: RATE, duration, headers: { authorization: `Bearer ${token}` },
-      requests: [{ setupRequest: (req) => ({ ...req, path: paths[n++ % paths.length] }) }],
-    });
-    if (r.non2xx) throw new Error(`${label}: ${r.non2xx} non-2xx answers`);
-    console.log(summarize(label, r));
-    if (target !== null) results.push({ label, p95: percentile95(r), target });
-  };
+  const paced = (label: string, token: string, paths: string[], target: number | null, durationS = DURATION_S) =>
+    bench.paced(label, token, paths, target, { rate: RATE, durationS });
   const listPaths = [
     `/api/${tenant}/tasks?status=pending&priority=high&limit=50`,
     `/api/${tenant}/tasks?assignedToId=${cpa.id}&limit=50`,
@@ -167,12 +131,10 @@ try {
   latencies.sort((a, b) => a - b);
   const p = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
   console.log(`push (${PUSHES} assignments, ${latencies.length} deliveries) p50 ${p(0.5).toFixed(1)} ms  p95 ${p(0.95).toFixed(1)} ms  max ${p(1).toFixed(1)} ms`);
-  results.push({ label: 'push', p95: p(0.95), target: 100 });
+  bench.record({ label: 'push', p95: p(0.95), target: 100 });
   for (const s of sockets) s.socket.close();
 
-  console.log(`\n${scratch ? 'PostgreSQL' : 'embedded (PGlite)'}, ${TASKS} tasks, ${NOTIFICATIONS} notifications, ${SOCKETS} sockets; ${availableParallelism()} CPUs, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-  for (const r of results) console.log(`${r.p95 < r.target ? 'PASS' : 'MISS'} ${r.label}: p95 ${r.p95.toFixed(2)} ms (target < ${r.target} ms)`);
+  bench.report(`${TASKS} tasks, ${NOTIFICATIONS} notifications, ${SOCKETS} sockets`);
 } finally {
-  await portal.stop();
-  await scratch?.drop();
+  await bench.stop();
 }
