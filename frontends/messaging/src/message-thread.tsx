@@ -26,7 +26,8 @@ function MessageItem({ message, own, onReply }: { message: Message; own: boolean
   };
   const askDelete = () => confirmDeletion({
     header: 'Delete Message', message: MESSAGING_MESSAGES.deleteConfirm,
-    onConfirm: () => remove.mutate(message, { onSuccess: succeeded(MESSAGING_MESSAGES.deleted), onError: failed(MESSAGING_MESSAGES.deleteFailed) }),
+    // Not mutate's callbacks: they are dropped when the message (this component) leaves the thread first.
+    onConfirm: () => void remove.mutateAsync(message).then(succeeded(MESSAGING_MESSAGES.deleted), failed(MESSAGING_MESSAGES.deleteFailed)),
   });
   return (
     <li className={own ? 'message message--own' : 'message'} data-message-id={message.id}>

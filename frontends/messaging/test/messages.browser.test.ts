@@ -1,39 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
-import { setLocalStorage } from '@ledgerline/kit/testing/browser.ts';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import { apiClient } from '@ledgerline/server/portal-harness.ts';
 import type { Conversation } from '@ledgerline/contracts/messaging.contracts.ts';
-import { expectToast, startPortalBrowser, uniqueSuffix, type PortalBrowser } from '../../ui/test/portal-browser.ts';
+import { addFirmUser, expectToast, openAs, startPortalBrowser, uniqueSuffix, type FirmLogin, type PortalBrowser } from '../../ui/test/portal-browser.ts';
 
 const BUS_WAIT_MS = 15_000;
 const suffix = uniqueSuffix();
 const FIRM = { name: `Harbor Accounting ${suffix}`, shortName: `harbor${suffix}` };
 const TENANT = FIRM.shortName;
-interface Login { token: string; user: Record<string, unknown>; tenant?: unknown }
 
 describe('Messages screen in Chromium, an Admin and a Client user side by side', () => {
   let portal: PortalBrowser;
   let call: ReturnType<typeof apiClient>;
-  let admin: Login;
-  let client: Login;
+  let admin: FirmLogin;
+  let client: FirmLogin;
   let clientId: number;
 
-  async function addUser(username: string, fullName: string, roleId: number, clientIds: number[] | null): Promise<{ id: number; login: Login }> {
-    const created = await call<{ id: number }>('POST', `/api/${TENANT}/users`, portal.adminToken, { username, password: 'password1', fullName, roleId, clientIds });
-    expect(created.status).toBe(201);
-    const login = await call<Login>('POST', `/api/${TENANT}/auth/login`, null, { username, password: 'password1' });
-    expect(login.status).toBe(200);
-    return { id: created.body.id, login: login.body };
-  }
-
-  /** Each user in an origin of its own (127.0.0.1 and localhost), so their stored sign-ins stay apart. */
-  async function openAs(origin: string, login: Login, path: string): Promise<Page> {
-    const page = await portal.browser.newPage(origin);
-    await setLocalStorage(page, { token: login.token, user: login.user, ...(login.tenant ? { currentTenant: login.tenant } : {}) });
-    await page.goto(`${origin}${path}`);
-    return page;
-  }
 
   const navBadge = (page: Page) => page.locator('[data-nav-id="messages"] .side-nav__badge');
   const message = (page: Page, text: string) => page.locator('.message', { hasText: text });
@@ -45,8 +28,8 @@ describe('Messages screen in Chromium, an Admin and a Client user side by side',
     const c = await call<{ id: number }>('POST', `/api/${TENANT}/clients`, portal.adminToken, {
       name: 'Bayview Bakery', address: '12 Harbour Street', phone: '(555)-123-4567', federalId: '12-3456789', stateId: 'ST-4411', email: 'bakery@example.com',
     });
-    admin = (await addUser(`ada${suffix}`, 'Ada Admin', 1, null)).login;
-    const added = await addUser(`cleo${suffix}`, 'Cleo Client', 4, [c.body.id]);
+    admin = (await addFirmUser(portal, TENANT, { username: `ada${suffix}`, fullName: 'Ada Admin', roleId: 1, clientIds: null })).login;
+    const added = await addFirmUser(portal, TENANT, { username: `cleo${suffix}`, fullName: 'Cleo Client', roleId: 4, clientIds: [c.body.id] });
     client = added.login;
     clientId = added.id;
     // The messaging service knows the client user once identity's events arrived.
@@ -62,11 +45,11 @@ describe('Messages screen in Chromium, an Admin and a Client user side by side',
 
   it('starts a conversation, delivers, replies, edits and deletes live in both views; unread badges rise and fall', async () => {
     const clientOrigin = portal.baseUrl.replace('127.0.0.1', 'localhost');
-    const clientPage = await openAs(clientOrigin, client, `/${TENANT}/messages`);
+    const clientPage = await openAs(portal, clientOrigin, client, `/${TENANT}/messages`);
     // The first conversation is selected on arrival.
     await clientPage.locator('.thread__head', { hasText: 'Welcome' }).waitFor();
 
-    const adminPage = await openAs(portal.baseUrl, admin, `/${TENANT}/messages`);
+    const adminPage = await openAs(portal, portal.baseUrl, admin, `/${TENANT}/messages`);
     await adminPage.getByRole('button', { name: 'New', exact: true }).click();
     const dialog = adminPage.getByRole('dialog', { name: 'Create New Conversation' });
     await dialog.getByRole('button', { name: 'Create' }).click();

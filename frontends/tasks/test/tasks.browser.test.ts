@@ -1,44 +1,27 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
-import { setLocalStorage } from '@ledgerline/kit/testing/browser.ts';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import { apiClient } from '@ledgerline/server/portal-harness.ts';
 import type { Task } from '@ledgerline/contracts/tasks.contracts.ts';
-import { expectToast, startPortalBrowser, uniqueSuffix, type PortalBrowser } from '../../ui/test/portal-browser.ts';
+import { addFirmUser, expectToast, openAs, startPortalBrowser, uniqueSuffix, type FirmLogin, type PortalBrowser } from '../../ui/test/portal-browser.ts';
 
 const BUS_WAIT_MS = 15_000;
 const suffix = uniqueSuffix();
 const FIRM = { name: `Harbor Accounting ${suffix}`, shortName: `harbor${suffix}` };
 const TENANT = FIRM.shortName;
 const clientDetails = (name: string, email: string) => ({ name, address: '12 Harbour Street', phone: '(555)-123-4567', federalId: '12-3456789', stateId: 'ST-4411', email });
-interface Login { token: string; user: Record<string, unknown>; tenant?: unknown }
 
 describe('tasks screen in Chromium', () => {
   let portal: PortalBrowser;
   let call: ReturnType<typeof apiClient>;
-  let admin: Login;
-  let cpa: Login;
+  let admin: FirmLogin;
+  let cpa: FirmLogin;
   let cpaId: number;
   const clients: Record<string, number> = {};
-
-  async function addUser(username: string, fullName: string, roleId: number, clientIds: number[] | null): Promise<{ id: number; login: Login }> {
-    const created = await call<{ id: number }>('POST', `/api/${TENANT}/users`, portal.adminToken, { username, password: 'password1', fullName, roleId, clientIds });
-    expect(created.status).toBe(201);
-    const login = await call<Login>('POST', `/api/${TENANT}/auth/login`, null, { username, password: 'password1' });
-    expect(login.status).toBe(200);
-    return { id: created.body.id, login: login.body };
-  }
 
   /** A PrimeReact list item (the hidden native select holds options of the same name). */
   const pick = (page: Page, name: string) => page.locator('li[role="option"]', { hasText: name });
 
-  /** Each user in an origin of its own (127.0.0.1 and localhost), so their stored sign-ins stay apart. */
-  async function openAs(origin: string, login: Login, path: string): Promise<Page> {
-    const page = await portal.browser.newPage(origin);
-    await setLocalStorage(page, { token: login.token, user: login.user, ...(login.tenant ? { currentTenant: login.tenant } : {}) });
-    await page.goto(`${origin}${path}`);
-    return page;
-  }
 
   beforeAll(async () => {
     portal = await startPortalBrowser(['shell', 'tasks']);
@@ -49,8 +32,8 @@ describe('tasks screen in Chromium', () => {
       expect(r.status).toBe(201);
       clients[name] = r.body.id;
     }
-    admin = (await addUser(`ada${suffix}`, 'Ada Admin', 1, null)).login;
-    const c = await addUser(`carl${suffix}`, 'Carl Pa', 3, [clients['Bayview Bakery']!, clients['Coral Imports']!]);
+    admin = (await addFirmUser(portal, TENANT, { username: `ada${suffix}`, fullName: 'Ada Admin', roleId: 1, clientIds: null })).login;
+    const c = await addFirmUser(portal, TENANT, { username: `carl${suffix}`, fullName: 'Carl Pa', roleId: 3, clientIds: [clients['Bayview Bakery']!, clients['Coral Imports']!] });
     cpa = c.login;
     cpaId = c.id;
     // The tasks service knows the CPA (assignee list, access) once identity's events arrived.
@@ -66,12 +49,12 @@ describe('tasks screen in Chromium', () => {
 
   it('an Admin creates a recurring task for two clients; the CPA\'s bell shows it live; the CPA updates a client; completing it brings the next occurrence', async () => {
     const cpaOrigin = portal.baseUrl.replace('127.0.0.1', 'localhost');
-    const cpaPage = await openAs(cpaOrigin, cpa, `/${TENANT}/tasks`);
+    const cpaPage = await openAs(portal, cpaOrigin, cpa, `/${TENANT}/tasks`);
     await cpaPage.getByText('Organize and track your important tasks and deadlines').waitFor();
     await expect(cpaPage.locator('.app-header__title').textContent()).resolves.toBe('Tasks');
     await expect(cpaPage.locator('.app-header [data-testid="notification-badge"]').count()).resolves.toBe(0);
 
-    const adminPage = await openAs(portal.baseUrl, admin, `/${TENANT}/tasks`);
+    const adminPage = await openAs(portal, portal.baseUrl, admin, `/${TENANT}/tasks`);
     await adminPage.getByRole('button', { name: 'New Task' }).click();
     const dialog = adminPage.getByRole('dialog', { name: 'Create New Task' });
     await dialog.locator('#task-title').fill('Monthly bookkeeping');

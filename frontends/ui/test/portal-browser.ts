@@ -6,8 +6,8 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from '@jest/globals';
 import type { Page } from 'playwright-core';
-import { ensureFrontendsBuilt, launchBrowser, type TestBrowser } from '@ledgerline/kit/testing/browser.ts';
-import { startTestPortal } from '@ledgerline/server/portal-harness.ts';
+import { ensureFrontendsBuilt, launchBrowser, setLocalStorage, type TestBrowser } from '@ledgerline/kit/testing/browser.ts';
+import { apiClient, startTestPortal } from '@ledgerline/server/portal-harness.ts';
 
 const frontendsDir = path.resolve(import.meta.dirname, '../..');
 export const SCREENSHOT_DIR = path.resolve(frontendsDir, '../test-results');
@@ -78,3 +78,27 @@ export function navLinks(page: Page): Promise<[string, string][]> {
 
 /** A short suffix that keeps names unique when suites share a real database. */
 export const uniqueSuffix = (): string => Date.now().toString(36).slice(-5);
+
+/** What a firm user's sign-in answers, as the shell stores it. */
+export interface FirmLogin { token: string; user: Record<string, unknown>; tenant?: unknown }
+
+/** Creates a firm user (as the platform administrator) and signs them in at the firm's login. */
+export async function addFirmUser(portal: PortalBrowser, tenant: string, user: { username: string; fullName: string; roleId: number; clientIds: number[] | null }): Promise<{ id: number; login: FirmLogin }> {
+  const call = apiClient(portal.baseUrl);
+  const created = await call<{ id: number }>('POST', `/api/${tenant}/users`, portal.adminToken, { ...user, password: 'password1' });
+  expect(created.status).toBe(201);
+  const login = await call<FirmLogin>('POST', `/api/${tenant}/auth/login`, null, { username: user.username, password: 'password1' });
+  expect(login.status).toBe(200);
+  return { id: created.body.id, login: login.body };
+}
+
+/**
+ * Opens `path` signed in as `login`. Give each user an origin of their own (127.0.0.1 and
+ * localhost), so their stored sign-ins stay apart in the one browser.
+ */
+export async function openAs(portal: PortalBrowser, origin: string, login: FirmLogin, pagePath: string): Promise<Page> {
+  const page = await portal.browser.newPage(origin);
+  await setLocalStorage(page, { token: login.token, user: login.user, ...(login.tenant ? { currentTenant: login.tenant } : {}) });
+  await page.goto(`${origin}${pagePath}`);
+  return page;
+}
