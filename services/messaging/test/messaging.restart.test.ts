@@ -103,13 +103,13 @@ suite('messaging: two replicas and a broker outage (PostgreSQL, RabbitMQ)', () =
       sent.push(i % 2 ? await sendViaB(conversation.id, `During the outage ${i}`) : (await call<Message>('POST', `/api/${FIRM}/conversations/${conversation.id}/messages`, tokens.admin, { content: `During the outage ${i}` })).body);
     }
     expect(sent.every((m) => m.id > 0)).toBe(true);
+    const notesOf = async () => (await call<Notification[]>('GET', `/api/${FIRM}/notifications`, tokens.dta)).body.filter((n) => n.metadata?.conversationId === conversation.id);
+    // Requested, but it cannot have crossed the broker yet.
+    expect(await notesOf()).toEqual([]);
     proxy.restore();
     const thread = await call<Message[]>('GET', `/api/${FIRM}/conversations/${conversation.id}/messages`, tokens.dta);
     expect(thread.body.map((m) => m.id).sort((x, y) => x - y)).toEqual(sent.map((m) => m.id).sort((x, y) => x - y));
     // The one notification of the conversation, published once the broker is back.
-    await eventually(async () => {
-      const notes = (await call<Notification[]>('GET', `/api/${FIRM}/notifications`, tokens.dta)).body.filter((n) => n.metadata?.conversationId === conversation.id);
-      expect(notes).toHaveLength(1);
-    }, BUS_WAIT_MS, 300);
+    await eventually(async () => expect(await notesOf()).toHaveLength(1), BUS_WAIT_MS, 300);
   }, 120_000);
 });
