@@ -16,9 +16,12 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { io as connect, type Socket } from 'socket.io-client';
+import { createUserAccessReadModel } from '@ledgerline/kit/access/user-access-read-model.ts';
+import { createDatabase } from '@ledgerline/kit/db/create-database.ts';
 import { inParallel, startBenchPortal } from '@ledgerline/server/bench-portal.ts';
 import type { Company } from '@ledgerline/contracts/identity.contracts.ts';
-import { MESSAGING_PUSH, type Conversation, type MessagePush } from '@ledgerline/contracts/messaging.contracts.ts';
+import { MESSAGE_PAGE_DEFAULT, MESSAGING_PUSH, type Conversation, type MessagePush } from '@ledgerline/contracts/messaging.contracts.ts';
+import { MessagingStore } from '../src/conversations/messaging.store.ts';
 
 const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 1000);
 const SOCKET_USERS = Number(process.env.BENCH_SOCKET_USERS ?? 20);
@@ -135,6 +138,22 @@ try {
   await paced('thread page (newest 50)', admin.token, threadPaths, 30);
   await paced(`conversation list (a user in ${Math.ceil(CONVERSATIONS / SOCKET_USERS)})`, people[0]!.token, [`/api/${tenant}/conversations`], null);
   await paced('unread count (same user)', people[0]!.token, [`/api/${tenant}/messages/unread/count`], null);
+  if (bench.postgresUrl) {
+    // The database's share of the page, one query at a time on its own connection: what the
+    // thread costs apart from the HTTP hops and a busy machine.
+    const db = await createDatabase({ postgresUrl: bench.postgresUrl, maxConnections: 1 });
+    const store = new MessagingStore(createUserAccessReadModel('messaging'));
+    const schemaDb = db.forSchema(company.schemaName);
+    const times: number[] = [];
+    for (let i = 0; i < 500; i++) {
+      const at = performance.now();
+      await store.messages(schemaDb, all[(i * 7919) % all.length]!.id, { limit: MESSAGE_PAGE_DEFAULT });
+      times.push(performance.now() - at);
+    }
+    await db.close();
+    times.sort((x, y) => x - y);
+    console.log(`thread page query in PostgreSQL (500 pages) p50 ${times[250]!.toFixed(2)} ms  p95 ${times[475]!.toFixed(2)} ms`);
+  }
 
   bench.report(`${bench.postgresUrl ? FIRM_MESSAGES : 'at most 20,000'} messages in the firm, ${SOCKETS} sockets`);
 } finally {

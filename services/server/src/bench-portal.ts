@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +21,9 @@ export async function startBenchPortal(name: string) {
     env: {
       ...process.env, LOG_LEVEL: 'warn', PORT: '0', GATEWAY_HOST: '127.0.0.1', ...ephemeralServicePorts(),
       PORTAL_DATA_DIR: mkdtempSync(join(tmpdir(), `bench-${name}-`)), PORTAL_ADMIN_USERNAME: 'bench-admin', PORTAL_ADMIN_PASSWORD: 'bench-secret',
-      GATEWAY_RATE_LIMIT_PER_MINUTE: '100000000', ...(scratch ? { POSTGRES_URL: scratch.url } : {}),
+      GATEWAY_RATE_LIMIT_PER_MINUTE: '100000000',
+      // On a shared broker, queues of its own: no other run's leftover events reach this one.
+      BUS_NAMESPACE: `bench-${name}-${randomBytes(3).toString('hex')}`, ...(scratch ? { POSTGRES_URL: scratch.url } : {}),
     },
   });
   const base = portal.gatewayUrl!;

@@ -157,9 +157,11 @@ export class MessagingStore {
   /** Messages from others the user has not read, over all their conversations. */
   async unreadCount(db: Queryable, userId: number): Promise<number> {
     const { rows } = await db.query<{ count: number }>(
-      `SELECT count(*)::int AS count FROM conversation_participants p
-       JOIN messages m ON m.conversation_id = p.conversation_id AND m.id > p.last_read_message_id
-       WHERE p.user_id = $1 AND p.left_at IS NULL AND m.sender_id <> $1 AND NOT m.is_deleted`, [userId],
+      // Per conversation (LATERAL): an index range above each read position, never a join over the firm's messages.
+      `SELECT COALESCE(sum(u.n), 0)::int AS count FROM conversation_participants p
+       CROSS JOIN LATERAL (SELECT count(*) AS n FROM messages m WHERE m.conversation_id = p.conversation_id
+         AND m.id > p.last_read_message_id AND m.sender_id <> p.user_id AND NOT m.is_deleted) u
+       WHERE p.user_id = $1 AND p.left_at IS NULL`, [userId],
     );
     return rows[0]?.count ?? 0;
   }
