@@ -29,7 +29,7 @@ describe('server messages', () => {
 
 describe('isTenantScopedPath', () => {
   it('knows the spec sections under /{tenant}, never under /admin', () => {
-    for (const path of ['/acme/dashboard', '/acme/users', '/acme/client-reports', '/acme/cpa-dashboard/3']) expect([path, isTenantScopedPath(path)]).toEqual([path, true]);
+    for (const path of ['/acme/dashboard', '/acme/users', '/acme/client-reports', '/acme/cpa-dashboard/3', '/acme/messages']) expect([path, isTenantScopedPath(path)]).toEqual([path, true]);
     for (const path of ['/', '/users', '/admin/dashboard', '/admin/tenants', '/acme/roles', '/acme/login']) expect([path, isTenantScopedPath(path)]).toEqual([path, false]);
   });
 });
