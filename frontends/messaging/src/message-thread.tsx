@@ -3,6 +3,7 @@ import { InputTextarea } from 'primereact/inputtextarea';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { MESSAGING_MESSAGES, type Conversation, type Message } from '@ledgerline/contracts/messaging.contracts.ts';
 import { confirmDeletion } from '@ledgerline/ui/confirm-deletion.ts';
+import { FileAccessButton } from '@ledgerline/ui/file-access-button.tsx';
 import { serverMessage } from '@ledgerline/ui/server-message.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 import { messageTime } from './message-time.ts';
@@ -53,7 +54,14 @@ function MessageItem({ message, own, onReply }: { message: Message; own: boolean
       ) : (
         <p className="message__content">{message.content}</p>
       )}
-      {message.fileName && <p className="message__file"><i className="pi pi-paperclip" aria-hidden="true" /> {message.fileName}</p>}
+      {message.fileId !== null && message.fileName && (
+        // Opened through the files service's own checks, like a file anywhere else in the portal.
+        <p className="message__file">
+          <i className="pi pi-paperclip" aria-hidden="true" /> {message.fileName}
+          <FileAccessButton file={{ id: message.fileId, originalName: message.fileName }} kind="view" />
+          <FileAccessButton file={{ id: message.fileId, originalName: message.fileName }} kind="download" />
+        </p>
+      )}
       {!editing && (
         <div className="message__actions">
           {own ? (
