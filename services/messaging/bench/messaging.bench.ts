@@ -144,15 +144,20 @@ try {
     const db = await createDatabase({ postgresUrl: bench.postgresUrl, maxConnections: 1 });
     const store = new MessagingStore(createUserAccessReadModel('messaging'));
     const schemaDb = db.forSchema(company.schemaName);
-    const times: number[] = [];
-    for (let i = 0; i < 500; i++) {
-      const at = performance.now();
-      await store.messages(schemaDb, all[(i * 7919) % all.length]!.id, { limit: MESSAGE_PAGE_DEFAULT });
-      times.push(performance.now() - at);
-    }
+    const timed = async (label: string, query: (i: number) => Promise<unknown>) => {
+      const times: number[] = [];
+      for (let i = 0; i < 500; i++) {
+        const at = performance.now();
+        await query(i);
+        times.push(performance.now() - at);
+      }
+      times.sort((x, y) => x - y);
+      console.log(`${label} in PostgreSQL (500 runs) p50 ${times[250]!.toFixed(2)} ms  p95 ${times[475]!.toFixed(2)} ms`);
+    };
+    await timed('thread page query', (i) => store.messages(schemaDb, all[(i * 7919) % all.length]!.id, { limit: MESSAGE_PAGE_DEFAULT }));
+    await timed(`conversation list query (a user in ${Math.ceil(CONVERSATIONS / SOCKET_USERS)})`, () => store.conversations(schemaDb, people[0]!.id));
+    await timed('unread count query (same user)', () => store.unreadCount(schemaDb, people[0]!.id));
     await db.close();
-    times.sort((x, y) => x - y);
-    console.log(`thread page query in PostgreSQL (500 pages) p50 ${times[250]!.toFixed(2)} ms  p95 ${times[475]!.toFixed(2)} ms`);
   }
 
   bench.report(`${bench.postgresUrl ? FIRM_MESSAGES : 'at most 20,000'} messages in the firm, ${SOCKETS} sockets`);
