@@ -1,5 +1,7 @@
 import { Button } from 'primereact/button';
 import { ConfirmDialog } from 'primereact/confirmdialog';
+import { IconField } from 'primereact/iconfield';
+import { InputIcon } from 'primereact/inputicon';
 import { InputText } from 'primereact/inputtext';
 import { useEffect, useState } from 'react';
 import type { Conversation } from '@ledgerline/contracts/messaging.contracts.ts';
@@ -58,10 +60,10 @@ export function MessagesPage() {
         actions={<Button label="New" icon="pi pi-plus" onClick={() => setCreating(true)} />} />
       <div className="messages-layout">
         <aside className="conversations" aria-label="Conversations">
-          <span className="p-input-icon-left conversations__search">
-            <i className="pi pi-search" aria-hidden="true" />
+          <IconField iconPosition="left" className="conversations__search">
+            <InputIcon className="pi pi-search" />
             <InputText aria-label="Search conversations" placeholder="Search conversations..." value={search} onChange={(e) => setSearch(e.target.value)} />
-          </span>
+          </IconField>
           {search.trim() && shown.length === 0 && <p className="conversations__empty">No conversations found matching "{search.trim()}"</p>}
           {!search.trim() && conversations.isSuccess && all.length === 0 && <p className="conversations__empty">No conversations yet</p>}
           <ul className="conversations__list">
