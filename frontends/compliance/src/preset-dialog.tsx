@@ -35,7 +35,7 @@ export function PresetDialog({ visible, onHide }: { visible: boolean; onHide(): 
   return (
     <Dialog header="Apply Statutory Calendar" visible={visible} onHide={onHide} style={{ width: 'min(44rem, 95vw)' }}
       footer={<div className="form-dialog-footer">
-        <Button label={result ? 'Close' : 'Cancel'} outlined onClick={onHide} />
+        <Button label={result ? 'Done' : 'Cancel'} outlined onClick={onHide} />
         {!result && <Button label={applyPreset.isPending ? 'Applying...' : 'Apply'} icon="pi pi-check" loading={applyPreset.isPending} disabled={!presetId || clientIds.length === 0} onClick={apply} />}
       </div>}>
       <div className="compliance-form">
