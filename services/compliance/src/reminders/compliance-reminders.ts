@@ -36,11 +36,12 @@ export class ComplianceReminders {
     this.#users = deps.users;
   }
 
-  async arm(tx: Queryable, items: readonly ComplianceItem[], reminderDays: number, now = Date.now()): Promise<void> {
+  /** Arms new items' notices; `reminderDays` of each item's schedule. */
+  async arm(tx: Queryable, items: readonly ComplianceItem[], reminderDays: (item: ComplianceItem) => number, now = Date.now()): Promise<void> {
     const today = startOfDay(new Date(now).toISOString().slice(0, 10));
     const future = items.filter((i) => startOfDay(i.dueDate) >= today);
     await this.#jobs.scheduleMany(tx, future.flatMap((i) => [
-      { kind: DUE_SOON_JOB, key: `${DUE_SOON_JOB}:${i.id}`, runAt: new Date(Math.max(now, startOfDay(i.dueDate) - reminderDays * DAY_MS)), payload: { itemId: i.id } },
+      { kind: DUE_SOON_JOB, key: `${DUE_SOON_JOB}:${i.id}`, runAt: new Date(Math.max(now, startOfDay(i.dueDate) - reminderDays(i) * DAY_MS)), payload: { itemId: i.id } },
       { kind: OVERDUE_JOB, key: `${OVERDUE_JOB}:${i.id}`, runAt: new Date(startOfDay(i.dueDate) + DAY_MS), payload: { itemId: i.id } },
     ]));
   }
