@@ -84,6 +84,9 @@ describe('compliance screen in Chromium', () => {
     const gstr1 = page.getByRole('article', { name: 'Bayview Bakery GSTR-1' });
     await gstr1.getByRole('button', { name: `Generate ${YEAR}` }).click();
     await expectToast(page, 'Trackers Generated', `12 items created for GSTR-1 ${YEAR}`);
+    // The rest of the firm's schedules in one call (Coral's year exists already): TDS deposit 12, TDS returns 4, advance tax 4, ITR 1.
+    await page.getByRole('button', { name: `Generate ${YEAR} for all schedules shown` }).click();
+    await expectToast(page, 'Trackers Generated', `21 items created for 7 schedules, ${YEAR}`);
 
     // The calendar of this month shows the 11th and the 20th filled.
     await page.getByRole('tab', { name: 'Calendar View' }).click();

@@ -53,8 +53,8 @@ describe.each(databaseTargets())('compliance reminders ($name)', (target) => {
   async function itemDue(dueDate: string, armedAt: number, reminderDays = 7): Promise<ComplianceItem> {
     return firm.transaction(async (tx) => {
       const scheduleId = await schedules.insert(tx, { clientId: 1, reportTypeId: 1, frequency: 'yearly', dueDayOfMonth: 1, dueMonths: ['1'], reminderDays, notes: null });
-      const [id] = await items.insertMissing(tx, [{ schedule: { id: scheduleId, clientId: 1, reportTypeId: 1 }, period: { key: dueDate.slice(0, 7), label: 'FY', start: dueDate, end: dueDate, dueDate } }]);
-      const [item] = await items.byIds(tx, [id!]);
+      const [made] = await items.insertMissing(tx, [{ schedule: { id: scheduleId, clientId: 1, reportTypeId: 1 }, period: { key: dueDate.slice(0, 7), label: 'FY', start: dueDate, end: dueDate, dueDate } }]);
+      const [item] = await items.byIds(tx, [made!.id]);
       await new ComplianceReminders({ jobs, items, users: userAccess }).arm(tx, [item!], () => reminderDays, armedAt);
       return item!;
     });

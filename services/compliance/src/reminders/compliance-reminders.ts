@@ -11,6 +11,7 @@ export const DUE_SOON_JOB = 'compliance-due-soon';
 export const OVERDUE_JOB = 'compliance-overdue';
 type Kind = typeof DUE_SOON_JOB | typeof OVERDUE_JOB;
 const DAY_MS = 86_400_000;
+type ArmedItem = Pick<ComplianceItem, 'id' | 'scheduleId' | 'dueDate'>;
 const startOfDay = (isoDay: string) => new Date(`${isoDay}T00:00:00Z`).getTime();
 
 /**
@@ -37,7 +38,7 @@ export class ComplianceReminders {
   }
 
   /** Arms new items' notices; `reminderDays` of each item's schedule. */
-  async arm(tx: Queryable, items: readonly ComplianceItem[], reminderDays: (item: ComplianceItem) => number, now = Date.now()): Promise<void> {
+  async arm(tx: Queryable, items: readonly ArmedItem[], reminderDays: (item: ArmedItem) => number, now = Date.now()): Promise<void> {
     const today = startOfDay(new Date(now).toISOString().slice(0, 10));
     const future = items.filter((i) => startOfDay(i.dueDate) >= today);
     await this.#jobs.scheduleMany(tx, future.flatMap((i) => [

@@ -2,7 +2,7 @@ import type { DirectoryLookup } from '@ledgerline/kit/directory/directory-lookup
 import { Invalid, NotFound } from '@ledgerline/kit/errors.ts';
 import type { TenantRequest } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import {
-  COMPLIANCE_MESSAGES, type BulkGenerationResult, type ComplianceItem, type ComplianceSchedule, type GenerationResult, type ScheduleInput,
+  COMPLIANCE_MESSAGES, type BulkGenerationResult, type ComplianceItemEvent, type ComplianceSchedule, type GenerationResult, type ScheduleInput,
 } from '@ledgerline/contracts/compliance.contracts.ts';
 import { staffReach } from '../access-rules.ts';
 import type { ComplianceReminders } from '../reminders/compliance-reminders.ts';
@@ -53,7 +53,7 @@ export class ScheduleService {
     const schedule = await this.#schedules.get(t.db, staffReach(t), scheduleId);
     if (!schedule) throw new NotFound(COMPLIANCE_MESSAGES.scheduleNotFound);
     const { items, periods } = await this.#generate(t, [schedule], year);
-    return { scheduleId, year, created: items.length, existing: periods - items.length, items };
+    return { scheduleId, year, created: items.length, existing: periods - items.length, items: await this.#items.byIds(t.db, items.map((i) => i.id)) };
   }
 
   /** The year of every active schedule within the caller's reach (of one client, if given), in one transaction. */
@@ -67,11 +67,11 @@ export class ScheduleService {
    * Inserts the year's missing items (the unique schedule+period key makes a repeat, or two at
    * once, insert each item once) and arms the reminders of those this call made.
    */
-  async #generate(t: TenantRequest, schedules: readonly ComplianceSchedule[], year: number): Promise<{ items: ComplianceItem[]; periods: number }> {
+  async #generate(t: TenantRequest, schedules: readonly ComplianceSchedule[], year: number): Promise<{ items: ComplianceItemEvent[]; periods: number }> {
     const periods = schedules.flatMap((schedule) => periodsOf(schedule, year).map((period) => ({ schedule, period })));
     const reminderDays = new Map(schedules.map((s) => [s.id, s.reminderDays]));
     const items = await t.db.transaction(async (tx) => {
-      const made = await this.#items.byIds(tx, await this.#items.insertMissing(tx, periods));
+      const made = await this.#items.insertMissing(tx, periods);
       await publishItems(tx, t.shortName, made);
       await this.#reminders.arm(tx, made, (item) => reminderDays.get(item.scheduleId)!);
       return made;
