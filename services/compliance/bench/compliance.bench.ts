@@ -35,7 +35,7 @@ const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const REPORT_TYPES = Math.ceil(SCHEDULES / CLIENTS);
 const THIS_YEAR = new Date().getUTCFullYear();
 const MODE = process.env.BENCH_MODE === 'all' ? 'all' : 'split';
-const FIRST_PORT = Number(process.env.BENCH_FIRST_PORT ?? 18_300);
+const FIRST_PORT = Number(process.env.BENCH_FIRST_PORT ?? 18_460);
 const tenant = `benchcompl${Date.now().toString(36)}`;
 
 const scratch = await createScratchDatabase(postgresUrl);
