@@ -33,6 +33,7 @@ const STAFF_PAGES: readonly (readonly [string, string])[] = [
   ['/settings', 'Settings'],
   ['/tasks', 'Tasks'],
   ['/prompt-templates', 'Prompt Templates'],
+  ['/compliance', 'Compliance'],
   ['/messages', 'Messages'],
 ];
 const PAGES: Record<Role, readonly (readonly [string, string])[]> = {
@@ -41,6 +42,7 @@ const PAGES: Record<Role, readonly (readonly [string, string])[]> = {
   Client: [
     ['/dashboard', 'Dashboard'],
     ['/client-reports', 'Client Reports'],
+    ['/compliance', 'Compliance'],
     ['/messages', 'Messages'],
   ],
   Platform: [
@@ -56,7 +58,7 @@ describe('day one in Chromium, per role, on a phone and a desktop', () => {
   const sessions = {} as Record<Role, { token: string; user: object }>;
 
   beforeAll(async () => {
-    portal = await startPortalBrowser(['shell', 'access', 'account', 'admin', 'dashboard', 'directory', 'documents', 'tasks', 'chat', 'messaging']);
+    portal = await startPortalBrowser(['shell', 'access', 'account', 'admin', 'dashboard', 'directory', 'documents', 'tasks', 'chat', 'compliance', 'messaging']);
     baseUrl = portal.baseUrl;
     axeSource = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
     const call = apiClient(baseUrl);

@@ -99,13 +99,14 @@ describe('shell in Chromium', () => {
     await page.close();
   });
 
-  it('shows a Client user only Dashboard, Reports and their messages (DESIGN §7), unprefixed without a tenant', async () => {
+  it('shows a Client user only Dashboard, Reports, Compliance and their messages, unprefixed without a tenant', async () => {
     const page = await signedInPage(clientUser);
     await page.goto(`${baseUrl}/`);
     await page.locator('nav.side-nav').waitFor();
     expect(await navLinks(page)).toEqual([
       ['Dashboard', '/'],
       ['Reports', '/client-reports'],
+      ['Compliance', '/compliance'],
       ['AI Assistant', '/messages'],
     ]);
     await expect(page.getByText('Welcome, cleo').isVisible()).resolves.toBe(true);

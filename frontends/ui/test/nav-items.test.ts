@@ -41,17 +41,19 @@ describe('resolveNavItems', () => {
     ]);
   });
 
-  it('shows Client users only Dashboard, Reports (/client-reports) and their messages (DESIGN §7), in either role spelling', () => {
+  it('shows Client users only Dashboard, Reports (/client-reports), Compliance (their own items) and their messages (DESIGN §7), in either role spelling', () => {
     for (const role of ['Client', 'client']) {
       expect(labelsAndHrefs(resolveNavItems(SPEC_NAV_ITEMS, { role, tenantShortName: undefined, pathname: '/' }))).toEqual([
         ['Dashboard', '/'],
         ['Reports', '/client-reports'],
+        ['Compliance', '/compliance'],
         ['AI Assistant', '/messages'],
       ]);
     }
     expect(labelsAndHrefs(resolveNavItems(SPEC_NAV_ITEMS, { role: 'Client', tenantShortName: 'acme', pathname: '/' }))).toEqual([
       ['Dashboard', '/acme/dashboard'],
       ['Reports', '/acme/client-reports'],
+      ['Compliance', '/acme/compliance'],
       ['AI Assistant', '/acme/messages'],
     ]);
   });
@@ -82,7 +84,7 @@ describe('resolveNavItems', () => {
     expect(staff.find((item) => item.id === 'reports')!.children.map((child) => child.href)).toEqual(['/cpa-dashboard/report/7']);
     expect(staff.some((item) => item.id === 'report-7' || item.id === 'portal')).toBe(false);
     const client = resolveNavItems(extra, { role: 'Client', tenantShortName: undefined, pathname: '/' });
-    expect(client.map((item) => item.label)).toEqual(['Dashboard', 'Reports', 'AI Assistant', 'Portal']);
+    expect(client.map((item) => item.label)).toEqual(['Dashboard', 'Reports', 'Compliance', 'AI Assistant', 'Portal']);
   });
 
   it('marks the item of the current location active', () => {

@@ -38,6 +38,7 @@ const READS: { service: string; path: string }[] = [
   { service: 'chat', path: '/prompt-templates' },
   { service: 'tasks', path: '/tasks' },
   { service: 'tasks', path: '/notifications' },
+  { service: 'compliance', path: '/compliance-tracker' },
   { service: 'messaging', path: '/conversations' },
   { service: 'messaging', path: '/messages/unread/count' },
 ];
