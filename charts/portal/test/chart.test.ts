@@ -26,9 +26,10 @@ const SERVICES: Record<string, number> = {
   activity: 8104,
   chat: 8105,
   tasks: 8106,
+  insights: 8108,
 };
 // Keys values.yaml reserves for services still to come; the image has no such targets.
-const FUTURE_SERVICES = ['compliance', 'insights', 'messaging'];
+const FUTURE_SERVICES = ['compliance', 'messaging'];
 
 interface K8sObject {
   apiVersion: string;

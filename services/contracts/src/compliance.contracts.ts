@@ -1,0 +1,262 @@
+import { z } from 'zod';
+import { idSchema, isoDateSchema, isoInstantSchema, textSchema } from './scalars.ts';
+
+/*
+ * Compliance (spec 001 §2 Compliance page, §3 Compliance schedule and tracker item, §4 tracker
+ * transitions, §5 schedule rules, §7 "Compliance", §8, §9 compliance constants), the statutory
+ * presets, and the events the compliance service publishes and consumes.
+ */
+
+export const COMPLIANCE_FREQUENCIES = ['monthly', 'quarterly', 'yearly'] as const;
+export type ComplianceFrequency = (typeof COMPLIANCE_FREQUENCIES)[number];
+export const TRACKER_STATUSES = ['pending', 'filed', 'delayed', 'extended'] as const;
+export type TrackerStatus = (typeof TRACKER_STATUSES)[number];
+
+/** §9 compliance constants. */
+export const COMPLIANCE_UPCOMING_DAYS = 30;
+export const COMPLIANCE_WARNING_DAYS = 7;
+export const COMPLIANCE_ITEMS_PER_DAY = 3;
+export const COMPLIANCE_CLIENT_NAME_CHARS = 15;
+export const DEFAULT_DUE_DAY = 15;
+export const DEFAULT_REMINDER_DAYS = 7;
+/** The years a schedule can be generated for (a typo such as 20270 is a 400, not a million rows later). */
+export const GENERATION_YEARS = { min: 2000, max: 2100 } as const;
+
+export const COMPLIANCE_MESSAGES = {
+  clientId: 'clientId must be a valid id',
+  reportTypeId: 'reportTypeId must be a valid id',
+  frequency: `frequency must be one of ${COMPLIANCE_FREQUENCIES.join(', ')}`,
+  dueDay: 'dueDayOfMonth must be a whole number from 1 to 31',
+  reminderDays: 'reminderDays must be a whole number from 1 to 90',
+  dueMonth: 'dueMonths must be month numbers from "1" to "12"',
+  monthlyMonths: 'A monthly schedule has no due months',
+  quarterlyMonths: 'A quarterly schedule needs at least one due month',
+  yearlyMonths: 'A yearly schedule needs exactly one due month',
+  status: `status must be one of ${TRACKER_STATUSES.join(', ')}`,
+  year: `year must be a whole number from ${GENERATION_YEARS.min} to ${GENERATION_YEARS.max}`,
+  rangeIncomplete: 'startDate and endDate go together',
+  rangeReversed: 'endDate must not be before startDate',
+  scheduleNotFound: 'Compliance schedule not found',
+  itemNotFound: 'Compliance item not found',
+  presetNotFound: 'Compliance preset not found',
+  clientIds: 'clientIds must be a non-empty list of client ids',
+  assigneeNotStaff: 'Compliance items can only be assigned to staff users of this firm',
+  clientsDenied: 'Access denied. Client users can only read their own compliance items.',
+} as const;
+
+const month = z.union([z.string(), z.number()], { error: COMPLIANCE_MESSAGES.dueMonth })
+  .transform((v) => String(v).trim())
+  .refine((v) => /^(?:[1-9]|1[0-2])$/.test(v), COMPLIANCE_MESSAGES.dueMonth);
+const optionalText = (field: string, max: number) => textSchema(field, max).nullish().transform((v) => (v?.trim() ? v.trim() : null));
+const wholeNumber = (message: string, min: number, max: number, fallback: number) =>
+  z.preprocess((v) => (v === '' || v === null || v === undefined ? fallback : v), z.coerce.number({ error: message }).int(message).min(min, message).max(max, message));
+
+/**
+ * POST /compliance-schedules (§5). dueMonths: quarterly any of 1–12 (the form offers 3, 6, 9, 12),
+ * yearly exactly one, monthly none; duplicates are dropped and the months kept in calendar order.
+ */
+export const scheduleInputSchema = z.object({
+  clientId: idSchema('clientId', COMPLIANCE_MESSAGES.clientId),
+  reportTypeId: idSchema('reportTypeId', COMPLIANCE_MESSAGES.reportTypeId),
+  frequency: z.enum(COMPLIANCE_FREQUENCIES, { error: COMPLIANCE_MESSAGES.frequency }),
+  dueDayOfMonth: wholeNumber(COMPLIANCE_MESSAGES.dueDay, 1, 31, DEFAULT_DUE_DAY),
+  dueMonths: z.array(month, { error: COMPLIANCE_MESSAGES.dueMonth }).max(12).nullish()
+    .transform((v) => [...new Set(v ?? [])].sort((a, b) => Number(a) - Number(b))),
+  reminderDays: wholeNumber(COMPLIANCE_MESSAGES.reminderDays, 1, 90, DEFAULT_REMINDER_DAYS),
+  notes: optionalText('notes', 5000),
+}).superRefine((s, ctx) => {
+  const problem = s.frequency === 'monthly' && s.dueMonths.length ? COMPLIANCE_MESSAGES.monthlyMonths
+    : s.frequency === 'quarterly' && !s.dueMonths.length ? COMPLIANCE_MESSAGES.quarterlyMonths
+      : s.frequency === 'yearly' && s.dueMonths.length !== 1 ? COMPLIANCE_MESSAGES.yearlyMonths : null;
+  if (problem) ctx.addIssue({ code: 'custom', path: ['dueMonths'], message: problem });
+});
+export type ScheduleInput = z.output<typeof scheduleInputSchema>;
+
+export const scheduleListQuerySchema = z.object({ clientId: idSchema('clientId').optional() });
+
+const status = z.enum(TRACKER_STATUSES, { error: COMPLIANCE_MESSAGES.status });
+
+/**
+ * GET /compliance-tracker: by client and status, or by due-date range (§7: ISO strings of the
+ * displayed range; a timestamp counts by its calendar day in UTC, both ends inclusive).
+ */
+export const trackerListQuerySchema = z.object({
+  clientId: idSchema('clientId').optional(),
+  status: status.optional(),
+  startDate: isoInstantSchema('startDate').optional(),
+  endDate: isoInstantSchema('endDate').optional(),
+}).superRefine((q, ctx) => {
+  if (!q.startDate !== !q.endDate) ctx.addIssue({ code: 'custom', path: ['startDate'], message: COMPLIANCE_MESSAGES.rangeIncomplete });
+  else if (q.startDate && q.endDate && q.endDate.slice(0, 10) < q.startDate.slice(0, 10)) {
+    ctx.addIssue({ code: 'custom', path: ['endDate'], message: COMPLIANCE_MESSAGES.rangeReversed });
+  }
+});
+export type TrackerListQuery = z.output<typeof trackerListQuerySchema>;
+export const trackerClientQuerySchema = z.object({ clientId: idSchema('clientId').optional() });
+
+/**
+ * PUT /compliance-tracker/{id} (§4, §7): any of these. filed stamps filedDate (the one sent,
+ * else now); an extension date makes the item extended; assignedToId 0, '' or null unassigns.
+ */
+export const trackerUpdateSchema = z.object({
+  status: status.optional(),
+  filedDate: z.union([z.literal(''), z.null(), isoInstantSchema('filedDate')]).optional().transform((v) => (v === undefined ? undefined : v || null)),
+  extensionDate: z.union([z.literal(''), z.null(), isoInstantSchema('extensionDate')]).optional()
+    .transform((v) => (v === undefined ? undefined : v ? v.slice(0, 10) : null)),
+  remarks: optionalText('remarks', 5000).optional(),
+  assignedToId: z.union([z.literal(0), z.literal(''), z.null(), idSchema('assignedToId')]).optional()
+    .transform((v) => (v === undefined ? undefined : v === 0 || v === '' || v === null ? null : v)),
+});
+export type TrackerUpdate = z.output<typeof trackerUpdateSchema>;
+
+/** Spec 001 §3 "Compliance schedule". dueMonths are month numbers as strings. */
+export interface ComplianceSchedule {
+  id: number;
+  clientId: number;
+  clientName: string;
+  reportTypeId: number;
+  reportTypeName: string;
+  frequency: ComplianceFrequency;
+  dueDayOfMonth: number;
+  dueMonths: string[];
+  isActive: boolean;
+  reminderDays: number;
+  notes: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/**
+ * Spec 001 §3 "Compliance tracker item". dueDate and extensionDate are calendar days
+ * (YYYY-MM-DD); filedDate is an instant. `period` is the label (README "Compliance": 'Mar 2027',
+ * 'Q1 2027', 'FY 2027'); periodStart/periodEnd are the days it spans.
+ */
+export interface ComplianceItem {
+  id: number;
+  scheduleId: number;
+  clientId: number;
+  clientName: string;
+  reportTypeId: number;
+  reportTypeName: string;
+  period: string;
+  periodStart: string;
+  periodEnd: string;
+  dueDate: string;
+  status: TrackerStatus;
+  filedDate: string | null;
+  extensionDate: string | null;
+  remarks: string | null;
+  assignedToId: number | null;
+  assignedToName: string | null;
+  aiConfidence: number;
+  autoDetected: boolean;
+  sourceFileId: number | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The reply of POST /compliance-schedules/{id}/generate/{year}. */
+export interface GenerationResult {
+  scheduleId: number;
+  year: number;
+  /** Items made by this call; those that already existed are left as they are. */
+  created: number;
+  existing: number;
+  items: ComplianceItem[];
+}
+
+// ---------------------------------------------------------------- statutory presets
+
+export const JURISDICTIONS = ['india', 'us', 'uk', 'australia'] as const;
+export type Jurisdiction = (typeof JURISDICTIONS)[number];
+
+/** One statutory obligation, expressed in the schedule model (§3), with where it comes from. */
+export const presetEntrySchema = z.object({
+  reportTypeName: z.string().min(1).max(200),
+  frequency: z.enum(COMPLIANCE_FREQUENCIES),
+  dueDayOfMonth: z.number().int().min(1).max(31),
+  dueMonths: z.array(z.string().regex(/^(?:[1-9]|1[0-2])$/)),
+  reminderDays: z.number().int().min(1).max(90).default(DEFAULT_REMINDER_DAYS),
+  source: z.string().min(1),
+  /** Where the real rule does not fit the model, what it is and which nearest rule is used. */
+  note: z.string().optional(),
+});
+export type PresetEntry = z.output<typeof presetEntrySchema>;
+
+export const presetSchema = z.object({
+  id: z.enum(JURISDICTIONS),
+  name: z.string().min(1),
+  jurisdiction: z.string().min(1),
+  /** When the entries were last checked against their sources. */
+  reviewedOn: isoDateSchema('reviewedOn'),
+  entries: z.array(presetEntrySchema).min(1),
+});
+export type CompliancePreset = z.output<typeof presetSchema>;
+
+export const presetApplySchema = z.object({
+  clientIds: z.array(idSchema('clientId', COMPLIANCE_MESSAGES.clientIds), { error: COMPLIANCE_MESSAGES.clientIds })
+    .min(1, COMPLIANCE_MESSAGES.clientIds).max(500).transform((v) => [...new Set(v)]),
+});
+
+/** The reply of POST /compliance-presets/{id}/apply: what it created (existing schedules are kept). */
+export interface PresetApplyResult {
+  presetId: Jurisdiction;
+  createdReportTypes: { id: number; name: string }[];
+  createdSchedules: ComplianceSchedule[];
+  /** Client and report type pairs that already had a schedule of the same frequency. */
+  skipped: { clientId: number; reportTypeId: number }[];
+}
+
+// ---------------------------------------------------------------- events
+
+/** Published through the outbox on every change of a schedule or tracker item (read models: insights). */
+export const COMPLIANCE_SCHEDULE_UPSERTED = 'compliance.schedule.upserted';
+export const COMPLIANCE_SCHEDULE_DELETED = 'compliance.schedule.deleted';
+export const COMPLIANCE_ITEM_UPSERTED = 'compliance.item.upserted';
+export const COMPLIANCE_ITEM_DELETED = 'compliance.item.deleted';
+
+export const complianceScheduleEventSchema = z.object({
+  id: z.number().int(),
+  clientId: z.number().int(),
+  reportTypeId: z.number().int(),
+  frequency: z.enum(COMPLIANCE_FREQUENCIES),
+  dueDayOfMonth: z.number().int(),
+  dueMonths: z.array(z.string()),
+  isActive: z.boolean(),
+  reminderDays: z.number().int(),
+});
+export type ComplianceScheduleEvent = z.infer<typeof complianceScheduleEventSchema>;
+
+export const complianceItemEventSchema = z.object({
+  id: z.number().int(),
+  scheduleId: z.number().int(),
+  clientId: z.number().int(),
+  reportTypeId: z.number().int(),
+  period: z.string(),
+  periodStart: z.string(),
+  periodEnd: z.string(),
+  dueDate: z.string(),
+  status: z.enum(TRACKER_STATUSES),
+  filedDate: z.string().nullable(),
+  extensionDate: z.string().nullable(),
+  assignedToId: z.number().int().nullable(),
+  aiConfidence: z.number(),
+  autoDetected: z.boolean(),
+  sourceFileId: z.number().int().nullable(),
+});
+export type ComplianceItemEvent = z.infer<typeof complianceItemEventSchema>;
+export const complianceDeletedEventSchema = z.object({ id: z.number().int(), clientId: z.number().int() });
+export type ComplianceDeletedEvent = z.infer<typeof complianceDeletedEventSchema>;
+
+/**
+ * Consumed by the compliance service: the insights service found a document that matches a
+ * tracker item. The item records the confidence and the file and is marked auto-detected; its
+ * status is a person's decision and is left alone. Unknown items are ignored.
+ */
+export const INSIGHTS_MATCH_DETECTED = 'insights.match.detected';
+export const insightsMatchDetectedSchema = z.object({
+  itemId: z.number().int().min(1),
+  aiConfidence: z.number().min(0).max(1),
+  sourceFileId: z.number().int().min(1).nullable(),
+});
+export type InsightsMatchDetected = z.infer<typeof insightsMatchDetectedSchema>;
