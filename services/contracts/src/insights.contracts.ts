@@ -86,8 +86,6 @@ export interface AnalysisResult {
   retired: number;
 }
 
-export const analyzeCompliancePath = (clientId: number | string): string => `/api/public/clients/${clientId}/analyze-compliance`;
-
 // ---------------------------------------------------------------- the firm's rule settings
 
 /**
