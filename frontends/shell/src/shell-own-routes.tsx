@@ -17,7 +17,8 @@ const TENANT_SCOPED_PAGES: readonly (readonly [string, readonly NavAudience[]])[
   ['/cpa-dashboard', STAFF],
   ['/client-reports', CLIENT],
   ['/tasks', STAFF],
-  ['/compliance', STAFF],
+  // Client users read their own client's compliance items there.
+  ['/compliance', EVERYONE],
   ['/compliance-insights', STAFF],
   // Client users reach their messages from their own navigation (design §7).
   ['/messages', EVERYONE],

@@ -32,6 +32,7 @@ const STAFF_PAGES: readonly (readonly [string, string])[] = [
   ['/firm-details', 'Firm Details'],
   ['/settings', 'Settings'],
   ['/tasks', 'Tasks'],
+  ['/compliance', 'Compliance'],
   ['/compliance-insights', 'AI Insights'],
 ];
 const PAGES: Record<Role, readonly (readonly [string, string])[]> = {
@@ -40,6 +41,7 @@ const PAGES: Record<Role, readonly (readonly [string, string])[]> = {
   Client: [
     ['/dashboard', 'Dashboard'],
     ['/client-reports', 'Client Reports'],
+    ['/compliance', 'Compliance'],
   ],
   Platform: [
     ['/admin/dashboard', 'Admin Dashboard'],
@@ -54,7 +56,7 @@ describe('day one in Chromium, per role, on a phone and a desktop', () => {
   const sessions = {} as Record<Role, { token: string; user: object }>;
 
   beforeAll(async () => {
-    portal = await startPortalBrowser(['shell', 'access', 'account', 'admin', 'dashboard', 'directory', 'documents']);
+    portal = await startPortalBrowser(['shell', 'access', 'account', 'admin', 'dashboard', 'directory', 'documents', 'compliance']);
     baseUrl = portal.baseUrl;
     axeSource = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
     const call = apiClient(baseUrl);

@@ -99,13 +99,14 @@ describe('shell in Chromium', () => {
     await page.close();
   });
 
-  it('shows a Client user only Dashboard and Reports, unprefixed without a tenant', async () => {
+  it('shows a Client user only Dashboard, Reports and Compliance, unprefixed without a tenant', async () => {
     const page = await signedInPage(clientUser);
     await page.goto(`${baseUrl}/`);
     await page.locator('nav.side-nav').waitFor();
     expect(await navLinks(page)).toEqual([
       ['Dashboard', '/'],
       ['Reports', '/client-reports'],
+      ['Compliance', '/compliance'],
     ]);
     await expect(page.getByText('Welcome, cleo').isVisible()).resolves.toBe(true);
     await page.close();

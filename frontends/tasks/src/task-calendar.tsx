@@ -2,7 +2,8 @@ import { Button } from 'primereact/button';
 import { useMemo, useState } from 'react';
 import type { Task } from '@ledgerline/contracts/tasks.contracts.ts';
 import { formatDate } from '@ledgerline/ui/date-format.ts';
-import { dayDots, dayKey, dueWithin, monthGrid, PRIORITY_LABELS, tasksByDay } from './task-view.ts';
+import { monthGrid } from '@ledgerline/ui/calendar-date.ts';
+import { dayDots, dayKey, dueWithin, PRIORITY_LABELS, tasksByDay } from './task-view.ts';
 
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const UPCOMING_DAYS = 7;

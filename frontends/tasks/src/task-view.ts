@@ -50,16 +50,3 @@ export function tasksByDay(tasks: readonly Task[]): Map<string, Task[]> {
 export function dayDots(tasks: readonly Task[]): { priorities: TaskPriority[]; more: boolean } {
   return { priorities: tasks.slice(0, MAX_DAY_DOTS).map((t) => t.priority), more: tasks.length > MAX_DAY_DOTS };
 }
-
-/** The weeks of a month as local dates, Sunday first, padded with the neighbouring months' days. */
-export function monthGrid(year: number, month: number): Date[][] {
-  const first = new Date(year, month, 1);
-  const start = new Date(year, month, 1 - first.getDay());
-  const weeks: Date[][] = [];
-  for (let w = 0; w < 6; w++) {
-    const week = Array.from({ length: 7 }, (_, d) => new Date(start.getFullYear(), start.getMonth(), start.getDate() + w * 7 + d));
-    if (w > 3 && week[0]!.getMonth() !== month) break;
-    weeks.push(week);
-  }
-  return weeks;
-}

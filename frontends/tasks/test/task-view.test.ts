@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Task, TaskPriority, TaskStatus } from '@ledgerline/contracts/tasks.contracts.ts';
-import { activeFilterCount, completionRate, dayDots, dayKey, dueWithin, isDueToday, isOverdue, monthGrid, tasksByDay } from '../src/task-view.ts';
+import { activeFilterCount, completionRate, dayDots, dayKey, dueWithin, isDueToday, isOverdue, tasksByDay } from '../src/task-view.ts';
+import { monthGrid } from '@ledgerline/ui/calendar-date.ts';
 
 const NOW = new Date(2025, 2, 10, 12, 0, 0);
 let nextId = 1;

@@ -23,3 +23,16 @@ export function parseCalendarDate(value: string | null | undefined): Date | null
 export function todayCalendarDate(now = new Date()): string {
   return toCalendarDate(now);
 }
+
+/** The weeks of a month (0–11) as local dates, Sunday first, padded with the neighbouring months' days (the calendars of tasks and compliance). */
+export function monthGrid(year: number, month: number): Date[][] {
+  const first = new Date(year, month, 1);
+  const start = new Date(year, month, 1 - first.getDay());
+  const weeks: Date[][] = [];
+  for (let w = 0; w < 6; w++) {
+    const week = Array.from({ length: 7 }, (_, d) => new Date(start.getFullYear(), start.getMonth(), start.getDate() + w * 7 + d));
+    if (w > 3 && week[0]!.getMonth() !== month) break;
+    weeks.push(week);
+  }
+  return weeks;
+}

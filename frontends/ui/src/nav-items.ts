@@ -7,7 +7,7 @@ export const SPEC_NAV_ITEMS: readonly ShellNavItem[] = [
   { id: 'reports', label: 'Reports', path: '/cpa-dashboard', icon: 'pi pi-file', group: true },
   { id: 'client-reports', label: 'Reports', path: '/client-reports', icon: 'pi pi-file', audience: ['client'] },
   { id: 'tasks', label: 'Tasks', path: '/tasks', icon: 'pi pi-check-square' },
-  { id: 'compliance', label: 'Compliance', path: '/compliance', icon: 'pi pi-shield' },
+  { id: 'compliance', label: 'Compliance', path: '/compliance', icon: 'pi pi-shield', audience: ['staff', 'client'] },
   { id: 'compliance-insights', label: 'AI Insights', path: '/compliance-insights', icon: 'pi pi-lightbulb' },
   { id: 'messages', label: 'AI Assistant', path: '/messages', icon: 'pi pi-comments' },
   { id: 'clients', label: 'Clients', path: '/clients', icon: 'pi pi-building' },

@@ -13,6 +13,11 @@ export function canAdministerFirm(user: StoredUser | null | undefined): boolean 
   return user?.platformAdmin === true || user?.role.toLowerCase() === 'admin';
 }
 
+/** Firm-wide work setup (statutory compliance calendars): Admins, DTAs and platform administrators, who reach every client. */
+export function canSetUpFirmWork(user: StoredUser | null | undefined): boolean {
+  return canAdministerFirm(user) || user?.role.toLowerCase() === 'dta';
+}
+
 /** The roles the server never lets anyone rename or delete (README "Firms, users and sign-in"). */
 const BUILT_IN_ROLES = new Set(['admin', 'client']);
 

@@ -41,16 +41,18 @@ describe('resolveNavItems', () => {
     ]);
   });
 
-  it('shows Client users only Dashboard and Reports (/client-reports), in either role spelling', () => {
+  it('shows Client users only Dashboard, Reports (/client-reports) and Compliance (their own items), in either role spelling', () => {
     for (const role of ['Client', 'client']) {
       expect(labelsAndHrefs(resolveNavItems(SPEC_NAV_ITEMS, { role, tenantShortName: undefined, pathname: '/' }))).toEqual([
         ['Dashboard', '/'],
         ['Reports', '/client-reports'],
+        ['Compliance', '/compliance'],
       ]);
     }
     expect(labelsAndHrefs(resolveNavItems(SPEC_NAV_ITEMS, { role: 'Client', tenantShortName: 'acme', pathname: '/' }))).toEqual([
       ['Dashboard', '/acme/dashboard'],
       ['Reports', '/acme/client-reports'],
+      ['Compliance', '/acme/compliance'],
     ]);
   });
 

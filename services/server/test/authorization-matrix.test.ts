@@ -51,6 +51,12 @@ const victimClient = () => created('POST', `/api/${FIRM}/clients`, testClient(un
 const victimUser = () => created('POST', `/api/${FIRM}/users`, { username: unique('victim_'), password: TEST_USER_PASSWORD, fullName: 'Victim', roleId: 3 });
 const victimRole = () => created('POST', `/api/${FIRM}/roles`, { name: unique('Role ') });
 const victimTask = () => created('POST', `/api/${FIRM}/tasks`, { title: unique('Task '), clientIds: [ids.ownClient] });
+const victimSchedule = () => created('POST', `/api/${FIRM}/compliance-schedules`, { clientId: ids.ownClient, reportTypeId: ids.reportType, frequency: 'yearly', dueMonths: ['6'] });
+async function victimComplianceItem(): Promise<number> {
+  const r = await platformCall<{ items: { id: number }[] }>('POST', `/api/${FIRM}/compliance-schedules/${await victimSchedule()}/generate/2030`);
+  if (r.status !== 200) throw new Error(`generate: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.items[0]!.id;
+}
 const victimReportType = () => created('POST', `/api/${FIRM}/report-types`, { name: unique('Type ') });
 async function uploadReport(text = 'Matrix statement total 42'): Promise<number> {
   const form = new FormData();
@@ -174,6 +180,16 @@ const RULES: Record<string, Rule> = {
   'PATCH /api/notifications/mark-all-read': { allowed: EVERYONE, request: () => ({ body: {} }) },
   'PATCH /api/notifications/{id}/read': { allowed: EVERYONE },
   'DELETE /api/notifications/{id}': { allowed: EVERYONE },
+  'GET /api/compliance-schedules': { allowed: STAFF },
+  'POST /api/compliance-schedules': { allowed: STAFF, request: () => ({ body: { clientId: ids.ownClient, reportTypeId: ids.reportType, frequency: 'monthly' } }) },
+  // The matrix fills the first path parameter only: the year stays '{year}' (a 400 for those allowed).
+  'POST /api/compliance-schedules/{scheduleId}/generate/{year}': { allowed: STAFF, request: async () => ({ path: String(await victimSchedule()) }) },
+  'GET /api/compliance-tracker': { allowed: EVERYONE },
+  'GET /api/compliance-tracker/overdue': { allowed: EVERYONE },
+  'GET /api/compliance-tracker/upcoming': { allowed: EVERYONE },
+  'PUT /api/compliance-tracker/{id}': { allowed: STAFF, request: async () => ({ path: String(await victimComplianceItem()), body: { status: 'filed' } }) },
+  'GET /api/compliance-presets': { allowed: STAFF },
+  'POST /api/compliance-presets/{id}/apply': { allowed: MANAGERS, request: () => ({ path: 'india', body: { clientIds: [ids.ownClient] } }) },
 
   'GET /api/compliance-insights': { allowed: EVERYONE },
   'GET /api/compliance-insights/rules': { allowed: STAFF },

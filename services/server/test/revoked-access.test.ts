@@ -38,6 +38,7 @@ const READS: { service: string; path: string }[] = [
   { service: 'chat', path: '/prompt-templates' },
   { service: 'tasks', path: '/tasks' },
   { service: 'tasks', path: '/notifications' },
+  { service: 'compliance', path: '/compliance-tracker' },
   { service: 'insights', path: '/compliance-insights' },
 ];
 

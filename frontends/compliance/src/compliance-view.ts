@@ -1,0 +1,96 @@
+import {
+  COMPLIANCE_CLIENT_NAME_CHARS, COMPLIANCE_ITEMS_PER_DAY, COMPLIANCE_WARNING_DAYS, type ComplianceItem,
+} from '@ledgerline/contracts/compliance.contracts.ts';
+import { parseCalendarDate, toCalendarDate } from '@ledgerline/ui/calendar-date.ts';
+
+/** What the Compliance screen derives from tracker items (spec 001 §2, §4, §9); pure, so it is unit-tested. */
+
+export const MONTH_LABELS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+/** §5: the quarterly picker offers 3, 6, 9 and 12 as Q1–Q4. */
+export const QUARTER_MONTHS = [{ label: 'Q1', value: '3' }, { label: 'Q2', value: '6' }, { label: 'Q3', value: '9' }, { label: 'Q4', value: '12' }] as const;
+const DAY_MS = 86_400_000;
+
+/** Whole days from today (local) to the due date: negative when past. */
+export function daysUntil(dueDate: string, now = new Date()): number {
+  const due = parseCalendarDate(dueDate)!;
+  const today = parseCalendarDate(toCalendarDate(now))!;
+  return Math.round((due.getTime() - today.getTime()) / DAY_MS);
+}
+
+/** The tracker's Days column: 'N overdue', 'Today' or 'N days'; warned at 7 or fewer (§2, §9). */
+export function daysLabel(item: Pick<ComplianceItem, 'dueDate' | 'status'>, now = new Date()): { text: string; tone: 'danger' | 'warning' | 'normal' } {
+  const days = daysUntil(item.dueDate, now);
+  if (days < 0) return { text: `${-days} overdue`, tone: 'danger' };
+  if (days === 0) return { text: 'Today', tone: 'warning' };
+  return { text: `${days} days`, tone: days <= COMPLIANCE_WARNING_DAYS ? 'warning' : 'normal' };
+}
+
+/** §4, calendar view: due date passed and neither filed nor extended. */
+export const isCalendarOverdue = (item: Pick<ComplianceItem, 'dueDate' | 'status'>, now = new Date()): boolean =>
+  daysUntil(item.dueDate, now) < 0 && item.status !== 'filed' && item.status !== 'extended';
+
+/** Client names in the calendar are cut to 15 characters (§9). */
+export const shortName = (name: string): string =>
+  (name.length > COMPLIANCE_CLIENT_NAME_CHARS ? `${name.slice(0, COMPLIANCE_CLIENT_NAME_CHARS)}...` : name);
+
+/** Items per due day ('YYYY-MM-DD'). */
+export function itemsByDay(items: readonly ComplianceItem[]): Map<string, ComplianceItem[]> {
+  const byDay = new Map<string, ComplianceItem[]>();
+  for (const item of items) byDay.set(item.dueDate, [...(byDay.get(item.dueDate) ?? []), item]);
+  return byDay;
+}
+
+/** The first three of a list and how many more there are (calendar days, overdue and upcoming panels). */
+export function firstFew<T>(items: readonly T[]): { shown: T[]; more: number } {
+  return { shown: items.slice(0, COMPLIANCE_ITEMS_PER_DAY), more: Math.max(0, items.length - COMPLIANCE_ITEMS_PER_DAY) };
+}
+
+/** The months a calendar view shows: one, or the three of its quarter (§9: quarter = 3 months). */
+export interface CalendarView {
+  mode: 'month' | 'quarter';
+  year: number;
+  /** 0–11: the month shown, or the quarter's first month. */
+  month: number;
+}
+
+export function viewMonths(view: CalendarView): { year: number; month: number }[] {
+  const count = view.mode === 'month' ? 1 : 3;
+  return Array.from({ length: count }, (_, i) => ({ year: view.year + Math.floor((view.month + i) / 12), month: (view.month + i) % 12 }));
+}
+
+/** Previous/next moves one month, or three in the quarter view. */
+export function shiftView(view: CalendarView, direction: 1 | -1): CalendarView {
+  const total = view.year * 12 + view.month + direction * (view.mode === 'month' ? 1 : 3);
+  return { ...view, year: Math.floor(total / 12), month: total % 12 };
+}
+
+/** The view holding today ('Today'), in the given mode; a quarter starts in Jan, Apr, Jul or Oct. */
+export function todayView(mode: CalendarView['mode'], now = new Date()): CalendarView {
+  const month = now.getMonth();
+  return { mode, year: now.getFullYear(), month: mode === 'month' ? month : month - (month % 3) };
+}
+
+/** The displayed range as the calendar asks for it (§7: ISO strings of the range shown). */
+export function viewRange(view: CalendarView): { startDate: string; endDate: string } {
+  const months = viewMonths(view);
+  const last = months.at(-1)!;
+  const start = new Date(months[0]!.year, months[0]!.month, 1);
+  const end = new Date(last.year, last.month + 1, 0);
+  return { startDate: toCalendarDate(start), endDate: toCalendarDate(end) };
+}
+
+export const viewTitle = (view: CalendarView): string => {
+  const months = viewMonths(view);
+  if (view.mode === 'month') return `${MONTH_LABELS[view.month]} ${view.year}`;
+  return `Q${Math.floor(view.month / 3) + 1} ${view.year} (${MONTH_LABELS[months[0]!.month]!.slice(0, 3)} – ${MONTH_LABELS[months[2]!.month]!.slice(0, 3)})`;
+};
+
+/** Month numbers as the Schedules tab shows them: 'Mar, Jun, Sep, Dec'; monthly schedules have none. */
+export const monthNames = (months: readonly string[]): string => months.map((m) => MONTH_LABELS[Number(m) - 1]!.slice(0, 3)).join(', ');
+
+/** 'MMM dd, yyyy' for tracker due dates (§9). */
+export function trackerDate(isoDay: string | null): string {
+  const d = parseCalendarDate(isoDay);
+  if (!d) return '';
+  return `${d.toLocaleDateString('en-US', { month: 'short' })} ${String(d.getDate()).padStart(2, '0')}, ${d.getFullYear()}`;
+}

@@ -1,0 +1,38 @@
+import { Button } from 'primereact/button';
+import { Column } from 'primereact/column';
+import { DataTable } from 'primereact/datatable';
+import { Tag } from 'primereact/tag';
+import type { ComplianceItem, TrackerStatus } from '@ledgerline/contracts/compliance.contracts.ts';
+import { daysLabel, trackerDate } from './compliance-view.ts';
+
+export const STATUS_SEVERITY: Record<TrackerStatus, 'warning' | 'success' | 'danger' | 'info'> = { pending: 'warning', filed: 'success', delayed: 'danger', extended: 'info' };
+export const NO_ITEMS = 'No compliance items found. Generate compliance trackers from schedules to start tracking.';
+
+function DaysCell({ item }: { item: ComplianceItem }) {
+  if (item.status === 'filed') return <span className="compliance-muted">—</span>;
+  const { text, tone } = daysLabel(item);
+  return <span className={`compliance-days compliance-days--${tone}`}>{text}</span>;
+}
+
+/** Compliance Tracker tab (spec 001 §2): the Actions column only for those who may change items. */
+export function TrackerTable({ items, onEdit }: { items: readonly ComplianceItem[]; onEdit: ((item: ComplianceItem) => void) | null }) {
+  return (
+    <DataTable value={[...items]} dataKey="id" emptyMessage={NO_ITEMS} size="small" className="compliance-table" rowClassName={(i: ComplianceItem) => `compliance-row-${i.id}`}>
+      <Column header="Client" field="clientName" />
+      <Column header="Report Type" field="reportTypeName" />
+      <Column header="Period" field="period" />
+      <Column header="Due Date" body={(i: ComplianceItem) => (
+        <div>
+          {trackerDate(i.dueDate)}
+          {i.extensionDate && <div><Tag className="compliance-extension" severity="info" value={`Extended to ${trackerDate(i.extensionDate)}`} /></div>}
+        </div>
+      )} />
+      <Column header="Status" body={(i: ComplianceItem) => <Tag value={i.status} severity={STATUS_SEVERITY[i.status]} />} />
+      <Column header="Days" body={(i: ComplianceItem) => <DaysCell item={i} />} />
+      <Column header="Assigned To" body={(i: ComplianceItem) => i.assignedToName ?? 'Unassigned'} />
+      {onEdit && <Column header="Actions" body={(i: ComplianceItem) => (
+        <Button icon="pi pi-pencil" size="small" text aria-label={`Update ${i.reportTypeName} ${i.period}`} onClick={() => onEdit(i)} />
+      )} />}
+    </DataTable>
+  );
+}

@@ -1,0 +1,151 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Page } from 'playwright-core';
+import { setLocalStorage } from '@ledgerline/kit/testing/browser.ts';
+import { eventually } from '@ledgerline/kit/testing/eventually.ts';
+import { apiClient } from '@ledgerline/server/portal-harness.ts';
+import type { ComplianceItem, ComplianceSchedule } from '@ledgerline/contracts/compliance.contracts.ts';
+import { expectToast, startPortalBrowser, uniqueSuffix, type PortalBrowser } from '../../ui/test/portal-browser.ts';
+
+const BUS_WAIT_MS = 15_000;
+const suffix = uniqueSuffix();
+const FIRM = { name: `Ledger Partners ${suffix}`, shortName: `ledger${suffix}` };
+const TENANT = FIRM.shortName;
+const YEAR = new Date().getFullYear();
+const clientDetails = (name: string, email: string) => ({ name, address: '4 Market Road', phone: '(555)-123-4567', federalId: '12-3456789', stateId: 'ST-4411', email });
+interface Login { token: string; user: Record<string, unknown>; tenant?: unknown }
+
+describe('compliance screen in Chromium', () => {
+  let portal: PortalBrowser;
+  let call: ReturnType<typeof apiClient>;
+  let admin: Login;
+  let clientUser: Login;
+  const clients: Record<string, number> = {};
+
+  async function addUser(username: string, fullName: string, roleId: number, clientIds: number[] | null): Promise<Login> {
+    const created = await call<{ id: number }>('POST', `/api/${TENANT}/users`, portal.adminToken, { username, password: 'password1', fullName, roleId, clientIds });
+    expect(created.status).toBe(201);
+    const login = await call<Login>('POST', `/api/${TENANT}/auth/login`, null, { username, password: 'password1' });
+    expect(login.status).toBe(200);
+    return login.body;
+  }
+  const pick = (page: Page, name: string) => page.locator('li[role="option"]', { hasText: name });
+  async function openAs(origin: string, login: Login, path: string): Promise<Page> {
+    const page = await portal.browser.newPage(origin);
+    await setLocalStorage(page, { token: login.token, user: login.user, ...(login.tenant ? { currentTenant: login.tenant } : {}) });
+    await page.goto(`${origin}${path}`);
+    return page;
+  }
+  const itemsOf = async (clientId: number) => (await call<ComplianceItem[]>('GET', `/api/${TENANT}/compliance-tracker?clientId=${clientId}`, admin.token)).body;
+
+  beforeAll(async () => {
+    portal = await startPortalBrowser(['shell', 'compliance']);
+    call = apiClient(portal.baseUrl);
+    expect((await call('POST', '/api/companies', portal.adminToken, FIRM)).status).toBe(201);
+    for (const name of ['Bayview Bakery', 'Coral Imports']) {
+      const r = await call<{ id: number }>('POST', `/api/${TENANT}/clients`, portal.adminToken, clientDetails(name, `${name.split(' ')[0]!.toLowerCase()}@example.com`));
+      expect(r.status).toBe(201);
+      clients[name] = r.body.id;
+    }
+    admin = await addUser(`ada${suffix}`, 'Ada Admin', 1, null);
+    clientUser = await addUser(`bay${suffix}`, 'Bay Owner', 4, [clients['Bayview Bakery']!]);
+    // Another client's items, which the Client user must never see.
+    const type = await call<{ id: number }>('POST', `/api/${TENANT}/report-types`, portal.adminToken, { name: 'Coral Payroll' });
+    const coral = await call<ComplianceSchedule>('POST', `/api/${TENANT}/compliance-schedules`, admin.token, { clientId: clients['Coral Imports'], reportTypeId: type.body.id, frequency: 'monthly' });
+    expect(coral.status).toBe(201);
+    expect((await call('POST', `/api/${TENANT}/compliance-schedules/${coral.body.id}/generate/${YEAR}`, admin.token)).status).toBe(200);
+  }, 300_000);
+
+  afterAll(async () => {
+    await portal?.close();
+  });
+
+  it('an Admin applies the India calendar to a client, generates this year, sees the calendar fill, files one item and extends another', async () => {
+    const page = await openAs(portal.baseUrl, admin, `/${TENANT}/compliance`);
+    await page.getByRole('tab', { name: 'Calendar View' }).waitFor();
+    await expect(page.locator('.app-header__title').textContent()).resolves.toBe('Compliance');
+
+    await page.getByRole('button', { name: 'Statutory Calendars' }).click();
+    const presetDialog = page.getByRole('dialog', { name: 'Apply Statutory Calendar' });
+    await presetDialog.locator('.p-dropdown', { has: page.locator('#preset-jurisdiction') }).click();
+    await pick(page, 'India').click();
+    await presetDialog.getByText('GSTR-3B').first().waitFor();
+    await presetDialog.locator('.p-multiselect', { has: page.locator('#preset-clients') }).click();
+    await pick(page, 'Bayview Bakery').click();
+    await presetDialog.locator('.p-dialog-title').click();
+    await presetDialog.getByRole('button', { name: 'Apply' }).click();
+    await expectToast(page, 'Statutory Calendar Applied', '6 schedules created');
+    await presetDialog.getByRole('button', { name: 'Done' }).click();
+
+    await page.getByRole('tab', { name: 'Schedules' }).click();
+    const card = page.getByRole('article', { name: 'Bayview Bakery GSTR-3B' });
+    await card.getByText('20', { exact: true }).waitFor();
+    await card.getByRole('button', { name: `Generate ${YEAR}` }).click();
+    await expectToast(page, 'Trackers Generated', `12 items created for GSTR-3B ${YEAR}`);
+    const gstr1 = page.getByRole('article', { name: 'Bayview Bakery GSTR-1' });
+    await gstr1.getByRole('button', { name: `Generate ${YEAR}` }).click();
+    await expectToast(page, 'Trackers Generated', `12 items created for GSTR-1 ${YEAR}`);
+
+    // The calendar of this month shows the 11th and the 20th filled.
+    await page.getByRole('tab', { name: 'Calendar View' }).click();
+    const month = String(new Date().getMonth() + 1).padStart(2, '0');
+    await page.locator(`[data-day="${YEAR}-${month}-20"]`).getByText('Bayview Bakery · GSTR-3B').waitFor();
+    await page.locator(`[data-day="${YEAR}-${month}-11"]`).getByText('Bayview Bakery · GSTR-1').waitFor();
+    await page.getByRole('button', { name: 'Quarter', exact: true }).click();
+    await expect(page.locator('.compliance-month-card').count()).resolves.toBe(3);
+    await page.getByRole('button', { name: 'Month', exact: true }).click();
+
+    const items = (await itemsOf(clients['Bayview Bakery']!)).filter((i) => i.reportTypeName === 'GSTR-3B');
+    expect(items).toHaveLength(12);
+    const [toFile, toExtend] = [items[0]!, items[1]!];
+    await page.getByRole('tab', { name: 'Compliance Tracker' }).click();
+
+    await page.locator(`.compliance-row-${toFile.id}`).getByRole('button', { name: `Update GSTR-3B ${toFile.period}` }).click();
+    let dialog = page.getByRole('dialog', { name: 'Update Compliance Status' });
+    await dialog.locator('.p-dropdown', { has: page.locator('#tracker-status') }).click();
+    await pick(page, 'filed').click();
+    await dialog.locator('#tracker-filed').waitFor();
+    await dialog.getByRole('button', { name: 'Save Changes' }).click();
+    await expectToast(page, 'Status Updated', `GSTR-3B ${toFile.period}`);
+    await page.locator(`.compliance-row-${toFile.id}`).getByText('filed', { exact: true }).waitFor();
+
+    await page.locator(`.compliance-row-${toExtend.id}`).getByRole('button', { name: `Update GSTR-3B ${toExtend.period}` }).click();
+    dialog = page.getByRole('dialog', { name: 'Update Compliance Status' });
+    await dialog.locator('#tracker-extension').click();
+    const picker = page.locator('.p-datepicker');
+    await picker.locator('.p-datepicker-next').click();
+    await picker.locator('td:not(.p-datepicker-other-month) span', { hasText: /^15$/ }).click();
+    await dialog.locator('#tracker-remarks').fill('Client asked for more time');
+    await dialog.getByRole('button', { name: 'Save Changes' }).click();
+    await expectToast(page, 'Status Updated', `GSTR-3B ${toExtend.period}`);
+    const row = page.locator(`.compliance-row-${toExtend.id}`);
+    await row.getByText('extended', { exact: true }).waitFor();
+    await row.getByText(/^Extended to /).waitFor();
+
+    const after = await itemsOf(clients['Bayview Bakery']!);
+    expect(after.find((i) => i.id === toFile.id)).toMatchObject({ status: 'filed' });
+    expect(after.find((i) => i.id === toFile.id)!.filedDate).not.toBeNull();
+    expect(after.find((i) => i.id === toExtend.id)).toMatchObject({ status: 'extended', remarks: 'Client asked for more time' });
+    await page.close();
+  });
+
+  it('a Client user sees only their own client\'s items, and no schedule actions', async () => {
+    const origin = portal.baseUrl.replace('127.0.0.1', 'localhost');
+    // Their access list reached the compliance service (an event) before their page asks.
+    await eventually(async () => {
+      const r = await call<ComplianceItem[]>('GET', `/api/${TENANT}/compliance-tracker`, clientUser.token);
+      expect(r.status).toBe(200);
+      expect(r.body.length).toBeGreaterThan(0);
+    }, BUS_WAIT_MS);
+    const page = await openAs(origin, clientUser, `/${TENANT}/compliance`);
+    await page.getByRole('tab', { name: 'Compliance Tracker' }).click();
+    await page.locator('.compliance-table').getByText('GSTR-3B').first().waitFor();
+    const clientCells = await page.locator('.compliance-table tbody tr td:first-child').allTextContents();
+    expect(clientCells.length).toBeGreaterThan(0);
+    expect(new Set(clientCells)).toEqual(new Set(['Bayview Bakery']));
+    await expect(page.getByText('Coral Imports').count()).resolves.toBe(0);
+    await expect(page.getByRole('button', { name: 'Add Schedule' }).count()).resolves.toBe(0);
+    await expect(page.getByRole('tab', { name: 'Schedules' }).count()).resolves.toBe(0);
+    await expect(page.locator('.compliance-table').getByRole('button', { name: /^Update / }).count()).resolves.toBe(0);
+    await page.close();
+  });
+});

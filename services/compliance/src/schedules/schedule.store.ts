@@ -1,0 +1,71 @@
+import type { Queryable } from '@ledgerline/kit/db/database.ts';
+import { SqlParams } from '@ledgerline/kit/db/sql-params.ts';
+import type { DirectoryReadModel } from '@ledgerline/kit/directory/directory-read-model.ts';
+import type { ComplianceSchedule, ScheduleInput } from '@ledgerline/contracts/compliance.contracts.ts';
+import { reachable, type ComplianceReach } from '../access-rules.ts';
+
+interface ScheduleRow extends Omit<ComplianceSchedule, 'createdAt' | 'updatedAt'> {
+  createdAt: Date;
+  updatedAt: Date;
+}
+const toSchedule = (r: ScheduleRow): ComplianceSchedule => ({ ...r, createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString() });
+
+/** Compliance schedules (spec 001 §3) with client and report-type names from the directory read model. */
+export class ScheduleStore {
+  readonly #select: string;
+
+  constructor(directory: DirectoryReadModel) {
+    this.#select = `SELECT s.id, s.client_id AS "clientId", COALESCE(c.name, '') AS "clientName", s.report_type_id AS "reportTypeId",
+        COALESCE(rt.name, '') AS "reportTypeName", s.frequency, s.due_day_of_month AS "dueDayOfMonth", s.due_months AS "dueMonths",
+        s.is_active AS "isActive", s.reminder_days AS "reminderDays", s.notes, s.created_at AS "createdAt", s.updated_at AS "updatedAt"
+      FROM compliance_schedules s
+      LEFT JOIN ${directory.tables.clients} c ON c.id = s.client_id
+      LEFT JOIN ${directory.tables.reportTypes} rt ON rt.id = s.report_type_id`;
+  }
+
+  async list(db: Queryable, reach: ComplianceReach, clientId?: number): Promise<ComplianceSchedule[]> {
+    const p = new SqlParams();
+    const where = [reachable(reach, p, 's')];
+    if (clientId !== undefined) where.push(`s.client_id = ${p.add(clientId)}`);
+    const { rows } = await db.query<ScheduleRow>(`${this.#select} WHERE ${where.join(' AND ')} ORDER BY s.id`, p.values);
+    return rows.map(toSchedule);
+  }
+
+  async get(db: Queryable, reach: ComplianceReach, id: number): Promise<ComplianceSchedule | null> {
+    const p = new SqlParams();
+    const { rows } = await db.query<ScheduleRow>(`${this.#select} WHERE s.id = ${p.add(id)} AND ${reachable(reach, p, 's')}`, p.values);
+    return rows[0] ? toSchedule(rows[0]) : null;
+  }
+
+  async byIds(db: Queryable, ids: readonly number[]): Promise<ComplianceSchedule[]> {
+    if (!ids.length) return [];
+    const { rows } = await db.query<ScheduleRow>(`${this.#select} WHERE s.id = ANY($1::int[]) ORDER BY s.id`, [ids]);
+    return rows.map(toSchedule);
+  }
+
+  async insert(tx: Queryable, input: ScheduleInput): Promise<number> {
+    const { rows } = await tx.query<{ id: number }>(
+      `INSERT INTO compliance_schedules (client_id, report_type_id, frequency, due_day_of_month, due_months, reminder_days, notes)
+       VALUES ($1, $2, $3, $4, $5::text[], $6, $7) RETURNING id`,
+      [input.clientId, input.reportTypeId, input.frequency, input.dueDayOfMonth, input.dueMonths, input.reminderDays, input.notes],
+    );
+    return rows[0]!.id;
+  }
+
+  /** Client, report type and frequency of the given clients' schedules, as pairKey()s (a preset skips those). */
+  async existingPairs(tx: Queryable, clientIds: readonly number[]): Promise<Set<string>> {
+    const { rows } = await tx.query<{ client_id: number; report_type_id: number; frequency: string }>(
+      'SELECT client_id, report_type_id, frequency FROM compliance_schedules WHERE client_id = ANY($1::int[])', [clientIds],
+    );
+    return new Set(rows.map((r) => pairKey(r.client_id, r.report_type_id, r.frequency)));
+  }
+
+  /** Removes a client's schedules and (cascade) items; returns what went, for the deletion events. */
+  async deleteClient(tx: Queryable, clientId: number): Promise<{ schedules: number[]; items: number[] }> {
+    const items = await tx.query<{ id: number }>('DELETE FROM compliance_items WHERE client_id = $1 RETURNING id', [clientId]);
+    const schedules = await tx.query<{ id: number }>('DELETE FROM compliance_schedules WHERE client_id = $1 RETURNING id', [clientId]);
+    return { schedules: schedules.rows.map((r) => r.id), items: items.rows.map((r) => r.id) };
+  }
+}
+
+export const pairKey = (clientId: number, reportTypeId: number, frequency: string): string => `${clientId}/${reportTypeId}/${frequency}`;

@@ -1,0 +1,32 @@
+import { newEvent } from '@ledgerline/kit/bus/bus.ts';
+import type { Queryable } from '@ledgerline/kit/db/database.ts';
+import { enqueueEvents } from '@ledgerline/kit/outbox/outbox.ts';
+import {
+  COMPLIANCE_ITEM_DELETED, COMPLIANCE_ITEM_UPSERTED, COMPLIANCE_SCHEDULE_DELETED, COMPLIANCE_SCHEDULE_UPSERTED,
+  type ComplianceDeletedEvent, type ComplianceItem, type ComplianceItemEvent, type ComplianceSchedule, type ComplianceScheduleEvent,
+} from '@ledgerline/contracts/compliance.contracts.ts';
+
+/**
+ * What other services learn of schedules and tracker items (the insights service keeps a read
+ * model of them), through the outbox in the transaction of the change.
+ */
+export function publishSchedules(tx: Queryable, tenant: string, schedules: readonly ComplianceSchedule[]): Promise<void> {
+  return enqueueEvents(tx, schedules.map((s) => newEvent<ComplianceScheduleEvent>(COMPLIANCE_SCHEDULE_UPSERTED, tenant, {
+    id: s.id, clientId: s.clientId, reportTypeId: s.reportTypeId, frequency: s.frequency, dueDayOfMonth: s.dueDayOfMonth,
+    dueMonths: s.dueMonths, isActive: s.isActive, reminderDays: s.reminderDays,
+  })));
+}
+
+export function publishItems(tx: Queryable, tenant: string, items: readonly ComplianceItem[]): Promise<void> {
+  return enqueueEvents(tx, items.map((i) => newEvent<ComplianceItemEvent>(COMPLIANCE_ITEM_UPSERTED, tenant, {
+    id: i.id, scheduleId: i.scheduleId, clientId: i.clientId, reportTypeId: i.reportTypeId, period: i.period, periodStart: i.periodStart,
+    periodEnd: i.periodEnd, dueDate: i.dueDate, status: i.status, filedDate: i.filedDate, extensionDate: i.extensionDate,
+    assignedToId: i.assignedToId, aiConfidence: i.aiConfidence, autoDetected: i.autoDetected, sourceFileId: i.sourceFileId,
+  })));
+}
+
+/** A client's removal: its items, then its schedules. */
+export function publishClientRemoval(tx: Queryable, tenant: string, clientId: number, removed: { schedules: number[]; items: number[] }): Promise<void> {
+  const gone = (type: string, ids: number[]) => ids.map((id) => newEvent<ComplianceDeletedEvent>(type, tenant, { id, clientId }));
+  return enqueueEvents(tx, [...gone(COMPLIANCE_ITEM_DELETED, removed.items), ...gone(COMPLIANCE_SCHEDULE_DELETED, removed.schedules)]);
+}

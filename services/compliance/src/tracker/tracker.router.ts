@@ -1,0 +1,39 @@
+import express, { type Router } from 'express';
+import type { TokenVerifier } from '@ledgerline/kit/auth/token-verifier.ts';
+import type { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
+import { authenticate } from '@ledgerline/kit/http/authenticate.ts';
+import { parsePathId } from '@ledgerline/kit/http/path-id.ts';
+import type { ServiceTenants } from '@ledgerline/kit/tenancy/tenant-requests.ts';
+import { COMPLIANCE_MESSAGES, trackerClientQuerySchema, trackerListQuerySchema, trackerUpdateSchema } from '@ledgerline/contracts/compliance.contracts.ts';
+import { readReach, staffReach } from '../access-rules.ts';
+import type { TrackerService } from './tracker.service.ts';
+import type { TrackerStore } from './tracker.store.ts';
+
+/** Spec 001 §7 "Compliance" tracker: reads for staff within their lists and Client users (own client); PUT for staff. */
+export function createTrackerRouter(deps: { api: ApiRegistry; items: TrackerStore; service: TrackerService; tokens: TokenVerifier; tenants: ServiceTenants }): Router {
+  const { api, items, service, tenants } = deps;
+  const router = express.Router();
+  const before = [authenticate(deps.tokens)];
+
+  api.route(router, { method: 'get', path: '/api/compliance-tracker', summary: 'Tracker items by client and status, or by due-date range, soonest due first', query: trackerListQuerySchema, before }, async ({ res, query }) => {
+    const t = await tenants.ofRequest(res);
+    return items.list(t.db, readReach(t), query);
+  });
+
+  api.route(router, { method: 'get', path: '/api/compliance-tracker/overdue', summary: 'Items past their due date and still pending', query: trackerClientQuerySchema, before }, async ({ res, query }) => {
+    const t = await tenants.ofRequest(res);
+    return items.overdue(t.db, readReach(t), query.clientId);
+  });
+
+  api.route(router, { method: 'get', path: '/api/compliance-tracker/upcoming', summary: 'Items due within 30 days and not filed', query: trackerClientQuerySchema, before }, async ({ res, query }) => {
+    const t = await tenants.ofRequest(res);
+    return items.upcoming(t.db, readReach(t), query.clientId);
+  });
+
+  api.route(router, { method: 'put', path: '/api/compliance-tracker/:id', summary: 'Update an item\'s status, filed date, extension, remarks or assignee', body: trackerUpdateSchema, before }, async ({ res, params, body }) => {
+    const t = await tenants.ofRequest(res);
+    staffReach(t);
+    return service.update(t, parsePathId(params.id, COMPLIANCE_MESSAGES.itemNotFound), body);
+  });
+  return router;
+}

@@ -1,0 +1,57 @@
+import { DELETED_USER, type UserAccessReadModel } from '@ledgerline/kit/access/user-access-read-model.ts';
+import { ROLES } from '@ledgerline/kit/auth/roles.ts';
+import type { Queryable } from '@ledgerline/kit/db/database.ts';
+import { Invalid, NotFound } from '@ledgerline/kit/errors.ts';
+import type { TenantRequest } from '@ledgerline/kit/tenancy/tenant-requests.ts';
+import { COMPLIANCE_MESSAGES, type ComplianceItem, type InsightsMatchDetected, type TrackerUpdate } from '@ledgerline/contracts/compliance.contracts.ts';
+import { staffReach } from '../access-rules.ts';
+import { publishItems } from './compliance-events.ts';
+import type { ItemFields, TrackerStore } from './tracker.store.ts';
+
+/** Changes of tracker items (spec 001 §4), each committed with its compliance.item.upserted event. */
+export class TrackerService {
+  readonly #items: TrackerStore;
+  readonly #users: UserAccessReadModel;
+
+  constructor(deps: { items: TrackerStore; users: UserAccessReadModel }) {
+    this.#items = deps.items;
+    this.#users = deps.users;
+  }
+
+  /**
+   * PUT (§4): any status may be chosen; filed stamps filedDate (the one sent, else the one it
+   * had, else now) and leaving filed clears it; a new or changed extension date makes the item
+   * extended whatever status says; remarks and the assignee as sent.
+   */
+  async update(t: TenantRequest, id: number, input: TrackerUpdate): Promise<ComplianceItem> {
+    const reach = staffReach(t);
+    if (input.assignedToId) await this.#checkAssignee(t, input.assignedToId);
+    return t.db.transaction(async (tx) => {
+      if (!await this.#items.lock(tx, reach, id)) throw new NotFound(COMPLIANCE_MESSAGES.itemNotFound);
+      const before = (await this.#items.byIds(tx, [id]))[0]!;
+      const extensionChanged = input.extensionDate !== undefined && input.extensionDate !== null && input.extensionDate !== before.extensionDate;
+      const status = extensionChanged ? 'extended' : input.status ?? before.status;
+      const filedDate = status !== 'filed' ? null : input.filedDate ?? before.filedDate ?? new Date().toISOString();
+      const fields: ItemFields = { status, filedDate, extensionDate: input.extensionDate, remarks: input.remarks, assignedToId: input.assignedToId };
+      return this.#save(tx, t.shortName, id, fields);
+    });
+  }
+
+  /** The insights service's match (contracts: insights.match.detected); the status stays a person's decision. */
+  async recordMatch(tx: Queryable, tenant: string, match: InsightsMatchDetected): Promise<void> {
+    if (!(await this.#items.byIds(tx, [match.itemId])).length) return;
+    await this.#save(tx, tenant, match.itemId, { aiConfidence: match.aiConfidence, autoDetected: true, sourceFileId: match.sourceFileId });
+  }
+
+  async #save(tx: Queryable, tenant: string, id: number, fields: ItemFields): Promise<ComplianceItem> {
+    await this.#items.update(tx, id, fields);
+    const item = (await this.#items.byIds(tx, [id]))[0]!;
+    await publishItems(tx, tenant, [item]);
+    return item;
+  }
+
+  async #checkAssignee(t: TenantRequest, userId: number): Promise<void> {
+    const assignee = await this.#users.lookup(t.db, userId);
+    if (!assignee || assignee === DELETED_USER || assignee.role.toLowerCase() === ROLES.client.toLowerCase()) throw new Invalid(COMPLIANCE_MESSAGES.assigneeNotStaff);
+  }
+}

@@ -1,0 +1,140 @@
+import type { UserAccessReadModel } from '@ledgerline/kit/access/user-access-read-model.ts';
+import type { Queryable } from '@ledgerline/kit/db/database.ts';
+import { SqlParams } from '@ledgerline/kit/db/sql-params.ts';
+import type { DirectoryReadModel } from '@ledgerline/kit/directory/directory-read-model.ts';
+import { COMPLIANCE_UPCOMING_DAYS, type ComplianceItem, type TrackerListQuery, type TrackerStatus } from '@ledgerline/contracts/compliance.contracts.ts';
+import { reachable, type ComplianceReach } from '../access-rules.ts';
+import type { Period } from '../schedules/periods.ts';
+
+/** The columns PUT and the insights match may change; the store writes exactly what it is given. */
+export interface ItemFields {
+  status?: TrackerStatus;
+  filedDate?: string | null;
+  extensionDate?: string | null;
+  remarks?: string | null;
+  assignedToId?: number | null;
+  aiConfidence?: number;
+  autoDetected?: boolean;
+  sourceFileId?: number | null;
+}
+const COLUMNS: Record<keyof ItemFields, string> = {
+  status: 'status', filedDate: 'filed_date', extensionDate: 'extension_date', remarks: 'remarks', assignedToId: 'assigned_to_id',
+  aiConfidence: 'ai_confidence', autoDetected: 'auto_detected', sourceFileId: 'source_file_id',
+};
+
+interface ItemRow extends Omit<ComplianceItem, 'filedDate' | 'aiConfidence' | 'createdAt' | 'updatedAt'> {
+  filedDate: Date | null;
+  aiConfidence: string | number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** Overdue in the list sense (§4): due date passed (before today, UTC) and still pending. */
+const OVERDUE = `i.status = 'pending' AND i.due_date < current_date`;
+const UPCOMING = `i.status <> 'filed' AND i.due_date >= current_date AND i.due_date <= current_date + ${COMPLIANCE_UPCOMING_DAYS}`;
+const ORDER = 'ORDER BY i.due_date, i.id';
+/** A list answers at most this many items (a firm's year of 2,000 monthly schedules is 24,000). */
+const LIST_LIMIT = 5000;
+
+const toItem = (r: ItemRow): ComplianceItem => ({
+  ...r,
+  filedDate: r.filedDate ? r.filedDate.toISOString() : null,
+  aiConfidence: Number(r.aiConfidence),
+  createdAt: r.createdAt.toISOString(),
+  updatedAt: r.updatedAt.toISOString(),
+});
+
+/**
+ * Tracker items (spec 001 §3) with the names the screens show: client and report type from the
+ * directory read model, assignee from the user read model (DESIGN §7), joined in the query.
+ */
+export class TrackerStore {
+  readonly #select: string;
+
+  constructor(users: UserAccessReadModel, directory: DirectoryReadModel) {
+    this.#select = `SELECT i.id, i.schedule_id AS "scheduleId", i.client_id AS "clientId", COALESCE(c.name, '') AS "clientName",
+        i.report_type_id AS "reportTypeId", COALESCE(rt.name, '') AS "reportTypeName", i.period, i.period_start AS "periodStart",
+        i.period_end AS "periodEnd", i.due_date AS "dueDate", i.status, i.filed_date AS "filedDate", i.extension_date AS "extensionDate",
+        i.remarks, i.assigned_to_id AS "assignedToId", NULLIF(COALESCE(NULLIF(u.full_name, ''), u.username), '') AS "assignedToName",
+        i.ai_confidence AS "aiConfidence", i.auto_detected AS "autoDetected", i.source_file_id AS "sourceFileId",
+        i.created_at AS "createdAt", i.updated_at AS "updatedAt"
+      FROM compliance_items i
+      LEFT JOIN ${directory.tables.clients} c ON c.id = i.client_id
+      LEFT JOIN ${directory.tables.reportTypes} rt ON rt.id = i.report_type_id
+      LEFT JOIN ${users.table} u ON u.user_id = i.assigned_to_id AND NOT u.deleted`;
+  }
+
+  async #query(db: Queryable, p: SqlParams, where: string[], limit = LIST_LIMIT): Promise<ComplianceItem[]> {
+    const { rows } = await db.query<ItemRow>(`${this.#select} WHERE ${where.join(' AND ')} ${ORDER} LIMIT ${p.add(limit)}`, p.values);
+    return rows.map(toItem);
+  }
+
+  async get(db: Queryable, reach: ComplianceReach, id: number): Promise<ComplianceItem | null> {
+    const p = new SqlParams();
+    return (await this.#query(db, p, [`i.id = ${p.add(id)}`, reachable(reach, p, 'i')], 1))[0] ?? null;
+  }
+
+  /** The item's id if it exists and is within reach, its row locked for the caller's transaction. */
+  async lock(tx: Queryable, reach: ComplianceReach, id: number): Promise<boolean> {
+    const p = new SqlParams();
+    const { rows } = await tx.query(`SELECT id FROM compliance_items WHERE id = ${p.add(id)} AND ${reachable(reach, p)} FOR UPDATE`, p.values);
+    return rows.length > 0;
+  }
+
+  /** By client and status, or by due-date range (days, both ends inclusive). */
+  list(db: Queryable, reach: ComplianceReach, q: TrackerListQuery): Promise<ComplianceItem[]> {
+    const p = new SqlParams();
+    const where = [reachable(reach, p, 'i')];
+    if (q.clientId !== undefined) where.push(`i.client_id = ${p.add(q.clientId)}`);
+    if (q.status) where.push(`i.status = ${p.add(q.status)}`);
+    if (q.startDate && q.endDate) where.push(`i.due_date BETWEEN ${p.add(q.startDate.slice(0, 10))}::date AND ${p.add(q.endDate.slice(0, 10))}::date`);
+    return this.#query(db, p, where);
+  }
+
+  overdue(db: Queryable, reach: ComplianceReach, clientId?: number): Promise<ComplianceItem[]> {
+    const p = new SqlParams();
+    const where = [reachable(reach, p, 'i'), OVERDUE];
+    if (clientId !== undefined) where.push(`i.client_id = ${p.add(clientId)}`);
+    return this.#query(db, p, where);
+  }
+
+  /** Due within the next 30 days (§9), today included, and not filed. */
+  upcoming(db: Queryable, reach: ComplianceReach, clientId?: number): Promise<ComplianceItem[]> {
+    const p = new SqlParams();
+    const where = [reachable(reach, p, 'i'), UPCOMING];
+    if (clientId !== undefined) where.push(`i.client_id = ${p.add(clientId)}`);
+    return this.#query(db, p, where);
+  }
+
+  async byIds(db: Queryable, ids: readonly number[]): Promise<ComplianceItem[]> {
+    if (!ids.length) return [];
+    const p = new SqlParams();
+    return this.#query(db, p, [`i.id = ANY(${p.add(ids)}::int[])`], ids.length);
+  }
+
+  /** Inserts the periods a schedule lacks; returns the ids of those this call made. */
+  async insertMissing(tx: Queryable, schedule: { id: number; clientId: number; reportTypeId: number }, periods: readonly Period[]): Promise<number[]> {
+    if (!periods.length) return [];
+    const { rows } = await tx.query<{ id: number }>(
+      `INSERT INTO compliance_items (schedule_id, client_id, report_type_id, period_key, period, period_start, period_end, due_date)
+       SELECT $1, $2, $3, p.key, p.label, p.start::date, p.end_day::date, p.due::date
+       FROM jsonb_to_recordset($4::jsonb) AS p(key text, label text, start text, end_day text, due text)
+       ON CONFLICT (schedule_id, period_key) DO NOTHING RETURNING id`,
+      [schedule.id, schedule.clientId, schedule.reportTypeId, JSON.stringify(periods.map((x) => ({ key: x.key, label: x.label, start: x.start, end_day: x.end, due: x.dueDate })))],
+    );
+    return rows.map((r) => r.id).sort((a, b) => a - b);
+  }
+
+  async update(tx: Queryable, id: number, fields: ItemFields): Promise<void> {
+    const entries = Object.entries(fields).filter(([, v]) => v !== undefined) as [keyof ItemFields, unknown][];
+    const p = new SqlParams();
+    const sets = entries.map(([k, v]) => `${COLUMNS[k]} = ${p.add(v)}`);
+    await tx.query(`UPDATE compliance_items SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE id = ${p.add(id)}`, p.values);
+  }
+
+  /** Marks a notice as sent, once: false when it already was (another replica, a redelivery). */
+  async markNotified(tx: Queryable, id: number, column: 'reminded_at' | 'overdue_notified_at'): Promise<boolean> {
+    const { rowCount } = await tx.query(`UPDATE compliance_items SET ${column} = now() WHERE id = $1 AND ${column} IS NULL`, [id]);
+    return rowCount > 0;
+  }
+}

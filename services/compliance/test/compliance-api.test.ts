@@ -1,0 +1,469 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomBytes } from 'node:crypto';
+import { newEvent, type EventEnvelope } from '@ledgerline/kit/bus/bus.ts';
+import { eventually } from '@ledgerline/kit/testing/eventually.ts';
+import { apiClient, createSignedInUser, startTestPortal, testClient } from '@ledgerline/server/portal-harness.ts';
+import type { RunningPortal } from '@ledgerline/server/portal.ts';
+import {
+  COMPLIANCE_ITEM_DELETED, COMPLIANCE_ITEM_UPSERTED, COMPLIANCE_MESSAGES, COMPLIANCE_SCHEDULE_DELETED, COMPLIANCE_SCHEDULE_UPSERTED, INSIGHTS_MATCH_DETECTED,
+  type ComplianceItem, type ComplianceItemEvent, type CompliancePreset, type ComplianceSchedule, type GenerationResult, type PresetApplyResult,
+} from '@ledgerline/contracts/compliance.contracts.ts';
+import type { Client, ReportType } from '@ledgerline/contracts/directory.contracts.ts';
+import type { Company } from '@ledgerline/contracts/identity.contracts.ts';
+import { NOTIFICATION_REQUESTED, type Notification, type NotificationRequest } from '@ledgerline/contracts/notifications.contracts.ts';
+
+/** Access lists, names and deletions reach the compliance service as events (RabbitMQ in CI). */
+const BUS_WAIT_MS = 15_000;
+
+type Portal = RunningPortal & { gatewayUrl: string; adminToken: string };
+let portal: Portal;
+let call: ReturnType<typeof apiClient>;
+const suffix = randomBytes(3).toString('hex');
+const ACME = `cacme${suffix}`;
+const BETA = `cbeta${suffix}`;
+const tokens: Record<string, string> = {};
+const ids: Record<string, number> = {};
+const published: EventEnvelope[] = [];
+const THIS_YEAR = new Date().getUTCFullYear();
+const today = () => new Date().toISOString().slice(0, 10);
+const addDays = (isoDay: string, n: number) => new Date(Date.parse(`${isoDay}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+
+const path = (p: string, tenant = ACME) => `/api/${tenant}${p}`;
+const createSchedule = (who: string, body: Record<string, unknown>, tenant = ACME) => call<ComplianceSchedule>('POST', path('/compliance-schedules', tenant), tokens[who], body);
+const generate = (who: string, scheduleId: number, year: number | string) => call<GenerationResult>('POST', path(`/compliance-schedules/${scheduleId}/generate/${year}`), tokens[who]);
+const tracker = async (who: string, query = '', tenant = ACME) => {
+  const r = await call<ComplianceItem[]>('GET', path(`/compliance-tracker${query}`, tenant), tokens[who]);
+  expect(r.status).toBe(200);
+  return r.body;
+};
+const put = (who: string, id: number, body: Record<string, unknown>) => call<ComplianceItem>('PUT', path(`/compliance-tracker/${id}`), tokens[who], body);
+async function schedule(body: Record<string, unknown>, who = 'admin'): Promise<ComplianceSchedule> {
+  const r = await createSchedule(who, body);
+  expect(r.status).toBe(201);
+  return r.body;
+}
+async function generated(scheduleId: number, year: number, who = 'admin'): Promise<ComplianceItem[]> {
+  const r = await generate(who, scheduleId, year);
+  expect(r.status).toBe(200);
+  return r.body.items;
+}
+async function createUser(tenant: string, who: string, roleId: number, clientIds: number[] | null, reportTypeIds: number[] | null = null): Promise<void> {
+  const user = await createSignedInUser(call, tokens.platform!, tenant, { username: `${who}_${tenant}`, fullName: `${who} of ${tenant}`, roleId, clientIds, reportTypeIds });
+  ids[who] = user.id;
+  tokens[who] = user.token;
+}
+async function created<T extends { id: number }>(p: string, body: unknown): Promise<number> {
+  const r = await call<T>('POST', p, tokens.platform, body);
+  expect(r.status).toBe(201);
+  return r.body.id;
+}
+
+beforeAll(async () => {
+  portal = await startTestPortal({ SCHEDULER_POLL_MS: '200' });
+  call = apiClient(portal.gatewayUrl);
+  tokens.platform = portal.adminToken;
+  await portal.bus!.subscribe(`compliance-test-${suffix}`, [
+    COMPLIANCE_ITEM_UPSERTED, COMPLIANCE_ITEM_DELETED, COMPLIANCE_SCHEDULE_UPSERTED, COMPLIANCE_SCHEDULE_DELETED, NOTIFICATION_REQUESTED,
+  ], async (e) => { published.push(e); });
+  for (const shortName of [ACME, BETA]) expect((await call<Company>('POST', '/api/companies', tokens.platform, { name: `${shortName} Tax`, shortName })).status).toBe(201);
+  // Ids are per firm: this firm's client 1 is removed, so the other firm's client 1 (ids.beta) is not one of its ids.
+  const removed = await created<Client>(path('/clients'), testClient('Removed Client'));
+  expect((await call('DELETE', path(`/clients/${removed}`), tokens.platform)).status).toBe(200);
+  ids.own = await created<Client>(path('/clients'), testClient('Own Client'));
+  ids.other = await created<Client>(path('/clients'), testClient('Other Client'));
+  ids.beta = await created<Client>(path('/clients', BETA), testClient('Beta Client'));
+  ids.rtOwn = await created<ReportType>(path('/report-types'), { name: 'Own Return' });
+  ids.rtOther = await created<ReportType>(path('/report-types'), { name: 'Other Return' });
+  ids.rtBeta = await created<ReportType>(path('/report-types', BETA), { name: 'Beta Return' });
+  await createUser(ACME, 'admin', 1, null);
+  await createUser(ACME, 'admin2', 1, null);
+  await createUser(ACME, 'dta', 2, null);
+  await createUser(ACME, 'cpa', 3, [ids.own!], [ids.rtOwn!]);
+  await createUser(ACME, 'client', 4, [ids.own!]);
+  await createUser(BETA, 'betaAdmin', 1, null);
+}, 180_000);
+
+afterAll(async () => {
+  await portal?.stop();
+});
+
+describe('compliance schedules: validation (400 with a clear message)', () => {
+  it.each([
+    [{}, COMPLIANCE_MESSAGES.clientId],
+    [{ clientId: 'x', reportTypeId: 1, frequency: 'monthly' }, COMPLIANCE_MESSAGES.clientId],
+    [{ clientId: 1, frequency: 'monthly' }, COMPLIANCE_MESSAGES.reportTypeId],
+    [{ clientId: 1, reportTypeId: 1 }, COMPLIANCE_MESSAGES.frequency],
+    [{ clientId: 1, reportTypeId: 1, frequency: 'weekly' }, COMPLIANCE_MESSAGES.frequency],
+    [{ clientId: 1, reportTypeId: 1, frequency: 'monthly', dueDayOfMonth: 0 }, COMPLIANCE_MESSAGES.dueDay],
+    [{ clientId: 1, reportTypeId: 1, frequency: 'monthly', dueDayOfMonth: 32 }, COMPLIANCE_MESSAGES.dueDay],
+    [{ clientId: 1, reportTypeId: 1, frequency: 'monthly', dueDayOfMonth: 2.5 }, COMPLIANCE_MESSAGES.dueDay],
+    [{ clientId: 1, reportTypeId: 1, frequency: 'monthly', reminderDays: 0 }, COMPLIANCE_MESSAGES.reminderDays],
+    [{ clientId: 1, reportTypeId: 1, frequency: 'monthly', reminderDays: 91 }, COMPLIANCE_MESSAGES.reminderDays],
+    [{ clientId: 1, reportTypeId: 1, frequency: 'quarterly', dueMonths: ['13'] }, COMPLIANCE_MESSAGES.dueMonth],
+    [{ clientId: 1, reportTypeId: 1, frequency: 'quarterly', dueMonths: 'March' }, COMPLIANCE_MESSAGES.dueMonth],
+    [{ clientId: 1, reportTypeId: 1, frequency: 'monthly', dueMonths: ['3'] }, COMPLIANCE_MESSAGES.monthlyMonths],
+    [{ clientId: 1, reportTypeId: 1, frequency: 'quarterly', dueMonths: [] }, COMPLIANCE_MESSAGES.quarterlyMonths],
+    [{ clientId: 1, reportTypeId: 1, frequency: 'yearly', dueMonths: ['3', '4'] }, COMPLIANCE_MESSAGES.yearlyMonths],
+    [{ clientId: 1, reportTypeId: 1, frequency: 'yearly' }, COMPLIANCE_MESSAGES.yearlyMonths],
+    [{ clientId: 1, reportTypeId: 1, frequency: 'monthly', notes: 'bad\u0000note' }, 'notes must not contain control characters'],
+  ])('%j → %s', async (body, message) => {
+    const r = await createSchedule('admin', body);
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ message });
+  });
+
+  it('the client and report type must be this firm\'s (400 naming which)', async () => {
+    expect(await createSchedule('admin', { clientId: 999_999, reportTypeId: ids.rtOwn, frequency: 'monthly' })).toMatchObject({ status: 400, body: { message: 'Client not found' } });
+    expect(await createSchedule('admin', { clientId: ids.beta, reportTypeId: ids.rtOwn, frequency: 'monthly' })).toMatchObject({ status: 400, body: { message: 'Client not found' } });
+    expect(await createSchedule('admin', { clientId: ids.own, reportTypeId: 999_999, frequency: 'monthly' })).toMatchObject({ status: 400, body: { message: 'Report type not found' } });
+  });
+});
+
+describe('compliance schedules: create and list', () => {
+  it('creates with the defaults (due day 15, reminder 7 days, active) and the names from the directory', async () => {
+    const s = await schedule({ clientId: ids.own, reportTypeId: ids.rtOwn, frequency: 'monthly', notes: '  Monthly VAT  ' });
+    expect(s).toMatchObject({
+      clientId: ids.own, clientName: 'Own Client', reportTypeId: ids.rtOwn, reportTypeName: 'Own Return', frequency: 'monthly',
+      dueDayOfMonth: 15, dueMonths: [], isActive: true, reminderDays: 7, notes: 'Monthly VAT',
+    });
+    const q = await schedule({ clientId: ids.other, reportTypeId: ids.rtOther, frequency: 'quarterly', dueMonths: ['12', 3, '6', '3'], dueDayOfMonth: '20', reminderDays: 30 });
+    expect(q).toMatchObject({ dueMonths: ['3', '6', '12'], dueDayOfMonth: 20, reminderDays: 30 });
+    const all = (await call<ComplianceSchedule[]>('GET', path('/compliance-schedules'), tokens.admin)).body.map((x) => x.id);
+    expect(all).toEqual(expect.arrayContaining([s.id, q.id]));
+    const own = (await call<ComplianceSchedule[]>('GET', path(`/compliance-schedules?clientId=${ids.own}`), tokens.admin)).body;
+    expect(own.every((x) => x.clientId === ids.own)).toBe(true);
+    expect(own.map((x) => x.id)).toContain(s.id);
+    expect((await call('GET', path('/compliance-schedules?clientId=abc'), tokens.admin)).status).toBe(400);
+    await eventually(async () => expect(published.some((e) => e.type === COMPLIANCE_SCHEDULE_UPSERTED && (e.payload as { id: number }).id === q.id)).toBe(true), BUS_WAIT_MS);
+  });
+});
+
+describe('compliance schedules: generating a year', () => {
+  it('monthly: twelve items, labelled by month, the due day clamped to each month\'s end (leap year 2028)', async () => {
+    const s = await schedule({ clientId: ids.own, reportTypeId: ids.rtOwn, frequency: 'monthly', dueDayOfMonth: 31 });
+    const r = await generate('admin', s.id, 2028);
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ scheduleId: s.id, year: 2028, created: 12, existing: 0 });
+    expect(r.body.items.map((i) => [i.period, i.dueDate])).toEqual([
+      ['Jan 2028', '2028-01-31'], ['Feb 2028', '2028-02-29'], ['Mar 2028', '2028-03-31'], ['Apr 2028', '2028-04-30'],
+      ['May 2028', '2028-05-31'], ['Jun 2028', '2028-06-30'], ['Jul 2028', '2028-07-31'], ['Aug 2028', '2028-08-31'],
+      ['Sep 2028', '2028-09-30'], ['Oct 2028', '2028-10-31'], ['Nov 2028', '2028-11-30'], ['Dec 2028', '2028-12-31'],
+    ]);
+    expect(r.body.items[1]).toMatchObject({
+      scheduleId: s.id, clientId: ids.own, clientName: 'Own Client', reportTypeId: ids.rtOwn, reportTypeName: 'Own Return', periodStart: '2028-02-01', periodEnd: '2028-02-29',
+      status: 'pending', filedDate: null, extensionDate: null, remarks: null, assignedToId: null, assignedToName: null, aiConfidence: 0, autoDetected: false, sourceFileId: null,
+    });
+    const feb2027 = (await generated(s.id, 2027))[1]!;
+    expect(feb2027).toMatchObject({ period: 'Feb 2027', dueDate: '2027-02-28', periodEnd: '2027-02-28' });
+  });
+
+  it('29 February clamps to the 28th outside leap years (2100 is not one)', async () => {
+    const s = await schedule({ clientId: ids.own, reportTypeId: ids.rtOwn, frequency: 'yearly', dueMonths: ['2'], dueDayOfMonth: 29 });
+    expect((await generated(s.id, 2100)).map((i) => i.dueDate)).toEqual(['2100-02-28']);
+    expect((await generated(s.id, 2096)).map((i) => i.dueDate)).toEqual(['2096-02-29']);
+  });
+
+  it('quarterly: one per chosen month, labelled by calendar quarter', async () => {
+    const s = await schedule({ clientId: ids.other, reportTypeId: ids.rtOther, frequency: 'quarterly', dueMonths: ['3', '6', '9', '12'], dueDayOfMonth: 31 });
+    const items = await generated(s.id, 2027);
+    expect(items.map((i) => [i.period, i.dueDate, i.periodStart, i.periodEnd])).toEqual([
+      ['Q1 2027', '2027-03-31', '2027-01-01', '2027-03-31'], ['Q2 2027', '2027-06-30', '2027-04-01', '2027-06-30'],
+      ['Q3 2027', '2027-09-30', '2027-07-01', '2027-09-30'], ['Q4 2027', '2027-12-31', '2027-10-01', '2027-12-31'],
+    ]);
+  });
+
+  it('yearly: one item, labelled FY and spanning the year', async () => {
+    const s = await schedule({ clientId: ids.own, reportTypeId: ids.rtOwn, frequency: 'yearly', dueMonths: ['7'], dueDayOfMonth: 31 });
+    expect((await generated(s.id, 2027)).map((i) => [i.period, i.dueDate, i.periodStart, i.periodEnd])).toEqual([['FY 2027', '2027-07-31', '2027-01-01', '2027-12-31']]);
+  });
+
+  it('generating again never duplicates, and keeps what changed on the items', async () => {
+    const s = await schedule({ clientId: ids.own, reportTypeId: ids.rtOwn, frequency: 'monthly' });
+    const first = await generated(s.id, 2029);
+    expect((await put('admin', first[0]!.id, { status: 'filed' })).status).toBe(200);
+    const again = await generate('admin', s.id, 2029);
+    expect(again.body).toMatchObject({ created: 0, existing: 12, items: [] });
+    const items = (await tracker('admin', '?startDate=2029-01-01&endDate=2029-12-31')).filter((i) => i.scheduleId === s.id);
+    expect(items).toHaveLength(12);
+    expect(items[0]).toMatchObject({ id: first[0]!.id, status: 'filed' });
+  });
+
+  it('two generations at the same moment make each item once', async () => {
+    const s = await schedule({ clientId: ids.own, reportTypeId: ids.rtOwn, frequency: 'monthly' });
+    const [a, b, c] = await Promise.all([generate('admin', s.id, 2031), generate('dta', s.id, 2031), generate('admin2', s.id, 2031)]);
+    expect([a.status, b.status, c.status]).toEqual([200, 200, 200]);
+    expect(a.body.created + b.body.created + c.body.created).toBe(12);
+    const items = (await tracker('admin', '?startDate=2031-01-01&endDate=2031-12-31')).filter((i) => i.scheduleId === s.id);
+    expect(items.map((i) => i.period)).toHaveLength(12);
+    expect(new Set(items.map((i) => i.period)).size).toBe(12);
+  });
+
+  it('bad years and schedule ids', async () => {
+    const s = await schedule({ clientId: ids.own, reportTypeId: ids.rtOwn, frequency: 'monthly' });
+    for (const year of ['abc', '1999', '2101', '20270', '2027.5']) {
+      expect(await generate('admin', s.id, year)).toMatchObject({ status: 400, body: { message: COMPLIANCE_MESSAGES.year } });
+    }
+    expect((await generate('admin', 999_999, 2027))).toMatchObject({ status: 404, body: { message: COMPLIANCE_MESSAGES.scheduleNotFound } });
+    expect((await call('POST', path('/compliance-schedules/abc/generate/2027'), tokens.admin)).status).toBe(400);
+  });
+
+  it('publishes compliance.item.upserted with the facts a read model needs', async () => {
+    const s = await schedule({ clientId: ids.own, reportTypeId: ids.rtOwn, frequency: 'yearly', dueMonths: ['5'] });
+    const [item] = await generated(s.id, 2033);
+    await eventually(async () => {
+      const e = published.find((x) => x.type === COMPLIANCE_ITEM_UPSERTED && (x.payload as ComplianceItemEvent).id === item!.id);
+      expect(e?.tenant).toBe(ACME);
+      expect(e?.payload).toEqual({
+        id: item!.id, scheduleId: s.id, clientId: ids.own, reportTypeId: ids.rtOwn, period: 'FY 2033', periodStart: '2033-01-01', periodEnd: '2033-12-31',
+        dueDate: '2033-05-15', status: 'pending', filedDate: null, extensionDate: null, assignedToId: null, aiConfidence: 0, autoDetected: false, sourceFileId: null,
+      });
+    }, BUS_WAIT_MS);
+  });
+});
+
+describe('compliance tracker: PUT (§4 transitions)', () => {
+  let items: ComplianceItem[];
+  beforeAll(async () => {
+    const s = await schedule({ clientId: ids.own, reportTypeId: ids.rtOwn, frequency: 'monthly' });
+    items = await generated(s.id, 2034);
+  });
+
+  it('filed stamps filedDate with now, or the date sent; leaving filed clears it', async () => {
+    const before = Date.now();
+    const filed = await put('admin', items[0]!.id, { status: 'filed' });
+    expect(filed.status).toBe(200);
+    expect(filed.body.status).toBe('filed');
+    expect(Date.parse(filed.body.filedDate!)).toBeGreaterThanOrEqual(before - 1000);
+    const given = await put('admin', items[1]!.id, { status: 'filed', filedDate: '2034-02-10T09:30:00Z' });
+    expect(given.body).toMatchObject({ status: 'filed', filedDate: '2034-02-10T09:30:00.000Z' });
+    const reopened = await put('admin', items[1]!.id, { status: 'delayed' });
+    expect(reopened.body).toMatchObject({ status: 'delayed', filedDate: null });
+  });
+
+  it('an extension date makes the item extended; remarks and the assignee as sent', async () => {
+    const r = await put('dta', items[2]!.id, { extensionDate: '2034-04-30', remarks: 'Client asked for time', assignedToId: ids.cpa });
+    expect(r.body).toMatchObject({ status: 'extended', extensionDate: '2034-04-30', remarks: 'Client asked for time', assignedToId: ids.cpa, assignedToName: `cpa of ${ACME}` });
+    // The dialog sends the extension it shows with any status change: an unchanged extension does not override it.
+    const filed = await put('dta', items[2]!.id, { status: 'filed', extensionDate: '2034-04-30' });
+    expect(filed.body).toMatchObject({ status: 'filed', extensionDate: '2034-04-30' });
+    const cleared = await put('dta', items[2]!.id, { extensionDate: null, assignedToId: 0, remarks: '' });
+    expect(cleared.body).toMatchObject({ extensionDate: null, assignedToId: null, assignedToName: null, remarks: null, status: 'filed' });
+  });
+
+  it('bad input: 400 with a message; unknown items 404', async () => {
+    expect(await put('admin', items[3]!.id, { status: 'done' })).toMatchObject({ status: 400, body: { message: COMPLIANCE_MESSAGES.status } });
+    expect((await put('admin', items[3]!.id, { extensionDate: '2034-02-30' })).status).toBe(400);
+    expect((await put('admin', items[3]!.id, { filedDate: 'yesterday', status: 'filed' })).status).toBe(400);
+    expect(await put('admin', items[3]!.id, { assignedToId: ids.client })).toMatchObject({ status: 400, body: { message: COMPLIANCE_MESSAGES.assigneeNotStaff } });
+    expect(await put('admin', items[3]!.id, { assignedToId: 999_999 })).toMatchObject({ status: 400, body: { message: COMPLIANCE_MESSAGES.assigneeNotStaff } });
+    expect(await put('admin', 999_999, { status: 'filed' })).toMatchObject({ status: 404, body: { message: COMPLIANCE_MESSAGES.itemNotFound } });
+    expect((await put('admin', 99_999_999_999, { status: 'filed' })).status).toBe(404);
+    expect((await call('PUT', path('/compliance-tracker/abc'), tokens.admin, { status: 'filed' })).status).toBe(400);
+  });
+});
+
+describe('compliance tracker: lists', () => {
+  let pastItems: ComplianceItem[];
+  let currentItems: ComplianceItem[];
+  beforeAll(async () => {
+    const past = await schedule({ clientId: ids.other, reportTypeId: ids.rtOther, frequency: 'monthly', dueDayOfMonth: 3 });
+    pastItems = await generated(past.id, 2020);
+    const current = await schedule({ clientId: ids.other, reportTypeId: ids.rtOther, frequency: 'monthly', dueDayOfMonth: 28 });
+    currentItems = [...await generated(current.id, THIS_YEAR), ...await generated(current.id, THIS_YEAR + 1)];
+    await put('admin', pastItems[0]!.id, { status: 'filed' });
+    await put('admin', pastItems[1]!.id, { extensionDate: '2020-03-31' });
+  });
+
+  it('by client and status', async () => {
+    const filed = await tracker('admin', `?clientId=${ids.other}&status=filed`);
+    expect(filed.map((i) => i.id)).toContain(pastItems[0]!.id);
+    expect(filed.every((i) => i.status === 'filed' && i.clientId === ids.other)).toBe(true);
+    expect((await tracker('admin', `?clientId=${ids.own}`)).every((i) => i.clientId === ids.own)).toBe(true);
+    expect((await call('GET', path('/compliance-tracker?status=done'), tokens.admin)).status).toBe(400);
+  });
+
+  it('by due-date range (ISO days or timestamps, both ends inclusive), sorted by due date', async () => {
+    const march = await tracker('admin', `?startDate=2020-03-03T00:00:00.000Z&endDate=2020-04-03T23:59:59.999Z&clientId=${ids.other}`);
+    expect(march.map((i) => i.id)).toEqual([pastItems[2]!.id, pastItems[3]!.id]);
+    expect(await call('GET', path('/compliance-tracker?startDate=2020-03-01'), tokens.admin)).toMatchObject({ status: 400, body: { message: COMPLIANCE_MESSAGES.rangeIncomplete } });
+    expect(await call('GET', path('/compliance-tracker?startDate=2020-03-01&endDate=2020-02-01'), tokens.admin)).toMatchObject({ status: 400, body: { message: COMPLIANCE_MESSAGES.rangeReversed } });
+    expect((await call('GET', path('/compliance-tracker?startDate=soon&endDate=later'), tokens.admin)).status).toBe(400);
+  });
+
+  it('overdue: due date passed and still pending (not filed, not extended)', async () => {
+    const overdue = (await call<ComplianceItem[]>('GET', path(`/compliance-tracker/overdue?clientId=${ids.other}`), tokens.admin)).body;
+    const ids_ = overdue.map((i) => i.id);
+    expect(ids_).toEqual(expect.arrayContaining(pastItems.slice(2).map((i) => i.id)));
+    expect(ids_).not.toContain(pastItems[0]!.id);
+    expect(ids_).not.toContain(pastItems[1]!.id);
+    expect(overdue.every((i) => i.status === 'pending' && i.dueDate < today())).toBe(true);
+    const expectedCurrent = currentItems.filter((i) => i.dueDate < today()).map((i) => i.id);
+    expect(ids_).toEqual(expect.arrayContaining(expectedCurrent));
+  });
+
+  it('upcoming: due within 30 days, today included, not filed', async () => {
+    const upcoming = (await call<ComplianceItem[]>('GET', path(`/compliance-tracker/upcoming?clientId=${ids.other}`), tokens.admin)).body;
+    const expected = currentItems.filter((i) => i.dueDate >= today() && i.dueDate <= addDays(today(), 30)).map((i) => i.id);
+    expect(upcoming.map((i) => i.id)).toEqual(expected);
+    expect(expected.length).toBeGreaterThan(0);
+    await put('admin', expected[0]!, { status: 'filed' });
+    const after = (await call<ComplianceItem[]>('GET', path(`/compliance-tracker/upcoming?clientId=${ids.other}`), tokens.admin)).body;
+    expect(after.map((i) => i.id)).not.toContain(expected[0]);
+  });
+});
+
+describe('compliance: who may do what (roles × own/other client × own/other firm)', () => {
+  let ownItem: ComplianceItem;
+  let otherClientItem: ComplianceItem;
+  let otherTypeItem: ComplianceItem;
+  let ownSchedule: ComplianceSchedule;
+  let otherSchedule: ComplianceSchedule;
+  beforeAll(async () => {
+    ownSchedule = await schedule({ clientId: ids.own, reportTypeId: ids.rtOwn, frequency: 'yearly', dueMonths: ['4'] });
+    otherSchedule = await schedule({ clientId: ids.other, reportTypeId: ids.rtOwn, frequency: 'yearly', dueMonths: ['4'] });
+    const otherType = await schedule({ clientId: ids.own, reportTypeId: ids.rtOther, frequency: 'yearly', dueMonths: ['4'] });
+    ownItem = (await generated(ownSchedule.id, 2040))[0]!;
+    otherClientItem = (await generated(otherSchedule.id, 2040))[0]!;
+    otherTypeItem = (await generated(otherType.id, 2040))[0]!;
+  });
+  const range = '?startDate=2040-01-01&endDate=2040-12-31';
+
+  it('Admin and DTA: every schedule and item of the firm, and every change', async () => {
+    for (const who of ['admin', 'dta']) {
+      const seen = (await tracker(who, range)).map((i) => i.id);
+      expect(seen).toEqual(expect.arrayContaining([ownItem.id, otherClientItem.id, otherTypeItem.id]));
+      expect((await put(who, otherClientItem.id, { remarks: `seen by ${who}` })).status).toBe(200);
+    }
+    expect((await generate('dta', otherSchedule.id, 2041)).status).toBe(200);
+    expect((await createSchedule('dta', { clientId: ids.other, reportTypeId: ids.rtOther, frequency: 'monthly' })).status).toBe(201);
+  });
+
+  it('CPA: only clients AND report types in their lists; others are missing (404) or refused as references (400)', async () => {
+    expect((await tracker('cpa', range)).map((i) => i.id)).toEqual([ownItem.id]);
+    const schedules = (await call<ComplianceSchedule[]>('GET', path('/compliance-schedules'), tokens.cpa)).body;
+    expect(schedules.every((s) => s.clientId === ids.own && s.reportTypeId === ids.rtOwn)).toBe(true);
+    expect(schedules.map((s) => s.id)).toContain(ownSchedule.id);
+    expect((await put('cpa', ownItem.id, { status: 'filed' })).status).toBe(200);
+    expect(await put('cpa', otherClientItem.id, { status: 'filed' })).toMatchObject({ status: 404, body: { message: COMPLIANCE_MESSAGES.itemNotFound } });
+    expect((await put('cpa', otherTypeItem.id, { status: 'filed' })).status).toBe(404);
+    expect((await generate('cpa', ownSchedule.id, 2041)).status).toBe(200);
+    expect(await generate('cpa', otherSchedule.id, 2041)).toMatchObject({ status: 404, body: { message: COMPLIANCE_MESSAGES.scheduleNotFound } });
+    expect((await createSchedule('cpa', { clientId: ids.own, reportTypeId: ids.rtOwn, frequency: 'monthly' })).status).toBe(201);
+    expect(await createSchedule('cpa', { clientId: ids.other, reportTypeId: ids.rtOwn, frequency: 'monthly' })).toMatchObject({ status: 400, body: { message: 'Client not found' } });
+    expect(await createSchedule('cpa', { clientId: ids.own, reportTypeId: ids.rtOther, frequency: 'monthly' })).toMatchObject({ status: 400, body: { message: 'Report type not found' } });
+    const overdue = (await call<ComplianceItem[]>('GET', path('/compliance-tracker/overdue'), tokens.cpa)).body;
+    expect(overdue.every((i) => i.clientId === ids.own && i.reportTypeId === ids.rtOwn)).toBe(true);
+  });
+
+  it('Client user: reads their own client\'s items (every report type), nothing else, changes nothing', async () => {
+    const seen = await tracker('client', range);
+    expect(seen.map((i) => i.id).sort()).toEqual([ownItem.id, otherTypeItem.id].sort());
+    expect(await tracker('client', `?clientId=${ids.other}`)).toEqual([]);
+    const upcoming = (await call<ComplianceItem[]>('GET', path('/compliance-tracker/upcoming'), tokens.client)).body;
+    expect(upcoming.every((i) => i.clientId === ids.own)).toBe(true);
+    expect(await call('GET', path('/compliance-schedules'), tokens.client)).toMatchObject({ status: 403, body: { message: COMPLIANCE_MESSAGES.clientsDenied } });
+    expect((await createSchedule('client', { clientId: ids.own, reportTypeId: ids.rtOwn, frequency: 'monthly' })).status).toBe(403);
+    expect((await generate('client', ownSchedule.id, 2042)).status).toBe(403);
+    expect((await put('client', ownItem.id, { status: 'delayed' })).status).toBe(403);
+    expect((await call('GET', '/api/compliance-presets', tokens.client)).status).toBe(403);
+  });
+
+  it('another firm: nothing of this firm is reachable, in either path form', async () => {
+    expect([401, 403, 404]).toContain((await call('GET', path('/compliance-tracker'), tokens.betaAdmin)).status);
+    expect([401, 403, 404]).toContain((await put('betaAdmin', ownItem.id, { status: 'filed' })).status);
+    expect(await tracker('betaAdmin', range, BETA)).toEqual([]);
+    expect((await call<ComplianceItem[]>('GET', '/api/compliance-tracker/overdue', tokens.betaAdmin)).body).toEqual([]);
+    expect((await call('PUT', path(`/compliance-tracker/${ownItem.id}`, BETA), tokens.betaAdmin, { status: 'filed' })).status).toBe(404);
+    expect((await call('POST', path(`/compliance-schedules/${ownSchedule.id}/generate/2040`, BETA), tokens.betaAdmin)).status).toBe(404);
+    expect(await createSchedule('betaAdmin', { clientId: ids.own, reportTypeId: ids.rtOwn, frequency: 'monthly' }, BETA)).toMatchObject({ status: 400, body: { message: 'Client not found' } });
+    expect((await call('GET', path('/compliance-tracker'))).status).toBe(401);
+  });
+});
+
+describe('compliance: reminders (notification.requested, once per item)', () => {
+  it('an item inside its reminder window reminds the firm\'s Admins at once when unassigned, and only once', async () => {
+    const due = addDays(today(), 3);
+    const [year, month, day] = due.split('-').map(Number) as [number, number, number];
+    const s = await schedule({ clientId: ids.own, reportTypeId: ids.rtOwn, frequency: 'yearly', dueMonths: [String(month)], dueDayOfMonth: day, reminderDays: 7 });
+    const [item] = await generated(s.id, year);
+    const reminders = () => published.filter((e) => e.type === NOTIFICATION_REQUESTED && (e.payload as NotificationRequest).metadata?.complianceItemId === item!.id);
+    await eventually(async () => expect(reminders().map((e) => (e.payload as NotificationRequest).userId).sort()).toEqual([ids.admin, ids.admin2].sort()), BUS_WAIT_MS);
+    expect(reminders()[0]!.payload).toMatchObject({ category: 'compliance', type: 'warning', title: 'Compliance due soon: Own Return', actionUrl: '/compliance', clientId: ids.own });
+    // The tasks service turned it into the Admin's notification.
+    await eventually(async () => {
+      const mine = (await call<Notification[]>('GET', path('/notifications'), tokens.admin)).body;
+      expect(mine.filter((n) => n.metadata?.complianceItemId === item!.id)).toHaveLength(1);
+    }, BUS_WAIT_MS);
+    // Generating again arms nothing new; polls of the scheduler pass; still one each.
+    expect((await generate('admin', s.id, year)).body.created).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(reminders()).toHaveLength(2);
+  });
+});
+
+describe('compliance: events from other services', () => {
+  it('insights.match.detected records confidence, file and auto-detection on the item', async () => {
+    const s = await schedule({ clientId: ids.own, reportTypeId: ids.rtOwn, frequency: 'yearly', dueMonths: ['9'] });
+    const [item] = await generated(s.id, 2044);
+    await portal.bus!.publish([newEvent(INSIGHTS_MATCH_DETECTED, ACME, { itemId: item!.id, aiConfidence: 0.87, sourceFileId: 42 })]);
+    await eventually(async () => {
+      const [seen] = await tracker('admin', `?startDate=2044-09-15&endDate=2044-09-15&clientId=${ids.own}`);
+      expect(seen).toMatchObject({ id: item!.id, aiConfidence: 0.87, autoDetected: true, sourceFileId: 42, status: 'pending' });
+    }, BUS_WAIT_MS);
+  });
+
+  it('deleting a client removes its schedules and items, announced as deletions', async () => {
+    const gone = await created<Client>(path('/clients'), testClient('Leaving Client'));
+    const s = await schedule({ clientId: gone, reportTypeId: ids.rtOwn, frequency: 'quarterly', dueMonths: ['3', '9'] });
+    const items = await generated(s.id, 2045);
+    expect((await call('DELETE', path(`/clients/${gone}`), tokens.platform)).status).toBe(200);
+    await eventually(async () => {
+      expect(await tracker('admin', `?clientId=${gone}`)).toEqual([]);
+      expect((await call<ComplianceSchedule[]>('GET', path(`/compliance-schedules?clientId=${gone}`), tokens.admin)).body).toEqual([]);
+    }, BUS_WAIT_MS);
+    await eventually(async () => {
+      const deleted = published.filter((e) => e.type === COMPLIANCE_ITEM_DELETED && (e.payload as { clientId: number }).clientId === gone).map((e) => (e.payload as { id: number }).id);
+      expect(deleted.sort()).toEqual(items.map((i) => i.id).sort());
+      expect(published.some((e) => e.type === COMPLIANCE_SCHEDULE_DELETED && (e.payload as { id: number }).id === s.id)).toBe(true);
+    }, BUS_WAIT_MS);
+  });
+});
+
+describe('compliance presets', () => {
+  it('lists the four jurisdictions, every entry with its source', async () => {
+    const r = await call<CompliancePreset[]>('GET', path('/compliance-presets'), tokens.cpa);
+    expect(r.status).toBe(200);
+    expect(r.body.map((p) => p.id)).toEqual(['india', 'us', 'uk', 'australia']);
+    const names = r.body.flatMap((p) => p.entries.map((e) => e.reportTypeName));
+    expect(names).toEqual(expect.arrayContaining(['GSTR-1', 'GSTR-3B', 'TDS return (Form 24Q/26Q)', 'Advance tax instalment', 'ITR (income tax return)',
+      'Form 1040', 'Form 941', 'Form 1120-S', 'Form 1065', 'Estimated tax (Form 1040-ES)', 'VAT Return', 'Self Assessment return (SA100)', 'PAYE payment',
+      'BAS (quarterly)', 'Income tax return (individual)']));
+    expect(r.body.every((p) => p.entries.every((e) => e.source.length > 10))).toBe(true);
+  });
+
+  it('apply creates the missing report types and the schedules; applying again creates nothing', async () => {
+    const r = await call<PresetApplyResult>('POST', path('/compliance-presets/india/apply'), tokens.admin, { clientIds: [ids.own, ids.other] });
+    expect(r.status).toBe(200);
+    const india = (await call<CompliancePreset[]>('GET', path('/compliance-presets'), tokens.admin)).body.find((p) => p.id === 'india')!;
+    expect(r.body.createdReportTypes.map((t) => t.name).sort()).toEqual(india.entries.map((e) => e.reportTypeName).sort());
+    expect(r.body.createdSchedules).toHaveLength(india.entries.length * 2);
+    const gstr1 = r.body.createdSchedules.find((s) => s.reportTypeName === 'GSTR-1' && s.clientId === ids.own);
+    expect(gstr1).toMatchObject({ frequency: 'monthly', dueDayOfMonth: 11, clientName: 'Own Client' });
+    const types = (await call<ReportType[]>('GET', path('/report-types'), tokens.admin)).body.map((t) => t.name);
+    expect(types).toEqual(expect.arrayContaining(india.entries.map((e) => e.reportTypeName)));
+    const again = await call<PresetApplyResult>('POST', path('/compliance-presets/india/apply'), tokens.dta, { clientIds: [ids.own] });
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ createdReportTypes: [], createdSchedules: [] });
+    expect(again.body.skipped).toHaveLength(india.entries.length);
+  });
+
+  it('refusals and bad input', async () => {
+    expect(await call('POST', path('/compliance-presets/india/apply'), tokens.cpa, { clientIds: [ids.own] })).toMatchObject({ status: 403 });
+    expect((await call('POST', path('/compliance-presets/india/apply'), tokens.client, { clientIds: [ids.own] })).status).toBe(403);
+    expect(await call('POST', path('/compliance-presets/mars/apply'), tokens.admin, { clientIds: [ids.own] })).toMatchObject({ status: 404, body: { message: COMPLIANCE_MESSAGES.presetNotFound } });
+    expect(await call('POST', path('/compliance-presets/india/apply'), tokens.admin, { clientIds: [] })).toMatchObject({ status: 400, body: { message: COMPLIANCE_MESSAGES.clientIds } });
+    expect(await call('POST', path('/compliance-presets/india/apply'), tokens.admin, { clientIds: [ids.beta] })).toMatchObject({ status: 400, body: { message: 'Client not found' } });
+    // DTA may apply, but only an Admin may create the report types a preset lacks (the directory's rule).
+    expect((await call('POST', path('/compliance-presets/us/apply'), tokens.dta, { clientIds: [ids.own] })).status).toBe(403);
+  });
+});
