@@ -63,12 +63,12 @@ function SignedInInsights({ role, userId, admin }: { role: string; userId: numbe
         <StatCard label="Total Insights" value={stats.total} icon="pi pi-lightbulb" />
       </div>
       <div className="insight-filters">
-        <Dropdown aria-label="Client" placeholder="Client" showClear filter value={filters.clientId ?? null} options={clientOptions} onChange={(e) => setFilter('clientId', e.value)} />
-        <Dropdown aria-label="Status" placeholder="Status" showClear value={filters.status ?? null} options={INSIGHT_STATUSES.map((s) => ({ label: STATUS_LABELS[s], value: s }))} onChange={(e) => setFilter('status', e.value)} />
-        <Dropdown aria-label="Priority" placeholder="Priority" showClear value={filters.priority ?? null} options={INSIGHT_PRIORITIES.map((p) => ({ label: PRIORITY_LABELS[p], value: p }))} onChange={(e) => setFilter('priority', e.value)} />
+        <Dropdown inputId="insights-client" aria-label="Client" placeholder="Client" showClear filter value={filters.clientId ?? null} options={clientOptions} onChange={(e) => setFilter('clientId', e.value)} />
+        <Dropdown inputId="insights-status" aria-label="Status" placeholder="Status" showClear value={filters.status ?? null} options={INSIGHT_STATUSES.map((s) => ({ label: STATUS_LABELS[s], value: s }))} onChange={(e) => setFilter('status', e.value)} />
+        <Dropdown inputId="insights-priority" aria-label="Priority" placeholder="Priority" showClear value={filters.priority ?? null} options={INSIGHT_PRIORITIES.map((p) => ({ label: PRIORITY_LABELS[p], value: p }))} onChange={(e) => setFilter('priority', e.value)} />
         {admin && (
           // §6: only an Admin sees the analysis action; choosing a client runs it.
-          <Dropdown aria-label="Analyze client" placeholder="Analyze client..." filter value={null} options={clientOptions} disabled={analyze.isPending}
+          <Dropdown inputId="insights-analyze" aria-label="Analyze client" placeholder="Analyze client..." filter value={null} options={clientOptions} disabled={analyze.isPending}
             onChange={(e) => { if (typeof e.value === 'number') runAnalysis(e.value); }} />
         )}
       </div>

@@ -92,12 +92,8 @@ const isOverdue = (item: TrackerItemFacts, today: string): boolean => effectiveD
 const inReminderWindow = (item: TrackerItemFacts, today: string): boolean => addDays(effectiveDue(item), -item.reminderDays) <= today;
 const filedLate = (item: TrackerItemFacts): boolean => item.status === 'filed' && item.filedDate !== null && item.filedDate > effectiveDue(item);
 
-const filePeriods = (f: FileFacts): Set<PeriodKey> => {
-  const periods = new Set([...f.namePeriods, ...(f.facts?.textPeriods ?? [])]);
-  const modelPeriod = classifiedPeriod(f.model);
-  if (modelPeriod) periods.add(modelPeriod);
-  return periods;
-};
+/** The periods a file names by the rules' reading; a model's only weighs the confidence (below). */
+const filePeriods = (f: FileFacts): Set<PeriodKey> => new Set([...f.namePeriods, ...(f.facts?.textPeriods ?? [])]);
 
 /** Reports of the item's report type that name its period. */
 function reportsFor(item: TrackerItemFacts, files: readonly FileFacts[], periodsOf: Map<number, Set<PeriodKey>>): FileFacts[] {
