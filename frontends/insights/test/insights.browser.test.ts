@@ -85,7 +85,7 @@ describe('AI compliance insights screen in Chromium', () => {
     await page.getByRole('button', { name: 'Refresh' }).click();
     const match = page.getByRole('article', { name: `GSTR-3B for ${filed.period} appears to be filed` });
     await match.waitFor();
-    await match.getByText('GSTR-3B acknowledgement.txt').waitFor();
+    await match.getByText('GSTR-3B acknowledgement.txt', { exact: true }).waitFor();
     await match.getByText(/^\d+% confidence$/).waitFor();
     await match.getByText('Recommended Action').waitFor();
     // The acknowledgement resolved that month's missing document: its insight left the Pending tab.
