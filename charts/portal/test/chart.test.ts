@@ -278,7 +278,7 @@ describe('deployment manifests', () => {
       const withoutActivity = objects.chartWithoutActivity!;
       expect(withoutActivity.filter((o) => o.metadata.name === 'portal-activity')).toEqual([]);
       const routes = Object.keys(named(withoutActivity, 'ConfigMap', 'portal-env').data!).filter((key) => key.endsWith('_SERVICE_URL'));
-      expect(routes.sort()).toEqual(['CHAT_SERVICE_URL', 'DIRECTORY_SERVICE_URL', 'FILES_SERVICE_URL', 'IDENTITY_SERVICE_URL', 'TASKS_SERVICE_URL']);
+      expect(routes.sort()).toEqual(['CHAT_SERVICE_URL', 'DIRECTORY_SERVICE_URL', 'FILES_SERVICE_URL', 'IDENTITY_SERVICE_URL', 'INSIGHTS_SERVICE_URL', 'TASKS_SERVICE_URL']);
     });
 
     it('gives every Deployment both probes, resources and a non-root, read-only security context', () => {
