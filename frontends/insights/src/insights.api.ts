@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Client } from '@ledgerline/contracts/directory.contracts.ts';
 import { type AnalysisResult, type ComplianceInsight, type InsightPriority, type InsightStatus } from '@ledgerline/contracts/insights.contracts.ts';
-import { apiJson, apiPath } from '@ledgerline/ui/api-client.ts';
+import { apiJson, apiPath, apiQueryPath } from '@ledgerline/ui/api-client.ts';
 import { invalidateApiResources } from '@ledgerline/ui/api-invalidation.ts';
 
 /** Spec 001 §7 "Insights" as the screen calls it (tenant form when a firm is chosen). */
@@ -11,14 +11,7 @@ export interface InsightFilters {
   priority?: InsightPriority;
 }
 
-export function insightsPath(filters: InsightFilters = {}): string {
-  const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(filters)) if (v !== undefined && v !== null) q.set(k, String(v));
-  const query = q.toString();
-  return apiPath(`compliance-insights${query ? `?${query}` : ''}`);
-}
-
-export const useInsights = (filters: InsightFilters) => useQuery<ComplianceInsight[]>({ queryKey: [insightsPath(filters)] });
+export const useInsights = (filters: InsightFilters) => useQuery<ComplianceInsight[]>({ queryKey: [apiQueryPath('compliance-insights', filters)] });
 export const useInsightClients = () => useQuery<Client[]>({ queryKey: [apiPath('clients')], staleTime: 30_000 });
 
 export function useInsightMutations() {

@@ -1,4 +1,4 @@
-import type { InsightPriority, InsightRuleSettings, InsightType } from '@ledgerline/contracts/insights.contracts.ts';
+import type { ComplianceInsight, InsightRuleSettings } from '@ledgerline/contracts/insights.contracts.ts';
 import { largestAmountNear, type DocumentFacts } from './document-facts.ts';
 import type { PeriodKey } from './period-mentions.ts';
 import { classifiedPeriod, type ReportClassification } from './report-classification.ts';
@@ -49,16 +49,9 @@ export interface ClientFacts {
   today: string;
 }
 
-export interface Finding {
+/** What a rule found: the insight's own fields, and the subject it is about. */
+export interface Finding extends Pick<ComplianceInsight, 'insightType' | 'priority' | 'title' | 'description' | 'recommendedAction' | 'confidence' | 'fileId' | 'metadata'> {
   subject: string;
-  insightType: InsightType;
-  priority: InsightPriority;
-  title: string;
-  description: string;
-  recommendedAction: string;
-  confidence: number;
-  fileId: number | null;
-  metadata: Record<string, unknown>;
   /** compliance_match: what the tracker item's AI fields become. */
   trackerMatch?: { trackerItemId: number; aiConfidence: number; sourceFileId: number };
 }
