@@ -32,6 +32,7 @@ const STAFF_PAGES: readonly (readonly [string, string])[] = [
   ['/firm-details', 'Firm Details'],
   ['/settings', 'Settings'],
   ['/tasks', 'Tasks'],
+  ['/prompt-templates', 'Prompt Templates'],
   ['/compliance', 'Compliance'],
   ['/compliance-insights', 'AI Insights'],
 ];
