@@ -38,8 +38,8 @@ function ItemPanel({ title, items, tone }: { title: string; items: readonly Comp
 function MonthGrid({ year, month, byDay }: { year: number; month: number; byDay: Map<string, ComplianceItem[]> }) {
   const today = toCalendarDate(new Date());
   return (
-    <div className="compliance-calendar__grid" role="grid" aria-label={`${MONTH_LABELS[month]} ${year}`}>
-      {WEEKDAYS.map((d) => <div key={d} className="compliance-calendar__weekday" role="columnheader">{d}</div>)}
+    <div className="compliance-calendar__grid" role="group" aria-label={`${MONTH_LABELS[month]} ${year}`}>
+      {WEEKDAYS.map((d) => <div key={d} className="compliance-calendar__weekday">{d}</div>)}
       {monthGrid(year, month).flat().map((d) => {
         const key = toCalendarDate(d);
         const items = d.getMonth() === month ? byDay.get(key) ?? [] : [];
@@ -47,7 +47,7 @@ function MonthGrid({ year, month, byDay }: { year: number; month: number; byDay:
         const classes = ['compliance-calendar__day', d.getMonth() !== month && 'compliance-calendar__day--outside', key === today && 'compliance-calendar__day--today',
           items.some((i) => isCalendarOverdue(i)) && 'compliance-calendar__day--overdue'];
         return (
-          <div key={key} role="gridcell" className={classes.filter(Boolean).join(' ')} data-day={key}>
+          <div key={key} className={classes.filter(Boolean).join(' ')} data-day={key}>
             <span className="compliance-calendar__date">{d.getDate()}</span>
             {shown.map((i) => <ItemChip key={i.id} item={i} />)}
             {more > 0 && <span className="compliance-more">+{more} more</span>}

@@ -75,7 +75,7 @@ describe('resolveNavItems', () => {
     expect(staff.find((item) => item.id === 'reports')!.children.map((child) => child.href)).toEqual(['/cpa-dashboard/report/7']);
     expect(staff.some((item) => item.id === 'report-7' || item.id === 'portal')).toBe(false);
     const client = resolveNavItems(extra, { role: 'Client', tenantShortName: undefined, pathname: '/' });
-    expect(client.map((item) => item.label)).toEqual(['Dashboard', 'Reports', 'Portal']);
+    expect(client.map((item) => item.label)).toEqual(['Dashboard', 'Reports', 'Compliance', 'Portal']);
   });
 
   it('marks the item of the current location active', () => {

@@ -1,0 +1,52 @@
+import { describe, expect, it } from '@jest/globals';
+import type { ComplianceItem } from '@ledgerline/contracts/compliance.contracts.ts';
+import {
+  daysLabel, firstFew, isCalendarOverdue, itemsByDay, monthNames, shiftView, shortName, todayView, trackerDate, viewMonths, viewRange, viewTitle,
+} from '../src/compliance-view.ts';
+
+const NOW = new Date(2027, 2, 10, 15, 30);
+const item = (dueDate: string, status: ComplianceItem['status'] = 'pending') => ({ dueDate, status });
+
+describe('compliance view', () => {
+  it('Days: N overdue, Today, N days; warned at 7 or fewer', () => {
+    expect(daysLabel(item('2027-03-07'), NOW)).toEqual({ text: '3 overdue', tone: 'danger' });
+    expect(daysLabel(item('2027-03-10'), NOW)).toEqual({ text: 'Today', tone: 'warning' });
+    expect(daysLabel(item('2027-03-17'), NOW)).toEqual({ text: '7 days', tone: 'warning' });
+    expect(daysLabel(item('2027-03-18'), NOW)).toEqual({ text: '8 days', tone: 'normal' });
+  });
+
+  it('calendar overdue: past due and neither filed nor extended', () => {
+    expect(isCalendarOverdue(item('2027-03-09'), NOW)).toBe(true);
+    expect(isCalendarOverdue(item('2027-03-09', 'delayed'), NOW)).toBe(true);
+    expect(isCalendarOverdue(item('2027-03-09', 'filed'), NOW)).toBe(false);
+    expect(isCalendarOverdue(item('2027-03-09', 'extended'), NOW)).toBe(false);
+    expect(isCalendarOverdue(item('2027-03-10'), NOW)).toBe(false);
+  });
+
+  it('cuts client names to 15 characters and shows three items and how many more', () => {
+    expect(shortName('Bayview Bakery')).toBe('Bayview Bakery');
+    expect(shortName('Harbour & Pine Trading')).toBe('Harbour & Pine ...');
+    expect(firstFew([1, 2, 3, 4, 5])).toEqual({ shown: [1, 2, 3], more: 2 });
+    expect(firstFew([1])).toEqual({ shown: [1], more: 0 });
+    const byDay = itemsByDay([{ id: 1, dueDate: '2027-03-11' }, { id: 2, dueDate: '2027-03-11' }, { id: 3, dueDate: '2027-03-20' }] as ComplianceItem[]);
+    expect(byDay.get('2027-03-11')?.map((i) => i.id)).toEqual([1, 2]);
+  });
+
+  it('month and quarter views: titles, the range asked for, previous/next by 1 or 3 months, Today', () => {
+    const month = todayView('month', NOW);
+    expect(viewTitle(month)).toBe('March 2027');
+    expect(viewRange(month)).toEqual({ startDate: '2027-03-01', endDate: '2027-03-31' });
+    expect(viewTitle(shiftView({ mode: 'month', year: 2027, month: 0 }, -1))).toBe('December 2026');
+    const quarter = todayView('quarter', new Date(2027, 10, 5));
+    expect(viewTitle(quarter)).toBe('Q4 2027 (Oct – Dec)');
+    expect(viewRange(quarter)).toEqual({ startDate: '2027-10-01', endDate: '2027-12-31' });
+    expect(viewMonths(shiftView(quarter, 1))).toEqual([{ year: 2028, month: 0 }, { year: 2028, month: 1 }, { year: 2028, month: 2 }]);
+    expect(viewRange({ mode: 'month', year: 2028, month: 1 }).endDate).toBe('2028-02-29');
+  });
+
+  it('dates and months as the screen shows them', () => {
+    expect(trackerDate('2027-03-07')).toBe('Mar 07, 2027');
+    expect(trackerDate(null)).toBe('');
+    expect(monthNames(['3', '6', '9', '12'])).toBe('Mar, Jun, Sep, Dec');
+  });
+});

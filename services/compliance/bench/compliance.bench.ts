@@ -1,0 +1,128 @@
+// `npm run bench:compliance`: compliance generation and tracker queries at volume in one firm.
+// Creates BENCH_SCHEDULES monthly schedules (default 2,000: BENCH_CLIENTS clients × report
+// types) through the API, then
+//   - times generating next year for every schedule (POST …/generate/{year}, 8 in flight):
+//     24,000 items and their 48,000 reminder jobs (target < 5 s on PostgreSQL);
+//   - generates more years until the firm holds BENCH_ITEMS items (default 200,000), this
+//     year included (its past months are overdue);
+//   - measures through the gateway, paced at BENCH_RATE requests per second (default 20) for
+//     BENCH_DURATION_S seconds each, as the firm's Admin (target p95 < 50 ms): the calendar's
+//     range query (a month, per client and firm-wide) and the overdue list (per client and
+//     firm-wide, which answers at most 5,000 items).
+// PostgreSQL when POSTGRES_URL is set (a scratch database, dropped afterwards), else the
+// embedded default. The portal runs in this process, so the client's work shares the CPU with
+// it: read the figures as an upper bound, beside the baseline (/healthz) of the same run.
+import autocannon from 'autocannon';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createScratchDatabase } from '@ledgerline/kit/db/test-databases.ts';
+import { percentile95, summarize } from '@ledgerline/server/bench-report.ts';
+import { startPortal } from '@ledgerline/server/portal.ts';
+import { ephemeralServicePorts } from '@ledgerline/server/portal-process.ts';
+
+const SCHEDULES = Number(process.env.BENCH_SCHEDULES ?? 2000);
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 50);
+const ITEMS = Number(process.env.BENCH_ITEMS ?? 200_000);
+const RATE = Number(process.env.BENCH_RATE ?? 20);
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
+const REPORT_TYPES = Math.ceil(SCHEDULES / CLIENTS);
+const THIS_YEAR = new Date().getUTCFullYear();
+const tenant = `benchcompl${randomBytes(3).toString('hex')}`;
+
+const scratch = process.env.POSTGRES_URL ? await createScratchDatabase(process.env.POSTGRES_URL) : null;
+const portal = await startPortal({
+  env: {
+    ...process.env, LOG_LEVEL: 'warn', PORT: '0', GATEWAY_HOST: '127.0.0.1', ...ephemeralServicePorts(),
+    PORTAL_DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-compliance-')), PORTAL_ADMIN_USERNAME: 'bench-admin', PORTAL_ADMIN_PASSWORD: 'bench-secret',
+    GATEWAY_RATE_LIMIT_PER_MINUTE: '100000000', ...(scratch ? { POSTGRES_URL: scratch.url } : {}),
+  },
+});
+const base = portal.gatewayUrl!;
+const call = async <T = Record<string, unknown>>(method: string, path: string, body?: unknown, token?: string): Promise<T> => {
+  const r = await fetch(`${base}${path}`, {
+    method, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${await r.text()}`);
+  return (await r.json()) as T;
+};
+/** Runs `fn` over 0..n-1 with `width` in flight. */
+const inParallel = async (n: number, width: number, fn: (i: number) => Promise<void>) => {
+  let next = 0;
+  await Promise.all(Array.from({ length: width }, async () => { while (next < n) await fn(next++); }));
+};
+const seconds = (since: number) => (Date.now() - since) / 1000;
+
+try {
+  const platform = (await call<{ token: string }>('POST', '/api/admin/auth/login', { username: 'bench-admin', password: 'bench-secret' })).token;
+  await call('POST', '/api/companies', { name: 'Bench Compliance', shortName: tenant }, platform);
+  await call('POST', `/api/${tenant}/users`, { username: 'bench-admin-user', password: 'password1', fullName: 'Bench Admin', roleId: 1, clientIds: null }, platform);
+  const { token } = await call<{ token: string }>('POST', `/api/${tenant}/auth/login`, { username: 'bench-admin-user', password: 'password1' });
+  const clientIds: number[] = [];
+  const typeIds: number[] = [];
+  for (let i = 0; i < CLIENTS; i++) {
+    clientIds.push((await call<{ id: number }>('POST', `/api/${tenant}/clients`, {
+      name: `Bench Client ${i}`, address: '1 Main Street', phone: '(555)-123-4567', federalId: '12-3456789', stateId: 'ST-1', email: `c${i}@example.com`,
+    }, platform)).id);
+  }
+  for (let i = 0; i < REPORT_TYPES; i++) typeIds.push((await call<{ id: number }>('POST', `/api/${tenant}/report-types`, { name: `Bench Return ${i}` }, platform)).id);
+
+  let started = Date.now();
+  const scheduleIds: number[] = [];
+  await inParallel(SCHEDULES, 8, async (i) => {
+    scheduleIds.push((await call<{ id: number }>('POST', `/api/${tenant}/compliance-schedules`, {
+      clientId: clientIds[i % CLIENTS], reportTypeId: typeIds[Math.floor(i / CLIENTS)], frequency: 'monthly', dueDayOfMonth: 1 + (i % 28),
+    }, token)).id);
+  });
+  console.log(`created ${SCHEDULES} schedules in ${seconds(started).toFixed(1)} s`);
+
+  const generateYear = async (year: number) => {
+    let created = 0;
+    await inParallel(scheduleIds.length, 8, async (i) => {
+      created += (await call<{ created: number }>('POST', `/api/${tenant}/compliance-schedules/${scheduleIds[i]}/generate/${year}`, undefined, token)).created;
+    });
+    return created;
+  };
+  started = Date.now();
+  const firstYear = await generateYear(THIS_YEAR + 1);
+  const generationSeconds = seconds(started);
+  console.log(`generated ${THIS_YEAR + 1} for ${SCHEDULES} schedules: ${firstYear} items in ${generationSeconds.toFixed(2)} s`);
+
+  started = Date.now();
+  let total = firstYear + await generateYear(THIS_YEAR);
+  for (let year = THIS_YEAR + 2; total < ITEMS; year++) total += await generateYear(year);
+  console.log(`seeded to ${total} items in ${seconds(started).toFixed(1)} s`);
+
+  const results: { label: string; value: number; unit: string; target: number }[] = [
+    { label: `generate a year for ${SCHEDULES} schedules`, value: generationSeconds, unit: 's', target: 5 },
+  ];
+  const paced = async (label: string, paths: string[], target: number | null, duration = DURATION_S) => {
+    let n = 0;
+    const r = await autocannon({
+      url: `${base}${paths[0]}`, connections: RATE, overallRate: RATE, duration, headers: { authorization: `Bearer ${token}` },
+      requests: [{ setupRequest: (req) => ({ ...req, path: paths[n++ % paths.length] }) }],
+    });
+    if (r.non2xx) throw new Error(`${label}: ${r.non2xx} non-2xx answers`);
+    console.log(summarize(label, r));
+    if (target !== null) results.push({ label, value: percentile95(r), unit: 'ms', target });
+  };
+  const month = String(new Date().getUTCMonth() + 1).padStart(2, '0');
+  const lastDay = new Date(Date.UTC(THIS_YEAR, Number(month), 0)).getUTCDate();
+  const range = `startDate=${THIS_YEAR}-${month}-01T00:00:00.000Z&endDate=${THIS_YEAR}-${month}-${lastDay}T23:59:59.999Z`;
+  const perClient = (path: string) => clientIds.slice(0, 10).map((c) => `${path}${path.includes('?') ? '&' : '?'}clientId=${c}`);
+  const rangePaths = perClient(`/api/${tenant}/compliance-tracker?${range}`);
+  const overduePaths = perClient(`/api/${tenant}/compliance-tracker/overdue`);
+  await paced('warm-up', [...rangePaths, ...overduePaths], null, 3);
+  await paced('baseline /healthz', ['/healthz'], 50);
+  await paced('tracker range, a month of one client', rangePaths, 50);
+  await paced(`tracker range, a month of the firm (${SCHEDULES} items)`, [`/api/${tenant}/compliance-tracker?${range}`], 50);
+  await paced('overdue, one client', overduePaths, 50);
+  await paced('overdue, the firm (first 5,000)', [`/api/${tenant}/compliance-tracker/overdue`], 50);
+
+  console.log(`\n${scratch ? 'PostgreSQL' : 'embedded (PGlite)'}, ${SCHEDULES} schedules, ${total} items; ${availableParallelism()} CPUs, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  for (const r of results) console.log(`${r.value < r.target ? 'PASS' : 'MISS'} ${r.label}: ${r.unit === 'ms' ? 'p95 ' : ''}${r.value.toFixed(2)} ${r.unit} (target < ${r.target} ${r.unit})`);
+} finally {
+  await portal.stop();
+  await scratch?.drop();
+}
