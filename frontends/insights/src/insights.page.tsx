@@ -9,19 +9,11 @@ import { EmptyState } from '@ledgerline/ui/empty-state.tsx';
 import { useFailureToast } from '@ledgerline/ui/failure-toast.ts';
 import { PageHeading } from '@ledgerline/ui/page-heading.tsx';
 import { canAdministerFirm } from '@ledgerline/ui/permissions.ts';
+import { StatCard } from '@ledgerline/ui/stat-card.tsx';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 import { InsightCard } from './insight-card.tsx';
 import { emptyTabText, insightStats, PRIORITY_LABELS, STATUS_LABELS } from './insight-view.ts';
 import { useInsightClients, useInsightMutations, useInsights, type InsightFilters } from './insights.api.ts';
-
-function StatCard({ label, value, icon }: { label: string; value: number; icon: string }) {
-  return (
-    <div className="insight-stat">
-      <i className={icon} aria-hidden="true" />
-      <div><span className="insight-stat__value">{value}</span><span className="insight-stat__label">{label}</span></div>
-    </div>
-  );
-}
 
 /** The AI Compliance Insights screen of spec 001 §2. */
 export function InsightsPage() {
