@@ -14,7 +14,8 @@ const MODES = [{ label: 'Month', value: 'month' }, { label: 'Quarter', value: 'q
 function ItemChip({ item }: { item: ComplianceItem }) {
   return (
     <span className={`compliance-chip compliance-chip--${item.status}`} title={`${item.clientName} — ${item.reportTypeName} (${item.period})`}>
-      {shortName(item.clientName)} · {item.reportTypeName}
+      <strong>{item.reportTypeName}</strong>
+      <span>{shortName(item.clientName)}</span>
     </span>
   );
 }

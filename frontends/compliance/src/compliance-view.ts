@@ -17,9 +17,12 @@ export function daysUntil(dueDate: string, now = new Date()): number {
   return Math.round((due.getTime() - today.getTime()) / DAY_MS);
 }
 
-/** The tracker's Days column: 'N overdue', 'Today' or 'N days'; warned at 7 or fewer (§2, §9). */
-export function daysLabel(item: Pick<ComplianceItem, 'dueDate' | 'status'>, now = new Date()): { text: string; tone: 'danger' | 'warning' | 'normal' } {
-  const days = daysUntil(item.dueDate, now);
+/**
+ * The tracker's Days column: 'N overdue', 'Today' or 'N days'; warned at 7 or fewer (§2, §9).
+ * An extended item counts to its extension date.
+ */
+export function daysLabel(item: Pick<ComplianceItem, 'dueDate' | 'status' | 'extensionDate'>, now = new Date()): { text: string; tone: 'danger' | 'warning' | 'normal' } {
+  const days = daysUntil(item.status === 'extended' && item.extensionDate ? item.extensionDate : item.dueDate, now);
   if (days < 0) return { text: `${-days} overdue`, tone: 'danger' };
   if (days === 0) return { text: 'Today', tone: 'warning' };
   return { text: `${days} days`, tone: days <= COMPLIANCE_WARNING_DAYS ? 'warning' : 'normal' };

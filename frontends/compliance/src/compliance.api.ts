@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
-  ComplianceItem, CompliancePreset, ComplianceSchedule, GenerationResult, PresetApplyResult, TrackerStatus,
+  BulkGenerationResult, ComplianceItem, CompliancePreset, ComplianceSchedule, GenerationResult, PresetApplyResult, TrackerStatus,
 } from '@ledgerline/contracts/compliance.contracts.ts';
 import type { Client, ReportType } from '@ledgerline/contracts/directory.contracts.ts';
 import { apiJson, apiPath } from '@ledgerline/ui/api-client.ts';
@@ -82,6 +82,11 @@ export function useComplianceMutations() {
     generate: useMutation({
       mutationFn: ({ scheduleId, year }: { scheduleId: number; year: number }) =>
         apiJson<GenerationResult>('POST', apiPath(`compliance-schedules/${scheduleId}/generate/${year}`)),
+      onSuccess: refresh(['compliance-tracker']),
+    }),
+    generateAll: useMutation({
+      mutationFn: ({ year, clientId }: { year: number; clientId: number | undefined }) =>
+        apiJson<BulkGenerationResult>('POST', withQuery(`compliance-schedules/generate/${year}`, { clientId })),
       onSuccess: refresh(['compliance-tracker']),
     }),
     updateItem: useMutation({

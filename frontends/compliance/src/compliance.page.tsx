@@ -39,19 +39,26 @@ export function CompliancePage() {
   const [addOpen, setAddOpen] = useState(false);
   const [presetOpen, setPresetOpen] = useState(false);
   const [editing, setEditing] = useState<ComplianceItem | null>(null);
-  const [generating, setGenerating] = useState<number | null>(null);
+  const [generating, setGenerating] = useState<number | 'all' | null>(null);
   const tracker = useTracker({ clientId, status }).data;
   const overdue = useOverdue(clientId).data;
   const upcoming = useUpcoming(clientId).data;
   const schedules = useSchedules(clientId, staff).data;
   const clients = useClients().data;
-  const { generate } = useComplianceMutations();
+  const { generate, generateAll } = useComplianceMutations();
 
   const onGenerate = (s: ComplianceSchedule, year: number) => {
     setGenerating(s.id);
     // §8: a failed generate has no visible reaction.
     generate.mutate({ scheduleId: s.id, year }, {
       onSuccess: (r) => showToast({ severity: 'success', summary: 'Trackers Generated', detail: `${r.created} items created for ${s.reportTypeName} ${year}` }),
+      onSettled: () => setGenerating(null),
+    });
+  };
+  const onGenerateAll = (year: number) => {
+    setGenerating('all');
+    generateAll.mutate({ year, clientId }, {
+      onSuccess: (r) => showToast({ severity: 'success', summary: 'Trackers Generated', detail: `${r.created} items created for ${r.schedules} schedules, ${year}` }),
       onSettled: () => setGenerating(null),
     });
   };
@@ -77,7 +84,7 @@ export function CompliancePage() {
       <TabView>
         <TabPanel header="Calendar View"><ComplianceCalendar clientId={clientId} status={status} overdue={overdue} upcoming={upcoming} /></TabPanel>
         <TabPanel header="Compliance Tracker"><TrackerTable items={tracker} onEdit={staff ? setEditing : null} /></TabPanel>
-        {staff && <TabPanel header="Schedules"><ScheduleCards schedules={schedules} onGenerate={onGenerate} generating={generating} /></TabPanel>}
+        {staff && <TabPanel header="Schedules"><ScheduleCards schedules={schedules} onGenerate={onGenerate} onGenerateAll={onGenerateAll} generating={generating} /></TabPanel>}
       </TabView>
       {staff && <ScheduleFormDialog visible={addOpen} onHide={() => setAddOpen(false)} />}
       {staff && <PresetDialog visible={presetOpen} onHide={() => setPresetOpen(false)} />}

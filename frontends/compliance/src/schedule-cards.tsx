@@ -7,10 +7,16 @@ import { monthNames } from './compliance-view.ts';
 export const NO_SCHEDULES = 'No compliance schedules found. Create your first schedule to start tracking deadlines.';
 
 /** Schedules tab (spec 001 §2): one card per schedule with 'Generate {current year}'. */
-export function ScheduleCards({ schedules, onGenerate, generating }: { schedules: readonly ComplianceSchedule[]; onGenerate(s: ComplianceSchedule, year: number): void; generating: number | null }) {
+export function ScheduleCards({ schedules, onGenerate, onGenerateAll, generating }: {
+  schedules: readonly ComplianceSchedule[]; onGenerate(s: ComplianceSchedule, year: number): void; onGenerateAll(year: number): void; generating: number | 'all' | null;
+}) {
   const year = new Date().getFullYear();
   if (schedules.length === 0) return <EmptyState icon="pi pi-calendar" text={NO_SCHEDULES} />;
   return (
+    <>
+    <div className="compliance-schedules__toolbar">
+      <Button label={`Generate ${year} for all schedules shown`} icon="pi pi-bolt" size="small" loading={generating === 'all'} onClick={() => onGenerateAll(year)} />
+    </div>
     <div className="compliance-schedules">
       {schedules.map((s) => (
         <article key={s.id} className="compliance-schedule" aria-label={`${s.clientName} ${s.reportTypeName}`}>
@@ -33,5 +39,6 @@ export function ScheduleCards({ schedules, onGenerate, generating }: { schedules
         </article>
       ))}
     </div>
+    </>
   );
 }

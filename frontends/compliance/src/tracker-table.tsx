@@ -6,6 +6,8 @@ import type { ComplianceItem, TrackerStatus } from '@ledgerline/contracts/compli
 import { daysLabel, trackerDate } from './compliance-view.ts';
 
 export const STATUS_SEVERITY: Record<TrackerStatus, 'warning' | 'success' | 'danger' | 'info'> = { pending: 'warning', filed: 'success', delayed: 'danger', extended: 'info' };
+/** A firm's tracker runs to thousands of items: a page at a time. */
+const PAGE_ROWS = 25;
 export const NO_ITEMS = 'No compliance items found. Generate compliance trackers from schedules to start tracking.';
 
 function DaysCell({ item }: { item: ComplianceItem }) {
@@ -17,7 +19,7 @@ function DaysCell({ item }: { item: ComplianceItem }) {
 /** Compliance Tracker tab (spec 001 §2): the Actions column only for those who may change items. */
 export function TrackerTable({ items, onEdit }: { items: readonly ComplianceItem[]; onEdit: ((item: ComplianceItem) => void) | null }) {
   return (
-    <DataTable value={[...items]} dataKey="id" emptyMessage={NO_ITEMS} size="small" className="compliance-table" rowClassName={(i: ComplianceItem) => `compliance-row-${i.id}`}>
+    <DataTable value={[...items]} dataKey="id" emptyMessage={NO_ITEMS} size="small" className="compliance-table" paginator={items.length > PAGE_ROWS} rows={PAGE_ROWS} rowClassName={(i: ComplianceItem) => `compliance-row-${i.id}`}>
       <Column header="Client" field="clientName" />
       <Column header="Report Type" field="reportTypeName" />
       <Column header="Period" field="period" />

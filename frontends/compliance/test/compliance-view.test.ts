@@ -5,7 +5,7 @@ import {
 } from '../src/compliance-view.ts';
 
 const NOW = new Date(2027, 2, 10, 15, 30);
-const item = (dueDate: string, status: ComplianceItem['status'] = 'pending') => ({ dueDate, status });
+const item = (dueDate: string, status: ComplianceItem['status'] = 'pending', extensionDate: string | null = null) => ({ dueDate, status, extensionDate });
 
 describe('compliance view', () => {
   it('Days: N overdue, Today, N days; warned at 7 or fewer', () => {
@@ -13,6 +13,7 @@ describe('compliance view', () => {
     expect(daysLabel(item('2027-03-10'), NOW)).toEqual({ text: 'Today', tone: 'warning' });
     expect(daysLabel(item('2027-03-17'), NOW)).toEqual({ text: '7 days', tone: 'warning' });
     expect(daysLabel(item('2027-03-18'), NOW)).toEqual({ text: '8 days', tone: 'normal' });
+    expect(daysLabel(item('2027-03-01', 'extended', '2027-04-30'), NOW)).toEqual({ text: '51 days', tone: 'normal' });
   });
 
   it('calendar overdue: past due and neither filed nor extended', () => {

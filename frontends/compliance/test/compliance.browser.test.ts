@@ -84,12 +84,16 @@ describe('compliance screen in Chromium', () => {
     const gstr1 = page.getByRole('article', { name: 'Bayview Bakery GSTR-1' });
     await gstr1.getByRole('button', { name: `Generate ${YEAR}` }).click();
     await expectToast(page, 'Trackers Generated', `12 items created for GSTR-1 ${YEAR}`);
+    // The rest of the firm's schedules in one call (Coral's year exists already): TDS deposit 12, TDS returns 4, advance tax 4, ITR 1.
+    await page.getByRole('button', { name: `Generate ${YEAR} for all schedules shown` }).click();
+    await expectToast(page, 'Trackers Generated', `21 items created for 7 schedules, ${YEAR}`);
 
     // The calendar of this month shows the 11th and the 20th filled.
     await page.getByRole('tab', { name: 'Calendar View' }).click();
     const month = String(new Date().getMonth() + 1).padStart(2, '0');
-    await page.locator(`[data-day="${YEAR}-${month}-20"]`).getByText('Bayview Bakery · GSTR-3B').waitFor();
-    await page.locator(`[data-day="${YEAR}-${month}-11"]`).getByText('Bayview Bakery · GSTR-1').waitFor();
+    const chip = (day: string, reportType: string) => page.locator(`[data-day="${YEAR}-${month}-${day}"] .compliance-chip`, { hasText: reportType });
+    await chip('20', 'GSTR-3B').getByText('Bayview Bakery').waitFor();
+    await chip('11', 'GSTR-1').getByText('Bayview Bakery').waitFor();
     await page.getByRole('button', { name: 'Quarter', exact: true }).click();
     await expect(page.locator('.compliance-month-card').count()).resolves.toBe(3);
     await page.getByRole('button', { name: 'Month', exact: true }).click();
@@ -146,6 +150,16 @@ describe('compliance screen in Chromium', () => {
     await expect(page.getByRole('button', { name: 'Add Schedule' }).count()).resolves.toBe(0);
     await expect(page.getByRole('tab', { name: 'Schedules' }).count()).resolves.toBe(0);
     await expect(page.locator('.compliance-table').getByRole('button', { name: /^Update / }).count()).resolves.toBe(0);
+
+    // On a phone, with a filled calendar and tracker, the page never scrolls sideways.
+    const sideways = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await sideways()).toBeLessThanOrEqual(0);
+    await page.getByRole('tab', { name: 'Calendar View' }).click();
+    await page.locator('.compliance-chip').first().waitFor();
+    expect(await sideways()).toBeLessThanOrEqual(0);
+    await page.getByRole('button', { name: 'Quarter', exact: true }).click();
+    expect(await sideways()).toBeLessThanOrEqual(0);
     await page.close();
   });
 });

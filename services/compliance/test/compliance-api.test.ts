@@ -6,7 +6,7 @@ import { apiClient, createSignedInUser, startTestPortal, testClient } from '@led
 import type { RunningPortal } from '@ledgerline/server/portal.ts';
 import {
   COMPLIANCE_ITEM_DELETED, COMPLIANCE_ITEM_UPSERTED, COMPLIANCE_MESSAGES, COMPLIANCE_SCHEDULE_DELETED, COMPLIANCE_SCHEDULE_UPSERTED, INSIGHTS_MATCH_DETECTED,
-  type ComplianceItem, type ComplianceItemEvent, type CompliancePreset, type ComplianceSchedule, type GenerationResult, type PresetApplyResult,
+  type BulkGenerationResult, type ComplianceItem, type ComplianceItemEvent, type CompliancePreset, type ComplianceSchedule, type GenerationResult, type PresetApplyResult,
 } from '@ledgerline/contracts/compliance.contracts.ts';
 import type { Client, ReportType } from '@ledgerline/contracts/directory.contracts.ts';
 import type { Company } from '@ledgerline/contracts/identity.contracts.ts';
@@ -196,6 +196,25 @@ describe('compliance schedules: generating a year', () => {
     const items = (await tracker('admin', '?startDate=2031-01-01&endDate=2031-12-31')).filter((i) => i.scheduleId === s.id);
     expect(items.map((i) => i.period)).toHaveLength(12);
     expect(new Set(items.map((i) => i.period)).size).toBe(12);
+  });
+
+  it('a whole firm\'s year in one call: every active schedule within reach (or one client\'s), each item once', async () => {
+    const bulk = (who: string, year: number, query = '') => call<BulkGenerationResult>('POST', path(`/compliance-schedules/generate/${year}${query}`), tokens[who]);
+    const all = (await call<ComplianceSchedule[]>('GET', path('/compliance-schedules'), tokens.admin)).body;
+    const ofOwn = all.filter((s) => s.clientId === ids.own);
+    const perYear = (list: ComplianceSchedule[]) => list.reduce((n, s) => n + (s.frequency === 'monthly' ? 12 : s.dueMonths.length), 0);
+    expect((await bulk('admin', 2050, `?clientId=${ids.own}`)).body).toEqual({ year: 2050, schedules: ofOwn.length, created: perYear(ofOwn), existing: 0 });
+    const r = await bulk('dta', 2050);
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ year: 2050, schedules: all.length, created: perYear(all) - perYear(ofOwn), existing: perYear(ofOwn) });
+    expect((await bulk('admin', 2050)).body).toMatchObject({ created: 0, existing: perYear(all) });
+    expect((await tracker('admin', '?startDate=2050-01-01&endDate=2050-12-31')).length).toBe(perYear(all));
+    // A CPA generates only within their lists; a Client user not at all.
+    const cpaSchedules = (await call<ComplianceSchedule[]>('GET', path('/compliance-schedules'), tokens.cpa)).body;
+    expect((await bulk('cpa', 2051)).body).toEqual({ year: 2051, schedules: cpaSchedules.length, created: perYear(cpaSchedules), existing: 0 });
+    expect((await tracker('admin', '?startDate=2051-01-01&endDate=2051-12-31')).every((i) => i.clientId === ids.own && i.reportTypeId === ids.rtOwn)).toBe(true);
+    expect((await bulk('client', 2052)).status).toBe(403);
+    expect(await call('POST', path('/compliance-schedules/generate/1999'), tokens.admin)).toMatchObject({ status: 400, body: { message: COMPLIANCE_MESSAGES.year } });
   });
 
   it('bad years and schedule ids', async () => {

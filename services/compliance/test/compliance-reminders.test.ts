@@ -53,9 +53,9 @@ describe.each(databaseTargets())('compliance reminders ($name)', (target) => {
   async function itemDue(dueDate: string, armedAt: number, reminderDays = 7): Promise<ComplianceItem> {
     return firm.transaction(async (tx) => {
       const scheduleId = await schedules.insert(tx, { clientId: 1, reportTypeId: 1, frequency: 'yearly', dueDayOfMonth: 1, dueMonths: ['1'], reminderDays, notes: null });
-      const [id] = await items.insertMissing(tx, { id: scheduleId, clientId: 1, reportTypeId: 1 }, [{ key: dueDate.slice(0, 7), label: 'FY', start: dueDate, end: dueDate, dueDate }]);
-      const [item] = await items.byIds(tx, [id!]);
-      await new ComplianceReminders({ jobs, items, users: userAccess }).arm(tx, [item!], reminderDays, armedAt);
+      const [made] = await items.insertMissing(tx, [{ schedule: { id: scheduleId, clientId: 1, reportTypeId: 1 }, period: { key: dueDate.slice(0, 7), label: 'FY', start: dueDate, end: dueDate, dueDate } }]);
+      const [item] = await items.byIds(tx, [made!.id]);
+      await new ComplianceReminders({ jobs, items, users: userAccess }).arm(tx, [item!], () => reminderDays, armedAt);
       return item!;
     });
   }
@@ -93,7 +93,7 @@ describe.each(databaseTargets())('compliance reminders ($name)', (target) => {
     await b.stop();
 
     // A restart, and the same items armed again (a regeneration): nothing is said twice.
-    await firm.transaction((tx) => new ComplianceReminders({ jobs, items, users: userAccess }).arm(tx, [unassigned, assigned], 7, tenDaysAgo));
+    await firm.transaction((tx) => new ComplianceReminders({ jobs, items, users: userAccess }).arm(tx, [unassigned, assigned], () => 7, tenDaysAgo));
     const restarted = replica();
     expect(await restarted.tick()).toBe(4);
     await restarted.stop();

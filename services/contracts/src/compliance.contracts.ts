@@ -165,6 +165,14 @@ export interface GenerationResult {
   items: ComplianceItem[];
 }
 
+/** The reply of POST /compliance-schedules/generate/{year}: every active schedule within reach. */
+export interface BulkGenerationResult {
+  year: number;
+  schedules: number;
+  created: number;
+  existing: number;
+}
+
 // ---------------------------------------------------------------- statutory presets
 
 export const JURISDICTIONS = ['india', 'us', 'uk', 'australia'] as const;

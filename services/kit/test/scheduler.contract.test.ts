@@ -72,6 +72,23 @@ describe.each(databaseTargets())('Scheduler ($name)', (target) => {
     await s.stop();
   });
 
+  it('scheduleMany adds many jobs in one statement, moving those whose key is pending', async () => {
+    await reset();
+    await schedule(firmA, 'm1', new Date(Date.now() + 3_600_000));
+    const past = new Date(Date.now() - 1000);
+    await db.forSchema(firmA.schema).transaction((tx) => queue.scheduleMany(tx, [
+      { kind: 'remind', key: 'm1', runAt: past, payload: { key: 'm1' } },
+      { kind: 'remind', key: 'm2', runAt: past, payload: { key: 'm2' } },
+      { kind: 'remind', key: 'm3', runAt: new Date(Date.now() + 3_600_000), payload: { key: 'm3' } },
+    ]));
+    await db.forSchema(firmA.schema).transaction((tx) => queue.scheduleMany(tx, []));
+    const s = startScheduler({ db, queue, tenants: firms, handlers: { remind: fire('r1') }, logger, pollMs: 60_000 }, false);
+    expect(await s.tick()).toBe(2);
+    expect(await firedKeys(firmA)).toEqual(['m1', 'm2']);
+    expect(await pending(firmA)).toBe(1);
+    await s.stop();
+  });
+
   it('a failing job is rolled back alone and retried later; the others of its batch commit', async () => {
     await reset();
     await schedule(firmA, 'ok', new Date(Date.now() - 2000));

@@ -184,6 +184,7 @@ const RULES: Record<string, Rule> = {
   'POST /api/compliance-schedules': { allowed: STAFF, request: () => ({ body: { clientId: ids.ownClient, reportTypeId: ids.reportType, frequency: 'monthly' } }) },
   // The matrix fills the first path parameter only: the year stays '{year}' (a 400 for those allowed).
   'POST /api/compliance-schedules/{scheduleId}/generate/{year}': { allowed: STAFF, request: async () => ({ path: String(await victimSchedule()) }) },
+  'POST /api/compliance-schedules/generate/{year}': { allowed: STAFF, request: () => ({ path: '2031' }) },
   'GET /api/compliance-tracker': { allowed: EVERYONE },
   'GET /api/compliance-tracker/overdue': { allowed: EVERYONE },
   'GET /api/compliance-tracker/upcoming': { allowed: EVERYONE },

@@ -11,6 +11,7 @@ export const DUE_SOON_JOB = 'compliance-due-soon';
 export const OVERDUE_JOB = 'compliance-overdue';
 type Kind = typeof DUE_SOON_JOB | typeof OVERDUE_JOB;
 const DAY_MS = 86_400_000;
+type ArmedItem = Pick<ComplianceItem, 'id' | 'scheduleId' | 'dueDate'>;
 const startOfDay = (isoDay: string) => new Date(`${isoDay}T00:00:00Z`).getTime();
 
 /**
@@ -36,11 +37,12 @@ export class ComplianceReminders {
     this.#users = deps.users;
   }
 
-  async arm(tx: Queryable, items: readonly ComplianceItem[], reminderDays: number, now = Date.now()): Promise<void> {
+  /** Arms new items' notices; `reminderDays` of each item's schedule. */
+  async arm(tx: Queryable, items: readonly ArmedItem[], reminderDays: (item: ArmedItem) => number, now = Date.now()): Promise<void> {
     const today = startOfDay(new Date(now).toISOString().slice(0, 10));
     const future = items.filter((i) => startOfDay(i.dueDate) >= today);
     await this.#jobs.scheduleMany(tx, future.flatMap((i) => [
-      { kind: DUE_SOON_JOB, key: `${DUE_SOON_JOB}:${i.id}`, runAt: new Date(Math.max(now, startOfDay(i.dueDate) - reminderDays * DAY_MS)), payload: { itemId: i.id } },
+      { kind: DUE_SOON_JOB, key: `${DUE_SOON_JOB}:${i.id}`, runAt: new Date(Math.max(now, startOfDay(i.dueDate) - reminderDays(i) * DAY_MS)), payload: { itemId: i.id } },
       { kind: OVERDUE_JOB, key: `${OVERDUE_JOB}:${i.id}`, runAt: new Date(startOfDay(i.dueDate) + DAY_MS), payload: { itemId: i.id } },
     ]));
   }

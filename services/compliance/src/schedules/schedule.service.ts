@@ -1,7 +1,9 @@
 import type { DirectoryLookup } from '@ledgerline/kit/directory/directory-lookup.ts';
 import { Invalid, NotFound } from '@ledgerline/kit/errors.ts';
 import type { TenantRequest } from '@ledgerline/kit/tenancy/tenant-requests.ts';
-import { COMPLIANCE_MESSAGES, type ComplianceSchedule, type GenerationResult, type ScheduleInput } from '@ledgerline/contracts/compliance.contracts.ts';
+import {
+  COMPLIANCE_MESSAGES, type BulkGenerationResult, type ComplianceItemEvent, type ComplianceSchedule, type GenerationResult, type ScheduleInput,
+} from '@ledgerline/contracts/compliance.contracts.ts';
 import { staffReach } from '../access-rules.ts';
 import type { ComplianceReminders } from '../reminders/compliance-reminders.ts';
 import { publishItems, publishSchedules } from '../tracker/compliance-events.ts';
@@ -46,22 +48,35 @@ export class ScheduleService {
     });
   }
 
+  /** One schedule's year (the Schedules tab's 'Generate {year}'). */
+  async generate(t: TenantRequest, scheduleId: number, year: number): Promise<GenerationResult> {
+    const schedule = await this.#schedules.get(t.db, staffReach(t), scheduleId);
+    if (!schedule) throw new NotFound(COMPLIANCE_MESSAGES.scheduleNotFound);
+    const { items, periods } = await this.#generate(t, [schedule], year);
+    return { scheduleId, year, created: items.length, existing: periods - items.length, items: await this.#items.byIds(t.db, items.map((i) => i.id)) };
+  }
+
+  /** The year of every active schedule within the caller's reach (of one client, if given), in one transaction. */
+  async generateAll(t: TenantRequest, year: number, clientId: number | undefined): Promise<BulkGenerationResult> {
+    const schedules = (await this.#schedules.list(t.db, staffReach(t), clientId)).filter((s) => s.isActive);
+    const { items, periods } = await this.#generate(t, schedules, year);
+    return { year, schedules: schedules.length, created: items.length, existing: periods - items.length };
+  }
+
   /**
    * Inserts the year's missing items (the unique schedule+period key makes a repeat, or two at
    * once, insert each item once) and arms the reminders of those this call made.
    */
-  async generate(t: TenantRequest, scheduleId: number, year: number): Promise<GenerationResult> {
-    const reach = staffReach(t);
-    const schedule = await this.#schedules.get(t.db, reach, scheduleId);
-    if (!schedule) throw new NotFound(COMPLIANCE_MESSAGES.scheduleNotFound);
-    const periods = periodsOf(schedule, year);
+  async #generate(t: TenantRequest, schedules: readonly ComplianceSchedule[], year: number): Promise<{ items: ComplianceItemEvent[]; periods: number }> {
+    const periods = schedules.flatMap((schedule) => periodsOf(schedule, year).map((period) => ({ schedule, period })));
+    const reminderDays = new Map(schedules.map((s) => [s.id, s.reminderDays]));
     const items = await t.db.transaction(async (tx) => {
-      const made = await this.#items.byIds(tx, await this.#items.insertMissing(tx, schedule, periods));
+      const made = await this.#items.insertMissing(tx, periods);
       await publishItems(tx, t.shortName, made);
-      await this.#reminders.arm(tx, made, schedule.reminderDays);
+      await this.#reminders.arm(tx, made, (item) => reminderDays.get(item.scheduleId)!);
       return made;
     });
-    return { scheduleId, year, created: items.length, existing: periods.length - items.length, items };
+    return { items, periods: periods.length };
   }
 }
 

@@ -33,6 +33,15 @@ export function createSchedulesRouter(deps: { api: ApiRegistry; schedules: Sched
   });
 
   api.route(router, {
+    method: 'post', path: '/api/compliance-schedules/generate/:year', summary: 'Create the year\'s missing tracker items of every active schedule within reach (?clientId: of one client)',
+    query: scheduleListQuerySchema, pathParams: { year: { type: 'integer', minimum: GENERATION_YEARS.min, maximum: GENERATION_YEARS.max } }, before,
+  }, async ({ res, params, query }) => {
+    const t = await tenants.ofRequest(res);
+    staffReach(t);
+    return service.generateAll(t, yearOf(params.year), query.clientId);
+  });
+
+  api.route(router, {
     method: 'post', path: '/api/compliance-schedules/:scheduleId/generate/:year', summary: 'Create the year\'s tracker items of a schedule (those missing only)',
     pathParams: { year: { type: 'integer', minimum: GENERATION_YEARS.min, maximum: GENERATION_YEARS.max } }, before,
   }, async ({ res, params }) => {

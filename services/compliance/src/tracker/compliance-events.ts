@@ -3,7 +3,7 @@ import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import { enqueueEvents } from '@ledgerline/kit/outbox/outbox.ts';
 import {
   COMPLIANCE_ITEM_DELETED, COMPLIANCE_ITEM_UPSERTED, COMPLIANCE_SCHEDULE_DELETED, COMPLIANCE_SCHEDULE_UPSERTED,
-  type ComplianceDeletedEvent, type ComplianceItem, type ComplianceItemEvent, type ComplianceSchedule, type ComplianceScheduleEvent,
+  type ComplianceDeletedEvent, type ComplianceItemEvent, type ComplianceSchedule, type ComplianceScheduleEvent,
 } from '@ledgerline/contracts/compliance.contracts.ts';
 
 /**
@@ -17,7 +17,8 @@ export function publishSchedules(tx: Queryable, tenant: string, schedules: reado
   })));
 }
 
-export function publishItems(tx: Queryable, tenant: string, items: readonly ComplianceItem[]): Promise<void> {
+/** Items as their events tell them (a ComplianceItem is one, names aside). */
+export function publishItems(tx: Queryable, tenant: string, items: readonly ComplianceItemEvent[]): Promise<void> {
   return enqueueEvents(tx, items.map((i) => newEvent<ComplianceItemEvent>(COMPLIANCE_ITEM_UPSERTED, tenant, {
     id: i.id, scheduleId: i.scheduleId, clientId: i.clientId, reportTypeId: i.reportTypeId, period: i.period, periodStart: i.periodStart,
     periodEnd: i.periodEnd, dueDate: i.dueDate, status: i.status, filedDate: i.filedDate, extensionDate: i.extensionDate,

@@ -2,9 +2,17 @@ import type { UserAccessReadModel } from '@ledgerline/kit/access/user-access-rea
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import { SqlParams } from '@ledgerline/kit/db/sql-params.ts';
 import type { DirectoryReadModel } from '@ledgerline/kit/directory/directory-read-model.ts';
-import { COMPLIANCE_UPCOMING_DAYS, type ComplianceItem, type TrackerListQuery, type TrackerStatus } from '@ledgerline/contracts/compliance.contracts.ts';
+import {
+  COMPLIANCE_UPCOMING_DAYS, type ComplianceItem, type ComplianceItemEvent, type TrackerListQuery, type TrackerStatus,
+} from '@ledgerline/contracts/compliance.contracts.ts';
 import { reachable, type ComplianceReach } from '../access-rules.ts';
 import type { Period } from '../schedules/periods.ts';
+
+/** One period of one schedule, to be inserted if the schedule lacks it. */
+export interface SchedulePeriod {
+  schedule: { id: number; clientId: number; reportTypeId: number };
+  period: Period;
+}
 
 /** The columns PUT and the insights match may change; the store writes exactly what it is given. */
 export interface ItemFields {
@@ -112,17 +120,29 @@ export class TrackerStore {
     return this.#query(db, p, [`i.id = ANY(${p.add(ids)}::int[])`], ids.length);
   }
 
-  /** Inserts the periods a schedule lacks; returns the ids of those this call made. */
-  async insertMissing(tx: Queryable, schedule: { id: number; clientId: number; reportTypeId: number }, periods: readonly Period[]): Promise<number[]> {
+  /**
+   * Inserts the schedules' periods they lack, in one statement; returns the items this call made,
+   * as their events tell them (a new item is pending, unassigned, with no AI match yet).
+   */
+  async insertMissing(tx: Queryable, periods: readonly SchedulePeriod[]): Promise<ComplianceItemEvent[]> {
     if (!periods.length) return [];
-    const { rows } = await tx.query<{ id: number }>(
+    const { rows } = await tx.query<{ id: number; schedule_id: number; period_key: string }>(
       `INSERT INTO compliance_items (schedule_id, client_id, report_type_id, period_key, period, period_start, period_end, due_date)
-       SELECT $1, $2, $3, p.key, p.label, p.start::date, p.end_day::date, p.due::date
-       FROM jsonb_to_recordset($4::jsonb) AS p(key text, label text, start text, end_day text, due text)
-       ON CONFLICT (schedule_id, period_key) DO NOTHING RETURNING id`,
-      [schedule.id, schedule.clientId, schedule.reportTypeId, JSON.stringify(periods.map((x) => ({ key: x.key, label: x.label, start: x.start, end_day: x.end, due: x.dueDate })))],
+       SELECT p.schedule_id, p.client_id, p.report_type_id, p.key, p.label, p.start::date, p.end_day::date, p.due::date
+       FROM jsonb_to_recordset($1::jsonb) AS p(schedule_id int, client_id int, report_type_id int, key text, label text, start text, end_day text, due text)
+       ON CONFLICT (schedule_id, period_key) DO NOTHING RETURNING id, schedule_id, period_key`,
+      [JSON.stringify(periods.map(({ schedule: s, period: x }) => ({
+        schedule_id: s.id, client_id: s.clientId, report_type_id: s.reportTypeId, key: x.key, label: x.label, start: x.start, end_day: x.end, due: x.dueDate,
+      })))],
     );
-    return rows.map((r) => r.id).sort((a, b) => a - b);
+    const asked = new Map(periods.map((p) => [`${p.schedule.id}/${p.period.key}`, p]));
+    return rows.sort((a, b) => a.id - b.id).map((r) => {
+      const { schedule: s, period: x } = asked.get(`${r.schedule_id}/${r.period_key}`)!;
+      return {
+        id: r.id, scheduleId: s.id, clientId: s.clientId, reportTypeId: s.reportTypeId, period: x.label, periodStart: x.start, periodEnd: x.end, dueDate: x.dueDate,
+        status: 'pending', filedDate: null, extensionDate: null, assignedToId: null, aiConfidence: 0, autoDetected: false, sourceFileId: null,
+      };
+    });
   }
 
   async update(tx: Queryable, id: number, fields: ItemFields): Promise<void> {
