@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { newEvent, type EventEnvelope } from '@ledgerline/kit/bus/bus.ts';
+import { TokenSigner } from '@ledgerline/kit/crypto/signed-token.ts';
+import { TENANT_HEADER } from '@ledgerline/kit/service-module.ts';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import { startOpenAiStandIn, type OpenAiStandIn } from '@ledgerline/kit/testing/openai-stand-in.ts';
 import { apiClient, createSignedInUser, startTestPortal, testClient } from '@ledgerline/server/portal-harness.ts';
@@ -9,6 +11,7 @@ import {
   COMPLIANCE_ITEM_DELETED, COMPLIANCE_ITEM_UPSERTED, INSIGHTS_MATCH_DETECTED, type ComplianceItemEvent, type InsightsMatchDetected,
 } from '@ledgerline/contracts/compliance.contracts.ts';
 import type { Client } from '@ledgerline/contracts/directory.contracts.ts';
+import { FILE_TEXT_ASSERTION_HEADER, fileTextPath, type FileTextAssertion } from '@ledgerline/contracts/files.contracts.ts';
 import { INSIGHT_MESSAGES, type AnalysisResult, type ComplianceInsight } from '@ledgerline/contracts/insights.contracts.ts';
 
 /*
@@ -269,6 +272,21 @@ describe('reviewing and visibility', () => {
     expect([401, 403]).toContain((await call('GET', `/api/${BETA}/compliance-insights`, tokens.admin)).status);
     expect([401, 403]).toContain((await review('betaAdmin', pending.id, { status: 'dismissed' }, ACME)).status);
     expect((await review('betaAdmin', pending.id, { status: 'dismissed' }, BETA)).status).toBe(404);
+  });
+});
+
+describe('reading a report\'s text without a user', () => {
+  it('the files service answers only a genuine assertion naming that file and firm', async () => {
+    const filesUrl = portal.serviceUrls.get('files')!;
+    const asked = standIn.requests.length;
+    const fileId = await upload('admin', ids.own!, ids.gst!, 'notes.txt', 'Plain notes');
+    // Its classification is asked of the stand-in too: let it happen before the model cases queue their replies.
+    await eventually(() => expect(standIn.requests.length).toBeGreaterThan(asked), BUS_WAIT_MS);
+    const ask = (headers: Record<string, string>) => fetch(`${filesUrl}${fileTextPath(fileId)}`, { headers: { [TENANT_HEADER]: ACME, ...headers } });
+    expect((await ask({})).status).toBe(401);
+    expect((await ask({ [FILE_TEXT_ASSERTION_HEADER]: 'forged.assertion' })).status).toBe(403);
+    const other = new TokenSigner<FileTextAssertion>(randomBytes(32)).sign({ t: ACME, f: fileId }, 60).token;
+    expect((await ask({ [FILE_TEXT_ASSERTION_HEADER]: other })).status).toBe(403);
   });
 });
 
