@@ -170,7 +170,7 @@ describe('sign-in, users and roles in Chromium', () => {
     await page.getByText('Welcome, Carl Price Jr').waitFor();
   });
 
-  it("shows a Client user only Dashboard and Reports, and their organisation's name in the header", async () => {
+  it("shows a Client user only Dashboard, Reports and Compliance, and their organisation's name in the header", async () => {
     await page.locator('.app-header').getByRole('button', { name: 'Logout' }).click();
     await page.waitForURL(`${baseUrl}/${firm.shortName}/login`);
     await submitLogin(page, client.username, client.password);
@@ -179,6 +179,7 @@ describe('sign-in, users and roles in Chromium', () => {
     await expect(navLinks(page)).resolves.toEqual([
       ['Dashboard', `/${firm.shortName}/dashboard`],
       ['Reports', `/${firm.shortName}/client-reports`],
+      ['Compliance', `/${firm.shortName}/compliance`],
     ]);
     await page.locator('.client-org-name', { hasText: cleoHoldings.name }).waitFor();
     await portal.screenshot(page, 'access-client-dashboard');

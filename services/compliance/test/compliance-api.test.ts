@@ -477,7 +477,7 @@ describe('compliance presets', () => {
   });
 
   it('refusals and bad input', async () => {
-    expect(await call('POST', path('/compliance-presets/india/apply'), tokens.cpa, { clientIds: [ids.own] })).toMatchObject({ status: 403 });
+    expect(await call('POST', path('/compliance-presets/india/apply'), tokens.cpa, { clientIds: [ids.own] })).toMatchObject({ status: 403, body: { message: COMPLIANCE_MESSAGES.presetDenied } });
     expect((await call('POST', path('/compliance-presets/india/apply'), tokens.client, { clientIds: [ids.own] })).status).toBe(403);
     expect(await call('POST', path('/compliance-presets/mars/apply'), tokens.admin, { clientIds: [ids.own] })).toMatchObject({ status: 404, body: { message: COMPLIANCE_MESSAGES.presetNotFound } });
     expect(await call('POST', path('/compliance-presets/india/apply'), tokens.admin, { clientIds: [] })).toMatchObject({ status: 400, body: { message: COMPLIANCE_MESSAGES.clientIds } });

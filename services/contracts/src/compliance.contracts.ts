@@ -42,6 +42,7 @@ export const COMPLIANCE_MESSAGES = {
   clientIds: 'clientIds must be a non-empty list of client ids',
   assigneeNotStaff: 'Compliance items can only be assigned to staff users of this firm',
   clientsDenied: 'Access denied. Client users can only read their own compliance items.',
+  presetDenied: 'Only an Admin or DTA can apply a statutory calendar.',
 } as const;
 
 const month = z.union([z.string(), z.number()], { error: COMPLIANCE_MESSAGES.dueMonth })

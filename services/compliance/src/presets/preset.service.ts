@@ -8,8 +8,6 @@ import { publishSchedules } from '../tracker/compliance-events.ts';
 import type { DirectoryReportTypes } from './directory-report-types.client.ts';
 import { PRESETS } from './preset.catalog.ts';
 
-export const PRESET_ADMIN_ONLY = 'Only an Admin or DTA can apply a statutory calendar.';
-
 /**
  * Applying a statutory calendar to clients (README "Compliance presets"): the report types the
  * firm lacks are created in the directory first (by name, so a retry reuses them); then every
@@ -35,7 +33,7 @@ export class PresetService {
   }
 
   async apply(t: TenantRequest, presetId: string, clientIds: readonly number[]): Promise<PresetApplyResult> {
-    if (t.scope.clients !== 'all' || t.scope.reportTypes !== 'all') throw new Forbidden(PRESET_ADMIN_ONLY);
+    if (t.scope.clients !== 'all' || t.scope.reportTypes !== 'all') throw new Forbidden(COMPLIANCE_MESSAGES.presetDenied);
     const preset = PRESETS.find((p) => p.id === presetId);
     if (!preset) throw new NotFound(COMPLIANCE_MESSAGES.presetNotFound);
     const createdReportTypes: PresetApplyResult['createdReportTypes'] = [];
