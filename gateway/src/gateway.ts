@@ -17,6 +17,7 @@ import { createApiDocsRouter } from './api-docs.router.ts';
 import type { GatewayConfig } from './gateway.config.ts';
 import type { RouteTable, RouteTarget } from './route-table.ts';
 import type { TenantDirectory } from './tenant-directory.ts';
+import { createUpstreamProxy } from './upstream-proxy.ts';
 
 export interface GatewayOptions {
   config: GatewayConfig;
@@ -45,6 +46,7 @@ export interface Gateway {
  */
 export function createGateway(options: GatewayOptions): Gateway {
   const { config, routes, tenants, tokens, logger } = options;
+  const upstream = createUpstreamProxy({ maxSocketsPerUpstream: config.upstreamMaxSockets, logger });
   const agent = new http.Agent({ keepAlive: true, maxSockets: config.upstreamMaxSockets, keepAliveMsecs: 10_000 });
   const proxies = new Map<string, ProxyHandler>();
   const proxyFor = (target: RouteTarget): ProxyHandler => {
@@ -145,19 +147,19 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (await tenants.isUnavailableNow(tenant)) throw new NotFound('Tenant not found');
       req.headers[TENANT_HEADER] = tenant;
     }
-    req.url = resolved.servicePath;
-    return proxyFor(resolved.target)(req, res, next);
+    upstream.forward(resolved.target, req, res, resolved.servicePath);
   };
   app.use('/api', apiProxy);
 
   app.use((req, res, next) => {
     const target = routes.resolveOther(req.path);
     if (!target) return next();
-    return proxyFor(target)(req, res, next);
+    upstream.forward(target, req, res, req.originalUrl);
   });
 
   if (config.frontendsUrl) {
-    app.use(createProxyMiddleware({ target: config.frontendsUrl, agent }));
+    const frontendsTarget = { service: 'frontends', url: config.frontendsUrl };
+    app.use((req, res) => upstream.forward(frontendsTarget, req, res, req.originalUrl));
   } else if (options.frontends) {
     app.use(options.frontends);
   }
@@ -183,6 +185,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     },
     close() {
       agent.destroy();
+      void upstream.close();
     },
   };
 }
