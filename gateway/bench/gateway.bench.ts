@@ -8,7 +8,7 @@
 // processes, as deployed; BENCH_MODE=all runs every target in one process (the embedded
 // default, where gateway and service share one CPU core's event loop).
 import autocannon from 'autocannon';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ephemeralServicePorts, spawnPortal, spawnService } from '@ledgerline/server/portal-process.ts';
@@ -38,8 +38,18 @@ const identity = MODE === 'split' ? await spawnService(env, 'identity', IDENTITY
 const portal = await spawnPortal(env, MODE === 'split' ? ['--target=gateway'] : []);
 const nginx = await startNginxProxy(IDENTITY_PORT, NGINX_PORT);
 
-interface Totals { requests: number; seconds: number; p50: number[]; p95: number[] }
+interface Totals { requests: number; seconds: number; p50: number[]; p95: number[]; cpuMs: number }
 const totals = new Map<string, Totals>();
+
+// The machine is shared, so throughput swings with whatever else runs; the CPU time the
+// server side (identity, nginx's worker, the gateway) spends per request does not.
+const serverPids = [portal.child.pid!, identity?.child.pid, ...nginx.pids].filter((p): p is number => p !== undefined);
+const CLOCK_TICKS_PER_S = 100;
+const cpuMsOf = (pid: number): number => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_S; // utime + stime
+};
+const serverCpuMs = () => serverPids.reduce((sum, pid) => sum + cpuMsOf(pid), 0);
 
 try {
   const login = await fetch(`${portal.url}/api/admin/auth/login`, {
@@ -50,10 +60,13 @@ try {
 
   const measure = async (label: string, url: string) => {
     await autocannon({ url, headers, connections: CONNECTIONS, duration: 2 }); // warm-up
+    const cpuBefore = serverCpuMs();
     const r = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION_S });
+    const cpuMs = serverCpuMs() - cpuBefore;
     if (r.non2xx > 0 || r.errors > 0) throw new Error(`${label}: ${r.non2xx} non-2xx, ${r.errors} errors`);
     console.log(summarize(label, r));
-    const t = totals.get(label) ?? { requests: 0, seconds: 0, p50: [], p95: [] };
+    const t = totals.get(label) ?? { requests: 0, seconds: 0, p50: [], p95: [], cpuMs: 0 };
+    t.cpuMs += cpuMs;
     t.requests += r.requests.total;
     t.seconds += r.duration;
     t.p50.push(r.latency.p50);
@@ -69,11 +82,13 @@ try {
   const rate = (label: string) => totals.get(label)!.requests / totals.get(label)!.seconds;
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const p95 = (label: string) => mean(totals.get(label)!.p95);
+  const cpuUs = (label: string) => (totals.get(label)!.cpuMs * 1000) / totals.get(label)!.requests;
   console.log(`\nover ${ROUNDS} alternating rounds:`);
   for (const label of ['direct', 'nginx', 'gateway']) {
-    console.log(`  ${label.padEnd(8)} ${rate(label).toFixed(1)} req/s, p95 ~${p95(label).toFixed(2)} ms`);
+    console.log(`  ${label.padEnd(8)} ${rate(label).toFixed(1)} req/s, p95 ~${p95(label).toFixed(2)} ms, server CPU ${cpuUs(label).toFixed(0)} µs per request`);
   }
   console.log(`gateway throughput: ${((rate('gateway') / rate('nginx')) * 100).toFixed(1)} % of nginx (target >= 75 %), ${((rate('gateway') / rate('direct')) * 100).toFixed(1)} % of direct; nginx ${((rate('nginx') / rate('direct')) * 100).toFixed(1)} % of direct`);
+  console.log(`proxy CPU per request: gateway ${(cpuUs('gateway') - cpuUs('direct')).toFixed(0)} µs, nginx ${(cpuUs('nginx') - cpuUs('direct')).toFixed(0)} µs`);
   console.log(`gateway p95 ${(p95('gateway') - p95('nginx')).toFixed(2)} ms over nginx's (target <= 2 ms)`);
   console.log(`(${CONNECTIONS} connections, ${DURATION_S} s per measurement, ${MODE === 'split' ? 'gateway and identity in separate processes' : 'every target in one process'}, nginx with one worker)`);
 } finally {

@@ -2,7 +2,7 @@
 // gateway is one Node process), keep-alive to the upstream, nothing else, in a temporary
 // prefix so it needs no system configuration and leaves nothing behind.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -10,6 +10,8 @@ const NGINX_BINARY = process.env.NGINX_BINARY ?? '/usr/sbin/nginx';
 
 export interface NginxProxy {
   url: string;
+  /** The master and its worker. */
+  pids: number[];
   stop(): Promise<void>;
 }
 
@@ -55,8 +57,10 @@ http {
     if (Date.now() > deadline) throw new Error('nginx did not answer within 10 s');
     await new Promise((r) => setTimeout(r, 100));
   }
+  const worker = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/).map(Number);
   return {
     url,
+    pids: [child.pid!, ...worker],
     stop: async () => {
       if (child.exitCode === null) child.kill('SIGQUIT');
       await exited;

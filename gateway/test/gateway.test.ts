@@ -62,7 +62,7 @@ beforeAll(async () => {
     frontends: null,
   });
   closeUpgrades = gateway.closeUpgrades;
-  gatewayServer = http.createServer(gateway.app);
+  gatewayServer = http.createServer(gateway.handle);
   gatewayServer.on('upgrade', gateway.upgrade);
   gatewayUrl = await listen(gatewayServer);
 });
@@ -199,7 +199,7 @@ describe('gateway', () => {
       tokens: createTokenVerifier({ issuers: [{ issuer: 'test-issuer', jwks: () => issuer.jwks() }] }),
       logger: createLogger('gateway-test', 'silent'), frontends: null,
     });
-    const server = http.createServer(gateway.app);
+    const server = http.createServer(gateway.handle);
     try {
       await run(await listen(server));
     } finally {

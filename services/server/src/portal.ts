@@ -208,7 +208,7 @@ async function startGateway(
     tenants,
     frontends: config.frontendsUrl ? null : createFrontendsRouter({ frontendsDir: FRONTENDS_DIR, remotes: builtRemotes() }),
   });
-  const server = http.createServer(gateway.app);
+  const server = http.createServer(gateway.handle);
   server.on('upgrade', gateway.upgrade);
   const listening = await listen('gateway', server, config.port, env.GATEWAY_HOST ?? '0.0.0.0');
   logger.info({ url: listening.url }, 'gateway listening');
