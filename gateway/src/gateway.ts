@@ -3,6 +3,7 @@ import helmet from 'helmet';
 import { createProxyMiddleware, type RequestHandler as ProxyHandler } from 'http-proxy-middleware';
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
+import type { PortalClaims } from '@ledgerline/kit/auth/claims.ts';
 import type { TokenVerifier } from '@ledgerline/kit/auth/token-verifier.ts';
 import { bearerToken } from '@ledgerline/kit/auth/token-verifier.ts';
 import { canActInTenant } from '@ledgerline/kit/auth/roles.ts';
@@ -68,28 +69,37 @@ export function createGateway(options: GatewayOptions): Gateway {
     return address;
   };
 
-  const proxyApi = async (req: http.IncomingMessage, res: http.ServerResponse, address: string): Promise<void> => {
+  // Synchronous unless a token is new to this process or a firm needs a fresh look: most
+  // calls reach the upstream without waiting a turn of the event loop.
+  const proxyApi = (req: http.IncomingMessage, res: http.ServerResponse, address: string): Promise<void> | void => {
     rateLimiter.take(address, res);
     const url = req.url ?? '/';
     const resolved = routes.resolveApi(url);
-    if (!resolved.target) throw new NotFound(`Not found: ${req.method} ${url.split('?')[0]}`);
+    const target = resolved.target;
+    if (!target) throw new NotFound(`Not found: ${req.method} ${url.split('?')[0]}`);
     enforceBodyLimit(req, config);
 
     // A client never chooses the trusted tenant header itself.
     delete req.headers[TENANT_HEADER];
     if (resolved.pathTenant !== null && !SHORT_NAME_PATTERN.test(resolved.pathTenant)) throw new NotFound('Tenant not found');
-    let tenant = resolved.pathTenant ?? tenants.resolveHost(req.headers.host);
+    const named = resolved.pathTenant ?? tenants.resolveHost(req.headers.host);
+    const admit = (claims: Readonly<PortalClaims> | undefined): Promise<void> | void => {
+      const tenant = named ?? claims?.tenant ?? null;
+      if (tenant && claims && !canActInTenant(claims, tenant)) throw new Forbidden('This account belongs to another firm.');
+      const forward = () => {
+        if (tenant) req.headers[TENANT_HEADER] = tenant;
+        upstream.forward(target, req, res, resolved.servicePath);
+      };
+      if (!tenant || !tenants.isUnavailable(tenant)) return forward();
+      return tenants.isUnavailableNow(tenant).then((gone) => {
+        if (gone) throw new NotFound('Tenant not found');
+        forward();
+      });
+    };
     const token = bearerToken(req.headers.authorization);
-    if (token) {
-      const claims = await tokens.verify(token);
-      tenant ??= claims.tenant;
-      if (tenant && !canActInTenant(claims, tenant)) throw new Forbidden('This account belongs to another firm.');
-    }
-    if (tenant) {
-      if (await tenants.isUnavailableNow(tenant)) throw new NotFound('Tenant not found');
-      req.headers[TENANT_HEADER] = tenant;
-    }
-    upstream.forward(resolved.target, req, res, resolved.servicePath);
+    if (!token) return admit(undefined);
+    const claims = tokens.verifiedBefore(token);
+    return claims ? admit(claims) : tokens.verify(token).then(admit);
   };
 
   const app = express();
@@ -140,10 +150,15 @@ export function createGateway(options: GatewayOptions): Gateway {
       }
       const address = edge(req, res);
       metrics(req as express.Request, res as express.Response, noop);
-      proxyApi(req, res, address).catch((err: unknown) => {
+      const fail = (err: unknown) => {
         if (res.headersSent) req.socket.destroy();
         else sendError(err, res, logger, { url: req.url });
-      });
+      };
+      try {
+        proxyApi(req, res, address)?.catch(fail);
+      } catch (err) {
+        fail(err);
+      }
     },
     upgrade: upgrades.upgrade,
     closeUpgrades: upgrades.closeAll,
