@@ -1,7 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Dropdown } from 'primereact/dropdown';
-import { InputSwitch } from 'primereact/inputswitch';
 import { InputText } from 'primereact/inputtext';
 import type { Company, CompanyInput } from '@ledgerline/contracts/identity.contracts.ts';
 import { COMPANIES_QUERY_KEY } from '@ledgerline/ui/companies-query.ts';
@@ -11,6 +10,7 @@ import type { FieldErrors } from '@ledgerline/ui/form-validation.ts';
 import { failureReason } from '@ledgerline/ui/server-message.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 import { useRetained } from '@ledgerline/ui/use-retained.ts';
+import { ToggleSwitch } from '@ledgerline/ui/toggle-switch.tsx';
 import { ADMIN_OVERVIEW_URL } from './admin-analytics.api.ts';
 import { createCompany, updateCompany } from './companies.api.ts';
 import { checkTenantForm, EMPTY_TENANT_FORM, tenantFormValues, URL_PATTERN_OPTIONS, withShortName, type TenantFormValues } from './tenant-form.model.ts';
@@ -122,7 +122,7 @@ function TenantForm({ mode, initial, onSubmit }: TenantFormProps) {
         </FormField>
       )}
       <div className="tenant-form__switch">
-        <InputSwitch inputId="tenant-active" checked={values.isActive} onChange={(event) => set('isActive', Boolean(event.value))} />
+        <ToggleSwitch inputId="tenant-active" checked={values.isActive} onChange={(event) => set('isActive', Boolean(event.value))} />
         <label htmlFor="tenant-active">{values.isActive ? 'Active' : 'Inactive'}</label>
       </div>
     </form>

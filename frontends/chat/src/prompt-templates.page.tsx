@@ -3,7 +3,6 @@ import { Button } from 'primereact/button';
 import { Card } from 'primereact/card';
 import { Column } from 'primereact/column';
 import { DataTable } from 'primereact/datatable';
-import { InputSwitch } from 'primereact/inputswitch';
 import { Message } from 'primereact/message';
 import { Tag } from 'primereact/tag';
 import { useState } from 'react';
@@ -12,6 +11,7 @@ import { useAuth } from '@ledgerline/ui/auth-context.tsx';
 import { PageHeading } from '@ledgerline/ui/page-heading.tsx';
 import { failureReason } from '@ledgerline/ui/server-message.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
+import { ToggleSwitch } from '@ledgerline/ui/toggle-switch.tsx';
 import { PROMPT_CATEGORY_LABELS, type PromptTemplate } from '@ledgerline/contracts/chat.contracts.ts';
 import { promptTemplatePath, promptTemplatesPath } from './chat.api.ts';
 import { PromptTemplateFormDialog, type TemplateFormTarget } from './prompt-template-form-dialog.tsx';
@@ -57,7 +57,7 @@ export function PromptTemplatesPage() {
               body={(t: PromptTemplate) => (
                 <div className="record-actions">
                   <Button icon="pi pi-pencil" rounded text aria-label={`Edit ${t.title}`} tooltip="Edit" tooltipOptions={{ position: 'top' }} onClick={() => setFormTarget({ mode: 'edit', template: t })} />
-                  <InputSwitch checked={t.isActive} aria-label={`${t.title} active`} disabled={toggle.isPending} onChange={() => toggle.mutate(t)} />
+                  <ToggleSwitch checked={t.isActive} aria-label={`${t.title} active`} disabled={toggle.isPending} onChange={() => toggle.mutate(t)} />
                 </div>
               )}
             />

@@ -32,6 +32,7 @@ const STAFF_PAGES: readonly (readonly [string, string])[] = [
   ['/firm-details', 'Firm Details'],
   ['/settings', 'Settings'],
   ['/tasks', 'Tasks'],
+  ['/prompt-templates', 'Prompt Templates'],
 ];
 const PAGES: Record<Role, readonly (readonly [string, string])[]> = {
   Admin: STAFF_PAGES,

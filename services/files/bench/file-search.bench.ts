@@ -24,7 +24,7 @@ import { createScratchDatabase } from '@ledgerline/kit/db/test-databases.ts';
 import { percentile95, summarize } from '@ledgerline/server/bench-report.ts';
 import { RANK_CONTENT_CHARS } from '../src/files/file.store.ts';
 import { toTsQuery } from '../src/files/search-query.ts';
-import { startBenchPortal } from './bench-portal.ts';
+import { startBenchPortal } from '@ledgerline/server/bench-portal.ts';
 
 const postgresUrl = process.env.POSTGRES_URL;
 if (!postgresUrl) {

@@ -9,6 +9,8 @@
 // (the embedded default unless their URLs are exported), with the rate limit raised.
 // SCHEMATHESIS (default `schemathesis` on PATH), FUZZ_MAX_EXAMPLES (10), FUZZ_SEED.
 import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -39,8 +41,17 @@ function schemathesis(name: string, spec: string, token: string, checks: string,
     'run', spec, '--url', portal.gatewayUrl, '-H', `Authorization: Bearer ${token}`,
     '--checks', checks, '--max-examples', MAX_EXAMPLES, '--seed', SEED, '--no-color',
     '--report', 'junit', '--report-junit-path', join(work, `${name.replace(/\W+/g, '-')}.xml`),
-  ], { stdio: 'inherit', cwd: work, env: { ...process.env, SCHEMATHESIS_HOOKS: 'fuzz_hooks', PYTHONPATH: HERE, ...extraEnv } });
-  return new Promise((resolve) => child.on('exit', (code) => resolve(code ?? 1)));
+  ], { stdio: ['ignore', 'pipe', 'pipe'], cwd: work, env: { ...process.env, SCHEMATHESIS_HOOKS: 'fuzz_hooks', PYTHONPATH: HERE, ...extraEnv } });
+  relay(child.stdout, process.stdout);
+  relay(child.stderr, process.stderr);
+  return new Promise((resolve) => child.on('close', (code) => resolve(code ?? 1)));
+}
+
+/** Schemathesis closes with pytest-style banners ("==== No issues found in 12s ===="); CI reads
+ *  such a line as a test runner's closing line that ran no test, so the banners lose their rules. */
+function relay(from: Readable, to: NodeJS.WritableStream): void {
+  createInterface({ input: from, crlfDelay: Infinity })
+    .on('line', (line) => to.write(`${line.replace(/^=+ (.*?) =+$/, '-- $1 --')}\n`));
 }
 
 try {

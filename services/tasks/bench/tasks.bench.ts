@@ -1,34 +1,37 @@
-// `npm run bench:tasks`: the tasks screen and notifications at volume in one firm, and
-// realtime push latency. Seeds BENCH_TASKS tasks (default 50,000) through the API and
-// BENCH_NOTIFICATIONS notifications (default 200,000) as notification.requested events on
-// the bus (the path every service uses), then measures through the gateway, paced at
-// BENCH_RATE requests per second (default 20) for BENCH_DURATION_S seconds each:
+// `npm run bench:tasks`: the tasks screen and notifications at volume in one firm on
+// PostgreSQL (POSTGRES_URL required; a scratch database, dropped afterwards), and realtime
+// push latency. The product runs as deployed: every service in one child process and the
+// gateway in another (BENCH_MODE=split, default; BENCH_MODE=all for one process), so the
+// load generator in this process does not share their event loops. Creates the firm, its
+// 20 clients and users through the API (their events feed the tasks service's read
+// models), seeds BENCH_TASKS tasks (default 50,000) with their client statuses and
+// BENCH_NOTIFICATIONS notifications (default 200,000, most for the Admin) with SQL
+// (generate_series; the unread counter's trigger runs as it would for each insert), then
+// measures through the gateway, paced at BENCH_RATE requests per second (default 20) for
+// BENCH_DURATION_S seconds each:
 //   - GET /api/{tenant}/tasks with filters (status + priority, assignee, client), as the
 //     firm's Admin and as a CPA with a client list (target p95 < 50 ms);
-//   - GET /api/{tenant}/notifications/unread-count of a user holding most notifications
+//   - GET /api/{tenant}/notifications/unread-count of the user holding most notifications
 //     (target p95 < 20 ms);
-// and connects BENCH_SOCKETS sockets (default 1,000, spread over BENCH_SOCKET_USERS users)
+// beside the gateway's /healthz (no database) as the baseline the machine gives any call.
+// Then connects BENCH_SOCKETS sockets (default 1,000, spread over BENCH_SOCKET_USERS users)
 // through the gateway, assigns tasks to those users one by one and reports the p95 from
 // each POST's response to its push arriving on every socket of the assignee (target
-// p95 < 100 ms). PostgreSQL when POSTGRES_URL is set (a scratch database, dropped
-// afterwards), else the embedded default. The portal runs in this process (its bus is
-// where the notifications are published), so the client's work shares the CPU with it:
-// read the figures as an upper bound, beside the baseline (the gateway's /healthz, no
-// database) measured the same way in the same run.
+// p95 < 100 ms).
 import autocannon from 'autocannon';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { availableParallelism, loadavg } from 'node:os';
 import { io as connect, type Socket } from 'socket.io-client';
-import { newEvent } from '@ledgerline/kit/bus/bus.ts';
+import { openPostgresDatabase } from '@ledgerline/kit/db/postgres-database.ts';
 import { createScratchDatabase } from '@ledgerline/kit/db/test-databases.ts';
+import { startBenchPortal } from '@ledgerline/server/bench-portal.ts';
 import { percentile95, summarize } from '@ledgerline/server/bench-report.ts';
-import { startPortal } from '@ledgerline/server/portal.ts';
-import { ephemeralServicePorts } from '@ledgerline/server/portal-process.ts';
-import { NOTIFICATION_PUSH, NOTIFICATION_REQUESTED } from '@ledgerline/contracts/notifications.contracts.ts';
-import { TASK_PRIORITIES, TASK_STATUSES } from '@ledgerline/contracts/tasks.contracts.ts';
+import { NOTIFICATION_PUSH } from '@ledgerline/contracts/notifications.contracts.ts';
 
+const postgresUrl = process.env.POSTGRES_URL;
+if (!postgresUrl) {
+  console.error('bench:tasks needs POSTGRES_URL (the targets are set for PostgreSQL).');
+  process.exit(2);
+}
 const TASKS = Number(process.env.BENCH_TASKS ?? 50_000);
 const NOTIFICATIONS = Number(process.env.BENCH_NOTIFICATIONS ?? 200_000);
 const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 1000);
@@ -36,18 +39,15 @@ const SOCKET_USERS = Number(process.env.BENCH_SOCKET_USERS ?? 20);
 const PUSHES = Number(process.env.BENCH_PUSHES ?? 200);
 const RATE = Number(process.env.BENCH_RATE ?? 20);
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
+const MODE = process.env.BENCH_MODE === 'all' ? 'all' : 'split';
+const FIRST_PORT = Number(process.env.BENCH_FIRST_PORT ?? 18_220);
 const CLIENTS = 20;
-const tenant = `benchtasks${randomBytes(3).toString('hex')}`;
+const tenant = `benchtasks${Date.now().toString(36)}`;
 
-const scratch = process.env.POSTGRES_URL ? await createScratchDatabase(process.env.POSTGRES_URL) : null;
-const portal = await startPortal({
-  env: {
-    ...process.env, LOG_LEVEL: 'warn', PORT: '0', GATEWAY_HOST: '127.0.0.1', ...ephemeralServicePorts(),
-    PORTAL_DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-tasks-')), PORTAL_ADMIN_USERNAME: 'bench-admin', PORTAL_ADMIN_PASSWORD: 'bench-secret',
-    GATEWAY_RATE_LIMIT_PER_MINUTE: '100000000', ...(scratch ? { POSTGRES_URL: scratch.url } : {}),
-  },
-});
-const base = portal.gatewayUrl!;
+const scratch = await createScratchDatabase(postgresUrl);
+const portal = await startBenchPortal({ mode: MODE, firstPort: FIRST_PORT, dataPrefix: 'bench-tasks-', extraEnv: { POSTGRES_URL: scratch.url } });
+const db = await openPostgresDatabase({ url: scratch.url });
+const base = portal.url;
 const call = async <T = Record<string, unknown>>(method: string, path: string, body?: unknown, token?: string): Promise<T> => {
   const r = await fetch(`${base}${path}`, {
     method, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: body === undefined ? undefined : JSON.stringify(body),
@@ -55,12 +55,11 @@ const call = async <T = Record<string, unknown>>(method: string, path: string, b
   if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${await r.text()}`);
   return (await r.json()) as T;
 };
-const eventually = async (check: () => Promise<boolean>, what: string, timeoutMs = 600_000) => {
+const eventually = async (check: () => Promise<boolean>, what: string, timeoutMs = 60_000) => {
   const deadline = Date.now() + timeoutMs;
-  // A pooled connection the server closed while the seeding ran answers ECONNRESET once: ask again.
-  while (!(await check().catch(() => false))) {
+  while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 500));
+    await new Promise((r) => setTimeout(r, 250));
   }
 };
 /** Runs `fn` over 0..n-1 with `width` in flight. */
@@ -71,7 +70,10 @@ const inParallel = async (n: number, width: number, fn: (i: number) => Promise<v
 
 try {
   const platform = (await call<{ token: string }>('POST', '/api/admin/auth/login', { username: 'bench-admin', password: 'bench-secret' })).token;
-  await call('POST', '/api/companies', { name: 'Bench Tasks', shortName: tenant }, platform);
+  const firm = await call<{ schemaName: string }>('POST', '/api/companies', { name: 'Bench Tasks', shortName: tenant }, platform);
+  const schema = db.forSchema(firm.schemaName);
+  // Services re-read the firm list at most every second: a firm made this instant may be missed.
+  await new Promise((r) => setTimeout(r, 1500));
   const clientIds: number[] = [];
   for (let i = 0; i < CLIENTS; i++) {
     const c = await call<{ id: number }>('POST', `/api/${tenant}/clients`, {
@@ -89,7 +91,7 @@ try {
   const socketUsers: { id: number; token: string }[] = [];
   for (let i = 0; i < SOCKET_USERS; i++) socketUsers.push(await user(`bench-socket-${i}`, 3, []));
   const assignees = [admin.id, cpa.id, ...socketUsers.map((u) => u.id)];
-  // The tasks service learns users and clients from events.
+  // The tasks service learns users and clients from events: a task through the API proves it has.
   await eventually(async () => {
     const r = await fetch(`${base}/api/${tenant}/tasks`, {
       method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${admin.token}` },
@@ -99,25 +101,31 @@ try {
   }, 'the tasks service to know the firm');
 
   let started = Date.now();
-  await inParallel(TASKS, 8, async (i) => {
-    await call('POST', `/api/${tenant}/tasks`, {
-      title: `Task ${i}`, priority: TASK_PRIORITIES[i % 4], status: TASK_STATUSES[i % 3],
-      dueDate: new Date(Date.now() + ((i % 120) - 30) * 86_400_000).toISOString(), assignedToId: assignees[i % assignees.length],
-      clientIds: [clientIds[i % CLIENTS], clientIds[(i * 7) % CLIENTS]],
-    }, admin.token);
-  });
+  // Task i: priority and status cycle, due dates from 30 days ago to 90 ahead, assignees in
+  // turn, two clients each (i and 7i modulo the client count), as the API would store them.
+  await schema.query(
+    `INSERT INTO tasks (title, priority, status, due_date, assigned_to_id, created_by_id, client_ids)
+     SELECT 'Task ' || i, (ARRAY['low','medium','high','urgent'])[i % 4 + 1], (ARRAY['pending','in_progress','completed'])[i % 3 + 1],
+            now() + ((i % 120) - 30) * interval '1 day', ($1::int[])[i % cardinality($1::int[]) + 1], $2,
+            ARRAY[($3::int[])[i % $4 + 1], ($3::int[])[(i * 7) % $4 + 1]]
+     FROM generate_series(0, $5 - 1) AS i`,
+    [assignees, admin.id, clientIds, CLIENTS, TASKS],
+  );
+  await schema.query(
+    `INSERT INTO task_client_statuses (task_id, client_id)
+     SELECT t.id, c FROM tasks t, unnest(t.client_ids) AS c ON CONFLICT (task_id, client_id) DO NOTHING`,
+  );
   console.log(`seeded ${TASKS} tasks in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
   started = Date.now();
-  // Most notifications belong to the admin (the unread count measured), the rest spread over the CPA.
-  for (let done = 0; done < NOTIFICATIONS; done += 500) {
-    const batch = Array.from({ length: Math.min(500, NOTIFICATIONS - done) }, (_, k) => newEvent(NOTIFICATION_REQUESTED, tenant, {
-      userId: (done + k) % 5 === 0 ? cpa.id : admin.id, title: 'Bench notice', message: `Notice ${done + k}`, category: 'task',
-    }));
-    await portal.bus!.publish(batch);
-  }
-  // The admin gets no other notification (they assigned every task themselves).
-  await eventually(async () => (await call<{ count: number }>('GET', `/api/${tenant}/notifications/unread-count`, undefined, admin.token)).count >= NOTIFICATIONS - Math.ceil(NOTIFICATIONS / 5), 'the notifications to be stored');
+  // One in five for the CPA, the rest for the Admin (whose unread count is measured).
+  await schema.query(
+    `INSERT INTO notifications (event_id, user_id, title, message, type, category)
+     SELECT 'bench-' || i, CASE WHEN i % 5 = 0 THEN $1::int ELSE $2::int END, 'Bench notice', 'Notice ' || i, 'info', 'task'
+     FROM generate_series(0, $3 - 1) AS i`,
+    [cpa.id, admin.id, NOTIFICATIONS],
+  );
+  await schema.query('ANALYZE tasks; ANALYZE task_client_statuses; ANALYZE notifications');
   console.log(`seeded ${NOTIFICATIONS} notifications in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
   const results: { label: string; p95: number; target: number }[] = [];
@@ -151,28 +159,39 @@ try {
     const u = socketUsers[i % SOCKET_USERS]!;
     const socket = connect(base, { path: '/socket.io', auth: { token: u.token, tenant }, transports: ['websocket'], reconnection: false, forceNew: true });
     await new Promise<void>((resolve, reject) => { socket.once('connect', () => resolve()); socket.once('connect_error', reject); });
+    socket.on('disconnect', (reason) => console.log(`socket of bench-socket-${i % SOCKET_USERS} disconnected: ${reason}`));
     sockets.push({ userIndex: i % SOCKET_USERS, socket });
   });
   console.log(`${sockets.length} sockets connected`);
   const latencies: number[] = [];
+  let lost = 0;
   for (let k = 0; k < PUSHES; k++) {
     const who = k % SOCKET_USERS;
     const mine = sockets.filter((s) => s.userIndex === who);
-    const arrivals = mine.map((s) => new Promise<number>((resolve) => s.socket.once(NOTIFICATION_PUSH, () => resolve(performance.now()))));
+    // A push that has not arrived in 10 s is lost (null), not waited for forever.
+    const arrivals = mine.map((s) => new Promise<number | null>((resolve) => {
+      const timer = setTimeout(() => resolve(null), 10_000);
+      s.socket.once(NOTIFICATION_PUSH, () => { clearTimeout(timer); resolve(performance.now()); });
+    }));
     await call('POST', `/api/${tenant}/tasks`, { title: `Push ${k}`, assignedToId: socketUsers[who]!.id }, admin.token);
     const answered = performance.now();
     // Pushed before the answer arrived counts as 0 ms.
-    for (const at of await Promise.all(arrivals)) latencies.push(Math.max(0, at - answered));
+    for (const at of await Promise.all(arrivals)) {
+      if (at === null) lost++;
+      else latencies.push(Math.max(0, at - answered));
+    }
   }
   latencies.sort((a, b) => a - b);
   const p = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
-  console.log(`push (${PUSHES} assignments, ${latencies.length} deliveries) p50 ${p(0.5).toFixed(1)} ms  p95 ${p(0.95).toFixed(1)} ms  max ${p(1).toFixed(1)} ms`);
-  results.push({ label: 'push', p95: p(0.95), target: 100 });
-  for (const s of sockets) s.socket.close();
+  console.log(`push (${PUSHES} assignments, ${latencies.length} deliveries, ${lost} lost) p50 ${p(0.5).toFixed(1)} ms  p95 ${p(0.95).toFixed(1)} ms  max ${p(1).toFixed(1)} ms`);
+  // A lost push fails the target whatever the others' latency.
+  results.push({ label: 'push', p95: lost ? Number.POSITIVE_INFINITY : p(0.95), target: 100 });
+  for (const s of sockets) s.socket.off('disconnect').close();
 
-  console.log(`\n${scratch ? 'PostgreSQL' : 'embedded (PGlite)'}, ${TASKS} tasks, ${NOTIFICATIONS} notifications, ${SOCKETS} sockets; ${availableParallelism()} CPUs, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(`\nPostgreSQL (${MODE === 'split' ? 'services and gateway in two processes' : 'one process'}), ${TASKS} tasks, ${NOTIFICATIONS} notifications, ${SOCKETS} sockets; ${availableParallelism()} CPUs, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   for (const r of results) console.log(`${r.p95 < r.target ? 'PASS' : 'MISS'} ${r.label}: p95 ${r.p95.toFixed(2)} ms (target < ${r.target} ms)`);
 } finally {
+  await db.close();
   await portal.stop();
-  await scratch?.drop();
+  await scratch.drop();
 }
