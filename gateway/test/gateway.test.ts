@@ -27,6 +27,7 @@ let gatewayServer: http.Server;
 let gatewayUrl: string;
 let upstreamUrl: string;
 let closeUpgrades: () => void;
+let closeGateway: () => void;
 const tenants = new TenantDirectory();
 
 beforeAll(async () => {
@@ -62,12 +63,14 @@ beforeAll(async () => {
     frontends: null,
   });
   closeUpgrades = gateway.closeUpgrades;
+  closeGateway = gateway.close;
   gatewayServer = http.createServer(gateway.handle);
   gatewayServer.on('upgrade', gateway.upgrade);
   gatewayUrl = await listen(gatewayServer);
 });
 
 afterAll(async () => {
+  closeGateway();
   await new Promise((r) => sockets.close(r));
   gatewayServer.closeAllConnections();
   upstream.closeAllConnections();

@@ -35,6 +35,11 @@ export function summaryText(r: Report): string {
     '',
     ...r.thresholds.map((t) => `${t.ok ? 'ok    ' : 'BROKEN'} ${t.name.padEnd(24)} ${t.actual.padEnd(22)} limit ${t.limit}`),
   ];
+  const rss = r.resources.map((s) => s.rssMb).filter((v): v is number => v !== null);
+  if (rss.length > 1) {
+    // What a soak watches: memory that keeps growing under flat traffic is a leak.
+    lines.push('', `gateway process memory (RSS): ${rss[0]!.toFixed(0)} MB at the start, ${rss.at(-1)!.toFixed(0)} MB at the end, ${Math.max(...rss).toFixed(0)} MB at most`);
+  }
   if (r.profile === 'stress') {
     lines.push('', r.knee
       ? `knee: ${r.knee.vus} VUs, ${r.knee.ratePerS.toFixed(1)} req/s with every threshold held (${r.steps.length > r.steps.indexOf(r.knee) + 1 ? `next step ${r.steps.at(-1)!.vus} VUs broke them` : 'the last step; the ramp ended before they broke'})`
