@@ -39,7 +39,8 @@ export interface Gateway {
   upgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): void;
   /** Ends every proxied websocket: shutdown's first step, as they would keep the server from closing. */
   closeUpgrades(): void;
-  close(): void;
+  /** Ends the upstream connections (resolves once they are closed). */
+  close(): Promise<void>;
 }
 
 const RATE_LIMIT_WINDOW_MS = 60_000;
@@ -162,10 +163,10 @@ export function createGateway(options: GatewayOptions): Gateway {
     },
     upgrade: upgrades.upgrade,
     closeUpgrades: upgrades.closeAll,
-    close() {
+    async close() {
       rateLimiter.stop();
       upgrades.close();
-      void upstream.close();
+      await upstream.close();
     },
   };
 }

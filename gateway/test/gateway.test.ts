@@ -27,7 +27,7 @@ let gatewayServer: http.Server;
 let gatewayUrl: string;
 let upstreamUrl: string;
 let closeUpgrades: () => void;
-let closeGateway: () => void;
+let closeGateway: () => Promise<void>;
 const tenants = new TenantDirectory();
 
 beforeAll(async () => {
@@ -70,7 +70,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  closeGateway();
+  await closeGateway();
   await new Promise((r) => sockets.close(r));
   gatewayServer.closeAllConnections();
   upstream.closeAllConnections();
@@ -208,7 +208,7 @@ describe('gateway', () => {
     } finally {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
-      gateway.close();
+      await gateway.close();
     }
   }
   const forwardedFor = (i: number) => ({ headers: { 'x-forwarded-for': `203.0.113.${i}` } });

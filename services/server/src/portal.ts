@@ -212,7 +212,7 @@ async function startGateway(
   server.on('upgrade', gateway.upgrade);
   const listening = await listen('gateway', server, config.port, env.GATEWAY_HOST ?? '0.0.0.0');
   logger.info({ url: listening.url }, 'gateway listening');
-  return { listening: { ...listening, beforeClose: gateway.closeUpgrades }, stop: async () => { poller.stop(); gateway.close(); } };
+  return { listening: { ...listening, beforeClose: gateway.closeUpgrades }, stop: async () => { poller.stop(); await gateway.close(); } };
 }
 
 /** Remotes whose build exists; each is loaded by the shell from its mf-manifest.json. */
