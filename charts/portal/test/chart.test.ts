@@ -178,6 +178,7 @@ const EVERYTHING = {
   },
   networkPolicy: { metricsFrom: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }] },
   config: { trustedProxies: ['10.42.0.0/16', 'fd00::/8'] },
+  loadTest: { enabled: true, profile: 'stress', extraEnv: { LOADTEST_VU_SCALE: '2' } },
 };
 
 describe('deployment manifests', () => {
@@ -373,6 +374,19 @@ describe('deployment manifests', () => {
       expect(pod.metadata.annotations!['helm.sh/hook']).toBe('test');
       expect(pod.spec.containers[0].args.at(-1)).toBe('http://portal-gateway:80/readyz');
       expect(pod.spec.containers[0].args).toContain('--fail');
+    });
+
+    it('runs the load suite as a Job against the gateway Service only when switched on', () => {
+      expect(byKind(objects.chartDefault!, 'Job')).toEqual([]);
+      const job = named(objects.chartEverything!, 'Job', 'portal-loadtest-stress');
+      const pod = job.spec.template.spec;
+      expect(pod.restartPolicy).toBe('Never');
+      expect(pod.containers[0].command).toEqual(['node', '/app/loadtests/run.ts', 'stress']);
+      const env = Object.fromEntries(pod.containers[0].env.map((e: { name: string; value?: string; valueFrom?: unknown }) => [e.name, e.value ?? e.valueFrom]));
+      expect(env.BASE_URL).toBe('http://portal-gateway:80');
+      expect(env.LOADTEST_ADMIN_PASSWORD).toEqual({ secretKeyRef: { name: 'portal-env', key: 'PORTAL_ADMIN_PASSWORD' } });
+      expect(env.LOADTEST_VU_SCALE).toBe('2');
+      expect(pod.containers[0].securityContext.readOnlyRootFilesystem).toBe(true);
     });
 
     it.each([
