@@ -1,20 +1,25 @@
-// `npm run bench:gateway`: what the gateway costs on an authenticated proxied GET.
-// Starts the real entry point in child processes, signs in, then drives the same
-// handler (GET /api/auth/me, which verifies the token) directly on the identity
-// service's port and through the gateway, and prints p50/p95 latency and the
-// throughput ratio. BENCH_MODE=split (default) runs the gateway and identity as separate
-// processes, as deployed; BENCH_MODE=all runs every target in one process (the
-// embedded default, where gateway and service share one CPU core's event loop).
+// `npm run bench:gateway`: what the gateway costs on an authenticated proxied GET, next to
+// nginx (Debian's package) in front of the same upstream in the same run.
+// Starts the real entry point in child processes, signs in, then drives the same handler
+// (GET /api/auth/me, which verifies the token) directly on the identity service's port,
+// through nginx and through the gateway, alternating the three over BENCH_ROUNDS
+// rounds so background noise hits them alike, and prints p50/p95 latency and the
+// throughput ratios. BENCH_MODE=split (default) runs the gateway and identity as separate
+// processes, as deployed; BENCH_MODE=all runs every target in one process (the embedded
+// default, where gateway and service share one CPU core's event loop).
 import autocannon from 'autocannon';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ephemeralServicePorts, spawnPortal, spawnService } from '@ledgerline/server/portal-process.ts';
 import { percentile95, summarize } from '@ledgerline/server/bench-report.ts';
+import { startNginxProxy } from './nginx-proxy.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const IDENTITY_PORT = Number(process.env.BENCH_IDENTITY_PORT ?? 18_101);
+const NGINX_PORT = Number(process.env.BENCH_NGINX_PORT ?? 18_180);
 const MODE = process.env.BENCH_MODE === 'all' ? 'all' : 'split';
 
 const env = {
@@ -31,6 +36,20 @@ const env = {
 };
 const identity = MODE === 'split' ? await spawnService(env, 'identity', IDENTITY_PORT) : null;
 const portal = await spawnPortal(env, MODE === 'split' ? ['--target=gateway'] : []);
+const nginx = await startNginxProxy(IDENTITY_PORT, NGINX_PORT);
+
+interface Totals { requests: number; seconds: number; p50: number[]; p95: number[]; cpuMs: number }
+const totals = new Map<string, Totals>();
+
+// The machine is shared, so throughput swings with whatever else runs; the CPU time the
+// server side (identity, nginx's worker, the gateway) spends per request does not.
+const serverPids = [portal.child.pid!, identity?.child.pid, ...nginx.pids].filter((p): p is number => p !== undefined);
+const CLOCK_TICKS_PER_S = 100;
+const cpuMsOf = (pid: number): number => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_S; // utime + stime
+};
+const serverCpuMs = () => serverPids.reduce((sum, pid) => sum + cpuMsOf(pid), 0);
 
 try {
   const login = await fetch(`${portal.url}/api/admin/auth/login`, {
@@ -41,18 +60,39 @@ try {
 
   const measure = async (label: string, url: string) => {
     await autocannon({ url, headers, connections: CONNECTIONS, duration: 2 }); // warm-up
+    const cpuBefore = serverCpuMs();
     const r = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION_S });
+    const cpuMs = serverCpuMs() - cpuBefore;
     if (r.non2xx > 0 || r.errors > 0) throw new Error(`${label}: ${r.non2xx} non-2xx, ${r.errors} errors`);
     console.log(summarize(label, r));
-    return r;
+    const t = totals.get(label) ?? { requests: 0, seconds: 0, p50: [], p95: [], cpuMs: 0 };
+    t.cpuMs += cpuMs;
+    t.requests += r.requests.total;
+    t.seconds += r.duration;
+    t.p50.push(r.latency.p50);
+    t.p95.push(percentile95(r));
+    totals.set(label, t);
   };
-  const direct = await measure('direct', `http://127.0.0.1:${IDENTITY_PORT}/api/auth/me`);
-  const proxied = await measure('gateway', `${portal.url}/api/auth/me`);
-  const ratio = proxied.requests.average / direct.requests.average;
-  console.log(`\ngateway adds ${(proxied.latency.p50 - direct.latency.p50).toFixed(2)} ms at p50, ${(percentile95(proxied) - percentile95(direct)).toFixed(2)} ms at p95 (target <= 2 ms at p50)`);
-  console.log(`throughput through the gateway: ${(ratio * 100).toFixed(1)} % of direct (target >= 50 %)`);
-  console.log(`(${CONNECTIONS} connections, ${DURATION_S} s each, ${MODE === 'split' ? 'gateway and identity in separate processes' : 'every target in one process'})`);
+  for (let round = 0; round < ROUNDS; round++) {
+    await measure('direct', `http://127.0.0.1:${IDENTITY_PORT}/api/auth/me`);
+    await measure('nginx', `${nginx.url}/api/auth/me`);
+    await measure('gateway', `${portal.url}/api/auth/me`);
+  }
+
+  const rate = (label: string) => totals.get(label)!.requests / totals.get(label)!.seconds;
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const p95 = (label: string) => mean(totals.get(label)!.p95);
+  const cpuUs = (label: string) => (totals.get(label)!.cpuMs * 1000) / totals.get(label)!.requests;
+  console.log(`\nover ${ROUNDS} alternating rounds:`);
+  for (const label of ['direct', 'nginx', 'gateway']) {
+    console.log(`  ${label.padEnd(8)} ${rate(label).toFixed(1)} req/s, p95 ~${p95(label).toFixed(2)} ms, server CPU ${cpuUs(label).toFixed(0)} µs per request`);
+  }
+  console.log(`gateway throughput: ${((rate('gateway') / rate('nginx')) * 100).toFixed(1)} % of nginx (target >= 75 %), ${((rate('gateway') / rate('direct')) * 100).toFixed(1)} % of direct; nginx ${((rate('nginx') / rate('direct')) * 100).toFixed(1)} % of direct`);
+  console.log(`proxy CPU per request: gateway ${(cpuUs('gateway') - cpuUs('direct')).toFixed(0)} µs, nginx ${(cpuUs('nginx') - cpuUs('direct')).toFixed(0)} µs`);
+  console.log(`gateway p95 ${(p95('gateway') - p95('nginx')).toFixed(2)} ms over nginx's (target <= 2 ms)`);
+  console.log(`(${CONNECTIONS} connections, ${DURATION_S} s per measurement, ${MODE === 'split' ? 'gateway and identity in separate processes' : 'every target in one process'}, nginx with one worker)`);
 } finally {
+  await nginx.stop();
   await portal.stop();
   await identity?.stop();
 }

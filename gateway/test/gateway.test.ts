@@ -27,6 +27,7 @@ let gatewayServer: http.Server;
 let gatewayUrl: string;
 let upstreamUrl: string;
 let closeUpgrades: () => void;
+let closeGateway: () => Promise<void>;
 const tenants = new TenantDirectory();
 
 beforeAll(async () => {
@@ -62,12 +63,14 @@ beforeAll(async () => {
     frontends: null,
   });
   closeUpgrades = gateway.closeUpgrades;
-  gatewayServer = http.createServer(gateway.app);
+  closeGateway = gateway.close;
+  gatewayServer = http.createServer(gateway.handle);
   gatewayServer.on('upgrade', gateway.upgrade);
   gatewayUrl = await listen(gatewayServer);
 });
 
 afterAll(async () => {
+  await closeGateway();
   await new Promise((r) => sockets.close(r));
   gatewayServer.closeAllConnections();
   upstream.closeAllConnections();
@@ -199,13 +202,13 @@ describe('gateway', () => {
       tokens: createTokenVerifier({ issuers: [{ issuer: 'test-issuer', jwks: () => issuer.jwks() }] }),
       logger: createLogger('gateway-test', 'silent'), frontends: null,
     });
-    const server = http.createServer(gateway.app);
+    const server = http.createServer(gateway.handle);
     try {
       await run(await listen(server));
     } finally {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
-      gateway.close();
+      await gateway.close();
     }
   }
   const forwardedFor = (i: number) => ({ headers: { 'x-forwarded-for': `203.0.113.${i}` } });

@@ -27,10 +27,9 @@ const SERVICES: Record<string, number> = {
   chat: 8105,
   tasks: 8106,
   compliance: 8107,
+  insights: 8108,
   messaging: 8109,
 };
-// Keys values.yaml reserves for services still to come; the image has no such targets.
-const FUTURE_SERVICES = ['insights'];
 
 interface K8sObject {
   apiVersion: string;
@@ -178,6 +177,7 @@ const EVERYTHING = {
   },
   networkPolicy: { metricsFrom: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }] },
   config: { trustedProxies: ['10.42.0.0/16', 'fd00::/8'] },
+  loadTest: { enabled: true, profile: 'stress', extraEnv: { LOADTEST_VU_SCALE: '2' } },
 };
 
 describe('deployment manifests', () => {
@@ -279,7 +279,7 @@ describe('deployment manifests', () => {
       const withoutActivity = objects.chartWithoutActivity!;
       expect(withoutActivity.filter((o) => o.metadata.name === 'portal-activity')).toEqual([]);
       const routes = Object.keys(named(withoutActivity, 'ConfigMap', 'portal-env').data!).filter((key) => key.endsWith('_SERVICE_URL'));
-      expect(routes.sort()).toEqual(['CHAT_SERVICE_URL', 'DIRECTORY_SERVICE_URL', 'FILES_SERVICE_URL', 'IDENTITY_SERVICE_URL', 'TASKS_SERVICE_URL', 'COMPLIANCE_SERVICE_URL', 'MESSAGING_SERVICE_URL'].sort());
+      expect(routes.sort()).toEqual(['CHAT_SERVICE_URL', 'DIRECTORY_SERVICE_URL', 'FILES_SERVICE_URL', 'IDENTITY_SERVICE_URL', 'TASKS_SERVICE_URL', 'COMPLIANCE_SERVICE_URL', 'INSIGHTS_SERVICE_URL', 'MESSAGING_SERVICE_URL'].sort());
     });
 
     it('gives every Deployment both probes, resources and a non-root, read-only security context', () => {
@@ -375,9 +375,21 @@ describe('deployment manifests', () => {
       expect(pod.spec.containers[0].args).toContain('--fail');
     });
 
+    it('runs the load suite as a Job against the gateway Service only when switched on', () => {
+      expect(byKind(objects.chartDefault!, 'Job')).toEqual([]);
+      const job = named(objects.chartEverything!, 'Job', 'portal-loadtest-stress');
+      const pod = job.spec.template.spec;
+      expect(pod.restartPolicy).toBe('Never');
+      expect(pod.containers[0].command).toEqual(['node', '/app/loadtests/run.ts', 'stress']);
+      const env = Object.fromEntries(pod.containers[0].env.map((e: { name: string; value?: string; valueFrom?: unknown }) => [e.name, e.value ?? e.valueFrom]));
+      expect(env.BASE_URL).toBe('http://portal-gateway:80');
+      expect(env.LOADTEST_ADMIN_PASSWORD).toEqual({ secretKeyRef: { name: 'portal-env', key: 'PORTAL_ADMIN_PASSWORD' } });
+      expect(env.LOADTEST_VU_SCALE).toBe('2');
+      expect(pod.containers[0].securityContext.readOnlyRootFilesystem).toBe(true);
+    });
+
     it.each([
       ['an unknown service target', ['--set', 'services.payroll.enabled=true', '--set', 'services.payroll.port=8110'], 'payroll'],
-      ['a service the image has no target for yet', ['--set', `services.${FUTURE_SERVICES[0]}.enabled=true`], FUTURE_SERVICES[0]!],
       ['a string replica count', ['--set', 'services.identity.replicaCount=two'], 'replicaCount'],
       ['a root pod security context', ['--set', 'podSecurityContext.backend.runAsNonRoot=false'], 'runAsNonRoot'],
       ['an unknown top-level key', ['--set', 'gatway.replicaCount=3'], 'gatway'],

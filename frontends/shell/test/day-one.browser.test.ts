@@ -34,6 +34,7 @@ const STAFF_PAGES: readonly (readonly [string, string])[] = [
   ['/tasks', 'Tasks'],
   ['/prompt-templates', 'Prompt Templates'],
   ['/compliance', 'Compliance'],
+  ['/compliance-insights', 'AI Insights'],
   ['/messages', 'Messages'],
 ];
 const PAGES: Record<Role, readonly (readonly [string, string])[]> = {

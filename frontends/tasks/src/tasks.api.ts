@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Client } from '@ledgerline/contracts/directory.contracts.ts';
 import type { User } from '@ledgerline/contracts/identity.contracts.ts';
 import { TASK_UPCOMING_DAYS, type Task, type TaskClientStatus, type TaskPriority, type TaskStats, type TaskStatus } from '@ledgerline/contracts/tasks.contracts.ts';
-import { apiJson, apiPath } from '@ledgerline/ui/api-client.ts';
+import { apiJson, apiPath, apiQueryPath } from '@ledgerline/ui/api-client.ts';
 import { invalidateApiResources } from '@ledgerline/ui/api-invalidation.ts';
 
 /** Spec 001 §7 "Tasks" as the screen calls it (tenant form when a firm is chosen). */
@@ -13,14 +13,7 @@ export interface TaskFilters {
   priority?: TaskPriority;
 }
 
-export function tasksPath(filters: TaskFilters = {}): string {
-  const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(filters)) if (v !== undefined && v !== null) q.set(k, String(v));
-  const query = q.toString();
-  return apiPath(`tasks${query ? `?${query}` : ''}`);
-}
-
-export const useTasks = (filters: TaskFilters) => useQuery<Task[]>({ queryKey: [tasksPath(filters)] });
+export const useTasks = (filters: TaskFilters) => useQuery<Task[]>({ queryKey: [apiQueryPath('tasks', filters)] });
 export const useTaskStats = () => useQuery<TaskStats>({ queryKey: [apiPath('tasks/stats')] });
 export const useOverdueTasks = () => useQuery<Task[]>({ queryKey: [apiPath('tasks/overdue')] });
 export const useUpcomingTasks = () => useQuery<Task[]>({ queryKey: [apiPath(`tasks/upcoming?days=${TASK_UPCOMING_DAYS}`)] });

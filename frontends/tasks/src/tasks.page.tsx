@@ -11,6 +11,7 @@ import { useFailureToast } from '@ledgerline/ui/failure-toast.ts';
 import { NotificationBell } from '@ledgerline/ui/notification-bell.tsx';
 import { PageHeading } from '@ledgerline/ui/page-heading.tsx';
 import { serverMessage } from '@ledgerline/ui/server-message.ts';
+import { StatCard } from '@ledgerline/ui/stat-card.tsx';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 import { ClientStatusDialog } from './client-status-dialog.tsx';
 import { NotificationsPanel } from './notifications-panel.tsx';
@@ -19,15 +20,6 @@ import { TaskFormDialog } from './task-form-dialog.tsx';
 import { TaskTable } from './task-table.tsx';
 import { activeFilterCount, completionRate, dueWithin, PRIORITY_LABELS, STATUS_LABELS } from './task-view.ts';
 import { useOverdueTasks, useStaffUsers, useTaskClients, useTaskMutations, useTasks, useTaskStats, type TaskFilters } from './tasks.api.ts';
-
-function StatCard({ label, value, icon }: { label: string; value: number; icon: string }) {
-  return (
-    <div className="task-stat">
-      <i className={icon} aria-hidden="true" />
-      <div><span className="task-stat__value">{value}</span><span className="task-stat__label">{label}</span></div>
-    </div>
-  );
-}
 
 function SideCard({ title, tasks }: { title: string; tasks: readonly Task[] }) {
   return (

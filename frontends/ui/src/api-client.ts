@@ -29,6 +29,14 @@ export function apiPath(path: string, options: ApiPathOptions = {}): string {
   return tenant ? `/api/${encodeURIComponent(tenant)}/${rest}` : `/api/${rest}`;
 }
 
+/** apiPath with a query string of the defined values: `apiQueryPath('tasks', { status: 'pending', clientId: undefined })`. */
+export function apiQueryPath(path: string, params: object, options: ApiPathOptions = {}): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null) q.set(k, String(v));
+  const query = q.toString();
+  return apiPath(`${path}${query ? `?${query}` : ''}`, options);
+}
+
 export interface ApiRequestInit {
   signal?: AbortSignal;
   /** e.g. 'text/event-stream' for a reply streamed as server-sent events. */

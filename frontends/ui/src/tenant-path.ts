@@ -13,6 +13,7 @@ const TENANT_SECTIONS: ReadonlySet<string> = new Set([
   'client-reports',
   'tasks',
   'compliance',
+  'compliance-insights',
   'messages',
 ]);
 

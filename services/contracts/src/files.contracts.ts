@@ -201,6 +201,15 @@ export interface FileExtractionRequestedEvent { id: number }
  */
 export const fileTextPath = (fileId: number | string): string => `/internal/files/${fileId}/text`;
 
+/**
+ * Work no user waits on (the insights service reading a report when its text is extracted,
+ * and nightly) sends, instead of a bearer token, a service assertion: a signed token (key
+ * purpose below, derived from the portal's master key) binding `{ t: tenant, f: fileId }`.
+ */
+export const FILE_TEXT_ASSERTION_HEADER = 'x-portal-file-text-assertion';
+export const FILE_TEXT_KEY_PURPOSE = 'file-text-access';
+export interface FileTextAssertion extends Record<string, unknown> { t: string; f: number }
+
 export interface FileText {
   file: Pick<PortalFile, 'id' | 'originalName' | 'clientId' | 'clientName' | 'fileType'>;
   /** When the text was extracted (the text's version); null while extraction has not run. */

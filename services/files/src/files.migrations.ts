@@ -70,5 +70,30 @@ export const filesTenantMigrations: ServiceMigrations = {
         processed_at timestamptz NOT NULL DEFAULT now()
       )`,
     },
+    {
+      id: '002_search_plan',
+      // How a search finds the newest matches, decided in one round trip instead of four
+      // (file.store.ts #searchShape explains the choice): the planner's estimates of all
+      // files and of the matches give the shape, whose planner settings are set for the
+      // transaction.
+      sql: `CREATE FUNCTION files_search_shape(query tsquery, candidates integer, walk_min_density float8)
+        RETURNS text LANGUAGE plpgsql VOLATILE SET search_path FROM CURRENT AS $$
+      DECLARE
+        plan json;
+        files float8;
+        matches float8;
+      BEGIN
+        EXECUTE 'EXPLAIN (FORMAT JSON) SELECT 1 FROM files' INTO plan;
+        files := (plan->0->'Plan'->>'Plan Rows')::float8;
+        EXECUTE format('EXPLAIN (FORMAT JSON) SELECT 1 FROM files f WHERE f.search_vector @@ %L::tsquery', query) INTO plan;
+        matches := (plan->0->'Plan'->>'Plan Rows')::float8;
+        PERFORM set_config('enable_seqscan', 'off', true);
+        IF files > 0 AND matches / files >= walk_min_density AND matches >= candidates THEN
+          RETURN 'walk';
+        END IF;
+        PERFORM set_config('enable_indexscan', 'off', true);
+        RETURN 'bitmap';
+      END $$`,
+    },
   ],
 };

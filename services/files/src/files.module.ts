@@ -8,6 +8,7 @@ import type { ServiceModule } from '@ledgerline/kit/service-module.ts';
 import { identityTenantSource, TenantRegistry } from '@ledgerline/kit/tenancy/tenant-registry.ts';
 import { serviceTenants } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import { DRIVE_ACCESS_KEY_PURPOSE, type DriveAccessAssertion } from '@ledgerline/contracts/directory.contracts.ts';
+import { FILE_TEXT_KEY_PURPOSE, type FileTextAssertion } from '@ledgerline/contracts/files.contracts.ts';
 import { startContentExtraction } from './content/content-extraction.consumer.ts';
 import { createTextExtractor } from './extraction/text-extractor.ts';
 import { followClientDeletions } from './files/client-files.consumer.ts';
@@ -76,7 +77,7 @@ export const filesModule: ServiceModule = {
       routers: [
         createPublicFilesRouter({ api, tenants, files, service, blobs }),
         createFilesRouter({ api, tokens: deps.tokens, tenants, files, service, uploads, blobs }),
-        createFileTextRouter({ tokens: deps.tokens, tenants, service }),
+        createFileTextRouter({ tokens: deps.tokens, tenants, service, files, assertions: new TokenSigner<FileTextAssertion>(deriveKey(master, FILE_TEXT_KEY_PURPOSE)) }),
       ],
       async start() {
         poller = registry.poll(config.tenantPollMs, logger);

@@ -208,11 +208,11 @@ async function startGateway(
     tenants,
     frontends: config.frontendsUrl ? null : createFrontendsRouter({ frontendsDir: FRONTENDS_DIR, remotes: builtRemotes() }),
   });
-  const server = http.createServer(gateway.app);
+  const server = http.createServer(gateway.handle);
   server.on('upgrade', gateway.upgrade);
   const listening = await listen('gateway', server, config.port, env.GATEWAY_HOST ?? '0.0.0.0');
   logger.info({ url: listening.url }, 'gateway listening');
-  return { listening: { ...listening, beforeClose: gateway.closeUpgrades }, stop: async () => { poller.stop(); gateway.close(); } };
+  return { listening: { ...listening, beforeClose: gateway.closeUpgrades }, stop: async () => { poller.stop(); await gateway.close(); } };
 }
 
 /** Remotes whose build exists; each is loaded by the shell from its mf-manifest.json. */

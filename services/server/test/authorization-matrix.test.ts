@@ -67,15 +67,26 @@ async function victimMessage(): Promise<{ id: number; conversationId: number }> 
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
-async function uploadReport(): Promise<number> {
+async function uploadReport(text = 'Matrix statement total 42'): Promise<number> {
   const form = new FormData();
   form.append('fileType', 'report');
   form.append('clientId', String(ids.ownClient));
   form.append('reportTypeId', String(ids.reportType));
-  form.append('file', new Blob(['Matrix statement total 42']), `${unique('statement')}.txt`);
+  form.append('file', new Blob([text]), `${unique('statement')}.txt`);
   const r = await fetch(`${portal.gatewayUrl}/api/${FIRM}/files`, { method: 'POST', headers: { authorization: `Bearer ${portal.adminToken}` }, body: form });
   if (r.status !== 201) throw new Error(`upload: ${r.status}`);
   return ((await r.json()) as { files: { id: number }[] }).files[0]!.id;
+}
+
+/** A pending insight about the own client: a report whose turnover is above the default threshold, once its text is extracted. */
+async function victimInsight(): Promise<number> {
+  const fileId = await uploadReport('Turnover for the year: 45,00,000');
+  for (;;) {
+    const r = await platformCall<{ id: number; fileId: number }[]>('GET', `/api/${FIRM}/compliance-insights?clientId=${ids.ownClient}`);
+    const insight = r.body.find((i) => i.fileId === fileId);
+    if (insight) return insight.id;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /** Keyed "METHOD /api/path" as the OpenAPI lists them. */
@@ -190,6 +201,12 @@ const RULES: Record<string, Rule> = {
   'PUT /api/compliance-tracker/{id}': { allowed: STAFF, request: async () => ({ path: String(await victimComplianceItem()), body: { status: 'filed' } }) },
   'GET /api/compliance-presets': { allowed: STAFF },
   'POST /api/compliance-presets/{id}/apply': { allowed: MANAGERS, request: () => ({ path: 'india', body: { clientIds: [ids.ownClient] } }) },
+
+  'GET /api/compliance-insights': { allowed: EVERYONE },
+  'GET /api/compliance-insights/rules': { allowed: STAFF },
+  'PUT /api/compliance-insights/rules': { allowed: ADMINS, request: () => ({ body: { keywords: ['turnover'], defaultThreshold: 2_000_000, thresholds: [] } }) },
+  'PUT /api/compliance-insights/{id}': { allowed: STAFF, request: async () => ({ path: String(await victimInsight()), body: { status: 'reviewed' } }) },
+  'POST /api/public/clients/{clientId}/analyze-compliance': { allowed: ADMINS, request: () => ({ path: String(ids.ownClient) }) },
 
   // A conversation only its participants see (anyone else: 404, as missing); the messages a
   // rule changes are the platform administrator's own, in a conversation with a bystander.

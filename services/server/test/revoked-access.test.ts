@@ -39,6 +39,7 @@ const READS: { service: string; path: string }[] = [
   { service: 'tasks', path: '/tasks' },
   { service: 'tasks', path: '/notifications' },
   { service: 'compliance', path: '/compliance-tracker' },
+  { service: 'insights', path: '/compliance-insights' },
   { service: 'messaging', path: '/conversations' },
   { service: 'messaging', path: '/messages/unread/count' },
 ];

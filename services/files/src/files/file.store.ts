@@ -231,59 +231,54 @@ export class FileStore {
 
     const tsquery = `to_tsquery('simple', ${param(query)})`;
     const filters = where.length ? where.join(' AND ') : 'true';
-    return db.transaction(async (tx) => {
-      const shape = await this.#searchShape(tx, tsquery, params);
+    // The candidates under the shape's planner settings in a transaction of their own; the page
+    // after it, planned as usual (it reads 25 rows by id).
+    const ranked = await db.transaction(async (tx) => {
+      const shape = await this.#searchShape(tx, query);
       // The newest matching files, at most SEARCH_CANDIDATES, ranked: their ids in order.
-      await tx.query('SET LOCAL enable_seqscan = off');
-      if (shape === 'bitmap') await tx.query('SET LOCAL enable_indexscan = off');
-      const ranked = await tx.query<{ id: number }>(
+      return (await tx.query<{ id: number }>(
         `WITH candidates AS MATERIALIZED (
            SELECT f.id, f.uploaded_at, f.rank_vector FROM files f
            WHERE ${shape === 'bitmap' ? `f.search_vector @@ ${tsquery} AND ${filters}` : `(${filters} AND f.search_vector @@ ${tsquery}) IS TRUE`}
            ORDER BY f.uploaded_at DESC, f.id DESC LIMIT ${SEARCH_CANDIDATES})
-         SELECT id FROM candidates ORDER BY ts_rank(rank_vector, ${tsquery}) DESC, uploaded_at DESC, id DESC`, params);
-      if (shape === 'bitmap') await tx.query('SET LOCAL enable_indexscan = on');
-      const total = ranked.rows.length;
-      const pageIds = ranked.rows.slice(q.offset, q.offset + q.limit).map((r) => r.id);
-      if (pageIds.length === 0) return { json: '[]', files: [], total, capped: total >= SEARCH_CANDIDATES };
-      const page = await tx.query<FileRow & { snippet: string | null }>(
-        `SELECT ${COLUMNS},
-           CASE WHEN f.id = ANY($3::int[]) AND fc.extracted_text <> ''
-             THEN ts_headline('simple', left(fc.extracted_text, ${SNIPPET_SOURCE_CHARS}), to_tsquery('simple', $1), '${HEADLINE_OPTIONS}') END AS snippet
-         FROM files f LEFT JOIN file_contents fc ON fc.file_id = f.id
-           LEFT JOIN ${this.#clients} c ON c.id = f.client_id LEFT JOIN ${this.#reportTypes} r ON r.id = f.report_type_id
-         WHERE f.id = ANY($2::int[])`, [query, pageIds, pageIds.slice(0, CONTENT_SNIPPETS_PER_PAGE)]);
-      const byId = new Map(page.rows.map((row) => [row.id, row]));
-      const words = searchWords(q.search!);
-      const files = pageIds.flatMap((id) => {
-        const row = byId.get(id);
-        if (!row) return [];
-        // The passage of the content that matched; else the name with its matching words marked.
-        const snippet = row.snippet?.includes(SNIPPET_MARK.start) ? row.snippet : highlightName(row.original_name, words);
-        return [{ ...toPortalFile(row), snippet }];
-      });
-      return { json: JSON.stringify(files), files, total, capped: total >= SEARCH_CANDIDATES };
+         SELECT id FROM candidates ORDER BY ts_rank(rank_vector, ${tsquery}) DESC, uploaded_at DESC, id DESC`, params)).rows;
     });
+    const total = ranked.length;
+    const pageIds = ranked.slice(q.offset, q.offset + q.limit).map((r) => r.id);
+    if (pageIds.length === 0) return { json: '[]', files: [], total, capped: total >= SEARCH_CANDIDATES };
+    const page = await db.query<FileRow & { snippet: string | null }>(
+      `SELECT ${COLUMNS},
+         CASE WHEN f.id = ANY($3::int[]) AND fc.extracted_text <> ''
+           THEN ts_headline('simple', left(fc.extracted_text, ${SNIPPET_SOURCE_CHARS}), to_tsquery('simple', $1), '${HEADLINE_OPTIONS}') END AS snippet
+       FROM files f LEFT JOIN file_contents fc ON fc.file_id = f.id
+         LEFT JOIN ${this.#clients} c ON c.id = f.client_id LEFT JOIN ${this.#reportTypes} r ON r.id = f.report_type_id
+       WHERE f.id = ANY($2::int[])`, [query, pageIds, pageIds.slice(0, CONTENT_SNIPPETS_PER_PAGE)]);
+    const byId = new Map(page.rows.map((row) => [row.id, row]));
+    const words = searchWords(q.search!);
+    const files = pageIds.flatMap((id) => {
+      const row = byId.get(id);
+      if (!row) return [];
+      // The passage of the content that matched; else the name with its matching words marked.
+      const snippet = row.snippet?.includes(SNIPPET_MARK.start) ? row.snippet : highlightName(row.original_name, words);
+      return [{ ...toPortalFile(row), snippet }];
+    });
+    return { json: JSON.stringify(files), files, total, capped: total >= SEARCH_CANDIDATES };
   }
 
   /**
-   * How to find the newest matches. A document's vector is stored out of line, and the
-   * planner prices reading it like any operator, so it must not choose: when a fair share
-   * of the files match (PostgreSQL's own estimate, from its statistics), walking the
-   * newest files and testing the cheap conditions before the vector finds enough within
-   * a few thousand rows; when few match, the GIN index lists them without reading any
-   * vector. The crossing point is where reading 1/d vectors costs what visiting d·N rows
-   * does (d ≈ 0.15 at 100,000 files).
+   * How to find the newest matches, decided in one round trip by the migrations'
+   * files_search_shape, which also sets the shape's planner settings for the transaction.
+   * A document's vector is stored out of line, and the planner prices reading it like any
+   * operator, so it must not choose: when a fair share of the files match (PostgreSQL's
+   * own estimate, from its statistics), walking the newest files and testing the cheap
+   * conditions before the vector finds enough within a few thousand rows; when few match,
+   * the GIN index lists them without reading any vector. The crossing point is where
+   * reading 1/d vectors costs what visiting d·N rows does (d ≈ 0.15 at 100,000 files).
    */
-  async #searchShape(tx: Queryable, tsquery: string, params: unknown[]): Promise<'walk' | 'bitmap'> {
-    const plan = async (sql: string, args: unknown[]) => {
-      const { rows } = await tx.query<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(`EXPLAIN (FORMAT JSON) ${sql}`, args);
-      return rows[0]!['QUERY PLAN'][0].Plan['Plan Rows'];
-    };
-    const queryParam = /\$(\d+)/.exec(tsquery)![1]!;
-    const files = await plan('SELECT 1 FROM files', []);
-    const matches = await plan(`SELECT 1 FROM files f WHERE f.search_vector @@ to_tsquery('simple', $1)`, [params[Number(queryParam) - 1]]);
-    return files > 0 && matches / files >= WALK_MIN_DENSITY && matches >= SEARCH_CANDIDATES ? 'walk' : 'bitmap';
+  async #searchShape(tx: Queryable, query: string): Promise<'walk' | 'bitmap'> {
+    const { rows } = await tx.query<{ shape: 'walk' | 'bitmap' }>(
+      "SELECT files_search_shape(to_tsquery('simple', $1), $2, $3) AS shape", [query, SEARCH_CANDIDATES, WALK_MIN_DENSITY]);
+    return rows[0]!.shape;
   }
 
   async delete(tx: Queryable, id: number): Promise<boolean> {

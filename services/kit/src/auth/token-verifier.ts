@@ -47,6 +47,11 @@ export interface TokenVerifierOptions {
 export interface TokenVerifier {
   /** Verified claims of a token; throws Unauthenticated when it is missing or not acceptable. */
   verify(token: string | null | undefined): Promise<PortalClaims>;
+  /**
+   * The claims of a token verified before and not expired, or undefined (then call verify):
+   * the gateway's hot path answers most requests without waiting a turn of the event loop.
+   */
+  verifiedBefore(token: string): Readonly<PortalClaims> | undefined;
   /** Trusts another issuer, or replaces the trust of the same `iss` (its key cache starts empty). */
   addIssuer(trust: IssuerTrust): void;
   removeIssuer(issuer: string): void;
@@ -129,6 +134,7 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
       verified.set(token, claims, (payload.exp as number) * 1000);
       return claims;
     },
+    verifiedBefore: (token) => verified.get(token),
     addIssuer,
     removeIssuer(issuer) {
       verified.clear();
@@ -190,20 +196,21 @@ class VerifiedTokenCache {
     this.#max = max;
   }
 
-  get(token: string): PortalClaims | undefined {
+  get(token: string): Readonly<PortalClaims> | undefined {
     const hit = this.#entries.get(token);
     if (!hit) return undefined;
     if (hit.expiresAtMs <= Date.now()) {
       this.#entries.delete(token);
       return undefined;
     }
-    return structuredClone(hit.claims);
+    return hit.claims;
   }
 
   set(token: string, claims: PortalClaims, expiresAtMs: number): void {
     if (this.#max === 0) return;
     if (this.#entries.size >= this.#max) this.#entries.delete(this.#entries.keys().next().value!);
-    this.#entries.set(token, { claims: structuredClone(claims), expiresAtMs });
+    // Frozen, so every hit can hand out the same object: nobody can change what another reads.
+    this.#entries.set(token, { claims: Object.freeze({ ...claims }), expiresAtMs });
   }
 
   clear(): void {

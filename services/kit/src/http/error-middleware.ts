@@ -1,4 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { ServerResponse } from 'node:http';
 import { ZodError } from 'zod';
 import { isDomainError, RateLimited, type ErrorKind } from '../errors.ts';
 import type { Logger } from '../logger.ts';
@@ -25,33 +26,41 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
       req.socket.destroy();
       return;
     }
-    if (isDomainError(err)) {
-      if (err instanceof RateLimited) res.setHeader('Retry-After', String(err.retryAfterSeconds));
-      const body: Record<string, unknown> = { message: err.message };
-      if (err.details !== undefined) body.details = err.details;
-      res.status(STATUS_BY_KIND[err.kind]).json(body);
-      return;
-    }
-    if (err instanceof ZodError) {
-      res.status(400).json({ message: err.issues[0]?.message ?? 'Invalid request', details: err.issues });
-      return;
-    }
-    const parser = err as ParserError;
-    if (parser.type === 'entity.too.large') {
-      res.status(413).json({ message: 'Request body is too large' });
-      return;
-    }
-    if (parser.type === 'entity.parse.failed') {
-      res.status(400).json({ message: 'Malformed JSON body' });
-      return;
-    }
-    if (parser.expose && parser.status && parser.status >= 400 && parser.status < 500) {
-      res.status(parser.status).json({ message: parser.message });
-      return;
-    }
-    logger.error({ err, reqId: res.locals.requestId, url: req.originalUrl }, 'unhandled error');
-    res.status(500).json({ message: 'Internal server error' });
+    sendError(err, res, logger, { reqId: res.locals.requestId, url: req.originalUrl });
   };
+}
+
+/**
+ * Writes the answer for `err` on a plain Node response (the gateway's API path runs
+ * without express): the status its kind maps to and a JSON `{ message }` body.
+ */
+export function sendError(err: unknown, res: ServerResponse, logger: Logger, context: { reqId?: unknown; url?: string }): void {
+  const { status, body } = answerFor(err) ?? unexpected(err, logger, context);
+  if (err instanceof RateLimited) res.setHeader('Retry-After', String(err.retryAfterSeconds));
+  const json = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(json) });
+  res.end(json);
+}
+
+interface ErrorAnswer { status: number; body: Record<string, unknown> }
+
+function answerFor(err: unknown): ErrorAnswer | null {
+  if (isDomainError(err)) {
+    const body: Record<string, unknown> = { message: err.message };
+    if (err.details !== undefined) body.details = err.details;
+    return { status: STATUS_BY_KIND[err.kind], body };
+  }
+  if (err instanceof ZodError) return { status: 400, body: { message: err.issues[0]?.message ?? 'Invalid request', details: err.issues } };
+  const parser = err as ParserError;
+  if (parser.type === 'entity.too.large') return { status: 413, body: { message: 'Request body is too large' } };
+  if (parser.type === 'entity.parse.failed') return { status: 400, body: { message: 'Malformed JSON body' } };
+  if (parser.expose && parser.status && parser.status >= 400 && parser.status < 500) return { status: parser.status, body: { message: parser.message } };
+  return null;
+}
+
+function unexpected(err: unknown, logger: Logger, context: { reqId?: unknown; url?: string }): ErrorAnswer {
+  logger.error({ err, ...context }, 'unhandled error');
+  return { status: 500, body: { message: 'Internal server error' } };
 }
 
 export const notFoundHandler: RequestHandler = (req, res) => {

@@ -1,0 +1,33 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Client } from '@ledgerline/contracts/directory.contracts.ts';
+import { type AnalysisResult, type ComplianceInsight, type InsightPriority, type InsightStatus } from '@ledgerline/contracts/insights.contracts.ts';
+import { apiJson, apiPath, apiQueryPath } from '@ledgerline/ui/api-client.ts';
+import { invalidateApiResources } from '@ledgerline/ui/api-invalidation.ts';
+
+/** Spec 001 §7 "Insights" as the screen calls it (tenant form when a firm is chosen). */
+export interface InsightFilters {
+  clientId?: number;
+  status?: InsightStatus;
+  priority?: InsightPriority;
+}
+
+export const useInsights = (filters: InsightFilters) => useQuery<ComplianceInsight[]>({ queryKey: [apiQueryPath('compliance-insights', filters)] });
+export const useInsightClients = () => useQuery<Client[]>({ queryKey: [apiPath('clients')], staleTime: 30_000 });
+
+export function useInsightMutations() {
+  const queryClient = useQueryClient();
+  const refresh = () => invalidateApiResources(queryClient, ['compliance-insights']);
+  return {
+    // §4: each update sends the current user as reviewer (the server records the caller whatever is sent).
+    update: useMutation({
+      mutationFn: ({ id, status, reviewedById }: { id: number; status: InsightStatus; reviewedById: number }) =>
+        apiJson<ComplianceInsight>('PUT', apiPath(`compliance-insights/${id}`), { status, reviewedById }),
+      onSuccess: refresh,
+    }),
+    analyze: useMutation({
+      // The spec's path (§7), in the tenant form like every call; it still needs an Admin's token.
+      mutationFn: (clientId: number) => apiJson<AnalysisResult>('POST', apiPath(`public/clients/${clientId}/analyze-compliance`)),
+      onSuccess: refresh,
+    }),
+  };
+}

@@ -1,0 +1,81 @@
+import { Button } from 'primereact/button';
+import { Dropdown } from 'primereact/dropdown';
+import { TabPanel, TabView } from 'primereact/tabview';
+import { useState } from 'react';
+import { INSIGHT_MESSAGES, INSIGHT_PRIORITIES, INSIGHT_STATUSES, type ComplianceInsight, type InsightStatus } from '@ledgerline/contracts/insights.contracts.ts';
+import { isClientRole } from '@ledgerline/ui/auth-storage.ts';
+import { useAuth } from '@ledgerline/ui/auth-context.tsx';
+import { EmptyState } from '@ledgerline/ui/empty-state.tsx';
+import { useFailureToast } from '@ledgerline/ui/failure-toast.ts';
+import { PageHeading } from '@ledgerline/ui/page-heading.tsx';
+import { canAdministerFirm } from '@ledgerline/ui/permissions.ts';
+import { StatCard } from '@ledgerline/ui/stat-card.tsx';
+import { showToast } from '@ledgerline/ui/toast-store.ts';
+import { InsightCard } from './insight-card.tsx';
+import { emptyTabText, insightStats, PRIORITY_LABELS, STATUS_LABELS } from './insight-view.ts';
+import { useInsightClients, useInsightMutations, useInsights, type InsightFilters } from './insights.api.ts';
+
+/** The AI Compliance Insights screen of spec 001 §2. */
+export function InsightsPage() {
+  const { state } = useAuth();
+  if (state.status !== 'authenticated') return <p className="insights-login">{INSIGHT_MESSAGES.loginRequired}</p>;
+  return <SignedInInsights role={state.user.role} userId={state.user.id} admin={canAdministerFirm(state.user)} />;
+}
+
+function SignedInInsights({ role, userId, admin }: { role: string; userId: number; admin: boolean }) {
+  const [filters, setFilters] = useState<InsightFilters>({});
+  const [tab, setTab] = useState(0);
+  const insights = useInsights(filters);
+  useFailureToast(insights, INSIGHT_MESSAGES.fetchFailed);
+  const clients = useInsightClients().data ?? [];
+  const { update, analyze } = useInsightMutations();
+  const readOnly = isClientRole(role);
+  const list = insights.data ?? [];
+  const stats = insightStats(list);
+  const setFilter = <K extends keyof InsightFilters>(key: K, value: InsightFilters[K] | null) => setFilters((f) => ({ ...f, [key]: value ?? undefined }));
+  const clientOptions = clients.map((c) => ({ label: c.name, value: c.id }));
+
+  const move = (insight: ComplianceInsight, status: InsightStatus) => update.mutate({ id: insight.id, status, reviewedById: userId }, {
+    onSuccess: () => showToast({ severity: 'success', summary: 'Success', detail: INSIGHT_MESSAGES.updated }),
+    onError: () => showToast({ severity: 'error', summary: 'Error', detail: INSIGHT_MESSAGES.updateFailed }),
+  });
+  const runAnalysis = (clientId: number) => analyze.mutate(clientId, {
+    onSuccess: (r) => showToast({ severity: 'success', summary: INSIGHT_MESSAGES.analysisComplete, detail: r.message }),
+    onError: () => showToast({ severity: 'error', summary: 'Error', detail: INSIGHT_MESSAGES.triggerFailed }),
+  });
+
+  return (
+    <div className="insights-page">
+      <PageHeading title="AI Compliance Insights" subtitle="Missing documents, filings found in uploads, thresholds crossed and patterns across your clients"
+        actions={<Button label="Refresh" icon="pi pi-refresh" outlined loading={insights.isFetching} onClick={() => void insights.refetch()} />} />
+      <div className="insight-stats">
+        <StatCard label="High Priority" value={stats.highPriority} icon="pi pi-exclamation-triangle" />
+        <StatCard label="Pending Review" value={stats.pendingReview} icon="pi pi-clock" />
+        <StatCard label="Acted Upon" value={stats.actedUpon} icon="pi pi-check-circle" />
+        <StatCard label="Total Insights" value={stats.total} icon="pi pi-lightbulb" />
+      </div>
+      <div className="insight-filters">
+        <Dropdown inputId="insights-client" aria-label="Client" placeholder="Client" showClear filter value={filters.clientId ?? null} options={clientOptions} onChange={(e) => setFilter('clientId', e.value)} />
+        <Dropdown inputId="insights-status" aria-label="Status" placeholder="Status" showClear value={filters.status ?? null} options={INSIGHT_STATUSES.map((s) => ({ label: STATUS_LABELS[s], value: s }))} onChange={(e) => setFilter('status', e.value)} />
+        <Dropdown inputId="insights-priority" aria-label="Priority" placeholder="Priority" showClear value={filters.priority ?? null} options={INSIGHT_PRIORITIES.map((p) => ({ label: PRIORITY_LABELS[p], value: p }))} onChange={(e) => setFilter('priority', e.value)} />
+        {admin && (
+          // §6: only an Admin sees the analysis action; choosing a client runs it.
+          <Dropdown inputId="insights-analyze" aria-label="Analyze client" placeholder="Analyze client..." filter value={null} options={clientOptions} disabled={analyze.isPending}
+            onChange={(e) => { if (typeof e.value === 'number') runAnalysis(e.value); }} />
+        )}
+      </div>
+      <TabView activeIndex={tab} onTabChange={(e) => setTab(e.index)}>
+        {INSIGHT_STATUSES.map((status) => {
+          const inTab = list.filter((i) => i.status === status);
+          return (
+            <TabPanel key={status} header={`${STATUS_LABELS[status]} (${stats.byStatus[status]})`}>
+              {inTab.length === 0
+                ? <EmptyState icon="pi pi-lightbulb" text={emptyTabText(status)} />
+                : <div className="insight-list">{inTab.map((i) => <InsightCard key={i.id} insight={i} onMove={readOnly ? null : move} busy={update.isPending} />)}</div>}
+            </TabPanel>
+          );
+        })}
+      </TabView>
+    </div>
+  );
+}

@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Page } from 'playwright-core';
+import { setLocalStorage } from '@ledgerline/kit/testing/browser.ts';
+import { eventually } from '@ledgerline/kit/testing/eventually.ts';
+import { apiClient } from '@ledgerline/server/portal-harness.ts';
+import type { ComplianceItem, ComplianceSchedule, PresetApplyResult } from '@ledgerline/contracts/compliance.contracts.ts';
+import type { ComplianceInsight } from '@ledgerline/contracts/insights.contracts.ts';
+import { expectToast, startPortalBrowser, uniqueSuffix, type PortalBrowser } from '../../ui/test/portal-browser.ts';
+
+const BUS_WAIT_MS = 30_000;
+const suffix = uniqueSuffix();
+const FIRM = { name: `Insight Partners ${suffix}`, shortName: `insight${suffix}` };
+const TENANT = FIRM.shortName;
+const YEAR = new Date().getFullYear();
+const LONG_MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+interface Login { token: string; user: Record<string, unknown> }
+
+describe('AI compliance insights screen in Chromium', () => {
+  let portal: PortalBrowser;
+  let call: ReturnType<typeof apiClient>;
+  let admin: Login;
+  let clientId: number;
+
+  const pick = (page: Page, name: string) => page.locator('li[role="option"]', { hasText: name });
+  const tab = (page: Page, label: string) => page.getByRole('tab', { name: new RegExp(`^${label} \\(\\d+\\)$`) });
+  const insightsOf = async () => (await call<ComplianceInsight[]>('GET', `/api/${TENANT}/compliance-insights?clientId=${clientId}`, admin.token)).body;
+
+  beforeAll(async () => {
+    portal = await startPortalBrowser(['shell', 'insights']);
+    call = apiClient(portal.baseUrl);
+    expect((await call('POST', '/api/companies', portal.adminToken, FIRM)).status).toBe(201);
+    const client = await call<{ id: number }>('POST', `/api/${TENANT}/clients`, portal.adminToken, {
+      name: 'Bayview Bakery', address: '4 Market Road', phone: '(555)-123-4567', federalId: '12-3456789', stateId: 'ST-4411', email: 'bayview@example.com',
+    });
+    clientId = client.body.id;
+    expect((await call('POST', `/api/${TENANT}/users`, portal.adminToken, { username: `ada${suffix}`, password: 'password1', fullName: 'Ada Admin', roleId: 1, clientIds: null })).status).toBe(201);
+    admin = (await call<Login>('POST', `/api/${TENANT}/auth/login`, null, { username: `ada${suffix}`, password: 'password1' })).body;
+  }, 300_000);
+
+  afterAll(async () => {
+    await portal?.close();
+  });
+
+  it('an Admin applies a preset, generates the year, analyses, uploads a filed acknowledgement and works the insights through the tabs', async () => {
+    // The compliance side through its API: India's calendar for the client, this year generated.
+    const applied = await call<PresetApplyResult>('POST', `/api/${TENANT}/compliance-presets/india/apply`, admin.token, { clientIds: [clientId] });
+    expect(applied.status).toBe(200);
+    const gstr3b = applied.body.createdSchedules.find((s: ComplianceSchedule) => s.reportTypeName === 'GSTR-3B')!;
+    for (const schedule of applied.body.createdSchedules) {
+      expect((await call('POST', `/api/${TENANT}/compliance-schedules/${schedule.id}/generate/${YEAR}`, admin.token)).status).toBe(200);
+    }
+    const today = new Date().toISOString().slice(0, 10);
+    const items = (await call<ComplianceItem[]>('GET', `/api/${TENANT}/compliance-tracker?clientId=${clientId}`, admin.token)).body;
+    const overdue = items.filter((i) => i.reportTypeId === gstr3b.reportTypeId && i.dueDate < today).sort((a, b) => b.dueDate.localeCompare(a.dueDate));
+    expect(overdue.length).toBeGreaterThan(1);
+    const [filed, stillMissing] = [overdue[0]!, overdue[1]!];
+
+    const page = await portal.browser.newPage(portal.baseUrl);
+    await setLocalStorage(page, { token: admin.token, user: admin.user });
+    await page.goto(`${portal.baseUrl}/${TENANT}/compliance-insights`);
+    await expect(page.locator('.app-header__title').textContent()).resolves.toBe('AI Insights');
+    await page.getByText('No pending insights found.').waitFor();
+
+    // The tracker items reach the insights service as events: analyse once they have.
+    await eventually(async () => expect((await call('POST', `/api/${TENANT}/public/clients/${clientId}/analyze-compliance`, portal.adminToken)).status).toBe(200), BUS_WAIT_MS);
+    await eventually(async () => expect((await insightsOf()).some((i) => (i.metadata as { trackerItemId?: number }).trackerItemId === stillMissing.id)).toBe(true), BUS_WAIT_MS, 200);
+    await page.locator('.p-dropdown', { has: page.locator('#insights-analyze') }).click();
+    await pick(page, 'Bayview Bakery').click();
+    await expectToast(page, 'Analysis Complete', /^Analysis complete: \d+ new insights?$/);
+    const missingTitle = `GSTR-3B for ${stillMissing.period} is overdue`;
+    await page.getByRole('article', { name: missingTitle }).waitFor();
+    expect(await page.locator('.insight-card__icon--missing_document').count()).toBeGreaterThan(2);
+
+    // One filed acknowledgement for the latest overdue month arrives.
+    const month = LONG_MONTHS[Number(filed.periodStart.slice(5, 7)) - 1];
+    const form = new FormData();
+    form.append('fileType', 'report');
+    form.append('clientId', String(clientId));
+    form.append('reportTypeId', String(gstr3b.reportTypeId));
+    form.append('file', new Blob([`GSTR-3B Acknowledgement\nARN AA29${suffix}\nReturn filed for ${month} ${filed.periodStart.slice(0, 4)}\n`], { type: 'text/plain' }), 'GSTR-3B acknowledgement.txt');
+    const uploaded = await fetch(`${portal.baseUrl}/api/${TENANT}/files`, { method: 'POST', headers: { authorization: `Bearer ${admin.token}` }, body: form });
+    expect(uploaded.status).toBe(201);
+    await eventually(async () => expect((await insightsOf()).some((i) => i.insightType === 'compliance_match')).toBe(true), BUS_WAIT_MS, 200);
+
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    const match = page.getByRole('article', { name: `GSTR-3B for ${filed.period} appears to be filed` });
+    await match.waitFor();
+    await match.getByText('GSTR-3B acknowledgement.txt', { exact: true }).waitFor();
+    await match.getByText(/^\d+% confidence$/).waitFor();
+    await match.getByText('Recommended Action').waitFor();
+    // The acknowledgement resolved that month's missing document: its insight left the Pending tab.
+    await expect(page.getByRole('article', { name: `GSTR-3B for ${filed.period} is overdue` }).count()).resolves.toBe(0);
+    const pendingBefore = Number(/\((\d+)\)/.exec((await tab(page, 'Pending').textContent())!)![1]);
+
+    await match.getByRole('button', { name: 'Mark Reviewed' }).click();
+    await expectToast(page, 'Success', 'Compliance insight updated successfully');
+    await tab(page, 'Reviewed').filter({ hasText: 'Reviewed (1)' }).waitFor();
+    await page.getByRole('article', { name: missingTitle }).getByRole('button', { name: 'Mark Acted Upon' }).click();
+    await tab(page, 'Acted Upon').filter({ hasText: 'Acted Upon (1)' }).waitFor();
+    await tab(page, 'Pending').filter({ hasText: `Pending (${pendingBefore - 2})` }).waitFor();
+
+    await tab(page, 'Reviewed').click();
+    const reviewed = page.getByRole('article', { name: `GSTR-3B for ${filed.period} appears to be filed` });
+    await reviewed.getByText('Ada Admin').waitFor();
+    await expect(reviewed.getByRole('button', { name: 'Mark Reviewed' }).count()).resolves.toBe(0);
+    await reviewed.getByRole('button', { name: 'Dismiss' }).waitFor();
+    await tab(page, 'Acted Upon').click();
+    const acted = page.getByRole('article', { name: missingTitle });
+    await acted.waitFor();
+    await expect(acted.getByRole('button').count()).resolves.toBe(0);
+    await tab(page, 'Dismissed').click();
+    await page.getByRole('article', { name: `GSTR-3B for ${filed.period} is overdue` }).waitFor();
+    await page.close();
+  });
+});

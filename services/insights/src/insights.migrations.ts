@@ -1,0 +1,98 @@
+import type { ServiceMigrations } from '@ledgerline/kit/db/migrations.ts';
+import { NIGHTLY_JOB } from './analysis/nightly-analysis.job.ts';
+
+const TYPES = `('missing_document', 'compliance_match', 'threshold_alert', 'pattern_detected')`;
+
+/**
+ * The insights service's tables in every firm's schema: the insights themselves and the
+ * read models of what other services own (tracker items and schedules from compliance,
+ * files and their facts from files), fed by events only (DESIGN §2). Runs after the job
+ * table's migrations (insights.module.ts lists them first): the first nightly run is seeded here.
+ */
+export const insightsTenantMigrations: ServiceMigrations = {
+  service: 'insights',
+  scope: 'tenant',
+  migrations: [{
+    id: '001_insights',
+    sql: `CREATE TABLE compliance_insights (
+      id serial PRIMARY KEY,
+      client_id integer NOT NULL,
+      file_id integer,
+      file_name text,
+      insight_type text NOT NULL CHECK (insight_type IN ${TYPES}),
+      priority text NOT NULL DEFAULT 'medium' CHECK (priority IN ('high', 'medium', 'low')),
+      title text NOT NULL,
+      description text NOT NULL,
+      recommended_action text NOT NULL,
+      confidence numeric(3, 2) NOT NULL DEFAULT 0.00 CHECK (confidence BETWEEN 0 AND 1),
+      status text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'reviewed', 'acted_upon', 'dismissed')),
+      metadata jsonb NOT NULL DEFAULT '{}',
+      -- What the insight is about (rules/find-insights.ts): one open insight per subject.
+      subject text NOT NULL,
+      -- Set when a run found the subject resolved and closed the insight (no person did).
+      retired_at timestamptz,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      updated_at timestamptz NOT NULL DEFAULT now(),
+      reviewed_at timestamptz,
+      reviewed_by_id integer,
+      reviewed_by_name text
+    );
+    CREATE UNIQUE INDEX compliance_insights_open_subject ON compliance_insights (subject) WHERE status IN ('pending', 'reviewed');
+    CREATE INDEX compliance_insights_by_client ON compliance_insights (client_id, created_at DESC, id DESC);
+    CREATE INDEX compliance_insights_by_subject ON compliance_insights (subject);
+
+    -- Tracker items and schedules as the compliance service publishes them.
+    CREATE TABLE insight_tracker_items (
+      id integer PRIMARY KEY,
+      schedule_id integer NOT NULL,
+      client_id integer NOT NULL,
+      report_type_id integer NOT NULL,
+      period text NOT NULL,
+      period_start date NOT NULL,
+      period_end date NOT NULL,
+      due_date date NOT NULL,
+      status text NOT NULL,
+      filed_date timestamptz,
+      extension_date date,
+      ai_confidence numeric(3, 2) NOT NULL DEFAULT 0,
+      source_file_id integer,
+      version timestamptz NOT NULL
+    );
+    CREATE INDEX insight_tracker_items_by_client ON insight_tracker_items (client_id, report_type_id, due_date);
+    CREATE TABLE insight_schedules (
+      id integer PRIMARY KEY,
+      client_id integer NOT NULL,
+      reminder_days integer NOT NULL,
+      version timestamptz NOT NULL
+    );
+
+    -- Files and the facts the rules read from their names and extracted text.
+    CREATE TABLE insight_files (
+      id integer PRIMARY KEY,
+      client_id integer,
+      report_type_id integer,
+      file_type text,
+      original_name text,
+      name_periods text[] NOT NULL DEFAULT '{}',
+      name_filing boolean NOT NULL DEFAULT false,
+      -- rules/document-facts.ts DocumentFacts of the text; null until extracted.
+      facts jsonb,
+      -- A language model's validated classification; null without one (or a bad answer).
+      model jsonb,
+      deleted boolean NOT NULL DEFAULT false,
+      uploaded_at timestamptz,
+      extracted_at timestamptz
+    );
+    CREATE INDEX insight_files_by_client ON insight_files (client_id) WHERE NOT deleted;
+
+    -- The firm's threshold_alert settings (one row; defaults in contracts until someone saves).
+    CREATE TABLE insight_rule_settings (
+      id boolean PRIMARY KEY DEFAULT true CHECK (id),
+      settings jsonb NOT NULL,
+      updated_at timestamptz NOT NULL DEFAULT now(),
+      updated_by_id integer
+    );
+
+    INSERT INTO insights_jobs (kind, key, run_at, payload) VALUES ('${NIGHTLY_JOB}', '${NIGHTLY_JOB}:first', now(), '{}')`,
+  }],
+};

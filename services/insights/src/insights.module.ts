@@ -1,0 +1,90 @@
+import { createUserAccessReadModel } from '@ledgerline/kit/access/user-access-read-model.ts';
+import { loadAiConfig } from '@ledgerline/kit/ai/ai.config.ts';
+import { createAiAssistant } from '@ledgerline/kit/ai/create-ai-assistant.ts';
+import type { Subscription } from '@ledgerline/kit/bus/bus.ts';
+import { deriveKey, loadMasterKey } from '@ledgerline/kit/crypto/master-key.ts';
+import { TokenSigner } from '@ledgerline/kit/crypto/signed-token.ts';
+import { tenantSchema } from '@ledgerline/kit/db/tenant-schema.ts';
+import { DirectoryLookup } from '@ledgerline/kit/directory/directory-lookup.ts';
+import { createDirectoryReadModel } from '@ledgerline/kit/directory/directory-read-model.ts';
+import { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
+import { createJobQueue } from '@ledgerline/kit/scheduler/job-queue.ts';
+import { startScheduler, type Scheduler } from '@ledgerline/kit/scheduler/scheduler.ts';
+import type { ServiceModule } from '@ledgerline/kit/service-module.ts';
+import { identityTenantSource, TenantRegistry } from '@ledgerline/kit/tenancy/tenant-registry.ts';
+import { serviceTenants } from '@ledgerline/kit/tenancy/tenant-requests.ts';
+import { FILE_TEXT_KEY_PURPOSE, type FileTextAssertion } from '@ledgerline/contracts/files.contracts.ts';
+import { AnalysisService } from './analysis/analysis.service.ts';
+import { NIGHTLY_JOB, nightlyAnalysisJob } from './analysis/nightly-analysis.job.ts';
+import { ReportClassifier } from './analysis/report-classifier.ts';
+import { loadInsightsConfig } from './insights.config.ts';
+import { insightsTenantMigrations } from './insights.migrations.ts';
+import { InsightStore } from './insights/insight.store.ts';
+import { createInsightsRouter } from './insights/insights.router.ts';
+import { RuleSettingsStore } from './insights/rule-settings.store.ts';
+import { FileFactsStore } from './read-models/file-facts.store.ts';
+import { FileTextReader } from './read-models/file-text.reader.ts';
+import { followCompliance, followFiles } from './read-models/insights.consumers.ts';
+import { TrackerStore } from './read-models/tracker.store.ts';
+
+const userAccess = createUserAccessReadModel('insights');
+const directory = createDirectoryReadModel('insights');
+const jobs = createJobQueue('insights');
+
+/**
+ * AI compliance insights (spec 001, issue 12): rules over the compliance tracker and the
+ * files' facts, sharpened by a language model when one is configured; run on demand,
+ * after each report's text is extracted, and nightly.
+ */
+export const insightsModule: ServiceModule = {
+  name: 'insights',
+  defaultPort: 8108,
+  // The spec's on-demand analysis lives under /api/public/clients/{id}/… (it still needs an Admin).
+  apiResources: ['compliance-insights', 'public/clients'],
+  // The job table first: the insights migration seeds the first nightly run into it.
+  migrations: [userAccess.migrations, directory.migrations, jobs.migrations, insightsTenantMigrations],
+  async init(deps) {
+    const config = loadInsightsConfig(deps.env);
+    const { db, logger } = deps;
+    const api = new ApiRegistry('insights');
+    const peer = (name: string) => () => deps.peers().find((p) => p.service === name)!.url;
+    const registry = new TenantRegistry({ source: identityTenantSource(peer('identity')) });
+    const tenants = serviceTenants(db, registry, userAccess, peer('identity'));
+    const master = loadMasterKey(config.encryptionKey, deps.dataDir);
+    const files = new FileFactsStore();
+    const tracker = new TrackerStore(directory.tables.reportTypes);
+    const insights = new InsightStore(directory.tables.clients);
+    const settings = new RuleSettingsStore();
+    const analysis = new AnalysisService({ files, tracker, insights, settings, reportTypesTable: directory.tables.reportTypes });
+    const classifier = new ReportClassifier(createAiAssistant(loadAiConfig(deps.env), logger), logger);
+    const texts = new FileTextReader(peer('files'), new TokenSigner<FileTextAssertion>(deriveKey(master, FILE_TEXT_KEY_PURPOSE)));
+    let poller: { stop(): void } | undefined;
+    let scheduler: Scheduler | undefined;
+    const subscriptions: Subscription[] = [];
+
+    return {
+      api,
+      routers: [createInsightsRouter({ api, tokens: deps.tokens, tenants, insights, settings, analysis, directory: new DirectoryLookup(directory, peer('directory')) })],
+      async start() {
+        poller = registry.poll(config.tenantPollMs, logger);
+        const consumerDeps = { db, bus: deps.bus, logger, tenants: registry };
+        subscriptions.push(
+          await userAccess.follow(consumerDeps),
+          await directory.follow(consumerDeps),
+          await followCompliance({ ...consumerDeps, tracker, insights }),
+          await followFiles({ ...consumerDeps, files, texts, classifier, analysis }),
+        );
+        scheduler = startScheduler({
+          db, queue: jobs, logger, pollMs: config.schedulerPollMs,
+          handlers: { [NIGHTLY_JOB]: nightlyAnalysisJob({ analysis, jobs, hourUtc: config.nightlyHourUtc, logger }) },
+          tenants: async () => (await registry.active()).map((f) => ({ shortName: f.shortName, schema: tenantSchema(f.schemaName) })),
+        });
+      },
+      async stop() {
+        poller?.stop();
+        await scheduler?.stop();
+        for (const s of subscriptions.splice(0)) await s.close();
+      },
+    };
+  },
+};

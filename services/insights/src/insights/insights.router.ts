@@ -1,0 +1,62 @@
+import express, { type Router } from 'express';
+import { actorId, actorName } from '@ledgerline/kit/auth/actor-id.ts';
+import type { TokenVerifier } from '@ledgerline/kit/auth/token-verifier.ts';
+import type { DirectoryLookup } from '@ledgerline/kit/directory/directory-lookup.ts';
+import { Conflict } from '@ledgerline/kit/errors.ts';
+import type { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
+import { authenticate } from '@ledgerline/kit/http/authenticate.ts';
+import { parsePathId } from '@ledgerline/kit/http/path-id.ts';
+import type { ServiceTenants } from '@ledgerline/kit/tenancy/tenant-requests.ts';
+import {
+  canMoveInsight, INSIGHT_MESSAGES, insightListQuerySchema, insightRuleSettingsSchema, insightUpdateSchema, type AnalysisResult, type ComplianceInsight,
+} from '@ledgerline/contracts/insights.contracts.ts';
+import { readableClients, requireAdmin, requireStaff, reviewable } from '../access-rules.ts';
+import type { AnalysisService } from '../analysis/analysis.service.ts';
+import type { InsightStore } from './insight.store.ts';
+import type { RuleSettingsStore } from './rule-settings.store.ts';
+
+/** Spec 001 §7 "Insights", the firm's rule settings, and the on-demand analysis (Admin only). */
+export function createInsightsRouter(deps: {
+  api: ApiRegistry; tokens: TokenVerifier; tenants: ServiceTenants; insights: InsightStore; settings: RuleSettingsStore; analysis: AnalysisService; directory: DirectoryLookup;
+}): Router {
+  const { api, tenants, insights, settings, analysis, directory } = deps;
+  const router = express.Router();
+  const before = [authenticate(deps.tokens)];
+
+  api.route(router, { method: 'get', path: '/api/compliance-insights', summary: 'Insights about the caller\'s clients, newest first (clientId, status, priority filters)', query: insightListQuerySchema, before }, async ({ res, query }) => {
+    const t = await tenants.ofRequest(res);
+    return insights.list(t.db, readableClients(t), query);
+  });
+
+  api.route(router, { method: 'get', path: '/api/compliance-insights/rules', summary: 'The firm\'s threshold_alert keywords and thresholds (defaults until an Admin saves them)', before }, async ({ res }) => {
+    const t = await tenants.ofRequest(res);
+    requireStaff(t);
+    return settings.get(t.db);
+  });
+
+  api.route(router, { method: 'put', path: '/api/compliance-insights/rules', summary: 'Set the firm\'s threshold_alert keywords and thresholds (Admin)', body: insightRuleSettingsSchema, before }, async ({ res, body }) => {
+    const t = await tenants.ofRequest(res);
+    requireAdmin(t);
+    return settings.save(t.db, body, actorId(t.claims));
+  });
+
+  api.route(router, { method: 'put', path: '/api/compliance-insights/:id', summary: 'Move an insight on (pending → reviewed | acted_upon | dismissed; reviewed → acted_upon | dismissed); the reviewer is the caller', body: insightUpdateSchema, before }, async ({ res, params, body }) => {
+    const t = await tenants.ofRequest(res);
+    const id = parsePathId(params.id, INSIGHT_MESSAGES.notFound);
+    await t.db.transaction(async (tx) => {
+      const insight = reviewable(t, await insights.get(tx, id, true));
+      if (!canMoveInsight(insight.status, body.status)) throw new Conflict(INSIGHT_MESSAGES.transition(insight.status, body.status));
+      await insights.review(tx, id, body.status, { id: actorId(t.claims), name: actorName(t.claims) });
+    });
+    return (await insights.get(t.db, id)) as ComplianceInsight;
+  });
+
+  api.route(router, { method: 'post', path: '/api/public/clients/:clientId/analyze-compliance', summary: 'Analyse one client now (Admin of the client\'s firm; the path is the spec\'s, the call is not public)', status: 200, before }, async ({ res, params }): Promise<AnalysisResult> => {
+    const t = await tenants.ofRequest(res);
+    requireAdmin(t);
+    const client = await directory.client(t, parsePathId(params.clientId, INSIGHT_MESSAGES.clientNotFound));
+    const result = await t.db.transaction((tx) => analysis.analyzeClient(tx, t.shortName, client.id));
+    return { message: INSIGHT_MESSAGES.analysis(result.created), newInsights: result.created, retired: result.retired };
+  });
+  return router;
+}

@@ -1,0 +1,168 @@
+import { describe, expect, it } from '@jest/globals';
+import { DEFAULT_RULE_SETTINGS } from '@ledgerline/contracts/insights.contracts.ts';
+import { amountMentions, documentFacts, largestAmountNear } from '../src/rules/document-facts.ts';
+import { findInsights, type FileFacts, type TrackerItemFacts } from '../src/rules/find-insights.ts';
+import { periodKeyOf } from '../src/rules/period-mentions.ts';
+import { parseClassification, type ReportClassification } from '../src/rules/report-classification.ts';
+
+const GST = 7;
+const TDS = 8;
+const TODAY = '2027-04-25';
+
+const item = (over: Partial<TrackerItemFacts> & { id: number }): TrackerItemFacts => ({
+  reportTypeId: GST, reportTypeName: 'GSTR-3B', periodLabel: 'Mar 2027', periodKey: periodKeyOf('2027-03-01', '2027-03-31'),
+  dueDate: '2027-04-20', extensionDate: null, status: 'pending', filedDate: null, reminderDays: 7, ...over,
+});
+const file = (id: number, name: string, text: string | null, over: Partial<FileFacts> = {}): FileFacts => {
+  const facts = documentFacts(name, text ?? '');
+  return { id, name, reportTypeId: GST, isReport: true, facts: text === null ? null : facts, namePeriods: facts.namePeriods, nameFiling: facts.nameFiling, model: null, ...over };
+};
+const run = (items: TrackerItemFacts[], files: FileFacts[], today = TODAY) =>
+  findInsights({ clientId: 1, items, files, settings: DEFAULT_RULE_SETTINGS, today });
+const ofType = (type: string, findings: ReturnType<typeof run>) => findings.filter((f) => f.insightType === type);
+
+describe('missing_document', () => {
+  it('is high when the item is overdue and nothing names its period', () => {
+    const [f] = ofType('missing_document', run([item({ id: 1 })], []));
+    expect(f).toMatchObject({ priority: 'high', subject: 'missing_document:item:1', fileId: null });
+    expect(f!.recommendedAction).toBe('Upload the GSTR-3B for Mar 2027 (due Apr 20, 2027), or mark it filed in the compliance tracker.');
+  });
+
+  it('is medium within the reminder window, and absent before it', () => {
+    const soon = item({ id: 1, dueDate: '2027-04-30' });
+    expect(ofType('missing_document', run([soon], []))[0]?.priority).toBe('medium');
+    expect(ofType('missing_document', run([item({ id: 1, dueDate: '2027-05-20' })], []))).toEqual([]);
+  });
+
+  it('counts the extension date as the due date', () => {
+    expect(ofType('missing_document', run([item({ id: 1, extensionDate: '2027-04-28', status: 'extended' })], []))[0]?.priority).toBe('medium');
+  });
+
+  it('is not raised for a filed item', () => {
+    expect(run([item({ id: 1, status: 'filed', filedDate: '2027-04-19' })], [])).toEqual([]);
+  });
+
+  it('is not raised once a report of that type names the period', () => {
+    expect(ofType('missing_document', run([item({ id: 1 })], [file(5, 'GSTR-3B working March 2027.xlsx', '')]))).toEqual([]);
+  });
+
+  it('is still raised for a report of another type, or one naming another period', () => {
+    expect(ofType('missing_document', run([item({ id: 1 })], [file(5, 'TDS March 2027.pdf', '', { reportTypeId: TDS })]))).toHaveLength(1);
+    expect(ofType('missing_document', run([item({ id: 1 })], [file(5, 'GSTR-3B February 2027.pdf', '')]))).toHaveLength(1);
+    expect(ofType('missing_document', run([item({ id: 1 })], [file(5, 'Board minutes March 2027.pdf', '', { isReport: false })]))).toHaveLength(1);
+  });
+});
+
+describe('compliance_match', () => {
+  it.each([
+    ['March 2027', 'GSTR-3B acknowledgement.pdf', 'Return filed for March 2027'],
+    ['03/2027', 'return.pdf', 'Tax period 03/2027. ARN AA2703270012345'],
+    ['the name', 'GSTR-3B_March_2027_ARN.pdf', ''],
+  ])('names the file whose period (%s) and filing words match, and sets the tracker fields', (_case, name, text) => {
+    const [f] = ofType('compliance_match', run([item({ id: 1 })], [file(9, name, text)]));
+    expect(f).toMatchObject({ subject: 'compliance_match:item:1', fileId: 9, trackerMatch: { trackerItemId: 1, sourceFileId: 9 } });
+    expect(f!.confidence).toBeGreaterThan(0.5);
+    expect(f!.trackerMatch!.aiConfidence).toBe(f!.confidence);
+  });
+
+  it('matches quarters and years in the formats firms use', () => {
+    const q = item({ id: 2, reportTypeName: 'TDS Return', periodLabel: 'Q1 2026-27', periodKey: periodKeyOf('2026-04-01', '2026-06-30'), dueDate: '2026-07-31' });
+    const y = item({ id: 3, reportTypeName: 'Annual Return', periodLabel: 'FY 2026-27', periodKey: periodKeyOf('2026-04-01', '2027-03-31'), dueDate: '2027-12-31' });
+    const findings = run([q, y], [file(1, 'TDS receipt Q1 FY27.pdf', ''), file(2, 'annual.pdf', 'Acknowledgement. Financial year 2026-27')], '2026-08-10');
+    expect(ofType('compliance_match', findings).map((f) => [f.subject, f.fileId])).toEqual([['compliance_match:item:2', 1], ['compliance_match:item:3', 2]]);
+  });
+
+  it('needs filing words: a working paper for the period is no match (but the document has arrived)', () => {
+    const findings = run([item({ id: 1 })], [file(9, 'GSTR-3B working.xlsx', 'Computation for March 2027')]);
+    expect(findings).toEqual([]);
+  });
+
+  it('ignores another report type, another client\'s file never reaches it, and a filed item', () => {
+    expect(ofType('compliance_match', run([item({ id: 1 })], [file(9, 'TDS acknowledgement March 2027.pdf', '', { reportTypeId: TDS })]))).toEqual([]);
+    expect(ofType('compliance_match', run([item({ id: 1, status: 'filed', filedDate: '2027-04-18' })], [file(9, 'GSTR-3B acknowledgement March 2027.pdf', '')]))).toEqual([]);
+  });
+
+  it('does not take a filing date for the period (20/04/2027 is not April 2027)', () => {
+    const april = item({ id: 4, periodLabel: 'Apr 2027', periodKey: periodKeyOf('2027-04-01', '2027-04-30'), dueDate: '2027-05-20' });
+    expect(ofType('compliance_match', run([april], [file(9, 'ack.pdf', 'ARN filed on 20/04/2027 for March 2027')], '2027-05-15'))).toEqual([]);
+  });
+
+  describe('with a model classification', () => {
+    const classified = (model: ReportClassification) => ofType('compliance_match', run([item({ id: 1 })], [file(9, 'scan.pdf', 'Acknowledgement March 2027', { model })]))[0];
+    const base = ofType('compliance_match', run([item({ id: 1 })], [file(9, 'scan.pdf', 'Acknowledgement March 2027')]))[0]!.confidence;
+
+    it('raises the confidence when it agrees and lowers it when it does not', () => {
+      expect(classified({ reportType: 'GSTR-3B', period: { start: '2027-03-01', end: '2027-03-31' }, filed: true, amounts: [] })!.confidence).toBeGreaterThan(base);
+      expect(classified({ reportType: 'GSTR-3B', period: { start: '2027-02-01', end: '2027-02-28' }, filed: true, amounts: [] })!.confidence).toBeLessThan(base);
+      expect(classified({ reportType: null, period: null, filed: false, amounts: [] })!.confidence).toBeLessThan(base);
+    });
+  });
+});
+
+describe('threshold_alert', () => {
+  it('fires above the default threshold near a keyword, high at twice it', () => {
+    const [f] = ofType('threshold_alert', run([], [file(3, 'financials.pdf', 'Aggregate turnover: Rs. 45,00,000')]));
+    expect(f).toMatchObject({ subject: 'threshold_alert:file:3', priority: 'high', fileId: 3, metadata: { amount: 4_500_000, keyword: 'turnover', threshold: 2_000_000 } });
+    expect(ofType('threshold_alert', run([], [file(3, 'f.pdf', 'Gross receipts 25 lakh')]))[0]?.priority).toBe('medium');
+  });
+
+  it('does not fire below the threshold, far from keywords, or before the text is extracted', () => {
+    expect(ofType('threshold_alert', run([], [file(3, 'f.pdf', 'Turnover 19,00,000')]))).toEqual([]);
+    expect(ofType('threshold_alert', run([], [file(3, 'f.pdf', 'Loan sanctioned 90,00,000')]))).toEqual([]);
+    expect(ofType('threshold_alert', run([], [file(3, 'Turnover 90,00,000.pdf', null)]))).toEqual([]);
+  });
+
+  it('follows the firm\'s keywords and per-report-type thresholds', () => {
+    const settings = { keywords: ['net profit'], defaultThreshold: 2_000_000, thresholds: [{ reportTypeId: GST, threshold: 10_000_000 }] };
+    const files = [file(3, 'a.pdf', 'Net profit 50,00,000'), file(4, 'b.pdf', 'Net profit 50,00,000', { reportTypeId: TDS })];
+    const found = ofType('threshold_alert', findInsights({ clientId: 1, items: [], files, settings, today: TODAY }));
+    expect(found.map((f) => f.fileId)).toEqual([4]);
+  });
+});
+
+describe('pattern_detected', () => {
+  const late = (id: number, dueDate: string, status: TrackerItemFacts['status'], filedDate: string | null = null) =>
+    item({ id, dueDate, status, filedDate, periodLabel: `P${id}`, periodKey: null });
+
+  it('fires on three delayed or late-filed items within twelve months', () => {
+    const items = [late(1, '2026-08-20', 'delayed'), late(2, '2026-10-20', 'filed', '2026-10-25'), late(3, '2027-01-20', 'delayed')];
+    expect(ofType('pattern_detected', run(items, []))[0]).toMatchObject({ subject: 'pattern_detected:late:1', metadata: { trackerItemIds: [1, 2, 3] } });
+  });
+
+  it('does not count on-time filings or items older than a year', () => {
+    const items = [late(1, '2025-08-20', 'delayed'), late(2, '2026-10-20', 'filed', '2026-10-19'), late(3, '2027-01-20', 'delayed'), late(4, '2027-02-20', 'delayed')];
+    expect(run(items, []).filter((f) => f.subject.startsWith('pattern_detected:late'))).toEqual([]);
+  });
+
+  it('fires when the same document is missing in consecutive periods', () => {
+    const feb = item({ id: 1, periodLabel: 'Feb 2027', periodKey: periodKeyOf('2027-02-01', '2027-02-28'), dueDate: '2027-03-20' });
+    const mar = item({ id: 2 });
+    expect(ofType('pattern_detected', run([feb, mar], []))[0]).toMatchObject({ subject: `pattern_detected:missing:1:${GST}`, priority: 'high' });
+    expect(ofType('pattern_detected', run([feb, mar], [file(9, 'GSTR-3B Feb 2027.pdf', '')]))).toEqual([]);
+  });
+});
+
+describe('document facts', () => {
+  it('reads amounts in the ways firms write them', () => {
+    expect(amountMentions('Turnover ₹ 45,00,000; receipts INR 2.5 crore; total $1,250,000.50; 12 lakh').map((a) => a.amount))
+      .toEqual([4_500_000, 25_000_000, 1_250_000.5, 1_200_000]);
+    expect(amountMentions('Filed on 31/03/2027 at 10:30')).toEqual([]);
+  });
+
+  it('finds the largest amount near a keyword', () => {
+    expect(largestAmountNear(amountMentions('Total 10\nTurnover 30,00,000\nOther 99,00,000'), ['turnover', 'total'])).toEqual({ amount: 3_000_000, keyword: 'turnover' });
+  });
+});
+
+describe('model answers', () => {
+  const valid = { reportType: 'GSTR-3B', period: { start: '2027-03-01', end: '2027-03-31' }, filed: true, amounts: [{ label: 'Turnover', amount: 4_500_000 }] };
+  it('accepts the schema\'s JSON, bare or fenced', () => {
+    expect(parseClassification(JSON.stringify(valid))).toEqual(valid);
+    expect(parseClassification(`Here it is:\n\`\`\`json\n${JSON.stringify(valid)}\n\`\`\``)).toEqual(valid);
+  });
+  it('refuses anything else', () => {
+    expect(parseClassification('It is a GST return for March.')).toBeNull();
+    expect(parseClassification(JSON.stringify({ ...valid, filed: 'yes' }))).toBeNull();
+    expect(parseClassification(JSON.stringify({ ...valid, extra: 1 }))).toBeNull();
+  });
+});

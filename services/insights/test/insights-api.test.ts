@@ -1,0 +1,331 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomBytes } from 'node:crypto';
+import { newEvent, type EventEnvelope } from '@ledgerline/kit/bus/bus.ts';
+import { TokenSigner } from '@ledgerline/kit/crypto/signed-token.ts';
+import { TENANT_HEADER } from '@ledgerline/kit/service-module.ts';
+import { eventually } from '@ledgerline/kit/testing/eventually.ts';
+import { startOpenAiStandIn, type OpenAiStandIn } from '@ledgerline/kit/testing/openai-stand-in.ts';
+import { apiClient, createSignedInUser, startTestPortal, testClient } from '@ledgerline/server/portal-harness.ts';
+import type { RunningPortal } from '@ledgerline/server/portal.ts';
+import {
+  COMPLIANCE_ITEM_DELETED, COMPLIANCE_ITEM_UPSERTED, INSIGHTS_MATCH_DETECTED, type ComplianceItemEvent, type InsightsMatchDetected,
+} from '@ledgerline/contracts/compliance.contracts.ts';
+import type { Client } from '@ledgerline/contracts/directory.contracts.ts';
+import { FILE_TEXT_ASSERTION_HEADER, fileTextPath, type FileTextAssertion } from '@ledgerline/contracts/files.contracts.ts';
+import { INSIGHT_MESSAGES, type AnalysisResult, type ComplianceInsight } from '@ledgerline/contracts/insights.contracts.ts';
+
+/*
+ * The insights service through the gateway: tracker items arrive as the compliance
+ * service's events (published on the portal's bus here), files through the real upload
+ * and extraction. The AI provider is the local stand-in, so every report is also
+ * classified: its default reply is not the schema's JSON (rules only), and the model
+ * cases queue the replies they need.
+ */
+
+const BUS_WAIT_MS = 20_000;
+type Portal = RunningPortal & { gatewayUrl: string; adminToken: string };
+let portal: Portal;
+let standIn: OpenAiStandIn;
+let call: ReturnType<typeof apiClient>;
+const suffix = randomBytes(3).toString('hex');
+const ACME = `insacme${suffix}`;
+const BETA = `insbeta${suffix}`;
+const tokens: Record<string, string> = {};
+const ids: Record<string, number> = {};
+const matches: InsightsMatchDetected[] = [];
+let nextItemId = 700_000;
+
+/** The first day of the month `offset` months from now, and its last day (UTC). */
+function month(offset: number): { start: string; end: string; label: string; name: string } {
+  const now = new Date();
+  const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + offset, 1));
+  const last = new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + 1, 0));
+  const name = first.toLocaleDateString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+  return { start: first.toISOString().slice(0, 10), end: last.toISOString().slice(0, 10), label: name, name };
+}
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+
+async function publishItem(tenant: string, over: Partial<ComplianceItemEvent> & { clientId: number; reportTypeId: number }, monthOffset: number, dueOffsetDays: number): Promise<number> {
+  const m = month(monthOffset);
+  const item: ComplianceItemEvent = {
+    id: ++nextItemId, scheduleId: 1, period: m.label, periodStart: m.start, periodEnd: m.end, dueDate: day(dueOffsetDays), status: 'pending',
+    filedDate: null, extensionDate: null, assignedToId: null, aiConfidence: 0, autoDetected: false, sourceFileId: null, ...over,
+  };
+  await portal.bus!.publish([newEvent(COMPLIANCE_ITEM_UPSERTED, tenant, item)]);
+  return item.id;
+}
+
+async function upload(who: string, clientId: number, reportTypeId: number | null, name: string, text: string, tenant = ACME): Promise<number> {
+  const form = new FormData();
+  form.append('fileType', 'report');
+  form.append('clientId', String(clientId));
+  if (reportTypeId) form.append('reportTypeId', String(reportTypeId));
+  form.append('file', new Blob([text], { type: 'text/plain' }), name);
+  const r = await fetch(`${portal.gatewayUrl}/api/${tenant}/files`, { method: 'POST', headers: { authorization: `Bearer ${tokens[who]}` }, body: form });
+  expect(r.status).toBe(201);
+  return ((await r.json()) as { files: { id: number }[] }).files[0]!.id;
+}
+
+const insightsOf = async (who: string, query = '', tenant = ACME) => {
+  const r = await call<ComplianceInsight[]>('GET', `/api/${tenant}/compliance-insights${query}`, tokens[who]);
+  expect(r.status).toBe(200);
+  return r.body;
+};
+const about = (list: ComplianceInsight[], itemId: number, type: string) =>
+  list.filter((i) => i.insightType === type && (i.metadata as { trackerItemId?: number }).trackerItemId === itemId);
+const analyze = (who: string | null, clientId: number, tenant = ACME) =>
+  call<AnalysisResult>('POST', `/api/${tenant}/public/clients/${clientId}/analyze-compliance`, who ? tokens[who] : null);
+const review = (who: string, id: number, body: Record<string, unknown>, tenant = ACME) =>
+  call<ComplianceInsight & { message?: string }>('PUT', `/api/${tenant}/compliance-insights/${id}`, tokens[who], body);
+
+beforeAll(async () => {
+  standIn = await startOpenAiStandIn();
+  portal = await startTestPortal({ AI_MODEL: 'stand-in', OPENAI_BASE_URL: standIn.url, AI_MAX_RETRIES: '0' });
+  call = apiClient(portal.gatewayUrl);
+  tokens.platform = portal.adminToken;
+  for (const firm of [ACME, BETA]) expect((await call('POST', '/api/companies', tokens.platform, { name: `${firm} Tax`, shortName: firm })).status).toBe(201);
+  const client = async (tenant: string, name: string) => (await call<Client>('POST', `/api/${tenant}/clients`, tokens.platform, testClient(name))).body.id;
+  ids.own = await client(ACME, 'Own Client');
+  ids.other = await client(ACME, 'Other Client');
+  ids.beta = await client(BETA, 'Beta Client');
+  const type = async (tenant: string, name: string) => (await call<{ id: number }>('POST', `/api/${tenant}/report-types`, tokens.platform, { name })).body.id;
+  ids.gst = await type(ACME, 'GSTR-3B');
+  ids.tds = await type(ACME, 'TDS Return');
+  const people: [string, string, number, number[] | null][] = [
+    ['admin', ACME, 1, null], ['dta', ACME, 2, null], ['cpa', ACME, 3, [ids.own!]], ['client', ACME, 4, [ids.own!]], ['betaAdmin', BETA, 1, null],
+  ];
+  for (const [who, tenant, roleId, clientIds] of people) {
+    const u = await createSignedInUser(call, tokens.platform, tenant, { username: `${who}_${suffix}`, fullName: `${who} person`, roleId, clientIds, reportTypeIds: null });
+    ids[who] = u.id;
+    tokens[who] = u.token;
+  }
+  await portal.bus!.subscribe(`test-matches-${suffix}`, [INSIGHTS_MATCH_DETECTED], async (e: EventEnvelope) => { matches.push(e.payload as InsightsMatchDetected); });
+}, 120_000);
+
+afterAll(async () => {
+  await portal?.stop();
+  await standIn?.close();
+});
+
+describe('on-demand analysis', () => {
+  let overdue: number;
+  let dueSoon: number;
+
+  beforeAll(async () => {
+    overdue = await publishItem(ACME, { clientId: ids.own!, reportTypeId: ids.gst! }, -1, -10);
+    dueSoon = await publishItem(ACME, { clientId: ids.own!, reportTypeId: ids.tds! }, 0, 3);
+    await publishItem(ACME, { clientId: ids.own!, reportTypeId: ids.tds! }, 1, 40);
+  });
+
+  it('is for an Admin of the client\'s firm only: 401 without a token, 403 for other roles and firms, 404 for an unknown client', async () => {
+    expect((await analyze(null, ids.own!)).status).toBe(401);
+    for (const who of ['dta', 'cpa', 'client']) {
+      const r = await analyze(who, ids.own!);
+      expect(r.status).toBe(403);
+      expect((r.body as unknown as { message: string }).message).toBe(INSIGHT_MESSAGES.adminOnly);
+    }
+    expect([401, 403]).toContain((await call('POST', `/api/${ACME}/public/clients/${ids.own}/analyze-compliance`, tokens.betaAdmin)).status);
+    expect((await analyze('admin', 999_999)).status).toBe(404);
+  });
+
+  it('raises missing_document insights (high when overdue, medium within the reminder window, none beyond it) and never twice', async () => {
+    let first: AnalysisResult | undefined;
+    await eventually(async () => {
+      const r = await analyze('admin', ids.own!);
+      expect(r.status).toBe(200);
+      first = first ?? (r.body.newInsights > 0 ? r.body : undefined);
+      const list = await insightsOf('admin', `?clientId=${ids.own}`);
+      expect(about(list, overdue, 'missing_document')).toHaveLength(1);
+      expect(about(list, dueSoon, 'missing_document')).toHaveLength(1);
+    }, BUS_WAIT_MS, 200);
+    expect(first!.message).toMatch(/^Analysis complete: \d+ new insights?$/);
+    const list = await insightsOf('admin', `?clientId=${ids.own}`);
+    expect(about(list, overdue, 'missing_document')[0]).toMatchObject({ priority: 'high', status: 'pending', clientName: 'Own Client', fileId: null });
+    expect(about(list, dueSoon, 'missing_document')[0]).toMatchObject({ priority: 'medium' });
+    expect(list.filter((i) => i.insightType === 'missing_document')).toHaveLength(2);
+
+    const again = await analyze('admin', ids.own!);
+    expect(again.body).toMatchObject({ message: 'Analysis complete: 0 new insights', newInsights: 0 });
+    expect(await insightsOf('admin', `?clientId=${ids.own}`)).toHaveLength(list.length);
+  });
+
+  it('matches an uploaded acknowledgement to its item, tells compliance, and retires the missing_document insight', async () => {
+    const m = month(-1);
+    // Another client's and another report type's acknowledgements for the same period are no match.
+    await upload('admin', ids.other!, ids.gst!, `GSTR-3B acknowledgement ${m.name}.txt`, `ARN AA07${suffix}. Filed for ${m.name}.`);
+    await upload('admin', ids.own!, ids.tds!, `TDS acknowledgement ${m.name}.txt`, `Filed for ${m.name}.`);
+    const fileId = await upload('admin', ids.own!, ids.gst!, 'GSTR-3B acknowledgement.txt', `Acknowledgement. ARN AA07${suffix}. Return filed for ${m.name}.`);
+    await eventually(async () => {
+      const list = await insightsOf('admin', `?clientId=${ids.own}`);
+      expect(about(list, overdue, 'compliance_match')).toEqual([expect.objectContaining({ fileId, fileName: 'GSTR-3B acknowledgement.txt', status: 'pending' })]);
+      expect(about(list, overdue, 'missing_document')[0]).toMatchObject({ status: 'dismissed', reviewedById: null });
+    }, BUS_WAIT_MS, 200);
+    const match = about(await insightsOf('admin', `?clientId=${ids.own}`), overdue, 'compliance_match')[0]!;
+    expect(match.confidence).toBeGreaterThan(0.5);
+    await eventually(() => expect(matches).toContainEqual({ itemId: overdue, aiConfidence: match.confidence, sourceFileId: fileId }), BUS_WAIT_MS);
+    expect(about(await insightsOf('admin', `?clientId=${ids.other}`), overdue, 'compliance_match')).toEqual([]);
+  });
+
+  it('retires the open insights of an item once it is filed', async () => {
+    const m = month(0);
+    await portal.bus!.publish([newEvent(COMPLIANCE_ITEM_UPSERTED, ACME, {
+      id: dueSoon, scheduleId: 1, clientId: ids.own!, reportTypeId: ids.tds!, period: m.label, periodStart: m.start, periodEnd: m.end, dueDate: day(3),
+      status: 'filed', filedDate: new Date().toISOString(), extensionDate: null, assignedToId: null, aiConfidence: 0, autoDetected: false, sourceFileId: null,
+    } satisfies ComplianceItemEvent)]);
+    await eventually(async () => expect(about(await insightsOf('admin'), dueSoon, 'missing_document')[0]?.status).toBe('dismissed'), BUS_WAIT_MS, 200);
+    expect((await analyze('admin', ids.own!)).body.newInsights).toBe(0);
+  });
+
+  it('retires an item\'s insights when the item is deleted', async () => {
+    const gone = await publishItem(ACME, { clientId: ids.other!, reportTypeId: ids.tds! }, -2, -20);
+    await eventually(async () => {
+      await analyze('admin', ids.other!);
+      expect(about(await insightsOf('admin'), gone, 'missing_document')[0]?.status).toBe('pending');
+    }, BUS_WAIT_MS, 200);
+    await portal.bus!.publish([newEvent(COMPLIANCE_ITEM_DELETED, ACME, { id: gone, clientId: ids.other! })]);
+    await eventually(async () => expect(about(await insightsOf('admin'), gone, 'missing_document')[0]?.status).toBe('dismissed'), BUS_WAIT_MS, 200);
+  });
+});
+
+describe('threshold_alert', () => {
+  it('flags a turnover above the firm\'s threshold after extraction, and follows the firm\'s settings', async () => {
+    const fileId = await upload('admin', ids.other!, null, 'financials.txt', 'Statement of accounts\nAggregate turnover: Rs. 45,00,000\n');
+    await eventually(async () => {
+      const alert = (await insightsOf('admin')).find((i) => i.fileId === fileId && i.insightType === 'threshold_alert');
+      expect(alert).toMatchObject({ priority: 'high', clientName: 'Other Client', metadata: { amount: 4_500_000, keyword: 'turnover', threshold: 2_000_000 } });
+    }, BUS_WAIT_MS, 200);
+
+    expect((await call('PUT', `/api/${ACME}/compliance-insights/rules`, tokens.dta, { keywords: ['turnover'], defaultThreshold: 1, thresholds: [] })).status).toBe(403);
+    const bad = await call<{ message: string }>('PUT', `/api/${ACME}/compliance-insights/rules`, tokens.admin, { keywords: [], defaultThreshold: -1 });
+    expect(bad.status).toBe(400);
+    const saved = await call('PUT', `/api/${ACME}/compliance-insights/rules`, tokens.admin, { keywords: ['Turnover'], defaultThreshold: 5_000_000, thresholds: [] });
+    expect(saved.body).toEqual({ keywords: ['turnover'], defaultThreshold: 5_000_000, thresholds: [] });
+    expect((await call('GET', `/api/${ACME}/compliance-insights/rules`, tokens.cpa)).body).toEqual(saved.body);
+    await analyze('admin', ids.other!);
+    expect((await insightsOf('admin')).find((i) => i.fileId === fileId && i.insightType === 'threshold_alert')?.status).toBe('dismissed');
+    await call('PUT', `/api/${ACME}/compliance-insights/rules`, tokens.admin, { keywords: ['turnover', 'gross receipts', 'total'], defaultThreshold: 2_000_000, thresholds: [] });
+  });
+});
+
+describe('reviewing and visibility', () => {
+  let pending: ComplianceInsight;
+  let otherClients: ComplianceInsight;
+
+  beforeAll(async () => {
+    const a = await publishItem(ACME, { clientId: ids.own!, reportTypeId: ids.tds! }, -3, -60);
+    const b = await publishItem(ACME, { clientId: ids.other!, reportTypeId: ids.gst! }, -3, -60);
+    await eventually(async () => {
+      await analyze('admin', ids.own!);
+      await analyze('admin', ids.other!);
+      const list = await insightsOf('admin');
+      pending = about(list, a, 'missing_document')[0]!;
+      otherClients = about(list, b, 'missing_document')[0]!;
+      expect(pending && otherClients).toBeTruthy();
+    }, BUS_WAIT_MS, 200);
+  });
+
+  it('records the caller as reviewer whatever the body says, and enforces the transitions (409)', async () => {
+    const reviewed = await review('cpa', pending.id, { status: 'reviewed', reviewedById: ids.admin });
+    expect(reviewed.status).toBe(200);
+    expect(reviewed.body).toMatchObject({ status: 'reviewed', reviewedById: ids.cpa, reviewedByName: 'cpa person' });
+    expect(reviewed.body.reviewedAt).not.toBeNull();
+    const back = await review('admin', pending.id, { status: 'pending' });
+    expect(back.status).toBe(409);
+    expect(back.body.message).toBe(INSIGHT_MESSAGES.transition('reviewed', 'pending'));
+    expect((await review('admin', pending.id, { status: 'reviewed' })).status).toBe(409);
+    expect((await review('dta', pending.id, { status: 'acted_upon' })).body).toMatchObject({ status: 'acted_upon', reviewedById: ids.dta });
+    expect((await review('admin', pending.id, { status: 'dismissed' })).status).toBe(409);
+    expect((await review('admin', pending.id, { status: 'archived' })).status).toBe(400);
+  });
+
+  it('keeps a subject a person acted upon closed on re-run', async () => {
+    await analyze('admin', ids.own!);
+    const subject = (pending.metadata as { trackerItemId: number }).trackerItemId;
+    expect(about(await insightsOf('admin'), subject, 'missing_document').map((i) => i.status)).toEqual(['acted_upon']);
+  });
+
+  it('lets Admin and DTA read every client, CPA and Client users their own, and only staff review', async () => {
+    const all = await insightsOf('admin');
+    expect(new Set(all.map((i) => i.clientId))).toEqual(new Set([ids.own, ids.other]));
+    expect(await insightsOf('dta')).toHaveLength(all.length);
+    for (const who of ['cpa', 'client']) {
+      const mine = await insightsOf(who);
+      expect(mine.length).toBeGreaterThan(0);
+      expect(mine.every((i) => i.clientId === ids.own)).toBe(true);
+    }
+    expect(await insightsOf('cpa', `?clientId=${ids.other}`)).toEqual([]);
+    const clientReview = await review('client', pending.id, { status: 'dismissed' });
+    expect(clientReview.status).toBe(403);
+    expect(clientReview.body.message).toBe(INSIGHT_MESSAGES.readOnly);
+    expect((await review('cpa', otherClients.id, { status: 'reviewed' })).status).toBe(404);
+    expect((await review('admin', 999_999, { status: 'reviewed' })).status).toBe(404);
+  });
+
+  it('filters by status and priority, and refuses unknown filter values', async () => {
+    expect((await insightsOf('admin', '?status=acted_upon')).every((i) => i.status === 'acted_upon')).toBe(true);
+    expect((await insightsOf('admin', '?priority=high&status=')).every((i) => i.priority === 'high')).toBe(true);
+    expect((await call('GET', `/api/${ACME}/compliance-insights?status=archived`, tokens.admin)).status).toBe(400);
+  });
+
+  it('keeps firms apart', async () => {
+    expect(await insightsOf('betaAdmin', '', BETA)).toEqual([]);
+    expect([401, 403]).toContain((await call('GET', `/api/${BETA}/compliance-insights`, tokens.admin)).status);
+    expect([401, 403]).toContain((await review('betaAdmin', pending.id, { status: 'dismissed' }, ACME)).status);
+    expect((await review('betaAdmin', pending.id, { status: 'dismissed' }, BETA)).status).toBe(404);
+  });
+});
+
+describe('reading a report\'s text without a user', () => {
+  it('the files service answers only a genuine assertion naming that file and firm', async () => {
+    const filesUrl = portal.serviceUrls.get('files')!;
+    const asked = standIn.requests.length;
+    const fileId = await upload('admin', ids.own!, ids.gst!, 'notes.txt', 'Plain notes');
+    // Its classification is asked of the stand-in too: let it happen before the model cases queue their replies.
+    await eventually(() => expect(standIn.requests.length).toBeGreaterThan(asked), BUS_WAIT_MS);
+    const ask = (headers: Record<string, string>) => fetch(`${filesUrl}${fileTextPath(fileId)}`, { headers: { [TENANT_HEADER]: ACME, ...headers } });
+    expect((await ask({})).status).toBe(401);
+    expect((await ask({ [FILE_TEXT_ASSERTION_HEADER]: 'forged.assertion' })).status).toBe(403);
+    const other = new TokenSigner<FileTextAssertion>(randomBytes(32)).sign({ t: ACME, f: fileId }, 60).token;
+    expect((await ask({ [FILE_TEXT_ASSERTION_HEADER]: other })).status).toBe(403);
+  });
+});
+
+describe('model mode (the stand-in)', () => {
+  /** An overdue GST item of the own client `monthsBack` months ago, and an acknowledgement naming its period in the text only. */
+  async function matchWith(monthsBack: number, queue: () => void): Promise<ComplianceInsight> {
+    const m = month(-monthsBack);
+    const itemId = await publishItem(ACME, { clientId: ids.own!, reportTypeId: ids.gst! }, -monthsBack, -monthsBack * 30 + 20);
+    await eventually(async () => { await analyze('admin', ids.own!); expect(about(await insightsOf('admin'), itemId, 'missing_document')).toHaveLength(1); }, BUS_WAIT_MS, 200);
+    const asked = standIn.requests.length;
+    queue();
+    await upload('admin', ids.own!, ids.gst!, `scan-${monthsBack}.txt`, `Acknowledgement\nReturn filed for ${m.name}\n`);
+    await eventually(() => expect(standIn.requests.length).toBeGreaterThan(asked), BUS_WAIT_MS);
+    let insight: ComplianceInsight | undefined;
+    await eventually(async () => {
+      insight = about(await insightsOf('admin'), itemId, 'compliance_match')[0];
+      expect(insight).toBeDefined();
+    }, BUS_WAIT_MS, 200);
+    return insight!;
+  }
+  const classification = (monthsBack: number, filed: boolean) => {
+    const m = month(-monthsBack);
+    return JSON.stringify({ reportType: 'GSTR-3B', period: { start: m.start, end: m.end }, filed, amounts: [] });
+  };
+
+  it('a valid answer that agrees raises the confidence above the rules\' own; one that disagrees lowers it', async () => {
+    const agreed = await matchWith(5, () => standIn.enqueue({ reply: classification(5, true) }));
+    const disagreed = await matchWith(6, () => standIn.enqueue({ reply: classification(6, false) }));
+    const invalid = await matchWith(7, () => standIn.enqueue({ reply: 'This looks like a GST acknowledgement for the month.' }));
+    const missing = await matchWith(8, () => standIn.enqueue({ status: 500 }));
+    expect(invalid.confidence).toBe(0.55);
+    expect(missing.confidence).toBe(0.55);
+    expect(agreed.confidence).toBeGreaterThan(invalid.confidence);
+    expect(disagreed.confidence).toBeLessThan(invalid.confidence);
+    expect(agreed.metadata).toMatchObject({ model: true });
+    expect(invalid.metadata).toMatchObject({ model: false });
+    // The prompt carries the document as data and asks for the schema.
+    const prompt = standIn.requests.at(-1)!.messages.map((m) => m.content).join('\n');
+    expect(prompt).toContain('Reply with one JSON object');
+    expect(prompt).toContain('Return filed for');
+  });
+});
