@@ -59,7 +59,7 @@ describe('day one in Chromium, per role, on a phone and a desktop', () => {
   const sessions = {} as Record<Role, { token: string; user: object }>;
 
   beforeAll(async () => {
-    portal = await startPortalBrowser(['shell', 'access', 'account', 'admin', 'dashboard', 'directory', 'documents', 'tasks', 'chat', 'compliance', 'messaging']);
+    portal = await startPortalBrowser(['shell', 'access', 'account', 'admin', 'dashboard', 'directory', 'documents', 'tasks', 'chat', 'compliance', 'insights', 'messaging']);
     baseUrl = portal.baseUrl;
     axeSource = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
     const call = apiClient(baseUrl);
