@@ -15,11 +15,9 @@
 // runs as deployed: every service in one child process and the gateway in another
 // (BENCH_MODE=split, default; BENCH_MODE=all for one process), so this load generator does not
 // share their event loops; the gateway's /healthz (no database) is the baseline of the run.
-import autocannon from 'autocannon';
-import { availableParallelism, loadavg } from 'node:os';
 import { createScratchDatabase } from '@ledgerline/kit/db/test-databases.ts';
 import { startBenchPortal } from '@ledgerline/server/bench-portal.ts';
-import { percentile95, summarize } from '@ledgerline/server/bench-report.ts';
+import { BenchRun, inParallel, jsonCaller } from '@ledgerline/server/bench-client.ts';
 
 const postgresUrl = process.env.POSTGRES_URL;
 if (!postgresUrl) {
@@ -41,18 +39,8 @@ const tenant = `benchcompl${Date.now().toString(36)}`;
 const scratch = await createScratchDatabase(postgresUrl);
 const portal = await startBenchPortal({ mode: MODE, firstPort: FIRST_PORT, dataPrefix: 'bench-compliance-', extraEnv: { POSTGRES_URL: scratch.url } });
 const base = portal.url;
-const call = async <T = Record<string, unknown>>(method: string, path: string, body?: unknown, token?: string): Promise<T> => {
-  const r = await fetch(`${base}${path}`, {
-    method, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${await r.text()}`);
-  return (await r.json()) as T;
-};
-/** Runs `fn` over 0..n-1 with `width` in flight. */
-const inParallel = async (n: number, width: number, fn: (i: number) => Promise<void>) => {
-  let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => { while (next < n) await fn(next++); }));
-};
+const call = jsonCaller(base);
+const bench = new BenchRun(base);
 const seconds = (since: number) => (Date.now() - since) / 1000;
 
 try {
@@ -104,20 +92,10 @@ try {
   for (let year = THIS_YEAR + 3; total < ITEMS; year++) total += await wholeFirm(year);
   console.log(`seeded to ${total} items in ${seconds(started).toFixed(1)} s`);
 
-  const results: { label: string; value: number; unit: string; target: number }[] = [
-    { label: `generate a year for ${SCHEDULES} schedules (one call)`, value: generationSeconds, unit: 's', target: 5 },
-    { label: `generate a year for ${SCHEDULES} schedules (${SCHEDULES} calls)`, value: oneByOneSeconds, unit: 's', target: 5 },
-  ];
-  const paced = async (label: string, paths: string[], target: number | null, duration = DURATION_S) => {
-    let n = 0;
-    const r = await autocannon({
-      url: `${base}${paths[0]}`, connections: RATE, overallRate: RATE, duration, headers: { authorization: `Bearer ${token}` },
-      requests: [{ setupRequest: (req) => ({ ...req, path: paths[n++ % paths.length] }) }],
-    });
-    if (r.non2xx) throw new Error(`${label}: ${r.non2xx} non-2xx answers`);
-    console.log(summarize(label, r));
-    if (target !== null) results.push({ label, value: percentile95(r), unit: 'ms', target });
-  };
+  bench.record(`generate a year for ${SCHEDULES} schedules (one call)`, generationSeconds, 5, 's');
+  bench.record(`generate a year for ${SCHEDULES} schedules (${SCHEDULES} calls)`, oneByOneSeconds, 5, 's');
+  const paced = (label: string, paths: string[], target: number | null, durationS = DURATION_S) =>
+    bench.paced(label, token, paths, target, { rate: RATE, durationS });
   const month = String(new Date().getUTCMonth() + 1).padStart(2, '0');
   const lastDay = new Date(Date.UTC(THIS_YEAR, Number(month), 0)).getUTCDate();
   const range = `startDate=${THIS_YEAR}-${month}-01T00:00:00.000Z&endDate=${THIS_YEAR}-${month}-${lastDay}T23:59:59.999Z`;
@@ -131,8 +109,7 @@ try {
   await paced('overdue, one client', overduePaths, 50);
   await paced('overdue, the firm (first 5,000)', [`/api/${tenant}/compliance-tracker/overdue`], 50);
 
-  console.log(`\nPostgreSQL (${MODE}), ${SCHEDULES} schedules, ${total} items; ${availableParallelism()} CPUs, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-  for (const r of results) console.log(`${r.value < r.target ? 'PASS' : 'MISS'} ${r.label}: ${r.unit === 'ms' ? 'p95 ' : ''}${r.value.toFixed(2)} ${r.unit} (target < ${r.target} ${r.unit})`);
+  bench.report(`PostgreSQL (${MODE}), ${SCHEDULES} schedules, ${total} items`);
 } finally {
   await portal.stop();
   await scratch.drop();
