@@ -1,4 +1,4 @@
-import express, { type Router } from 'express';
+import express, { type Response, type Router } from 'express';
 import type { TokenVerifier } from '@ledgerline/kit/auth/token-verifier.ts';
 import type { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
 import { authenticate } from '@ledgerline/kit/http/authenticate.ts';
@@ -14,20 +14,22 @@ export function createTrackerRouter(deps: { api: ApiRegistry; items: TrackerStor
   const { api, items, service, tenants } = deps;
   const router = express.Router();
   const before = [authenticate(deps.tokens)];
+  // The store hands lists over as JSON text written by PostgreSQL: sent as they are.
+  const sendList = (res: Response, json: string) => { res.type('application/json').send(json); };
 
   api.route(router, { method: 'get', path: '/api/compliance-tracker', summary: 'Tracker items by client and status, or by due-date range, soonest due first', query: trackerListQuerySchema, before }, async ({ res, query }) => {
     const t = await tenants.ofRequest(res);
-    return items.list(t.db, readReach(t), query);
+    sendList(res, await items.list(t.db, readReach(t), query));
   });
 
   api.route(router, { method: 'get', path: '/api/compliance-tracker/overdue', summary: 'Items past their due date and still pending', query: trackerClientQuerySchema, before }, async ({ res, query }) => {
     const t = await tenants.ofRequest(res);
-    return items.overdue(t.db, readReach(t), query.clientId);
+    sendList(res, await items.overdue(t.db, readReach(t), query.clientId));
   });
 
   api.route(router, { method: 'get', path: '/api/compliance-tracker/upcoming', summary: 'Items due within 30 days and not filed', query: trackerClientQuerySchema, before }, async ({ res, query }) => {
     const t = await tenants.ofRequest(res);
-    return items.upcoming(t.db, readReach(t), query.clientId);
+    sendList(res, await items.upcoming(t.db, readReach(t), query.clientId));
   });
 
   api.route(router, { method: 'put', path: '/api/compliance-tracker/:id', summary: 'Update an item\'s status, filed date, extension, remarks or assignee', body: trackerUpdateSchema, before }, async ({ res, params, body }) => {

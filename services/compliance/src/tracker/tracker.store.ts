@@ -30,13 +30,6 @@ const COLUMNS: Record<keyof ItemFields, string> = {
   aiConfidence: 'ai_confidence', autoDetected: 'auto_detected', sourceFileId: 'source_file_id',
 };
 
-interface ItemRow extends Omit<ComplianceItem, 'filedDate' | 'aiConfidence' | 'createdAt' | 'updatedAt'> {
-  filedDate: Date | null;
-  aiConfidence: string | number;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
 /** Overdue in the list sense (§4): due date passed (before today, UTC) and still pending. */
 const OVERDUE = `i.status = 'pending' AND i.due_date < current_date`;
 const UPCOMING = `i.status <> 'filed' AND i.due_date >= current_date AND i.due_date <= current_date + ${COMPLIANCE_UPCOMING_DAYS}`;
@@ -44,28 +37,27 @@ const ORDER = 'ORDER BY i.due_date, i.id';
 /** A list answers at most this many items (a firm's year of 2,000 monthly schedules is 24,000). */
 const LIST_LIMIT = 5000;
 
-const toItem = (r: ItemRow): ComplianceItem => ({
-  ...r,
-  filedDate: r.filedDate ? r.filedDate.toISOString() : null,
-  aiConfidence: Number(r.aiConfidence),
-  createdAt: r.createdAt.toISOString(),
-  updatedAt: r.updatedAt.toISOString(),
-});
+/** A timestamp as the API writes it (JavaScript's toISOString: UTC, milliseconds, 'Z'). */
+const isoInstant = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
  * Tracker items (spec 001 §3) with the names the screens show: client and report type from the
  * directory read model, assignee from the user read model (DESIGN §7), joined in the query.
+ * The select yields the API's shape itself (dates as text, timestamps in ISO form), so the lists
+ * can be built as JSON by PostgreSQL and sent as they come: a firm's month is thousands of items,
+ * and parsing and re-serialising them row by row cost more than the query.
  */
 export class TrackerStore {
   readonly #select: string;
 
   constructor(users: UserAccessReadModel, directory: DirectoryReadModel) {
     this.#select = `SELECT i.id, i.schedule_id AS "scheduleId", i.client_id AS "clientId", COALESCE(c.name, '') AS "clientName",
-        i.report_type_id AS "reportTypeId", COALESCE(rt.name, '') AS "reportTypeName", i.period, i.period_start AS "periodStart",
-        i.period_end AS "periodEnd", i.due_date AS "dueDate", i.status, i.filed_date AS "filedDate", i.extension_date AS "extensionDate",
+        i.report_type_id AS "reportTypeId", COALESCE(rt.name, '') AS "reportTypeName", i.period, i.period_start::text AS "periodStart",
+        i.period_end::text AS "periodEnd", i.due_date::text AS "dueDate", i.status, ${isoInstant('i.filed_date')} AS "filedDate",
+        i.extension_date::text AS "extensionDate",
         i.remarks, i.assigned_to_id AS "assignedToId", NULLIF(COALESCE(NULLIF(u.full_name, ''), u.username), '') AS "assignedToName",
-        i.ai_confidence AS "aiConfidence", i.auto_detected AS "autoDetected", i.source_file_id AS "sourceFileId",
-        i.created_at AS "createdAt", i.updated_at AS "updatedAt"
+        i.ai_confidence::float8 AS "aiConfidence", i.auto_detected AS "autoDetected", i.source_file_id AS "sourceFileId",
+        ${isoInstant('i.created_at')} AS "createdAt", ${isoInstant('i.updated_at')} AS "updatedAt"
       FROM compliance_items i
       LEFT JOIN ${directory.tables.clients} c ON c.id = i.client_id
       LEFT JOIN ${directory.tables.reportTypes} rt ON rt.id = i.report_type_id
@@ -73,8 +65,17 @@ export class TrackerStore {
   }
 
   async #query(db: Queryable, p: SqlParams, where: string[], limit = LIST_LIMIT): Promise<ComplianceItem[]> {
-    const { rows } = await db.query<ItemRow>(`${this.#select} WHERE ${where.join(' AND ')} ${ORDER} LIMIT ${p.add(limit)}`, p.values);
-    return rows.map(toItem);
+    const { rows } = await db.query<ComplianceItem>(`${this.#select} WHERE ${where.join(' AND ')} ${ORDER} LIMIT ${p.add(limit)}`, p.values);
+    return rows;
+  }
+
+  /** The same items as a JSON array, written by PostgreSQL, in the same order. */
+  async #queryJson(db: Queryable, p: SqlParams, where: string[]): Promise<string> {
+    const { rows } = await db.query<{ items: string }>(
+      `SELECT COALESCE(json_agg(x ORDER BY x."dueDate", x.id), '[]')::text AS items
+       FROM (${this.#select} WHERE ${where.join(' AND ')} ${ORDER} LIMIT ${p.add(LIST_LIMIT)}) x`, p.values,
+    );
+    return rows[0]!.items;
   }
 
   async get(db: Queryable, reach: ComplianceReach, id: number): Promise<ComplianceItem | null> {
@@ -89,29 +90,30 @@ export class TrackerStore {
     return rows.length > 0;
   }
 
-  /** By client and status, or by due-date range (days, both ends inclusive). */
-  list(db: Queryable, reach: ComplianceReach, q: TrackerListQuery): Promise<ComplianceItem[]> {
+  /** By client and status, or by due-date range (days, both ends inclusive); a JSON array of ComplianceItem. */
+  list(db: Queryable, reach: ComplianceReach, q: TrackerListQuery): Promise<string> {
     const p = new SqlParams();
     const where = [reachable(reach, p, 'i')];
     if (q.clientId !== undefined) where.push(`i.client_id = ${p.add(q.clientId)}`);
     if (q.status) where.push(`i.status = ${p.add(q.status)}`);
     if (q.startDate && q.endDate) where.push(`i.due_date BETWEEN ${p.add(q.startDate.slice(0, 10))}::date AND ${p.add(q.endDate.slice(0, 10))}::date`);
-    return this.#query(db, p, where);
+    return this.#queryJson(db, p, where);
   }
 
-  overdue(db: Queryable, reach: ComplianceReach, clientId?: number): Promise<ComplianceItem[]> {
+  /** A JSON array of ComplianceItem. */
+  overdue(db: Queryable, reach: ComplianceReach, clientId?: number): Promise<string> {
     const p = new SqlParams();
     const where = [reachable(reach, p, 'i'), OVERDUE];
     if (clientId !== undefined) where.push(`i.client_id = ${p.add(clientId)}`);
-    return this.#query(db, p, where);
+    return this.#queryJson(db, p, where);
   }
 
-  /** Due within the next 30 days (§9), today included, and not filed. */
-  upcoming(db: Queryable, reach: ComplianceReach, clientId?: number): Promise<ComplianceItem[]> {
+  /** Due within the next 30 days (§9), today included, and not filed; a JSON array of ComplianceItem. */
+  upcoming(db: Queryable, reach: ComplianceReach, clientId?: number): Promise<string> {
     const p = new SqlParams();
     const where = [reachable(reach, p, 'i'), UPCOMING];
     if (clientId !== undefined) where.push(`i.client_id = ${p.add(clientId)}`);
-    return this.#query(db, p, where);
+    return this.#queryJson(db, p, where);
   }
 
   async byIds(db: Queryable, ids: readonly number[]): Promise<ComplianceItem[]> {
