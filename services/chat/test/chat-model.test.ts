@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { AI_MESSAGES } from '@ledgerline/kit/ai/ai-assistant.ts';
 import { DATA_RULES, DOCUMENT_DATA_CLOSE, DOCUMENT_DATA_OPEN } from '@ledgerline/kit/ai/prompt-messages.ts';
+import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import { startOpenAiStandIn, type OpenAiStandIn } from '@ledgerline/kit/testing/openai-stand-in.ts';
 import type { ChatAskResult, ChatExchange, ChatSession } from '@ledgerline/contracts/chat.contracts.ts';
 import { CHAT_INSTRUCTIONS } from '../src/sessions/chat.service.ts';
@@ -15,7 +16,11 @@ const REPORT = ['Annual report 2026', 'Revenue 120000', INJECTION, 'Total 4242',
 
 const ask = (fileId: number, message: string) => p.api.json<ChatAskResult & { message: string }>('POST', p.T('/chat/ask'), p.tokens.client, { fileId, message });
 const sessions = async (fileId: number) => (await p.api.json<ChatSession[]>('GET', p.T(`/chat/sessions?fileId=${fileId}`), p.tokens.client)).body;
-const lastPrompt = () => standIn.requests.at(-1)!.messages;
+// The portal's insights service asks the same model to classify each extracted report; the
+// chat's requests are the ones carrying the chat's instructions.
+const isChat = (r: OpenAiStandIn['requests'][number]) => r.messages[0]!.content.includes(CHAT_INSTRUCTIONS);
+const chatRequests = () => standIn.requests.filter(isChat);
+const lastPrompt = () => chatRequests().at(-1)!.messages;
 const dataBlock = (content: string) => JSON.parse(content.slice(content.indexOf(DOCUMENT_DATA_OPEN) + DOCUMENT_DATA_OPEN.length, content.indexOf(DOCUMENT_DATA_CLOSE))) as { name: string; passages: { line: number; text: string }[] }[];
 
 beforeAll(async () => {
@@ -24,6 +29,8 @@ beforeAll(async () => {
   [files.report] = await p.upload([...p.report('Own Client', 'Audit'), txt('annual.txt', REPORT)]);
   [files.secret] = await p.upload([...p.report('Own Client', 'Audit'), txt('secret.txt', 'Total SECRET-OTHER-FILE 999')]);
   await p.extracted(files.report!, files.secret!);
+  // Both reports' classifications are asked before any test queues a behaviour they could take.
+  await eventually(() => expect(standIn.requests.filter((r) => !isChat(r))).toHaveLength(2), 60_000);
 }, 180_000);
 
 afterAll(async () => {
@@ -41,7 +48,7 @@ describe('asking a model (the local stand-in)', () => {
     const [system, user, ...rest] = lastPrompt();
     expect(rest).toEqual([]);
     expect(system).toEqual({ role: 'system', content: `${DATA_RULES}\n\n${CHAT_INSTRUCTIONS}` });
-    expect(standIn.requests.at(-1)!.model).toBe('stand-in-model');
+    expect(chatRequests().at(-1)!.model).toBe('stand-in-model');
     const data = dataBlock(user!.content);
     expect(data).toHaveLength(1);
     expect(data[0]!.name).toBe('annual.txt');
@@ -83,7 +90,7 @@ describe('asking a model (the local stand-in)', () => {
     standIn.enqueue({ status: 500 }, { status: 500 });
     const failed = await ask(files.report!, 'What is the total?');
     expect([failed.status, failed.body.message]).toEqual([503, AI_MESSAGES.failed]);
-    expect(standIn.requests).toHaveLength(2); // retried once with backoff
+    expect(chatRequests()).toHaveLength(2); // retried once with backoff
 
     standIn.enqueue({ delayMs: 3000 });
     const slow = await ask(files.report!, 'What is the total?');
