@@ -1,7 +1,7 @@
 // `npm test`: type-check everything, then run every jest suite (unit, module, contract,
 // browser). Contract suites also run against the real servers whose URLs are in the
 // environment (POSTGRES_URL, AMQP_URL, S3_ENDPOINT, KEYCLOAK_URL); in CI a missing one
-// fails. Suites that restart a server (`*.restart.test.ts`) run alone afterwards, so the
+// fails. Suites that restart a server (`*.restart.test.ts`) run afterwards, one at a time, so a
 // restart cannot disturb suites sharing that server. Ends with one plain summary line:
 // "tests: N passed, N failed".
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -21,12 +21,12 @@ if (await run(nodeBin, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), 
 }
 
 const reports = mkdtempSync(join(tmpdir(), 'ledgerline-jest-'));
-async function jest(name, args) {
+async function jest(name, args, workers = 2) {
   const report = join(reports, `${name}.json`);
   const code = await run(nodeBin, [
     '--experimental-vm-modules', '--no-warnings=ExperimentalWarning',
     join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js'),
-    '--maxWorkers=2', '--json', `--outputFile=${report}`, ...args,
+    `--maxWorkers=${workers}`, '--json', `--outputFile=${report}`, ...args,
   ], { env: { ...process.env, NODE_ENV: 'test' } });
   try {
     const summary = JSON.parse(readFileSync(report, 'utf8'));
@@ -39,7 +39,8 @@ async function jest(name, args) {
 
 const RESTART = '\\.restart\\.test\\.ts$';
 const phases = [await jest('main', ['--testPathIgnorePatterns', RESTART, '/node_modules/', '/dist/', ...jestArgs])];
-if (jestArgs.length === 0) phases.push(await jest('restart', ['--passWithNoTests', RESTART]));
+// One at a time: a suite that restarts the broker would cut another's connections mid-test.
+if (jestArgs.length === 0) phases.push(await jest('restart', ['--passWithNoTests', RESTART], 1));
 
 const passed = phases.reduce((n, p) => n + p.passed, 0);
 const failed = phases.reduce((n, p) => n + p.failed, 0);
