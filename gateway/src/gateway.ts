@@ -89,7 +89,12 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (tenant && claims && !canActInTenant(claims, tenant)) throw new Forbidden('This account belongs to another firm.');
       const forward = () => {
         if (tenant) req.headers[TENANT_HEADER] = tenant;
-        upstream.forward(target, req, res, resolved.servicePath);
+        if (target.inProcess) {
+          req.url = resolved.servicePath;
+          target.inProcess(req, res);
+        } else {
+          upstream.forward(target, req, res, resolved.servicePath);
+        }
       };
       if (!tenant || !tenants.isUnavailable(tenant)) return forward();
       return tenants.isUnavailableNow(tenant).then((gone) => {

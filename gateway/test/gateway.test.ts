@@ -49,6 +49,8 @@ beforeAll(async () => {
   const routes = new RouteTable();
   routes.addService({ service: 'echo', url: upstreamUrl }, ['things', 'public/things'], ['/socket.io/']);
   routes.addService({ service: 'down', url: 'http://127.0.0.1:1' }, ['down']);
+  // A service in the gateway's own process: its URL answers nothing, so only the handover can.
+  routes.addService({ service: 'local', url: 'http://127.0.0.1:1', inProcess: app }, ['local-things']);
   tenants.replaceAll([
     { shortName: 'acme', isActive: true, urlPattern: 'subdomain', customDomain: null, customSubdomain: 'acme' },
     { shortName: 'sleepy', isActive: false, urlPattern: 'path', customDomain: null, customSubdomain: null },
@@ -153,6 +155,17 @@ describe('gateway', () => {
     const r = await get('/api/down');
     expect(r.status).toBe(503);
     expect(r.body.message).toBe('The down service is unavailable. Please try again.');
+  });
+
+  it('hands calls for a service in its own process straight to it, with the same rewriting, checks and headers', async () => {
+    const token = await staff('acme');
+    const r = await fetch(`${gatewayUrl}/api/acme/local-things/5?q=2`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{"a":1}' });
+    expect(r.status).toBe(200);
+    expect(await r.json()).toMatchObject({ url: '/api/local-things/5?q=2', tenant: 'acme', size: 7, clientAddress: '127.0.0.1' });
+    expect(r.headers.get('x-content-type-options')).toBe('nosniff');
+    expect((await get('/api/beta/local-things', { authorization: `Bearer ${token}` })).status).toBe(403);
+    const big = await fetch(`${gatewayUrl}/api/acme/local-things`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: 'x'.repeat(2000) });
+    expect(big.status).toBe(413);
   });
 
   it('sets security headers', async () => {

@@ -59,8 +59,9 @@ const FRONTENDS_DIR = fileURLToPath(new URL('../../../frontends/', import.meta.u
 
 /**
  * Starts the requested targets in this process. `all` is the embedded default: every
- * service on its own port (so the gateway proxies exactly as in production), sharing one
- * set of adapters chosen by env.
+ * service on its own port (for service-to-service calls and websockets, as in production),
+ * sharing one set of adapters chosen by env; the gateway hands API calls to the services
+ * in its process directly (RouteTarget.inProcess).
  */
 export async function startPortal(options: PortalOptions = {}): Promise<RunningPortal> {
   const env = options.env ?? process.env;
@@ -70,6 +71,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<RunningP
   const listening: Listening[] = [];
   const stoppers: (() => Promise<void>)[] = [];
   const serviceUrls = new Map<string, string>();
+  const inProcessApps = new Map<string, http.RequestListener>();
   let bus: Bus | null = null;
   let realtime: RealtimeHub | null = null;
 
@@ -119,13 +121,14 @@ export async function startPortal(options: PortalOptions = {}): Promise<RunningP
         }, env, () => urlOf('identity'));
         listening.push(started.listening);
         serviceUrls.set(module.name, started.listening.url);
+        inProcessApps.set(module.name, started.app);
         stoppers.push(started.stop);
       }
     }
 
     let gatewayUrl: string | null = null;
     if (targets.gateway) {
-      const gw = await startGateway(env, tokens, logger.child({ service: 'gateway' }), urlOf);
+      const gw = await startGateway(env, tokens, logger.child({ service: 'gateway' }), urlOf, inProcessApps);
       listening.push(gw.listening);
       stoppers.push(gw.stop);
       gatewayUrl = gw.listening.url;
@@ -161,7 +164,7 @@ async function startService(
   deps: Parameters<ServiceModule['init']>[0],
   env: NodeJS.ProcessEnv,
   identityUrl: () => string,
-): Promise<{ listening: Listening; stop(): Promise<void> }> {
+): Promise<{ listening: Listening; app: http.RequestListener; stop(): Promise<void> }> {
   const instance: ServiceInstance = await module.init(deps);
   const app = createServiceApp({
     name: module.name,
@@ -180,7 +183,7 @@ async function startService(
   const follower = module.name === 'identity' ? null : await followTenantSchemas({
     service: module.name, db: deps.db, bus: deps.bus, sets: module.migrations, identityUrl, logger: deps.logger,
   });
-  return { listening, stop: async () => { await follower?.close(); await instance.stop?.(); } };
+  return { listening, app, stop: async () => { await follower?.close(); await instance.stop?.(); } };
 }
 
 async function startGateway(
@@ -188,14 +191,13 @@ async function startGateway(
   tokens: TokenVerifier,
   logger: Logger,
   urlOf: (name: string) => string,
+  inProcessApps: ReadonlyMap<string, http.RequestListener>,
 ): Promise<{ listening: Listening; stop(): Promise<void> }> {
   const config = loadGatewayConfig(env);
   const routes = new RouteTable();
   const targets = (): RouteTarget[] => SERVICE_MODULES.map((m) => ({ service: m.name, url: urlOf(m.name) }));
-  for (const m of SERVICE_MODULES) {
-    // Lazy URL: a service in this process may bind port 0 and learn its port later.
-    routes.addService({ service: m.name, get url() { return urlOf(m.name); } }, m.apiResources, m.otherPaths);
-  }
+  // Services in this process are listening by now (port 0 resolved): every URL is known.
+  for (const m of SERVICE_MODULES) routes.addService({ service: m.name, url: urlOf(m.name), inProcess: inProcessApps.get(m.name) }, m.apiResources, m.otherPaths);
   const tenants = new TenantDirectory();
   const poller = tenants.poll(async () => {
     const r = await fetch(`${urlOf('identity')}${INTERNAL_TENANTS_PATH}`, { signal: AbortSignal.timeout(5000) });
