@@ -1,12 +1,18 @@
 import { Button } from 'primereact/button';
 import { SelectButton } from 'primereact/selectbutton';
 import { useMemo, useState } from 'react';
-import type { ComplianceItem, TrackerStatus } from '@ledgerline/contracts/compliance.contracts.ts';
+import type { CalendarDayCounts, ComplianceItem, TrackerStatus } from '@ledgerline/contracts/compliance.contracts.ts';
 import { monthGrid, toCalendarDate } from '@ledgerline/ui/calendar-date.ts';
 import {
   firstFew, isCalendarOverdue, itemsByDay, MONTH_LABELS, shiftView, shortName, todayView, trackerDate, viewMonths, viewRange, viewTitle, type CalendarView,
 } from './compliance-view.ts';
 import { useTrackerRange } from './compliance.api.ts';
+
+/** The first items of a list and how many it holds in all. */
+interface ItemsHead {
+  items: readonly ComplianceItem[];
+  total: number;
+}
 
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const MODES = [{ label: 'Month', value: 'month' }, { label: 'Quarter', value: 'quarter' }];
@@ -20,12 +26,12 @@ function ItemChip({ item }: { item: ComplianceItem }) {
   );
 }
 
-/** A list panel (Overdue, Upcoming): three items and '+N more' (§2, §9). */
-function ItemPanel({ title, items, tone }: { title: string; items: readonly ComplianceItem[]; tone: 'danger' | 'warning' }) {
-  const { shown, more } = firstFew(items);
+/** A list panel (Overdue, Upcoming): three items and '+N more' (§2, §9), of `total` in all. */
+function ItemPanel({ title, list, tone }: { title: string; list: ItemsHead; tone: 'danger' | 'warning' }) {
+  const { shown, more } = firstFew(list.items, list.total);
   return (
     <section className={`compliance-panel compliance-panel--${tone}`} aria-label={title}>
-      <h4>{title} ({items.length})</h4>
+      <h4>{title} ({list.total})</h4>
       {shown.length === 0 ? <p className="compliance-muted">No items</p> : (
         <ul className="compliance-mini-list">
           {shown.map((i) => <li key={i.id}><span>{shortName(i.clientName)} · {i.reportTypeName}</span><small>{trackerDate(i.dueDate)}</small></li>)}
@@ -36,17 +42,18 @@ function ItemPanel({ title, items, tone }: { title: string; items: readonly Comp
   );
 }
 
-function MonthGrid({ year, month, byDay }: { year: number; month: number; byDay: Map<string, ComplianceItem[]> }) {
+function MonthGrid({ year, month, byDay, days }: { year: number; month: number; byDay: Map<string, ComplianceItem[]>; days: CalendarDayCounts }) {
   const today = toCalendarDate(new Date());
   return (
     <div className="compliance-calendar__grid" role="group" aria-label={`${MONTH_LABELS[month]} ${year}`}>
       {WEEKDAYS.map((d) => <div key={d} className="compliance-calendar__weekday">{d}</div>)}
       {monthGrid(year, month).flat().map((d) => {
         const key = toCalendarDate(d);
-        const items = d.getMonth() === month ? byDay.get(key) ?? [] : [];
-        const { shown, more } = firstFew(items);
-        const classes = ['compliance-calendar__day', d.getMonth() !== month && 'compliance-calendar__day--outside', key === today && 'compliance-calendar__day--today',
-          items.some((i) => isCalendarOverdue(i)) && 'compliance-calendar__day--overdue'];
+        const inMonth = d.getMonth() === month;
+        const items = inMonth ? byDay.get(key) ?? [] : [];
+        const { shown, more } = firstFew(items, inMonth ? days[key]?.total : 0);
+        const classes = ['compliance-calendar__day', !inMonth && 'compliance-calendar__day--outside', key === today && 'compliance-calendar__day--today',
+          inMonth && (days[key]?.overdue ?? 0) > 0 && 'compliance-calendar__day--overdue'];
         return (
           <div key={key} className={classes.filter(Boolean).join(' ')} data-day={key}>
             <span className="compliance-calendar__date">{d.getDate()}</span>
@@ -59,8 +66,11 @@ function MonthGrid({ year, month, byDay }: { year: number; month: number; byDay:
   );
 }
 
-/** The quarter view's month card: the month's items as a list, or 'No items this month'. */
-function MonthCard({ year, month, items }: { year: number; month: number; items: readonly ComplianceItem[] }) {
+/**
+ * The quarter view's month card: the month's items as a list (three a day, as the grid), with
+ * how many more the month holds, or 'No items this month'.
+ */
+function MonthCard({ year, month, items, total }: { year: number; month: number; items: readonly ComplianceItem[]; total: number }) {
   return (
     <section className="compliance-month-card" aria-label={`${MONTH_LABELS[month]} ${year}`}>
       <h4>{MONTH_LABELS[month]} {year}</h4>
@@ -73,17 +83,17 @@ function MonthCard({ year, month, items }: { year: number; month: number; items:
           ))}
         </ul>
       )}
+      {total > items.length && <p className="compliance-more">+{total - items.length} more</p>}
     </section>
   );
 }
 
 /** Calendar View (spec 001 §2): month or quarter, previous/next, Today, overdue and upcoming panels. */
 export function ComplianceCalendar({ clientId, status, overdue, upcoming }: {
-  clientId: number | undefined; status: TrackerStatus | undefined; overdue: readonly ComplianceItem[]; upcoming: readonly ComplianceItem[];
+  clientId: number | undefined; status: TrackerStatus | undefined; overdue: ItemsHead; upcoming: ItemsHead;
 }) {
   const [view, setView] = useState<CalendarView>(() => todayView('month'));
-  const inRange = useTrackerRange(viewRange(view), clientId).data;
-  const items = useMemo(() => (status ? inRange.filter((i) => i.status === status) : inRange), [inRange, status]);
+  const { items, days } = useTrackerRange(viewRange(view), { clientId, status });
   const byDay = useMemo(() => itemsByDay(items), [items]);
   const months = viewMonths(view);
   return (
@@ -98,15 +108,19 @@ export function ComplianceCalendar({ clientId, status, overdue, upcoming }: {
             <Button label="Today" outlined size="small" onClick={() => setView(todayView(view.mode))} />
           </div>
         </div>
-        {view.mode === 'month' ? <MonthGrid year={view.year} month={view.month} byDay={byDay} /> : (
+        {view.mode === 'month' ? <MonthGrid year={view.year} month={view.month} byDay={byDay} days={days} /> : (
           <div className="compliance-quarter">
-            {months.map((m) => <MonthCard key={`${m.year}-${m.month}`} year={m.year} month={m.month} items={items.filter((i) => i.dueDate.startsWith(`${m.year}-${String(m.month + 1).padStart(2, '0')}`))} />)}
+            {months.map((m) => {
+              const prefix = `${m.year}-${String(m.month + 1).padStart(2, '0')}`;
+              const total = Object.entries(days).reduce((sum, [day, c]) => (day.startsWith(prefix) ? sum + c.total : sum), 0);
+              return <MonthCard key={prefix} year={m.year} month={m.month} items={items.filter((i) => i.dueDate.startsWith(prefix))} total={total} />;
+            })}
           </div>
         )}
       </div>
       <aside className="compliance-calendar__side">
-        <ItemPanel title="Overdue" items={overdue} tone="danger" />
-        <ItemPanel title="Upcoming" items={upcoming} tone="warning" />
+        <ItemPanel title="Overdue" list={overdue} tone="danger" />
+        <ItemPanel title="Upcoming" list={upcoming} tone="warning" />
       </aside>
     </div>
   );

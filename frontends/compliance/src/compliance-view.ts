@@ -44,8 +44,9 @@ export function itemsByDay(items: readonly ComplianceItem[]): Map<string, Compli
 }
 
 /** The first three of a list and how many more there are (calendar days, overdue and upcoming panels). */
-export function firstFew<T>(items: readonly T[]): { shown: T[]; more: number } {
-  return { shown: items.slice(0, COMPLIANCE_ITEMS_PER_DAY), more: Math.max(0, items.length - COMPLIANCE_ITEMS_PER_DAY) };
+export function firstFew<T>(items: readonly T[], total = items.length): { shown: T[]; more: number } {
+  const shown = items.slice(0, COMPLIANCE_ITEMS_PER_DAY);
+  return { shown, more: Math.max(0, total - shown.length) };
 }
 
 /** The months a calendar view shows: one, or the three of its quarter (§9: quarter = 3 months). */

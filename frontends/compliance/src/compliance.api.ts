@@ -1,10 +1,11 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type {
-  BulkGenerationResult, ComplianceItem, CompliancePreset, ComplianceSchedule, GenerationResult, PresetApplyResult, TrackerStatus,
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  COMPLIANCE_ITEMS_PER_DAY, type BulkGenerationResult, type CalendarDayCounts, type ComplianceItem, type CompliancePreset, type ComplianceSchedule, type GenerationResult, type PresetApplyResult, type TrackerStatus,
 } from '@ledgerline/contracts/compliance.contracts.ts';
 import type { Client, ReportType } from '@ledgerline/contracts/directory.contracts.ts';
-import { apiJson, apiPath } from '@ledgerline/ui/api-client.ts';
+import { apiJson, apiPath, apiRequest } from '@ledgerline/ui/api-client.ts';
 import { invalidateApiResources } from '@ledgerline/ui/api-invalidation.ts';
+import { fetchListPage, type ListPage } from '@ledgerline/ui/list-page.ts';
 
 /** Spec 001 §7 "Compliance" as the screen calls it (tenant form when a firm is chosen). */
 const withQuery = (path: string, params: Record<string, string | number | undefined>) => {
@@ -21,21 +22,53 @@ export interface TrackerFilters {
   status?: TrackerStatus;
 }
 
-export function useTracker(filters: TrackerFilters) {
-  const r = useQuery<ComplianceItem[]>({ queryKey: [withQuery('compliance-tracker', { clientId: filters.clientId, status: filters.status })] });
-  return { ...r, data: asList(r.data) };
+/** The tracker table pages on the server: a firm's tracker runs to tens of thousands of items. */
+export const TRACKER_PAGE_ROWS = 25;
+
+/** A page of a tracker list and how many items match in all (X-Total-Count). */
+function useItemPage(url: string) {
+  const r = useQuery<ListPage<ComplianceItem>>({ queryKey: [url], queryFn: ({ signal }) => fetchListPage<ComplianceItem>(url, signal), placeholderData: keepPreviousData });
+  return { items: r.data?.rows ?? [], total: r.data?.total ?? 0 };
 }
-export function useTrackerRange(range: { startDate: string; endDate: string }, clientId: number | undefined) {
-  const r = useQuery<ComplianceItem[]>({ queryKey: [withQuery('compliance-tracker', { ...range, clientId })] });
-  return { ...r, data: asList(r.data) };
+
+/** The tracker table's page starting at row `first`. */
+export function useTracker(filters: TrackerFilters, first: number) {
+  return useItemPage(withQuery('compliance-tracker', { clientId: filters.clientId, status: filters.status, limit: TRACKER_PAGE_ROWS, offset: first }));
 }
+/** A calendar range's items (at most three a day, §9) and every day's counts (X-Day-Counts). */
+export interface CalendarItems {
+  items: ComplianceItem[];
+  days: CalendarDayCounts;
+}
+
+async function fetchCalendarItems(url: string, signal: AbortSignal): Promise<CalendarItems> {
+  const response = await apiRequest('GET', url, undefined, { signal });
+  const body = (await response.json()) as unknown;
+  let days: CalendarDayCounts = {};
+  try {
+    days = JSON.parse(response.headers.get('X-Day-Counts') ?? '{}') as CalendarDayCounts;
+  } catch {
+    // A proxy that mangles the header leaves the calendar with the items it received.
+  }
+  return { items: Array.isArray(body) ? (body as ComplianceItem[]) : [], days };
+}
+
+/**
+ * The calendar asks only for what it shows: a firm's month can hold thousands of items, of
+ * which each day shows three and '+N more'.
+ */
+export function useTrackerRange(range: { startDate: string; endDate: string }, filters: TrackerFilters) {
+  const url = withQuery('compliance-tracker', { ...range, clientId: filters.clientId, status: filters.status, perDay: COMPLIANCE_ITEMS_PER_DAY });
+  const r = useQuery<CalendarItems>({ queryKey: [url], queryFn: ({ signal }) => fetchCalendarItems(url, signal), placeholderData: keepPreviousData });
+  return r.data ?? { items: [], days: {} };
+}
+/** The overdue panel's three items (§9) and the count its card and '+N more' show. */
 export function useOverdue(clientId: number | undefined) {
-  const r = useQuery<ComplianceItem[]>({ queryKey: [withQuery('compliance-tracker/overdue', { clientId })] });
-  return { ...r, data: asList(r.data) };
+  return useItemPage(withQuery('compliance-tracker/overdue', { clientId, limit: COMPLIANCE_ITEMS_PER_DAY }));
 }
+/** The upcoming panel's three items and their count. */
 export function useUpcoming(clientId: number | undefined) {
-  const r = useQuery<ComplianceItem[]>({ queryKey: [withQuery('compliance-tracker/upcoming', { clientId })] });
-  return { ...r, data: asList(r.data) };
+  return useItemPage(withQuery('compliance-tracker/upcoming', { clientId, limit: COMPLIANCE_ITEMS_PER_DAY }));
 }
 /** Staff only: Client users are refused schedules by the server, so they never ask. */
 export function useSchedules(clientId: number | undefined, enabled: boolean) {

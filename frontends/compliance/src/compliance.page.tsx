@@ -40,9 +40,10 @@ export function CompliancePage() {
   const [presetOpen, setPresetOpen] = useState(false);
   const [editing, setEditing] = useState<ComplianceItem | null>(null);
   const [generating, setGenerating] = useState<number | 'all' | null>(null);
-  const tracker = useTracker({ clientId, status }).data;
-  const overdue = useOverdue(clientId).data;
-  const upcoming = useUpcoming(clientId).data;
+  const [trackerFirst, setTrackerFirst] = useState(0);
+  const tracker = useTracker({ clientId, status }, trackerFirst);
+  const overdue = useOverdue(clientId);
+  const upcoming = useUpcoming(clientId);
   const schedules = useSchedules(clientId, staff).data;
   const clients = useClients().data;
   const { generate, generateAll } = useComplianceMutations();
@@ -72,18 +73,18 @@ export function CompliancePage() {
         </>)} />
       <div className="compliance-filters">
         <Dropdown aria-label="Client" value={clientId ?? 'all'} filter options={[{ label: 'All Clients', value: 'all' }, ...clients.map((c) => ({ label: c.name, value: c.id }))]}
-          onChange={(e) => setClientId(e.value === 'all' ? undefined : e.value)} />
+          onChange={(e) => { setClientId(e.value === 'all' ? undefined : e.value); setTrackerFirst(0); }} />
         <Dropdown aria-label="Status" value={status ?? 'all'} options={[{ label: 'All', value: 'all' }, ...TRACKER_STATUSES.map((s) => ({ label: s, value: s }))]}
-          onChange={(e) => setStatus(e.value === 'all' ? undefined : e.value)} />
+          onChange={(e) => { setStatus(e.value === 'all' ? undefined : e.value); setTrackerFirst(0); }} />
       </div>
       <div className="compliance-summaries">
-        <SummaryCard label="Overdue Items" value={overdue.length} icon="pi pi-exclamation-triangle" tone="danger" />
-        <SummaryCard label="Upcoming (30 days)" value={upcoming.length} icon="pi pi-clock" tone="warning" />
+        <SummaryCard label="Overdue Items" value={overdue.total} icon="pi pi-exclamation-triangle" tone="danger" />
+        <SummaryCard label="Upcoming (30 days)" value={upcoming.total} icon="pi pi-clock" tone="warning" />
         {staff && <SummaryCard label="Active Schedules" value={schedules.filter((s) => s.isActive).length} icon="pi pi-calendar" tone="info" />}
       </div>
       <TabView>
         <TabPanel header="Calendar View"><ComplianceCalendar clientId={clientId} status={status} overdue={overdue} upcoming={upcoming} /></TabPanel>
-        <TabPanel header="Compliance Tracker"><TrackerTable items={tracker} onEdit={staff ? setEditing : null} /></TabPanel>
+        <TabPanel header="Compliance Tracker"><TrackerTable page={tracker} first={trackerFirst} onPage={setTrackerFirst} onEdit={staff ? setEditing : null} /></TabPanel>
         {staff && <TabPanel header="Schedules"><ScheduleCards schedules={schedules} onGenerate={onGenerate} onGenerateAll={onGenerateAll} generating={generating} /></TabPanel>}
       </TabView>
       {staff && <ScheduleFormDialog visible={addOpen} onHide={() => setAddOpen(false)} />}

@@ -3,11 +3,10 @@ import { Column } from 'primereact/column';
 import { DataTable } from 'primereact/datatable';
 import { Tag } from 'primereact/tag';
 import type { ComplianceItem, TrackerStatus } from '@ledgerline/contracts/compliance.contracts.ts';
+import { TRACKER_PAGE_ROWS } from './compliance.api.ts';
 import { daysLabel, trackerDate } from './compliance-view.ts';
 
 export const STATUS_SEVERITY: Record<TrackerStatus, 'warning' | 'success' | 'danger' | 'info'> = { pending: 'warning', filed: 'success', delayed: 'danger', extended: 'info' };
-/** A firm's tracker runs to thousands of items: a page at a time. */
-const PAGE_ROWS = 25;
 export const NO_ITEMS = 'No compliance items found. Generate compliance trackers from schedules to start tracking.';
 
 function DaysCell({ item }: { item: ComplianceItem }) {
@@ -16,10 +15,19 @@ function DaysCell({ item }: { item: ComplianceItem }) {
   return <span className={`compliance-days compliance-days--${tone}`}>{text}</span>;
 }
 
-/** Compliance Tracker tab (spec 001 §2): the Actions column only for those who may change items. */
-export function TrackerTable({ items, onEdit }: { items: readonly ComplianceItem[]; onEdit: ((item: ComplianceItem) => void) | null }) {
+/**
+ * Compliance Tracker tab (spec 001 §2): the Actions column only for those who may change items.
+ * A firm's tracker runs to tens of thousands of items, so each page is fetched on its own.
+ */
+export function TrackerTable({ page, first, onPage, onEdit }: {
+  page: { items: readonly ComplianceItem[]; total: number };
+  first: number;
+  onPage: (first: number) => void;
+  onEdit: ((item: ComplianceItem) => void) | null;
+}) {
   return (
-    <DataTable value={[...items]} dataKey="id" emptyMessage={NO_ITEMS} size="small" className="compliance-table" paginator={items.length > PAGE_ROWS} rows={PAGE_ROWS} rowClassName={(i: ComplianceItem) => `compliance-row-${i.id}`}>
+    <DataTable value={[...page.items]} dataKey="id" emptyMessage={NO_ITEMS} size="small" className="compliance-table" rowClassName={(i: ComplianceItem) => `compliance-row-${i.id}`}
+      lazy paginator={page.total > TRACKER_PAGE_ROWS} first={first} rows={TRACKER_PAGE_ROWS} totalRecords={page.total} onPage={(e) => onPage(e.first)}>
       <Column header="Client" field="clientName" />
       <Column header="Report Type" field="reportTypeName" />
       <Column header="Period" field="period" />

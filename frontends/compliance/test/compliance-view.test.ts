@@ -29,6 +29,8 @@ describe('compliance view', () => {
     expect(shortName('Harbour & Pine Trading')).toBe('Harbour & Pine ...');
     expect(firstFew([1, 2, 3, 4, 5])).toEqual({ shown: [1, 2, 3], more: 2 });
     expect(firstFew([1])).toEqual({ shown: [1], more: 0 });
+    // A panel receives its first three items and the count of all of them from the server.
+    expect(firstFew([1, 2, 3], 40)).toEqual({ shown: [1, 2, 3], more: 37 });
     const byDay = itemsByDay([{ id: 1, dueDate: '2027-03-11' }, { id: 2, dueDate: '2027-03-11' }, { id: 3, dueDate: '2027-03-20' }] as ComplianceItem[]);
     expect(byDay.get('2027-03-11')?.map((i) => i.id)).toEqual([1, 2]);
   });

@@ -94,14 +94,32 @@ describe('compliance screen in Chromium', () => {
     const chip = (day: string, reportType: string) => page.locator(`[data-day="${YEAR}-${month}-${day}"] .compliance-chip`, { hasText: reportType });
     await chip('20', 'GSTR-3B').getByText('Bayview Bakery').waitFor();
     await chip('11', 'GSTR-1').getByText('Bayview Bakery').waitFor();
+    // Days are highlighted from the server's day counts (X-Day-Counts), not from the few items fetched.
+    if (new Date().getUTCDate() > 11) await page.locator(`[data-day="${YEAR}-${month}-11"].compliance-calendar__day--overdue`).waitFor();
+    await expect(page.locator(`[data-day="${YEAR}-${month}-12"].compliance-calendar__day--overdue`).count()).resolves.toBe(0);
     await page.getByRole('button', { name: 'Quarter', exact: true }).click();
     await expect(page.locator('.compliance-month-card').count()).resolves.toBe(3);
     await page.getByRole('button', { name: 'Month', exact: true }).click();
+    // The overdue panel and card fetch three items and the count, not the firm's whole list.
+    const overdueCount = (await call<ComplianceItem[]>('GET', `/api/${TENANT}/compliance-tracker/overdue`, admin.token)).body.length;
+    const overduePanel = page.getByRole('region', { name: 'Overdue' });
+    await overduePanel.getByRole('heading', { name: `Overdue (${overdueCount})` }).waitFor();
+    await expect(overduePanel.locator('li').count()).resolves.toBe(Math.min(3, overdueCount));
+    if (overdueCount > 3) await overduePanel.getByText(`+${overdueCount - 3} more`).waitFor();
+    await page.locator('.compliance-summary--danger .compliance-summary__value', { hasText: String(overdueCount) }).waitFor();
 
     const items = (await itemsOf(clients['Bayview Bakery']!)).filter((i) => i.reportTypeName === 'GSTR-3B');
     expect(items).toHaveLength(12);
     const [toFile, toExtend] = [items[0]!, items[1]!];
     await page.getByRole('tab', { name: 'Compliance Tracker' }).click();
+    // The table pages on the server, 25 rows a page, in due-date order.
+    const firm = (await call<ComplianceItem[]>('GET', `/api/${TENANT}/compliance-tracker`, admin.token)).body;
+    expect(firm.length).toBeGreaterThan(25);
+    await page.locator(`.compliance-row-${firm[0]!.id}`).waitFor();
+    await expect(page.locator(`.compliance-row-${firm[25]!.id}`).count()).resolves.toBe(0);
+    await page.locator('.compliance-table .p-paginator-next').click();
+    await page.locator(`.compliance-row-${firm[25]!.id}`).waitFor();
+    await page.locator('.compliance-table .p-paginator-prev').click();
 
     await page.locator(`.compliance-row-${toFile.id}`).getByRole('button', { name: `Update GSTR-3B ${toFile.period}` }).click();
     let dialog = page.getByRole('dialog', { name: 'Update Compliance Status' });

@@ -1,12 +1,12 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Client, ReportType } from '@ledgerline/contracts/directory.contracts.ts';
 import type { PortalFile } from '@ledgerline/contracts/files.contracts.ts';
-import { apiJson, apiRequest } from '@ledgerline/ui/api-client.ts';
+import { apiJson } from '@ledgerline/ui/api-client.ts';
 import { invalidateApiResources } from '@ledgerline/ui/api-invalidation.ts';
+import { fetchListPage, type ListTotal } from '@ledgerline/ui/list-page.ts';
 import { useFailureToast } from '@ledgerline/ui/failure-toast.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 import { clientAccessPath, clientsPath, filePath, REFRESH_AFTER_UPLOAD_MS, reportTypesPath, STALE_TIME_MS, UPLOAD_REFRESHES, withCacheBuster } from './documents.api.ts';
-import { fileListTotal, type FileListTotal } from './file-paging.ts';
 
 /** The clients the caller may see (the server narrows the list); cached 30 s (spec 001 §9). */
 export function useClients(enabled = true) {
@@ -26,18 +26,14 @@ export function useClientAccess(userId: number) {
 }
 
 /** One page of a files list and how many files match in all. */
-export interface FilePage extends FileListTotal {
+export interface FilePage extends ListTotal {
   files: PortalFile[];
 }
 
-/**
- * GET of a files list URL. The generic query returns only the body, and the paginator also
- * needs the X-Total-Count header; apiRequest brings the same token and error handling.
- */
+/** GET of a files list URL: a page of files and how many match in all. */
 export async function fetchFilePage(url: string, signal?: AbortSignal): Promise<FilePage> {
-  const response = await apiRequest('GET', url, undefined, { signal });
-  const files = (await response.json()) as PortalFile[];
-  return { files, ...fileListTotal(response.headers, files.length) };
+  const { rows, ...total } = await fetchListPage<PortalFile>(url, signal);
+  return { files: rows, ...total };
 }
 
 export interface FilesQueryOptions {

@@ -4,25 +4,6 @@
  */
 export const FILE_PAGE_ROWS = 25;
 
-/** How many files match, from a files reply's headers. */
-export interface FileListTotal {
-  total: number;
-  /** A content search counts at most its 1,000 best matches; then the total is that limit. */
-  capped: boolean;
-}
-
-/**
- * The total of a files reply. Without a readable X-Total-Count (a proxy that drops it) the
- * rows received are all the table knows of, so it shows them as a single page.
- */
-export function fileListTotal(headers: Headers, rowsReceived: number): FileListTotal {
-  const total = Number.parseInt(headers.get('X-Total-Count') ?? '', 10);
-  return {
-    total: Number.isSafeInteger(total) && total >= 0 ? total : rowsReceived,
-    capped: headers.get('X-Total-Count-Capped') === 'true',
-  };
-}
-
 /** The row the table starts at, and the filters (the list URL without paging) it was paged under. */
 export interface PagePosition {
   filtersUrl: string;

@@ -6,8 +6,9 @@ import { Column } from 'primereact/column';
 import type { PortalFile } from '@ledgerline/contracts/files.contracts.ts';
 import { ApiError } from '@ledgerline/ui/api-client.ts';
 import { readsApiResource } from '@ledgerline/ui/api-invalidation.ts';
+import { listTotal } from '@ledgerline/ui/list-page.ts';
 import { fetchFilePage, type FilePage } from '../src/documents.queries.ts';
-import { cappedMatchesNote, fileListTotal, FILE_PAGE_ROWS, firstRowWithin, hasSeveralPages, positionUnder } from '../src/file-paging.ts';
+import { cappedMatchesNote, FILE_PAGE_ROWS, firstRowWithin, hasSeveralPages, positionUnder } from '../src/file-paging.ts';
 import { usePagedFiles } from '../src/use-paged-files.ts';
 import { installFetch, installLocalStorage } from '../../ui/test/browser-globals.ts';
 
@@ -21,12 +22,12 @@ describe('file paging', () => {
   });
 
   it('reads the total, and whether a search capped it, from the reply headers', () => {
-    expect(fileListTotal(new Headers({ 'X-Total-Count': '100000' }), 25)).toEqual({ total: 100_000, capped: false });
-    expect(fileListTotal(new Headers({ 'X-Total-Count': '1000', 'X-Total-Count-Capped': 'true' }), 25)).toEqual({ total: 1000, capped: true });
-    expect(fileListTotal(new Headers({ 'X-Total-Count': '0' }), 0)).toEqual({ total: 0, capped: false });
+    expect(listTotal(new Headers({ 'X-Total-Count': '100000' }), 25)).toEqual({ total: 100_000, capped: false });
+    expect(listTotal(new Headers({ 'X-Total-Count': '1000', 'X-Total-Count-Capped': 'true' }), 25)).toEqual({ total: 1000, capped: true });
+    expect(listTotal(new Headers({ 'X-Total-Count': '0' }), 0)).toEqual({ total: 0, capped: false });
     // Without a readable count the table knows only the rows it received.
-    expect(fileListTotal(new Headers(), 7)).toEqual({ total: 7, capped: false });
-    expect(fileListTotal(new Headers({ 'X-Total-Count': 'many' }), 3)).toEqual({ total: 3, capped: false });
+    expect(listTotal(new Headers(), 7)).toEqual({ total: 7, capped: false });
+    expect(listTotal(new Headers({ 'X-Total-Count': 'many' }), 3)).toEqual({ total: 3, capped: false });
   });
 
   it('starts from the first page when any filter changes, and keeps the page otherwise', () => {

@@ -8,9 +8,11 @@
 //   - generates more years until the firm holds BENCH_ITEMS items (default 200,000), this
 //     year included (its past months are overdue);
 //   - measures through the gateway, paced at BENCH_RATE requests per second (default 20) for
-//     BENCH_DURATION_S seconds each, as the firm's Admin (target p95 < 50 ms): the calendar's
-//     range query (a month, per client and firm-wide) and the overdue list (per client and
-//     firm-wide, which answers at most 5,000 items).
+//     BENCH_DURATION_S seconds each, as the firm's Admin (target p95 < 50 ms): the range and
+//     overdue lists of one client in full, and the firm-wide calls the screen makes (the
+//     calendar's month at three items a day with day counts, the overdue panel's three items
+//     and count, tracker table pages); then, without a target, the firm-wide lists unpaged
+//     (thousands of items per answer).
 // On PostgreSQL (POSTGRES_URL required; a scratch database, dropped afterwards). The product
 // runs as deployed: every service in one child process and the gateway in another
 // (BENCH_MODE=split, default; BENCH_MODE=all for one process), so this load generator does not
@@ -93,21 +95,28 @@ try {
   console.log(`seeded to ${total} items in ${seconds(started).toFixed(1)} s`);
 
   bench.record(`generate a year for ${SCHEDULES} schedules (one call)`, generationSeconds, 5, 's');
-  bench.record(`generate a year for ${SCHEDULES} schedules (${SCHEDULES} calls)`, oneByOneSeconds, 5, 's');
   const paced = (label: string, paths: string[], target: number | null, durationS = DURATION_S) =>
     bench.paced(label, token, paths, target, { rate: RATE, durationS });
   const month = String(new Date().getUTCMonth() + 1).padStart(2, '0');
   const lastDay = new Date(Date.UTC(THIS_YEAR, Number(month), 0)).getUTCDate();
   const range = `startDate=${THIS_YEAR}-${month}-01T00:00:00.000Z&endDate=${THIS_YEAR}-${month}-${lastDay}T23:59:59.999Z`;
   const perClient = (path: string) => clientIds.slice(0, 10).map((c) => `${path}${path.includes('?') ? '&' : '?'}clientId=${c}`);
-  const rangePaths = perClient(`/api/${tenant}/compliance-tracker?${range}`);
-  const overduePaths = perClient(`/api/${tenant}/compliance-tracker/overdue`);
-  await paced('warm-up', [...rangePaths, ...overduePaths], null, 3);
+  const tracker = `/api/${tenant}/compliance-tracker`;
+  // What the screen asks: the calendar three items a day with each day's counts, the overdue
+  // panel and card three items and the count, the tracker table a page of 25.
+  const calendar = `${tracker}?${range}&perDay=3`;
+  const overduePanel = `${tracker}/overdue?limit=3`;
+  await paced('warm-up', [...perClient(`${tracker}?${range}`), ...perClient(`${tracker}/overdue`), calendar, overduePanel], null, 3);
   await paced('baseline /healthz', ['/healthz'], 50);
-  await paced('tracker range, a month of one client', rangePaths, 50);
-  await paced(`tracker range, a month of the firm (${SCHEDULES} items)`, [`/api/${tenant}/compliance-tracker?${range}`], 50);
-  await paced('overdue, one client', overduePaths, 50);
-  await paced('overdue, the firm (first 5,000)', [`/api/${tenant}/compliance-tracker/overdue`], 50);
+  await paced('tracker range, a month of one client (every item)', perClient(`${tracker}?${range}`), 50);
+  await paced('overdue, one client (every item)', perClient(`${tracker}/overdue`), 50);
+  await paced(`calendar, a month of the firm (${SCHEDULES} items, 3 a day + day counts)`, [calendar], 50);
+  await paced('overdue panel and count, the firm (3 items + X-Total-Count)', [overduePanel], 50);
+  await paced('tracker table, the firm, first page (25 + X-Total-Count)', [`${tracker}?limit=25`], 50);
+  await paced('tracker table, the firm, page 201 (offset 5,000)', [`${tracker}?limit=25&offset=5000`], 50);
+  // The unpaged forms, for comparison: thousands of items per answer.
+  await paced(`whole list: a month of the firm (${SCHEDULES} items, ~0.9 MB)`, [`${tracker}?${range}`], null);
+  await paced('whole list: overdue, the firm (first 5,000, ~2 MB)', [`${tracker}/overdue`], null);
 
   bench.report(`PostgreSQL (${MODE}), ${SCHEDULES} schedules, ${total} items`);
 } finally {

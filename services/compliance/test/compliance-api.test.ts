@@ -6,7 +6,7 @@ import { apiClient, createSignedInUser, startTestPortal, testClient } from '@led
 import type { RunningPortal } from '@ledgerline/server/portal.ts';
 import {
   COMPLIANCE_ITEM_DELETED, COMPLIANCE_ITEM_UPSERTED, COMPLIANCE_MESSAGES, COMPLIANCE_SCHEDULE_DELETED, COMPLIANCE_SCHEDULE_UPSERTED, INSIGHTS_MATCH_DETECTED,
-  type BulkGenerationResult, type ComplianceItem, type ComplianceItemEvent, type CompliancePreset, type ComplianceSchedule, type GenerationResult, type PresetApplyResult,
+  type BulkGenerationResult, type CalendarDayCounts, type ComplianceItem, type ComplianceItemEvent, type CompliancePreset, type ComplianceSchedule, type GenerationResult, type PresetApplyResult,
 } from '@ledgerline/contracts/compliance.contracts.ts';
 import type { Client, ReportType } from '@ledgerline/contracts/directory.contracts.ts';
 import type { Company } from '@ledgerline/contracts/identity.contracts.ts';
@@ -328,6 +328,50 @@ describe('compliance tracker: lists', () => {
     await put('admin', expected[0]!, { status: 'filed' });
     const after = (await call<ComplianceItem[]>('GET', path(`/compliance-tracker/upcoming?clientId=${ids.other}`), tokens.admin)).body;
     expect(after.map((i) => i.id)).not.toContain(expected[0]);
+  });
+
+  it('pages every list with limit and offset, X-Total-Count telling how many match in all', async () => {
+    // Due today: upcoming (the test above filed the one there was).
+    await generated((await schedule({ clientId: ids.other, reportTypeId: ids.rtOwn, frequency: 'monthly', dueDayOfMonth: new Date().getUTCDate() })).id, THIS_YEAR);
+    const page = async (list: string, query: string) => {
+      const r = await fetch(`${portal.gatewayUrl}${path(`/compliance-tracker${list}?clientId=${ids.other}${query}`)}`, { headers: { authorization: `Bearer ${tokens.admin}` } });
+      expect(r.status).toBe(200);
+      return { ids: ((await r.json()) as ComplianceItem[]).map((i) => i.id), total: r.headers.get('x-total-count') };
+    };
+    for (const list of ['', '/overdue', '/upcoming']) {
+      const whole = await page(list, '');
+      expect(whole.total).toBeNull(); // unpaged: the bare array of §7, as before
+      expect(whole.ids.length).toBeGreaterThan(0);
+      const first = await page(list, '&limit=1');
+      const rest = await page(list, `&limit=${whole.ids.length}&offset=1`);
+      expect(first).toEqual({ ids: whole.ids.slice(0, 1), total: String(whole.ids.length) });
+      expect(rest).toEqual({ ids: whole.ids.slice(1), total: String(whole.ids.length) });
+      expect((await page(list, `&limit=3&offset=${whole.ids.length}`)).ids).toEqual([]);
+    }
+    // A calendar range with perDay: each due day's first items, and every day's counts in X-Day-Counts.
+    const range = `startDate=${THIS_YEAR}-01-01T00:00:00.000Z&endDate=${THIS_YEAR}-03-31T23:59:59.999Z&clientId=${ids.other}`;
+    // A second item on the 28th of each month, so that perDay=1 has something to cut.
+    await generated((await schedule({ clientId: ids.other, reportTypeId: ids.rtOwn, frequency: 'monthly', dueDayOfMonth: 28 })).id, THIS_YEAR);
+    const r = await fetch(`${portal.gatewayUrl}${path(`/compliance-tracker?${range}&perDay=1`)}`, { headers: { authorization: `Bearer ${tokens.admin}` } });
+    const capped = (await r.json()) as ComplianceItem[];
+    const whole = await tracker('admin', `?${range}`);
+    const counts = JSON.parse(r.headers.get('x-day-counts')!) as CalendarDayCounts;
+    const days = [...new Set(whole.map((i) => i.dueDate))];
+    expect(Object.keys(counts).sort()).toEqual(days.sort());
+    for (const day of days) {
+      const ofDay = whole.filter((i) => i.dueDate === day);
+      expect(counts[day]).toEqual({ total: ofDay.length, overdue: ofDay.filter((i) => i.dueDate < today() && !['filed', 'extended'].includes(i.status)).length });
+      expect(capped.filter((i) => i.dueDate === day).map((i) => i.id)).toEqual([Math.min(...ofDay.map((i) => i.id))]);
+    }
+    expect(whole.length).toBeGreaterThan(days.length); // some day holds two items, so the cap did cap
+    expect(await call('GET', path('/compliance-tracker?perDay=3'), tokens.admin)).toMatchObject({ status: 400, body: { message: COMPLIANCE_MESSAGES.perDayNeedsRange } });
+    expect(await call('GET', path(`/compliance-tracker?startDate=${THIS_YEAR}-01-01&endDate=${THIS_YEAR}-12-31&perDay=3`), tokens.admin))
+      .toMatchObject({ status: 400, body: { message: COMPLIANCE_MESSAGES.perDayRangeTooLong } });
+    for (const bad of ['limit=0', 'limit=5001', 'limit=two', 'offset=-1']) {
+      const r = await call('GET', path(`/compliance-tracker/overdue?${bad}`), tokens.admin);
+      expect(r.status).toBe(400);
+      expect(String(r.body.message)).toMatch(/^(limit|offset) must be a whole number/);
+    }
   });
 });
 

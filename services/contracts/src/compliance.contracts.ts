@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema, isoDateSchema, isoInstantSchema, textSchema } from './scalars.ts';
+import { DB_INT_MAX, idSchema, intSchema, isoDateSchema, isoInstantSchema, textSchema } from './scalars.ts';
 
 /*
  * Compliance (spec 001 §2 Compliance page, §3 Compliance schedule and tracker item, §4 tracker
@@ -36,6 +36,8 @@ export const COMPLIANCE_MESSAGES = {
   year: `year must be a whole number from ${GENERATION_YEARS.min} to ${GENERATION_YEARS.max}`,
   rangeIncomplete: 'startDate and endDate go together',
   rangeReversed: 'endDate must not be before startDate',
+  perDayNeedsRange: 'perDay needs startDate and endDate',
+  perDayRangeTooLong: 'perDay ranges cover at most 100 days',
   scheduleNotFound: 'Compliance schedule not found',
   itemNotFound: 'Compliance item not found',
   presetNotFound: 'Compliance preset not found',
@@ -81,19 +83,51 @@ const status = z.enum(TRACKER_STATUSES, { error: COMPLIANCE_MESSAGES.status });
  * GET /compliance-tracker: by client and status, or by due-date range (§7: ISO strings of the
  * displayed range; a timestamp counts by its calendar day in UTC, both ends inclusive).
  */
+/** A calendar range (a quarter, 92 days, seen from any time zone) is at most this long, which keeps X-Day-Counts small. */
+export const PER_DAY_MAX_DAYS = 100;
+const daySpan = (start: string, end: string) => (Date.parse(end.slice(0, 10)) - Date.parse(start.slice(0, 10))) / 86_400_000 + 1;
+/** A tracker list answers at most this many items, however many match. */
+export const TRACKER_LIST_MAX_LIMIT = 5000;
+/**
+ * Paging of the tracker lists (beyond §7, which returns the bare array): with `limit` the
+ * answer is that page and `X-Total-Count` says how many match in all, so a screen that shows
+ * three items and a count, or a table page, never fetches a firm's thousands of items.
+ * The count stops at 10,000 (then X-Total-Count-Capped: true). Without `limit` a list
+ * answers its first TRACKER_LIST_MAX_LIMIT items, as before.
+ */
+const trackerPage = {
+  limit: intSchema('limit', 1, TRACKER_LIST_MAX_LIMIT).optional(),
+  offset: intSchema('offset', 0, DB_INT_MAX).default(0),
+};
+export type TrackerPage = { limit?: number; offset: number };
 export const trackerListQuerySchema = z.object({
   clientId: idSchema('clientId').optional(),
   status: status.optional(),
   startDate: isoInstantSchema('startDate').optional(),
   endDate: isoInstantSchema('endDate').optional(),
+  /**
+   * With a range: at most this many items of each due day (lowest ids first), and the
+   * X-Day-Counts header (CalendarDayCounts) tells each day's totals. A calendar shows three a
+   * day and '+N more', and a firm's month can hold thousands of items.
+   */
+  perDay: intSchema('perDay', 1, 100).optional(),
+  ...trackerPage,
 }).superRefine((q, ctx) => {
   if (!q.startDate !== !q.endDate) ctx.addIssue({ code: 'custom', path: ['startDate'], message: COMPLIANCE_MESSAGES.rangeIncomplete });
+  else if (q.perDay !== undefined && !q.startDate) ctx.addIssue({ code: 'custom', path: ['perDay'], message: COMPLIANCE_MESSAGES.perDayNeedsRange });
+  else if (q.perDay !== undefined && daySpan(q.startDate!, q.endDate!) > PER_DAY_MAX_DAYS) ctx.addIssue({ code: 'custom', path: ['perDay'], message: COMPLIANCE_MESSAGES.perDayRangeTooLong });
   else if (q.startDate && q.endDate && q.endDate.slice(0, 10) < q.startDate.slice(0, 10)) {
     ctx.addIssue({ code: 'custom', path: ['endDate'], message: COMPLIANCE_MESSAGES.rangeReversed });
   }
 });
 export type TrackerListQuery = z.output<typeof trackerListQuerySchema>;
-export const trackerClientQuerySchema = z.object({ clientId: idSchema('clientId').optional() });
+/**
+ * X-Day-Counts of a perDay list: per due day ('YYYY-MM-DD') with items, how many match and
+ * how many of those are overdue in the calendar's sense (§4: due date passed, today in UTC,
+ * and neither filed nor extended).
+ */
+export type CalendarDayCounts = Record<string, { total: number; overdue: number }>;
+export const trackerClientQuerySchema = z.object({ clientId: idSchema('clientId').optional(), ...trackerPage });
 
 /**
  * PUT /compliance-tracker/{id} (§4, §7): any of these. filed stamps filedDate (the one sent,

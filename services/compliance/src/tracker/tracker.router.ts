@@ -7,7 +7,7 @@ import type { ServiceTenants } from '@ledgerline/kit/tenancy/tenant-requests.ts'
 import { COMPLIANCE_MESSAGES, trackerClientQuerySchema, trackerListQuerySchema, trackerUpdateSchema } from '@ledgerline/contracts/compliance.contracts.ts';
 import { readReach, staffReach } from '../access-rules.ts';
 import type { TrackerService } from './tracker.service.ts';
-import type { TrackerStore } from './tracker.store.ts';
+import type { ItemList, TrackerStore } from './tracker.store.ts';
 
 /** Spec 001 §7 "Compliance" tracker: reads for staff within their lists and Client users (own client); PUT for staff. */
 export function createTrackerRouter(deps: { api: ApiRegistry; items: TrackerStore; service: TrackerService; tokens: TokenVerifier; tenants: ServiceTenants }): Router {
@@ -15,21 +15,27 @@ export function createTrackerRouter(deps: { api: ApiRegistry; items: TrackerStor
   const router = express.Router();
   const before = [authenticate(deps.tokens)];
   // The store hands lists over as JSON text written by PostgreSQL: sent as they are.
-  const sendList = (res: Response, json: string) => { res.type('application/json').send(json); };
+  const sendList = (res: Response, list: ItemList) => {
+    if (list.total !== null) res.setHeader('X-Total-Count', String(list.total));
+    if (list.capped) res.setHeader('X-Total-Count-Capped', 'true');
+    if (list.dayCounts !== undefined) res.setHeader('X-Day-Counts', list.dayCounts);
+    res.type('application/json').send(list.json);
+  };
+  const paging = ', paged with limit and offset (X-Total-Count)';
 
-  api.route(router, { method: 'get', path: '/api/compliance-tracker', summary: 'Tracker items by client and status, or by due-date range, soonest due first', query: trackerListQuerySchema, before }, async ({ res, query }) => {
+  api.route(router, { method: 'get', path: '/api/compliance-tracker', summary: `Tracker items by client and status, or by due-date range, soonest due first${paging}; with a range, perDay caps each due day's items and X-Day-Counts tells each day's totals`, query: trackerListQuerySchema, before }, async ({ res, query }) => {
     const t = await tenants.ofRequest(res);
     sendList(res, await items.list(t.db, readReach(t), query));
   });
 
-  api.route(router, { method: 'get', path: '/api/compliance-tracker/overdue', summary: 'Items past their due date and still pending', query: trackerClientQuerySchema, before }, async ({ res, query }) => {
+  api.route(router, { method: 'get', path: '/api/compliance-tracker/overdue', summary: `Items past their due date and still pending${paging}`, query: trackerClientQuerySchema, before }, async ({ res, query }) => {
     const t = await tenants.ofRequest(res);
-    sendList(res, await items.overdue(t.db, readReach(t), query.clientId));
+    sendList(res, await items.overdue(t.db, readReach(t), query.clientId, query));
   });
 
-  api.route(router, { method: 'get', path: '/api/compliance-tracker/upcoming', summary: 'Items due within 30 days and not filed', query: trackerClientQuerySchema, before }, async ({ res, query }) => {
+  api.route(router, { method: 'get', path: '/api/compliance-tracker/upcoming', summary: `Items due within 30 days and not filed${paging}`, query: trackerClientQuerySchema, before }, async ({ res, query }) => {
     const t = await tenants.ofRequest(res);
-    sendList(res, await items.upcoming(t.db, readReach(t), query.clientId));
+    sendList(res, await items.upcoming(t.db, readReach(t), query.clientId, query));
   });
 
   api.route(router, { method: 'put', path: '/api/compliance-tracker/:id', summary: 'Update an item\'s status, filed date, extension, remarks or assignee', body: trackerUpdateSchema, before }, async ({ res, params, body }) => {

@@ -3,7 +3,7 @@ import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import { SqlParams } from '@ledgerline/kit/db/sql-params.ts';
 import type { DirectoryReadModel } from '@ledgerline/kit/directory/directory-read-model.ts';
 import {
-  COMPLIANCE_UPCOMING_DAYS, type ComplianceItem, type ComplianceItemEvent, type TrackerListQuery, type TrackerStatus,
+  COMPLIANCE_UPCOMING_DAYS, TRACKER_LIST_MAX_LIMIT, type ComplianceItem, type ComplianceItemEvent, type TrackerListQuery, type TrackerPage, type TrackerStatus,
 } from '@ledgerline/contracts/compliance.contracts.ts';
 import { reachable, type ComplianceReach } from '../access-rules.ts';
 import type { Period } from '../schedules/periods.ts';
@@ -34,8 +34,20 @@ const COLUMNS: Record<keyof ItemFields, string> = {
 const OVERDUE = `i.status = 'pending' AND i.due_date < current_date`;
 const UPCOMING = `i.status <> 'filed' AND i.due_date >= current_date AND i.due_date <= current_date + ${COMPLIANCE_UPCOMING_DAYS}`;
 const ORDER = 'ORDER BY i.due_date, i.id';
-/** A list answers at most this many items (a firm's year of 2,000 monthly schedules is 24,000). */
-const LIST_LIMIT = 5000;
+
+/** A list as PostgreSQL wrote it, and how many items match in all when a page was asked for. */
+export interface ItemList {
+  json: string;
+  total: number | null;
+  /** The total stopped at TRACKER_COUNT_CAP. */
+  capped?: boolean;
+  /** CalendarDayCounts as JSON, for a perDay list. */
+  dayCounts?: string;
+}
+/** A page's X-Total-Count counts at most this far (then X-Total-Count-Capped: true). */
+const TRACKER_COUNT_CAP = 10_000;
+/** Overdue in the calendar's sense (§4): due date passed and neither filed nor extended. */
+const CALENDAR_OVERDUE = `i.due_date < current_date AND i.status NOT IN ('filed', 'extended')`;
 
 /** A timestamp as the API writes it (JavaScript's toISOString: UTC, milliseconds, 'Z'). */
 const isoInstant = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -64,18 +76,31 @@ export class TrackerStore {
       LEFT JOIN ${users.table} u ON u.user_id = i.assigned_to_id AND NOT u.deleted`;
   }
 
-  async #query(db: Queryable, p: SqlParams, where: string[], limit = LIST_LIMIT): Promise<ComplianceItem[]> {
+  async #query(db: Queryable, p: SqlParams, where: string[], limit: number): Promise<ComplianceItem[]> {
     const { rows } = await db.query<ComplianceItem>(`${this.#select} WHERE ${where.join(' AND ')} ${ORDER} LIMIT ${p.add(limit)}`, p.values);
     return rows;
   }
 
-  /** The same items as a JSON array, written by PostgreSQL, in the same order. */
-  async #queryJson(db: Queryable, p: SqlParams, where: string[]): Promise<string> {
-    const { rows } = await db.query<{ items: string }>(
-      `SELECT COALESCE(json_agg(x ORDER BY x."dueDate", x.id), '[]')::text AS items
-       FROM (${this.#select} WHERE ${where.join(' AND ')} ${ORDER} LIMIT ${p.add(LIST_LIMIT)}) x`, p.values,
+  /**
+   * A page of the items as a JSON array written by PostgreSQL, in the same order; with the
+   * count of all matches in the same statement when the caller pages.
+   */
+  async #queryJson(db: Queryable, p: SqlParams, where: string[], page: TrackerPage): Promise<ItemList> {
+    const condition = where.join(' AND ');
+    // Counting a firm's 200,000 items costs more than the page: beyond the cap the total is the cap.
+    const total = page.limit === undefined ? 'NULL::int'
+      : `(SELECT count(*)::int FROM (SELECT 1 FROM compliance_items i WHERE ${condition} LIMIT ${p.add(TRACKER_COUNT_CAP + 1)}) matched)`;
+    const limit = `LIMIT ${p.add(page.limit ?? TRACKER_LIST_MAX_LIMIT)} OFFSET ${p.add(page.offset)}`;
+    // A page takes its ids first (an index scan that skips the offset cheaply) and joins the
+    // names for those alone; a whole list reads its rows in one go.
+    const picked = page.limit === undefined
+      ? `${this.#select} WHERE ${condition} ${ORDER} ${limit}`
+      : `${this.#select} WHERE i.id = ANY(ARRAY(SELECT i.id FROM compliance_items i WHERE ${condition} ${ORDER} ${limit}))`;
+    const { rows } = await db.query<{ items: string; total: number | null }>(
+      `SELECT COALESCE(json_agg(x ORDER BY x."dueDate", x.id), '[]')::text AS items, ${total} AS total FROM (${picked}) x`, p.values,
     );
-    return rows[0]!.items;
+    const counted = rows[0]!.total;
+    return { json: rows[0]!.items, total: counted === null ? null : Math.min(counted, TRACKER_COUNT_CAP), capped: counted !== null && counted > TRACKER_COUNT_CAP };
   }
 
   async get(db: Queryable, reach: ComplianceReach, id: number): Promise<ComplianceItem | null> {
@@ -91,29 +116,48 @@ export class TrackerStore {
   }
 
   /** By client and status, or by due-date range (days, both ends inclusive); a JSON array of ComplianceItem. */
-  list(db: Queryable, reach: ComplianceReach, q: TrackerListQuery): Promise<string> {
+  list(db: Queryable, reach: ComplianceReach, q: TrackerListQuery): Promise<ItemList> {
     const p = new SqlParams();
     const where = [reachable(reach, p, 'i')];
     if (q.clientId !== undefined) where.push(`i.client_id = ${p.add(q.clientId)}`);
     if (q.status) where.push(`i.status = ${p.add(q.status)}`);
     if (q.startDate && q.endDate) where.push(`i.due_date BETWEEN ${p.add(q.startDate.slice(0, 10))}::date AND ${p.add(q.endDate.slice(0, 10))}::date`);
-    return this.#queryJson(db, p, where);
+    if (q.perDay === undefined) return this.#queryJson(db, p, where, q);
+    return this.#calendar(db, p, where, q.perDay);
+  }
+
+  /** The first `perDay` items of each due day, and every day's counts, in one statement. */
+  async #calendar(db: Queryable, p: SqlParams, where: string[], perDay: number): Promise<ItemList> {
+    // One pass over the range's rows (narrow: id, day, status) serves both the counts and the pick.
+    const { rows } = await db.query<{ items: string; days: string }>(
+      `WITH in_range AS MATERIALIZED (
+         SELECT i.id, i.due_date, ${CALENDAR_OVERDUE} AS overdue, row_number() OVER (PARTITION BY i.due_date ORDER BY i.id) AS n
+         FROM compliance_items i WHERE ${where.join(' AND ')}
+       )
+       SELECT COALESCE((SELECT json_agg(x ORDER BY x."dueDate", x.id) FROM (
+           ${this.#select} WHERE i.id = ANY(ARRAY(SELECT id FROM in_range WHERE n <= ${p.add(perDay)} ORDER BY due_date, id LIMIT ${p.add(TRACKER_LIST_MAX_LIMIT)}))
+         ) x), '[]')::text AS items,
+         (SELECT COALESCE(json_object_agg(d.day, json_build_object('total', d.total, 'overdue', d.overdue)), '{}')::text
+          FROM (SELECT due_date::text AS day, count(*)::int AS total, (count(*) FILTER (WHERE overdue))::int AS overdue FROM in_range GROUP BY due_date) d) AS days`,
+      p.values,
+    );
+    return { json: rows[0]!.items, total: null, dayCounts: rows[0]!.days };
   }
 
   /** A JSON array of ComplianceItem. */
-  overdue(db: Queryable, reach: ComplianceReach, clientId?: number): Promise<string> {
+  overdue(db: Queryable, reach: ComplianceReach, clientId: number | undefined, page: TrackerPage): Promise<ItemList> {
     const p = new SqlParams();
     const where = [reachable(reach, p, 'i'), OVERDUE];
     if (clientId !== undefined) where.push(`i.client_id = ${p.add(clientId)}`);
-    return this.#queryJson(db, p, where);
+    return this.#queryJson(db, p, where, page);
   }
 
   /** Due within the next 30 days (§9), today included, and not filed; a JSON array of ComplianceItem. */
-  upcoming(db: Queryable, reach: ComplianceReach, clientId?: number): Promise<string> {
+  upcoming(db: Queryable, reach: ComplianceReach, clientId: number | undefined, page: TrackerPage): Promise<ItemList> {
     const p = new SqlParams();
     const where = [reachable(reach, p, 'i'), UPCOMING];
     if (clientId !== undefined) where.push(`i.client_id = ${p.add(clientId)}`);
-    return this.#queryJson(db, p, where);
+    return this.#queryJson(db, p, where, page);
   }
 
   async byIds(db: Queryable, ids: readonly number[]): Promise<ComplianceItem[]> {
