@@ -3,8 +3,10 @@
 import type { Scenario } from '../lib/scenario.ts';
 import { chatScenario } from './chat.ts';
 import { clientSearchScenario } from './client-search.ts';
+import { complianceScenario } from './compliance.ts';
 import { dashboardScenario } from './dashboard.ts';
 import { fileListScenario, fileSearchScenario } from './files.ts';
+import { messagingScenario } from './messaging.ts';
 import { realtimeScenario } from './realtime.ts';
 import { signInScenario } from './sign-in.ts';
 import { tasksScenario } from './tasks.ts';
@@ -19,6 +21,8 @@ export const SCENARIOS: readonly Scenario[] = [
   largeUploadScenario,
   dashboardScenario,
   tasksScenario,
+  complianceScenario,
   chatScenario,
   realtimeScenario,
+  messagingScenario,
 ];

@@ -40,7 +40,8 @@ export const realtimeScenario: Scenario = {
   },
 };
 
-async function socketOf(ctx: VuContext): Promise<{ socket: Socket; userId: number }> {
+/** This VU's socket.io connection as a staff user (one per VU, as one per browser tab), opened on first use. */
+export async function socketOf(ctx: VuContext): Promise<{ socket: Socket; userId: number }> {
   const kept = ctx.state.get('realtime') as { socket: Socket; userId: number } | undefined;
   if (kept?.socket.connected) return kept;
   kept?.socket.close();
