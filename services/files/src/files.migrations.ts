@@ -95,5 +95,40 @@ export const filesTenantMigrations: ServiceMigrations = {
         RETURN 'bitmap';
       END $$`,
     },
+    {
+      id: '003_search_window',
+      // The plan also names a window of the newest files for a search whose matches are
+      // too sparse to walk to but plenty in all (file.store.ts #searchPlan): the time from
+      // which the newest `window_spare` × candidates ÷ density files were uploaded.
+      sql: `DROP FUNCTION files_search_shape(tsquery, integer, float8);
+      CREATE FUNCTION files_search_plan(query tsquery, candidates integer, walk_min_density float8, window_spare float8)
+        RETURNS json LANGUAGE plpgsql VOLATILE SET search_path FROM CURRENT AS $$
+      DECLARE
+        plan json;
+        files float8;
+        matches float8;
+        newest bigint;
+        since timestamptz;
+      BEGIN
+        EXECUTE 'EXPLAIN (FORMAT JSON) SELECT 1 FROM files' INTO plan;
+        files := (plan->0->'Plan'->>'Plan Rows')::float8;
+        EXECUTE format('EXPLAIN (FORMAT JSON) SELECT 1 FROM files f WHERE f.search_vector @@ %L::tsquery', query) INTO plan;
+        matches := (plan->0->'Plan'->>'Plan Rows')::float8;
+        IF files > 0 AND matches / files >= walk_min_density AND matches >= candidates THEN
+          PERFORM set_config('enable_seqscan', 'off', true);
+          RETURN json_build_object('shape', 'walk');
+        END IF;
+        IF files > 0 AND matches >= candidates THEN
+          newest := ceil(window_spare * candidates * files / matches);
+          IF newest < files * 0.8 THEN
+            -- Before the planner settings below, which would keep this from the index.
+            SELECT f.uploaded_at INTO since FROM files f ORDER BY f.uploaded_at DESC, f.id DESC OFFSET newest LIMIT 1;
+          END IF;
+        END IF;
+        PERFORM set_config('enable_seqscan', 'off', true);
+        PERFORM set_config('enable_indexscan', 'off', true);
+        RETURN json_build_object('shape', 'bitmap', 'since', since);
+      END $$`,
+    },
   ],
 };

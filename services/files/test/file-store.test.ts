@@ -122,4 +122,39 @@ describe.each(databaseTargets())('file store ($name)', (target) => {
     expect((await store.list(schema, ADMIN, query({ search: 'commonword', offset: 2000 }))).files).toEqual([]);
     expect((await store.list(schema, ADMIN, query({ search: 'commonword', offset: 2000 }))).total).toBe(SEARCH_CANDIDATES);
   });
+
+  it('finds a sparse word\'s newest matches in a window of the newest files, and searches the whole firm when the window holds too few', async () => {
+    // 24,000 more files: one in 12 has 'evenword' (too sparse to walk to, plenty in all); one in
+    // 3 of the oldest quarter has 'oldword', as many in all, but too few of them in the window
+    // its estimate gives. The newest 8,000 belong to a client the CPA does not serve.
+    await schema.query(`INSERT INTO files (original_name, filename, mime_type, size, client_id, file_type, uploaded_by_id, uploader_name, storage, storage_key, search_vector, rank_vector, uploaded_at)
+      SELECT 'sparse ' || i || '.txt', 'sparse ' || i || '.txt', 'text/plain', 1, CASE WHEN i > 16000 THEN 2 ELSE 1 END, 'company_document', 1, 'Tester', 'object', 'files/sparse/' || i,
+        v, v, now() + make_interval(secs => i)
+      FROM generate_series(1, 24000) i,
+        LATERAL (SELECT setweight(to_tsvector('simple', 'sparse ' || i), 'A') || setweight(to_tsvector('simple',
+          CASE WHEN i % 12 = 0 THEN 'evenword' ELSE 'filler' END || CASE WHEN i <= 6000 AND i % 3 = 1 THEN ' oldword' ELSE '' END || ' w' || (i % 7)), 'B') AS v) x`);
+    await schema.query('ANALYZE files');
+    // Quoted words, matched exactly: the planner's estimate of a prefix (what an unquoted word
+    // searches) needs a richer vocabulary than these files have to come near the real count.
+    for (const word of ['evenword', 'oldword']) {
+      const plan = await schema.transaction(async (tx) => (await tx.query<{ plan: { shape: string; since: string | null } }>(
+        "SELECT files_search_plan(to_tsquery('simple', $1), $2, 0.15, 1.5) AS plan", [word, SEARCH_CANDIDATES])).rows[0]!.plan);
+      expect([word, plan.shape, plan.since === null]).toEqual([word, 'bitmap', false]);
+      // What ranking the whole firm's newest matches gives, without any window.
+      const reference = async (visible: string) => (await schema.query<{ id: number }>(
+        `SELECT id FROM (SELECT f.id, f.uploaded_at, f.rank_vector FROM files f WHERE f.search_vector @@ to_tsquery('simple', $1) AND ${visible}
+           ORDER BY f.uploaded_at DESC, f.id DESC LIMIT ${SEARCH_CANDIDATES}) c
+         ORDER BY ts_rank(rank_vector, to_tsquery('simple', $1)) DESC, uploaded_at DESC, id DESC`, [word])).rows.map((r) => r.id);
+      const searched = async (scope: AccessScope) => {
+        const ids: number[] = [];
+        for (let offset = 0; offset < SEARCH_CANDIDATES; offset += 100) ids.push(...(await store.list(schema, scope, query({ search: `"${word}"`, limit: 100, offset }))).files.map((f) => f.id));
+        return ids;
+      };
+      const admin = await searched(ADMIN);
+      expect(admin).toHaveLength(SEARCH_CANDIDATES);
+      expect(admin).toEqual(await reference('true'));
+      const cpa = await searched(CPA);
+      expect(cpa).toEqual(await reference('f.client_id = 1'));
+    }
+  });
 });

@@ -105,6 +105,8 @@ export const CONTENT_SNIPPETS_PER_PAGE = 25;
 export const SEARCH_CANDIDATES = 1000;
 /** Share of files a search must match (estimated) for walking the newest files to beat the index. */
 const WALK_MIN_DENSITY = 0.15;
+/** A window of the newest files holds this many times the candidates a search needs, by the estimate. */
+const WINDOW_SPARE = 1.5;
 const HEADLINE_OPTIONS = `StartSel=${SNIPPET_MARK.start}, StopSel=${SNIPPET_MARK.end}, MaxWords=30, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "`;
 
 /**
@@ -231,17 +233,27 @@ export class FileStore {
 
     const tsquery = `to_tsquery('simple', ${param(query)})`;
     const filters = where.length ? where.join(' AND ') : 'true';
-    // The candidates under the shape's planner settings in a transaction of their own; the page
+    // The candidates under the plan's planner settings in a transaction of their own; the page
     // after it, planned as usual (it reads 25 rows by id).
     const ranked = await db.transaction(async (tx) => {
-      const shape = await this.#searchShape(tx, query);
-      // The newest matching files, at most SEARCH_CANDIDATES, ranked: their ids in order.
-      return (await tx.query<{ id: number }>(
+      const plan = await this.#searchPlan(tx, query);
+      // The newest matching files (within `condition`), at most SEARCH_CANDIDATES, ranked: their ids in order.
+      const candidates = async (condition: string, values: unknown[]) => (await tx.query<{ id: number }>(
         `WITH candidates AS MATERIALIZED (
-           SELECT f.id, f.uploaded_at, f.rank_vector FROM files f
-           WHERE ${shape === 'bitmap' ? `f.search_vector @@ ${tsquery} AND ${filters}` : `(${filters} AND f.search_vector @@ ${tsquery}) IS TRUE`}
+           SELECT f.id, f.uploaded_at, f.rank_vector FROM files f WHERE ${condition}
            ORDER BY f.uploaded_at DESC, f.id DESC LIMIT ${SEARCH_CANDIDATES})
-         SELECT id FROM candidates ORDER BY ts_rank(rank_vector, ${tsquery}) DESC, uploaded_at DESC, id DESC`, params)).rows;
+         SELECT id FROM candidates ORDER BY ts_rank(rank_vector, ${tsquery}) DESC, uploaded_at DESC, id DESC`, values)).rows;
+      if (plan.shape === 'walk') return candidates(`(${filters} AND f.search_vector @@ ${tsquery}) IS TRUE`, params);
+      const matching = `f.search_vector @@ ${tsquery} AND ${filters}`;
+      // The window is sized for all the firm's files: a caller who sees or asks for a part of
+      // them (a CPA's lists, a filter) would find too few in it and search twice.
+      if (plan.since && where.length === 0) {
+        // Every file outside the window is older than every file in it: a window holding all
+        // the candidates a search takes holds the same ones the whole firm would give.
+        const inWindow = await candidates(`${matching} AND f.uploaded_at >= $${params.length + 1}::timestamptz`, [...params, plan.since]);
+        if (inWindow.length === SEARCH_CANDIDATES) return inWindow;
+      }
+      return candidates(matching, params);
     });
     const total = ranked.length;
     const pageIds = ranked.slice(q.offset, q.offset + q.limit).map((r) => r.id);
@@ -267,18 +279,22 @@ export class FileStore {
 
   /**
    * How to find the newest matches, decided in one round trip by the migrations'
-   * files_search_shape, which also sets the shape's planner settings for the transaction.
+   * files_search_plan, which also sets the plan's planner settings for the transaction.
    * A document's vector is stored out of line, and the planner prices reading it like any
    * operator, so it must not choose: when a fair share of the files match (PostgreSQL's
    * own estimate, from its statistics), walking the newest files and testing the cheap
    * conditions before the vector finds enough within a few thousand rows; when few match,
    * the GIN index lists them without reading any vector. The crossing point is where
    * reading 1/d vectors costs what visiting d·N rows does (d ≈ 0.15 at 100,000 files).
+   * Between the two (enough matches in all, too sparse to walk) the index's list is
+   * narrowed to a window of the newest files expected to hold WINDOW_SPARE times the
+   * candidates (`since`), which spares fetching and sorting every older match; a window that
+   * holds fewer gives way to the whole firm.
    */
-  async #searchShape(tx: Queryable, query: string): Promise<'walk' | 'bitmap'> {
-    const { rows } = await tx.query<{ shape: 'walk' | 'bitmap' }>(
-      "SELECT files_search_shape(to_tsquery('simple', $1), $2, $3) AS shape", [query, SEARCH_CANDIDATES, WALK_MIN_DENSITY]);
-    return rows[0]!.shape;
+  async #searchPlan(tx: Queryable, query: string): Promise<{ shape: 'walk' | 'bitmap'; since?: string | null }> {
+    const { rows } = await tx.query<{ plan: { shape: 'walk' | 'bitmap'; since?: string | null } }>(
+      "SELECT files_search_plan(to_tsquery('simple', $1), $2, $3, $4) AS plan", [query, SEARCH_CANDIDATES, WALK_MIN_DENSITY, WINDOW_SPARE]);
+    return rows[0]!.plan;
   }
 
   async delete(tx: Queryable, id: number): Promise<boolean> {
