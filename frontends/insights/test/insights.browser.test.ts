@@ -82,7 +82,8 @@ describe('AI compliance insights screen in Chromium', () => {
     expect(uploaded.status).toBe(201);
     await eventually(async () => expect((await insightsOf()).some((i) => i.insightType === 'compliance_match')).toBe(true), BUS_WAIT_MS, 200);
 
-    await page.getByRole('button', { name: 'Refresh' }).click();
+    // Straight to the button: the analysis toast may still cover it (top right) on a slow machine.
+    await page.getByRole('button', { name: 'Refresh' }).dispatchEvent('click');
     const match = page.getByRole('article', { name: `GSTR-3B for ${filed.period} appears to be filed` });
     await match.waitFor();
     await match.getByText('GSTR-3B acknowledgement.txt', { exact: true }).waitFor();
