@@ -7,7 +7,7 @@ const TYPES = `('missing_document', 'compliance_match', 'threshold_alert', 'patt
  * The insights service's tables in every firm's schema: the insights themselves and the
  * read models of what other services own (tracker items and schedules from compliance,
  * files and their facts from files), fed by events only (DESIGN §2). Runs after the job
- * table's migrations (insights.module.ts lists them first): the first nightly run is seeded here.
+ * table's migrations (insights.module.ts lists them first): the first nightly run is booked here.
  */
 export const insightsTenantMigrations: ServiceMigrations = {
   service: 'insights',
@@ -93,6 +93,12 @@ export const insightsTenantMigrations: ServiceMigrations = {
       updated_by_id integer
     );
 
-    INSERT INTO insights_jobs (kind, key, run_at, payload) VALUES ('${NIGHTLY_JOB}', '${NIGHTLY_JOB}:first', now(), '{}')`,
+    -- The first run waits for the coming 02:00 UTC (the default hour; each run then books the
+    -- configured one): a firm created by day, or every firm at once on an upgrade, is not
+    -- analysed in the middle of its working day.
+    INSERT INTO insights_jobs (kind, key, run_at, payload) VALUES ('${NIGHTLY_JOB}', '${NIGHTLY_JOB}:first',
+      (date_trunc('day', now() AT TIME ZONE 'UTC') + interval '2 hours'
+        + CASE WHEN now() AT TIME ZONE 'UTC' < date_trunc('day', now() AT TIME ZONE 'UTC') + interval '2 hours' THEN interval '0' ELSE interval '1 day' END) AT TIME ZONE 'UTC',
+      '{}')`,
   }],
 };

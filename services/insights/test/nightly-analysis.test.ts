@@ -39,7 +39,11 @@ describe.each(databaseTargets())('the nightly run through the durable scheduler 
   });
   afterAll(async () => { await test?.drop(); });
 
-  it('analyses every client once the first run is due (seeded by the migration), then books the next night', async () => {
+  it('the migration books the first run for the coming 02:00 UTC; when due it analyses every client, then books the next night', async () => {
+    const first = await firm.query<{ run_at: Date }>(`SELECT run_at FROM ${jobs.table}`);
+    expect(first.rows.map((r) => r.run_at)).toEqual([nextNightly(new Date(), 2)]);
+    // The night arrives.
+    await firm.query(`UPDATE ${jobs.table} SET run_at = now()`);
     await firm.query(`INSERT INTO ${directory.tables.reportTypes} (id, name, deleted, version) VALUES (3, 'GSTR-3B', false, now())`);
     await firm.query(
       `INSERT INTO insight_tracker_items (id, schedule_id, client_id, report_type_id, period, period_start, period_end, due_date, status, version)

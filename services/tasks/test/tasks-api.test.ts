@@ -289,13 +289,13 @@ describe('notifications', () => {
 
   it('the creator is notified when someone else changes the status; nobody is notified of their own doing', async () => {
     const t = (await create('admin', { title: 'Payroll run', assignedToId: ids.cpa, clientIds: [ids.own] })).body;
-    const before = (await notificationsOf('admin')).length;
     await call('PATCH', `/api/${ACME}/tasks/${t.id}/status`, tokens.cpa, { status: 'in_progress' });
     await eventually(async () => expect((await notificationsOf('admin'))[0]).toMatchObject({ title: 'Task status changed', message: `cpa of ${ACME} set "Payroll run" to In Progress.`, taskId: t.id }), BUS_WAIT_MS);
     await call('PATCH', `/api/${ACME}/tasks/${t.id}/status`, tokens.admin, { status: 'completed' });
     const mine = (await create('cpa', { title: 'Self-assigned', assignedToId: ids.cpa, clientIds: [ids.own] })).body;
     await settle();
-    expect((await notificationsOf('admin')).length).toBe(before + 1);
+    // Counted per task: earlier tests' reminders and notices to the admin may still be arriving.
+    expect((await notificationsOf('admin')).filter((n) => n.taskId === t.id)).toHaveLength(1);
     expect((await notificationsOf('cpa')).some((n) => n.taskId === mine.id)).toBe(false);
   });
 
