@@ -1,14 +1,10 @@
-import type { Subscription } from '@ledgerline/kit/bus/bus.ts';
 import { createUserAccessReadModel } from '@ledgerline/kit/access/user-access-read-model.ts';
 import { DirectoryLookup } from '@ledgerline/kit/directory/directory-lookup.ts';
 import { createDirectoryReadModel } from '@ledgerline/kit/directory/directory-read-model.ts';
-import { tenantSchema } from '@ledgerline/kit/db/tenant-schema.ts';
 import { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
 import { createJobQueue } from '@ledgerline/kit/scheduler/job-queue.ts';
-import { startScheduler, type Scheduler } from '@ledgerline/kit/scheduler/scheduler.ts';
 import type { ServiceModule } from '@ledgerline/kit/service-module.ts';
-import { identityTenantSource, TenantRegistry } from '@ledgerline/kit/tenancy/tenant-registry.ts';
-import { serviceTenants } from '@ledgerline/kit/tenancy/tenant-requests.ts';
+import { tenantServiceRuntime } from '@ledgerline/kit/tenancy/tenant-service-runtime.ts';
 import { loadComplianceConfig } from './compliance.config.ts';
 import { complianceTenantMigrations } from './compliance.migrations.ts';
 import { followClientDeletions, followInsightMatches } from './events/compliance.consumers.ts';
@@ -35,20 +31,15 @@ export const complianceModule: ServiceModule = {
   migrations: [complianceTenantMigrations, userAccess.migrations, directory.migrations, jobs.migrations],
   async init(deps) {
     const config = loadComplianceConfig(deps.env);
-    const { db, logger } = deps;
     const api = new ApiRegistry('compliance');
-    const peer = (name: string) => () => deps.peers().find((p) => p.service === name)!.url;
-    const registry = new TenantRegistry({ source: identityTenantSource(peer('identity')) });
-    const tenants = serviceTenants(db, registry, userAccess, peer('identity'));
+    const runtime = tenantServiceRuntime(deps, { userAccess, tenantPollMs: config.tenantPollMs });
+    const { peer, tenants } = runtime;
     const schedules = new ScheduleStore(directory);
     const items = new TrackerStore(userAccess, directory);
     const reminders = new ComplianceReminders({ jobs, items, users: userAccess });
     const scheduleService = new ScheduleService({ schedules, items, reminders, directory: new DirectoryLookup(directory, peer('directory')) });
     const tracker = new TrackerService({ items, users: userAccess });
     const presets = new PresetService({ schedules, scheduleService, reportTypes: new DirectoryReportTypes(peer('directory')), directory });
-    let poller: { stop(): void } | undefined;
-    let scheduler: Scheduler | undefined;
-    const subscriptions: Subscription[] = [];
 
     return {
       api,
@@ -57,25 +48,16 @@ export const complianceModule: ServiceModule = {
         createTrackerRouter({ api, items, service: tracker, tokens: deps.tokens, tenants }),
         createPresetsRouter({ api, presets, tokens: deps.tokens, tenants }),
       ],
-      async start() {
-        poller = registry.poll(config.tenantPollMs, logger);
-        const consumerDeps = { db, bus: deps.bus, logger, tenants: registry };
-        subscriptions.push(
-          await userAccess.follow(consumerDeps),
-          await directory.follow(consumerDeps),
-          await followClientDeletions({ ...consumerDeps, schedules }),
-          await followInsightMatches({ ...consumerDeps, tracker }),
-        );
-        scheduler = startScheduler({
-          db, queue: jobs, handlers: reminders.handlers(), logger, pollMs: config.schedulerPollMs,
-          tenants: async () => (await registry.active()).map((f) => ({ shortName: f.shortName, schema: tenantSchema(f.schemaName) })),
-        });
-      },
-      async stop() {
-        poller?.stop();
-        await scheduler?.stop();
-        for (const s of subscriptions.splice(0)) await s.close();
-      },
+      start: () => runtime.start({
+        follow: [
+          (c) => userAccess.follow(c),
+          (c) => directory.follow(c),
+          (c) => followClientDeletions({ ...c, schedules }),
+          (c) => followInsightMatches({ ...c, tracker }),
+        ],
+        scheduler: { queue: jobs, handlers: reminders.handlers(), pollMs: config.schedulerPollMs },
+      }),
+      stop: () => runtime.stop(),
     };
   },
 };

@@ -1,18 +1,14 @@
 import { createUserAccessReadModel } from '@ledgerline/kit/access/user-access-read-model.ts';
 import { loadAiConfig } from '@ledgerline/kit/ai/ai.config.ts';
 import { createAiAssistant } from '@ledgerline/kit/ai/create-ai-assistant.ts';
-import type { Subscription } from '@ledgerline/kit/bus/bus.ts';
 import { deriveKey, loadMasterKey } from '@ledgerline/kit/crypto/master-key.ts';
 import { TokenSigner } from '@ledgerline/kit/crypto/signed-token.ts';
-import { tenantSchema } from '@ledgerline/kit/db/tenant-schema.ts';
 import { DirectoryLookup } from '@ledgerline/kit/directory/directory-lookup.ts';
 import { createDirectoryReadModel } from '@ledgerline/kit/directory/directory-read-model.ts';
 import { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
 import { createJobQueue } from '@ledgerline/kit/scheduler/job-queue.ts';
-import { startScheduler, type Scheduler } from '@ledgerline/kit/scheduler/scheduler.ts';
 import type { ServiceModule } from '@ledgerline/kit/service-module.ts';
-import { identityTenantSource, TenantRegistry } from '@ledgerline/kit/tenancy/tenant-registry.ts';
-import { serviceTenants } from '@ledgerline/kit/tenancy/tenant-requests.ts';
+import { tenantServiceRuntime } from '@ledgerline/kit/tenancy/tenant-service-runtime.ts';
 import { FILE_TEXT_KEY_PURPOSE, type FileTextAssertion } from '@ledgerline/contracts/files.contracts.ts';
 import { AnalysisService } from './analysis/analysis.service.ts';
 import { NIGHTLY_JOB, nightlyAnalysisJob } from './analysis/nightly-analysis.job.ts';
@@ -45,11 +41,10 @@ export const insightsModule: ServiceModule = {
   migrations: [userAccess.migrations, directory.migrations, jobs.migrations, insightsTenantMigrations],
   async init(deps) {
     const config = loadInsightsConfig(deps.env);
-    const { db, logger } = deps;
+    const { logger } = deps;
     const api = new ApiRegistry('insights');
-    const peer = (name: string) => () => deps.peers().find((p) => p.service === name)!.url;
-    const registry = new TenantRegistry({ source: identityTenantSource(peer('identity')) });
-    const tenants = serviceTenants(db, registry, userAccess, peer('identity'));
+    const runtime = tenantServiceRuntime(deps, { userAccess, tenantPollMs: config.tenantPollMs });
+    const { peer, tenants } = runtime;
     const master = loadMasterKey(config.encryptionKey, deps.dataDir);
     const files = new FileFactsStore();
     const tracker = new TrackerStore(directory.tables.reportTypes);
@@ -58,33 +53,23 @@ export const insightsModule: ServiceModule = {
     const analysis = new AnalysisService({ files, tracker, insights, settings, reportTypesTable: directory.tables.reportTypes });
     const classifier = new ReportClassifier(createAiAssistant(loadAiConfig(deps.env), logger), logger);
     const texts = new FileTextReader(peer('files'), new TokenSigner<FileTextAssertion>(deriveKey(master, FILE_TEXT_KEY_PURPOSE)));
-    let poller: { stop(): void } | undefined;
-    let scheduler: Scheduler | undefined;
-    const subscriptions: Subscription[] = [];
 
     return {
       api,
       routers: [createInsightsRouter({ api, tokens: deps.tokens, tenants, insights, settings, analysis, directory: new DirectoryLookup(directory, peer('directory')) })],
-      async start() {
-        poller = registry.poll(config.tenantPollMs, logger);
-        const consumerDeps = { db, bus: deps.bus, logger, tenants: registry };
-        subscriptions.push(
-          await userAccess.follow(consumerDeps),
-          await directory.follow(consumerDeps),
-          await followCompliance({ ...consumerDeps, tracker, insights }),
-          await followFiles({ ...consumerDeps, files, texts, classifier, analysis }),
-        );
-        scheduler = startScheduler({
-          db, queue: jobs, logger, pollMs: config.schedulerPollMs,
+      start: () => runtime.start({
+        follow: [
+          (c) => userAccess.follow(c),
+          (c) => directory.follow(c),
+          (c) => followCompliance({ ...c, tracker, insights }),
+          (c) => followFiles({ ...c, files, texts, classifier, analysis }),
+        ],
+        scheduler: {
+          queue: jobs, pollMs: config.schedulerPollMs,
           handlers: { [NIGHTLY_JOB]: nightlyAnalysisJob({ analysis, jobs, hourUtc: config.nightlyHourUtc, logger }) },
-          tenants: async () => (await registry.active()).map((f) => ({ shortName: f.shortName, schema: tenantSchema(f.schemaName) })),
-        });
-      },
-      async stop() {
-        poller?.stop();
-        await scheduler?.stop();
-        for (const s of subscriptions.splice(0)) await s.close();
-      },
+        },
+      }),
+      stop: () => runtime.stop(),
     };
   },
 };

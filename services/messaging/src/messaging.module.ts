@@ -1,9 +1,7 @@
-import type { Subscription } from '@ledgerline/kit/bus/bus.ts';
 import { createUserAccessReadModel } from '@ledgerline/kit/access/user-access-read-model.ts';
 import { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
 import type { ServiceModule } from '@ledgerline/kit/service-module.ts';
-import { identityTenantSource, TenantRegistry } from '@ledgerline/kit/tenancy/tenant-registry.ts';
-import { serviceTenants } from '@ledgerline/kit/tenancy/tenant-requests.ts';
+import { tenantServiceRuntime } from '@ledgerline/kit/tenancy/tenant-service-runtime.ts';
 import { MessagingPush } from './conversations/messaging-push.ts';
 import { createMessagingRouter } from './conversations/messaging.router.ts';
 import { MessagingService } from './conversations/messaging.service.ts';
@@ -26,27 +24,17 @@ export const messagingModule: ServiceModule = {
   migrations: [messagingTenantMigrations, userAccess.migrations],
   async init(deps) {
     const config = loadMessagingConfig(deps.env);
-    const { db, logger } = deps;
     const api = new ApiRegistry('messaging');
-    const peer = (name: string) => () => deps.peers().find((p) => p.service === name)!.url;
-    const registry = new TenantRegistry({ source: identityTenantSource(peer('identity')) });
-    const tenants = serviceTenants(db, registry, userAccess, peer('identity'));
+    const runtime = tenantServiceRuntime(deps, { userAccess, tenantPollMs: config.tenantPollMs });
+    const { peer, tenants } = runtime;
     const store = new MessagingStore(userAccess);
     const service = new MessagingService({ store, users: userAccess, files: new FileAccessClient(peer('files')), push: new MessagingPush(deps.realtime, store) });
-    let poller: { stop(): void } | undefined;
-    const subscriptions: Subscription[] = [];
 
     return {
       api,
       routers: [createMessagingRouter({ api, service, tokens: deps.tokens, tenants })],
-      async start() {
-        poller = registry.poll(config.tenantPollMs, logger);
-        subscriptions.push(await userAccess.follow({ db, bus: deps.bus, logger, tenants: registry }));
-      },
-      async stop() {
-        poller?.stop();
-        for (const s of subscriptions.splice(0)) await s.close();
-      },
+      start: () => runtime.start({ follow: [(c) => userAccess.follow(c)] }),
+      stop: () => runtime.stop(),
     };
   },
 };

@@ -1,16 +1,13 @@
-import type { Subscription } from '@ledgerline/kit/bus/bus.ts';
 import { createUserAccessReadModel } from '@ledgerline/kit/access/user-access-read-model.ts';
 import { DirectoryLookup } from '@ledgerline/kit/directory/directory-lookup.ts';
 import { createDirectoryReadModel } from '@ledgerline/kit/directory/directory-read-model.ts';
-import { tenantSchema } from '@ledgerline/kit/db/tenant-schema.ts';
 import { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
 import { REALTIME_PATH } from '@ledgerline/kit/realtime/realtime-hub.ts';
 import { socketAuthMiddleware } from '@ledgerline/kit/realtime/socket-auth.ts';
 import { createJobQueue } from '@ledgerline/kit/scheduler/job-queue.ts';
-import { startScheduler, type JobHandler, type Scheduler } from '@ledgerline/kit/scheduler/scheduler.ts';
+import type { JobHandler } from '@ledgerline/kit/scheduler/scheduler.ts';
 import type { ServiceModule } from '@ledgerline/kit/service-module.ts';
-import { identityTenantSource, TenantRegistry } from '@ledgerline/kit/tenancy/tenant-registry.ts';
-import { serviceTenants } from '@ledgerline/kit/tenancy/tenant-requests.ts';
+import { tenantServiceRuntime } from '@ledgerline/kit/tenancy/tenant-service-runtime.ts';
 import { createMailer } from './notifications/mailer.ts';
 import { notificationEmailJob } from './notifications/notification-email.job.ts';
 import { NotificationPush } from './notifications/notification-push.ts';
@@ -41,11 +38,10 @@ export const tasksModule: ServiceModule = {
   migrations: [tasksTenantMigrations, userAccess.migrations, directory.migrations, jobs.migrations],
   async init(deps) {
     const config = loadTasksConfig(deps.env);
-    const { db, logger } = deps;
+    const { logger } = deps;
     const api = new ApiRegistry('tasks');
-    const peer = (name: string) => () => deps.peers().find((p) => p.service === name)!.url;
-    const registry = new TenantRegistry({ source: identityTenantSource(peer('identity')) });
-    const tenants = serviceTenants(db, registry, userAccess, peer('identity'));
+    const runtime = tenantServiceRuntime(deps, { userAccess, tenantPollMs: config.tenantPollMs });
+    const { peer, tenants } = runtime;
     const tasks = new TaskStore(userAccess, directory);
     const reminders = new ReminderService({ jobs, tasks, leadSeconds: config.reminderLeadSeconds });
     const service = new TaskService({ tasks, reminders, users: userAccess, directory: new DirectoryLookup(directory, peer('directory')) });
@@ -56,9 +52,6 @@ export const tasksModule: ServiceModule = {
       [REMINDER_JOB]: reminders.job(),
       [EMAIL_JOB]: notificationEmailJob({ mailer, store: notifications, users: userAccess, publicBaseUrl: config.publicBaseUrl, logger }),
     };
-    let poller: { stop(): void } | undefined;
-    let scheduler: Scheduler | undefined;
-    const subscriptions: Subscription[] = [];
 
     return {
       api,
@@ -69,23 +62,16 @@ export const tasksModule: ServiceModule = {
       attach(server) {
         deps.realtime.attach(server, socketAuthMiddleware({ tokens: deps.tokens, tenants, logger }));
       },
-      async start() {
-        poller = registry.poll(config.tenantPollMs, logger);
-        const consumerDeps = { db, bus: deps.bus, logger, tenants: registry };
-        subscriptions.push(
-          await userAccess.follow(consumerDeps),
-          await directory.follow(consumerDeps),
-          await followNotificationRequests({ ...consumerDeps, store: notifications, push, jobs, emailEnabled: mailer !== null }),
-        );
-        scheduler = startScheduler({
-          db, queue: jobs, handlers, logger, pollMs: config.schedulerPollMs,
-          tenants: async () => (await registry.active()).map((f) => ({ shortName: f.shortName, schema: tenantSchema(f.schemaName) })),
-        });
-      },
+      start: () => runtime.start({
+        follow: [
+          (c) => userAccess.follow(c),
+          (c) => directory.follow(c),
+          (c) => followNotificationRequests({ ...c, store: notifications, push, jobs, emailEnabled: mailer !== null }),
+        ],
+        scheduler: { queue: jobs, handlers, pollMs: config.schedulerPollMs },
+      }),
       async stop() {
-        poller?.stop();
-        await scheduler?.stop();
-        for (const s of subscriptions.splice(0)) await s.close();
+        await runtime.stop();
         mailer?.close();
       },
     };
