@@ -3,9 +3,9 @@ import {
   COMPLIANCE_ITEMS_PER_DAY, type BulkGenerationResult, type CalendarDayCounts, type ComplianceItem, type CompliancePreset, type ComplianceSchedule, type GenerationResult, type PresetApplyResult, type TrackerStatus,
 } from '@ledgerline/contracts/compliance.contracts.ts';
 import type { Client, ReportType } from '@ledgerline/contracts/directory.contracts.ts';
-import { apiJson, apiPath, apiRequest } from '@ledgerline/ui/api-client.ts';
+import { apiJson, apiPath } from '@ledgerline/ui/api-client.ts';
 import { invalidateApiResources } from '@ledgerline/ui/api-invalidation.ts';
-import { fetchListPage, type ListPage } from '@ledgerline/ui/list-page.ts';
+import { fetchList, fetchListPage, type ListPage } from '@ledgerline/ui/list-page.ts';
 
 /** Spec 001 §7 "Compliance" as the screen calls it (tenant form when a firm is chosen). */
 const withQuery = (path: string, params: Record<string, string | number | undefined>) => {
@@ -42,15 +42,14 @@ export interface CalendarItems {
 }
 
 async function fetchCalendarItems(url: string, signal: AbortSignal): Promise<CalendarItems> {
-  const response = await apiRequest('GET', url, undefined, { signal });
-  const body = (await response.json()) as unknown;
+  const { rows, headers } = await fetchList<ComplianceItem>(url, signal);
   let days: CalendarDayCounts = {};
   try {
-    days = JSON.parse(response.headers.get('X-Day-Counts') ?? '{}') as CalendarDayCounts;
+    days = JSON.parse(headers.get('X-Day-Counts') ?? '{}') as CalendarDayCounts;
   } catch {
     // A proxy that mangles the header leaves the calendar with the items it received.
   }
-  return { items: Array.isArray(body) ? (body as ComplianceItem[]) : [], days };
+  return { items: rows, days };
 }
 
 /**

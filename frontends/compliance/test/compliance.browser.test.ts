@@ -147,6 +147,10 @@ describe('compliance screen in Chromium', () => {
     expect(after.find((i) => i.id === toFile.id)).toMatchObject({ status: 'filed' });
     expect(after.find((i) => i.id === toFile.id)!.filedDate).not.toBeNull();
     expect(after.find((i) => i.id === toExtend.id)).toMatchObject({ status: 'extended', remarks: 'Client asked for more time' });
+    // On a phone the paged table, paginator included, never scrolls the page sideways.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.locator('.compliance-table .p-paginator').waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
     await page.close();
   });
 

@@ -25,12 +25,18 @@ export function listTotal(headers: Headers, rowsReceived: number): ListTotal {
 }
 
 /**
- * GET of a paged list URL. The generic query returns only the body, and a pager or a count
- * also needs X-Total-Count; apiRequest brings the same token and error handling.
+ * GET of a list URL with its reply's headers: the generic query returns only the body, and a
+ * pager or a count also needs what the headers say. apiRequest brings the same token and
+ * error handling; a reply that is not a list reads as empty.
  */
-export async function fetchListPage<T>(url: string, signal?: AbortSignal): Promise<ListPage<T>> {
+export async function fetchList<T>(url: string, signal?: AbortSignal): Promise<{ rows: T[]; headers: Headers }> {
   const response = await apiRequest('GET', url, undefined, { signal });
   const body = (await response.json()) as unknown;
-  const rows = Array.isArray(body) ? (body as T[]) : [];
-  return { rows, ...listTotal(response.headers, rows.length) };
+  return { rows: Array.isArray(body) ? (body as T[]) : [], headers: response.headers };
+}
+
+/** GET of a paged list URL: the page and how many rows match in all (X-Total-Count). */
+export async function fetchListPage<T>(url: string, signal?: AbortSignal): Promise<ListPage<T>> {
+  const { rows, headers } = await fetchList<T>(url, signal);
+  return { rows, ...listTotal(headers, rows.length) };
 }
