@@ -6,8 +6,9 @@ import { confirmDeletion } from '@ledgerline/ui/confirm-deletion.ts';
 import { FileAccessButton } from '@ledgerline/ui/file-access-button.tsx';
 import { serverMessage } from '@ledgerline/ui/server-message.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
+import { AttachFileDialog } from './attach-file-dialog.tsx';
 import { messageTime } from './message-time.ts';
-import { useMessagingActions, useThread } from './messaging.api.ts';
+import { useMessagingActions, useThread, type Attachment } from './messaging.api.ts';
 
 const failed = (fallback: string) => (err: unknown) => showToast({ severity: 'error', summary: 'Error', detail: serverMessage(err) ?? fallback });
 const succeeded = (detail: string) => () => showToast({ severity: 'success', summary: 'Success', detail });
@@ -52,7 +53,8 @@ function MessageItem({ message, own, onReply }: { message: Message; own: boolean
           </div>
         </div>
       ) : (
-        <p className="message__content">{message.content}</p>
+        // A file sent alone carries its name as the text: the attachment line below says it.
+        (message.fileId === null || message.content !== message.fileName) && <p className="message__content">{message.content}</p>
       )}
       {message.fileId !== null && message.fileName && (
         // Opened through the files service's own checks, like a file anywhere else in the portal.
@@ -88,6 +90,8 @@ export function MessageThread({ conversation, me }: { conversation: Conversation
   const { send, markRead } = useMessagingActions();
   const [text, setText] = useState('');
   const [replyTo, setReplyTo] = useState<Message | null>(null);
+  const [attachment, setAttachment] = useState<Attachment | null>(null);
+  const [picking, setPicking] = useState(false);
   const end = useRef<HTMLLIElement>(null);
 
   const newest = messages.at(-1);
@@ -101,11 +105,12 @@ export function MessageThread({ conversation, me }: { conversation: Conversation
     markRead.mutate(newestFromOthers.id);
   }, [newestFromOthers, markRead]);
 
+  // A file may go alone: its name is then the message's text (the server wants some).
+  const content = text.trim() || attachment?.name || '';
   const submit = () => {
-    const content = text.trim();
     if (!content) return;
-    send.mutate({ conversationId: conversation.id, content, replyToId: replyTo?.id ?? null }, {
-      onSuccess: () => { setText(''); setReplyTo(null); },
+    send.mutate({ conversationId: conversation.id, content, replyToId: replyTo?.id ?? null, file: attachment }, {
+      onSuccess: () => { setText(''); setReplyTo(null); setAttachment(null); },
       onError: failed(MESSAGING_MESSAGES.sendFailed),
     });
   };
@@ -130,10 +135,18 @@ export function MessageThread({ conversation, me }: { conversation: Conversation
             <Button label="Cancel reply" size="small" text onClick={() => setReplyTo(null)} />
           </div>
         )}
+        {attachment && (
+          <div className="composer__attachment">
+            <i className="pi pi-paperclip" aria-hidden="true" /> <span>{attachment.name}</span>
+            <Button icon="pi pi-times" aria-label="Remove attachment" size="small" text rounded onClick={() => setAttachment(null)} />
+          </div>
+        )}
         <div className="composer__row">
+          <Button icon="pi pi-paperclip" aria-label="Attach file" outlined onClick={() => setPicking(true)} />
           <InputTextarea aria-label="Message" placeholder="Type a message..." value={text} onChange={(e) => setText(e.target.value)} onKeyDown={onEnter(submit)} rows={2} autoResize />
-          <Button icon="pi pi-send" aria-label="Send" onClick={submit} disabled={!text.trim()} loading={send.isPending} />
+          <Button icon="pi pi-send" aria-label="Send" onClick={submit} disabled={!content} loading={send.isPending} />
         </div>
+        <AttachFileDialog visible={picking} onHide={() => setPicking(false)} onPick={setAttachment} />
       </div>
     </section>
   );

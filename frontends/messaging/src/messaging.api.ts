@@ -9,6 +9,9 @@ import { unreadMessagesPath } from '@ledgerline/ui/messages-unread.ts';
 import { useRealtimeEvents } from '@ledgerline/ui/realtime-connection.ts';
 
 /** Spec 001 §7 "Messaging" as the screen calls it; the §9 cache times are the polling fallback for pushes. */
+/** A file the user may open, sent along with a message. */
+export interface Attachment { id: number; name: string }
+
 export const conversationsPath = () => apiPath('conversations');
 export const messagesPath = (conversationId: number) => apiPath(`conversations/${conversationId}/messages`);
 
@@ -57,8 +60,8 @@ export function useMessagingActions() {
       onSuccess: () => refreshList(queryClient),
     }),
     send: useMutation({
-      mutationFn: ({ conversationId, content, replyToId }: { conversationId: number; content: string; replyToId: number | null }) =>
-        apiJson<Message>('POST', messagesPath(conversationId), { content, messageType: 'text', replyToId }),
+      mutationFn: ({ conversationId, content, replyToId, file }: { conversationId: number; content: string; replyToId: number | null; file: Attachment | null }) =>
+        apiJson<Message>('POST', messagesPath(conversationId), { content, messageType: 'text', replyToId, fileId: file?.id ?? null, fileName: file?.name ?? null }),
       onSuccess: stored,
     }),
     edit: useMutation({ mutationFn: ({ id, content }: { id: number; content: string }) => apiJson<Message>('PUT', apiPath(`messages/${id}`), { content }), onSuccess: stored }),

@@ -9,6 +9,8 @@ const BUS_WAIT_MS = 15_000;
 const suffix = uniqueSuffix();
 const FIRM = { name: `Harbor Accounting ${suffix}`, shortName: `harbor${suffix}` };
 const TENANT = FIRM.shortName;
+const W2_FILE = 'Bayview W-2 2026.txt';
+const OTHER_FILE = 'Other Mill ledger.txt';
 
 describe('Messages screen in Chromium, an Admin and a Client user side by side', () => {
   let portal: PortalBrowser;
@@ -16,7 +18,6 @@ describe('Messages screen in Chromium, an Admin and a Client user side by side',
   let admin: FirmLogin;
   let client: FirmLogin;
   let clientId: number;
-
 
   const navBadge = (page: Page) => page.locator('[data-nav-id="messages"] .side-nav__badge');
   const message = (page: Page, text: string) => page.locator('.message', { hasText: text });
@@ -28,6 +29,18 @@ describe('Messages screen in Chromium, an Admin and a Client user side by side',
     const c = await call<{ id: number }>('POST', `/api/${TENANT}/clients`, portal.adminToken, {
       name: 'Bayview Bakery', address: '12 Harbour Street', phone: '(555)-123-4567', federalId: '12-3456789', stateId: 'ST-4411', email: 'bakery@example.com',
     });
+    const other = await call<{ id: number }>('POST', `/api/${TENANT}/clients`, portal.adminToken, {
+      name: 'Other Mill', address: '3 Quay Road', phone: '(555)-123-4568', federalId: '12-3456780', stateId: 'ST-4412', email: 'mill@example.com',
+    });
+    // Files for the attachment picker: one of the client's, one of another client the client user may not open.
+    for (const [owner, name] of [[c.body.id, W2_FILE], [other.body.id, OTHER_FILE]] as const) {
+      const form = new FormData();
+      form.append('fileType', 'company_document');
+      form.append('clientId', String(owner));
+      form.append('file', new Blob([`${name}\nWages 52,000\n`], { type: 'text/plain' }), name);
+      const uploaded = await fetch(`${portal.baseUrl}/api/${TENANT}/files`, { method: 'POST', headers: { authorization: `Bearer ${portal.adminToken}` }, body: form });
+      expect(uploaded.status).toBe(201);
+    }
     admin = (await addFirmUser(portal, TENANT, { username: `ada${suffix}`, fullName: 'Ada Admin', roleId: 1, clientIds: null })).login;
     const added = await addFirmUser(portal, TENANT, { username: `cleo${suffix}`, fullName: 'Cleo Client', roleId: 4, clientIds: [c.body.id] });
     client = added.login;
@@ -106,6 +119,24 @@ describe('Messages screen in Chromium, an Admin and a Client user side by side',
 
     // The Admin's unread count rose with the reply and fell when the open thread read it.
     await navBadge(adminPage).waitFor({ state: 'detached' });
+
+    // The client attaches one of their files (only theirs are offered) and sends it alone; the Admin downloads it from the thread.
+    await clientPage.getByRole('button', { name: 'Attach file' }).click();
+    const picker = clientPage.getByRole('dialog', { name: 'Attach a File' });
+    await picker.getByRole('button', { name: `Attach ${W2_FILE}` }).waitFor();
+    expect(await picker.getByRole('button', { name: `Attach ${OTHER_FILE}` }).count()).toBe(0);
+    await picker.getByLabel('Search files').fill('ledger');
+    await picker.getByText('No files found').waitFor();
+    await picker.getByLabel('Search files').fill('w-2');
+    await picker.getByRole('button', { name: `Attach ${W2_FILE}` }).click();
+    await clientPage.locator('.composer__attachment', { hasText: W2_FILE }).waitFor();
+    await clientPage.getByRole('button', { name: 'Send' }).click();
+    await clientPage.locator('.composer__attachment').waitFor({ state: 'detached' });
+    const attached = adminPage.locator('.message__file', { hasText: W2_FILE });
+    const download = adminPage.waitForEvent('download');
+    await attached.getByRole('button', { name: `Download ${W2_FILE}` }).click();
+    const saved = await download;
+    expect(saved.suggestedFilename()).toBe(W2_FILE);
 
     // The Admin deletes a message after confirming; it leaves both views.
     await adminPage.getByLabel('Message', { exact: true }).fill('Typo message');
