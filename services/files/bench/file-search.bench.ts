@@ -18,14 +18,13 @@
 // second: twice the 95 the issue measured before the search work).
 // As deployed, the
 // services and the gateway run as separate processes (BENCH_MODE=split, default);
-// BENCH_MODE=all runs every target in one process. BENCH_EXPLAIN=1 prints the plans;
+// BENCH_MODE=all runs every target in one process.
 // BENCH_KEEP_DATABASE=1 keeps the seeded database (its URL is printed) instead of dropping it.
 import autocannon from 'autocannon';
 import { openPostgresDatabase } from '@ledgerline/kit/db/postgres-database.ts';
 import { createScratchDatabase } from '@ledgerline/kit/db/test-databases.ts';
 import { summarize } from '@ledgerline/server/bench-report.ts';
 import { RANK_CONTENT_CHARS } from '../src/files/file.store.ts';
-import { toTsQuery } from '../src/files/search-query.ts';
 import { startBenchPortal } from '@ledgerline/server/bench-portal.ts';
 import { BenchRun } from '@ledgerline/server/bench-client.ts';
 
@@ -158,7 +157,6 @@ try {
   await schema.query('VACUUM ANALYZE file_contents');
   console.log(`\rseeded ${FILES} files in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`);
 
-  if (process.env.BENCH_EXPLAIN === '1') await explain(schema, clientIds.slice(0, 8), reportTypeIds.slice(0, 3));
 
   let n = 0;
   /** Saturated: every connection sends again the moment it is answered. */
@@ -205,24 +203,3 @@ try {
   else await scratch.drop();
 }
 
-/** The plans of the queries, as the store builds them (visibility condition included for the CPA). */
-async function explain(schema: ReturnType<typeof db.forSchema>, clients: number[], reportTypes: number[]): Promise<void> {
-  const cpa = `(f.client_id IS NULL OR f.client_id = ANY($1::int[])) AND (f.file_type <> 'report' OR f.report_type_id IS NULL OR f.report_type_id = ANY($2::int[]))`;
-  const q = toTsQuery('invoice')!;
-  const search = (extra: string) => `SELECT f.id FROM files f WHERE f.search_vector @@ to_tsquery('simple', $1) ${extra}
-    ORDER BY ts_rank(f.rank_vector, to_tsquery('simple', $1)) DESC, f.uploaded_at DESC, f.id DESC LIMIT 200`;
-  for (const [label, sql, params] of [
-    ['list admin', 'SELECT f.id FROM files f ORDER BY f.uploaded_at DESC, f.id DESC LIMIT 200', []],
-    ['count admin', 'SELECT count(*) FROM files f', []],
-    ['list cpa', `SELECT f.id FROM files f WHERE ${cpa} ORDER BY f.uploaded_at DESC, f.id DESC LIMIT 200`, [clients, reportTypes]],
-    ['count cpa', `SELECT count(*) FROM files f WHERE ${cpa}`, [clients, reportTypes]],
-    ['search admin (a common word)', search(''), [q]],
-    ['search count admin (a common word)', `SELECT count(*) FROM files f WHERE f.search_vector @@ to_tsquery('simple', $1)`, [q]],
-  ] as [string, string, unknown[]][]) {
-    const { rows } = await schema.transaction(async (tx) => {
-      await tx.query('SET LOCAL enable_seqscan = off');
-      return tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params);
-    });
-    console.log(`-- ${label}\n${rows.map((r) => r['QUERY PLAN']).join('\n')}`);
-  }
-}
