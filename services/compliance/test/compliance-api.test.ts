@@ -375,6 +375,33 @@ describe('compliance tracker: lists', () => {
   });
 });
 
+describe('compliance tracker: the count cap', () => {
+  it('counts to 10,000 at most: beyond, X-Total-Count says 10000 and X-Total-Count-Capped: true', async () => {
+    // A firm of its own with 10,080 items (42 monthly schedules, 20 years ahead, so no reminder is due).
+    const CAP = `ccap${suffix}`;
+    expect((await call<Company>('POST', '/api/companies', tokens.platform, { name: `${CAP} Tax`, shortName: CAP })).status).toBe(201);
+    const clientId = await created<Client>(path('/clients', CAP), testClient('Busy Client'));
+    const reportTypeId = await created<ReportType>(path('/report-types', CAP), { name: 'Monthly Return' });
+    await createUser(CAP, 'capAdmin', 1, null);
+    await eventually(async () => expect((await createSchedule('capAdmin', { clientId, reportTypeId, frequency: 'monthly' }, CAP)).status).toBe(201), BUS_WAIT_MS);
+    for (let i = 1; i < 42; i++) expect((await createSchedule('capAdmin', { clientId, reportTypeId, frequency: 'monthly', dueDayOfMonth: 1 + (i % 28) }, CAP)).status).toBe(201);
+    for (let year = 2060; year < 2080; year++) {
+      expect((await call<BulkGenerationResult>('POST', path(`/compliance-schedules/generate/${year}`, CAP), tokens.capAdmin)).body).toMatchObject({ created: 504 });
+    }
+    const headers = async (query: string) => {
+      const r = await fetch(`${portal.gatewayUrl}${path(`/compliance-tracker${query}`, CAP)}`, { headers: { authorization: `Bearer ${tokens.capAdmin}` } });
+      expect(r.status).toBe(200);
+      return { items: ((await r.json()) as ComplianceItem[]).length, total: r.headers.get('x-total-count'), capped: r.headers.get('x-total-count-capped') };
+    };
+    expect(await headers('?limit=25')).toEqual({ items: 25, total: '10000', capped: 'true' });
+    expect(await headers('?limit=25&offset=10050')).toEqual({ items: 25, total: '10000', capped: 'true' });
+    // Under the cap the count is exact and unmarked.
+    const year = await tracker('capAdmin', '?startDate=2070-01-01&endDate=2070-12-31', CAP);
+    expect(await headers('?limit=25&startDate=2070-01-01&endDate=2070-12-31')).toEqual({ items: 25, total: String(year.length), capped: null });
+    expect(year.length).toBeGreaterThan(400);
+  }, 300_000);
+});
+
 describe('compliance: who may do what (roles × own/other client × own/other firm)', () => {
   let ownItem: ComplianceItem;
   let otherClientItem: ComplianceItem;
