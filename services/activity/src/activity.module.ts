@@ -1,9 +1,7 @@
-import type { Subscription } from '@ledgerline/kit/bus/bus.ts';
 import { createUserAccessReadModel } from '@ledgerline/kit/access/user-access-read-model.ts';
 import { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
 import type { ServiceModule } from '@ledgerline/kit/service-module.ts';
-import { identityTenantSource, TenantRegistry } from '@ledgerline/kit/tenancy/tenant-registry.ts';
-import { serviceTenants } from '@ledgerline/kit/tenancy/tenant-requests.ts';
+import { tenantServiceRuntime } from '@ledgerline/kit/tenancy/tenant-service-runtime.ts';
 import { createAdminAnalyticsRouter } from './admin/admin-analytics.router.ts';
 import { loadActivityConfig } from './activity.config.ts';
 import { activityTenantMigrations } from './activity.migrations.ts';
@@ -28,15 +26,11 @@ export const activityModule: ServiceModule = {
     const config = loadActivityConfig(deps.env);
     const { db, logger } = deps;
     const api = new ApiRegistry('activity');
-    const identityUrl = () => deps.peers().find((p) => p.service === 'identity')!.url;
-    const firms = identityTenantSource(identityUrl);
-    const registry = new TenantRegistry({ source: firms });
-    const tenants = serviceTenants(db, registry, userAccess, identityUrl);
+    const runtime = tenantServiceRuntime(deps, { userAccess, tenantPollMs: config.tenantPollMs });
+    const { tenants, firms } = runtime;
     const logs = new ActivityLogStore();
     const files = new ActivityFileStore();
     const dashboard = new DashboardStore(files, logs);
-    let poller: { stop(): void } | undefined;
-    const subscriptions: Subscription[] = [];
 
     return {
       api,
@@ -45,20 +39,15 @@ export const activityModule: ServiceModule = {
         createDashboardRouter({ api, dashboard, tokens: deps.tokens, tenants }),
         createAdminAnalyticsRouter({ api, db, dashboard, tokens: deps.tokens, logger, firms }),
       ],
-      async start() {
-        poller = registry.poll(config.tenantPollMs, logger);
-        const consumerDeps = { db, bus: deps.bus, logger, tenants: registry };
-        subscriptions.push(
-          await userAccess.follow(consumerDeps),
-          await followFileUploads({ ...consumerDeps, files, logs }),
-          await followFileDeletions({ ...consumerDeps, files, logs }),
-          await followFileChats({ ...consumerDeps, logs }),
-        );
-      },
-      async stop() {
-        poller?.stop();
-        for (const s of subscriptions.splice(0)) await s.close();
-      },
+      start: () => runtime.start({
+        follow: [
+          (c) => userAccess.follow(c),
+          (c) => followFileUploads({ ...c, files, logs }),
+          (c) => followFileDeletions({ ...c, files, logs }),
+          (c) => followFileChats({ ...c, logs }),
+        ],
+      }),
+      stop: () => runtime.stop(),
     };
   },
 };

@@ -2,11 +2,9 @@ import { createAiAssistant } from '@ledgerline/kit/ai/create-ai-assistant.ts';
 import { loadAiConfig } from '@ledgerline/kit/ai/ai.config.ts';
 import { createPassageIndex } from '@ledgerline/kit/ai/passage-index.ts';
 import { createUserAccessReadModel } from '@ledgerline/kit/access/user-access-read-model.ts';
-import type { Subscription } from '@ledgerline/kit/bus/bus.ts';
 import { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
 import type { ServiceModule } from '@ledgerline/kit/service-module.ts';
-import { identityTenantSource, TenantRegistry } from '@ledgerline/kit/tenancy/tenant-registry.ts';
-import { serviceTenants } from '@ledgerline/kit/tenancy/tenant-requests.ts';
+import { tenantServiceRuntime } from '@ledgerline/kit/tenancy/tenant-service-runtime.ts';
 import { createAdminChatSessionsRouter } from './admin/admin-chat-sessions.router.ts';
 import { loadChatConfig } from './chat.config.ts';
 import { chatTenantMigrations } from './chat.migrations.ts';
@@ -37,10 +35,8 @@ export const chatModule: ServiceModule = {
     const ai = loadAiConfig(deps.env);
     const { db, logger } = deps;
     const api = new ApiRegistry('chat');
-    const peer = (name: string) => () => deps.peers().find((p) => p.service === name)!.url;
-    const firms = identityTenantSource(peer('identity'));
-    const registry = new TenantRegistry({ source: firms });
-    const tenants = serviceTenants(db, registry, userAccess, peer('identity'));
+    const runtime = tenantServiceRuntime(deps, { userAccess, tenantPollMs: config.tenantPollMs });
+    const { peer, tenants, firms } = runtime;
     const sessions = new ChatSessionStore();
     const chat = new ChatService({
       sessions, passages,
@@ -49,8 +45,6 @@ export const chatModule: ServiceModule = {
       historyMaxMessages: config.historyMaxMessages,
       modelPassages: config.modelPassages,
     });
-    let poller: { stop(): void } | undefined;
-    const subscriptions: Subscription[] = [];
 
     return {
       api,
@@ -59,18 +53,13 @@ export const chatModule: ServiceModule = {
         createPromptTemplatesRouter({ api, tokens: deps.tokens, tenants, templates: new PromptTemplateStore() }),
         createAdminChatSessionsRouter({ api, db, sessions, tokens: deps.tokens, logger, firms }),
       ],
-      async start() {
-        poller = registry.poll(config.tenantPollMs, logger);
-        const consumerDeps = { db, bus: deps.bus, logger, tenants: registry };
-        subscriptions.push(
-          await userAccess.follow(consumerDeps),
-          await followFileDeletions({ ...consumerDeps, sessions, passages }),
-        );
-      },
-      async stop() {
-        poller?.stop();
-        for (const s of subscriptions.splice(0)) await s.close();
-      },
+      start: () => runtime.start({
+        follow: [
+          (c) => userAccess.follow(c),
+          (c) => followFileDeletions({ ...c, sessions, passages }),
+        ],
+      }),
+      stop: () => runtime.stop(),
     };
   },
 };

@@ -1,11 +1,10 @@
-import type { Subscription } from '@ledgerline/kit/bus/bus.ts';
 import { createUserAccessReadModel } from '@ledgerline/kit/access/user-access-read-model.ts';
 import { deriveKey, loadMasterKey } from '@ledgerline/kit/crypto/master-key.ts';
 import { SecretBox } from '@ledgerline/kit/crypto/secret-box.ts';
 import { TokenSigner } from '@ledgerline/kit/crypto/signed-token.ts';
 import { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
 import type { ServiceModule } from '@ledgerline/kit/service-module.ts';
-import { identityTenantSource, TenantRegistry } from '@ledgerline/kit/tenancy/tenant-registry.ts';
+import { tenantServiceRuntime } from '@ledgerline/kit/tenancy/tenant-service-runtime.ts';
 import { createClientPortalRouter, type PortalLinkClaims } from './client-portal/client-portal.router.ts';
 import { ClientService } from './clients/client.service.ts';
 import { ClientStore } from './clients/client.store.ts';
@@ -21,7 +20,6 @@ import { GoogleDriveStore } from './google-drive/google-drive.store.ts';
 import { followReportTypeUsage } from './report-types/report-type-usage.consumer.ts';
 import { ReportTypeStore } from './report-types/report-type.store.ts';
 import { createReportTypesRouter } from './report-types/report-types.router.ts';
-import { serviceTenants } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import { DRIVE_ACCESS_KEY_PURPOSE, type DriveAccessAssertion } from '@ledgerline/contracts/directory.contracts.ts';
 
 const userAccess = createUserAccessReadModel('directory');
@@ -34,11 +32,10 @@ export const directoryModule: ServiceModule = {
   migrations: [directoryTenantMigrations, userAccess.migrations],
   async init(deps) {
     const config = loadDirectoryConfig(deps.env);
-    const { db, logger } = deps;
+    const { logger } = deps;
     const api = new ApiRegistry('directory');
-    const identityUrl = () => deps.peers().find((p) => p.service === 'identity')!.url;
-    const registry = new TenantRegistry({ source: identityTenantSource(identityUrl) });
-    const tenants = serviceTenants(db, registry, userAccess, identityUrl);
+    const runtime = tenantServiceRuntime(deps, { userAccess, tenantPollMs: config.tenantPollMs });
+    const { tenants } = runtime;
     const master = loadMasterKey(config.encryptionKey, deps.dataDir);
     const clients = new ClientStore();
     const settings = new ClientFieldSettingsStore();
@@ -51,8 +48,6 @@ export const directoryModule: ServiceModule = {
       logger,
     });
     const tokens = deps.tokens;
-    let poller: { stop(): void } | undefined;
-    let subscriptions: Subscription[] = [];
 
     return {
       api,
@@ -68,15 +63,8 @@ export const directoryModule: ServiceModule = {
         createReportTypesRouter({ api, reportTypes: new ReportTypeStore(), tokens, tenants }),
         createClientFieldSettingsRouter({ api, settings, tokens, tenants }),
       ],
-      async start() {
-        poller = registry.poll(config.tenantPollMs, logger);
-        const consumerDeps = { db, bus: deps.bus, logger, tenants: registry };
-        subscriptions = [await userAccess.follow(consumerDeps), await followReportTypeUsage(consumerDeps)];
-      },
-      async stop() {
-        poller?.stop();
-        await Promise.all(subscriptions.map((subscription) => subscription.close()));
-      },
+      start: () => runtime.start({ follow: [(c) => userAccess.follow(c), (c) => followReportTypeUsage(c)] }),
+      stop: () => runtime.stop(),
     };
   },
 };

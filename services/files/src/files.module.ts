@@ -1,12 +1,10 @@
-import type { Subscription } from '@ledgerline/kit/bus/bus.ts';
 import { createUserAccessReadModel } from '@ledgerline/kit/access/user-access-read-model.ts';
 import { deriveKey, loadMasterKey } from '@ledgerline/kit/crypto/master-key.ts';
 import { TokenSigner } from '@ledgerline/kit/crypto/signed-token.ts';
 import { createDirectoryReadModel } from '@ledgerline/kit/directory/directory-read-model.ts';
 import { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
 import type { ServiceModule } from '@ledgerline/kit/service-module.ts';
-import { identityTenantSource, TenantRegistry } from '@ledgerline/kit/tenancy/tenant-registry.ts';
-import { serviceTenants } from '@ledgerline/kit/tenancy/tenant-requests.ts';
+import { tenantServiceRuntime } from '@ledgerline/kit/tenancy/tenant-service-runtime.ts';
 import { DRIVE_ACCESS_KEY_PURPOSE, type DriveAccessAssertion } from '@ledgerline/contracts/directory.contracts.ts';
 import { FILE_TEXT_KEY_PURPOSE, type FileTextAssertion } from '@ledgerline/contracts/files.contracts.ts';
 import { startContentExtraction } from './content/content-extraction.consumer.ts';
@@ -40,11 +38,10 @@ export const filesModule: ServiceModule = {
   migrations: [filesTenantMigrations, userAccess.migrations, directory.migrations],
   async init(deps) {
     const config = loadFilesConfig(deps.env);
-    const { db, bus, logger } = deps;
+    const { logger } = deps;
     const api = new ApiRegistry('files');
-    const peer = (name: string) => () => deps.peers().find((p) => p.service === name)!.url;
-    const registry = new TenantRegistry({ source: identityTenantSource(peer('identity')) });
-    const tenants = serviceTenants(db, registry, userAccess, peer('identity'));
+    const runtime = tenantServiceRuntime(deps, { userAccess, tenantPollMs: config.tenantPollMs });
+    const { peer, tenants } = runtime;
     const master = loadMasterKey(config.encryptionKey, deps.dataDir);
     const files = new FileStore(directory.tables);
     const blobs = new BlobStorage({
@@ -69,8 +66,6 @@ export const filesModule: ServiceModule = {
       maxTextChars: config.storedTextMaxChars,
       ...(config.ocrLanguageDataPath ? { ocrLanguageDataPath: config.ocrLanguageDataPath } : {}),
     });
-    let poller: { stop(): void } | undefined;
-    const subscriptions: Subscription[] = [];
 
     return {
       api,
@@ -79,23 +74,21 @@ export const filesModule: ServiceModule = {
         createFilesRouter({ api, tokens: deps.tokens, tenants, files, service, uploads, blobs }),
         createFileTextRouter({ tokens: deps.tokens, tenants, service, files, assertions: new TokenSigner<FileTextAssertion>(deriveKey(master, FILE_TEXT_KEY_PURPOSE)) }),
       ],
-      async start() {
-        poller = registry.poll(config.tenantPollMs, logger);
-        subscriptions.push(
-          await userAccess.follow({ db, bus, logger, tenants: registry }),
-          await directory.follow({ db, bus, logger, tenants: registry }),
-          await followClientDeletions({ db, bus, tenants: registry, files, blobs, logger }),
-          await startContentExtraction({
-            db, bus, tenants: registry, files, blobs, extractor, logger,
+      start: () => runtime.start({
+        follow: [
+          (c) => userAccess.follow(c),
+          (c) => directory.follow(c),
+          (c) => followClientDeletions({ ...c, files, blobs }),
+          (c) => startContentExtraction({
+            ...c, files, blobs, extractor,
             concurrency: config.extractionConcurrency,
             storedTextMaxChars: config.storedTextMaxChars,
             searchIndexMaxChars: config.searchIndexMaxChars,
           }),
-        );
-      },
+        ],
+      }),
       async stop() {
-        poller?.stop();
-        for (const s of subscriptions) await s.close();
+        await runtime.stop();
         await extractor.close();
       },
     };

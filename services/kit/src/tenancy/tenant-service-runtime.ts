@@ -4,6 +4,7 @@ import { tenantSchema } from '../db/tenant-schema.ts';
 import type { JobQueue } from '../scheduler/job-queue.ts';
 import { startScheduler, type JobHandler, type Scheduler } from '../scheduler/scheduler.ts';
 import type { ServiceDeps } from '../service-module.ts';
+import type { TenantEventPayload } from './tenant-events.ts';
 import { identityTenantSource, TenantRegistry } from './tenant-registry.ts';
 import { serviceTenants, type ServiceTenants } from './tenant-requests.ts';
 
@@ -20,6 +21,8 @@ export interface TenantServiceStart {
 export interface TenantServiceRuntime {
   /** Where a peer service is reachable now (in `all` a port is known only once it listens). */
   peer(name: string): () => string;
+  /** Identity's firm list as it is now (platform-wide screens), unlike the registry's cached one. */
+  firms: () => Promise<TenantEventPayload[]>;
   registry: TenantRegistry;
   tenants: ServiceTenants;
   /** Polls the firm list, subscribes the consumers, starts the scheduler. */
@@ -35,7 +38,8 @@ export interface TenantServiceRuntime {
 export function tenantServiceRuntime(deps: ServiceDeps, options: { userAccess: UserAccessReadModel; tenantPollMs: number }): TenantServiceRuntime {
   const { db, bus, logger } = deps;
   const peer = (name: string) => () => deps.peers().find((p) => p.service === name)!.url;
-  const registry = new TenantRegistry({ source: identityTenantSource(peer('identity')) });
+  const firms = identityTenantSource(peer('identity'));
+  const registry = new TenantRegistry({ source: firms });
   const tenants = serviceTenants(db, registry, options.userAccess, peer('identity'));
   let poller: { stop(): void } | undefined;
   let scheduler: Scheduler | undefined;
@@ -43,6 +47,7 @@ export function tenantServiceRuntime(deps: ServiceDeps, options: { userAccess: U
 
   return {
     peer,
+    firms,
     registry,
     tenants,
     async start({ follow, scheduler: jobs }) {
