@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Client } from '@ledgerline/contracts/directory.contracts.ts';
-import { type AnalysisResult, type ComplianceInsight, type InsightPriority, type InsightStatus } from '@ledgerline/contracts/insights.contracts.ts';
+import type { Client, ReportType } from '@ledgerline/contracts/directory.contracts.ts';
+import { type AnalysisResult, type ComplianceInsight, type InsightPriority, type InsightRuleSettings, type InsightStatus } from '@ledgerline/contracts/insights.contracts.ts';
 import { apiJson, apiPath, apiQueryPath } from '@ledgerline/ui/api-client.ts';
 import { invalidateApiResources } from '@ledgerline/ui/api-invalidation.ts';
 
@@ -13,6 +13,17 @@ export interface InsightFilters {
 
 export const useInsights = (filters: InsightFilters) => useQuery<ComplianceInsight[]>({ queryKey: [apiQueryPath('compliance-insights', filters)] });
 export const useInsightClients = () => useQuery<Client[]>({ queryKey: [apiPath('clients')], staleTime: 30_000 });
+export const useInsightReportTypes = (enabled: boolean) => useQuery<ReportType[]>({ queryKey: [apiPath('report-types')], staleTime: 30_000, enabled });
+
+const rulesPath = () => apiPath('compliance-insights/rules');
+export const useRuleSettings = (enabled: boolean) => useQuery<InsightRuleSettings>({ queryKey: [rulesPath()], enabled });
+export function useSaveRuleSettings() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (settings: InsightRuleSettings) => apiJson<InsightRuleSettings>('PUT', rulesPath(), settings),
+    onSuccess: (saved) => queryClient.setQueryData([rulesPath()], saved),
+  });
+}
 
 export function useInsightMutations() {
   const queryClient = useQueryClient();

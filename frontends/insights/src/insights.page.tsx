@@ -12,6 +12,7 @@ import { canAdministerFirm } from '@ledgerline/ui/permissions.ts';
 import { StatCard } from '@ledgerline/ui/stat-card.tsx';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 import { InsightCard } from './insight-card.tsx';
+import { RuleSettingsDialog } from './rule-settings-dialog.tsx';
 import { emptyTabText, insightStats, PRIORITY_LABELS, STATUS_LABELS } from './insight-view.ts';
 import { useInsightClients, useInsightMutations, useInsights, type InsightFilters } from './insights.api.ts';
 
@@ -25,6 +26,7 @@ export function InsightsPage() {
 function SignedInInsights({ role, userId, admin }: { role: string; userId: number; admin: boolean }) {
   const [filters, setFilters] = useState<InsightFilters>({});
   const [tab, setTab] = useState(0);
+  const [editingRules, setEditingRules] = useState(false);
   const insights = useInsights(filters);
   useFailureToast(insights, INSIGHT_MESSAGES.fetchFailed);
   const clients = useInsightClients().data ?? [];
@@ -47,7 +49,10 @@ function SignedInInsights({ role, userId, admin }: { role: string; userId: numbe
   return (
     <div className="insights-page">
       <PageHeading title="AI Compliance Insights" subtitle="Missing documents, filings found in uploads, thresholds crossed and patterns across your clients"
-        actions={<Button label="Refresh" icon="pi pi-refresh" outlined loading={insights.isFetching} onClick={() => void insights.refetch()} />} />
+        actions={<>
+          {admin && <Button label="Rules" icon="pi pi-sliders-h" outlined onClick={() => setEditingRules(true)} />}
+          <Button label="Refresh" icon="pi pi-refresh" outlined loading={insights.isFetching} onClick={() => void insights.refetch()} />
+        </>} />
       <div className="insight-stats">
         <StatCard label="High Priority" value={stats.highPriority} icon="pi pi-exclamation-triangle" />
         <StatCard label="Pending Review" value={stats.pendingReview} icon="pi pi-clock" />
@@ -76,6 +81,7 @@ function SignedInInsights({ role, userId, admin }: { role: string; userId: numbe
           );
         })}
       </TabView>
+      {admin && <RuleSettingsDialog visible={editingRules} onHide={() => setEditingRules(false)} />}
     </div>
   );
 }

@@ -4,7 +4,7 @@ import { setLocalStorage } from '@ledgerline/kit/testing/browser.ts';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import { apiClient } from '@ledgerline/server/portal-harness.ts';
 import type { ComplianceItem, ComplianceSchedule, PresetApplyResult } from '@ledgerline/contracts/compliance.contracts.ts';
-import type { ComplianceInsight } from '@ledgerline/contracts/insights.contracts.ts';
+import type { ComplianceInsight, InsightRuleSettings } from '@ledgerline/contracts/insights.contracts.ts';
 import { expectToast, startPortalBrowser, uniqueSuffix, type PortalBrowser } from '../../ui/test/portal-browser.ts';
 
 const BUS_WAIT_MS = 30_000;
@@ -20,6 +20,7 @@ describe('AI compliance insights screen in Chromium', () => {
   let call: ReturnType<typeof apiClient>;
   let admin: Login;
   let clientId: number;
+  let gstr3bReportTypeId: number;
 
   const pick = (page: Page, name: string) => page.locator('li[role="option"]', { hasText: name });
   const tab = (page: Page, label: string) => page.getByRole('tab', { name: new RegExp(`^${label} \\(\\d+\\)$`) });
@@ -46,6 +47,7 @@ describe('AI compliance insights screen in Chromium', () => {
     const applied = await call<PresetApplyResult>('POST', `/api/${TENANT}/compliance-presets/india/apply`, admin.token, { clientIds: [clientId] });
     expect(applied.status).toBe(200);
     const gstr3b = applied.body.createdSchedules.find((s: ComplianceSchedule) => s.reportTypeName === 'GSTR-3B')!;
+    gstr3bReportTypeId = gstr3b.reportTypeId;
     for (const schedule of applied.body.createdSchedules) {
       expect((await call('POST', `/api/${TENANT}/compliance-schedules/${schedule.id}/generate/${YEAR}`, admin.token)).status).toBe(200);
     }
@@ -111,6 +113,40 @@ describe('AI compliance insights screen in Chromium', () => {
     await expect(acted.getByRole('button').count()).resolves.toBe(0);
     await tab(page, 'Dismissed').click();
     await page.getByRole('article', { name: `GSTR-3B for ${filed.period} is overdue` }).waitFor();
+    await page.close();
+  });
+
+  it('an Admin sets the threshold rules: keywords, the threshold and a report type\'s own; a refusal shows the server\'s message', async () => {
+    const page = await portal.browser.newPage(portal.baseUrl);
+    await setLocalStorage(page, { token: admin.token, user: admin.user });
+    await page.goto(`${portal.baseUrl}/${TENANT}/compliance-insights`);
+    await page.getByRole('button', { name: 'Rules' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Insight Rules' });
+    // The defaults until someone saves.
+    await dialog.locator('.p-chips-token', { hasText: 'gross receipts' }).waitFor();
+    await expect(dialog.getByLabel('Threshold', { exact: true }).inputValue()).resolves.toBe('2,000,000');
+    await dialog.locator('.p-chips-token', { hasText: 'total' }).locator('.p-chips-token-icon').click();
+    await dialog.getByLabel('Keywords (Enter adds one)').fill('sales');
+    await dialog.getByLabel('Keywords (Enter adds one)').press('Enter');
+    await dialog.getByLabel('Threshold', { exact: true }).fill('1500000');
+    await dialog.getByRole('button', { name: 'Add report type' }).click();
+    await dialog.locator('.p-dropdown', { has: page.getByLabel('Report type 1') }).click();
+    await page.locator('li[role="option"]', { hasText: 'GSTR-3B' }).click();
+    await dialog.getByLabel('Threshold 1').fill('500000');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expectToast(page, 'Success', 'Insight rules saved');
+    await dialog.waitFor({ state: 'detached' });
+    const rules = (await call<InsightRuleSettings>('GET', `/api/${TENANT}/compliance-insights/rules`, admin.token)).body;
+    expect(rules).toEqual({ keywords: ['turnover', 'gross receipts', 'sales'], defaultThreshold: 1_500_000, thresholds: [{ reportTypeId: gstr3bReportTypeId, threshold: 500_000 }] });
+
+    // Reopened, it shows what was saved; with no keyword left the server refuses and the dialog stays.
+    await page.getByRole('button', { name: 'Rules' }).click();
+    await dialog.locator('.p-chips-token', { hasText: 'sales' }).waitFor();
+    for (const word of rules.keywords) await dialog.locator('.p-chips-token', { hasText: word }).locator('.p-chips-token-icon').click();
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expectToast(page, 'Error', 'Give at least one keyword');
+    await dialog.waitFor();
+    expect((await call<InsightRuleSettings>('GET', `/api/${TENANT}/compliance-insights/rules`, admin.token)).body).toEqual(rules);
     await page.close();
   });
 });

@@ -38,6 +38,8 @@ export const INSIGHT_MESSAGES = {
   transition: (from: InsightStatus, to: InsightStatus) => `An insight that is ${from.replace('_', ' ')} cannot become ${to.replace('_', ' ')}.`,
   analysis: (created: number) => `Analysis complete: ${created} new insight${created === 1 ? '' : 's'}`,
   emptyTab: (status: string) => `No ${status} insights found.`,
+  rulesSaved: 'Insight rules saved',
+  rulesSaveFailed: 'Failed to save insight rules',
 } as const;
 
 /** Spec 001 §3 "Compliance insight"; confidence is 0–1 with two decimals. */
