@@ -231,12 +231,15 @@ export class FileStore {
       return { json, get files() { return JSON.parse(json) as PortalFile[]; }, total: count.rows[0]?.total ?? 0, capped: false };
     }
 
-    const tsquery = `to_tsquery('simple', ${param(query)})`;
     const filters = where.length ? where.join(' AND ') : 'true';
+    const filterValues = [...params];
+    const tsquery = `to_tsquery('simple', ${param(query)})`;
     // The candidates under the plan's planner settings in a transaction of their own; the page
     // after it, planned as usual (it reads 25 rows by id).
+    // Date bounds are not in the per-group counters the plan sizes its window with.
+    const dated = Boolean(q.startDate || q.endDate);
     const ranked = await db.transaction(async (tx) => {
-      const plan = await this.#searchPlan(tx, query);
+      const plan = await this.#searchPlan(tx, query, dated ? null : { condition: filters, values: filterValues });
       // The newest matching files (within `condition`), at most SEARCH_CANDIDATES, ranked: their ids in order.
       const candidates = async (condition: string, values: unknown[]) => (await tx.query<{ id: number }>(
         `WITH candidates AS MATERIALIZED (
@@ -245,9 +248,7 @@ export class FileStore {
          SELECT id FROM candidates ORDER BY ts_rank(rank_vector, ${tsquery}) DESC, uploaded_at DESC, id DESC`, values)).rows;
       if (plan.shape === 'walk') return candidates(`(${filters} AND f.search_vector @@ ${tsquery}) IS TRUE`, params);
       const matching = `f.search_vector @@ ${tsquery} AND ${filters}`;
-      // The window is sized for all the firm's files: a caller who sees or asks for a part of
-      // them (a CPA's lists, a filter) would find too few in it and search twice.
-      if (plan.since && where.length === 0) {
+      if (plan.since) {
         // Every file outside the window is older than every file in it: a window holding all
         // the candidates a search takes holds the same ones the whole firm would give.
         const inWindow = await candidates(`${matching} AND f.uploaded_at >= $${params.length + 1}::timestamptz`, [...params, plan.since]);
@@ -290,11 +291,26 @@ export class FileStore {
    * narrowed to a window of the newest files expected to hold WINDOW_SPARE times the
    * candidates (`since`), which spares fetching and sorting every older match; a window that
    * holds fewer gives way to the whole firm.
+   *
+   * A caller who sees or asks for a share of the files (a CPA's lists, a client filter) needs
+   * 1/share times the matches: `counted` (the list's conditions without dates) gives that
+   * share from the per-group counters, and the candidates and density the plan weighs are
+   * scaled by it, so the walk, the index and the window are chosen for the files this caller
+   * can find. Without it (dates) the plan is the whole firm's and no window is taken.
    */
-  async #searchPlan(tx: Queryable, query: string): Promise<{ shape: 'walk' | 'bitmap'; since?: string | null }> {
+  async #searchPlan(tx: Queryable, query: string, counted: { condition: string; values: unknown[] } | null): Promise<{ shape: 'walk' | 'bitmap'; since?: string | null }> {
+    const values = counted ? [...counted.values] : [];
+    const param = (value: unknown) => { values.push(value); return `$${values.length}`; };
+    // No condition (a caller who sees the whole firm, unfiltered): the share is all of it.
+    const share = counted && counted.condition !== 'true'
+      ? `(SELECT CASE WHEN coalesce(sum(f.files), 0) = 0 THEN 1
+           ELSE greatest(coalesce(sum(f.files) FILTER (WHERE ${counted.condition}), 0), 1)::float8 / sum(f.files) END FROM file_counts f)`
+      : '1::float8';
     const { rows } = await tx.query<{ plan: { shape: 'walk' | 'bitmap'; since?: string | null } }>(
-      "SELECT files_search_plan(to_tsquery('simple', $1), $2, $3, $4) AS plan", [query, SEARCH_CANDIDATES, WALK_MIN_DENSITY, WINDOW_SPARE]);
-    return rows[0]!.plan;
+      `SELECT files_search_plan(to_tsquery('simple', ${param(query)}), least(ceil(${param(SEARCH_CANDIDATES)} / s.share), 1e9)::int,
+         ${param(WALK_MIN_DENSITY)} / s.share, ${param(WINDOW_SPARE)}) AS plan FROM (SELECT ${share} AS share) s`, values);
+    const plan = rows[0]!.plan;
+    return counted ? plan : { shape: plan.shape };
   }
 
   async delete(tx: Queryable, id: number): Promise<boolean> {
