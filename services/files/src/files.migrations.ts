@@ -130,5 +130,49 @@ export const filesTenantMigrations: ServiceMigrations = {
         RETURN json_build_object('shape', 'bitmap', 'since', since);
       END $$`,
     },
+    {
+      id: '004_search_window_from_statistics',
+      // The window's start read from the upload times' histogram (PostgreSQL's statistics of
+      // the column) instead of stepping over the newest files in the index: a window of 70,000
+      // files took 2-5 ms to find, a third of a search. The statistics lag behind uploads
+      // made since the last ANALYZE, which only widens the window (those files are the
+      // newest); without a histogram (a small or new firm) the index is stepped as before.
+      sql: `CREATE OR REPLACE FUNCTION files_search_plan(query tsquery, candidates integer, walk_min_density float8, window_spare float8)
+        RETURNS json LANGUAGE plpgsql VOLATILE SET search_path FROM CURRENT AS $$
+      DECLARE
+        plan json;
+        files float8;
+        matches float8;
+        newest bigint;
+        since timestamptz;
+        bounds timestamptz[];
+      BEGIN
+        EXECUTE 'EXPLAIN (FORMAT JSON) SELECT 1 FROM files' INTO plan;
+        files := (plan->0->'Plan'->>'Plan Rows')::float8;
+        EXECUTE format('EXPLAIN (FORMAT JSON) SELECT 1 FROM files f WHERE f.search_vector @@ %L::tsquery', query) INTO plan;
+        matches := (plan->0->'Plan'->>'Plan Rows')::float8;
+        IF files > 0 AND matches / files >= walk_min_density AND matches >= candidates THEN
+          PERFORM set_config('enable_seqscan', 'off', true);
+          RETURN json_build_object('shape', 'walk');
+        END IF;
+        IF files > 0 AND matches >= candidates THEN
+          newest := ceil(window_spare * candidates * files / matches);
+          IF newest < files * 0.8 THEN
+            SELECT s.histogram_bounds::text::timestamptz[] INTO bounds FROM pg_stats s
+              WHERE s.schemaname = current_schema() AND s.tablename = 'files' AND s.attname = 'uploaded_at';
+            IF array_length(bounds, 1) >= 10 THEN
+              -- The bound below which (1 - newest/files) of the files lie, rounded down (a wider window).
+              since := bounds[1 + floor((1 - newest / files) * (array_length(bounds, 1) - 1))::int];
+            ELSE
+              -- Before the planner settings below, which would keep this from the index.
+              SELECT f.uploaded_at INTO since FROM files f ORDER BY f.uploaded_at DESC, f.id DESC OFFSET newest LIMIT 1;
+            END IF;
+          END IF;
+        END IF;
+        PERFORM set_config('enable_seqscan', 'off', true);
+        PERFORM set_config('enable_indexscan', 'off', true);
+        RETURN json_build_object('shape', 'bitmap', 'since', since);
+      END $$`,
+    },
   ],
 };
