@@ -139,6 +139,12 @@ const PORTAL_FILE_JSON = `json_build_object('id', f.id, 'originalName', f.origin
   'reportTypeId', f.report_type_id, 'reportTypeName', r.name, 'uploadedById', f.uploaded_by_id, 'uploaderName', f.uploader_name,
   'uploadedAt', ${TIMESTAMP_SQL('f.uploaded_at')}, 'createdAt', ${TIMESTAMP_SQL('f.created_at')}, 'processedAt', ${TIMESTAMP_SQL('f.processed_at')})`;
 
+/** What a search's plan is made for: whether it may take a window, and the share of the firm's files its conditions keep (null: all). */
+interface SearchPlanScope {
+  windowed: boolean;
+  share: { condition: string; values: unknown[] } | null;
+}
+
 export interface FileListPage {
   /** The page as a JSON array, ready to send. */
   json: string;
@@ -234,12 +240,14 @@ export class FileStore {
     const filters = where.length ? where.join(' AND ') : 'true';
     const filterValues = [...params];
     const tsquery = `to_tsquery('simple', ${param(query)})`;
+    // Date bounds are not in the per-group counters the plan sizes its window with: a dated
+    // search is planned for the whole firm and takes no window.
+    const dated = Boolean(q.startDate || q.endDate);
+    const planScope: SearchPlanScope = { windowed: !dated, share: !dated && where.length ? { condition: filters, values: filterValues } : null };
     // The candidates under the plan's planner settings in a transaction of their own; the page
     // after it, planned as usual (it reads 25 rows by id).
-    // Date bounds are not in the per-group counters the plan sizes its window with.
-    const dated = Boolean(q.startDate || q.endDate);
     const ranked = await db.transaction(async (tx) => {
-      const plan = await this.#searchPlan(tx, query, dated ? null : { condition: filters, values: filterValues });
+      const plan = await this.#searchPlan(tx, query, planScope);
       // The newest matching files (within `condition`), at most SEARCH_CANDIDATES, ranked: their ids in order.
       const candidates = async (condition: string, values: unknown[]) => (await tx.query<{ id: number }>(
         `WITH candidates AS MATERIALIZED (
@@ -293,24 +301,22 @@ export class FileStore {
    * holds fewer gives way to the whole firm.
    *
    * A caller who sees or asks for a share of the files (a CPA's lists, a client filter) needs
-   * 1/share times the matches: `counted` (the list's conditions without dates) gives that
-   * share from the per-group counters, and the candidates and density the plan weighs are
-   * scaled by it, so the walk, the index and the window are chosen for the files this caller
-   * can find. Without it (dates) the plan is the whole firm's and no window is taken.
+   * 1/share times the matches: `scope.share` (the list's conditions) gives that share from the
+   * per-group counters, and the candidates and density the plan weighs are scaled by it, so
+   * the walk, the index and the window are chosen for the files this caller can find.
    */
-  async #searchPlan(tx: Queryable, query: string, counted: { condition: string; values: unknown[] } | null): Promise<{ shape: 'walk' | 'bitmap'; since?: string | null }> {
-    const values = counted ? [...counted.values] : [];
+  async #searchPlan(tx: Queryable, query: string, scope: SearchPlanScope): Promise<{ shape: 'walk' | 'bitmap'; since?: string | null }> {
+    const values = scope.share ? [...scope.share.values] : [];
     const param = (value: unknown) => { values.push(value); return `$${values.length}`; };
-    // No condition (a caller who sees the whole firm, unfiltered): the share is all of it.
-    const share = counted && counted.condition !== 'true'
+    const share = scope.share
       ? `(SELECT CASE WHEN coalesce(sum(f.files), 0) = 0 THEN 1
-           ELSE greatest(coalesce(sum(f.files) FILTER (WHERE ${counted.condition}), 0), 1)::float8 / sum(f.files) END FROM file_counts f)`
+           ELSE greatest(coalesce(sum(f.files) FILTER (WHERE ${scope.share.condition}), 0), 1)::float8 / sum(f.files) END FROM file_counts f)`
       : '1::float8';
     const { rows } = await tx.query<{ plan: { shape: 'walk' | 'bitmap'; since?: string | null } }>(
       `SELECT files_search_plan(to_tsquery('simple', ${param(query)}), least(ceil(${param(SEARCH_CANDIDATES)} / s.share), 1e9)::int,
          ${param(WALK_MIN_DENSITY)} / s.share, ${param(WINDOW_SPARE)}) AS plan FROM (SELECT ${share} AS share) s`, values);
     const plan = rows[0]!.plan;
-    return counted ? plan : { shape: plan.shape };
+    return scope.windowed ? plan : { shape: plan.shape };
   }
 
   async delete(tx: Queryable, id: number): Promise<boolean> {
