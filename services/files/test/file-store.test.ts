@@ -140,6 +140,20 @@ describe.each(databaseTargets())('file store ($name)', (target) => {
       const plan = await schema.transaction(async (tx) => (await tx.query<{ plan: { shape: string; since: string | null } }>(
         "SELECT files_search_plan(to_tsquery('simple', $1), $2, 0.15, 1.5) AS plan", [word, SEARCH_CANDIDATES])).rows[0]!.plan);
       expect([word, plan.shape, plan.since === null]).toEqual([word, 'bitmap', false]);
+      // The window's start is read from the upload times' histogram, rounded to a wider window:
+      // never after the file where the newest files the estimate asks for end, and at most a
+      // histogram bucket (1 % of the files) before it.
+      const planRows = async (sql: string) => (await schema.query<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(`EXPLAIN (FORMAT JSON) ${sql}`)).rows[0]!['QUERY PLAN'][0].Plan['Plan Rows'];
+      const files = await planRows('SELECT 1 FROM files');
+      const newest = Math.ceil((1.5 * SEARCH_CANDIDATES * files) / await planRows(`SELECT 1 FROM files f WHERE f.search_vector @@ to_tsquery('simple', '${word}')`));
+      const histogram = (await schema.query<{ n: number }>(
+        "SELECT array_length(histogram_bounds::text::timestamptz[], 1) AS n FROM pg_stats WHERE schemaname = current_schema() AND tablename = 'files' AND attname = 'uploaded_at'")).rows[0]?.n;
+      expect(histogram).toBeGreaterThanOrEqual(10);
+      const { rows: [edge] } = await schema.query<{ uploaded_at: Date; in_window: number }>(
+        `SELECT uploaded_at, (SELECT count(*)::int FROM files WHERE uploaded_at >= $2::timestamptz) AS in_window
+         FROM files ORDER BY uploaded_at DESC, id DESC OFFSET $1 LIMIT 1`, [newest, plan.since]);
+      expect(new Date(plan.since!).getTime()).toBeLessThanOrEqual(new Date(edge!.uploaded_at).getTime());
+      expect(edge!.in_window).toBeLessThanOrEqual(newest + Math.ceil(files / 100) + 1);
       // What ranking the whole firm's newest matches gives, without any window.
       const reference = async (visible: string) => (await schema.query<{ id: number }>(
         `SELECT id FROM (SELECT f.id, f.uploaded_at, f.rank_vector FROM files f WHERE f.search_vector @@ to_tsquery('simple', $1) AND ${visible}
