@@ -2,16 +2,16 @@
 // nginx (Debian's package) in front of the same upstream in the same run.
 // Starts the real entry point in child processes, signs in, then drives the same handler
 // (GET /api/auth/me, which verifies the token) directly on the identity service's port,
-// through nginx and through the gateway, alternating the three over BENCH_ROUNDS
-// rounds so background noise hits them alike, and prints p50/p95 latency and the
-// throughput ratios. A fourth party, 'bare node' (bare-node-proxy.ts: Node's HTTP server and
-// the gateway's upstream proxy with none of its checks), shows how much of the gap to nginx
-// is Node's own HTTP and socket work rather than the gateway's protections. BENCH_MODE=split (default) runs the gateway and identity as separate
-// processes, as deployed; BENCH_MODE=all runs every target in one process (the embedded
-// default, where gateway and service share one CPU core's event loop).
+// through nginx, through the gateway and through a bare Node proxy (bare-node-proxy.ts:
+// Node's HTTP server and the gateway's upstream proxy with none of its checks, which shows
+// how much of the gap to nginx is Node's own HTTP and socket work rather than the gateway's
+// protections), alternating the four over BENCH_ROUNDS rounds so background noise hits them
+// alike, and prints p50/p95 latency and the throughput ratios. BENCH_MODE=split (default)
+// runs the gateway and identity as separate processes, as deployed; BENCH_MODE=all runs every
+// target in one process (the embedded default, where gateway and service share one CPU core's
+// event loop).
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,7 +43,15 @@ const identity = MODE === 'split' ? await spawnService(env, 'identity', IDENTITY
 const portal = await spawnPortal(env, MODE === 'split' ? ['--target=gateway'] : []);
 const nginx = await startNginxProxy(IDENTITY_PORT, NGINX_PORT);
 const bare = spawn(process.execPath, [new URL('./bare-node-proxy.ts', import.meta.url).pathname, `http://127.0.0.1:${IDENTITY_PORT}`, String(BARE_PORT)], { env, stdio: ['ignore', 'pipe', 'inherit'] });
-await once(bare.stdout!, 'data');
+// Its one line says it listens; an exit before that fails the run instead of waiting for ever.
+await new Promise<void>((listening, failed) => {
+  const exited = (code: number | null) => failed(new Error(`bare-node-proxy.ts exited with ${code}`));
+  bare.once('exit', exited);
+  bare.stdout!.once('data', () => {
+    bare.off('exit', exited);
+    listening();
+  });
+});
 
 interface Totals { requests: number; seconds: number; p50: number[]; p95: number[]; cpuMs: number }
 const totals = new Map<string, Totals>();
