@@ -3,7 +3,7 @@
 // `node loadtests/k6.ts` builds it when missing and prints its path (.ci/run does).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const K6_VERSION = 'v1.8.1';
@@ -82,4 +82,4 @@ export async function runK6(run: K6Run): Promise<number> {
 
 export const defaultOutDir = (profile: string): string => join(HERE, 'results', `${profile}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
 
-if (import.meta.main) console.log(ensureK6());
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) console.log(ensureK6());

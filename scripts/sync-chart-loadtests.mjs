@@ -3,16 +3,17 @@
 //   node scripts/sync-chart-loadtests.mjs           copy loadtests/k6/*.ts into the chart
 //   node scripts/sync-chart-loadtests.mjs --check   exit 1 when the copy differs (the chart test does the same)
 import { readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const ROOT = join(import.meta.dirname, '..');
+const ROOT = join(fileURLToPath(new URL('.', import.meta.url)), '..');
 export const SOURCE = join(ROOT, 'loadtests', 'k6');
 export const CHART_COPY = join(ROOT, 'charts', 'portal', 'files', 'loadtests');
 
 /** The scripts by name, of a folder (flat: a ConfigMap's keys cannot hold folders). */
 export const scriptsIn = (dir) => Object.fromEntries(readdirSync(dir).filter((name) => name.endsWith('.ts')).sort().map((name) => [name, readFileSync(join(dir, name), 'utf8')]));
 
-if (import.meta.main) {
+if (resolve(process.argv[1] ?? '') === fileURLToPath(import.meta.url)) {
   const source = scriptsIn(SOURCE);
   if (process.argv.includes('--check')) {
     const copy = scriptsIn(CHART_COPY);

@@ -22,7 +22,7 @@ export interface Verdict {
   requests: number;
   failedRate: number;
   checkRate: number;
-  thresholds: { metric: string; threshold: string; ok: boolean }[];
+  thresholds: { metric: string; threshold: string; ok: boolean; value: number | null }[];
   groups: GroupFigures[];
   wsDeliveryP95: number | null;
   steps?: StepFigures[];
@@ -31,9 +31,15 @@ export interface Verdict {
   held: boolean;
 }
 
+/** The figure a threshold expression compares (`p(95)<300` → the metric's p(95)). */
+function judgedValue(m: MetricData, threshold: string): number | null {
+  const stat = /^\s*(p\([\d.]+\)|rate|count|avg|min|max|med|value)/.exec(threshold)?.[1];
+  return stat === undefined ? null : m.values[stat] ?? null;
+}
+
 export function verdictOf(data: SummaryData, groups: readonly string[]): Verdict {
   const metric = (name: string): MetricData | undefined => data.metrics[name];
-  const thresholds = Object.entries(data.metrics).flatMap(([name, m]) => Object.entries(m.thresholds ?? {}).map(([threshold, t]) => ({ metric: name, threshold, ok: t.ok })));
+  const thresholds = Object.entries(data.metrics).flatMap(([name, m]) => Object.entries(m.thresholds ?? {}).map(([threshold, t]) => ({ metric: name, threshold, ok: t.ok, value: judgedValue(m, threshold) })));
   const verdict: Verdict = {
     profile: PROFILE, baseUrl: BASE_URL, durationS: data.state.testRunDurationMs / 1000,
     requests: metric('http_reqs')?.values.count ?? 0, failedRate: metric('http_req_failed')?.values.rate ?? 0, checkRate: metric('checks')?.values.rate ?? 0,
@@ -77,6 +83,8 @@ export function summaryText(v: Verdict): string {
     for (const s of v.steps) lines.push(`    step ${pad(s.step, 3)}${pad(`${s.iterationsPerS} it/s`, 10)}${pad(`${s.requestsPerS.toFixed(1)} req/s`, 14)}${s.held ? 'held' : `broke: ${s.broken.join(', ')}`}`);
     lines.push(v.knee ? `  knee: step ${v.knee.step} at ${v.knee.iterationsPerS} iterations/s (${v.knee.requestsPerS.toFixed(1)} req/s), the last step that held` : '  knee: none, the first step already broke the thresholds');
   } else {
+    // Every threshold as k6 judged it, with the figure it compared.
+    lines.push('', '  thresholds:', ...v.thresholds.map((t) => `    ${t.ok ? '✓' : '✗'} ${t.metric} ${t.threshold}${t.value === null ? '' : ` (${Number(t.value.toFixed(4))})`}`));
     const broken = v.thresholds.filter((t) => !t.ok);
     lines.push('', broken.length ? `  thresholds broken: ${broken.map((t) => `${t.metric} ${t.threshold}`).join('; ')}` : `  every threshold held (${v.thresholds.length})`);
   }
