@@ -105,9 +105,10 @@ export function thresholdsFor(groups: readonly string[]): Record<string, Thresho
     return thresholds;
   }
   const thresholds: Record<string, Threshold[]> = {};
-  // The abort waits for the first step's samples; later steps start empty and pass until they have some.
-  const aborting = (threshold: string) => ({ threshold, abortOnFail: true, delayAbortEval: `${STRESS_SETTLE_S + 5}s` });
   STRESS_RATES.forEach((_, step) => {
+    // A step may stop the run only once it is over, judged on all its samples rather than
+    // its first few (the delay counts from the run's start, setup included: a little later).
+    const aborting = (threshold: string) => ({ threshold, abortOnFail: true, delayAbortEval: `${(step + 1) * stressStepS}s` });
     thresholds[`http_reqs{step:${step}}`] = ['count>=0'];
     thresholds[`http_req_failed{step:${step}}`] = [aborting(`rate<${MAX_FAILED_RATE}`)];
     thresholds[`checks{step:${step}}`] = [aborting(`rate>=${MIN_CHECK_RATE}`)];
