@@ -39,7 +39,8 @@ function judgedValue(m: MetricData, threshold: string): number | null {
 
 export function verdictOf(data: SummaryData, groups: readonly string[]): Verdict {
   const metric = (name: string): MetricData | undefined => data.metrics[name];
-  const thresholds = Object.entries(data.metrics).flatMap(([name, m]) => Object.entries(m.thresholds ?? {}).map(([threshold, t]) => ({ metric: name, threshold, ok: t.ok, value: judgedValue(m, threshold) })));
+  const thresholds = Object.entries(data.metrics).flatMap(([name, m]) => Object.entries(m.thresholds ?? {}).map(([threshold, t]) => ({ metric: name, threshold, ok: t.ok, value: judgedValue(m, threshold) })))
+    .sort((a, b) => a.metric.localeCompare(b.metric) || a.threshold.localeCompare(b.threshold));
   const verdict: Verdict = {
     profile: PROFILE, baseUrl: BASE_URL, durationS: data.state.testRunDurationMs / 1000,
     requests: metric('http_reqs')?.values.count ?? 0, failedRate: metric('http_req_failed')?.values.rate ?? 0, checkRate: metric('checks')?.values.rate ?? 0,
