@@ -1,5 +1,5 @@
 import type { PortalClaims } from '../auth/claims.ts';
-import { hasRole, ROLES } from '../auth/roles.ts';
+import { roleIs, ROLES } from '../auth/roles.ts';
 import { Unauthenticated } from '../errors.ts';
 import type { UserAccess } from './user-access-read-model.ts';
 
@@ -34,7 +34,7 @@ export function accessScope(claims: PortalClaims, access: UserAccess | null): Ac
 /** The same rules for a firm user as stored, whoever asks about them (e.g. whom a user may message). */
 export function storedUserScope(access: UserAccess): AccessScope {
   const role = access.role;
-  const is = (...roles: string[]) => hasRole({ sub: '', username: '', fullName: '', tenant: null, platformAdmin: false, role }, ...roles);
+  const is = (...roles: string[]) => roleIs(role, ...roles);
   if (is(ROLES.admin)) return { role, isAdmin: true, isClient: false, clients: 'all', reportTypes: 'all' };
   if (is(ROLES.dta)) return { role, isAdmin: false, isClient: false, clients: 'all', reportTypes: 'all' };
   const first = access.clientIds[0];
