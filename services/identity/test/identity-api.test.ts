@@ -189,11 +189,14 @@ describe('roles', () => {
     const custom = await call<{ id: number }>('POST', `/api/${ACME}/roles`, admin, { name: 'Reviewer X' });
     expect(await call('POST', `/api/${ACME}/roles`, admin, { name: 'reviewer x' })).toEqual({ status: 409, body: { message: 'A role with this name already exists' } });
     expect(await call('PUT', `/api/${ACME}/roles/${custom.body.id}`, admin, { name: 'client' })).toEqual({ status: 409, body: { message: 'A role with this name already exists' } });
-    // The DTA role was renamed away: its old name stays the built-in one's, for no other role to take.
-    const dta = (await call<{ id: number; name: string }[]>('GET', `/api/${ACME}/roles`, admin)).body.find((r) => r.name === 'DTA')!;
-    expect((await call('PUT', `/api/${ACME}/roles/${dta.id}`, admin, { name: 'Data Team' })).status).toBe(200);
-    expect(await call('PUT', `/api/${ACME}/roles/${custom.body.id}`, admin, { name: 'dta' })).toEqual({ status: 409, body: { message: '"dta" is the name of the built-in DTA role. Please choose another name.' } });
-    expect((await call('PUT', `/api/${ACME}/roles/${dta.id}`, admin, { name: 'DTA' })).status).toBe(200);
+    expect(await call('PUT', `/api/${ACME}/roles/${custom.body.id}`, admin, { name: 'dta' })).toEqual({ status: 409, body: { message: 'A role with this name already exists' } });
+    // Another firm renames its DTA role away: the name stays the built-in role's, for no other role to take.
+    const betaAdmin = tokens[`${BETA}_admin`];
+    expect((await call('PUT', `/api/${BETA}/roles/2`, betaAdmin, { name: 'Data Team' })).status).toBe(200);
+    for (const name of ['DTA', 'dta']) {
+      expect(await call('POST', `/api/${BETA}/roles`, betaAdmin, { name })).toEqual({ status: 409, body: { message: `"${name}" is the name of the built-in DTA role. Please choose another name.` } });
+    }
+    expect((await call<{ name: string }>('PUT', `/api/${BETA}/roles/2`, betaAdmin, { name: 'DTA' })).body).toEqual({ id: 2, name: 'DTA' });
     expect((await call<{ name: string }[]>('GET', `/api/${ACME}/roles`, admin)).body.filter((r) => /^(admin|client|dta|cpa)$/i.test(r.name)).map((r) => r.name).sort()).toEqual(['Admin', 'CPA', 'Client', 'DTA']);
   });
 

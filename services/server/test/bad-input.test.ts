@@ -71,9 +71,9 @@ describe('timestamps', () => {
     const item = items.body.items[0]!.id;
     for (const value of BEYOND) {
       expect({ value, r: await call('PATCH', T(`/tasks/${task.body.id}/status`), admin(), { status: 'completed', completedAt: value }) })
-        .toEqual({ value, r: { status: 400, body: { message: 'completedAt must be a date (YYYY-MM-DD) or an ISO timestamp with a time zone' } } });
+        .toMatchObject({ value, r: { status: 400, body: { message: 'completedAt must be a date (YYYY-MM-DD) or an ISO timestamp with a time zone' } } });
       expect({ value, r: await call('PUT', T(`/compliance-tracker/${item}`), admin(), { status: 'filed', filedDate: value }) })
-        .toEqual({ value, r: { status: 400, body: { message: 'filedDate must be a date (YYYY-MM-DD) or an ISO timestamp with a time zone' } } });
+        .toMatchObject({ value, r: { status: 400, body: { message: 'filedDate must be a date (YYYY-MM-DD) or an ISO timestamp with a time zone' } } });
     }
     const done = await call<{ completedAt: string }>('PATCH', T(`/tasks/${task.body.id}/status`), admin(), { status: 'completed', completedAt: '9999-12-31T23:30:00+05:00' });
     expect(done).toMatchObject({ status: 200, body: { completedAt: '9999-12-31T18:30:00.000Z' } });

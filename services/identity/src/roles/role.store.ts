@@ -52,16 +52,19 @@ export class RoleStore {
   }
 }
 
+/** Migration 001 inserts the default roles in this order into a new serial: their ids. */
+const builtInRoleId = (name: string): number => DEFAULT_ROLES.findIndex((r) => sameRoleName(r, name)) + 1;
+
 /**
  * Every service compares role names without regard to case (kit's sameRoleName), so a role
  * may not differ from another only in case, nor take a built-in role's name: 'admin' would
- * silently hold Admin's powers. A built-in role keeps its own name in any case.
+ * silently hold Admin's powers. A renamed DTA or CPA role may take its own name back.
  */
 async function assertNameFree(db: Queryable, name: string, role: Role | null): Promise<void> {
   const { rows } = await db.query<Role>('SELECT id, name FROM roles WHERE lower(name) = lower($1) AND id <> $2', [name.trim(), role?.id ?? 0]);
   if (rows[0]) throw new Conflict(ROLE_TAKEN);
   const builtIn = builtInRoleNamed(name);
-  if (builtIn && !(role && sameRoleName(role.name, builtIn))) throw new Conflict(`"${name}" is the name of the built-in ${builtIn} role. Please choose another name.`);
+  if (builtIn && role?.id !== builtInRoleId(builtIn)) throw new Conflict(`"${name}" is the name of the built-in ${builtIn} role. Please choose another name.`);
 }
 
 function assertChangeable(role: Role): void {
