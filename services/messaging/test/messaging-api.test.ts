@@ -300,3 +300,64 @@ describe('messaging: realtime and notifications', () => {
     expect((await notes()).length).toBe(before + 2);
   });
 });
+
+describe('messaging: access changed after a conversation began', () => {
+  const updateUser = (id: number, user: { username: string; fullName: string; roleId: number; clientIds: number[] | null }) =>
+    call('PUT', `/api/${ACME}/users/${id}`, tokens.platform, { ...user, password: '', reportTypeIds: null });
+
+  it('a CPA who loses the client has left its conversations: no reading, posting, reading receipts or pushes; the client sees them gone', async () => {
+    await createUser(ACME, 'cpaBoth', 3, [ids.own!, ids.other!]);
+    const c = (await start('clientOther', [ids.cpaBoth!], 'Before the change')).body;
+    expect(c.participantIds).toEqual([ids.clientOther, ids.cpaBoth]);
+    const before = (await send('cpaBoth', c.id, { content: 'Happy to help' })).body;
+    const live = await socketFor(tokens.cpaBoth);
+    if (!('socket' in live)) throw new Error('socket refused');
+    const got = recorder(live.socket);
+
+    expect((await updateUser(ids.cpaBoth!, { username: `cpaBoth_${ACME}`, fullName: `cpaBoth of ${ACME}`, roleId: 3, clientIds: [ids.own!] })).status).toBe(200);
+    await eventually(async () => expect(await thread('cpaBoth', c.id)).toMatchObject({ status: 404, body: { message: MESSAGING_MESSAGES.conversationNotFound } }), BUS_WAIT_MS, 200);
+    expect(await send('cpaBoth', c.id, { content: 'Still here?' })).toMatchObject({ status: 404, body: { message: MESSAGING_MESSAGES.conversationNotFound } });
+    expect((await call('POST', `/api/${ACME}/messages/${before.id}/read`, tokens.cpaBoth)).status).toBe(404);
+    expect((await call('PUT', `/api/${ACME}/messages/${before.id}`, tokens.cpaBoth, { content: 'edited' })).status).toBe(404);
+    expect((await listOf('cpaBoth')).some((x) => x.id === c.id)).toBe(false);
+    // The client keeps the conversation and sees that the CPA left; their messages reach the CPA no more.
+    const seen = (await listOf('clientOther')).find((x) => x.id === c.id)!;
+    expect(seen.participantIds).toEqual([ids.clientOther]);
+    const after = (await send('clientOther', c.id, { content: 'Hello?' })).body;
+    expect(after.content).toBe('Hello?');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(got.filter((g) => g.event === MESSAGING_PUSH.message)).toEqual([]);
+    expect(await unread('cpaBoth')).toBe(0);
+  });
+
+  it('a staff user demoted to Client leaves their conversations with another client\'s user (two Client users never talk)', async () => {
+    await createUser(ACME, 'demoted', 2, null);
+    const c = (await start('demoted', [ids.clientOther!], 'Demotion')).body;
+    const withAdmin = (await start('admin', [ids.demoted!, ids.clientOther!], 'Group')).body;
+    const live = await socketFor(tokens.demoted);
+    if (!('socket' in live)) throw new Error('socket refused');
+    const got = recorder(live.socket);
+
+    expect((await updateUser(ids.demoted!, { username: `demoted_${ACME}`, fullName: `demoted of ${ACME}`, roleId: 4, clientIds: [ids.own!] })).status).toBe(200);
+    await eventually(async () => expect((await thread('demoted', c.id)).status).toBe(404), BUS_WAIT_MS, 200);
+    expect((await thread('demoted', withAdmin.id)).status).toBe(404);
+    expect(await send('demoted', c.id, { content: 'Client to client' })).toMatchObject({ status: 404 });
+    // The other client's user keeps both conversations, without the demoted user; the Admin stays in the group.
+    expect((await thread('clientOther', c.id)).status).toBe(200);
+    expect((await listOf('clientOther')).find((x) => x.id === withAdmin.id)!.participantIds).toEqual([ids.admin, ids.clientOther]);
+    await send('admin', withAdmin.id, { content: 'Group news' });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(got.filter((g) => g.event === MESSAGING_PUSH.message)).toEqual([]);
+  });
+
+  it('starts a conversation with a user made a moment ago (identity is asked, not the events awaited)', async () => {
+    const fresh = await call<{ id: number }>('POST', `/api/${ACME}/users`, tokens.platform, { username: `fresh_${suffix}`, password: 'password1', fullName: 'Fresh Hire', roleId: 3, clientIds: [ids.own!] });
+    expect(fresh.status).toBe(201);
+    const r = await start('client', [fresh.body.id], 'Welcome');
+    expect(r.status).toBe(201);
+    expect(r.body.participantIds).toEqual([ids.client, fresh.body.id]);
+    // Identity's answer is checked like the read model's: a user of another client's staff only is refused.
+    const stranger = await call<{ id: number }>('POST', `/api/${ACME}/users`, tokens.platform, { username: `stranger_${suffix}`, password: 'password1', fullName: 'Stranger', roleId: 3, clientIds: [ids.other!] });
+    expect(await start('client', [stranger.body.id])).toMatchObject({ status: 400, body: { message: MESSAGING_MESSAGES.participantsNotAllowed } });
+  });
+});

@@ -4,7 +4,8 @@ import type { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
 import { parsePathId } from '@ledgerline/kit/http/path-id.ts';
 import { storedUserScope } from '@ledgerline/kit/access/access-scope.ts';
 import { mayMessage } from '@ledgerline/kit/access/message-partners.ts';
-import { Conflict, Unauthenticated } from '@ledgerline/kit/errors.ts';
+import { Conflict, NotFound, Unauthenticated } from '@ledgerline/kit/errors.ts';
+import { internalUserAccessPath, type StoredUserAccess } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import { idSchema } from '@ledgerline/contracts/scalars.ts';
 import { userInputSchema, userUpdateSchema, type User, type UserSummary } from '@ledgerline/contracts/identity.contracts.ts';
 import { isTenantAdmin, requireSelfOrManager, requireStaff, requireTenantAdmin } from '../access-rules.ts';
@@ -37,6 +38,16 @@ export function createUsersRouter(deps: {
     const callerScope = scopeOf(caller);
     return all.filter((u) => u.id === caller.id || mayMessage(callerScope, scopeOf(u)))
       .map((u): UserSummary => ({ id: u.id, username: u.username, fullName: u.fullName, role: u.role }));
+  });
+
+  // Service port only (the gateway never routes /internal): a service whose read model does not
+  // know a user yet (made a moment ago) asks for their access with its caller's token.
+  router.get(internalUserAccessPath(':id'), ...before, async (req, res) => {
+    const t = await tenantOf(res);
+    const user = await users.find(t.db, id(req.params as Record<string, string>));
+    if (!user) throw new NotFound('User not found');
+    const stored: StoredUserAccess = { roleId: user.roleId, role: user.role, clientIds: user.clientIds ?? [], reportTypeIds: user.reportTypeIds ?? [] };
+    res.json(stored);
   });
 
   api.route(router, { method: 'get', path: '/api/users/:id', summary: 'One user (staff, or the user)', before }, async ({ res, params }) => {

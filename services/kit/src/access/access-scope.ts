@@ -17,6 +17,9 @@ export interface AccessScope {
   reportTypes: 'all' | readonly number[];
 }
 
+/** What a platform administrator reaches in any firm they act in: everything, as its Admin. */
+export const PLATFORM_ADMIN_SCOPE: AccessScope = Object.freeze({ role: ROLES.admin, isAdmin: true, isClient: false, clients: 'all', reportTypes: 'all' });
+
 /**
  * Admin and platform administrators: everything. DTA: every client and report type.
  * CPA and custom roles: the clients and report types of their access lists. Client:
@@ -26,7 +29,7 @@ export interface AccessScope {
  * stored record (deleted, or never made) is refused whatever the token says.
  */
 export function accessScope(claims: PortalClaims, access: UserAccess | null): AccessScope {
-  if (claims.platformAdmin) return { role: ROLES.admin, isAdmin: true, isClient: false, clients: 'all', reportTypes: 'all' };
+  if (claims.platformAdmin) return PLATFORM_ADMIN_SCOPE;
   if (!access) throw new Unauthenticated();
   return storedUserScope(access);
 }
