@@ -361,3 +361,19 @@ describe('messaging: access changed after a conversation began', () => {
     expect(await start('client', [stranger.body.id])).toMatchObject({ status: 400, body: { message: MESSAGING_MESSAGES.participantsNotAllowed } });
   });
 });
+
+describe('messaging: notifications follow the message', () => {
+  it('an edited message rewrites the notification quoting it, a deleted one removes it', async () => {
+    await createUser(ACME, 'away', 2, null);
+    const notesAbout = async (messageId: number) => (await call<Notification[]>('GET', `/api/${ACME}/notifications`, tokens.away)).body
+      .filter((n) => n.metadata?.messageId === messageId);
+    const c = (await start('admin', [ids.away!], 'Payroll')).body;
+    const m = (await send('admin', c.id, { content: 'The secret figure is 98,765' })).body;
+    await eventually(async () => expect((await notesAbout(m.id)).map((n) => n.message)).toEqual(['Payroll: The secret figure is 98,765']), BUS_WAIT_MS, 100);
+    await call('PUT', `/api/${ACME}/messages/${m.id}`, tokens.admin, { content: 'Sent by mistake' });
+    await eventually(async () => expect((await notesAbout(m.id)).map((n) => n.message)).toEqual(['Payroll: Sent by mistake']), BUS_WAIT_MS, 100);
+    await call('DELETE', `/api/${ACME}/messages/${m.id}`, tokens.admin);
+    await eventually(async () => expect(await notesAbout(m.id)).toEqual([]), BUS_WAIT_MS, 100);
+    expect(JSON.stringify((await call('GET', `/api/${ACME}/notifications`, tokens.away)).body)).not.toContain('98,765');
+  });
+});

@@ -2,8 +2,9 @@ import { PLATFORM_ADMIN_SCOPE, storedUserScope, type AccessScope } from '@ledger
 import { mayMessage, membersWhoMustLeave, type ConversationMember } from '@ledgerline/kit/access/message-partners.ts';
 import type { UserAccess, UserAccessReadModel } from '@ledgerline/kit/access/user-access-read-model.ts';
 import { actorId, actorName } from '@ledgerline/kit/auth/actor-id.ts';
+import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import { Forbidden, Invalid, NotFound } from '@ledgerline/kit/errors.ts';
-import { requestNotifications } from '@ledgerline/kit/notifications/request-notification.ts';
+import { requestNotifications, reviseNotifications } from '@ledgerline/kit/notifications/request-notification.ts';
 import type { TenantRequest } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import {
   MESSAGING_MESSAGES, type Conversation, type ConversationInput, type Message, type MessageInput, type MessagePageQuery, type ReadReceipt,
@@ -11,6 +12,9 @@ import {
 import type { FileAccessClient } from '../files/file-access.client.ts';
 import type { MessagingPush } from './messaging-push.ts';
 import type { MessagingStore, RosterRow } from './messaging.store.ts';
+
+/** What a message notification says: the conversation and the start of the message. */
+const preview = (conversationTitle: string, content: string): string => `${conversationTitle}: ${content}`.slice(0, NOTIFICATION_PREVIEW_CHARS);
 
 /** A participant as the rules weigh them: platform administrators (negative ids) act as Admin and never change. */
 function asMember(row: RosterRow): ConversationMember {
@@ -102,17 +106,26 @@ export class MessagingService {
 
   async edit(t: TenantRequest, messageId: number, content: string): Promise<Message> {
     const head = await this.#ownMessage(t, messageId);
-    await this.#store.edit(t.db, head.id, content);
+    const participants = await this.#store.participants(t.db, head.conversationId);
+    const [conversation] = await this.#store.conversations(t.db, head.senderId, head.conversationId);
+    await t.db.transaction(async (tx) => {
+      await this.#store.edit(tx, head.id, content);
+      await this.#reviseNotices(tx, t, participants, head, preview(conversation?.title ?? '', content));
+    });
     const message = (await this.#store.message(t.db, head.id))!;
-    await this.#push.message(t.db, t.shortName, await this.#store.participants(t.db, head.conversationId), 'edited', message);
+    await this.#push.message(t.db, t.shortName, participants, 'edited', message);
     return message;
   }
 
   async remove(t: TenantRequest, messageId: number): Promise<void> {
     const head = await this.#ownMessage(t, messageId);
-    await this.#store.remove(t.db, head.id);
+    const participants = await this.#store.participants(t.db, head.conversationId);
+    await t.db.transaction(async (tx) => {
+      await this.#store.remove(tx, head.id);
+      await this.#reviseNotices(tx, t, participants, head, null);
+    });
     const message = (await this.#store.message(t.db, head.id))!;
-    await this.#push.message(t.db, t.shortName, await this.#store.participants(t.db, head.conversationId), 'deleted', message);
+    await this.#push.message(t.db, t.shortName, participants, 'deleted', message);
   }
 
   /** The caller has read this message and everything before it in its conversation. */
@@ -175,6 +188,15 @@ export class MessagingService {
     return head;
   }
 
+  /**
+   * The notifications quoting this message (its recipients', metadata.messageId) follow what
+   * happened to it: removed with it, or rewritten with its new text, e-mails not yet sent included.
+   */
+  async #reviseNotices(tx: Queryable, t: TenantRequest, participants: readonly { userId: number }[], head: { id: number; senderId: number }, message: string | null): Promise<void> {
+    const userIds = participants.map((p) => p.userId).filter((id) => id > 0 && id !== head.senderId);
+    await reviseNotifications(tx, t.shortName, { userIds, about: { messageId: head.id }, message });
+  }
+
   /** Recipients with no socket open get one notification per conversation until they read it. */
   async #notifyAway(t: TenantRequest, candidates: readonly { userId: number }[], message: Message): Promise<void> {
     // Platform administrators (negative ids) are not firm users: notifications are for firm users.
@@ -187,7 +209,7 @@ export class MessagingService {
       await requestNotifications(tx, t.shortName, claimed.map((userId) => ({
         userId, category: 'message', type: 'info',
         title: `New message from ${message.senderName}`,
-        message: `${conversation?.title ?? ''}: ${message.content ?? ''}`.slice(0, NOTIFICATION_PREVIEW_CHARS),
+        message: preview(conversation?.title ?? '', message.content ?? ''),
         actionUrl: MESSAGES_PAGE,
         metadata: { conversationId: message.conversationId, messageId: message.id },
       })));
