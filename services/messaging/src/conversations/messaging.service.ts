@@ -13,17 +13,6 @@ import type { FileAccessClient } from '../files/file-access.client.ts';
 import type { MessagingPush } from './messaging-push.ts';
 import type { MessagingStore, RosterRow } from './messaging.store.ts';
 
-/** What a message notification says: the conversation and the start of the message. */
-const preview = (conversationTitle: string, content: string): string => `${conversationTitle}: ${content}`.slice(0, NOTIFICATION_PREVIEW_CHARS);
-
-/** A participant as the rules weigh them: platform administrators (negative ids) act as Admin and never change. */
-function asMember(row: RosterRow): ConversationMember {
-  if (row.userId < 0) return { userId: row.userId, scope: PLATFORM_ADMIN_SCOPE, changedAtMs: Number.MIN_SAFE_INTEGER };
-  if (row.role === null || row.deleted) return { userId: row.userId, scope: null, changedAtMs: 0 };
-  const scope = storedUserScope({ role: row.role, clientIds: (row.clientIds ?? []).map(Number), reportTypeIds: (row.reportTypeIds ?? []).map(Number) });
-  return { userId: row.userId, scope, changedAtMs: row.version ? new Date(row.version).getTime() : 0 };
-}
-
 /** Where a notification about a conversation leads (the Messages page, spec 001 §2). */
 const MESSAGES_PAGE = '/messages';
 const NOTIFICATION_PREVIEW_CHARS = 200;
@@ -215,4 +204,15 @@ export class MessagingService {
       })));
     });
   }
+}
+
+/** What a message notification says: the conversation and the start of the message. */
+const preview = (conversationTitle: string, content: string): string => `${conversationTitle}: ${content}`.slice(0, NOTIFICATION_PREVIEW_CHARS);
+
+/** A participant as the rules weigh them: platform administrators (negative ids) act as Admin and never change. */
+function asMember(row: RosterRow): ConversationMember {
+  if (row.userId < 0) return { userId: row.userId, scope: PLATFORM_ADMIN_SCOPE, changedAtMs: Number.MIN_SAFE_INTEGER };
+  if (row.role === null || row.deleted) return { userId: row.userId, scope: null, changedAtMs: 0 };
+  const scope = storedUserScope({ role: row.role, clientIds: (row.clientIds ?? []).map(Number), reportTypeIds: (row.reportTypeIds ?? []).map(Number) });
+  return { userId: row.userId, scope, changedAtMs: row.version ? new Date(row.version).getTime() : 0 };
 }
