@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { io as connect, type Socket } from 'socket.io-client';
+import { TENANT_HEADER } from '@ledgerline/kit/service-module.ts';
+import { internalUserAccessPath } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import { apiClient, createSignedInUser, startTestPortal, testClient } from '@ledgerline/server/portal-harness.ts';
 import type { RunningPortal } from '@ledgerline/server/portal.ts';
@@ -359,6 +361,17 @@ describe('messaging: access changed after a conversation began', () => {
     // Identity's answer is checked like the read model's: a user of another client's staff only is refused.
     const stranger = await call<{ id: number }>('POST', `/api/${ACME}/users`, tokens.platform, { username: `stranger_${suffix}`, password: 'password1', fullName: 'Stranger', roleId: 3, clientIds: [ids.other!] });
     expect(await start('client', [stranger.body.id])).toMatchObject({ status: 400, body: { message: MESSAGING_MESSAGES.participantsNotAllowed } });
+
+    // What the messaging service asks when its read model does not know the user yet: identity's
+    // internal answer, on the service port only, with the caller's own token.
+    const identity = portal.serviceUrls.get('identity')!;
+    const ask = (userId: number, token: string) => fetch(`${identity}${internalUserAccessPath(userId)}`, { headers: { authorization: `Bearer ${token}`, [TENANT_HEADER]: ACME } });
+    const answer = await ask(fresh.body.id, tokens.client!);
+    expect({ status: answer.status, body: await answer.json() }).toEqual({ status: 200, body: { roleId: 3, role: 'CPA', clientIds: [ids.own], reportTypeIds: [] } });
+    expect((await ask(999_999, tokens.client!)).status).toBe(404);
+    expect((await ask(fresh.body.id, tokens.betaAdmin!)).status).toBe(403);
+    const viaGateway = await fetch(`${portal.gatewayUrl}${internalUserAccessPath(fresh.body.id)}`, { headers: { authorization: `Bearer ${tokens.client}` } });
+    expect(await viaGateway.text()).not.toContain('roleId');
   });
 });
 
