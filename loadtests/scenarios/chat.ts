@@ -9,14 +9,24 @@ import { tenantApi, userOf } from './users.ts';
  * LOADTEST_CHAT_PER_MINUTE below the deployment's budget when it was raised.
  */
 const ASKS_PER_MINUTE = Number(process.env.LOADTEST_CHAT_PER_MINUTE ?? 50);
-/** When the questions of the last minute were asked (the product's window slides too). */
+/** One user may ask at most this share of the firm's minute (AI_USER_SHARE_PERCENT, 50 by default). */
+const ASKS_PER_USER_PER_MINUTE = Math.max(1, Math.floor(ASKS_PER_MINUTE / 2));
+/** When the questions of the last minute were asked, by the firm and by each user (the product's windows slide too). */
 const askedAt: number[] = [];
+const askedAtBy = new Map<number, number[]>();
 
-const mayAsk = (): boolean => {
+const within = (times: number[], now: number): number[] => {
+  while (times.length && times[0]! <= now - 60_000) times.shift();
+  return times;
+};
+
+const mayAsk = (userId: number): boolean => {
   const now = Date.now();
-  while (askedAt.length && askedAt[0]! <= now - 60_000) askedAt.shift();
-  if (askedAt.length >= ASKS_PER_MINUTE) return false;
+  const mine = within(askedAtBy.get(userId) ?? [], now);
+  askedAtBy.set(userId, mine);
+  if (within(askedAt, now).length >= ASKS_PER_MINUTE || mine.length >= ASKS_PER_USER_PER_MINUTE) return false;
   askedAt.push(now);
+  mine.push(now);
   return true;
 };
 
@@ -31,7 +41,7 @@ export const chatScenario: Scenario = {
   async run(ctx) {
     const user = await userOf(ctx, 'Admin', 'DTA');
     const fileId = pick(ctx.fixture.fileIds, ctx);
-    if (!mayAsk()) {
+    if (!mayAsk(user.id)) {
       const sessions = await ctx.http.request<unknown[]>('chat', 'GET', `${tenantApi(ctx, 'chat/sessions')}?fileId=${fileId}`, { token: user.token });
       ctx.check('chat sessions answer', sessions.ok && Array.isArray(sessions.body));
       return;
