@@ -4,7 +4,7 @@ import { DataTable } from 'primereact/datatable';
 import { Tag } from 'primereact/tag';
 import type { ComplianceItem, TrackerStatus } from '@ledgerline/contracts/compliance.contracts.ts';
 import { TRACKER_PAGE_ROWS } from './compliance.api.ts';
-import { daysLabel, trackerDate } from './compliance-view.ts';
+import { daysLabel, STATUS_LABELS, trackerDate } from './compliance-view.ts';
 
 export const STATUS_SEVERITY: Record<TrackerStatus, 'warning' | 'success' | 'danger' | 'info'> = { pending: 'warning', filed: 'success', delayed: 'danger', extended: 'info' };
 export const NO_ITEMS = 'No compliance items found. Generate compliance trackers from schedules to start tracking.';
@@ -37,7 +37,7 @@ export function TrackerTable({ page, first, onPage, onEdit }: {
           {i.extensionDate && <div><Tag className="compliance-extension" severity="info" value={`Extended to ${trackerDate(i.extensionDate)}`} /></div>}
         </div>
       )} />
-      <Column header="Status" body={(i: ComplianceItem) => <Tag value={i.status} severity={STATUS_SEVERITY[i.status]} />} />
+      <Column header="Status" body={(i: ComplianceItem) => <Tag value={STATUS_LABELS[i.status]} severity={STATUS_SEVERITY[i.status]} />} />
       <Column header="Days" body={(i: ComplianceItem) => <DaysCell item={i} />} />
       <Column header="Assigned To" body={(i: ComplianceItem) => i.assignedToName ?? 'Unassigned'} />
       {onEdit && <Column header="Actions" body={(i: ComplianceItem) => (

@@ -53,7 +53,12 @@ export const COMPLIANCE_MESSAGES = {
   entryIds: 'entryIds must be ids of the calendar\'s entries',
   grantToUserIds: 'grantToUserIds must be a list of user ids',
   grantee: 'Report types can only be granted to CPAs and custom-role users of this firm',
+  covers: 'covers must be due or before',
 } as const;
+
+/** The two periods a schedule made by hand may cover: that of its due date, or the one before it. */
+export const PERIOD_CHOICES = ['due', 'before'] as const;
+export type PeriodChoice = (typeof PERIOD_CHOICES)[number];
 
 /** How far a period lag may reach: a year ahead (payments on account) to two years after. */
 export const PERIOD_LAG_MONTHS = { min: -12, max: 24 } as const;
@@ -86,6 +91,8 @@ const scheduleFields = {
   periodLagMonths: z.preprocess((v) => (v === '' || v === null ? undefined : v),
     z.coerce.number({ error: COMPLIANCE_MESSAGES.periodLag }).int(COMPLIANCE_MESSAGES.periodLag)
       .min(PERIOD_LAG_MONTHS.min, COMPLIANCE_MESSAGES.periodLag).max(PERIOD_LAG_MONTHS.max, COMPLIANCE_MESSAGES.periodLag).optional()),
+  /** Instead of a lag: items cover the period of their due date, or the one before it (the form's choice). */
+  covers: z.enum(PERIOD_CHOICES, { error: COMPLIANCE_MESSAGES.covers }).optional(),
 };
 const dueMonthsFit = (s: { frequency: ComplianceFrequency; dueMonths: string[] }, ctx: z.RefinementCtx) => {
   const problem = s.frequency === 'monthly' && s.dueMonths.length ? COMPLIANCE_MESSAGES.monthlyMonths
@@ -200,6 +207,8 @@ export interface ComplianceSchedule {
   notes: string | null;
   /** Months from the end of the covered period to the due month (scheduleInputSchema). */
   periodLagMonths: number;
+  /** Which of the form's two choices the lag is, or null for another (a statutory calendar's own). */
+  covers: PeriodChoice | null;
   /** Whose years label its periods: the preset's country, else the client's jurisdiction when it was made. */
   jurisdiction: ClientJurisdiction;
   createdAt: string;

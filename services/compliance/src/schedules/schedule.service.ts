@@ -48,7 +48,7 @@ export class ScheduleService {
     const jurisdiction = await this.checkClient(t, input.clientId);
     await this.#checkReportType(t, input.reportTypeId);
     return t.db.transaction(async (tx) => {
-      const periodLagMonths = input.periodLagMonths ?? periodLagFor('due', input.frequency, input.dueMonths, jurisdiction);
+      const periodLagMonths = input.periodLagMonths ?? periodLagFor(input.covers ?? 'due', input.frequency, input.dueMonths, jurisdiction);
       const schedule = (await this.#schedules.get(tx, reach, await this.#schedules.insert(tx, { ...input, jurisdiction, periodLagMonths })))!;
       await publishSchedules(tx, t.shortName, [schedule]);
       return schedule;
@@ -67,7 +67,10 @@ export class ScheduleService {
     const jurisdiction = input.clientId === before.clientId ? before.jurisdiction : await this.checkClient(t, input.clientId);
     if (input.reportTypeId !== before.reportTypeId) await this.#checkReportType(t, input.reportTypeId);
     return t.db.transaction(async (tx) => {
-      await this.#schedules.update(tx, id, { ...input, isActive: input.isActive ?? before.isActive, jurisdiction, periodLagMonths: input.periodLagMonths ?? before.periodLagMonths });
+      // A lag given wins; else the choice given, else the one it had (for its new months), else its lag as it was.
+      const covers = input.covers ?? before.covers;
+      const periodLagMonths = input.periodLagMonths ?? (covers ? periodLagFor(covers, input.frequency, input.dueMonths, jurisdiction) : before.periodLagMonths);
+      await this.#schedules.update(tx, id, { ...input, isActive: input.isActive ?? before.isActive, jurisdiction, periodLagMonths });
       const schedule = (await this.#schedules.get(tx, reach, id))!;
       await publishSchedules(tx, t.shortName, [schedule]);
       return schedule;

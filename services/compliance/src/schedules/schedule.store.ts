@@ -1,15 +1,19 @@
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import { SqlParams } from '@ledgerline/kit/db/sql-params.ts';
 import type { DirectoryReadModel } from '@ledgerline/kit/directory/directory-read-model.ts';
-import type { ComplianceSchedule, ScheduleInput, ScheduleUpdate } from '@ledgerline/contracts/compliance.contracts.ts';
+import { periodLagFor } from '@ledgerline/kit/calendar/covered-period.ts';
+import { PERIOD_CHOICES, type ComplianceSchedule, type ScheduleInput, type ScheduleUpdate } from '@ledgerline/contracts/compliance.contracts.ts';
 import type { ClientJurisdiction } from '@ledgerline/contracts/directory.contracts.ts';
 import { reachable, type ComplianceReach } from '../access-rules.ts';
 
-interface ScheduleRow extends Omit<ComplianceSchedule, 'createdAt' | 'updatedAt'> {
+interface ScheduleRow extends Omit<ComplianceSchedule, 'createdAt' | 'updatedAt' | 'covers'> {
   createdAt: Date;
   updatedAt: Date;
 }
-const toSchedule = (r: ScheduleRow): ComplianceSchedule => ({ ...r, createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString() });
+const toSchedule = (r: ScheduleRow): ComplianceSchedule => ({
+  ...r, covers: PERIOD_CHOICES.find((c) => periodLagFor(c, r.frequency, r.dueMonths, r.jurisdiction) === r.periodLagMonths) ?? null,
+  createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString(),
+});
 
 /** Compliance schedules (spec 001 §3) with client and report-type names from the directory read model. */
 export class ScheduleStore {
