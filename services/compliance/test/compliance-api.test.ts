@@ -680,5 +680,13 @@ describe('covered periods, onboarding mid-year, schedule edit and delete (issue 
       .toMatchObject({ status: 400, body: { message: `${COMPLIANCE_MESSAGES.entryIds}: gstr-42` } });
     expect(await call('POST', path('/compliance-presets/india/apply'), tokens.admin, { clientIds: [ids.inCo], entryIds: ['gstr-1'], grantToUserIds: [ids.admin] }))
       .toMatchObject({ status: 400, body: { message: COMPLIANCE_MESSAGES.grantee } });
+    // Identity's own call: an Admin adds report types to a CPA's list; nobody else may, and Admins have no list to extend.
+    const grant = (who: string, userId: number, tenant = ACME) => call('POST', path(`/users/${userId}/report-access`, tenant), tokens[who], { reportTypeIds: [ids.rtOther] });
+    expect(await grant('admin', ids.cpa2!)).toMatchObject({ status: 200, body: { userId: ids.cpa2, reportTypeIds: [ids.rtOther] } });
+    expect(await grant('admin', ids.cpa2!)).toMatchObject({ status: 200, body: { userId: ids.cpa2, reportTypeIds: [] } });
+    expect((await grant('cpa', ids.cpa2!)).status).toBe(403);
+    expect((await grant('dta', ids.cpa2!)).status).toBe(403);
+    expect(await grant('admin', ids.admin2!)).toMatchObject({ status: 400, body: { message: 'Report types are granted to CPAs and custom-role users only' } });
+    expect((await grant('betaAdmin', ids.cpa2!, BETA)).status).toBe(404);
   });
 });
