@@ -98,7 +98,7 @@ describe('a firm onboarding in November (Chromium)', () => {
     await expect(checked(corp, 'form-1120-s')).resolves.toBe(false);
     await expect(checked(ids['Austin Design LLC']!, 'form-1120-s')).resolves.toBe(true);
     // Priya serves the C corporation: she is pre-chosen to be granted its report types.
-    await dialog.locator('#preset-grantees').locator('xpath=..').getByText('Priya Shah').waitFor();
+    await dialog.locator('.p-multiselect', { has: page.locator('#preset-grantees') }).getByText('Priya Shah').waitFor();
     await portal.screenshot(page, 'compliance-onboarding-apply-1440');
     await dialog.getByRole('button', { name: 'Apply' }).click();
     await expectToast(page, 'Statutory Calendar Applied', '9 schedules created');
