@@ -115,12 +115,12 @@ export function generationYears(now = new Date()): number[] {
 }
 
 /**
- * Where a generation starts by default: the later of 1 January of the year and the day the
- * (earliest of the) schedules was made, so a firm that starts in November is not given the
- * year's earlier periods as overdue work.
+ * Where a generation starts by default: the day the (earliest of the) schedules was made, so a
+ * firm that starts in November is not given the year's earlier periods as overdue work, while
+ * the periods after it (next year's January returns for December, the annual returns for this
+ * year) are all made. Not 1 January of the generated year: that would drop the returns due in it
+ * for the year before.
  */
-export function generationStart(schedules: readonly Pick<ComplianceSchedule, 'createdAt'>[], year: number): string {
-  const made = schedules.map((s) => toCalendarDate(new Date(s.createdAt))).sort()[0];
-  const january = `${year}-01-01`;
-  return made && made > january ? made : january;
+export function generationStart(schedules: readonly Pick<ComplianceSchedule, 'createdAt'>[]): string | undefined {
+  return schedules.map((s) => toCalendarDate(new Date(s.createdAt))).sort()[0];
 }

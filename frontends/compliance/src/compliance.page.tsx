@@ -52,7 +52,7 @@ export function CompliancePage() {
   // A Client user's page is about their own company: no client filter, and it says so.
   const ownCompany = !staff ? clients[0]?.name : undefined;
 
-  const onGenerate = (s: ComplianceSchedule, year: number, from: string) => {
+  const onGenerate = (s: ComplianceSchedule, year: number, from: string | undefined) => {
     setGenerating(s.id);
     // §8: a failed generate has no visible reaction.
     generate.mutate({ scheduleId: s.id, year, from }, {
@@ -60,7 +60,7 @@ export function CompliancePage() {
       onSettled: () => setGenerating(null),
     });
   };
-  const onGenerateAll = (year: number, from: string) => {
+  const onGenerateAll = (year: number, from: string | undefined) => {
     setGenerating('all');
     generateAll.mutate({ year, clientId, from }, {
       onSuccess: (r) => showToast({ severity: 'success', summary: 'Trackers Generated', detail: `${r.created} items created for ${r.schedules} schedules, ${year}` }),

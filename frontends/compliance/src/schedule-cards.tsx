@@ -11,8 +11,8 @@ import { generationStart, generationYears, monthNames } from './compliance-view.
 export const NO_SCHEDULES = 'No compliance schedules found. Create your first schedule to start tracking deadlines.';
 
 export interface ScheduleActions {
-  onGenerate(s: ComplianceSchedule, year: number, from: string): void;
-  onGenerateAll(year: number, from: string): void;
+  onGenerate(s: ComplianceSchedule, year: number, from: string | undefined): void;
+  onGenerateAll(year: number, from: string | undefined): void;
   onEdit(s: ComplianceSchedule): void;
   onDelete(s: ComplianceSchedule, deleteItems: 'pending' | 'none'): void;
   generating: number | 'all' | null;
@@ -22,24 +22,24 @@ export interface ScheduleActions {
  * Schedules tab (spec 001 §2): one card per schedule with 'Generate {current year}' (and next year
  * from October on), Edit and Delete. Generation starts from a day: periods that ended before it are
  * not created, so a firm onboarding in November does not get the year's earlier returns as overdue.
- * By default each schedule starts on the later of 1 January and the day it was made.
+ * By default each schedule starts on the day it was made (compliance-view.ts generationStart).
  */
 export function ScheduleCards({ schedules, actions }: { schedules: readonly ComplianceSchedule[]; actions: ScheduleActions }) {
   const [start, setStart] = useState<Date | null>(null);
   const [deleting, setDeleting] = useState<ComplianceSchedule | null>(null);
   const years = generationYears();
   if (schedules.length === 0) return <EmptyState icon="pi pi-calendar" text={NO_SCHEDULES} />;
-  const fromFor = (list: readonly ComplianceSchedule[], year: number) => (start ? toCalendarDate(start) : generationStart(list, year));
+  const fromFor = (list: readonly ComplianceSchedule[]) => (start ? toCalendarDate(start) : generationStart(list));
   return (
     <>
     <div className="compliance-schedules__toolbar">
       <span className="compliance-schedules__start">
         <label htmlFor="generation-start">Start from</label>
-        <Calendar inputId="generation-start" value={start} showIcon showButtonBar placeholder="1 Jan or the day it was made" onChange={(e) => setStart((e.value as Date | null) ?? null)} />
+        <Calendar inputId="generation-start" value={start} showIcon showButtonBar placeholder="The day it was made" onChange={(e) => setStart((e.value as Date | null) ?? null)} />
       </span>
       {years.map((year) => (
         <Button key={year} label={`Generate ${year} for all schedules shown`} icon="pi pi-bolt" size="small" loading={actions.generating === 'all'}
-          onClick={() => actions.onGenerateAll(year, fromFor(schedules, year))} />
+          onClick={() => actions.onGenerateAll(year, fromFor(schedules))} />
       ))}
     </div>
     <div className="compliance-schedules">
@@ -64,7 +64,7 @@ export function ScheduleCards({ schedules, actions }: { schedules: readonly Comp
           <div className="compliance-schedule__actions">
             {s.isActive && years.map((year) => (
               <Button key={year} label={`Generate ${year}`} icon="pi pi-bolt" size="small" outlined loading={actions.generating === s.id}
-                onClick={() => actions.onGenerate(s, year, fromFor([s], year))} />
+                onClick={() => actions.onGenerate(s, year, fromFor([s]))} />
             ))}
             <Button icon="pi pi-pencil" size="small" text aria-label={`Edit ${s.clientName} ${s.reportTypeName}`} onClick={() => actions.onEdit(s)} />
             <Button icon="pi pi-trash" size="small" text severity="danger" aria-label={`Delete ${s.clientName} ${s.reportTypeName}`} onClick={() => setDeleting(s)} />

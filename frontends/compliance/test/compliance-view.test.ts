@@ -61,12 +61,11 @@ describe('generation on the Schedules tab', () => {
     expect(generationYears(new Date(2026, 10, 26))).toEqual([2026, 2027]);
   });
 
-  it('starts by default on the later of 1 January and the day the (earliest) schedule was made', () => {
+  it('starts by default on the day the (earliest) schedule was made, whichever year is generated', () => {
     const made = (day: string) => ({ createdAt: new Date(`${day}T12:00:00`).toISOString() });
-    expect(generationStart([made('2026-11-26')], 2026)).toBe('2026-11-26');
-    expect(generationStart([made('2026-11-26'), made('2026-03-02')], 2026)).toBe('2026-03-02');
-    expect(generationStart([made('2026-11-26')], 2027)).toBe('2027-01-01');
-    expect(generationStart([], 2026)).toBe('2026-01-01');
+    expect(generationStart([made('2026-11-26')])).toBe('2026-11-26');
+    expect(generationStart([made('2026-11-26'), made('2026-03-02')])).toBe('2026-03-02');
+    expect(generationStart([])).toBeUndefined();
   });
 
   it('names the three-month patterns by their months', () => {
