@@ -115,6 +115,14 @@ describe('a firm onboarding in November (Chromium)', () => {
     await dialog.locator('.p-multiselect', { has: page.locator('#preset-clients') }).click();
     await pick(page, 'Mumbai Textiles Pvt Ltd').click();
     await dialog.locator('.p-dialog-title').click();
+    // On a phone the dialog's per-client entries and grantees fit without sideways scrolling.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await dialog.locator('.p-multiselect', { has: page.locator('#preset-grantees') }).getByText('Priya Shah').waitFor();
+    await expect(dialog.locator(`#preset-${ids['Mumbai Textiles Pvt Ltd']}-gstr-3b-qrmp`).isChecked()).resolves.toBe(false);
+    expect(await sideways(page)).toBeLessThanOrEqual(0);
+    expect(await dialog.evaluate((d) => d.scrollWidth - d.clientWidth)).toBeLessThanOrEqual(0);
+    await portal.screenshot(page, 'compliance-onboarding-apply-390');
+    await page.setViewportSize({ width: 1440, height: 900 });
     await dialog.getByRole('button', { name: 'Apply' }).click();
     await expectToast(page, 'Statutory Calendar Applied', '9 schedules created');
     await dialog.getByRole('button', { name: 'Done' }).click();
