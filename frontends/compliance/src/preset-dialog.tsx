@@ -7,6 +7,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { entryFits, type PresetApplyResult } from '@ledgerline/contracts/compliance.contracts.ts';
 import { ENTITY_TYPE_LABELS } from '@ledgerline/contracts/directory.contracts.ts';
 import { isClientRole } from '@ledgerline/ui/auth-storage.ts';
+import { useCanAdministerFirm } from '@ledgerline/ui/permissions.ts';
 import { serverMessage } from '@ledgerline/ui/server-message.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 import { monthNames } from './compliance-view.ts';
@@ -32,12 +33,14 @@ export function PresetDialog({ visible, onHide }: { visible: boolean; onHide(): 
   const [grantees, setGrantees] = useState<number[] | null>(null);
   const [result, setResult] = useState<PresetApplyResult | null>(null);
   const { applyPreset } = useComplianceMutations();
+  // Granting report types is user administration: an Admin's (a DTA applies without granting).
+  const mayGrant = useCanAdministerFirm();
   useEffect(() => { if (visible) { setPresetId(null); setClientIds([]); setChosen({}); setGrantees(null); setResult(null); } }, [visible]);
   const preset = presets.find((p) => p.id === presetId);
   const grantable = useMemo(() => users.filter((u) => !isClientRole(u.role) && !GRANTLESS.includes(u.role.toLowerCase())), [users]);
   // Until the firm changes the list: the staff whose client list holds any of the chosen clients.
   const defaultGrantees = grantable.filter((u) => (u.clientIds ?? []).some((c) => clientIds.includes(c))).map((u) => u.id);
-  const granteeIds = grantees ?? defaultGrantees;
+  const granteeIds = mayGrant ? grantees ?? defaultGrantees : [];
 
   const entriesOf = (clientId: number): string[] => {
     if (chosen[clientId]) return chosen[clientId]!;
@@ -94,9 +97,11 @@ export function PresetDialog({ visible, onHide }: { visible: boolean; onHide(): 
           );
         })}
         {preset && !result && clientIds.length > 0 && (<>
-          <label htmlFor="preset-grantees">Who will see the new report types</label>
-          <MultiSelect inputId="preset-grantees" value={granteeIds} display="chip" placeholder="Nobody besides Admins and DTAs"
-            options={grantable.map((u) => ({ label: u.fullName || u.username, value: u.id }))} onChange={(e) => setGrantees(e.value as number[])} />
+          {mayGrant ? (<>
+            <label htmlFor="preset-grantees">Who will see the new report types</label>
+            <MultiSelect inputId="preset-grantees" value={granteeIds} display="chip" placeholder="Nobody besides Admins and DTAs"
+              options={grantable.map((u) => ({ label: u.fullName || u.username, value: u.id }))} onChange={(e) => setGrantees(e.value as number[])} />
+          </>) : <p className="compliance-muted">An Admin grants the new report types to the CPAs who serve these clients (Users).</p>}
           <p className="compliance-muted">{total} schedules will be created (those a client already has are kept); the people chosen are granted the report types of their clients&apos; entries.</p>
         </>)}
         {preset && !result && (
