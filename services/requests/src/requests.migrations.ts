@@ -35,6 +35,8 @@ export const requestsTenantMigrations: ServiceMigrations = {
       created_by_id integer NOT NULL,
       required_count integer NOT NULL DEFAULT 0,
       done_count integer NOT NULL DEFAULT 0,
+      -- The due date the reviewer was told is overdue: one notice per due date, however often the request is re-armed.
+      overdue_notice_for date,
       created_at timestamptz NOT NULL DEFAULT now(),
       updated_at timestamptz NOT NULL DEFAULT now(),
       last_activity_at timestamptz NOT NULL DEFAULT now()

@@ -15,7 +15,8 @@ import { tenantServiceRuntime } from '@ledgerline/kit/tenancy/tenant-service-run
 import { REQUEST_UPLOAD_KEY_PURPOSE, type RequestUploadAssertion } from '@ledgerline/contracts/requests.contracts.ts';
 import { FileForwarder } from './requests/file-forwarder.ts';
 import { AttemptCounter, createPublicRequestsRouter } from './requests/public-requests.router.ts';
-import { OVERDUE_JOB, REMINDER_JOB, RequestService, type Firm } from './requests/request.service.ts';
+import { RequestReminders, type Firm } from './requests/request-reminders.ts';
+import { RequestService } from './requests/request.service.ts';
 import { RequestStore } from './requests/request.store.ts';
 import { createRequestsRouter } from './requests/requests.router.ts';
 import { loadRequestsConfig } from './requests.config.ts';
@@ -47,18 +48,14 @@ export const requestsModule: ServiceModule = {
       if (!f) throw new NotFound('Tenant not found');
       return { shortName, name: f.name, timeZone: firmTimeZone(f) };
     };
+    const reminders = new RequestReminders({ store, jobs, firm });
     const service = new RequestService({
-      store, jobs, firm, publicBaseUrl: config.publicBaseUrl,
+      store, jobs, reminders, firm, publicBaseUrl: config.publicBaseUrl,
       directory: new DirectoryLookup(directory, peer('directory')),
       files: new FileForwarder(peer('files'), new TokenSigner<RequestUploadAssertion>(deriveKey(master, REQUEST_UPLOAD_KEY_PURPOSE))),
     });
     const mailer = createMailer(config, deps.logger);
-    const requestIdOf = (payload: unknown) => (payload as { requestId: number }).requestId;
-    const handlers: Record<string, JobHandler> = {
-      [REMINDER_JOB]: (tx, job, tenant) => service.remind(tx, tenant.shortName, requestIdOf(job.payload)),
-      [OVERDUE_JOB]: (tx, job, tenant) => service.overdue(tx, tenant.shortName, requestIdOf(job.payload)),
-      [MAIL_JOB]: mailJob(mailer),
-    };
+    const handlers: Record<string, JobHandler> = { ...reminders.handlers(), [MAIL_JOB]: mailJob(mailer) };
 
     return {
       api,

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { actorId, actorName } from '@ledgerline/kit/auth/actor-id.ts';
 import { newEvent } from '@ledgerline/kit/bus/bus.ts';
-import { addDays, instantAt, todayIn } from '@ledgerline/kit/calendar/firm-time-zone.ts';
+import { todayIn } from '@ledgerline/kit/calendar/firm-time-zone.ts';
 import { hashToken, newHashedToken } from '@ledgerline/kit/crypto/hashed-token.ts';
 import type { Queryable, SchemaDb } from '@ledgerline/kit/db/database.ts';
 import type { DirectoryLookup } from '@ledgerline/kit/directory/directory-lookup.ts';
@@ -19,16 +19,9 @@ import {
 } from '@ledgerline/contracts/requests.contracts.ts';
 import { assertReach, requireStaff } from '../access-rules.ts';
 import type { FileForwarder } from './file-forwarder.ts';
+import { outstanding, type Firm, type RequestReminders } from './request-reminders.ts';
 import type { NewItem, RequestStore } from './request.store.ts';
 
-export const REMINDER_JOB = 'request.reminder';
-export const OVERDUE_JOB = 'request.overdue';
-const REMINDER_TIME = '09:00';
-const reminderKey = (id: number) => `request-reminder:${id}`;
-const overdueKey = (id: number) => `request-overdue:${id}`;
-
-/** What the service knows of a firm from the tenant registry. */
-export interface Firm { shortName: string; name: string; timeZone: string }
 
 /** Who did something: a signed-in user, or a person holding a link. */
 interface Actor { id: number; name: string; viaLink: boolean; address?: string; userAgent?: string }
@@ -45,23 +38,23 @@ const linkActor = (link: LinkContext): Actor => ({
   name: `${link.request.clientName} (upload link${link.recipient ? ` sent to ${link.recipient}` : ''})`,
 });
 
-/** Items still waiting for the client: neither uploaded, accepted nor not applicable. */
-const outstanding = (items: readonly RequestItem[]) => items.filter((i) => i.required && (i.status === 'requested' || i.status === 'rejected'));
 
 /**
  * The rules of document requests (issue 27): who may do what, item decisions, completion,
- * links, and the reminder and overdue jobs on the durable scheduler.
+ * links; reminders are RequestReminders's.
  */
 export class RequestService {
   readonly #store: RequestStore;
   readonly #directory: DirectoryLookup;
   readonly #jobs: JobQueue;
+  readonly #reminders: RequestReminders;
   readonly #files: FileForwarder;
   readonly #firm: (shortName: string) => Promise<Firm>;
   readonly #publicBaseUrl: string;
 
-  constructor(deps: { store: RequestStore; directory: DirectoryLookup; jobs: JobQueue; files: FileForwarder; firm: (shortName: string) => Promise<Firm>; publicBaseUrl: string }) {
+  constructor(deps: { store: RequestStore; directory: DirectoryLookup; jobs: JobQueue; reminders: RequestReminders; files: FileForwarder; firm: (shortName: string) => Promise<Firm>; publicBaseUrl: string }) {
     this.#store = deps.store;
+    this.#reminders = deps.reminders;
     this.#directory = deps.directory;
     this.#jobs = deps.jobs;
     this.#files = deps.files;
@@ -102,9 +95,9 @@ export class RequestService {
         reminderEveryDays: input.reminderEveryDays, reportTypeId: input.reportTypeId ?? null, trackerItemId,
         assignedToId: reviewer.id, assignedToName: reviewer.name, createdById: actorId(t.claims),
       }, items.map((i) => ({ ...i, reportTypeId: i.reportTypeId ?? input.reportTypeId ?? null })));
-      await this.#arm(tx, firm, { id: requestId, dueDate: input.dueDate, reminderEveryDays: input.reminderEveryDays });
+      await this.#reminders.arm(tx, firm, { id: requestId, dueDate: input.dueDate, reminderEveryDays: input.reminderEveryDays });
       await this.#event(tx, t.shortName, { requestId, clientId: client.id, action: 'created', actorName: actorName(t.claims) });
-      if (input.sendNow) await this.#chase(tx, firm, requestId, 'sent');
+      if (input.sendNow) await this.#reminders.chase(tx, firm, requestId, 'sent');
       return requestId;
     });
     return (await this.#store.find(t.db, id))!;
@@ -122,8 +115,8 @@ export class RequestService {
         ...(reviewer ? { assignedToId: reviewer.id, assignedToName: reviewer.name } : {}),
       });
       const now = (await this.#store.summary(tx, id))!;
-      if (now.status === 'open') await this.#arm(tx, firm, now);
-      else await this.#disarm(tx, id);
+      if (now.status === 'open') await this.#reminders.arm(tx, firm, now);
+      else await this.#reminders.disarm(tx, id);
       const action = change.status === 'cancelled' && current.status !== 'cancelled' ? 'cancelled' : change.status === 'open' && current.status === 'cancelled' ? 'reopened' : 'updated';
       await this.#event(tx, t.shortName, { requestId: id, clientId: current.clientId, action, actorName: actorName(t.claims) });
     });
@@ -136,7 +129,7 @@ export class RequestService {
     if (request.status !== 'open') throw new Conflict(REQUEST_MESSAGES.notOpen);
     const firm = await this.#firm(t.shortName);
     await t.db.transaction(async (tx) => {
-      await this.#chase(tx, firm, id, 'sent');
+      await this.#reminders.chase(tx, firm, id, 'sent');
       await this.#event(tx, t.shortName, { requestId: id, clientId: request.clientId, action: 'sent', actorName: actorName(t.claims) });
     });
     return { message: REQUEST_MESSAGES.sent };
@@ -171,7 +164,7 @@ export class RequestService {
         ? { status: 'accepted', staffComment: decision.comment }
         : { status: 'requested', staffComment: decision.comment });
       await this.#event(tx, t.shortName, { requestId: id, clientId: request.clientId, itemId, action: decision.status === 'accepted' ? 'item_accepted' : 'item_rejected', actorName: actor.name });
-      if (decision.status === 'rejected') await this.#notifyClient(tx, firm, request, `Please look again: ${item.title}`, `${item.title} (${request.title}) was returned: ${decision.comment}`);
+      if (decision.status === 'rejected') await this.#reminders.notifyClient(tx, firm, request, `Please look again: ${item.title}`, `${item.title} (${request.title}) was returned: ${decision.comment}`);
       await this.#settle(tx, firm, id);
     });
     return (await this.#store.find(t.db, id))!;
@@ -253,30 +246,6 @@ export class RequestService {
     return this.presentPublic(link.firm, updated);
   }
 
-  // Scheduler jobs
-
-  /** Every reminderEveryDays at 09:00 in the firm's zone while a required item is outstanding. */
-  async remind(tx: Queryable, shortName: string, requestId: number): Promise<void> {
-    const request = await this.#store.summary(tx, requestId, true);
-    if (!request || request.status !== 'open') return;
-    const items = await this.#store.items(tx, requestId);
-    if (!outstanding(items).length) return;
-    const firm = await this.#firm(shortName);
-    await this.#chase(tx, firm, requestId, 'reminder');
-    await this.#jobs.schedule(tx, { kind: REMINDER_JOB, key: reminderKey(requestId), runAt: this.#nextReminder(firm, request.reminderEveryDays), payload: { requestId } });
-  }
-
-  /** The day after the due date: one notice to the reviewer, if the request is still open. */
-  async overdue(tx: Queryable, shortName: string, requestId: number): Promise<void> {
-    const request = await this.#store.summary(tx, requestId, true);
-    if (!request || request.status !== 'open' || request.assignedToId < 1) return;
-    await requestNotifications(tx, shortName, [{
-      userId: request.assignedToId, title: `Documents overdue: ${request.title}`,
-      message: `${request.clientName} has not sent everything for "${request.title}" (due ${request.dueDate}): ${request.progress.done} of ${request.progress.required} items are in.`,
-      type: 'warning', category: 'deadline', clientId: request.clientId, clientName: request.clientName, actionUrl: `/requests/${request.id}`, email: true,
-    }]);
-  }
-
   // Internals
 
   async #upload(db: SchemaDb, shortName: string, request: DocumentRequest, itemId: number, req: IncomingMessage, actor: Actor): Promise<DocumentRequest> {
@@ -323,7 +292,7 @@ export class RequestService {
     const items = await this.#store.items(tx, id);
     if (items.some((i) => i.status === 'uploaded' || (i.required && i.status === 'requested'))) return;
     await this.#store.update(tx, id, { status: 'completed' });
-    await this.#disarm(tx, id);
+    await this.#reminders.disarm(tx, id);
     await this.#event(tx, firm.shortName, { requestId: id, clientId: request.clientId, action: 'completed', actorName: 'system' });
     if (request.assignedToId > 0) {
       await requestNotifications(tx, firm.shortName, [{
@@ -331,46 +300,6 @@ export class RequestService {
         type: 'success', category: 'general', clientId: request.clientId, clientName: request.clientName, actionUrl: `/requests/${id}`,
       }]);
     }
-  }
-
-  /** Tells the client what is still needed: their users in the portal (and by e-mail where their username is an address), and the links' recipients by e-mail. */
-  async #chase(tx: Queryable, firm: Firm, id: number, why: 'sent' | 'reminder'): Promise<void> {
-    const request = (await this.#store.find(tx, id))!;
-    const missing = outstanding(request.items).map((i) => i.title);
-    const list = missing.length ? `Still needed: ${missing.join(', ')}.` : 'Everything requested is in; we are reviewing it.';
-    const title = why === 'sent' ? `${firm.name} asks for documents: ${request.title}` : `Reminder: documents due ${request.dueDate} — ${request.title}`;
-    await this.#notifyClient(tx, firm, request, title, `${list} Due ${request.dueDate}.`);
-    for (const to of await this.#store.linkRecipients(tx, id)) {
-      await queueMail(this.#jobs, tx, firmMail({
-        to, firmName: firm.name, subject: title,
-        paragraphs: [`${firm.name} needs documents from ${request.clientName} by ${request.dueDate}.`, list, 'Use the upload link from our first e-mail; no account is needed.'],
-        footer: `You receive this because ${firm.name} sent you an upload link for "${request.title}". Reminders stop when everything is in.`,
-      }));
-    }
-  }
-
-  async #notifyClient(tx: Queryable, firm: Firm, request: DocumentRequestSummary, title: string, message: string): Promise<void> {
-    const users = await this.#store.clientUserIds(tx, request.clientId);
-    await requestNotifications(tx, firm.shortName, users.map((userId) => ({
-      userId, title: title.slice(0, 200), message: message.slice(0, 2000), type: 'info' as const, category: 'reminder' as const,
-      clientId: request.clientId, clientName: request.clientName, actionUrl: `/requests/${request.id}`, email: true,
-    })));
-  }
-
-  async #arm(tx: Queryable, firm: Firm, r: { id: number; dueDate: string; reminderEveryDays: number }): Promise<void> {
-    await this.#jobs.scheduleMany(tx, [
-      { kind: REMINDER_JOB, key: reminderKey(r.id), runAt: this.#nextReminder(firm, r.reminderEveryDays), payload: { requestId: r.id } },
-      { kind: OVERDUE_JOB, key: overdueKey(r.id), runAt: instantAt(addDays(r.dueDate, 1), REMINDER_TIME, firm.timeZone), payload: { requestId: r.id } },
-    ]);
-  }
-
-  async #disarm(tx: Queryable, id: number): Promise<void> {
-    await this.#jobs.cancel(tx, reminderKey(id));
-    await this.#jobs.cancel(tx, overdueKey(id));
-  }
-
-  #nextReminder(firm: Firm, everyDays: number): Date {
-    return instantAt(addDays(todayIn(firm.timeZone), everyDays), REMINDER_TIME, firm.timeZone);
   }
 
   async #reviewer(t: TenantRequest, assignedToId: number | null): Promise<{ id: number; name: string }> {

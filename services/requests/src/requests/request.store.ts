@@ -139,6 +139,12 @@ export class RequestStore {
     return { required: r.rows[0]!.required_count, done: r.rows[0]!.done_count };
   }
 
+  /** Records that the reviewer is told about this due date; false when they already were. */
+  async claimOverdueNotice(tx: Queryable, id: number, dueDate: string): Promise<boolean> {
+    const r = await tx.query(`UPDATE document_requests SET overdue_notice_for = $2 WHERE id = $1 AND overdue_notice_for IS DISTINCT FROM $2::date`, [id, dueDate]);
+    return (r.rowCount ?? 0) > 0;
+  }
+
   // Items
 
   async setItem(tx: Queryable, itemId: number, fields: { status: ItemStatus; clientComment?: string | null; staffComment?: string | null }): Promise<void> {
