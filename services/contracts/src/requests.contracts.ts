@@ -23,6 +23,7 @@ export const REQUEST_MESSAGES = {
   itemsRequired: 'A request needs a templateId or at least one item',
   templateOrItems: 'Send either templateId or items, not both',
   notOpen: 'This request is not open',
+  noTemplate: 'No request template for this report type: choose a template (templateId)',
   rejectionNeedsComment: 'A rejection needs a comment saying what is wrong',
   notApplicableNeedsComment: 'Say why this item does not apply',
   clientMayOnlyMarkNotApplicable: 'Client users can only mark an item as not applicable',
@@ -102,10 +103,27 @@ export const linkInputSchema = z.object({
   expiresInDays: intSchema('expiresInDays', 1, REQUEST_DEFAULTS.linkMaxExpiresInDays).default(REQUEST_DEFAULTS.linkExpiresInDays),
 });
 
+/** POST /api/{t}/compliance-tracker/{id}/document-request (answered by compliance, made by requests). */
 export const trackerRequestInputSchema = z.object({
   templateId: idSchema('templateId').nullish(),
   daysBefore: intSchema('daysBefore', 0, 365).default(REQUEST_DEFAULTS.trackerLeadDays),
+  reminderEveryDays: reminderEveryDays.default(REQUEST_DEFAULTS.reminderEveryDays),
   sendNow: z.boolean().default(false),
+});
+
+/**
+ * The requests service's internal call behind it (service port only, the caller's bearer
+ * token forwarded): compliance checked the item is within the caller's reach and sends
+ * what the request is made from.
+ */
+export const TRACKER_REQUEST_PATH = '/internal/tracker-document-requests';
+export const trackerDocumentRequestSchema = trackerRequestInputSchema.extend({
+  trackerItemId: idSchema('trackerItemId'),
+  clientId: idSchema('clientId'),
+  reportTypeId: idSchema('reportTypeId'),
+  reportTypeName: textSchema('reportTypeName', 200),
+  period: textSchema('period', 100),
+  itemDueDate: isoDateSchema('itemDueDate'),
 });
 
 export interface RequestTemplate {

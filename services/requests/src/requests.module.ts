@@ -19,6 +19,7 @@ import { RequestReminders, type Firm } from './requests/request-reminders.ts';
 import { RequestService } from './requests/request.service.ts';
 import { RequestStore } from './requests/request.store.ts';
 import { createRequestsRouter } from './requests/requests.router.ts';
+import { createTrackerRequestsRouter } from './templates/tracker-requests.router.ts';
 import { loadRequestsConfig } from './requests.config.ts';
 import { requestsTenantMigrations } from './requests.migrations.ts';
 
@@ -62,6 +63,7 @@ export const requestsModule: ServiceModule = {
       routers: [
         createPublicRequestsRouter({ api, tenants, service, attempts: new AttemptCounter(config.publicLinkAttemptsPerMinute) }),
         createRequestsRouter({ api, tokens: deps.tokens, tenants, store, service }),
+        createTrackerRequestsRouter({ tokens: deps.tokens, tenants, store, service, firm }),
       ],
       start: () => runtime.start({
         follow: [(c) => userAccess.follow(c), (c) => directory.follow(c)],

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
+import { addDays } from '@ledgerline/kit/calendar/firm-time-zone.ts';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import { mailpit } from '@ledgerline/kit/testing/mailpit.ts';
 import { apiClient, createSignedInUser, startTestPortal, testClient } from '@ledgerline/server/portal-harness.ts';
 import type { RunningPortal } from '@ledgerline/server/portal.ts';
+import type { ComplianceItem } from '@ledgerline/contracts/compliance.contracts.ts';
 import type { Client, ReportType } from '@ledgerline/contracts/directory.contracts.ts';
 import type { Company } from '@ledgerline/contracts/identity.contracts.ts';
 import type { Notification } from '@ledgerline/contracts/notifications.contracts.ts';
@@ -344,5 +346,47 @@ describe('send and links', () => {
     expect((await call('DELETE', `${requestsPath()}/${request.id}/links/999999`, tokens.admin)).status).toBe(404);
     expect((await call('PATCH', `${requestsPath()}/${request.id}`, tokens.admin, { status: 'cancelled' })).status).toBe(200);
     expect(await call('GET', publicPath(token(link.url)))).toMatchObject({ status: 410, body: { message: REQUEST_MESSAGES.requestDone } });
+  });
+});
+
+describe('POST /compliance-tracker/{id}/document-request (answered by compliance, made here)', () => {
+  let item: ComplianceItem;
+  const trackerPath = (id: number, tenant = ACME) => `/api/${tenant}/compliance-tracker/${id}/document-request`;
+
+  beforeAll(async () => {
+    const year = new Date().getUTCFullYear() + 1;
+    expect((await call('POST', `/api/${ACME}/compliance-presets/india/apply`, tokens.admin, { clientIds: [ids.own] })).status).toBe(200);
+    expect((await call('POST', `/api/${ACME}/compliance-schedules/generate/${year}?clientId=${ids.own}`, tokens.admin)).status).toBeLessThan(300);
+    const items = await call<ComplianceItem[]>('GET', `/api/${ACME}/compliance-tracker?clientId=${ids.own}&limit=500`, tokens.admin);
+    item = items.body.find((i) => i.reportTypeName === 'GSTR-3B')!;
+    expect(item).toBeDefined();
+  });
+
+  it('makes a request for the item\'s client and report type from the calendar\'s checklist, due 7 days before the item', async () => {
+    const r = await call<DocumentRequest>('POST', trackerPath(item.id), tokens.admin, {});
+    expect(r.status).toBe(201);
+    expect(r.body).toMatchObject({
+      clientId: ids.own, reportTypeId: item.reportTypeId, trackerItemId: item.id, title: `GSTR-3B — ${item.period}`,
+      dueDate: addDays(item.dueDate, -7), assignedToId: ids.admin, progress: { required: 3, done: 0 },
+    });
+    expect(r.body.items.map((i) => i.title)).toEqual(['Sales register', 'Purchase register', 'Bank statements']);
+    expect(r.body.items.every((i) => i.reportTypeId === item.reportTypeId)).toBe(true);
+    expect((await call<DocumentRequest>('POST', trackerPath(item.id), tokens.admin, { daysBefore: 10 })).body.dueDate).toBe(addDays(item.dueDate, -10));
+  });
+
+  it('the firm\'s own template for the report type wins; a templateId wins over both', async () => {
+    const own = await call<RequestTemplate>('POST', `/api/${ACME}/request-templates`, tokens.admin, { name: 'Our GSTR-3B', reportTypeId: item.reportTypeId, items: [{ title: 'GST workbook' }] });
+    expect((await call<DocumentRequest>('POST', trackerPath(item.id), tokens.admin, {})).body.items.map((i) => i.title)).toEqual(['GST workbook']);
+    expect((await call<DocumentRequest>('POST', trackerPath(item.id), tokens.admin, { templateId: ids.template })).body.items.map((i) => i.title)).toEqual(['Sales register', 'Purchase register']);
+    expect((await call('POST', trackerPath(item.id), tokens.admin, { templateId: 999_999 })).status).toBe(404);
+    await call('DELETE', `/api/${ACME}/request-templates/${own.body.id}`, tokens.admin);
+  });
+
+  it('refused to Client users, a CPA without the item\'s report type, another firm; a missing item is 404; bad input 400', async () => {
+    expect((await call('POST', trackerPath(item.id), tokens.client, {})).status).toBe(403);
+    expect((await call('POST', trackerPath(item.id), tokens.cpa, {})).status).toBe(404);
+    expect((await call('POST', trackerPath(item.id, BETA), tokens.betaAdmin, {})).status).toBe(404);
+    expect((await call('POST', trackerPath(999_999), tokens.admin, {})).status).toBe(404);
+    expect(await call('POST', trackerPath(item.id), tokens.admin, { daysBefore: -1 })).toMatchObject({ status: 400, body: { message: 'daysBefore must be a whole number from 0 to 365' } });
   });
 });
