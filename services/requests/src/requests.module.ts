@@ -13,6 +13,7 @@ import type { ServiceModule } from '@ledgerline/kit/service-module.ts';
 import { firmTimeZone } from '@ledgerline/kit/tenancy/tenant-events.ts';
 import { tenantServiceRuntime } from '@ledgerline/kit/tenancy/tenant-service-runtime.ts';
 import { REQUEST_UPLOAD_KEY_PURPOSE, type RequestUploadAssertion } from '@ledgerline/contracts/requests.contracts.ts';
+import { createPublicPageRouter, PUBLIC_PAGE_PATH } from './public-page/public-page.router.ts';
 import { FileForwarder } from './requests/file-forwarder.ts';
 import { AttemptCounter, createPublicRequestsRouter } from './requests/public-requests.router.ts';
 import { RequestReminders, type Firm } from './requests/request-reminders.ts';
@@ -36,6 +37,7 @@ export const requestsModule: ServiceModule = {
   name: 'requests',
   defaultPort: 8110,
   apiResources: ['request-templates', 'document-requests', 'public/document-requests'],
+  otherPaths: [PUBLIC_PAGE_PATH],
   migrations: [requestsTenantMigrations, userAccess.migrations, directory.migrations, jobs.migrations],
   async init(deps) {
     const config = loadRequestsConfig(deps.env);
@@ -61,6 +63,7 @@ export const requestsModule: ServiceModule = {
     return {
       api,
       routers: [
+        createPublicPageRouter(),
         createPublicRequestsRouter({ api, tenants, service, attempts: new AttemptCounter(config.publicLinkAttemptsPerMinute) }),
         createRequestsRouter({ api, tokens: deps.tokens, tenants, store, service }),
         createTrackerRequestsRouter({ tokens: deps.tokens, tenants, store, service, firm }),
