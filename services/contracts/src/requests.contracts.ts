@@ -89,7 +89,10 @@ export const requestListQuerySchema = z.object({
   clientId: idSchema('clientId').optional(),
   status: z.enum(REQUEST_STATUSES, { error: `status must be one of ${REQUEST_STATUSES.join(', ')}` }).optional(),
   overdue: z.enum(['true', 'false'], { error: 'overdue must be true or false' }).optional(),
+  limit: intSchema('limit', 1, 500).default(100),
+  offset: intSchema('offset', 0, 1_000_000).default(0),
 });
+export type RequestListQuery = z.output<typeof requestListQuerySchema>;
 
 export const itemDecisionSchema = z.object({
   status: z.enum(['accepted', 'rejected', 'not_applicable'], { error: 'status must be accepted, rejected or not_applicable' }),

@@ -5,7 +5,7 @@ import { queueMail } from '@ledgerline/kit/mail/mail-job.ts';
 import { requestNotifications } from '@ledgerline/kit/notifications/request-notification.ts';
 import type { JobQueue } from '@ledgerline/kit/scheduler/job-queue.ts';
 import type { JobHandler } from '@ledgerline/kit/scheduler/scheduler.ts';
-import type { DocumentRequestSummary, RequestItem } from '@ledgerline/contracts/requests.contracts.ts';
+import type { DocumentRequestSummary } from '@ledgerline/contracts/requests.contracts.ts';
 import type { RequestStore } from './request.store.ts';
 
 export const REMINDER_JOB = 'request.reminder';
@@ -17,8 +17,6 @@ const overdueKey = (id: number) => `request-overdue:${id}`;
 /** What the service knows of a firm from the tenant registry. */
 export interface Firm { shortName: string; name: string; timeZone: string }
 
-/** Required items still waiting for the client: neither uploaded, accepted nor not applicable. */
-export const outstanding = (items: readonly RequestItem[]) => items.filter((i) => i.required && (i.status === 'requested' || i.status === 'rejected'));
 
 /**
  * Chasing the client (issue 27 "Reminders"), on kit's durable scheduler so each reminder and
@@ -60,12 +58,15 @@ export class RequestReminders {
 
   /** Tells the client what is still needed: their users in the portal (and by e-mail where their username is an address), and the links' recipients by e-mail. */
   async chase(tx: Queryable, firm: Firm, id: number, why: 'sent' | 'reminder'): Promise<void> {
-    const request = (await this.#store.find(tx, id))!;
-    const missing = outstanding(request.items).map((i) => i.title);
+    const request = (await this.#store.summary(tx, id))!;
+    await this.#chase(tx, firm, request, await this.#store.outstandingTitles(tx, id), why);
+  }
+
+  async #chase(tx: Queryable, firm: Firm, request: DocumentRequestSummary, missing: readonly string[], why: 'sent' | 'reminder'): Promise<void> {
     const list = missing.length ? `Still needed: ${missing.join(', ')}.` : 'Everything requested is in; we are reviewing it.';
     const title = why === 'sent' ? `${firm.name} asks for documents: ${request.title}` : `Reminder: documents due ${request.dueDate} — ${request.title}`;
     await this.notifyClient(tx, firm, request, title, `${list} Due ${request.dueDate}.`);
-    for (const to of await this.#store.linkRecipients(tx, id)) {
+    for (const to of await this.#store.linkRecipients(tx, request.id)) {
       await queueMail(this.#jobs, tx, firmMail({
         to, firmName: firm.name, subject: title,
         paragraphs: [`${firm.name} needs documents from ${request.clientName} by ${request.dueDate}.`, list, 'Use the upload link from our first e-mail; no account is needed.'],
@@ -85,9 +86,10 @@ export class RequestReminders {
   async #remind(tx: Queryable, shortName: string, requestId: number): Promise<void> {
     const request = await this.#store.summary(tx, requestId, true);
     if (!request || request.status !== 'open') return;
-    if (!outstanding(await this.#store.items(tx, requestId)).length) return;
+    const missing = await this.#store.outstandingTitles(tx, requestId);
+    if (!missing.length) return;
     const firm = await this.#firm(shortName);
-    await this.chase(tx, firm, requestId, 'reminder');
+    await this.#chase(tx, firm, request, missing, 'reminder');
     // The scheduler deletes the row it ran by id: the next reminder must be a new row, not this one moved.
     await this.#jobs.cancel(tx, reminderKey(requestId));
     await this.#jobs.schedule(tx, { kind: REMINDER_JOB, key: reminderKey(requestId), runAt: this.#nextReminder(firm, request.reminderEveryDays, Date.now()), payload: { requestId } });

@@ -15,11 +15,11 @@ import type { TenantRequest } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import {
   DOCUMENT_REQUEST_CHANGED, REQUEST_MESSAGES,
   type CreatedRequestLink, type DocumentRequest, type DocumentRequestChanged, type DocumentRequestSummary, type PublicDocumentRequest,
-  type RequestInput, type RequestItem, type RequestUpdate,
+  type RequestInput, type RequestItem, type RequestListQuery, type RequestUpdate,
 } from '@ledgerline/contracts/requests.contracts.ts';
 import { assertReach, requireStaff } from '../access-rules.ts';
 import type { FileForwarder } from './file-forwarder.ts';
-import { outstanding, type Firm, type RequestReminders } from './request-reminders.ts';
+import type { Firm, RequestReminders } from './request-reminders.ts';
 import type { NewItem, RequestStore } from './request.store.ts';
 
 
@@ -62,9 +62,12 @@ export class RequestService {
     this.#publicBaseUrl = deps.publicBaseUrl.replace(/\/$/, '');
   }
 
-  async list(t: TenantRequest, query: { clientId?: number; status?: DocumentRequest['status']; overdue?: 'true' | 'false' }): Promise<DocumentRequestSummary[]> {
+  async list(t: TenantRequest, query: RequestListQuery): Promise<DocumentRequestSummary[]> {
     const overdueBefore = query.overdue === 'true' ? todayIn((await this.#firm(t.shortName)).timeZone) : undefined;
-    return this.#store.list(t.db, t.scope, { ...(query.clientId ? { clientId: query.clientId } : {}), ...(query.status ? { status: query.status } : {}), ...(overdueBefore ? { overdueBefore } : {}) });
+    return this.#store.list(t.db, t.scope, {
+      limit: query.limit, offset: query.offset,
+      ...(query.clientId ? { clientId: query.clientId } : {}), ...(query.status ? { status: query.status } : {}), ...(overdueBefore ? { overdueBefore } : {}),
+    });
   }
 
   async get(t: TenantRequest, id: number): Promise<DocumentRequest> {

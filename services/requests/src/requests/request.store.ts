@@ -83,13 +83,13 @@ export class RequestStore {
     return id;
   }
 
-  async list(db: Queryable, scope: AccessScope, filter: { clientId?: number; status?: RequestStatus; overdueBefore?: string }): Promise<DocumentRequestSummary[]> {
+  async list(db: Queryable, scope: AccessScope, filter: { clientId?: number; status?: RequestStatus; overdueBefore?: string; limit: number; offset: number }): Promise<DocumentRequestSummary[]> {
     const p = new SqlParams();
     const where = [reachableRequests(scope, p)];
     if (filter.clientId !== undefined) where.push(`r.client_id = ${p.add(filter.clientId)}`);
     if (filter.status) where.push(`r.status = ${p.add(filter.status)}`);
     if (filter.overdueBefore) where.push(`r.status = 'open' AND r.due_date < ${p.add(filter.overdueBefore)}::date`);
-    const r = await db.query<RequestRow>(`SELECT ${REQUEST_COLUMNS} FROM document_requests r WHERE ${where.join(' AND ')} ORDER BY r.due_date, r.id LIMIT 1000`, p.values);
+    const r = await db.query<RequestRow>(`SELECT ${REQUEST_COLUMNS} FROM document_requests r WHERE ${where.join(' AND ')} ORDER BY r.due_date, r.id LIMIT ${p.add(filter.limit)} OFFSET ${p.add(filter.offset)}`, p.values);
     return r.rows.map(summary);
   }
 
@@ -143,6 +143,13 @@ export class RequestStore {
   async claimOverdueNotice(tx: Queryable, id: number, dueDate: string): Promise<boolean> {
     const r = await tx.query(`UPDATE document_requests SET overdue_notice_for = $2 WHERE id = $1 AND overdue_notice_for IS DISTINCT FROM $2::date`, [id, dueDate]);
     return (r.rowCount ?? 0) > 0;
+  }
+
+  /** Titles of the required items still waiting for the client: neither uploaded, accepted nor not applicable. */
+  async outstandingTitles(db: Queryable, requestId: number): Promise<string[]> {
+    const r = await db.query<{ title: string }>(
+      `SELECT title FROM document_request_items WHERE request_id = $1 AND required AND status IN ('requested', 'rejected') ORDER BY position, id`, [requestId]);
+    return r.rows.map((x) => x.title);
   }
 
   // Items

@@ -49,7 +49,7 @@ export function createRequestsRouter(deps: { api: ApiRegistry; tokens: TokenVeri
     return { message: REQUEST_MESSAGES.templateDeleted };
   });
 
-  api.route(router, { method: 'get', path: '/api/document-requests', summary: 'Document requests within the caller\'s reach, soonest due first', query: requestListQuerySchema, before }, async ({ res, query }) =>
+  api.route(router, { method: 'get', path: '/api/document-requests', summary: 'Document requests within the caller\'s reach, soonest due first (limit default 100, at most 500; offset)', query: requestListQuerySchema, before }, async ({ res, query }) =>
     service.list(await tenants.ofRequest(res), query));
 
   api.route(router, { method: 'post', path: '/api/document-requests', summary: 'Ask a client for documents (items from templateId or items); sendNow notifies the client at once', status: 201, body: requestInputSchema, before }, async ({ res, body }) =>
