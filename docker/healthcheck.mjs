@@ -16,6 +16,7 @@ const SERVICE_PORTS = {
   compliance: 8107,
   insights: 8108,
   messaging: 8109,
+  requests: 8110,
 };
 
 function runningTargets() {

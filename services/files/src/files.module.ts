@@ -7,6 +7,8 @@ import type { ServiceModule } from '@ledgerline/kit/service-module.ts';
 import { tenantServiceRuntime } from '@ledgerline/kit/tenancy/tenant-service-runtime.ts';
 import { DRIVE_ACCESS_KEY_PURPOSE, type DriveAccessAssertion } from '@ledgerline/contracts/directory.contracts.ts';
 import { FILE_TEXT_KEY_PURPOSE, type FileTextAssertion } from '@ledgerline/contracts/files.contracts.ts';
+import { REQUEST_UPLOAD_KEY_PURPOSE, type RequestUploadAssertion } from '@ledgerline/contracts/requests.contracts.ts';
+import { createRequestUploadRouter } from './upload/request-upload.router.ts';
 import { startContentExtraction } from './content/content-extraction.consumer.ts';
 import { createTextExtractor } from './extraction/text-extractor.ts';
 import { followClientDeletions } from './files/client-files.consumer.ts';
@@ -73,6 +75,7 @@ export const filesModule: ServiceModule = {
         createPublicFilesRouter({ api, tenants, files, service, blobs }),
         createFilesRouter({ api, tokens: deps.tokens, tenants, files, service, uploads, blobs }),
         createFileTextRouter({ tokens: deps.tokens, tenants, service, files, assertions: new TokenSigner<FileTextAssertion>(deriveKey(master, FILE_TEXT_KEY_PURPOSE)) }),
+        createRequestUploadRouter({ tenants, uploads, assertions: new TokenSigner<RequestUploadAssertion>(deriveKey(master, REQUEST_UPLOAD_KEY_PURPOSE)) }),
       ],
       start: () => runtime.start({
         follow: [

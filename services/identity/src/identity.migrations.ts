@@ -43,6 +43,11 @@ export const identityPlatformMigrations: ServiceMigrations = {
         schema_name text NOT NULL
       )`,
     },
+    {
+      id: '004_company_time_zone',
+      // The firm's IANA time zone; null follows the platform's default (PORTAL_DEFAULT_TIME_ZONE).
+      sql: 'ALTER TABLE companies ADD COLUMN time_zone text',
+    },
   ],
 };
 

@@ -29,14 +29,14 @@ import { NotFound } from '@ledgerline/kit/errors.ts';
 export const identityModule: ServiceModule = {
   name: 'identity',
   defaultPort: 8101,
-  apiResources: ['auth', 'admin/auth', 'admin/overview', 'info', 'companies', 'users', 'roles'],
+  apiResources: ['auth', 'admin/auth', 'admin/overview', 'info', 'companies', 'firm-settings', 'users', 'roles'],
   otherPaths: ['/.well-known/'],
   migrations: [identityPlatformMigrations, identityTenantMigrations],
   async init(deps) {
     const config = loadIdentityConfig(deps.env);
     const { db } = deps;
     const api = new ApiRegistry('identity');
-    const companies = new CompanyStore(db);
+    const companies = new CompanyStore(db, config.defaultTimeZone);
     const users = new UserStore();
     const roles = new RoleStore();
     const admins = new PlatformAdminStore(db);

@@ -108,6 +108,7 @@ const RULES: Record<string, Rule> = {
     request: async () => ({ path: String(await created('POST', '/api/companies', { name: 'Doomed Firm', shortName: unique('mxdoom') })) }),
   },
   'POST /api/companies/{id}/schema/refresh': { allowed: PLATFORM, request: () => ({ path: String(ids.firm) }) },
+  'PUT /api/firm-settings': { allowed: ADMINS, request: () => ({ body: { timeZone: 'Asia/Kolkata' } }) },
   'GET /api/admin/overview': { allowed: PLATFORM },
   'GET /api/admin/analytics': { allowed: PLATFORM },
 
