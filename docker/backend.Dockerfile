@@ -40,12 +40,8 @@ WORKDIR /app
 COPY --from=manifests /manifests/ ./
 RUN --mount=type=cache,target=/root/.npm \
     CHROMEDRIVER_SKIP_DOWNLOAD=true SCARF_ANALYTICS=false \
-<<<<<<< HEAD
     npm ci --omit=dev --include=optional --workspace=services --workspace=gateway \
-=======
-    npm ci --omit=dev --include=optional --workspace=services --workspace=gateway --workspace=loadtests \
  && find . -path '*/node_modules/*' -type f \( -name '*.d.ts' -o -name '*.d.[cm]ts' -o -name '*.map' \) -delete \
->>>>>>> deploy
  && cd services/files \
  && node -e "require('@napi-rs/canvas'); require.resolve('@tesseract.js-data/eng/package.json'); require.resolve('tesseract.js-core/package.json')"
 
