@@ -116,7 +116,7 @@ describe('AI compliance insights screen in Chromium', () => {
     await page.close();
   });
 
-  it('an Admin sets the threshold rules: keywords, the threshold and a report type\'s own; a refusal shows the server\'s message', async () => {
+  it('an Admin sets the threshold rules: keywords, thresholds by jurisdiction in their currency and a report type\'s own; a refusal shows the server\'s message', async () => {
     const page = await portal.browser.newPage(portal.baseUrl);
     await setLocalStorage(page, { token: admin.token, user: admin.user });
     await page.goto(`${portal.baseUrl}/${TENANT}/compliance-insights`);
@@ -124,20 +124,29 @@ describe('AI compliance insights screen in Chromium', () => {
     const dialog = page.getByRole('dialog', { name: 'Insight Rules' });
     // The defaults until someone saves.
     await dialog.locator('.p-chips-token', { hasText: 'gross receipts' }).waitFor();
-    await expect(dialog.getByLabel('Threshold', { exact: true }).inputValue()).resolves.toBe('2,000,000');
+    // Each jurisdiction's threshold in its own currency, with the law it comes from.
+    await expect(dialog.getByLabel('Threshold 1').inputValue()).resolves.toBe('₹20,00,000');
+    await expect(dialog.getByLabel('Threshold 2').inputValue()).resolves.toBe('£90,000');
+    await expect(dialog.getByLabel('Threshold 4').inputValue()).resolves.toBe('$100,000');
+    await dialog.getByText(/CGST Act 2017, s\. 22\(1\)/).waitFor();
     await dialog.locator('.p-chips-token', { hasText: 'total' }).locator('.p-chips-token-icon').click();
     await dialog.getByLabel('Keywords (Enter adds one)').fill('sales');
     await dialog.getByLabel('Keywords (Enter adds one)').press('Enter');
-    await dialog.getByLabel('Threshold', { exact: true }).fill('1500000');
-    await dialog.getByRole('button', { name: 'Add report type' }).click();
-    await dialog.locator('.p-dropdown', { has: page.getByLabel('Report type 1') }).click();
+    await dialog.getByLabel('Threshold 1').fill('1500000');
+    await dialog.getByRole('button', { name: 'Remove threshold 5' }).click();
+    await dialog.getByRole('button', { name: 'Add threshold' }).click();
+    await dialog.locator('.p-dropdown', { has: page.getByLabel('Report type 5') }).click();
     await page.locator('li[role="option"]', { hasText: 'GSTR-3B' }).click();
-    await dialog.getByLabel('Threshold 1').fill('500000');
+    await dialog.getByLabel('Threshold 5').fill('500000');
+    await portal.screenshot(page, 'insight-rules-by-jurisdiction');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expectToast(page, 'Success', 'Insight rules saved');
     await dialog.waitFor({ state: 'detached' });
     const rules = (await call<InsightRuleSettings>('GET', `/api/${TENANT}/compliance-insights/rules`, admin.token)).body;
-    expect(rules).toEqual({ keywords: ['turnover', 'gross receipts', 'sales'], defaultThreshold: 1_500_000, thresholds: [{ reportTypeId: gstr3bReportTypeId, threshold: 500_000 }] });
+    expect(rules.keywords).toEqual(['turnover', 'gross receipts', 'sales']);
+    expect(rules.thresholds.map((t) => [t.jurisdiction, t.currency, t.threshold, t.reportTypeId])).toEqual([
+      ['IN', 'INR', 1_500_000, null], ['UK', 'GBP', 90_000, null], ['AU', 'AUD', 75_000, null], ['US', 'USD', 100_000, null], ['IN', 'INR', 500_000, gstr3bReportTypeId],
+    ]);
 
     // Reopened, it shows what was saved; with no keyword left the server refuses and the dialog stays.
     await page.getByRole('button', { name: 'Rules' }).click();

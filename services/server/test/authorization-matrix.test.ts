@@ -205,7 +205,7 @@ const RULES: Record<string, Rule> = {
 
   'GET /api/compliance-insights': { allowed: EVERYONE },
   'GET /api/compliance-insights/rules': { allowed: STAFF },
-  'PUT /api/compliance-insights/rules': { allowed: ADMINS, request: () => ({ body: { keywords: ['turnover'], defaultThreshold: 2_000_000, thresholds: [] } }) },
+  'PUT /api/compliance-insights/rules': { allowed: ADMINS, request: () => ({ body: { keywords: ['turnover'], thresholds: [{ jurisdiction: 'IN', threshold: 2_000_000 }] } }) },
   'PUT /api/compliance-insights/{id}': { allowed: STAFF, request: async () => ({ path: String(await victimInsight()), body: { status: 'reviewed' } }) },
   'POST /api/public/clients/{clientId}/analyze-compliance': { allowed: ADMINS, request: () => ({ path: String(ids.ownClient) }) },
 

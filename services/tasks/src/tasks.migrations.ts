@@ -125,7 +125,7 @@ export const tasksTenantMigrations: ServiceMigrations = {
     )`,
   }, {
     id: '002_due_dates_are_dates',
-    // Due dates are calendar dates (README "Time zones and thresholds"). The old form sent the
+    // Due dates are calendar dates (docs/using/time-zones-and-thresholds.md). The old form sent the
     // browser's local midnight as an instant: 12 hours later in UTC lands on that local date for
     // every zone from UTC-11 to UTC+12, and a date sent bare (UTC midnight) stays itself.
     sql: `ALTER TABLE tasks

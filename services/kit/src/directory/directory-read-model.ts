@@ -17,6 +17,8 @@ export interface DirectoryClient {
   name: string;
   uploadDestination: 'server' | 'google_drive';
   googleDriveConfigured: boolean;
+  /** The client's jurisdiction ('US', 'IN'…) when its record names one; absent from older events. */
+  jurisdiction?: string | null;
 }
 
 export interface DirectoryReportType {
@@ -55,12 +57,12 @@ export function createDirectoryReadModel(service: string): DirectoryReadModel {
   const consumer = `${service}.directory`;
 
   const upsertClient = (tx: Queryable, c: DirectoryClient, deleted: boolean, version: string) => tx.query(
-    `INSERT INTO ${tables.clients} (id, name, upload_destination, google_drive_configured, deleted, version)
-     VALUES ($1, $2, $3, $4, $5, $6)
+    `INSERT INTO ${tables.clients} (id, name, upload_destination, google_drive_configured, jurisdiction, deleted, version)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)
      ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, upload_destination = EXCLUDED.upload_destination,
-       google_drive_configured = EXCLUDED.google_drive_configured, deleted = EXCLUDED.deleted, version = EXCLUDED.version
+       google_drive_configured = EXCLUDED.google_drive_configured, jurisdiction = EXCLUDED.jurisdiction, deleted = EXCLUDED.deleted, version = EXCLUDED.version
      WHERE ${tables.clients}.version <= EXCLUDED.version`,
-    [c.id, c.name, c.uploadDestination, c.googleDriveConfigured, deleted, version],
+    [c.id, c.name, c.uploadDestination, c.googleDriveConfigured, c.jurisdiction ?? null, deleted, version],
   );
   const upsertReportType = (tx: Queryable, r: DirectoryReportType, deleted: boolean, version: string) => tx.query(
     `INSERT INTO ${tables.reportTypes} (id, name, deleted, version) VALUES ($1, $2, $3, $4)
@@ -74,7 +76,7 @@ export function createDirectoryReadModel(service: string): DirectoryReadModel {
     switch (event.type) {
       case CLIENT_UPSERTED: {
         const p = event.payload as DirectoryClient;
-        await upsertClient(tx, { id: p.id, name: p.name, uploadDestination: p.uploadDestination, googleDriveConfigured: p.googleDriveConfigured }, false, at);
+        await upsertClient(tx, { id: p.id, name: p.name, uploadDestination: p.uploadDestination, googleDriveConfigured: p.googleDriveConfigured, jurisdiction: p.jurisdiction ?? null }, false, at);
         break;
       }
       case CLIENT_DELETED: {
@@ -112,6 +114,10 @@ export function createDirectoryReadModel(service: string): DirectoryReadModel {
           deleted boolean NOT NULL DEFAULT false,
           version timestamptz NOT NULL
         )`,
+      }, {
+        // Issue 23: thresholds apply to clients of their jurisdiction; null until the directory's events name one.
+        id: '002_client_jurisdiction',
+        sql: `ALTER TABLE ${tables.clients} ADD COLUMN jurisdiction text`,
       }],
     },
 
@@ -120,11 +126,11 @@ export function createDirectoryReadModel(service: string): DirectoryReadModel {
     },
 
     async client(db, id) {
-      const { rows } = await db.query<{ id: number; name: string; upload_destination: DirectoryClient['uploadDestination']; google_drive_configured: boolean }>(
-        `SELECT id, name, upload_destination, google_drive_configured FROM ${tables.clients} WHERE id = $1 AND NOT deleted`, [id],
+      const { rows } = await db.query<{ id: number; name: string; upload_destination: DirectoryClient['uploadDestination']; google_drive_configured: boolean; jurisdiction: string | null }>(
+        `SELECT id, name, upload_destination, google_drive_configured, jurisdiction FROM ${tables.clients} WHERE id = $1 AND NOT deleted`, [id],
       );
       const r = rows[0];
-      return r ? { id: r.id, name: r.name, uploadDestination: r.upload_destination, googleDriveConfigured: r.google_drive_configured } : null;
+      return r ? { id: r.id, name: r.name, uploadDestination: r.upload_destination, googleDriveConfigured: r.google_drive_configured, jurisdiction: r.jurisdiction } : null;
     },
 
     async reportType(db, id) {
