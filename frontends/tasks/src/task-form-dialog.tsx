@@ -6,7 +6,7 @@ import { Dropdown } from 'primereact/dropdown';
 import { InputText } from 'primereact/inputtext';
 import { InputTextarea } from 'primereact/inputtextarea';
 import { MultiSelect } from 'primereact/multiselect';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { RECURRING_PATTERNS, TASK_MESSAGES, TASK_PRIORITIES, TASK_STATUSES, type RecurringPattern, type Task, type TaskPriority, type TaskStatus } from '@ledgerline/contracts/tasks.contracts.ts';
 import { parseCalendarDate, toCalendarDate } from '@ledgerline/ui/calendar-date.ts';
 import { serverMessage } from '@ledgerline/ui/server-message.ts';
@@ -54,7 +54,8 @@ export function TaskFormDialog({ task, visible, onHide }: { task: Task | null; v
   const { save } = useTaskMutations();
   useEffect(() => { if (visible) { setForm(task ? fromTask(task) : blank()); setError(null); setPastDate({}); } }, [visible, task]);
   const set = <K extends keyof FormState>(key: K, value: FormState[K]) => setForm((f) => ({ ...f, [key]: value }));
-  const minDate = today() > MIN_YEAR_1900 ? today() : MIN_YEAR_1900;
+  // One Date per opening: the picker resets its typed text whenever minDate changes identity.
+  const minDate = useMemo(() => (today() > MIN_YEAR_1900 ? today() : MIN_YEAR_1900), [visible]);
   const message = { dueDate: TASK_MESSAGES.dueDatePast, recurringEndDate: TASK_MESSAGES.endDatePast };
   const checkTyped = (key: 'dueDate' | 'recurringEndDate', text: string) => {
     const d = typedDate(text);
@@ -98,7 +99,7 @@ export function TaskFormDialog({ task, visible, onHide }: { task: Task | null; v
         <div className="task-form__row">
           <span><label htmlFor="task-due">Due Date</label>
             <Calendar inputId="task-due" value={form.dueDate} minDate={minDate} showIcon invalid={!!pastDate.dueDate} aria-describedby="task-due-error"
-              onInput={(e) => checkTyped('dueDate', e.currentTarget.value)} onChange={(e) => pick('dueDate', (e.value as Date | null) ?? null)} />
+              onInput={(e) => checkTyped('dueDate', (e.target as HTMLInputElement).value)} onChange={(e) => pick('dueDate', (e.value as Date | null) ?? null)} />
             {pastDate.dueDate && <small id="task-due-error" className="task-form__field-error">{pastDate.dueDate}</small>}</span>
           <span><label htmlFor="task-assignee">Assigned To</label>
             <Dropdown inputId="task-assignee" value={form.assignedToId} showClear placeholder="Unassigned"
@@ -117,7 +118,7 @@ export function TaskFormDialog({ task, visible, onHide }: { task: Task | null; v
               <Dropdown inputId="task-pattern" value={form.recurringPattern} options={RECURRING_PATTERNS.map((p) => ({ label: p[0]!.toUpperCase() + p.slice(1), value: p }))} onChange={(e) => set('recurringPattern', e.value)} /></span>
             <span><label htmlFor="task-end">Recurring End Date</label>
               <Calendar inputId="task-end" value={form.recurringEndDate} minDate={minDate} showIcon invalid={!!pastDate.recurringEndDate} aria-describedby="task-end-error"
-                onInput={(e) => checkTyped('recurringEndDate', e.currentTarget.value)} onChange={(e) => pick('recurringEndDate', (e.value as Date | null) ?? null)} />
+                onInput={(e) => checkTyped('recurringEndDate', (e.target as HTMLInputElement).value)} onChange={(e) => pick('recurringEndDate', (e.value as Date | null) ?? null)} />
               {pastDate.recurringEndDate && <small id="task-end-error" className="task-form__field-error">{pastDate.recurringEndDate}</small>}</span>
           </div>
         )}

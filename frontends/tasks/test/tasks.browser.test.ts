@@ -128,7 +128,7 @@ describe('tasks screen in Chromium', () => {
     const page = await portal.browser.newPage(portal.baseUrl);
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Emulation.setTimezoneOverride', { timezoneId });
-    await setLocalStorage(page, { token: login.token, user: login.user, currentTenant: TENANT });
+    await setLocalStorage(page, { token: login.token, user: login.user, ...(login.tenant ? { currentTenant: login.tenant } : {}) });
     await page.goto(`${portal.baseUrl}/${TENANT}/tasks`);
     await page.getByText('Organize and track your important tasks and deadlines').waitFor();
     return page;

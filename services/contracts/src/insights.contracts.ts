@@ -37,6 +37,8 @@ export const INSIGHT_MESSAGES = {
   priority: `Priority must be one of ${INSIGHT_PRIORITIES.join(', ')}`,
   transition: (from: InsightStatus, to: InsightStatus) => `An insight that is ${from.replace('_', ' ')} cannot become ${to.replace('_', ' ')}.`,
   analysis: (created: number) => `Analysis complete: ${created} new insight${created === 1 ? '' : 's'}`,
+  firmAnalysis: (created: number, clients: number) => `Analysis complete: ${created} new insight${created === 1 ? '' : 's'} across ${clients} client${clients === 1 ? '' : 's'}`,
+  bulkUpdated: (n: number) => `${n} insight${n === 1 ? '' : 's'} updated`,
   emptyTab: (status: string) => `No ${status} insights found.`,
   rulesSaved: 'Insight rules saved',
   rulesSaveFailed: 'Failed to save insight rules',
@@ -79,6 +81,23 @@ export const insightUpdateSchema = z.object({
   reviewedById: z.unknown().optional(),
 });
 export type InsightUpdate = z.infer<typeof insightUpdateSchema>;
+
+/** POST /api/compliance-insights/bulk-status: several insights moved at once (each by the transitions of §4). */
+export const insightBulkStatusSchema = z.object({
+  ids: z.array(idSchema('ids', 'ids must be a list of insight ids'), { error: 'ids must be a list of insight ids' })
+    .min(1, 'Select at least one insight').max(500, 'At most 500 insights at once').transform((ids) => [...new Set(ids)]),
+  status: z.enum(INSIGHT_STATUSES, { error: INSIGHT_MESSAGES.status }),
+});
+/** Reply of the bulk call: the insights moved, and why each other one was not. */
+export interface InsightBulkResult {
+  updated: ComplianceInsight[];
+  refused: { id: number; message: string }[];
+}
+
+/** Reply of POST /api/compliance-insights/analyze-all (Admin): every client of the firm analysed. */
+export interface FirmAnalysisResult extends AnalysisResult {
+  clients: number;
+}
 
 /** Reply of POST /api/public/clients/{clientId}/analyze-compliance. */
 export interface AnalysisResult {

@@ -13,7 +13,7 @@ import {
 } from '@ledgerline/contracts/compliance.contracts.ts';
 import type { Client } from '@ledgerline/contracts/directory.contracts.ts';
 import { FILE_TEXT_ASSERTION_HEADER, fileTextPath, type FileTextAssertion } from '@ledgerline/contracts/files.contracts.ts';
-import { DEFAULT_RULE_SETTINGS, INSIGHT_MESSAGES, type AnalysisResult, type ComplianceInsight, type InsightRuleSettings } from '@ledgerline/contracts/insights.contracts.ts';
+import { DEFAULT_RULE_SETTINGS, INSIGHT_MESSAGES, type AnalysisResult, type ComplianceInsight, type FirmAnalysisResult, type InsightBulkResult, type InsightRuleSettings } from '@ledgerline/contracts/insights.contracts.ts';
 
 /*
  * The insights service through the gateway: tracker items arrive as the compliance
@@ -363,5 +363,54 @@ describe('thresholds by the client\'s jurisdiction', () => {
     }, BUS_WAIT_MS, 200);
     await analyze('admin', ids.own!);
     expect((await insightsOf('admin')).filter((i) => i.fileId === inFile && i.insightType === 'threshold_alert')).toEqual([]);
+  });
+});
+
+describe('analysing every client and moving several insights at once', () => {
+  it('an Admin analyses every client of the firm at once; nobody else may', async () => {
+    expect((await call('POST', `/api/${ACME}/compliance-insights/analyze-all`, tokens.cpa)).status).toBe(403);
+    expect((await call('POST', `/api/${ACME}/compliance-insights/analyze-all`, tokens.dta)).status).toBe(403);
+    const first = await publishItem(ACME, { clientId: ids.own!, reportTypeId: ids.gst! }, -9, -240);
+    const second = await publishItem(ACME, { clientId: ids.other!, reportTypeId: ids.tds! }, -9, -240);
+    await eventually(async () => {
+      const r = await call<FirmAnalysisResult>('POST', `/api/${ACME}/compliance-insights/analyze-all`, tokens.admin);
+      expect(r.status).toBe(200);
+      expect(r.body.clients).toBeGreaterThanOrEqual(2);
+      expect(r.body.message).toMatch(/^Analysis complete: \d+ new insights? across \d+ clients$/);
+      const list = await insightsOf('admin');
+      expect(about(list, first, 'missing_document')).toHaveLength(1);
+      expect(about(list, second, 'missing_document')).toHaveLength(1);
+    }, BUS_WAIT_MS, 300);
+    // Another firm's run does not touch this one.
+    const beta = await call<FirmAnalysisResult>('POST', `/api/${BETA}/compliance-insights/analyze-all`, tokens.betaAdmin);
+    expect(beta.status).toBe(200);
+    expect((await insightsOf('betaAdmin', '', BETA)).every((i) => i.clientId === ids.beta)).toBe(true);
+  });
+
+  it('moves several insights by the same transitions; one out of reach or final is refused by name, the others move', async () => {
+    const list = await insightsOf('admin');
+    const pending = list.filter((i) => i.status === 'pending');
+    const own = pending.find((i) => i.clientId === ids.own)!;
+    const other = pending.find((i) => i.clientId === ids.other)!;
+    const final = list.find((i) => i.status === 'dismissed')!;
+    const bulk = (who: string, body: Record<string, unknown>, tenant = ACME) => call<InsightBulkResult & { message?: string }>('POST', `/api/${tenant}/compliance-insights/bulk-status`, tokens[who], body);
+
+    expect((await bulk('client', { ids: [own.id], status: 'reviewed' })).status).toBe(403);
+    expect((await bulk('admin', { ids: [], status: 'reviewed' })).body.message).toBe('Select at least one insight');
+    expect((await bulk('admin', { ids: [own.id], status: 'closed' })).status).toBe(400);
+    // Another firm's Admin reaches none of them.
+    const foreign = await bulk('betaAdmin', { ids: [own.id], status: 'dismissed' }, BETA);
+    expect(foreign.body).toEqual({ updated: [], refused: [{ id: own.id, message: INSIGHT_MESSAGES.notFound }] });
+
+    // The CPA serves only the own client: the other client's insight is refused as not found.
+    const byCpa = await bulk('cpa', { ids: [own.id, other.id, final.id], status: 'reviewed' });
+    expect(byCpa.status).toBe(200);
+    expect(byCpa.body.updated.map((i) => [i.id, i.status, i.reviewedByName])).toEqual([[own.id, 'reviewed', 'cpa person']]);
+    expect(byCpa.body.refused).toEqual(expect.arrayContaining([
+      { id: other.id, message: INSIGHT_MESSAGES.notFound },
+    ]));
+    const byAdmin = await bulk('admin', { ids: [own.id, other.id, final.id], status: 'acted_upon' });
+    expect(byAdmin.body.updated.map((i) => i.id).sort()).toEqual([own.id, other.id].sort());
+    expect(byAdmin.body.refused).toEqual([{ id: final.id, message: INSIGHT_MESSAGES.transition('dismissed', 'acted_upon') }]);
   });
 });
