@@ -79,7 +79,7 @@ export function RuleSettingsDialog({ visible, onHide }: { visible: boolean; onHi
                 <Dropdown aria-label={`Report type ${i + 1}`} value={t.reportTypeId} options={reportTypeOptions} filter
                   onChange={(e) => setRow(i, { reportTypeId: e.value as number | null })} />
                 <InputNumber aria-label={`Threshold ${i + 1}`} value={t.threshold} min={0} mode="currency" currency={t.currency}
-                  locale={t.currency === 'INR' ? 'en-IN' : 'en-US'} maxFractionDigits={2} onValueChange={(e) => setRow(i, { threshold: e.value ?? null })} />
+                  locale={t.currency === 'INR' ? 'en-IN' : 'en-US'} minFractionDigits={0} maxFractionDigits={2} onValueChange={(e) => setRow(i, { threshold: e.value ?? null })} />
                 <Button type="button" icon="pi pi-trash" text severity="danger" aria-label={`Remove threshold ${i + 1}`} onClick={() => setThresholds((rows) => rows.filter((_, j) => j !== i))} />
               </div>
               <small className="rules-form__source">{t.obligation}{t.source ? ` — ${t.source}` : ''}</small>

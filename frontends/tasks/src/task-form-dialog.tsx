@@ -63,7 +63,8 @@ export function TaskFormDialog({ task, visible, onHide }: { task: Task | null; v
   };
   const pick = (key: 'dueDate' | 'recurringEndDate', value: Date | null) => {
     set(key, value);
-    setPastDate((p) => ({ ...p, [key]: undefined }));
+    // The picker also reports null while a date is half typed: only a chosen date settles the rule.
+    if (value) setPastDate((p) => ({ ...p, [key]: undefined }));
   };
 
   const submit = () => {
@@ -98,8 +99,11 @@ export function TaskFormDialog({ task, visible, onHide }: { task: Task | null; v
         </div>
         <div className="task-form__row">
           <span><label htmlFor="task-due">Due Date</label>
-            <Calendar inputId="task-due" value={form.dueDate} minDate={minDate} showIcon invalid={!!pastDate.dueDate} aria-describedby="task-due-error"
-              onInput={(e) => checkTyped('dueDate', (e.target as HTMLInputElement).value)} onChange={(e) => pick('dueDate', (e.value as Date | null) ?? null)} />
+            {/* Typed text is read from the input's own events, which reach this wrapper whatever the picker does with them. */}
+            <span className="task-form__date" onInput={(e) => checkTyped('dueDate', (e.target as HTMLInputElement).value)}>
+              <Calendar inputId="task-due" value={form.dueDate} minDate={minDate} showIcon invalid={!!pastDate.dueDate} aria-describedby="task-due-error"
+                onChange={(e) => pick('dueDate', (e.value as Date | null) ?? null)} />
+            </span>
             {pastDate.dueDate && <small id="task-due-error" className="task-form__field-error">{pastDate.dueDate}</small>}</span>
           <span><label htmlFor="task-assignee">Assigned To</label>
             <Dropdown inputId="task-assignee" value={form.assignedToId} showClear placeholder="Unassigned"
@@ -117,8 +121,10 @@ export function TaskFormDialog({ task, visible, onHide }: { task: Task | null; v
             <span><label htmlFor="task-pattern">Recurring Pattern</label>
               <Dropdown inputId="task-pattern" value={form.recurringPattern} options={RECURRING_PATTERNS.map((p) => ({ label: p[0]!.toUpperCase() + p.slice(1), value: p }))} onChange={(e) => set('recurringPattern', e.value)} /></span>
             <span><label htmlFor="task-end">Recurring End Date</label>
-              <Calendar inputId="task-end" value={form.recurringEndDate} minDate={minDate} showIcon invalid={!!pastDate.recurringEndDate} aria-describedby="task-end-error"
-                onInput={(e) => checkTyped('recurringEndDate', (e.target as HTMLInputElement).value)} onChange={(e) => pick('recurringEndDate', (e.value as Date | null) ?? null)} />
+              <span className="task-form__date" onInput={(e) => checkTyped('recurringEndDate', (e.target as HTMLInputElement).value)}>
+                <Calendar inputId="task-end" value={form.recurringEndDate} minDate={minDate} showIcon invalid={!!pastDate.recurringEndDate} aria-describedby="task-end-error"
+                  onChange={(e) => pick('recurringEndDate', (e.value as Date | null) ?? null)} />
+              </span>
               {pastDate.recurringEndDate && <small id="task-end-error" className="task-form__field-error">{pastDate.recurringEndDate}</small>}</span>
           </div>
         )}
