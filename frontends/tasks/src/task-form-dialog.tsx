@@ -59,7 +59,10 @@ export function TaskFormDialog({ task, visible, onHide }: { task: Task | null; v
   const message = { dueDate: TASK_MESSAGES.dueDatePast, recurringEndDate: TASK_MESSAGES.endDatePast };
   const checkTyped = (key: 'dueDate' | 'recurringEndDate', text: string) => {
     const d = typedDate(text);
-    setPastDate((p) => ({ ...p, [key]: d && d < minDate ? message[key] : undefined }));
+    const past = !!d && d < minDate;
+    setPastDate((p) => ({ ...p, [key]: past ? message[key] : undefined }));
+    // A date put right also takes back the refusal shown when saving.
+    if (!past) setError((e) => (e === message[key] ? null : e));
   };
   const pick = (key: 'dueDate' | 'recurringEndDate', value: Date | null) => {
     set(key, value);
