@@ -67,7 +67,9 @@ export function TaskFormDialog({ task, visible, onHide }: { task: Task | null; v
   const pick = (key: 'dueDate' | 'recurringEndDate', value: Date | null) => {
     set(key, value);
     // The picker also reports null while a date is half typed: only a chosen date settles the rule.
-    if (value) setPastDate((p) => ({ ...p, [key]: undefined }));
+    if (!value) return;
+    setPastDate((p) => ({ ...p, [key]: undefined }));
+    setError((e) => (e === message[key] ? null : e));
   };
 
   const submit = () => {
