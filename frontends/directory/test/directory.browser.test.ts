@@ -107,6 +107,18 @@ describe('directory screens in Chromium', () => {
     await screenshot(page, 'settings');
   });
 
+  it("Settings: the Admin sets the firm's time zone, which the firm's info then answers", async () => {
+    await page.goto(`${baseUrl}/${TENANT}/settings`);
+    await page.getByRole('tab', { name: 'Firm' }).click();
+    await expect(dropdown('firm-time-zone').textContent()).resolves.toContain('UTC');
+    await pick('firm-time-zone', 'Europe/London');
+    await page.getByRole('button', { name: 'Save Time Zone' }).click();
+    await toast(page, "The firm's time zone is now Europe/London").waitFor();
+    const info = await apiClient(baseUrl)<{ timeZone: string }>('GET', `/api/${TENANT}/info`, null);
+    expect(info.body.timeZone).toBe('Europe/London');
+    await screenshot(page, 'settings-firm-time-zone');
+  });
+
   it("Clients: the firm's rules reject bad input with the spec's messages, then a valid client is saved", async () => {
     await page.goto(`${baseUrl}/${TENANT}/clients`);
     await page.getByRole('heading', { name: 'Client Management' }).waitFor();

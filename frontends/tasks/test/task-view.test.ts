@@ -5,22 +5,23 @@ import { monthGrid } from '@ledgerline/ui/calendar-date.ts';
 
 const NOW = new Date(2025, 2, 10, 12, 0, 0);
 let nextId = 1;
-const task = (fields: { dueDate?: Date | null; status?: TaskStatus; priority?: TaskPriority } = {}): Task => ({
+const task = (fields: { dueDate?: string | null; status?: TaskStatus; priority?: TaskPriority } = {}): Task => ({
   id: nextId++, title: `Task ${nextId}`, description: null, priority: fields.priority ?? 'medium', status: fields.status ?? 'pending',
-  dueDate: fields.dueDate === undefined ? null : fields.dueDate?.toISOString() ?? null, assignedToId: null, assignedToName: null, createdById: 1,
+  dueDate: fields.dueDate ?? null, assignedToId: null, assignedToName: null, createdById: 1,
   clientIds: [], clientName: null, reportTypeId: null, isRecurring: false, recurringPattern: null, recurringEndDate: null, completedAt: null,
   createdAt: NOW.toISOString(), updatedAt: NOW.toISOString(),
 });
-const at = (day: number, hour = 12) => new Date(2025, 2, day, hour);
+/** A due date in March 2025 (due dates are calendar dates). */
+const at = (day: number) => `2025-03-${String(day).padStart(2, '0')}`;
 
 describe('task view helpers', () => {
-  it('overdue means due before now and still open; today means the same day', () => {
-    expect(isOverdue(task({ dueDate: at(10, 9) }), NOW)).toBe(true);
-    expect(isOverdue(task({ dueDate: at(10, 9), status: 'completed' }), NOW)).toBe(false);
-    expect(isOverdue(task({ dueDate: at(11) }), NOW)).toBe(false);
+  it('overdue means due before today and still open; a task due today is not overdue yet', () => {
+    expect(isOverdue(task({ dueDate: at(9) }), NOW)).toBe(true);
+    expect(isOverdue(task({ dueDate: at(9), status: 'completed' }), NOW)).toBe(false);
+    expect(isOverdue(task({ dueDate: at(10) }), NOW)).toBe(false);
     expect(isOverdue(task(), NOW)).toBe(false);
-    expect(isDueToday(task({ dueDate: at(10, 23) }), NOW)).toBe(true);
-    expect(isDueToday(task({ dueDate: at(11, 0) }), NOW)).toBe(false);
+    expect(isDueToday(task({ dueDate: at(10) }), NOW)).toBe(true);
+    expect(isDueToday(task({ dueDate: at(11) }), NOW)).toBe(false);
   });
 
   it('completion rate is a rounded percent, 0 without tasks', () => {
@@ -46,7 +47,7 @@ describe('task view helpers', () => {
     const day = [task({ priority: 'urgent', dueDate: at(3) }), task({ priority: 'low', dueDate: at(3) }), task({ priority: 'high', dueDate: at(3) }), task({ priority: 'medium', dueDate: at(3) })];
     expect(dayDots(day)).toEqual({ priorities: ['urgent', 'low', 'high'], more: true });
     expect(dayDots(day.slice(0, 3)).more).toBe(false);
-    expect(tasksByDay([...day, task()]).get(dayKey(at(3)))).toHaveLength(4);
+    expect(tasksByDay([...day, task()]).get(at(3))).toHaveLength(4);
   });
 
   it('lays a month out in Sunday-first weeks', () => {

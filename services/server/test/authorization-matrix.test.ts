@@ -211,7 +211,9 @@ const RULES: Record<string, Rule> = {
 
   'GET /api/compliance-insights': { allowed: EVERYONE },
   'GET /api/compliance-insights/rules': { allowed: STAFF },
-  'PUT /api/compliance-insights/rules': { allowed: ADMINS, request: () => ({ body: { keywords: ['turnover'], defaultThreshold: 2_000_000, thresholds: [] } }) },
+  'PUT /api/compliance-insights/rules': { allowed: ADMINS, request: () => ({ body: { keywords: ['turnover'], thresholds: [{ jurisdiction: 'IN', threshold: 2_000_000 }] } }) },
+  'POST /api/compliance-insights/bulk-status': { allowed: STAFF, request: async () => ({ body: { ids: [await victimInsight()], status: 'reviewed' } }) },
+  'POST /api/compliance-insights/analyze-all': { allowed: ADMINS },
   'PUT /api/compliance-insights/{id}': { allowed: STAFF, request: async () => ({ path: String(await victimInsight()), body: { status: 'reviewed' } }) },
   'POST /api/public/clients/{clientId}/analyze-compliance': { allowed: ADMINS, request: () => ({ path: String(ids.ownClient) }) },
 
