@@ -3,6 +3,7 @@ import { deriveKey, loadMasterKey } from '@ledgerline/kit/crypto/master-key.ts';
 import { TokenSigner } from '@ledgerline/kit/crypto/signed-token.ts';
 import { createDirectoryReadModel } from '@ledgerline/kit/directory/directory-read-model.ts';
 import { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
+import { filesPortability } from './files/files.portability.ts';
 import type { ServiceModule } from '@ledgerline/kit/service-module.ts';
 import { tenantServiceRuntime } from '@ledgerline/kit/tenancy/tenant-service-runtime.ts';
 import { DRIVE_ACCESS_KEY_PURPOSE, type DriveAccessAssertion } from '@ledgerline/contracts/directory.contracts.ts';
@@ -36,6 +37,7 @@ export const filesModule: ServiceModule = {
   defaultPort: 8103,
   apiResources: ['files', 'public/files'],
   migrations: [filesTenantMigrations, userAccess.migrations, directory.migrations],
+  portability: filesPortability,
   async init(deps) {
     const config = loadFilesConfig(deps.env);
     const { logger } = deps;

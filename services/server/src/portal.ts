@@ -16,6 +16,7 @@ import { outboxMigrations } from '@ledgerline/kit/outbox/outbox.migrations.ts';
 import { startOutboxRelay } from '@ledgerline/kit/outbox/outbox-relay.ts';
 import type { ServiceInstance, ServiceModule, ServicePeer } from '@ledgerline/kit/service-module.ts';
 import { createTenantMigrationRouter } from '@ledgerline/kit/tenancy/tenant-migration.router.ts';
+import { createPortabilityRouter } from '@ledgerline/kit/portability/portability.router.ts';
 import { followTenantSchemas } from '@ledgerline/kit/tenancy/tenant-schema-follower.ts';
 import { createRealtimeHub, type RealtimeHub } from '@ledgerline/kit/realtime/realtime-hub.ts';
 import { createObjectStore } from '@ledgerline/kit/storage/create-object-store.ts';
@@ -169,7 +170,11 @@ async function startService(
   const app = createServiceApp({
     name: module.name,
     logger: deps.logger,
-    routers: [createTenantMigrationRouter(deps.db, deps.tokens, module.migrations), ...instance.routers],
+    routers: [
+      createTenantMigrationRouter(deps.db, deps.tokens, module.migrations),
+      createPortabilityRouter({ service: module.name, ...deps, migrations: module.migrations, hooks: module.portability }),
+      ...instance.routers,
+    ],
     readiness: [{ name: 'db', check: () => deps.db.ping() }, { name: 'bus', check: () => deps.bus.ping() }, ...(instance.readiness ?? [])],
     openapi: () => instance.api.document(),
   });
