@@ -8,7 +8,7 @@ import { keycloakRealmTrust } from '@ledgerline/kit/auth/keycloak-realm-trust.ts
 import type { Bus } from '@ledgerline/kit/bus/bus.ts';
 import { createBus } from '@ledgerline/kit/bus/create-bus.ts';
 import { createDatabase } from '@ledgerline/kit/db/create-database.ts';
-import type { Database } from '@ledgerline/kit/db/database.ts';
+import { isPausable, type Database } from '@ledgerline/kit/db/database.ts';
 import { migratePlatform } from '@ledgerline/kit/db/migrations.ts';
 import { createServiceApp } from '@ledgerline/kit/http/service-app.ts';
 import { createLogger, type Logger } from '@ledgerline/kit/logger.ts';
@@ -27,6 +27,7 @@ import { loadGatewayConfig } from '@ledgerline/gateway/gateway.config.ts';
 import { RouteTable, type RouteTarget } from '@ledgerline/gateway/route-table.ts';
 import { TenantDirectory, type TenantRoute } from '@ledgerline/gateway/tenant-directory.ts';
 import { INTERNAL_TENANTS_PATH } from '@ledgerline/kit/tenancy/tenant-events.ts';
+import { startBackupControl } from './backup/backup-control.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { loadPlatformConfig, servicePortEnv, serviceUrlEnv, type PlatformConfig } from './platform.config.ts';
 import { resolveTargets, SERVICE_MODULES } from './targets.ts';
@@ -110,6 +111,10 @@ export async function startPortal(options: PortalOptions = {}): Promise<RunningP
       }
       const adapters = await openAdapters(config, logger);
       stoppers.push(adapters.close);
+      if (isPausable(adapters.db)) {
+        const control = await startBackupControl({ dataDir: config.dataDir, db: adapters.db, logger });
+        stoppers.push(control.stop);
+      }
       bus = adapters.bus;
       realtime = adapters.realtime;
       await migratePlatform(adapters.db, [outboxMigrations, ...targets.services.flatMap((m) => m.migrations.filter((s) => s.scope === 'platform'))]);

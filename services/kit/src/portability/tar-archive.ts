@@ -44,6 +44,11 @@ export class TarWriter {
     if (pad) await this.#write(Buffer.alloc(pad));
   }
 
+  /** A folder entry (a restore must recreate empty folders too, e.g. a database's). */
+  async addDirectory(name: string): Promise<void> {
+    await this.#write(header(name.endsWith('/') ? name : `${name}/`, 0, '5'));
+  }
+
   /** Writes the end-of-archive marker; the caller ends the output stream. */
   async finish(): Promise<void> {
     await this.#write(END_OF_ARCHIVE);
@@ -55,18 +60,18 @@ export class TarWriter {
   }
 }
 
-function header(name: string, size: number): Buffer {
+function header(name: string, size: number, type: '0' | '5' = '0'): Buffer {
   if (size < 0 || size > MAX_SIZE) throw new Error(`Archive entry ${name} is too large (${size} bytes)`);
   const { prefix, base } = splitName(name);
   const h = Buffer.alloc(BLOCK);
   h.write(base, 0, 100, 'utf8');
-  h.write('0000644\0', 100, 'ascii');
+  h.write(type === '5' ? '0000755\0' : '0000644\0', 100, 'ascii');
   h.write('0000000\0', 108, 'ascii');
   h.write('0000000\0', 116, 'ascii');
   h.write(`${size.toString(8).padStart(11, '0')}\0`, 124, 'ascii');
   h.write('00000000000\0', 136, 'ascii'); // mtime 0: the same content gives the same bytes
   h.write('        ', 148, 'ascii');
-  h.write('0', 156, 'ascii');
+  h.write(type, 156, 'ascii');
   h.write('ustar\0', 257, 'ascii');
   h.write('00', 263, 'ascii');
   h.write(prefix, 345, 155, 'utf8');
@@ -88,7 +93,9 @@ function splitName(name: string): { prefix: string; base: string } {
 }
 
 export interface TarEntry {
+  /** Without a trailing slash, also for folders. */
   name: string;
+  type: 'file' | 'directory';
   size: number;
   /** The entry's bytes; read it to the end (or not at all, never partly) before asking for the next entry. */
   body: Readable;
@@ -118,7 +125,7 @@ export async function* readTar(input: AsyncIterable<Buffer | string>): AsyncGene
       }
       consumed = true;
     })(), { objectMode: false });
-    yield { name: entry.name, size: entry.size, body };
+    yield { name: entry.name, type: entry.type, size: entry.size, body };
     // An entry the caller skipped is read through its own body, the one reader of the source.
     if (!consumed) for await (const _ of body) { /* skipped */ }
     const pad = (BLOCK - (entry.size % BLOCK)) % BLOCK;
@@ -126,7 +133,7 @@ export async function* readTar(input: AsyncIterable<Buffer | string>): AsyncGene
   }
 }
 
-function parseHeader(h: Buffer): { name: string; size: number } {
+function parseHeader(h: Buffer): { name: string; type: TarEntry['type']; size: number } {
   const stored = parseInt(h.toString('ascii', 148, 156).replace(/[\0 ]+$/, '').trim(), 8);
   let sum = 0;
   for (let i = 0; i < BLOCK; i++) sum += i >= 148 && i < 156 ? 32 : h[i]!;
@@ -136,7 +143,8 @@ function parseHeader(h: Buffer): { name: string; size: number } {
   const base = text(0, 100);
   const size = parseInt(text(124, 12).trim() || '0', 8);
   if (!Number.isFinite(size)) throw new Invalid(TRUNCATED_ARCHIVE);
-  return { name: prefix ? `${prefix}/${base}` : base, size };
+  const name = (prefix ? `${prefix}/${base}` : base).replace(/\/$/, '');
+  return { name, type: h.toString('ascii', 156, 157) === '5' ? 'directory' : 'file', size };
 }
 
 /** Exact-length reads over a chunked stream, holding at most one chunk. */
