@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { PassThrough, Readable } from 'node:stream';
+import { readTar, TarWriter } from '@ledgerline/kit/portability/tar-archive.ts';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import { apiClient, createSignedInUser, startTestPortal, TEST_USER_PASSWORD, testClient } from '../src/portal-harness.ts';
 import type { RunningPortal } from '../src/portal.ts';
@@ -181,12 +183,87 @@ describe('moving a firm', () => {
     expect(await bytes.text()).toBe(CONTENT);
   }, 120_000);
 
+  it('imports an archive from an older version after running the newer migrations', async () => {
+    // The archive as a version before identity's 003_credentials_disabled made it: that
+    // migration not applied, its column not in the rows, the checksums to match.
+    const older = await rewriteArchive(original.bytes, (name, body) => {
+      if (name === 'identity/migrations.json') {
+        const versions = JSON.parse(body.toString()) as Record<string, string[]>;
+        versions.identity = versions.identity!.filter((id) => id !== '003_credentials_disabled');
+        return Buffer.from(JSON.stringify(versions));
+      }
+      if (name.startsWith('identity/tables/credentials.')) {
+        return Buffer.from(body.toString().split('\n').map((line) => (line ? JSON.stringify(omit(JSON.parse(line) as Record<string, unknown>, 'disabled')) : line)).join('\n'));
+      }
+      return body;
+    });
+    const job = await importArchive(older, `Older ${suffix}`, `old${suffix}`);
+    expect(job.status).toBe(202);
+    await poll(async () => {
+      const r = await call<{ status: string; message: string | null }>('GET', `/api/companies/imports/${job.body.id}`, portal.adminToken);
+      if (r.body.status === 'failed') throw new Error(r.body.message ?? 'failed');
+      return r.body.status === 'ready' ? r.body : null;
+    });
+    const login = await call('POST', `/api/old${suffix}/auth/login`, null, { username: `mover_${suffix}`, password: TEST_USER_PASSWORD });
+    expect(login.status).toBe(200);
+  }, 120_000);
+
+  it('leaves nothing behind when a service refuses its part midway, so the same name imports afterwards', async () => {
+    const before = await companyCount();
+    const broken = await rewriteArchive(original.bytes, (name, body) =>
+      (name.startsWith('tasks/tables/tasks.') ? Buffer.from(body.toString().replace(/"id": \d+/, '"id": "not a number"')) : body));
+    const job = await importArchive(broken, 'Broken', `bad${suffix}`);
+    expect(job.status).toBe(202);
+    const failed = await poll(async () => {
+      const r = await call<{ status: string; message: string | null; company: unknown }>('GET', `/api/companies/imports/${job.body.id}`, portal.adminToken);
+      return r.body.status === 'failed' ? r.body : null;
+    });
+    expect(failed.message).toMatch(/The tasks service could not import its part/);
+    expect(failed.company).toBeNull();
+    expect(await companyCount()).toBe(before);
+    const again = await importArchive(original.bytes, 'Second try', `bad${suffix}`);
+    expect(again.status).toBe(202);
+    const second = await poll(async () => {
+      const r = await call<{ status: string }>('GET', `/api/companies/imports/${again.body.id}`, portal.adminToken);
+      return r.body.status === 'running' ? null : r.body;
+    });
+    expect(second.status).toBe('ready');
+  }, 120_000);
+
   it('keeps the original firm untouched and apart from the copy', async () => {
     const other = await call('GET', `/api/${COPY}/files`, admin);
     expect(other.status).toBe(403);
     expect((await call<unknown[]>('GET', `/api/${FIRM}/files?search=zephyrine`, admin)).body).toHaveLength(1);
   });
 });
+
+/** Rebuilds an archive with some entries changed, and a manifest whose checksums and counts match them. */
+async function rewriteArchive(bytes: Buffer, change: (name: string, body: Buffer) => Buffer): Promise<Buffer> {
+  const entries: { name: string; body: Buffer }[] = [];
+  for await (const e of readTar(Readable.from([bytes]))) {
+    const parts: Buffer[] = [];
+    for await (const c of e.body) parts.push(c as Buffer);
+    entries.push({ name: e.name, body: Buffer.concat(parts) });
+  }
+  const manifestEntry = entries.pop()!;
+  const manifest = JSON.parse(manifestEntry.body.toString()) as { files: Record<string, { size: number; sha256: string }>; services: Record<string, { migrations: Record<string, string[]> }> };
+  const out = new PassThrough();
+  const chunks: Buffer[] = [];
+  out.on('data', (c: Buffer) => chunks.push(c));
+  const tar = new TarWriter(out);
+  for (const e of entries) {
+    const body = change(e.name, e.body);
+    manifest.files[e.name] = { size: body.length, sha256: createHash('sha256').update(body).digest('hex') };
+    if (e.name.endsWith('/migrations.json')) manifest.services[e.name.split('/')[0]!]!.migrations = JSON.parse(body.toString()) as Record<string, string[]>;
+    await tar.add(e.name, body.length, body);
+  }
+  const manifestBody = Buffer.from(JSON.stringify(manifest, null, 2));
+  await tar.add(manifestEntry.name, manifestBody.length, manifestBody);
+  await tar.finish();
+  return Buffer.concat(chunks);
+}
+
+const omit = (row: Record<string, unknown>, key: string) => Object.fromEntries(Object.entries(row).filter(([k]) => k !== key));
 
 /** What must differ between the firm and its copy: the firm's own name and short name. */
 function normalise(body: unknown): unknown {
