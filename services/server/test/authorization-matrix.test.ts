@@ -107,6 +107,16 @@ const RULES: Record<string, Rule> = {
     request: async () => ({ path: String(await created('POST', '/api/companies', { name: 'Doomed Firm', shortName: unique('mxdoom') })) }),
   },
   'POST /api/companies/{id}/schema/refresh': { allowed: PLATFORM, request: () => ({ path: String(ids.firm) }) },
+  // Moving firms: any firm by platform administrators, their own by a firm's Admin (an unknown export: 404).
+  'POST /api/companies/{id}/export': { allowed: PLATFORM, request: () => ({ path: String(ids.firm) }) },
+  'GET /api/companies/{id}/exports': { allowed: PLATFORM, request: () => ({ path: String(ids.firm) }) },
+  'GET /api/companies/{id}/exports/{exportId}/download': { allowed: PLATFORM, request: () => ({ path: String(ids.firm) }) },
+  'POST /api/export': { allowed: ADMINS },
+  'GET /api/export': { allowed: ADMINS },
+  'GET /api/export/{exportId}/download': { allowed: ADMINS },
+  // JSON instead of multipart: platform administrators get the 400 about the archive, others the refusal.
+  'POST /api/companies/import': { allowed: PLATFORM, request: () => ({ body: { name: 'Imported', shortName: unique('mximp') } }) },
+  'GET /api/companies/imports/{importId}': { allowed: PLATFORM },
   'GET /api/admin/overview': { allowed: PLATFORM },
   'GET /api/admin/analytics': { allowed: PLATFORM },
 
