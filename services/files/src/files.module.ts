@@ -73,7 +73,7 @@ export const filesModule: ServiceModule = {
       api,
       routers: [
         createPublicFilesRouter({ api, tenants, files, service, blobs }),
-        createFilesRouter({ api, tokens: deps.tokens, tenants, files, service, uploads, blobs }),
+        createFilesRouter({ api, tokens: deps.tokens, tenants, files, service, uploads, blobs, directoryTables: directory.tables }),
         createFileTextRouter({ tokens: deps.tokens, tenants, service, files, assertions: new TokenSigner<FileTextAssertion>(deriveKey(master, FILE_TEXT_KEY_PURPOSE)) }),
       ],
       start: () => runtime.start({

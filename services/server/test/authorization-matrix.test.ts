@@ -165,6 +165,7 @@ const RULES: Record<string, Rule> = {
   // JSON instead of multipart: allowed callers get the 400 about the body, others the refusal.
   'POST /api/files': { allowed: STAFF, request: () => ({ body: { fileType: 'report' } }) },
   'POST /api/files/extract-content': { allowed: STAFF },
+  'GET /api/files/clients/{clientId}/archive': { allowed: ADMINS, request: () => ({ path: String(ids.ownClient) }) },
   'GET /api/files/{id}': { allowed: EVERYONE, request: () => ({ path: String(ids.file) }) },
   'DELETE /api/files/{id}': { allowed: STAFF, request: async () => ({ path: String(await uploadReport()) }) },
   'POST /api/files/{id}/public-link': { allowed: EVERYONE, request: () => ({ path: String(ids.file) }) },

@@ -230,6 +230,22 @@ describe('moving a firm', () => {
     expect(second.status).toBe('ready');
   }, 120_000);
 
+  it('gives an Admin one client\'s documents as a ZIP by type and report type, with an index, and nobody else', async () => {
+    const clients = await call<{ id: number }[]>('GET', `/api/${FIRM}/clients`, admin);
+    const url = `${portal.gatewayUrl}/api/${FIRM}/files/clients/${clients.body[0]!.id}/archive`;
+    const r = await fetch(url, { headers: { authorization: `Bearer ${admin}` } });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toBe('application/zip');
+    const entries = unzip(Buffer.from(await r.arrayBuffer()));
+    expect(Object.keys(entries)).toEqual(['Reports/Annual Statement/statement.txt', 'index.csv']);
+    expect(entries['Reports/Annual Statement/statement.txt']!.toString()).toBe(CONTENT);
+    expect(entries['index.csv']!.toString()).toMatch(/^path,original name,type,report type,uploaded at,size\r\nReports\/Annual Statement\/statement\.txt,statement\.txt,report,Annual Statement,\d{4}-/);
+    const colleague = await call<{ token: string }>('POST', `/api/${FIRM}/auth/login`, null, { username: `colleague_${suffix}`, password: TEST_USER_PASSWORD });
+    expect((await fetch(url, { headers: { authorization: `Bearer ${colleague.body.token}` } })).status).toBe(403);
+    const copyAdmin = (await call<{ token: string }>('POST', `/api/${COPY}/auth/login`, null, { username: `mover_${suffix}`, password: TEST_USER_PASSWORD })).body.token;
+    expect((await fetch(url, { headers: { authorization: `Bearer ${copyAdmin}` } })).status).toBe(403);
+  });
+
   it('keeps the original firm untouched and apart from the copy', async () => {
     const other = await call('GET', `/api/${COPY}/files`, admin);
     expect(other.status).toBe(403);
@@ -261,6 +277,24 @@ async function rewriteArchive(bytes: Buffer, change: (name: string, body: Buffer
   await tar.add(manifestEntry.name, manifestBody.length, manifestBody);
   await tar.finish();
   return Buffer.concat(chunks);
+}
+
+/** The stored entries of a ZIP, read through its central directory. */
+function unzip(zip: Buffer): Record<string, Buffer> {
+  const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  const count = zip.readUInt16LE(end + 10);
+  let at = zip.readUInt32LE(end + 16);
+  const out: Record<string, Buffer> = {};
+  for (let i = 0; i < count; i++) {
+    const size = zip.readUInt32LE(at + 20);
+    const nameLength = zip.readUInt16LE(at + 28);
+    const name = zip.toString('utf8', at + 46, at + 46 + nameLength);
+    const local = zip.readUInt32LE(at + 42);
+    const data = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
+    out[name] = zip.subarray(data, data + size);
+    at += 46 + nameLength + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
+  }
+  return out;
 }
 
 const omit = (row: Record<string, unknown>, key: string) => Object.fromEntries(Object.entries(row).filter(([k]) => k !== key));
