@@ -1,5 +1,6 @@
 import type { FirmExport, FirmImport } from '@ledgerline/contracts/identity.contracts.ts';
 import { apiJson, apiRequest } from '@ledgerline/ui/api-client.ts';
+import { saveBlob } from '@ledgerline/ui/file-access.ts';
 
 // Firm exports and imports are platform calls: never a tenant prefix.
 export const exportsUrl = (companyId: number) => `/api/companies/${companyId}/exports`;
@@ -11,10 +12,7 @@ export const listExports = (companyId: number): Promise<FirmExport[]> => apiJson
 /** Saves a finished archive through the browser (the download needs the bearer token, so it is fetched first). */
 export async function downloadExport(companyId: number, exportId: string, fileName: string): Promise<void> {
   const response = await apiRequest('GET', `${exportsUrl(companyId)}/${exportId}/download`);
-  const url = URL.createObjectURL(await response.blob());
-  const link = Object.assign(document.createElement('a'), { href: url, download: fileName });
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  saveBlob(await response.blob(), fileName);
 }
 
 export function startImport(file: File, name: string, shortName: string): Promise<FirmImport> {

@@ -84,10 +84,17 @@ async function writeTable(db: SchemaDb, table: string, shape: TableShape, write:
   let last: string[] | null = null;
   for (;;) {
     const where: string = last ? `WHERE (${keyList}) > (${after})` : '';
-    const page = await inUtc(db, (tx) => tx.query<{ row: string; k: string[] }>(
-      `SELECT ${row}, ARRAY[${keyText}] AS k FROM ${name} t ${where} ORDER BY ${keyList} LIMIT ${PAGE_ROWS}`, last ?? []));
+    // At most PAGE_ROWS rows and, past the first, BATCH_BYTES of them: a table of wide rows
+    // (a document's extracted text) reaches this process a few megabytes at a time.
+    const page = await inUtc(db, (tx) => tx.query<{ row: string; k: string[]; rows: number }>(
+      `SELECT p.row, p.k, p.rows FROM (
+         SELECT r.row, r.k, count(*) OVER () AS rows,
+                sum(octet_length(r.row)) OVER (ORDER BY r.n) - octet_length(r.row) AS before
+         FROM (SELECT ${row}, ARRAY[${keyText}] AS k, row_number() OVER (ORDER BY ${keyList}) AS n
+               FROM ${name} t ${where} ORDER BY ${keyList} LIMIT ${PAGE_ROWS}) r
+       ) p WHERE p.before < ${BATCH_BYTES} ORDER BY p.before`, last ?? []));
     add(page.rows);
-    if (page.rows.length < PAGE_ROWS) break;
+    if (!page.rows.length || (Number(page.rows[0]!.rows) < PAGE_ROWS && page.rows.length === Number(page.rows[0]!.rows))) break;
     last = page.rows.at(-1)!.k;
     if (bytes >= BATCH_BYTES) await flush();
   }
