@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -181,6 +181,17 @@ describe('directory screens in Chromium', () => {
     await page.getByRole('button', { name: 'Clear' }).click();
     await row.waitFor();
     await screenshot(page, 'clients');
+  });
+
+  it('downloads a client\'s documents as a ZIP with its index', async () => {
+    const saved = page.waitForEvent('download');
+    await page.getByRole('button', { name: `Download documents of ${CLIENT_NAME}` }).click();
+    const download = await saved;
+    expect(download.suggestedFilename()).toBe(`${CLIENT_NAME} documents.zip`);
+    const file = await download.path();
+    const zip = await readFile(file);
+    expect(zip.subarray(0, 4)).toEqual(Buffer.from([0x50, 0x4b, 0x03, 0x04]));
+    expect(zip.includes(Buffer.from('index.csv'))).toBe(true);
   });
 
   it('Portal link: copied to the clipboard and opened signed out shows the client', async () => {

@@ -44,6 +44,36 @@ export const firmSettingsInputSchema = z.object({
   timeZone: timeZoneSchema.nullable(),
 });
 export type FirmSettingsInput = z.infer<typeof firmSettingsInputSchema>;
+/** A firm export job (`/api/companies/{id}/exports`). */
+export interface FirmExport {
+  id: string;
+  companyId: number;
+  status: 'running' | 'ready' | 'failed';
+  /** Percent done. */
+  progress: number;
+  /** Bytes of the archive once ready. */
+  size: number | null;
+  /** Why it failed. */
+  message: string | null;
+  createdAt: string;
+}
+
+/** A firm import job (`/api/companies/imports/{id}`); `company` names the new firm once ready. */
+export interface FirmImport {
+  id: string;
+  status: 'running' | 'ready' | 'failed';
+  progress: number;
+  message: string | null;
+  shortName: string;
+  company: Company | null;
+  createdAt: string;
+}
+
+/** The text fields of `POST /api/companies/import` (the archive is the `file` part). */
+export const firmImportFieldsSchema = z.object({
+  name: companyInputSchema.shape.name,
+  shortName: companyInputSchema.shape.shortName,
+});
 
 const idList = (field: string) => z.array(idSchema(field, `${field} must be a list of valid ids`)).max(10_000).nullish()
   .transform((v) => (v && v.length ? [...new Set(v)] : null));

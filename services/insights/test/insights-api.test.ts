@@ -85,7 +85,8 @@ beforeAll(async () => {
   call = apiClient(portal.gatewayUrl);
   tokens.platform = portal.adminToken;
   for (const firm of [ACME, BETA]) expect((await call('POST', '/api/companies', tokens.platform, { name: `${firm} Tax`, shortName: firm })).status).toBe(201);
-  const client = async (tenant: string, name: string) => (await call<Client>('POST', `/api/${tenant}/clients`, tokens.platform, testClient(name))).body.id;
+  // The firm's clients are Indian companies (the directory would otherwise take the firm's phone country).
+  const client = async (tenant: string, name: string) => (await call<Client>('POST', `/api/${tenant}/clients`, tokens.platform, { ...testClient(name), jurisdiction: 'IN' })).body.id;
   ids.own = await client(ACME, 'Own Client');
   ids.other = await client(ACME, 'Other Client');
   ids.beta = await client(BETA, 'Beta Client');
@@ -194,7 +195,7 @@ describe('threshold_alert', () => {
     const fileId = await upload('admin', ids.other!, null, 'financials.txt', 'Statement of accounts\nAggregate turnover: Rs. 45,00,000\n');
     await eventually(async () => {
       const alert = (await insightsOf('admin')).find((i) => i.fileId === fileId && i.insightType === 'threshold_alert');
-      // A client naming no jurisdiction counts as the firm's default (India): ₹20 lakh, shown in rupees.
+      // An Indian client is held to India's ₹20 lakh, shown in rupees.
       expect(alert).toMatchObject({
         priority: 'high', clientName: 'Other Client', title: 'Turnover of ₹45,00,000 is above the IN threshold of ₹20,00,000',
         metadata: { amount: 4_500_000, keyword: 'turnover', threshold: 2_000_000, currency: 'INR', jurisdiction: 'IN' },

@@ -355,7 +355,8 @@ describe('POST /compliance-tracker/{id}/document-request (answered by compliance
 
   beforeAll(async () => {
     const year = new Date().getUTCFullYear() + 1;
-    expect((await call('POST', `/api/${ACME}/compliance-presets/india/apply`, tokens.admin, { clientIds: [ids.own] })).status).toBe(200);
+    // No grants: the CPA serving the client keeps their own report types, so GSTR-3B stays outside them.
+    expect((await call('POST', `/api/${ACME}/compliance-presets/india/apply`, tokens.admin, { clientIds: [ids.own], grantToUserIds: [] })).status).toBe(200);
     expect((await call('POST', `/api/${ACME}/compliance-schedules/generate/${year}?clientId=${ids.own}`, tokens.admin)).status).toBeLessThan(300);
     const items = await call<ComplianceItem[]>('GET', `/api/${ACME}/compliance-tracker?clientId=${ids.own}&limit=500`, tokens.admin);
     item = items.body.find((i) => i.reportTypeName === 'GSTR-3B')!;

@@ -40,6 +40,12 @@ export class TenantService {
     if (await this.#companies.findByShortName(input.shortName)) throw new Conflict(SHORT_NAME_TAKEN);
     if (await this.#companies.findBySchema(schemaName)) throw new Conflict(SCHEMA_NAME_TAKEN);
     await migrateTenantEverywhere(this.#peers(), schemaName, bearerToken);
+    return this.register({ ...input, schemaName });
+  }
+
+  /** The last step of creating a firm, once its schema holds every service's tables: realm, record, event. */
+  async register(input: CompanyInput & { schemaName: string }): Promise<Company> {
+    const { schemaName } = input;
     await this.#provider.provisionTenant(input.shortName, await this.#roleNames(schemaName));
     return this.#db.transaction(async (tx) => {
       const company = await this.#companies.insert(tx, { ...input, schemaName });
