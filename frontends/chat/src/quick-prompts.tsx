@@ -42,7 +42,7 @@ export function QuickPrompts({ templates, withoutModel, startOpen, onPick }: {
         {isAdmin && <a className="quick-prompts__manage" href={templatesPagePath()}>Manage templates</a>}
       </div>
       {open && (
-        <TabView scrollable>
+        <TabView>
           {PROMPT_CATEGORIES.map((category) => {
             const inCategory = templates.filter((t) => t.category === category);
             return (

@@ -4,6 +4,9 @@ import type { TaskFilters } from './tasks.api.ts';
 /** What the screen derives from tasks (spec 001 §2, §4, §9); pure, so it is unit-tested. */
 
 export const PRIORITY_LABELS: Record<TaskPriority, string> = { urgent: 'Urgent', high: 'High', medium: 'Medium', low: 'Low' };
+/** How a recurring task repeats, as the list shows it ('Repeats monthly'); null for a one-off task. */
+export const recurrenceLabel = (t: Pick<Task, 'isRecurring' | 'recurringPattern'>): string | null =>
+  t.isRecurring && t.recurringPattern ? `Repeats ${t.recurringPattern}` : null;
 export const STATUS_LABELS = { pending: 'Pending', in_progress: 'In Progress', completed: 'Completed', cancelled: 'Cancelled' } as const;
 /** Calendar dots: at most 3 per day, plus a grey one for more (§2, §9). */
 export const MAX_DAY_DOTS = 3;

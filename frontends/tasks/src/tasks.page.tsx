@@ -8,7 +8,6 @@ import { ApiError } from '@ledgerline/ui/api-client.ts';
 import { useAuth } from '@ledgerline/ui/auth-context.tsx';
 import { formatDate } from '@ledgerline/ui/date-format.ts';
 import { useFailureToast } from '@ledgerline/ui/failure-toast.ts';
-import { NotificationBell } from '@ledgerline/ui/notification-bell.tsx';
 import { PageHeading } from '@ledgerline/ui/page-heading.tsx';
 import { serverMessage } from '@ledgerline/ui/server-message.ts';
 import { StatCard } from '@ledgerline/ui/stat-card.tsx';
@@ -68,7 +67,7 @@ export function TasksPage() {
     <div className="tasks-page">
       <ConfirmDialog />
       <PageHeading title="Tasks" subtitle="Organize and track your important tasks and deadlines"
-        actions={<><NotificationBell /><Button label="New Task" icon="pi pi-plus" onClick={() => { setEditing(null); setFormOpen(true); }} /></>} />
+        actions={<Button label="New Task" icon="pi pi-plus" onClick={() => { setEditing(null); setFormOpen(true); }} />} />
       <div className="task-stats">
         <StatCard label="Total Tasks" value={stats?.total ?? 0} icon="pi pi-list" />
         <StatCard label="Pending" value={stats?.pending ?? 0} icon="pi pi-clock" />
