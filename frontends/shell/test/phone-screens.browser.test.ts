@@ -70,7 +70,14 @@ describe('everyday screens on a phone and a desktop', () => {
   const inView = async (page: Page, locator: Locator, fold = false) => {
     const box = (await locator.boundingBox())!;
     const size = page.viewportSize()!;
-    return box.x >= 0 && box.x + box.width <= size.width + 0.5 && (!fold || box.y + box.height <= size.height + 0.5);
+    // Inside a table, also within the box it scrolls in (a cell scrolled out of it is hidden).
+    const clip = await locator.evaluate((el) => {
+      const r = el.closest('.p-datatable-wrapper')?.getBoundingClientRect();
+      return r ? { left: r.left, right: r.right } : null;
+    });
+    const left = Math.max(0, clip?.left ?? 0);
+    const right = Math.min(size.width, clip?.right ?? size.width);
+    return box.x >= left - 0.5 && box.x + box.width <= right + 0.5 && (!fold || box.y + box.height <= size.height + 0.5);
   };
   const sideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   const open = async (login: FirmLogin, path: string, viewport: (typeof VIEWPORTS)[number]) => {
