@@ -3,8 +3,8 @@ import { confirmDialog, ConfirmDialog } from 'primereact/confirmdialog';
 import { Dropdown } from 'primereact/dropdown';
 import { TabPanel, TabView } from 'primereact/tabview';
 import { useEffect, useState } from 'react';
-import { TASK_PRIORITIES, TASK_SIDE_CARD_ITEMS, TASK_STATUSES, type Task } from '@ledgerline/contracts/tasks.contracts.ts';
-import { ApiError } from '@ledgerline/ui/api-client.ts';
+import { TASK_PRIORITIES, TASK_SIDE_CARD_ITEMS, TASK_STATUSES, type Task, type TaskClientStatus } from '@ledgerline/contracts/tasks.contracts.ts';
+import { ApiError, apiJson, apiPath } from '@ledgerline/ui/api-client.ts';
 import { useAuth } from '@ledgerline/ui/auth-context.tsx';
 import { formatDate } from '@ledgerline/ui/date-format.ts';
 import { useFailureToast } from '@ledgerline/ui/failure-toast.ts';
@@ -17,7 +17,7 @@ import { NotificationsPanel } from './notifications-panel.tsx';
 import { TaskCalendar } from './task-calendar.tsx';
 import { TaskFormDialog } from './task-form-dialog.tsx';
 import { TaskTable } from './task-table.tsx';
-import { activeFilterCount, completionRate, dueWithin, PRIORITY_LABELS, STATUS_LABELS } from './task-view.ts';
+import { activeFilterCount, clientsNotDoneQuestion, completionRate, dueWithin, PRIORITY_LABELS, STATUS_LABELS } from './task-view.ts';
 import { useOverdueTasks, useStaffUsers, useTaskClients, useTaskMutations, useTasks, useTaskStats, type TaskFilters } from './tasks.api.ts';
 
 function SideCard({ title, tasks }: { title: string; tasks: readonly Task[] }) {
@@ -56,7 +56,19 @@ export function TasksPage() {
   const actions = {
     onEdit: (t: Task) => { setEditing(t); setFormOpen(true); },
     onClientStatus: setStatusTask,
-    onToggleComplete: (t: Task) => setStatus.mutate({ id: t.id, status: t.status === 'completed' ? 'pending' : 'completed' }, { onError: failed }),
+    onToggleComplete: async (t: Task) => {
+      const toggle = () => setStatus.mutate({ id: t.id, status: t.status === 'completed' ? 'pending' : 'completed' }, { onError: failed });
+      if (t.status === 'completed' || t.clientIds.length === 0) return toggle();
+      // Completing a task its clients are not all done with is asked first.
+      let question: string | null;
+      try {
+        question = clientsNotDoneQuestion(await apiJson<TaskClientStatus[]>('GET', apiPath(`tasks/${t.id}/client-statuses`)));
+      } catch (err) {
+        return failed(err);
+      }
+      if (!question) return toggle();
+      confirmDialog({ header: 'Clients Not Done', message: question, icon: 'pi pi-exclamation-triangle', acceptLabel: 'Mark Complete', rejectLabel: 'Cancel', defaultFocus: 'reject', accept: toggle });
+    },
     onDelete: (t: Task) => confirmDialog({
       message: `Are you sure you want to delete "${t.title}"?`, header: 'Delete Task', icon: 'pi pi-exclamation-triangle', acceptClassName: 'p-button-danger',
       accept: () => remove.mutate(t.id, { onError: failed }),

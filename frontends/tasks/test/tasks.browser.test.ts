@@ -110,6 +110,10 @@ describe('tasks screen in Chromium', () => {
 
     // The Admin marks it complete; the next occurrence (3rd of the month after) shows in the calendar.
     await adminPage.locator(`.task-row-${first.id}`).getByRole('button', { name: 'Mark Complete' }).click();
+    // One of its two clients is not done: asked first.
+    const ask = adminPage.locator('.p-confirm-dialog', { hasText: 'Clients Not Done' });
+    await ask.getByText(/^1 of 2 clients is not done yet: .+\. Mark the task complete anyway\?$/).waitFor();
+    await ask.getByRole('button', { name: 'Mark Complete' }).click();
     await eventually(async () => expect((await call<Task[]>('GET', `/api/${TENANT}/tasks`, admin.token)).body.filter((t) => t.title === 'Monthly bookkeeping')).toHaveLength(2), BUS_WAIT_MS);
     await adminPage.getByRole('tab', { name: 'Calendar View' }).click();
     await adminPage.getByRole('button', { name: 'Next month' }).click();
