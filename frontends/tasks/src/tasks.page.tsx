@@ -3,7 +3,8 @@ import { confirmDialog, ConfirmDialog } from 'primereact/confirmdialog';
 import { Dropdown } from 'primereact/dropdown';
 import { TabPanel, TabView } from 'primereact/tabview';
 import { useEffect, useState } from 'react';
-import { TASK_PRIORITIES, TASK_SIDE_CARD_ITEMS, TASK_STATUSES, type Task, type TaskClientStatus } from '@ledgerline/contracts/tasks.contracts.ts';
+import { useSearchParams } from 'react-router-dom';
+import { TASK_LINK_PARAM, TASK_PRIORITIES, TASK_SIDE_CARD_ITEMS, TASK_STATUSES, type Task, type TaskClientStatus } from '@ledgerline/contracts/tasks.contracts.ts';
 import { ApiError, apiJson, apiPath } from '@ledgerline/ui/api-client.ts';
 import { useAuth } from '@ledgerline/ui/auth-context.tsx';
 import { formatDate } from '@ledgerline/ui/date-format.ts';
@@ -44,6 +45,16 @@ export function TasksPage() {
   useEffect(() => { if (signedOut) logout(); }, [signedOut, logout]);
   useFailureToast(tasks, 'Failed to fetch tasks');
   const allTasks = useTasks({});
+  // A notification's link (/tasks?task=12) opens that task, once.
+  const [search, setSearch] = useSearchParams();
+  const linkedTask = Number(search.get(TASK_LINK_PARAM)) || null;
+  useEffect(() => {
+    if (linkedTask === null || !allTasks.data) return;
+    const task = allTasks.data.find((t) => t.id === linkedTask);
+    if (task) { setEditing(task); setFormOpen(true); }
+    else showToast({ severity: 'warn', summary: 'Task not found', detail: 'That task no longer exists or is not yours to see.' });
+    setSearch((params) => { params.delete(TASK_LINK_PARAM); return params; }, { replace: true });
+  }, [linkedTask, allTasks.data, setSearch]);
   const stats = useTaskStats().data;
   const overdue = useOverdueTasks().data ?? [];
   const users = useStaffUsers().data ?? [];

@@ -90,8 +90,13 @@ describe('tasks screen in Chromium', () => {
     await expect(cpaPage.locator('.tasks-page [data-testid="notification-badge"]').count()).resolves.toBe(0);
     await cpaPage.locator('.task-table').getByText('Repeats monthly').waitFor();
     await cpaPage.locator('.app-header').getByRole('button', { name: 'Notifications' }).click();
-    await cpaPage.locator('.notification-popover').getByText('New task assigned').waitFor();
-    await cpaPage.keyboard.press('Escape');
+    // The notification opens its task.
+    await cpaPage.locator('.notification-popover').getByText('New task assigned').click();
+    const opened = cpaPage.getByRole('dialog', { name: 'Edit Task' });
+    await expect(opened.locator('#task-title').inputValue()).resolves.toBe('Monthly bookkeeping');
+    expect(new URL(cpaPage.url()).search).toBe('');
+    await opened.getByRole('button', { name: 'Cancel' }).click();
+    await opened.waitFor({ state: 'hidden' });
 
     // The CPA updates one client's status.
     await cpaPage.locator('.task-table').getByText('Monthly bookkeeping').waitFor();
