@@ -1,10 +1,24 @@
-import type { Task, TaskPriority, TaskStats } from '@ledgerline/contracts/tasks.contracts.ts';
+import type { Task, TaskClientStatus, TaskPriority, TaskStats } from '@ledgerline/contracts/tasks.contracts.ts';
 import { todayCalendarDate, toCalendarDate } from '@ledgerline/ui/calendar-date.ts';
 import type { TaskFilters } from './tasks.api.ts';
 
 /** What the screen derives from tasks (spec 001 §2, §4, §9); pure, so it is unit-tested. */
 
 export const PRIORITY_LABELS: Record<TaskPriority, string> = { urgent: 'Urgent', high: 'High', medium: 'Medium', low: 'Low' };
+/**
+ * What Mark Complete asks first when some of the task's clients are not done ('1 of 2
+ * clients is not done yet: Harbor Foods. …'); null when every client is done.
+ */
+export function clientsNotDoneQuestion(statuses: readonly Pick<TaskClientStatus, 'status' | 'clientName'>[]): string | null {
+  const open = statuses.filter((s) => s.status !== 'completed' && s.status !== 'cancelled');
+  if (open.length === 0) return null;
+  const names = open.map((s) => s.clientName ?? 'a client').join(', ');
+  return `${open.length} of ${statuses.length} client${statuses.length === 1 ? '' : 's'} ${open.length === 1 ? 'is' : 'are'} not done yet: ${names}. Mark the task complete anyway?`;
+}
+
+/** How a recurring task repeats, as the list shows it ('Repeats monthly'); null for a one-off task. */
+export const recurrenceLabel = (t: Pick<Task, 'isRecurring' | 'recurringPattern'>): string | null =>
+  t.isRecurring && t.recurringPattern ? `Repeats ${t.recurringPattern}` : null;
 export const STATUS_LABELS = { pending: 'Pending', in_progress: 'In Progress', completed: 'Completed', cancelled: 'Cancelled' } as const;
 /** Calendar dots: at most 3 per day, plus a grey one for more (§2, §9). */
 export const MAX_DAY_DOTS = 3;

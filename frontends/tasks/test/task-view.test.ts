@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Task, TaskPriority, TaskStatus } from '@ledgerline/contracts/tasks.contracts.ts';
-import { activeFilterCount, completionRate, dayDots, dayKey, dueWithin, isDueToday, isOverdue, tasksByDay } from '../src/task-view.ts';
+import { activeFilterCount, clientsNotDoneQuestion, completionRate, dayDots, dayKey, dueWithin, isDueToday, isOverdue, recurrenceLabel, tasksByDay } from '../src/task-view.ts';
 import { monthGrid } from '@ledgerline/ui/calendar-date.ts';
 
 const NOW = new Date(2025, 2, 10, 12, 0, 0);
@@ -56,5 +56,16 @@ describe('task view helpers', () => {
     expect(weeks.every((w) => w.length === 7)).toBe(true);
     expect(dayKey(weeks.at(-1)!.at(-1)!) >= '2025-03-31').toBe(true);
     expect(monthGrid(2026, 1)).toHaveLength(4); // February 2026: exactly four weeks
+  });
+
+  it("says how a recurring task repeats, and nothing for a one-off", () => {
+    expect(recurrenceLabel({ isRecurring: true, recurringPattern: 'monthly' })).toBe('Repeats monthly');
+    expect(recurrenceLabel({ isRecurring: false, recurringPattern: null })).toBeNull();
+  });
+  it('asks before completing a task whose clients are not all done', () => {
+    expect(clientsNotDoneQuestion([{ status: 'completed', clientName: 'Acme' }, { status: 'cancelled', clientName: 'Beta' }])).toBeNull();
+    expect(clientsNotDoneQuestion([{ status: 'completed', clientName: 'Acme' }, { status: 'pending', clientName: 'Bayview Bakery' }]))
+      .toBe('1 of 2 clients is not done yet: Bayview Bakery. Mark the task complete anyway?');
+    expect(clientsNotDoneQuestion([{ status: 'in_progress', clientName: 'Acme' }])).toBe('1 of 1 client is not done yet: Acme. Mark the task complete anyway?');
   });
 });

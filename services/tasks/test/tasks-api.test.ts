@@ -314,7 +314,7 @@ describe('notifications', () => {
     const counted = new Promise<UnreadCount>((resolve) => s.socket.once(UNREAD_COUNT_PUSH, resolve));
     const t = (await create('admin', { title: 'Bank reconciliation', assignedToId: ids.cpa, clientIds: [ids.own] })).body;
     const n = await pushed;
-    expect(n).toMatchObject({ title: 'New task assigned', category: 'task', type: 'info', userId: ids.cpa, taskId: t.id, taskTitle: 'Bank reconciliation', isRead: false, actionUrl: '/tasks' });
+    expect(n).toMatchObject({ title: 'New task assigned', category: 'task', type: 'info', userId: ids.cpa, taskId: t.id, taskTitle: 'Bank reconciliation', isRead: false, actionUrl: `/tasks?task=${t.id}` });
     expect(n.message).toBe(`admin of ${ACME} assigned you "Bank reconciliation".`);
     const unread = (await call<UnreadCount>('GET', `/api/${ACME}/notifications/unread-count?userId=${ids.cpa}`, tokens.cpa)).body.count;
     expect((await counted).count).toBe(unread);

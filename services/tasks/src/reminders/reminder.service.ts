@@ -4,6 +4,7 @@ import { requestNotifications } from '@ledgerline/kit/notifications/request-noti
 import type { JobQueue } from '@ledgerline/kit/scheduler/job-queue.ts';
 import type { JobHandler } from '@ledgerline/kit/scheduler/scheduler.ts';
 import type { TaskRow, TaskStore } from '../tasks/task.store.ts';
+import { taskActionUrl } from '@ledgerline/contracts/tasks.contracts.ts';
 
 export const REMINDER_JOB = 'task-reminder';
 type ReminderKind = 'due_soon' | 'overdue';
@@ -77,7 +78,7 @@ export class ReminderService {
       await requestNotifications(tx, tenant.shortName, [{
         userId: r.user_id, title: r.title, message: r.message, type: r.type === 'error' ? 'error' : 'warning',
         category: r.kind === 'due_soon' ? 'reminder' : 'deadline', taskId: task.id, taskTitle: task.title, reminderId: r.id,
-        actionUrl: '/tasks', email: true,
+        actionUrl: taskActionUrl(task.id), email: true,
       }]);
     };
   }

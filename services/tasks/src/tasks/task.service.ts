@@ -8,7 +8,7 @@ import { Invalid, NotFound } from '@ledgerline/kit/errors.ts';
 import { requestNotifications } from '@ledgerline/kit/notifications/request-notification.ts';
 import type { TenantRequest } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import type { NotificationRequest } from '@ledgerline/contracts/notifications.contracts.ts';
-import { TASK_MESSAGES, type TaskInput, type TaskStatus, type TaskUpdate } from '@ledgerline/contracts/tasks.contracts.ts';
+import { TASK_MESSAGES, taskActionUrl, type TaskInput, type TaskStatus, type TaskUpdate } from '@ledgerline/contracts/tasks.contracts.ts';
 import { canReachClient, taskReach, type TaskReach } from '../access-rules.ts';
 import type { ReminderService } from '../reminders/reminder.service.ts';
 import { occurrenceDate, withinEnd } from './recurrence.ts';
@@ -137,7 +137,7 @@ export class TaskService {
     if (updated.createdById > 0 && updated.createdById !== actor) {
       await this.#notify(tx, t, [{
         userId: updated.createdById, title: 'Task status changed', message: `${actorName(t.claims)} set "${updated.title}" to ${STATUS_LABEL[to]}.`,
-        type: to === 'completed' ? 'success' : 'info', category: 'task', taskId: updated.id, taskTitle: updated.title, actionUrl: '/tasks',
+        type: to === 'completed' ? 'success' : 'info', category: 'task', taskId: updated.id, taskTitle: updated.title, actionUrl: taskActionUrl(updated.id),
       }]);
     }
     return updated;
@@ -184,7 +184,7 @@ function assignmentNotice(t: TenantRequest, task: TaskRow, previousAssignee: num
   const due = task.dueDate ? ` (due ${task.dueDate})` : '';
   return [{
     userId: task.assignedToId, title: 'New task assigned', message: `${actorName(t.claims)} assigned you "${task.title}"${due}.`,
-    type: 'info', category: 'task', taskId: task.id, taskTitle: task.title, clientId: task.clientIds[0] ?? null, actionUrl: '/tasks',
+    type: 'info', category: 'task', taskId: task.id, taskTitle: task.title, clientId: task.clientIds[0] ?? null, actionUrl: taskActionUrl(task.id),
   }];
 }
 
