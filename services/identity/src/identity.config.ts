@@ -10,6 +10,7 @@ export const identityConfigSpec = {
   loginMaxFailuresPerUser: field('LOGIN_MAX_FAILURES_PER_USER', env.int(5, 1), 'failed logins per username within the window before 429'),
   loginMaxFailuresPerIp: field('LOGIN_MAX_FAILURES_PER_IP', env.int(30, 1), 'failed logins per client IP within the window before 429'),
   loginThrottleWindowSeconds: field('LOGIN_THROTTLE_WINDOW_SECONDS', env.int(15 * 60, 1), 'window of the login throttle'),
+  encryptionKey: field('PORTAL_ENCRYPTION_KEY', env.optionalString(), '32-byte key (base64 or hex) sealing authenticator secrets at rest; unset generates one in PORTAL_DATA_DIR/keys'),
   keycloakUrl: field('KEYCLOAK_URL', env.optionalUrl(), 'Keycloak base URL: each firm gets a realm; unset uses the built-in issuer'),
   keycloakAdminUsername: field('KEYCLOAK_ADMIN_USERNAME', env.string('admin'), 'Keycloak administrator (master realm)'),
   keycloakAdminPassword: field('KEYCLOAK_ADMIN_PASSWORD', env.optionalString(), 'its password'),

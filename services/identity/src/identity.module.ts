@@ -25,11 +25,14 @@ import { UserService } from './users/user.service.ts';
 import { UserStore } from './users/user.store.ts';
 import { createUsersRouter } from './users/users.router.ts';
 import { NotFound } from '@ledgerline/kit/errors.ts';
+import { deriveKey, loadMasterKey } from '@ledgerline/kit/crypto/master-key.ts';
+import { MfaService } from './mfa/mfa.service.ts';
+import { createMfaRouter } from './mfa/mfa.router.ts';
 
 export const identityModule: ServiceModule = {
   name: 'identity',
   defaultPort: 8101,
-  apiResources: ['auth', 'admin/auth', 'admin/overview', 'info', 'companies', 'users', 'roles'],
+  apiResources: ['auth', 'admin/auth', 'admin/overview', 'info', 'companies', 'users', 'roles', 'security-settings', 'security-events'],
   otherPaths: ['/.well-known/'],
   migrations: [identityPlatformMigrations, identityTenantMigrations],
   async init(deps) {
@@ -58,7 +61,8 @@ export const identityModule: ServiceModule = {
       maxFailuresPerIp: config.loginMaxFailuresPerIp,
       windowSeconds: config.loginThrottleWindowSeconds,
     });
-    const logins = new LoginService({ db, companies, users, admins, provider, issuer, throttle });
+    const mfa = new MfaService(deriveKey(loadMasterKey(config.encryptionKey, deps.dataDir), 'second-factor-secrets'));
+    const logins = new LoginService({ db, companies, users, admins, provider, issuer, throttle, mfa });
     const tenants = new TenantService({ db, companies, provider, peers: deps.peers });
     const tenantOf = tenantResolver(db, companies);
     const authenticated = authenticateCaller({ db, tokens: deps.tokens, companies, users });
@@ -73,6 +77,7 @@ export const identityModule: ServiceModule = {
         createAdminOverviewRouter({ api, db, companies, users, authenticated }),
         createRolesRouter({ api, roles, provider, authenticated, tenantOf }),
         createUsersRouter({ api, users, userService: new UserService(users, provider), authenticated, tenantOf }),
+        createMfaRouter({ api, db, mfa, logins, companies, users, authenticated, tenantOf }),
       ],
       async start() {
         // Identity's own tables in every firm's schema; the other services follow tenant events.

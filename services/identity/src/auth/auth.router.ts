@@ -1,13 +1,13 @@
 import express, { type RequestHandler, type Router } from 'express';
 import type { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
 import { authOf } from '@ledgerline/kit/http/authenticate.ts';
-import { clientAddress } from '@ledgerline/kit/http/client-address.ts';
 import { NotFound } from '@ledgerline/kit/errors.ts';
 import { TENANT_HEADER } from '@ledgerline/kit/service-module.ts';
 import { loginRequestSchema } from '@ledgerline/contracts/auth.contracts.ts';
 import { TENANT_NOT_FOUND, type CompanyStore } from '../tenants/company.store.ts';
 import type { LoginService } from './login.service.ts';
 import { storedUserOf } from './authenticate-caller.ts';
+import { signInContext } from '../mfa/mfa.router.ts';
 
 export function createAuthRouter(deps: { api: ApiRegistry; logins: LoginService; companies: CompanyStore; authenticated: RequestHandler[] }): Router {
   const { api, logins, companies } = deps;
@@ -15,17 +15,17 @@ export function createAuthRouter(deps: { api: ApiRegistry; logins: LoginService;
 
   api.route(router, {
     method: 'post', path: '/api/auth/login', public: true, body: loginRequestSchema,
-    summary: 'Sign in. With a tenant (/api/{tenant}/auth/login or a tenant host) as that firm\'s user; without, platform administrators and then any firm\'s user by username.',
+    summary: 'Sign in. With a tenant (/api/{tenant}/auth/login or a tenant host) as that firm\'s user; without, platform administrators and then any firm\'s user by username. Where a second factor is set up or required: { mfaRequired, challenge, methods } or { mfaSetupRequired, challenge } instead of a token.',
   }, ({ req, body }) => {
     const tenant = req.header(TENANT_HEADER);
     return tenant
-      ? logins.tenantLogin(tenant, body.username, body.password, clientAddress(req))
-      : logins.genericLogin(body.username, body.password, clientAddress(req));
+      ? logins.tenantLogin(tenant, body.username, body.password, signInContext(req))
+      : logins.genericLogin(body.username, body.password, signInContext(req));
   });
 
   api.route(router, {
     method: 'post', path: '/api/admin/auth/login', summary: 'Platform administrator login', public: true, body: loginRequestSchema,
-  }, ({ req, body }) => logins.adminLogin(body.username, body.password, clientAddress(req)));
+  }, ({ req, body }) => logins.adminLogin(body.username, body.password, signInContext(req)));
 
   api.route(router, {
     method: 'get', path: '/api/info', public: true, summary: 'Public facts of a firm for its login page (/api/{tenant}/info); 404 when unknown or inactive',
