@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { LoginResponse } from './auth.contracts.ts';
 
 /** Ways to prove the second factor at sign-in. */
-export const MFA_METHODS = ['totp', 'recovery'] as const;
+export const MFA_METHODS = ['totp', 'email', 'recovery'] as const;
 export type MfaMethod = (typeof MFA_METHODS)[number];
 
 /** The answer of a login whose password was right but a second factor is still due. */
@@ -37,6 +37,21 @@ export const totpSetupSchema = z.object({ challenge: challengeSchema.optional() 
 export const totpConfirmSchema = z.object({ code: codeSchema, challenge: challengeSchema.optional() });
 /** Removing the authenticator or regenerating recovery codes needs a current code (authenticator or recovery). */
 export const mfaCodeSchema = z.object({ code: codeSchema });
+
+/** E-mail sign-in of Client users: the answer is the same whatever the address. */
+export const emailCodeRequestSchema = z.object({
+  email: z.email({ error: 'Please enter a valid email address' }).max(254, 'Please enter a valid email address'),
+});
+export const EMAIL_CODE_SENT = 'If this address belongs to a client of the firm, a sign-in code is on its way. It works for 10 minutes.';
+
+/** The address and the 6-digit code, or the one-click link's token. */
+export const emailCodeVerifySchema = z.object({
+  email: z.email({ error: 'Please enter a valid email address' }).max(254).optional(),
+  code: z.string().trim().regex(/^\d{6}$/, 'The code has 6 digits').optional(),
+  token: z.string().min(20, 'The link is not valid').max(200, 'The link is not valid').optional(),
+}).refine((v) => v.token !== undefined || (v.email !== undefined && v.code !== undefined), { message: 'Enter your email address and the code' });
+
+export const mfaEmailSchema = z.object({ challenge: challengeSchema });
 
 export interface TotpSetupResponse {
   /** Base32, for typing into an authenticator by hand. */

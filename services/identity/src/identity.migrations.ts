@@ -165,5 +165,23 @@ export const identityTenantMigrations: ServiceMigrations = {
       );
       INSERT INTO security_settings DEFAULT VALUES`,
     },
+    {
+      id: '005_email_sign_in',
+      sql: `ALTER TABLE users ADD COLUMN email text;
+      -- Unique in the firm whatever the case: it is how a Client user is found to sign in by e-mail.
+      CREATE UNIQUE INDEX users_email ON users (lower(email));
+      -- One-time codes e-mailed to a user: to sign in (with a one-click link), or as the second factor of a challenge.
+      CREATE TABLE email_codes (
+        id serial PRIMARY KEY,
+        user_id integer NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        purpose text NOT NULL CHECK (purpose IN ('sign-in', 'mfa')),
+        code_hash text NOT NULL,
+        link_hash text UNIQUE,
+        failures integer NOT NULL DEFAULT 0,
+        expires_at timestamptz NOT NULL,
+        used_at timestamptz
+      );
+      CREATE INDEX email_codes_user ON email_codes (user_id, purpose)`,
+    },
   ],
 };

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { apiClient, startTestPortal, TEST_ADMIN } from '@ledgerline/server/portal-harness.ts';
 import type { RunningPortal } from '@ledgerline/server/portal.ts';
 import type { MfaRequiredResponse, MfaSetupRequiredResponse, SecurityEvent, TotpSetupResponse } from '@ledgerline/contracts/sign-in-security.contracts.ts';
+import { mailpit, type ReceivedMail } from '@ledgerline/kit/testing/mailpit.ts';
 import { totpCode } from '../src/mfa/totp.ts';
 
 /**
@@ -9,6 +10,7 @@ import { totpCode } from '../src/mfa/totp.ts';
  * portal runs on the built-in issuer even where CI exports KEYCLOAK_URL: Keycloak firms keep
  * their factors in the realm.
  */
+const mail = mailpit();
 type Portal = RunningPortal & { gatewayUrl: string; adminToken: string };
 let portal: Portal;
 let call: ReturnType<typeof apiClient>;
@@ -34,7 +36,10 @@ async function enrol(tenant: string, token: string): Promise<{ secret: string; r
 }
 
 beforeAll(async () => {
-  portal = await startTestPortal({ KEYCLOAK_URL: '', LOGIN_MAX_FAILURES_PER_USER: '8' });
+  portal = await startTestPortal({
+    KEYCLOAK_URL: '', LOGIN_MAX_FAILURES_PER_USER: '8', EMAIL_CODE_REQUESTS_PER_ADDRESS: '8', SCHEDULER_POLL_MS: '200',
+    ...(mail ? { SMTP_URL: mail.smtpUrl } : {}),
+  });
   call = apiClient(portal.gatewayUrl);
   for (const shortName of [ACME, BETA]) {
     expect((await call('POST', '/api/companies', portal.adminToken, { name: `${shortName} Tax`, shortName })).status).toBe(201);
@@ -278,5 +283,144 @@ describe('the platform administrator', () => {
     expect((await call<Login>('POST', '/api/auth/login', null, TEST_ADMIN)).body.mfaRequired).toBe(true);
     expect((await call('DELETE', '/api/admin/auth/mfa/totp', ok.body.token, { code: confirmed.body.recoveryCodes[1] })).status).toBe(200);
     expect((await call<Login>('POST', '/api/admin/auth/login', null, TEST_ADMIN)).body.token).toEqual(expect.any(String));
+  });
+});
+
+// E-mail: codes are read from the real SMTP server (Mailpit); without MAILPIT_URL (outside CI) this part does not run.
+if (mail) describe('e-mail sign-in for Client users and the e-mailed second factor', () => {
+  const GAMMA = `gamma${suffix}`;
+  const address = (who: string) => `${who}-${suffix}@example.test`;
+  const g: Record<string, { id: number; email: string }> = {};
+  let admin = '';
+  const sent = { message: 'If this address belongs to a client of the firm, a sign-in code is on its way. It works for 10 minutes.' };
+  const codeOf = (m: ReceivedMail) => /^(\d{6}) is your /.exec(m.Subject)![1]!;
+  const linkTokenOf = (m: ReceivedMail) => /signInToken=([A-Za-z0-9_%-]+)/.exec(m.Text)![1]!;
+  const requestCode = (tenant: string, email: string) => call('POST', `/api/${tenant}/auth/email-code`, null, { email });
+  const policy = (changes: Record<string, boolean>) => call('PUT', `/api/${GAMMA}/security-settings`, admin, {
+    requireMfaForStaff: false, requireMfaForClients: false, allowEmailCodeForStaff: false, allowEmailCodeForClients: true, clientEmailSignIn: true, ...changes,
+  });
+
+  beforeAll(async () => {
+    expect((await call('POST', '/api/companies', portal.adminToken, { name: 'Gamma Tax', shortName: GAMMA })).status).toBe(201);
+    for (const [who, roleId] of [['gadmin', 1], ['gclient', 4], ['gstaff', 3]] as const) {
+      const r = await call<{ id: number; email: string }>('POST', `/api/${GAMMA}/users`, portal.adminToken, {
+        username: name(who, GAMMA), password: PASSWORD, fullName: who, roleId, clientIds: roleId === 4 ? [3] : [], reportTypeIds: [], email: address(who).toUpperCase(),
+      });
+      expect(r.status).toBe(201);
+      expect(r.body.email).toBe(address(who));
+      g[who] = r.body;
+    }
+    admin = (await call<{ token: string }>('POST', `/api/${GAMMA}/auth/login`, null, { username: name('gadmin', GAMMA), password: PASSWORD })).body.token;
+  });
+
+  it('an address is optional, validated and unique in the firm (whatever its case)', async () => {
+    const base = { password: PASSWORD, fullName: 'Dup', roleId: 4, clientIds: [3], reportTypeIds: [] };
+    expect(await call('POST', `/api/${GAMMA}/users`, portal.adminToken, { ...base, username: name('dup', GAMMA), email: address('gclient').toUpperCase() }))
+      .toEqual({ status: 409, body: { message: 'Another user of this firm has this email address' } });
+    const bad = await call<{ message: string }>('POST', `/api/${GAMMA}/users`, portal.adminToken, { ...base, username: name('bad', GAMMA), email: 'not-an-address' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toContain('Please enter a valid email address');
+    // Another firm may have a user with the same address.
+    expect((await call('POST', `/api/${ACME}/users`, portal.adminToken, { ...base, username: name('same', ACME), email: address('gclient') })).status).toBe(201);
+    expect((await call<{ clientEmailSignIn: boolean }>('GET', `/api/${GAMMA}/info`)).body.clientEmailSignIn).toBe(true);
+  });
+
+  it('asking for a code answers the same, in similar time, for a known and an unknown address', async () => {
+    const known: number[] = [];
+    const unknown: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      for (const [email, times] of [[address('gclient'), known], [address(`nobody${i}`), unknown]] as const) {
+        const started = performance.now();
+        expect(await requestCode(GAMMA, email)).toEqual({ status: 202, body: sent });
+        times.push(performance.now() - started);
+      }
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    expect(Math.abs(median(known) - median(unknown))).toBeLessThan(150);
+    await mail.waitForMail(address('gclient'), 4);
+    expect(await mail.messagesTo(address('nobody0'))).toEqual([]);
+  });
+
+  it('is limited per address, known or not', async () => {
+    const stranger = address('stranger');
+    for (let i = 0; i < 8; i++) expect((await requestCode(GAMMA, stranger)).status).toBe(202);
+    const limited = await requestCode(GAMMA, stranger);
+    expect(limited.status).toBe(429);
+    // The client's own address has had 4 requests: 4 more, then the same 429.
+    for (let i = 0; i < 4; i++) expect((await requestCode(GAMMA, address('gclient'))).status).toBe(202);
+    expect((await requestCode(GAMMA, address('gclient'))).status).toBe(429);
+  });
+
+  it('the e-mailed code signs the client in once; a wrong one is refused; the mail names the firm', async () => {
+    const latest = await mail.waitForMail(address('gclient'), 8);
+    expect(latest.From).toEqual({ Name: 'Gamma Tax via Ledgerline', Address: 'no-reply@ledgerline.invalid' });
+    expect(latest.Text).toContain('It works once, within 10 minutes.');
+    const code = codeOf(latest);
+    const wrong = await call('POST', `/api/${GAMMA}/auth/email-code/verify`, null, { email: address('gclient'), code: code === '000000' ? '000001' : '000000' });
+    expect(wrong).toEqual({ status: 401, body: { message: 'The code is not valid or has expired. Ask for a new one.' } });
+    // Another firm does not know this code.
+    expect((await call('POST', `/api/${ACME}/auth/email-code/verify`, null, { email: address('gclient'), code })).status).toBe(401);
+    const ok = await call<{ token: string; user: { id: number } }>('POST', `/api/${GAMMA}/auth/email-code/verify`, null, { email: address('gclient'), code });
+    expect(ok.status).toBe(200);
+    expect(ok.body.user.id).toBe(g.gclient!.id);
+    expect((await call('GET', `/api/${GAMMA}/auth/me`, ok.body.token)).status).toBe(200);
+    expect((await call('POST', `/api/${GAMMA}/auth/email-code/verify`, null, { email: address('gclient'), code })).status).toBe(401);
+    // Earlier codes died when a newer one was sent.
+    expect((await call('POST', `/api/${GAMMA}/auth/email-code/verify`, null, { email: address('gclient'), code: codeOf((await mail.messagesTo(address('gclient')))[0]!) })).status).toBe(401);
+  });
+
+  it('the one-click link signs in once', async () => {
+    const email = address('linkclient');
+    const created = await call<{ id: number }>('POST', `/api/${GAMMA}/users`, portal.adminToken, { username: name('linkclient', GAMMA), password: PASSWORD, fullName: 'Link', roleId: 4, clientIds: [3], reportTypeIds: [], email });
+    expect(created.status).toBe(201);
+    expect((await requestCode(GAMMA, email)).status).toBe(202);
+    const token = decodeURIComponent(linkTokenOf(await mail.waitForMail(email)));
+    const ok = await call<{ user: { id: number } }>('POST', `/api/${GAMMA}/auth/email-code/verify`, null, { token });
+    expect(ok.status).toBe(200);
+    expect(ok.body.user.id).toBe(created.body.id);
+    expect((await call('POST', `/api/${GAMMA}/auth/email-code/verify`, null, { token })).status).toBe(401);
+    expect((await call('POST', `/api/${GAMMA}/auth/email-code/verify`, null, {})).status).toBe(400);
+  });
+
+  it('staff are never sent a sign-in code, nor anyone when the firm turned it off', async () => {
+    expect((await requestCode(GAMMA, address('gstaff'))).status).toBe(202);
+    expect((await policy({ clientEmailSignIn: false })).status).toBe(200);
+    expect((await call<{ clientEmailSignIn: boolean }>('GET', `/api/${GAMMA}/info`)).body.clientEmailSignIn).toBe(false);
+    const before = (await mail.messagesTo(address('linkclient'))).length;
+    expect((await requestCode(GAMMA, address('linkclient'))).status).toBe(202);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(await mail.messagesTo(address('gstaff'))).toEqual([]);
+    expect(await mail.messagesTo(address('linkclient'))).toHaveLength(before);
+    expect((await policy({})).status).toBe(200);
+  });
+
+  it('a required second factor still applies; the e-mailed code counts as one only where the firm allows it', async () => {
+    const email = address('gclient2');
+    expect((await call('POST', `/api/${GAMMA}/users`, portal.adminToken, { username: name('gclient2', GAMMA), password: PASSWORD, fullName: 'C2', roleId: 4, clientIds: [3], reportTypeIds: [], email })).status).toBe(201);
+    const signInByMail = async (n: number) => {
+      expect((await requestCode(GAMMA, email)).status).toBe(202);
+      return call<Login>('POST', `/api/${GAMMA}/auth/email-code/verify`, null, { email, code: codeOf(await mail.waitForMail(email, n)) });
+    };
+    expect((await policy({ requireMfaForClients: true, allowEmailCodeForClients: false })).status).toBe(200);
+    expect((await signInByMail(1)).body).toEqual({ mfaSetupRequired: true, challenge: expect.any(String) });
+    expect((await policy({ requireMfaForClients: true, allowEmailCodeForClients: true })).status).toBe(200);
+    expect((await signInByMail(2)).body.token).toEqual(expect.any(String));
+
+    // With the password, the e-mailed code is the second factor.
+    const r = await call<Login>('POST', `/api/${GAMMA}/auth/login`, null, { username: name('gclient2', GAMMA), password: PASSWORD });
+    expect(r.body).toEqual({ mfaRequired: true, challenge: expect.any(String), methods: ['email'] });
+    expect(await call('POST', `/api/${ACME}/auth/mfa/email`, null, { challenge: r.body.challenge })).toEqual({ status: 401, body: { message: 'This sign-in has expired. Please sign in again.' } });
+    expect((await call('POST', `/api/${GAMMA}/auth/mfa/email`, null, { challenge: r.body.challenge })).status).toBe(202);
+    const second = await mail.waitForMail(email, 3);
+    expect((await call('POST', `/api/${GAMMA}/auth/mfa/verify`, null, { challenge: r.body.challenge, method: 'email', code: '000000' === codeOf(second) ? '000001' : '000000' })).status).toBe(401);
+    const ok = await call<{ token: string }>('POST', `/api/${GAMMA}/auth/mfa/verify`, null, { challenge: r.body.challenge, method: 'email', code: codeOf(second) });
+    expect(ok.status).toBe(200);
+
+    // Staff: not allowed by default.
+    expect((await policy({ requireMfaForStaff: true })).status).toBe(200);
+    const staff = await call<Login>('POST', `/api/${GAMMA}/auth/login`, null, { username: name('gstaff', GAMMA), password: PASSWORD });
+    expect(staff.body.mfaSetupRequired).toBe(true);
+    expect((await call('POST', `/api/${GAMMA}/auth/mfa/email`, null, { challenge: staff.body.challenge })).status).toBe(400);
+    expect((await policy({})).status).toBe(200);
   });
 });

@@ -102,6 +102,10 @@ const RULES: Record<string, Rule> = {
   // Second factors: everyone's own (a wrong code from a signed-in caller is a 400); the platform administrator's path is theirs.
   'POST /api/auth/mfa/verify': { allowed: 'public' },
   'POST /api/admin/auth/mfa/verify': { allowed: 'public' },
+  'POST /api/auth/mfa/email': { allowed: 'public' },
+  'POST /api/admin/auth/mfa/email': { allowed: 'public' },
+  'POST /api/auth/email-code': { allowed: 'public' },
+  'POST /api/auth/email-code/verify': { allowed: 'public' },
   'GET /api/auth/mfa': { allowed: EVERYONE },
   'POST /api/auth/mfa/totp/setup': { allowed: EVERYONE, request: () => ({ body: {} }) },
   'POST /api/auth/mfa/totp/confirm': { allowed: EVERYONE, request: () => ({ body: { code: '000000' } }) },

@@ -8,8 +8,10 @@ import { TENANT_NOT_FOUND, type CompanyStore } from '../tenants/company.store.ts
 import type { LoginService } from './login.service.ts';
 import { storedUserOf } from './authenticate-caller.ts';
 import { signInContext } from '../mfa/mfa.router.ts';
+import type { MfaService } from '../mfa/mfa.service.ts';
+import type { Database } from '@ledgerline/kit/db/database.ts';
 
-export function createAuthRouter(deps: { api: ApiRegistry; logins: LoginService; companies: CompanyStore; authenticated: RequestHandler[] }): Router {
+export function createAuthRouter(deps: { api: ApiRegistry; db: Database; logins: LoginService; mfa: MfaService; companies: CompanyStore; authenticated: RequestHandler[] }): Router {
   const { api, logins, companies } = deps;
   const router = express.Router();
 
@@ -28,12 +30,13 @@ export function createAuthRouter(deps: { api: ApiRegistry; logins: LoginService;
   }, ({ req, body }) => logins.adminLogin(body.username, body.password, signInContext(req)));
 
   api.route(router, {
-    method: 'get', path: '/api/info', public: true, summary: 'Public facts of a firm for its login page (/api/{tenant}/info); 404 when unknown or inactive',
+    method: 'get', path: '/api/info', public: true, summary: 'Public facts of a firm for its login page (/api/{tenant}/info), whether its Client users may sign in by e-mail included; 404 when unknown or inactive',
   }, async ({ req }) => {
     const shortName = req.header(TENANT_HEADER);
     const company = shortName ? await companies.findByShortName(shortName) : null;
     if (!company?.isActive) throw new NotFound(TENANT_NOT_FOUND);
-    return { id: company.id, name: company.name, shortName: company.shortName, isActive: company.isActive, urlPattern: company.urlPattern };
+    const { clientEmailSignIn } = await deps.mfa.settings.get(deps.db.forSchema(company.schemaName));
+    return { id: company.id, name: company.name, shortName: company.shortName, isActive: company.isActive, urlPattern: company.urlPattern, clientEmailSignIn };
   });
 
   api.route(router, {

@@ -125,6 +125,20 @@ export class LoginService {
     return this.#complete(subject, ctx, method);
   }
 
+  /**
+   * A first factor other than the password was proven (an e-mailed sign-in code): a second
+   * step follows as after a password, unless the firm accepts that code as the possession
+   * factor itself.
+   */
+  async afterEmailCode(subject: MfaSubject, throttleKey: string, ctx: SignInContext): Promise<LoginOutcome> {
+    if (!(await this.#mfa.emailCodeAllowed(subject))) {
+      const step = await this.#mfa.nextStep(subject, throttleKey);
+      if (step) return step;
+    }
+    this.#throttle.recordSuccess(throttleKey);
+    return this.#complete(subject, ctx, 'email');
+  }
+
   /** Completes a sign-in whose setup challenge was just used to enrol a factor. */
   async completeSetup(subject: MfaSubject, throttleKey: string, ctx: SignInContext): Promise<LoginResponse> {
     this.#throttle.recordSuccess(throttleKey);
@@ -187,11 +201,11 @@ export class LoginService {
   }
 
   #tenantSubject(company: Company, user: User): MfaSubject {
-    return { db: this.#db.forSchema(company.schemaName), company, userId: user.id, username: user.username, role: user.roleName };
+    return { db: this.#db.forSchema(company.schemaName), company, userId: user.id, username: user.username, role: user.roleName, email: user.email };
   }
 
   #platformSubject(admin: PlatformAdmin): MfaSubject {
-    return { db: this.#db.forSchema(PLATFORM_SCHEMA), company: null, userId: admin.id, username: admin.username, role: 'Admin' };
+    return { db: this.#db.forSchema(PLATFORM_SCHEMA), company: null, userId: admin.id, username: admin.username, role: 'Admin', email: null };
   }
 
   async #activeCompany(shortName: string): Promise<Company> {

@@ -15,6 +15,8 @@ export interface MfaSubject {
   userId: number;
   username: string;
   role: string;
+  /** Where e-mailed codes go (firm users who have one). */
+  email: string | null;
 }
 
 /** What a challenge names before its dot: the firm's short name or PLATFORM_SCOPE. */

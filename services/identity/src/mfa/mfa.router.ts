@@ -8,7 +8,7 @@ import { parsePathId } from '@ledgerline/kit/http/path-id.ts';
 import { Conflict, Forbidden, Invalid, NotFound, Unauthenticated } from '@ledgerline/kit/errors.ts';
 import { TENANT_HEADER } from '@ledgerline/kit/service-module.ts';
 import {
-  mfaCodeSchema, mfaVerifySchema, securityEventsQuerySchema, securitySettingsSchema, totpConfirmSchema, totpSetupSchema,
+  EMAIL_CODE_SENT, emailCodeRequestSchema, emailCodeVerifySchema, mfaCodeSchema, mfaEmailSchema, mfaVerifySchema, securityEventsQuerySchema, securitySettingsSchema, totpConfirmSchema, totpSetupSchema,
   type SecurityEvent, type TotpConfirmResponse,
 } from '@ledgerline/contracts/sign-in-security.contracts.ts';
 import { requireTenantAdmin } from '../access-rules.ts';
@@ -19,6 +19,7 @@ import type { CompanyStore } from '../tenants/company.store.ts';
 import type { UserStore } from '../users/user.store.ts';
 import { WRONG_CODE, type MfaService } from './mfa.service.ts';
 import type { MfaSubject, SignInContext } from './mfa-subject.ts';
+import type { EmailSignInService } from './email-sign-in.service.ts';
 
 const KEYCLOAK_FACTORS = 'This firm signs in through Keycloak: set up second factors in your Keycloak account.';
 const ADMIN_PATH = '/api/admin/auth';
@@ -41,7 +42,7 @@ function runChain(handlers: RequestHandler[], req: Request, res: Response, done:
  * `/api/auth`) and on the platform administrator's (`/api/admin/auth`).
  */
 export function createMfaRouter(deps: {
-  api: ApiRegistry; db: Database; mfa: MfaService; logins: LoginService; companies: CompanyStore; users: UserStore;
+  api: ApiRegistry; db: Database; mfa: MfaService; logins: LoginService; emailSignIn: EmailSignInService; companies: CompanyStore; users: UserStore;
   authenticated: RequestHandler[]; tenantOf: (res: Response) => Promise<TenantRequest>;
 }): Router {
   const { api, mfa, logins, companies, users, tenantOf } = deps;
@@ -80,6 +81,14 @@ export function createMfaRouter(deps: {
       method: 'post', path: `${prefix}/mfa/verify`, public: true, body: mfaVerifySchema,
       summary: 'Second step of a sign-in: a code for the login\'s challenge → { token, user, tenant }. 401 for a wrong code; a challenge lives 5 minutes and 5 wrong codes',
     }, ({ req, body }) => logins.verify(pathTenant(req), platformOnly, body.challenge, body.method, body.code, signInContext(req)));
+
+    api.route(router, {
+      method: 'post', path: `${prefix}/mfa/email`, public: true, body: mfaEmailSchema, status: 202,
+      summary: 'E-mails a code for the login\'s challenge, where the firm allows e-mailed codes for this user (then verify with method "email")',
+    }, async ({ req, body }) => {
+      await deps.emailSignIn.sendForChallenge(pathTenant(req), platformOnly, body.challenge, signInContext(req));
+      return { message: 'A code is on its way to your e-mail address.' };
+    });
 
     api.route(router, {
       method: 'get', path: `${prefix}/mfa`, before,
@@ -145,6 +154,19 @@ export function createMfaRouter(deps: {
       return events.filter((e) => e.kind === 'sign-in' || e.kind === 'sign-in-failed').slice(0, 50);
     });
   }
+
+  api.route(router, {
+    method: 'post', path: '/api/auth/email-code', public: true, body: emailCodeRequestSchema, status: 202,
+    summary: 'Client users: e-mails a 6-digit sign-in code and a one-click link (10 minutes, once). Answers 202 the same for any address',
+  }, async ({ req, body }) => {
+    await deps.emailSignIn.request(req.header(TENANT_HEADER) ?? null, body.email, signInContext(req));
+    return { message: EMAIL_CODE_SENT };
+  });
+
+  api.route(router, {
+    method: 'post', path: '/api/auth/email-code/verify', public: true, body: emailCodeVerifySchema,
+    summary: 'Signs a Client user in with the e-mailed code (email + code) or the link\'s token; a second factor the firm requires still applies',
+  }, ({ req, body }) => deps.emailSignIn.verify(req.header(TENANT_HEADER) ?? null, body, signInContext(req)));
 
   api.route(router, { method: 'get', path: '/api/security-settings', before, summary: 'The firm\'s sign-in policy (Admin)' }, async ({ res }) => {
     const t = await tenantOf(res);

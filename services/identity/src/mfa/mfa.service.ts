@@ -5,6 +5,7 @@ import { hasRole, ROLES } from '@ledgerline/kit/auth/roles.ts';
 import type {
   MfaMethod, MfaRequiredResponse, MfaSetupRequiredResponse, MfaStatus, SecuritySettings, TotpSetupResponse,
 } from '@ledgerline/contracts/sign-in-security.contracts.ts';
+import { EmailCodeStore } from './email-code.store.ts';
 import { MfaChallengeStore, type StoredChallenge } from './mfa-challenge.store.ts';
 import { scopeOf, type MfaSubject, type SignInContext } from './mfa-subject.ts';
 import { newRecoveryCodes, recoveryCodeHash } from './recovery-codes.ts';
@@ -33,6 +34,7 @@ export class MfaService {
   readonly challenges = new MfaChallengeStore();
   readonly events = new SecurityEventStore();
   readonly settings = new SecuritySettingsStore();
+  readonly emailCodes = new EmailCodeStore();
   readonly #box: SecretBox;
 
   constructor(secretKey: Buffer) {
@@ -43,8 +45,14 @@ export class MfaService {
   async required(s: MfaSubject, db: Queryable = s.db): Promise<boolean> {
     if (!s.company) return false;
     const policy = await this.settings.get(db);
-    const client = hasRole({ sub: '', username: '', fullName: '', role: s.role, tenant: null, platformAdmin: false }, ROLES.client);
-    return client ? policy.requireMfaForClients : policy.requireMfaForStaff;
+    return isClientSubject(s) ? policy.requireMfaForClients : policy.requireMfaForStaff;
+  }
+
+  /** Whether the firm accepts an e-mailed code as this user's second factor (and there is an address to send it to). */
+  async emailCodeAllowed(s: MfaSubject, db: Queryable = s.db): Promise<boolean> {
+    if (!s.company || !s.email) return false;
+    const policy = await this.settings.get(db);
+    return isClientSubject(s) ? policy.allowEmailCodeForClients : policy.allowEmailCodeForStaff;
   }
 
   async status(s: MfaSubject, managedByKeycloak: boolean): Promise<MfaStatus> {
@@ -56,6 +64,8 @@ export class MfaService {
     const f = await this.factors.status(db, s.userId);
     const methods: MfaMethod[] = [];
     if (f.totp) methods.push('totp');
+    // An e-mailed code is offered where the firm allows it, but only as a second factor is due anyway.
+    if ((f.totp || (await this.required(s, db))) && (await this.emailCodeAllowed(s, db))) methods.push('email');
     if (f.recoveryCodesLeft > 0) methods.push('recovery');
     return methods;
   }
@@ -99,6 +109,7 @@ export class MfaService {
   /** Checks a code of the given method, consuming it (a TOTP step, a recovery code). */
   async checkCode(tx: Queryable, s: MfaSubject, method: MfaMethod, code: string): Promise<boolean> {
     if (method === 'recovery') return this.factors.useRecoveryCode(tx, s.userId, recoveryCodeHash(code));
+    if (method === 'email') return this.emailCodes.useCode(tx, s.userId, 'mfa', code);
     const { secret } = await this.factors.totpSecrets(tx, s.userId);
     if (!secret) return false;
     const step = totpStep(this.#open(s, secret), code);
@@ -186,5 +197,7 @@ export class MfaService {
     return this.#box.open(sealed, `totp/${s.db.schema}/${s.userId}`);
   }
 }
+
+const isClientSubject = (s: MfaSubject) => hasRole({ sub: '', username: '', fullName: '', role: s.role, tenant: null, platformAdmin: false }, ROLES.client);
 
 export const eventContext = (ctx: SignInContext) => ({ address: ctx.address, browser: ctx.browser });
