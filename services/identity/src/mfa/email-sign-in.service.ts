@@ -51,7 +51,7 @@ export class EmailSignInService {
     requests.recordFailure(key, ctx.address);
     await this.#deps.db.forSchema(company.schemaName).transaction(async (tx) => {
       const [policy, user] = await Promise.all([mfa.settings.get(tx), users.findByEmail(tx, email)]);
-      if (!policy.clientEmailSignIn || !user?.email || !isClient(user)) return;
+      if (!this.#offered(policy.clientEmailSignIn) || !user?.email || !isClient(user)) return;
       const { code, linkToken } = await mfa.emailCodes.issue(tx, user.id, 'sign-in');
       const link = `${this.#deps.publicBaseUrl.replace(/\/$/, '')}/${company.shortName}/login?signInToken=${encodeURIComponent(linkToken!)}`;
       await queueMail(jobs, tx, signInCodeMail({ to: user.email, firmName: company.name, code, minutes: EMAIL_CODE_TTL_MINUTES, link }));
@@ -66,7 +66,7 @@ export class EmailSignInService {
     const db = this.#deps.db.forSchema(company.schemaName);
     const user = await db.transaction(async (tx) => {
       const policy = await mfa.settings.get(tx);
-      if (!policy.clientEmailSignIn) return null;
+      if (!this.#offered(policy.clientEmailSignIn)) return null;
       if (input.token) {
         const userId = await mfa.emailCodes.useLink(tx, input.token);
         return userId === null ? null : users.find(tx, userId);
@@ -98,6 +98,14 @@ export class EmailSignInService {
     });
     if (!sent.ok) throw new Unauthenticated(sent.message);
     requests.recordFailure(key, ctx.address);
+  }
+
+  /**
+   * Keycloak firms sign in through their realm: a token the product issued itself would
+   * bypass the realm's own rules, so e-mail sign-in is the built-in issuer's only.
+   */
+  #offered(firmAllows: boolean): boolean {
+    return firmAllows && this.#deps.logins.ownsFactors;
   }
 
   async #company(shortName: string | null): Promise<Company> {
