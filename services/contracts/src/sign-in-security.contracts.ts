@@ -86,7 +86,7 @@ export const securitySettingsSchema = z.object({
 export type SecuritySettings = z.infer<typeof securitySettingsSchema>;
 
 export const SECURITY_EVENT_KINDS = [
-  'sign-in', 'sign-in-failed', 'factor-added', 'factor-removed', 'factors-reset', 'recovery-code-used', 'recovery-codes-regenerated', 'policy-changed',
+  'sign-in', 'sign-in-failed', 'factor-added', 'factor-removed', 'factors-reset', 'recovery-code-used', 'recovery-codes-regenerated', 'policy-changed', 'sessions-revoked',
 ] as const;
 export type SecurityEventKind = (typeof SECURITY_EVENT_KINDS)[number];
 

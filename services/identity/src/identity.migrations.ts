@@ -46,6 +46,20 @@ const signInSecurityTables = `
   CREATE INDEX security_events_at ON security_events (at DESC, id DESC);
   CREATE INDEX security_events_user ON security_events (user_id, at DESC)`;
 
+const sessionsTable = `
+  -- Sign-in sessions of the built-in issuer: every token names one (sid).
+  CREATE TABLE sessions (
+    id text PRIMARY KEY,
+    user_id integer NOT NULL,
+    created_at timestamptz NOT NULL DEFAULT now(),
+    last_seen_at timestamptz NOT NULL DEFAULT now(),
+    address text,
+    browser text,
+    method text,
+    revoked_at timestamptz
+  );
+  CREATE INDEX sessions_user ON sessions (user_id, created_at DESC)`;
+
 /** Platform-wide identity tables (schema `portal`): firms, platform administrators, signing keys, login index. */
 export const identityPlatformMigrations: ServiceMigrations = {
   service: 'identity',
@@ -95,6 +109,11 @@ export const identityPlatformMigrations: ServiceMigrations = {
       ALTER TABLE mfa_factors ADD FOREIGN KEY (user_id) REFERENCES platform_admins(id) ON DELETE CASCADE;
       ALTER TABLE mfa_recovery_codes ADD FOREIGN KEY (user_id) REFERENCES platform_admins(id) ON DELETE CASCADE;
       ALTER TABLE mfa_challenges ADD FOREIGN KEY (user_id) REFERENCES platform_admins(id) ON DELETE CASCADE`,
+    },
+    {
+      id: '005_sessions',
+      sql: `${sessionsTable};
+      ALTER TABLE sessions ADD FOREIGN KEY (user_id) REFERENCES platform_admins(id) ON DELETE CASCADE`,
     },
   ],
 };
@@ -182,6 +201,11 @@ export const identityTenantMigrations: ServiceMigrations = {
         used_at timestamptz
       );
       CREATE INDEX email_codes_user ON email_codes (user_id, purpose)`,
+    },
+    {
+      id: '006_sessions',
+      sql: `${sessionsTable};
+      ALTER TABLE sessions ADD FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE`,
     },
   ],
 };

@@ -28,6 +28,7 @@ import { NotFound } from '@ledgerline/kit/errors.ts';
 import { deriveKey, loadMasterKey } from '@ledgerline/kit/crypto/master-key.ts';
 import { MfaService } from './mfa/mfa.service.ts';
 import { EmailSignInService } from './mfa/email-sign-in.service.ts';
+import { SessionService } from './sessions/session.service.ts';
 import { createMailer } from '@ledgerline/kit/mail/mailer.ts';
 import { MAIL_JOB, mailJob } from '@ledgerline/kit/mail/mail-job.ts';
 import { createJobQueue } from '@ledgerline/kit/scheduler/job-queue.ts';
@@ -70,7 +71,8 @@ export const identityModule: ServiceModule = {
       windowSeconds: config.loginThrottleWindowSeconds,
     });
     const mfa = new MfaService(deriveKey(loadMasterKey(config.encryptionKey, deps.dataDir), 'second-factor-secrets'));
-    const logins = new LoginService({ db, companies, users, admins, provider, issuer, throttle, mfa });
+    const sessions = new SessionService({ companies, realtime: deps.realtime, events: mfa.events, tokenTtlSeconds: config.tokenTtlSeconds });
+    const logins = new LoginService({ db, companies, users, admins, provider, issuer, throttle, mfa, sessions: sessions.store });
     const mailer = createMailer(config, deps.logger);
     const emailSignIn = new EmailSignInService({
       db, companies, users, mfa, logins, jobs, throttle, publicBaseUrl: config.publicBaseUrl,
@@ -79,7 +81,7 @@ export const identityModule: ServiceModule = {
     let scheduler: Scheduler | undefined;
     const tenants = new TenantService({ db, companies, provider, peers: deps.peers });
     const tenantOf = tenantResolver(db, companies);
-    const authenticated = authenticateCaller({ db, tokens: deps.tokens, companies, users });
+    const authenticated = authenticateCaller({ db, tokens: deps.tokens, companies, users, sessions: sessions.store });
     let clientDeletions: Subscription | undefined;
 
     return {
@@ -91,7 +93,7 @@ export const identityModule: ServiceModule = {
         createAdminOverviewRouter({ api, db, companies, users, authenticated }),
         createRolesRouter({ api, roles, provider, authenticated, tenantOf }),
         createUsersRouter({ api, users, userService: new UserService(users, provider), authenticated, tenantOf }),
-        createMfaRouter({ api, db, mfa, logins, emailSignIn, companies, users, authenticated, tenantOf }),
+        createMfaRouter({ api, db, mfa, logins, emailSignIn, sessions, companies, users, authenticated, tenantOf }),
       ],
       async start() {
         // Identity's own tables in every firm's schema; the other services follow tenant events.

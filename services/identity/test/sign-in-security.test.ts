@@ -3,6 +3,8 @@ import { apiClient, startTestPortal, TEST_ADMIN } from '@ledgerline/server/porta
 import type { RunningPortal } from '@ledgerline/server/portal.ts';
 import type { MfaRequiredResponse, MfaSetupRequiredResponse, SecurityEvent, TotpSetupResponse } from '@ledgerline/contracts/sign-in-security.contracts.ts';
 import { mailpit, type ReceivedMail } from '@ledgerline/kit/testing/mailpit.ts';
+import { eventually } from '@ledgerline/kit/testing/eventually.ts';
+import { io as connect } from 'socket.io-client';
 import { totpCode } from '../src/mfa/totp.ts';
 
 /**
@@ -259,6 +261,83 @@ describe('security events', () => {
     expect(r.status).toBe(200);
     expect(r.body.length).toBeGreaterThanOrEqual(2);
     expect(r.body.every((e) => e.userId === ids[`${ACME}_client`] && (e.kind === 'sign-in' || e.kind === 'sign-in-failed'))).toBe(true);
+  });
+});
+
+describe('sessions', () => {
+  const SESSION_ENDED = { message: 'Your session has ended. Please sign in again.' };
+  const signInAs = async (who: string) => (await login(ACME, who)).body.token!;
+  type Session = { id: string; device: string; address: string; startedAt: string; lastSeenAt: string; current: boolean };
+
+  it('every sign-in is a session the user sees; ending one is refused by identity at once and by every service within about a second, its socket closed', async () => {
+    const keep = await signInAs('client');
+    const end = await signInAs('client');
+    const list = await call<Session[]>('GET', `/api/${ACME}/auth/sessions`, keep);
+    expect(list.status).toBe(200);
+    expect(list.body.filter((x) => x.current)).toHaveLength(1);
+    expect(list.body.length).toBeGreaterThanOrEqual(2);
+    const mine = await call<Session[]>('GET', `/api/${ACME}/auth/sessions`, end);
+    const target = mine.body.find((x) => x.current)!;
+    expect(target).toMatchObject({ address: expect.any(String), startedAt: expect.any(String), device: expect.any(String) });
+    // Another user may not end it; another firm's Admin not even list theirs here.
+    expect((await call('DELETE', `/api/${ACME}/auth/sessions/${target.id}`, tokens[`${ACME}_admin`])).status).toBe(404);
+    expect((await call('GET', `/api/${ACME}/auth/sessions`, tokens[`${BETA}_admin`])).status).toBe(403);
+    // Services accept the token before it ends.
+    await eventually(async () => (await call('GET', `/api/${ACME}/clients`, end)).status === 200, 10_000, 100);
+    const socket = connect(portal.gatewayUrl, { path: '/socket.io', auth: { token: end, tenant: ACME }, transports: ['websocket'], reconnection: false, forceNew: true });
+    await new Promise<void>((resolve, reject) => { socket.once('connect', () => resolve()); socket.once('connect_error', reject); });
+    const closed = new Promise<void>((resolve) => socket.once('disconnect', () => resolve()));
+
+    expect((await call('DELETE', `/api/${ACME}/auth/sessions/${target.id}`, keep)).status).toBe(200);
+    expect(await call('GET', `/api/${ACME}/auth/me`, end)).toEqual({ status: 401, body: SESSION_ENDED });
+    const endedAt = Date.now();
+    for (const path of ['clients', 'tasks', 'files', 'conversations', 'compliance-schedules', 'activity-logs']) {
+      await eventually(async () => (await call('GET', `/api/${ACME}/${path}`, end)).status === 401, 5_000, 50);
+    }
+    expect(Date.now() - endedAt).toBeLessThan(5_000);
+    await closed;
+    expect(socket.connected).toBe(false);
+    // A new socket with the ended session's token is refused at the handshake.
+    const again = await new Promise<string>((resolve) => {
+      const s2 = connect(portal.gatewayUrl, { path: '/socket.io', auth: { token: end, tenant: ACME }, transports: ['websocket'], reconnection: false, forceNew: true });
+      s2.once('connect', () => { s2.close(); resolve('connected'); });
+      s2.once('connect_error', (err) => { s2.close(); resolve(err.message); });
+    });
+    expect(again).toBe(SESSION_ENDED.message);
+    // The other session is untouched.
+    expect((await call('GET', `/api/${ACME}/clients`, keep)).status).toBe(200);
+    expect((await call<Session[]>('GET', `/api/${ACME}/auth/sessions`, keep)).body.some((x) => x.id === target.id)).toBe(false);
+  });
+
+  it('sign out everywhere ends every session of the user, this one included, and no one else\'s', async () => {
+    const a = await signInAs('client');
+    const b = await signInAs('client');
+    const r = await call<{ revoked: number }>('POST', `/api/${ACME}/auth/sessions/revoke-all`, a);
+    expect(r.status).toBe(200);
+    expect(r.body.revoked).toBeGreaterThanOrEqual(2);
+    for (const t of [a, b]) expect((await call('GET', `/api/${ACME}/auth/me`, t)).status).toBe(401);
+    await eventually(async () => (await call('GET', `/api/${ACME}/clients`, b)).status === 401, 5_000, 50);
+    expect((await call('GET', `/api/${ACME}/auth/me`, tokens[`${ACME}_admin`])).status).toBe(200);
+    const events = await call<SecurityEvent[]>('GET', `/api/${ACME}/security-events?kind=sessions-revoked&userId=${ids[`${ACME}_client`]}`, tokens[`${ACME}_admin`]);
+    expect(events.body.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('the Admin\'s reset of a user\'s factors ends their sessions', async () => {
+    const victim = await signInAs('client');
+    expect((await call('DELETE', `/api/${ACME}/users/${ids[`${ACME}_client`]}/mfa`, tokens[`${ACME}_admin`])).status).toBe(200);
+    expect((await call('GET', `/api/${ACME}/auth/me`, victim)).status).toBe(401);
+    await eventually(async () => (await call('GET', `/api/${ACME}/clients`, victim)).status === 401, 5_000, 50);
+  });
+
+  it('the platform administrator\'s sessions end in every firm', async () => {
+    const admin = (await call<{ token: string }>('POST', '/api/admin/auth/login', null, TEST_ADMIN)).body.token;
+    expect((await call('GET', `/api/${BETA}/clients`, admin)).status).toBe(200);
+    const list = await call<Session[]>('GET', '/api/admin/auth/sessions', admin);
+    const current = list.body.find((x) => x.current)!;
+    expect((await call('DELETE', `/api/admin/auth/sessions/${current.id}`, portal.adminToken)).status).toBe(200);
+    expect((await call('GET', '/api/companies', admin)).status).toBe(401);
+    await eventually(async () => (await call('GET', `/api/${BETA}/clients`, admin)).status === 401, 5_000, 50);
+    expect((await call('GET', `/api/${BETA}/clients`, portal.adminToken)).status).toBe(200);
   });
 });
 

@@ -12,6 +12,7 @@ import { TENANT_NOT_FOUND, type CompanyStore } from '../tenants/company.store.ts
 import type { UserStore } from '../users/user.store.ts';
 import type { LoginThrottle } from './login-throttle.ts';
 import type { PlatformAdmin, PlatformAdminStore } from './platform-admin.store.ts';
+import type { SessionStore } from '../sessions/session.store.ts';
 
 export const INVALID_CREDENTIALS = 'Invalid username or password';
 export const INVALID_ADMIN_CREDENTIALS = 'Invalid admin credentials';
@@ -34,8 +35,9 @@ export class LoginService {
   readonly #issuer: TokenIssuer;
   readonly #throttle: LoginThrottle;
   readonly #mfa: MfaService;
+  readonly #sessions: SessionStore;
 
-  constructor(deps: { db: Database; companies: CompanyStore; users: UserStore; admins: PlatformAdminStore; provider: IdentityProvider; issuer: TokenIssuer; throttle: LoginThrottle; mfa: MfaService }) {
+  constructor(deps: { db: Database; companies: CompanyStore; users: UserStore; admins: PlatformAdminStore; provider: IdentityProvider; issuer: TokenIssuer; throttle: LoginThrottle; mfa: MfaService; sessions: SessionStore }) {
     this.#db = deps.db;
     this.#companies = deps.companies;
     this.#users = deps.users;
@@ -44,6 +46,7 @@ export class LoginService {
     this.#issuer = deps.issuer;
     this.#throttle = deps.throttle;
     this.#mfa = deps.mfa;
+    this.#sessions = deps.sessions;
   }
 
   /** Whether this firm's second factors are the product's (built-in issuer) rather than its Keycloak realm's. */
@@ -179,12 +182,17 @@ export class LoginService {
     return this.#complete(subject, ctx, 'password');
   }
 
-  /** Issues the token (unless the provider's login already did), records the sign-in. */
+  /**
+   * Records the sign-in and issues its token. The built-in issuer's tokens name a new session
+   * (sid); a Keycloak realm's token is the realm's, its sessions the realm's.
+   */
   async #complete(s: MfaSubject, ctx: SignInContext, method: string, providerToken?: string): Promise<LoginResponse> {
     await this.#mfa.events.record(s.db, { kind: 'sign-in', userId: s.userId, username: s.username, method, ...eventContext(ctx) });
+    const ownToken = !s.company || this.ownsFactors;
+    const sessionId = ownToken ? await this.#sessions.create(s.db, { userId: s.userId, address: ctx.address, browser: ctx.browser, method }) : undefined;
     if (!s.company) {
       const admin = (await this.#admins.find(s.userId))!;
-      const claims = { sub: String(admin.id), username: admin.username, fullName: admin.fullName, role: 'Admin', tenant: null, platformAdmin: true };
+      const claims = { sub: String(admin.id), username: admin.username, fullName: admin.fullName, role: 'Admin', tenant: null, platformAdmin: true, sessionId };
       return {
         token: await this.#issuer.sign(claims),
         user: { id: admin.id, username: admin.username, fullName: admin.fullName, role: 'Admin', roleName: 'Admin', roleId: 0, clientIds: null, reportTypeIds: null, tenant: null, platformAdmin: true },
@@ -193,9 +201,9 @@ export class LoginService {
     }
     const found = (await this.#users.find(s.db, s.userId))!;
     await this.#users.recordLogin(s.db, found.id);
-    const token = providerToken ?? await this.#issuer.sign({
-      sub: String(found.id), username: found.username, fullName: found.fullName, role: found.roleName, tenant: s.company.shortName, platformAdmin: false,
-    });
+    const token = ownToken || !providerToken ? await this.#issuer.sign({
+      sub: String(found.id), username: found.username, fullName: found.fullName, role: found.roleName, tenant: s.company.shortName, platformAdmin: false, sessionId,
+    }) : providerToken;
     const { createdAt: _createdAt, ...user } = found;
     return { token, user: { ...user, tenant: s.company.shortName, platformAdmin: false }, tenant: tenantSummary(s.company) };
   }

@@ -20,6 +20,7 @@ import type { UserStore } from '../users/user.store.ts';
 import { WRONG_CODE, type MfaService } from './mfa.service.ts';
 import type { MfaSubject, SignInContext } from './mfa-subject.ts';
 import type { EmailSignInService } from './email-sign-in.service.ts';
+import type { SessionService } from '../sessions/session.service.ts';
 
 const KEYCLOAK_FACTORS = 'This firm signs in through Keycloak: set up second factors in your Keycloak account.';
 const ADMIN_PATH = '/api/admin/auth';
@@ -42,7 +43,7 @@ function runChain(handlers: RequestHandler[], req: Request, res: Response, done:
  * `/api/auth`) and on the platform administrator's (`/api/admin/auth`).
  */
 export function createMfaRouter(deps: {
-  api: ApiRegistry; db: Database; mfa: MfaService; logins: LoginService; emailSignIn: EmailSignInService; companies: CompanyStore; users: UserStore;
+  api: ApiRegistry; db: Database; mfa: MfaService; logins: LoginService; emailSignIn: EmailSignInService; sessions: SessionService; companies: CompanyStore; users: UserStore;
   authenticated: RequestHandler[]; tenantOf: (res: Response) => Promise<TenantRequest>;
 }): Router {
   const { api, mfa, logins, companies, users, tenantOf } = deps;
@@ -54,8 +55,11 @@ export function createMfaRouter(deps: {
     runChain(before, req, res, next);
   };
 
-  /** The signed-in caller as a subject: a platform administrator, or the firm user as stored now. */
-  const callerSubject = async (res: Response, platformOnly: boolean): Promise<MfaSubject> => {
+  /**
+   * The signed-in caller as a subject: a platform administrator, or the firm user as stored
+   * now. Second factors (`forFactors`) of a Keycloak firm's users are the realm's.
+   */
+  const callerSubject = async (res: Response, platformOnly: boolean, forFactors = true): Promise<MfaSubject> => {
     const { claims } = authOf(res);
     if (claims.platformAdmin) {
       const subject = await logins.platformSubjectById(Number(claims.sub));
@@ -63,7 +67,7 @@ export function createMfaRouter(deps: {
       return subject;
     }
     if (platformOnly) throw new Forbidden('Only platform administrators can use this.');
-    if (!logins.ownsFactors) throw new Conflict(KEYCLOAK_FACTORS);
+    if (forFactors && !logins.ownsFactors) throw new Conflict(KEYCLOAK_FACTORS);
     const company = claims.tenant ? await companies.findByShortName(claims.tenant) : null;
     const user = storedUserOf(res);
     const subject = company && user ? await logins.tenantSubjectById(company, user.id) : null;
@@ -143,6 +147,28 @@ export function createMfaRouter(deps: {
     }, async ({ req, res, body }) => ({ recoveryCodes: await mfa.regenerateRecoveryCodes(await callerSubject(res, platformOnly), body.code, signInContext(req)) }));
 
     api.route(router, {
+      method: 'get', path: `${prefix}/sessions`, before,
+      summary: `Sign-in sessions of ${who}: device, address, started, last seen, which is this one (built-in issuer; a Keycloak firm's are the realm's)`,
+    }, async ({ res }) => deps.sessions.list(await callerSubject(res, platformOnly, false), authOf(res).claims.sessionId));
+
+    api.route(router, {
+      method: 'delete', path: `${prefix}/sessions/:sessionId`, before, pathParams: { sessionId: { type: 'string', format: 'uuid' } },
+      summary: 'Ends one of the caller\'s sessions: its token is refused everywhere within about a second, its sockets are closed',
+    }, async ({ req, res, params }) => {
+      if (!/^[0-9a-f-]{36}$/.test(params.sessionId ?? '')) throw new NotFound('Session not found');
+      await deps.sessions.revoke(await callerSubject(res, platformOnly, false), params.sessionId!, signInContext(req));
+      return { message: 'Signed out of that session.' };
+    });
+
+    api.route(router, {
+      method: 'post', path: `${prefix}/sessions/revoke-all`, before,
+      summary: 'Signs the caller out everywhere, this session included',
+    }, async ({ req, res }) => {
+      const ended = await deps.sessions.revoke(await callerSubject(res, platformOnly, false), 'all', signInContext(req));
+      return { revoked: ended.length };
+    });
+
+    api.route(router, {
       method: 'get', path: `${prefix}/sign-ins`, before,
       summary: `Recent sign-ins and failed attempts of ${who} (newest first, at most 50)`,
     }, async ({ res }) => {
@@ -187,13 +213,20 @@ export function createMfaRouter(deps: {
     return all.map((u) => ({ userId: u.id, username: u.username, fullName: u.fullName, role: u.roleName, ...(enrolled.get(u.id) ?? { totp: false, recoveryCodesLeft: 0 }) }));
   });
 
-  api.route(router, { method: 'delete', path: '/api/users/:id/mfa', before, summary: 'Removes every second factor of a user, who sets one up again at next sign-in where required (Admin)' }, async ({ req, res, params }) => {
+  api.route(router, { method: 'delete', path: '/api/users/:id/mfa', before, summary: 'Removes every second factor of a user and ends their sessions; they set one up again at next sign-in where required (Admin)' }, async ({ req, res, params }) => {
     const t = await tenantOf(res);
     requireTenantAdmin(t);
     const target = await users.find(t.db, parsePathId(params.id));
     if (!target) throw new NotFound('User not found');
-    await t.db.transaction((tx) => mfa.reset(tx, { userId: target.id, username: target.username }, Number(t.claims.sub), signInContext(req)));
-    return { message: 'Second factors reset.' };
+    // Resetting oneself would also end the session making the call: Security is the place for one's own.
+    if (!t.claims.platformAdmin && t.claims.sub === String(target.id)) throw new Conflict('Change your own second factors in Account Settings → Security.');
+    const subject = (await logins.tenantSubjectById(t.company, target.id))!;
+    await t.db.transaction(async (tx) => {
+      await mfa.reset(tx, { userId: target.id, username: target.username }, Number(t.claims.sub), signInContext(req));
+      // Whoever holds the lost device is signed out too.
+      await deps.sessions.revoke(subject, 'all', signInContext(req), Number(t.claims.sub), tx);
+    });
+    return { message: 'Second factors reset; the user\'s sessions ended.' };
   });
 
   api.route(router, {
