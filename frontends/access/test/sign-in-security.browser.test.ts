@@ -164,4 +164,25 @@ describe('second factors in Chromium', () => {
     await expectToast(page, 'Login Successful');
     await page.waitForURL((url) => !url.pathname.endsWith('/login'));
   });
+
+  it('sign out everywhere ends the session of a second browser', async () => {
+    const call = apiClient(baseUrl);
+    const other = await call<{ token: string }>('POST', `/api/${firm.shortName}/auth/login`, null, { username: people.client.username, password: PASSWORD });
+    expect(other.status).toBe(200);
+    expect((await call('GET', `/api/${firm.shortName}/auth/me`, other.body.token)).status).toBe(200);
+    // Signed out of what the step before may have left signed in, then in with the password.
+    await page.goto(baseUrl);
+    await page.evaluate(() => localStorage.clear());
+    await signIn(people.client);
+    await page.waitForURL((url) => !url.pathname.endsWith('/login'));
+    await page.goto(`${baseUrl}/${firm.shortName}/account-settings`);
+    await page.getByTestId('sessions').getByText('(this one)').waitFor();
+    expect(await page.getByTestId('sessions').locator('tbody tr').count()).toBeGreaterThanOrEqual(2);
+    await page.setViewportSize({ width: 390, height: 900 });
+    await portal.screenshot(page, 'sign-in-security-sessions-phone');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+    await page.waitForURL((url) => url.pathname.endsWith('/login'));
+    expect((await call('GET', `/api/${firm.shortName}/auth/me`, other.body.token)).status).toBe(401);
+  });
 });

@@ -7,12 +7,16 @@ import { DataTable } from 'primereact/datatable';
 import { Message } from 'primereact/message';
 import type { MfaStatus, RecoveryCodesResponse, SecurityEvent, TotpSetupResponse } from '@ledgerline/contracts/sign-in-security.contracts.ts';
 import { apiJson, apiPath } from '@ledgerline/ui/api-client.ts';
+import { useAuth } from '@ledgerline/ui/auth-context.tsx';
 import { formatDate } from '@ledgerline/ui/date-format.ts';
 import { failureReason } from '@ledgerline/ui/server-message.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 import { CodeForm, RecoveryCodesPanel, TotpEnrolment } from '@ledgerline/ui/totp-enrolment.tsx';
 
 const mfaPath = () => apiPath('auth/mfa');
+const sessionsPath = () => apiPath('auth/sessions');
+
+interface SessionView { id: string; device: string; address: string | null; startedAt: string; lastSeenAt: string; current: boolean }
 const signInsPath = () => apiPath('auth/sign-ins');
 
 type Action = 'setup' | 'remove' | 'regenerate' | null;
@@ -85,6 +89,7 @@ export function SecurityPanel() {
           )}
         </section>
       )}
+      <SessionsSection />
       <section aria-labelledby="security-sign-ins">
         <h3 id="security-sign-ins">Recent sign-ins</h3>
         {signIns.isError && <Message severity="error" text={failureReason(signIns.error)} className="page-error" />}
@@ -97,5 +102,35 @@ export function SecurityPanel() {
         </DataTable>
       </section>
     </Card>
+  );
+}
+
+/** Where the user is signed in, with sign-out per session and everywhere. */
+function SessionsSection() {
+  const queryClient = useQueryClient();
+  const { logout } = useAuth();
+  const sessions = useQuery({ queryKey: [sessionsPath()], queryFn: () => apiJson<SessionView[]>('GET', sessionsPath()) });
+  const end = useMutation({
+    mutationFn: (id: string | 'all') => (id === 'all' ? apiJson('POST', `${sessionsPath()}/revoke-all`) : apiJson('DELETE', `${sessionsPath()}/${id}`)),
+    onSuccess: async (_r, id) => {
+      // Signing out everywhere ends this session too.
+      if (id === 'all') { logout(); return; }
+      await queryClient.invalidateQueries({ queryKey: [sessionsPath()] });
+    },
+    onError: (err) => showToast({ severity: 'error', summary: 'Not signed out', detail: failureReason(err) }),
+  });
+  return (
+    <section aria-labelledby="security-sessions">
+      <h3 id="security-sessions">Where you are signed in</h3>
+      {sessions.isError && <Message severity="error" text={failureReason(sessions.error)} className="page-error" />}
+      <DataTable value={sessions.data ?? []} loading={sessions.isPending} emptyMessage="No sessions" size="small" dataKey="id" data-testid="sessions">
+        <Column header="Device" body={(x: SessionView) => (x.current ? `${x.device} (this one)` : x.device)} />
+        <Column header="Address" field="address" />
+        <Column header="Started" body={(x: SessionView) => formatDate(x.startedAt, { withTime: true })} />
+        <Column header="Last seen" body={(x: SessionView) => formatDate(x.lastSeenAt, { withTime: true })} />
+        <Column header="" body={(x: SessionView) => (x.current ? null : <Button label="Sign out" size="small" outlined onClick={() => end.mutate(x.id)} />)} />
+      </DataTable>
+      <Button label="Sign out everywhere" icon="pi pi-sign-out" severity="danger" outlined className="account-security__everywhere" onClick={() => end.mutate('all')} />
+    </section>
   );
 }
