@@ -1,15 +1,23 @@
 import { Link } from 'react-router-dom';
-import type { LoginRequest } from '@ledgerline/contracts/auth.contracts.ts';
+import { useState } from 'react';
+import type { LoginRequest, LoginResponse } from '@ledgerline/contracts/auth.contracts.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 import { displayName } from '@ledgerline/ui/user-display.ts';
 import { LoginForm } from './login-form.tsx';
 import { LoginFrame } from './login-frame.tsx';
 import { NETWORK_ERROR, requestLogin } from './login.api.ts';
+import { SecondFactorStep, type SecondStep } from './second-factor-step.tsx';
 import { useSignIn } from './use-sign-in.ts';
 
 /** /admin/login (spec 000 §2): the platform administrator's own sign-in. */
 export function AdminLoginPage() {
   const signIn = useSignIn();
+  const [second, setSecond] = useState<SecondStep | null>(null);
+
+  const signedIn = (response: LoginResponse) => {
+    showToast({ severity: 'success', summary: 'Admin Access Granted', detail: `Welcome, ${displayName(response.user)}` });
+    signIn(response, '/admin/dashboard');
+  };
 
   const submit = async (credentials: LoginRequest) => {
     const outcome = await requestLogin('/api/admin/auth/login', credentials);
@@ -18,8 +26,8 @@ export function AdminLoginPage() {
       showToast({ severity: 'error', summary: 'Admin Login Failed', detail });
       return;
     }
-    showToast({ severity: 'success', summary: 'Admin Access Granted', detail: `Welcome, ${displayName(outcome.response.user)}` });
-    signIn(outcome.response, '/admin/dashboard');
+    if ('token' in outcome.response) signedIn(outcome.response);
+    else setSecond(outcome.response);
   };
 
   return (
@@ -33,7 +41,9 @@ export function AdminLoginPage() {
         </Link>
       }
     >
-      <LoginForm submitLabel="Sign In as Administrator" onSubmit={submit} />
+      {second
+        ? <SecondFactorStep authBase="/api/admin/auth" step={second} onSignedIn={signedIn} onCancel={() => setSecond(null)} />
+        : <LoginForm submitLabel="Sign In as Administrator" onSubmit={submit} />}
     </LoginFrame>
   );
 }

@@ -1,18 +1,21 @@
+import { useState } from 'react';
 import type { LoginRequest } from '@ledgerline/contracts/auth.contracts.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 import { LoginForm } from './login-form.tsx';
 import { LoginFrame } from './login-frame.tsx';
 import { NETWORK_ERROR, requestLogin } from './login.api.ts';
 import { SUPPORT_EMAIL } from './support.ts';
+import { SecondFactorStep, type SecondStep } from './second-factor-step.tsx';
 import { useSignIn } from './use-sign-in.ts';
 
 /** /login (spec 000 §2): platform administrators and any firm's user by username. */
 export function GenericLoginPage() {
   const signIn = useSignIn();
+  const [second, setSecond] = useState<SecondStep | null>(null);
 
   const submit = async (credentials: LoginRequest) => {
     const outcome = await requestLogin('/api/auth/login', credentials);
-    if (outcome.ok) return signIn(outcome.response, '/');
+    if (outcome.ok) return 'token' in outcome.response ? signIn(outcome.response, '/') : setSecond(outcome.response);
     const detail = outcome.reason === 'network' ? NETWORK_ERROR : (outcome.message ?? 'Login failed');
     showToast({ severity: 'error', summary: 'Login failed', detail });
   };
@@ -37,7 +40,9 @@ export function GenericLoginPage() {
         </>
       }
     >
-      <LoginForm submitLabel="Sign In" onSubmit={submit} />
+      {second
+        ? <SecondFactorStep authBase="/api/auth" step={second} onSignedIn={(response) => signIn(response, '/')} onCancel={() => setSecond(null)} />
+        : <LoginForm submitLabel="Sign In" onSubmit={submit} />}
     </LoginFrame>
   );
 }

@@ -1,4 +1,5 @@
-import type { LoginRequest, LoginResponse } from '@ledgerline/contracts/auth.contracts.ts';
+import type { LoginRequest } from '@ledgerline/contracts/auth.contracts.ts';
+import type { LoginOutcome as LoginAnswer } from '@ledgerline/contracts/sign-in-security.contracts.ts';
 
 export const NETWORK_ERROR = 'Network error. Please try again.';
 
@@ -9,10 +10,12 @@ export interface TenantInfo {
   shortName: string;
   isActive: boolean;
   urlPattern: string;
+  /** Whether the firm's Client users may sign in with an e-mailed code. */
+  clientEmailSignIn: boolean;
 }
 
 export type LoginOutcome =
-  | { ok: true; response: LoginResponse }
+  | { ok: true; response: LoginAnswer }
   | { ok: false; reason: 'rejected'; message: string | undefined }
   | { ok: false; reason: 'network' };
 
@@ -20,7 +23,7 @@ export type LoginOutcome =
  * Sign-in calls go out without the stored bearer token: a stale token left in the browser
  * would otherwise be checked by the gateway and turn every login into a 401.
  */
-export async function requestLogin(url: string, credentials: LoginRequest): Promise<LoginOutcome> {
+export async function requestLogin(url: string, credentials: LoginRequest | object): Promise<LoginOutcome> {
   let response: Response;
   let body: unknown;
   try {
@@ -29,9 +32,16 @@ export async function requestLogin(url: string, credentials: LoginRequest): Prom
   } catch {
     return { ok: false, reason: 'network' };
   }
-  if (response.ok) return { ok: true, response: body as LoginResponse };
+  if (response.ok) return { ok: true, response: body as LoginAnswer };
   const message = (body as { message?: unknown } | null)?.message;
   return { ok: false, reason: 'rejected', message: typeof message === 'string' && message ? message : undefined };
+}
+
+/** The other sign-in steps (a code, the setup during sign-in): tokenless like the login, one message on failure. */
+export async function postPublic<T>(url: string, body: object): Promise<{ ok: true; response: T } | { ok: false; message: string }> {
+  const r = await requestLogin(url, body);
+  if (r.ok) return { ok: true, response: r.response as T };
+  return { ok: false, message: r.reason === 'network' ? NETWORK_ERROR : (r.message ?? 'Sign-in failed') };
 }
 
 /** The firm of a tenant login page; null when it is unknown or inactive (the API's 404). */

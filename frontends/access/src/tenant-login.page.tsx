@@ -1,14 +1,17 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Button } from 'primereact/button';
 import { Message } from 'primereact/message';
 import { useNavigate, useParams } from 'react-router-dom';
-import type { LoginRequest } from '@ledgerline/contracts/auth.contracts.ts';
+import type { LoginRequest, LoginResponse } from '@ledgerline/contracts/auth.contracts.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 import { initials } from '@ledgerline/ui/user-display.ts';
 import { LoginForm } from './login-form.tsx';
 import { LoginFrame } from './login-frame.tsx';
 import { fetchTenantInfo, NETWORK_ERROR, requestLogin, type TenantInfo } from './login.api.ts';
+import type { LoginOutcome as LoginAnswer } from '@ledgerline/contracts/sign-in-security.contracts.ts';
+import { EmailSignIn, useSignInLink } from './email-sign-in.tsx';
+import { SecondFactorStep, type SecondStep } from './second-factor-step.tsx';
 import { useSignIn } from './use-sign-in.ts';
 
 /** /{tenant}/login (spec 000 §2): the firm's own, branded sign-in. */
@@ -36,25 +39,49 @@ export function TenantLoginPage() {
 function TenantLoginForm({ tenant }: { tenant: TenantInfo }) {
   const signIn = useSignIn();
   const [error, setError] = useState<string | null>(null);
+  const [second, setSecond] = useState<SecondStep | null>(null);
+  const [byEmail, setByEmail] = useState(false);
+  const authBase = `/api/${encodeURIComponent(tenant.shortName)}/auth`;
+
+  const signedIn = useCallback((response: LoginResponse) => {
+    showToast({ severity: 'success', summary: 'Login Successful', detail: `Welcome to ${tenant.name}` });
+    signIn({ ...response, tenant: response.tenant ?? tenant }, `/${tenant.shortName}/dashboard`);
+  }, [signIn, tenant]);
+  const answered = useCallback((answer: LoginAnswer) => {
+    setByEmail(false);
+    if ('token' in answer) signedIn(answer);
+    else setSecond(answer);
+  }, [signedIn]);
+  const linkError = useSignInLink(authBase, answered);
 
   const submit = async (credentials: LoginRequest) => {
     setError(null);
-    const outcome = await requestLogin(`/api/${encodeURIComponent(tenant.shortName)}/auth/login`, credentials);
+    const outcome = await requestLogin(`${authBase}/login`, credentials);
     if (!outcome.ok) {
       setError(outcome.reason === 'network' ? NETWORK_ERROR : (outcome.message ?? 'Login failed'));
       return;
     }
-    showToast({ severity: 'success', summary: 'Login Successful', detail: `Welcome to ${tenant.name}` });
-    signIn({ ...outcome.response, tenant: outcome.response.tenant ?? tenant }, `/${tenant.shortName}/dashboard`);
+    answered(outcome.response);
   };
 
   return (
     <LoginFrame mark={<span className="login-card__initials">{initials(tenant.name)}</span>} title={tenant.name} subtitle="Sign in to your firm's portal">
-      <LoginForm
-        submitLabel="Sign In"
-        onSubmit={submit}
-        banner={error && <Message severity="error" text={error} className="login-form__banner" />}
-      />
+      {second ? (
+        <SecondFactorStep authBase={authBase} step={second} onSignedIn={signedIn} onCancel={() => setSecond(null)} />
+      ) : byEmail ? (
+        <EmailSignIn authBase={authBase} onOutcome={answered} onCancel={() => setByEmail(false)} />
+      ) : (
+        <>
+          <LoginForm
+            submitLabel="Sign In"
+            onSubmit={submit}
+            banner={(error ?? linkError) && <Message severity="error" text={(error ?? linkError)!} className="login-form__banner" />}
+          />
+          {tenant.clientEmailSignIn && (
+            <button type="button" className="mfa-step__switch" onClick={() => setByEmail(true)}>E-mail me a sign-in code</button>
+          )}
+        </>
+      )}
     </LoginFrame>
   );
 }

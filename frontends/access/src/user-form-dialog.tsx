@@ -108,6 +108,9 @@ function UserForm({ initial, mode, onSubmit }: UserFormProps) {
           invalid={Boolean(errors.username)}
         />
       </FormField>
+      <FormField label="Email" htmlFor="user-email" error={errors.email} hint="Optional. A Client user may sign in with a code sent here.">
+        <InputText id="user-email" type="email" value={values.email} onChange={(event) => set('email', event.target.value)} autoComplete="off" invalid={Boolean(errors.email)} />
+      </FormField>
       <FormField
         label="Password"
         htmlFor="user-password"

@@ -8,9 +8,10 @@ export interface UserFormValues {
   roleId: number | null;
   clientIds: number[];
   reportTypeIds: number[];
+  email: string;
 }
 
-export const EMPTY_USER_FORM: UserFormValues = { username: '', password: '', fullName: '', roleId: null, clientIds: [], reportTypeIds: [] };
+export const EMPTY_USER_FORM: UserFormValues = { username: '', password: '', fullName: '', roleId: null, clientIds: [], reportTypeIds: [], email: '' };
 
 /** An existing user in the form; the password stays blank, which keeps it (spec 000 §7). */
 export function userFormValues(user: User): UserFormValues {
@@ -21,6 +22,7 @@ export function userFormValues(user: User): UserFormValues {
     roleId: user.roleId,
     clientIds: user.clientIds ?? [],
     reportTypeIds: user.reportTypeIds ?? [],
+    email: user.email ?? '',
   };
 }
 

@@ -3,14 +3,20 @@ import { Card } from 'primereact/card';
 import { useAuth } from '@ledgerline/ui/auth-context.tsx';
 import { readCurrentTenant, type StoredTenant, type StoredUser } from '@ledgerline/ui/auth-storage.ts';
 import { displayName } from '@ledgerline/ui/user-display.ts';
+import { SecurityPanel } from './security-panel.tsx';
 
-/** Spec 000 §2: account settings shows placeholder text only — here, who is signed in. */
+/** Account settings: who is signed in, and their sign-in security (issue 26). */
 export function AccountSettingsPage() {
   const { state } = useAuth();
   const tenant = useMemo(() => readCurrentTenant(), []);
   // The shell's guard renders this page only for a signed-in user.
   if (state.status !== 'authenticated') return null;
-  return <AccountDetails user={state.user} tenant={tenant} />;
+  return (
+    <div className="account-settings-page">
+      <AccountDetails user={state.user} tenant={tenant} />
+      <SecurityPanel />
+    </div>
+  );
 }
 
 export function AccountDetails({ user, tenant }: { user: StoredUser; tenant: StoredTenant | null }) {

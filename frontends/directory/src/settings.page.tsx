@@ -8,6 +8,7 @@ import { failureReason } from '@ledgerline/ui/server-message.ts';
 import { ClientFieldSettingsForm } from './client-field-settings-form.tsx';
 import { useClientFieldSettings } from './client-field-settings.query.ts';
 import { FirmTimeZoneForm } from './firm-time-zone-form.tsx';
+import { SecuritySettingsTab } from './security-settings-tab.tsx';
 
 /** /settings and /{tenant}/settings (spec 000 §2 "Settings"). */
 export function SettingsPage() {
@@ -27,6 +28,11 @@ export function SettingsPage() {
           {isAdmin && (
             <TabPanel header="Firm" leftIcon="pi pi-clock">
               <FirmTimeZoneForm />
+            </TabPanel>
+          )}
+          {isAdmin && (
+            <TabPanel header="Security" leftIcon="pi pi-shield">
+              <SecuritySettingsTab />
             </TabPanel>
           )}
           <TabPanel header="User Settings" leftIcon="pi pi-user">

@@ -86,6 +86,9 @@ export const userInputSchema = z.object({
   roleId: idSchema('roleId', 'Please select a role'),
   clientIds: idList('clientIds'),
   reportTypeIds: idList('reportTypeIds'),
+  /** Optional; unique in the firm. A Client user with one may sign in by an e-mailed code. */
+  email: z.union([z.literal(''), z.email('Please enter a valid email address').max(254, 'Please enter a valid email address')]).nullish()
+    .transform((v) => (v ? v.toLowerCase() : null)),
 });
 export const userUpdateSchema = userInputSchema.extend({
   password: z.union([z.literal(''), z.string().min(6, 'Password must be at least 6 characters').max(200)]).nullish()
@@ -116,6 +119,7 @@ export interface User {
   role: string;
   clientIds: number[] | null;
   reportTypeIds: number[] | null;
+  email: string | null;
   createdAt: string;
 }
 

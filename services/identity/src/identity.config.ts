@@ -1,5 +1,6 @@
 import { ConfigError, env, field, loadConfig, type ConfigOf } from '@ledgerline/kit/config.ts';
 import { knownTimeZone, TIME_ZONE_MESSAGE } from '@ledgerline/contracts/time-zone.ts';
+import { mailConfigSpec } from '@ledgerline/kit/mail/mail.config.ts';
 
 export const identityConfigSpec = {
   adminUsername: field('PORTAL_ADMIN_USERNAME', env.optionalString(), 'first platform administrator, created on first start when set'),
@@ -12,6 +13,11 @@ export const identityConfigSpec = {
   loginMaxFailuresPerIp: field('LOGIN_MAX_FAILURES_PER_IP', env.int(30, 1), 'failed logins per client IP within the window before 429'),
   loginThrottleWindowSeconds: field('LOGIN_THROTTLE_WINDOW_SECONDS', env.int(15 * 60, 1), 'window of the login throttle'),
   defaultTimeZone: field('PORTAL_DEFAULT_TIME_ZONE', env.string('UTC'), 'IANA time zone of firms that have not chosen one (dates, "today" and "overdue" are read in it)'),
+  encryptionKey: field('PORTAL_ENCRYPTION_KEY', env.optionalString(), '32-byte key (base64 or hex) sealing authenticator secrets at rest; unset generates one in PORTAL_DATA_DIR/keys'),
+  ...mailConfigSpec,
+  publicBaseUrl: field('PUBLIC_BASE_URL', env.string('http://localhost:8080'), 'the portal\'s public URL, for the sign-in links in e-mails'),
+  schedulerPollMs: field('SCHEDULER_POLL_MS', env.int(5000, 50), 'how often each identity replica looks for e-mails to send'),
+  emailCodeRequestsPerAddress: field('EMAIL_CODE_REQUESTS_PER_ADDRESS', env.int(5, 1), 'e-mailed codes one address may ask for within the login throttle window before 429'),
   keycloakUrl: field('KEYCLOAK_URL', env.optionalUrl(), 'Keycloak base URL: each firm gets a realm; unset uses the built-in issuer'),
   keycloakAdminUsername: field('KEYCLOAK_ADMIN_USERNAME', env.string('admin'), 'Keycloak administrator (master realm)'),
   keycloakAdminPassword: field('KEYCLOAK_ADMIN_PASSWORD', env.optionalString(), 'its password'),

@@ -1,5 +1,65 @@
 import type { ServiceMigrations } from '@ledgerline/kit/db/migrations.ts';
 
+/**
+ * Second factors, login challenges and security events: the same tables for a firm's users
+ * (tenant schema) and for platform administrators (platform schema), so one store serves
+ * both; `user_id` is the user's or the administrator's id.
+ */
+const signInSecurityTables = `
+  CREATE TABLE mfa_factors (
+    user_id integer PRIMARY KEY,
+    -- SecretBox-sealed base32 secrets: the confirmed one, and one being set up.
+    totp_secret text,
+    totp_pending_secret text,
+    -- The newest 30-second step a code was accepted for: a code is never accepted twice.
+    totp_last_step bigint NOT NULL DEFAULT 0,
+    totp_enabled_at timestamptz
+  );
+  CREATE TABLE mfa_recovery_codes (
+    id serial PRIMARY KEY,
+    user_id integer NOT NULL,
+    code_hash text NOT NULL,
+    used_at timestamptz,
+    UNIQUE (user_id, code_hash)
+  );
+  -- A password accepted, a second factor still due (or to be set up): lives minutes.
+  CREATE TABLE mfa_challenges (
+    token_hash text PRIMARY KEY,
+    user_id integer NOT NULL,
+    purpose text NOT NULL CHECK (purpose IN ('verify', 'setup')),
+    throttle_key text NOT NULL,
+    failures integer NOT NULL DEFAULT 0,
+    expires_at timestamptz NOT NULL
+  );
+  CREATE INDEX mfa_challenges_user ON mfa_challenges (user_id);
+  CREATE TABLE security_events (
+    id bigserial PRIMARY KEY,
+    at timestamptz NOT NULL DEFAULT now(),
+    kind text NOT NULL,
+    user_id integer,
+    username text,
+    method text,
+    address text,
+    browser text,
+    actor_id integer
+  );
+  CREATE INDEX security_events_at ON security_events (at DESC, id DESC);
+  CREATE INDEX security_events_user ON security_events (user_id, at DESC)`;
+
+const sessionsTable = `
+  -- Sign-in sessions of the built-in issuer: every token names one (sid).
+  CREATE TABLE sessions (
+    id text PRIMARY KEY,
+    user_id integer NOT NULL,
+    created_at timestamptz NOT NULL DEFAULT now(),
+    last_seen_at timestamptz NOT NULL DEFAULT now(),
+    address text,
+    browser text,
+    method text,
+    revoked_at timestamptz
+  );
+  CREATE INDEX sessions_user ON sessions (user_id, created_at DESC)`;
+
 /** Platform-wide identity tables (schema `portal`): firms, platform administrators, signing keys, login index. */
 export const identityPlatformMigrations: ServiceMigrations = {
   service: 'identity',
@@ -71,6 +131,18 @@ export const identityPlatformMigrations: ServiceMigrations = {
         created_at timestamptz NOT NULL DEFAULT now()
       )`,
     },
+    {
+      id: '006_sign_in_security',
+      sql: `${signInSecurityTables};
+      ALTER TABLE mfa_factors ADD FOREIGN KEY (user_id) REFERENCES platform_admins(id) ON DELETE CASCADE;
+      ALTER TABLE mfa_recovery_codes ADD FOREIGN KEY (user_id) REFERENCES platform_admins(id) ON DELETE CASCADE;
+      ALTER TABLE mfa_challenges ADD FOREIGN KEY (user_id) REFERENCES platform_admins(id) ON DELETE CASCADE`,
+    },
+    {
+      id: '007_sessions',
+      sql: `${sessionsTable};
+      ALTER TABLE sessions ADD FOREIGN KEY (user_id) REFERENCES platform_admins(id) ON DELETE CASCADE`,
+    },
   ],
 };
 
@@ -120,6 +192,48 @@ export const identityTenantMigrations: ServiceMigrations = {
       id: '003_credentials_disabled',
       // Built-in provider: a retired (inactive) firm's credentials stop working, as a disabled realm does.
       sql: 'ALTER TABLE credentials ADD COLUMN disabled boolean NOT NULL DEFAULT false',
+    },
+    {
+      id: '004_sign_in_security',
+      sql: `${signInSecurityTables};
+      -- A deleted user's factors go with them; their security events stay (the firm's history).
+      ALTER TABLE mfa_factors ADD FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE;
+      ALTER TABLE mfa_recovery_codes ADD FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE;
+      ALTER TABLE mfa_challenges ADD FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE;
+      -- The firm's sign-in policy: one row.
+      CREATE TABLE security_settings (
+        id boolean PRIMARY KEY DEFAULT true CHECK (id),
+        require_mfa_for_staff boolean NOT NULL DEFAULT false,
+        require_mfa_for_clients boolean NOT NULL DEFAULT false,
+        allow_email_code_for_staff boolean NOT NULL DEFAULT false,
+        allow_email_code_for_clients boolean NOT NULL DEFAULT true,
+        client_email_sign_in boolean NOT NULL DEFAULT true,
+        updated_at timestamptz NOT NULL DEFAULT now()
+      );
+      INSERT INTO security_settings DEFAULT VALUES`,
+    },
+    {
+      id: '005_email_sign_in',
+      sql: `ALTER TABLE users ADD COLUMN email text;
+      -- Unique in the firm whatever the case: it is how a Client user is found to sign in by e-mail.
+      CREATE UNIQUE INDEX users_email ON users (lower(email));
+      -- One-time codes e-mailed to a user: to sign in (with a one-click link), or as the second factor of a challenge.
+      CREATE TABLE email_codes (
+        id serial PRIMARY KEY,
+        user_id integer NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        purpose text NOT NULL CHECK (purpose IN ('sign-in', 'mfa')),
+        code_hash text NOT NULL,
+        link_hash text UNIQUE,
+        failures integer NOT NULL DEFAULT 0,
+        expires_at timestamptz NOT NULL,
+        used_at timestamptz
+      );
+      CREATE INDEX email_codes_user ON email_codes (user_id, purpose)`,
+    },
+    {
+      id: '006_sessions',
+      sql: `${sessionsTable};
+      ALTER TABLE sessions ADD FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE`,
     },
   ],
 };

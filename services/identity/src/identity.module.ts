@@ -29,13 +29,25 @@ import { FirmExportService } from './portability/firm-export.service.ts';
 import { FirmImportService } from './portability/firm-import.service.ts';
 import { createFirmMovesRouter } from './portability/firm-moves.router.ts';
 import { identityPortability } from './portability/identity.portability.ts';
+import { deriveKey, loadMasterKey } from '@ledgerline/kit/crypto/master-key.ts';
+import { MfaService } from './mfa/mfa.service.ts';
+import { EmailSignInService } from './mfa/email-sign-in.service.ts';
+import { SessionService } from './sessions/session.service.ts';
+import { createMailer } from '@ledgerline/kit/mail/mailer.ts';
+import { MAIL_JOB, mailJob } from '@ledgerline/kit/mail/mail-job.ts';
+import { createJobQueue } from '@ledgerline/kit/scheduler/job-queue.ts';
+import { startScheduler, type Scheduler } from '@ledgerline/kit/scheduler/scheduler.ts';
+import { createMfaRouter } from './mfa/mfa.router.ts';
+
+/** Identity's durable jobs: the e-mails of sign-in codes. */
+const jobs = createJobQueue('identity');
 
 export const identityModule: ServiceModule = {
   name: 'identity',
   defaultPort: 8101,
-  apiResources: ['auth', 'admin/auth', 'admin/overview', 'info', 'companies', 'firm-settings', 'users', 'roles', 'export'],
+  apiResources: ['auth', 'admin/auth', 'admin/overview', 'info', 'companies', 'firm-settings', 'users', 'roles', 'export', 'security-settings', 'security-events'],
   otherPaths: ['/.well-known/'],
-  migrations: [identityPlatformMigrations, identityTenantMigrations],
+  migrations: [identityPlatformMigrations, identityTenantMigrations, jobs.migrations],
   portability: identityPortability,
   async init(deps) {
     const config = loadIdentityConfig(deps.env);
@@ -63,10 +75,18 @@ export const identityModule: ServiceModule = {
       maxFailuresPerIp: config.loginMaxFailuresPerIp,
       windowSeconds: config.loginThrottleWindowSeconds,
     });
-    const logins = new LoginService({ db, companies, users, admins, provider, issuer, throttle });
+    const mfa = new MfaService(deriveKey(loadMasterKey(config.encryptionKey, deps.dataDir), 'second-factor-secrets'));
+    const sessions = new SessionService({ companies, realtime: deps.realtime, events: mfa.events, tokenTtlSeconds: config.tokenTtlSeconds });
+    const logins = new LoginService({ db, companies, users, admins, provider, issuer, throttle, mfa, sessions: sessions.store });
+    const mailer = createMailer(config, deps.logger);
+    const emailSignIn = new EmailSignInService({
+      db, companies, users, mfa, logins, jobs, throttle, publicBaseUrl: config.publicBaseUrl,
+      requests: new LoginThrottle({ maxFailuresPerUser: config.emailCodeRequestsPerAddress, maxFailuresPerIp: config.loginMaxFailuresPerIp, windowSeconds: config.loginThrottleWindowSeconds }),
+    });
+    let scheduler: Scheduler | undefined;
     const tenants = new TenantService({ db, companies, provider, peers: deps.peers });
     const tenantOf = tenantResolver(db, companies);
-    const authenticated = authenticateCaller({ db, tokens: deps.tokens, companies, users });
+    const authenticated = authenticateCaller({ db, tokens: deps.tokens, companies, users, sessions: sessions.store });
     let clientDeletions: Subscription | undefined;
     // Firm moves call the services' internal portability routes as the platform, not as the
     // person who asked (a firm's Admin may export their own firm; the job may outlive a token).
@@ -78,16 +98,17 @@ export const identityModule: ServiceModule = {
       api,
       routers: [
         createJwksRouter(issuer),
-        createAuthRouter({ api, logins, companies, authenticated }),
+        createAuthRouter({ api, db, logins, mfa, companies, authenticated }),
         createCompaniesRouter({ api, companies, tenants, authenticated }),
         createAdminOverviewRouter({ api, db, companies, users, authenticated }),
         createRolesRouter({ api, roles, provider, authenticated, tenantOf }),
         createFirmMovesRouter({ api, companies, exports: firmExports, imports: firmImports, authenticated, tenantOf }),
         createUsersRouter({ api, users, userService: new UserService(users, provider), authenticated, tenantOf }),
+        createMfaRouter({ api, db, mfa, logins, emailSignIn, sessions, companies, users, authenticated, tenantOf }),
       ],
       async start() {
         // Identity's own tables in every firm's schema; the other services follow tenant events.
-        for (const company of await companies.list()) await migrateTenant(db, company.schemaName, [identityTenantMigrations]);
+        for (const company of await companies.list()) await migrateTenant(db, company.schemaName, [identityTenantMigrations, jobs.migrations]);
         await firmExports.failInterrupted();
         await firmImports.failInterrupted();
         if (config.adminUsername && config.adminPassword) {
@@ -96,8 +117,14 @@ export const identityModule: ServiceModule = {
           }
         }
         clientDeletions = await followClientDeletions({ db, bus: deps.bus, companies, users, provider, logger: deps.logger });
+        scheduler = startScheduler({
+          db, queue: jobs, handlers: { [MAIL_JOB]: mailJob(mailer) }, logger: deps.logger, pollMs: config.schedulerPollMs,
+          tenants: async () => (await companies.list()).filter((c) => c.isActive).map((c) => ({ shortName: c.shortName, schema: c.schemaName })),
+        });
       },
       async stop() {
+        await scheduler?.stop();
+        mailer.close();
         await clientDeletions?.close();
         await provider.close();
       },

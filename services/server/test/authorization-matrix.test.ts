@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import { DEFAULT_CLIENT_FIELD_SETTINGS } from '@ledgerline/contracts/directory.contracts.ts';
-import { apiClient, createSignedInUser, startTestPortal, TEST_USER_PASSWORD, testClient } from '../src/portal-harness.ts';
+import { apiClient, createSignedInUser, startTestPortal, TEST_ADMIN, TEST_USER_PASSWORD, testClient } from '../src/portal-harness.ts';
 import type { RunningPortal } from '../src/portal.ts';
 
 /*
@@ -30,6 +30,8 @@ interface Rule {
   allowed: Actor[] | 'public';
   /** The path's ids and a valid body, so a refusal is about the caller and not the input. */
   request?: () => Promise<Request> | Request;
+  /** Called with a new sign-in of the caller (the call ends the caller's sessions). */
+  freshToken?: boolean;
 }
 
 let portal: RunningPortal & { gatewayUrl: string; adminToken: string };
@@ -38,6 +40,7 @@ const suffix = randomBytes(3).toString('hex');
 const FIRM = `matrix${suffix}`;
 const OTHER = `mxother${suffix}`;
 const tokens = {} as Record<Actor, string | null>;
+const usernames = {} as Record<Actor, string>;
 const ids: Record<string, number> = {};
 let serial = 0;
 const unique = (what: string) => `${what}${suffix}${++serial}`;
@@ -100,6 +103,38 @@ const RULES: Record<string, Rule> = {
   'GET /api/public/files/{id}': { allowed: 'public' },
 
   'GET /api/auth/me': { allowed: EVERYONE },
+  // Second factors: everyone's own (a wrong code from a signed-in caller is a 400); the platform administrator's path is theirs.
+  'POST /api/auth/mfa/verify': { allowed: 'public' },
+  'POST /api/admin/auth/mfa/verify': { allowed: 'public' },
+  'POST /api/auth/mfa/email': { allowed: 'public' },
+  'POST /api/admin/auth/mfa/email': { allowed: 'public' },
+  'POST /api/auth/email-code': { allowed: 'public' },
+  'POST /api/auth/email-code/verify': { allowed: 'public' },
+  'GET /api/auth/mfa': { allowed: EVERYONE },
+  'POST /api/auth/mfa/totp/setup': { allowed: EVERYONE, request: () => ({ body: {} }) },
+  'POST /api/auth/mfa/totp/confirm': { allowed: EVERYONE, request: () => ({ body: { code: '000000' } }) },
+  'DELETE /api/auth/mfa/totp': { allowed: EVERYONE, request: () => ({ body: { code: '000000' } }) },
+  'POST /api/auth/mfa/recovery-codes': { allowed: EVERYONE, request: () => ({ body: { code: '000000' } }) },
+  'GET /api/auth/sign-ins': { allowed: EVERYONE },
+  // Sessions: a caller's own; an id that is not theirs is a 404. Signing out everywhere would end the
+  // matrix's own tokens, so it runs with a fresh sign-in of the caller.
+  'GET /api/auth/sessions': { allowed: EVERYONE },
+  'DELETE /api/auth/sessions/{sessionId}': { allowed: EVERYONE, request: () => ({ path: '00000000-0000-4000-8000-000000000000' }) },
+  'POST /api/auth/sessions/revoke-all': { allowed: EVERYONE, freshToken: true },
+  'GET /api/admin/auth/sessions': { allowed: PLATFORM },
+  'DELETE /api/admin/auth/sessions/{sessionId}': { allowed: PLATFORM, request: () => ({ path: '00000000-0000-4000-8000-000000000000' }) },
+  'POST /api/admin/auth/sessions/revoke-all': { allowed: PLATFORM, freshToken: true },
+  'GET /api/admin/auth/mfa': { allowed: PLATFORM },
+  'POST /api/admin/auth/mfa/totp/setup': { allowed: PLATFORM, request: () => ({ body: {} }) },
+  'POST /api/admin/auth/mfa/totp/confirm': { allowed: PLATFORM, request: () => ({ body: { code: '000000' } }) },
+  'DELETE /api/admin/auth/mfa/totp': { allowed: PLATFORM, request: () => ({ body: { code: '000000' } }) },
+  'POST /api/admin/auth/mfa/recovery-codes': { allowed: PLATFORM, request: () => ({ body: { code: '000000' } }) },
+  'GET /api/admin/auth/sign-ins': { allowed: PLATFORM },
+  'GET /api/security-settings': { allowed: ADMINS },
+  'PUT /api/security-settings': { allowed: ADMINS, request: () => ({ body: { requireMfaForStaff: false, requireMfaForClients: false, allowEmailCodeForStaff: false, allowEmailCodeForClients: true, clientEmailSignIn: true } }) },
+  'GET /api/security-settings/factors': { allowed: ADMINS },
+  'DELETE /api/users/{id}/mfa': { allowed: ADMINS, request: async () => ({ path: String(await victimUser()) }) },
+  'GET /api/security-events': { allowed: ADMINS },
   'GET /api/companies': { allowed: ['platform', 'admin', 'dta'] },
   'POST /api/companies': { allowed: PLATFORM, request: () => ({ body: { name: 'Matrix Firm', shortName: unique('mxnew') } }) },
   'PUT /api/companies/{id}': { allowed: PLATFORM, request: () => ({ path: String(ids.firm), body: { name: `Matrix ${suffix}`, shortName: FIRM } }) },
@@ -240,6 +275,16 @@ const RULES: Record<string, Rule> = {
   'POST /api/messages/{id}/read': { allowed: EVERYONE, request: async () => ({ path: String((await victimMessage()).id) }) },
 };
 
+/** A new sign-in of the actor, for a call that ends the actor's sessions. */
+async function freshToken(actor: Actor): Promise<string | null> {
+  if (actor === 'anonymous') return null;
+  const [path, username, password] = actor === 'platform' ? ['/api/admin/auth/login', TEST_ADMIN.username, TEST_ADMIN.password]
+    : [`/api/${actor === 'otherFirm' ? OTHER : FIRM}/auth/login`, usernames[actor], TEST_USER_PASSWORD];
+  const r = await call<{ token: string }>('POST', path, null, { username, password });
+  if (r.status !== 200) throw new Error(`fresh sign-in of ${actor}: ${r.status}`);
+  return r.body.token;
+}
+
 /** Only the status: some answers are files, not JSON. */
 async function statusOf(method: string, url: string, token: string | null, body: unknown): Promise<number> {
   const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
@@ -266,7 +311,8 @@ beforeAll(async () => {
     ['client', FIRM, 4, [ids.ownClient], null], ['otherFirm', OTHER, 1, null, null],
   ];
   for (const [actor, firm, roleId, clientIds, reportTypeIds] of people) {
-    const user = await createSignedInUser(call, portal.adminToken, firm, { username: unique(`${actor}_`), fullName: `Matrix ${actor}`, roleId, clientIds, reportTypeIds });
+    usernames[actor] = unique(`${actor}_`);
+    const user = await createSignedInUser(call, portal.adminToken, firm, { username: usernames[actor], fullName: `Matrix ${actor}`, roleId, clientIds, reportTypeIds });
     ids[actor] = user.id;
     tokens[actor] = user.token;
   }
@@ -299,7 +345,12 @@ describe('authorization matrix, generated from the OpenAPI', () => {
       for (const actor of ACTORS) {
         const { path, body } = rule.request ? await rule.request() : {};
         const url = `/api/${FIRM}${op.path.slice('/api'.length).replace(/\{\w+\}/, path ?? '1')}`;
-        const status = await statusOf(op.method, url, tokens[actor], body);
+        const status = await statusOf(op.method, url, rule.freshToken ? await freshToken(actor) : tokens[actor], body);
+        if (rule.freshToken && actor !== 'anonymous' && rule.allowed.includes(actor)) {
+          // It ended every session of the caller, the standing one included: sign in again.
+          tokens[actor] = await freshToken(actor);
+          if (actor === 'platform') portal.adminToken = tokens[actor]!;
+        }
         const allowed = rule.allowed.includes(actor);
         const ok = status < 500 && (allowed ? status !== 401 && status !== 403 : [401, 403, 404].includes(status));
         if (!ok) wrong.push(`${op.key} as ${actor}: ${status} (${allowed ? 'allowed' : 'refused'} expected)`);

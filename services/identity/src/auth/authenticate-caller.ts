@@ -6,6 +6,9 @@ import { authenticate, authOf, type AuthContext } from '@ledgerline/kit/http/aut
 import type { User } from '@ledgerline/contracts/identity.contracts.ts';
 import { TENANT_NOT_FOUND, type CompanyStore } from '../tenants/company.store.ts';
 import type { UserStore } from '../users/user.store.ts';
+import type { SessionStore } from '../sessions/session.store.ts';
+import { PLATFORM_SCHEMA } from '@ledgerline/kit/db/tenant-schema.ts';
+import { SESSION_ENDED } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 
 /**
  * Identity's authentication: the token, then the stored user it names. Every rule
@@ -14,13 +17,24 @@ import type { UserStore } from '../users/user.store.ts';
  * role at once, a retired firm's users are refused like an unknown firm. The claims'
  * role is replaced by the stored one, so the rules in access-rules.ts read the truth.
  */
-export function authenticateCaller(deps: { db: Database; tokens: TokenVerifier; companies: CompanyStore; users: UserStore }): RequestHandler[] {
-  const { db, companies, users } = deps;
+export function authenticateCaller(deps: { db: Database; tokens: TokenVerifier; companies: CompanyStore; users: UserStore; sessions: SessionStore }): RequestHandler[] {
+  const { db, companies, users, sessions } = deps;
+  /** A token naming a session is refused once that session ended (signed out, revoked, reset). */
+  const liveSession = async (schema: string, sessionId: string | undefined, userId: number) => {
+    if (!sessionId) return;
+    const session = await sessions.find(db.forSchema(schema), sessionId);
+    if (!session || session.revoked || session.userId !== userId) throw new Unauthenticated(SESSION_ENDED);
+    await sessions.touch(db.forSchema(schema), sessionId);
+  };
   const storedCaller: RequestHandler = async (_req, res, next) => {
     const auth = authOf(res);
-    if (auth.claims.platformAdmin) return next();
+    if (auth.claims.platformAdmin) {
+      await liveSession(PLATFORM_SCHEMA, auth.claims.sessionId, Number(auth.claims.sub));
+      return next();
+    }
     const company = auth.claims.tenant ? await companies.findByShortName(auth.claims.tenant) : null;
     if (!company?.isActive) throw new NotFound(TENANT_NOT_FOUND);
+    await liveSession(company.schemaName, auth.claims.sessionId, Number(auth.claims.sub));
     const user = await users.find(db.forSchema(company.schemaName), Number(auth.claims.sub));
     if (!user) throw new Unauthenticated();
     const current: AuthContext = { ...auth, claims: { ...auth.claims, role: user.roleName, username: user.username, fullName: user.fullName } };

@@ -1,22 +1,31 @@
 import type { TokenIssuer } from '@ledgerline/kit/auth/token-issuer.ts';
 import type { Database } from '@ledgerline/kit/db/database.ts';
+import { PLATFORM_SCHEMA } from '@ledgerline/kit/db/tenant-schema.ts';
 import { NotFound, Unauthenticated } from '@ledgerline/kit/errors.ts';
-import type { Company } from '@ledgerline/contracts/identity.contracts.ts';
+import type { Company, User } from '@ledgerline/contracts/identity.contracts.ts';
 import type { LoginResponse } from '@ledgerline/contracts/auth.contracts.ts';
+import type { LoginOutcome, MfaMethod } from '@ledgerline/contracts/sign-in-security.contracts.ts';
+import { CHALLENGE_EXPIRED, eventContext, WRONG_CODE, type MfaService } from '../mfa/mfa.service.ts';
+import { PLATFORM_SCOPE, type MfaSubject, type SignInContext } from '../mfa/mfa-subject.ts';
 import type { IdentityProvider } from '../providers/identity-provider.ts';
 import { TENANT_NOT_FOUND, type CompanyStore } from '../tenants/company.store.ts';
 import type { UserStore } from '../users/user.store.ts';
 import type { LoginThrottle } from './login-throttle.ts';
-import type { PlatformAdminStore } from './platform-admin.store.ts';
+import type { PlatformAdmin, PlatformAdminStore } from './platform-admin.store.ts';
+import type { SessionStore } from '../sessions/session.store.ts';
 
 export const INVALID_CREDENTIALS = 'Invalid username or password';
 export const INVALID_ADMIN_CREDENTIALS = 'Invalid admin credentials';
 
-type LoginResult = LoginResponse;
-
 const tenantSummary = (c: Company) => ({ id: c.id, name: c.name, shortName: c.shortName, isActive: c.isActive });
 
-/** The three login forms of the spec: tenant, generic (/login) and platform administrator. */
+/**
+ * The three login forms of the spec (tenant, generic /login, platform administrator) and
+ * their second step: a right password either completes the sign-in or, where a second
+ * factor is set up or required (built-in issuer; Keycloak realms keep their own), answers
+ * a challenge that `verify` completes. The throttle counts wrong passwords and wrong codes
+ * alike per user and address, and a right password alone does not clear it.
+ */
 export class LoginService {
   readonly #db: Database;
   readonly #companies: CompanyStore;
@@ -25,8 +34,10 @@ export class LoginService {
   readonly #provider: IdentityProvider;
   readonly #issuer: TokenIssuer;
   readonly #throttle: LoginThrottle;
+  readonly #mfa: MfaService;
+  readonly #sessions: SessionStore;
 
-  constructor(deps: { db: Database; companies: CompanyStore; users: UserStore; admins: PlatformAdminStore; provider: IdentityProvider; issuer: TokenIssuer; throttle: LoginThrottle }) {
+  constructor(deps: { db: Database; companies: CompanyStore; users: UserStore; admins: PlatformAdminStore; provider: IdentityProvider; issuer: TokenIssuer; throttle: LoginThrottle; mfa: MfaService; sessions: SessionStore }) {
     this.#db = deps.db;
     this.#companies = deps.companies;
     this.#users = deps.users;
@@ -34,69 +45,183 @@ export class LoginService {
     this.#provider = deps.provider;
     this.#issuer = deps.issuer;
     this.#throttle = deps.throttle;
+    this.#mfa = deps.mfa;
+    this.#sessions = deps.sessions;
   }
 
-  async tenantLogin(shortName: string, username: string, password: string, ip: string): Promise<LoginResult> {
-    const company = await this.#companies.findByShortName(shortName);
-    if (!company?.isActive) throw new NotFound(TENANT_NOT_FOUND);
-    return this.#throttledOrFail(`${shortName}:${username}`, ip, INVALID_CREDENTIALS, async () => {
-      const token = await this.#provider.login(shortName, username, password);
-      if (!token) return null;
-      const db = this.#db.forSchema(company.schemaName);
-      const found = await this.#users.findByUsername(db, username);
-      if (!found) return null;
-      await this.#users.recordLogin(db, found.id);
-      const { createdAt: _createdAt, ...user } = found;
-      return { token, user: { ...user, tenant: shortName, platformAdmin: false }, tenant: tenantSummary(company) };
-    });
+  /** Whether this firm's second factors are the product's (built-in issuer) rather than its Keycloak realm's. */
+  get ownsFactors(): boolean {
+    return this.#provider.kind === 'builtin';
+  }
+
+  async tenantLogin(shortName: string, username: string, password: string, ctx: SignInContext): Promise<LoginOutcome> {
+    const company = await this.#activeCompany(shortName);
+    const throttleKey = `${shortName}:${username}`;
+    this.#throttle.assertAllowed(throttleKey, ctx.address);
+    const db = this.#db.forSchema(company.schemaName);
+    const token = await this.#provider.login(shortName, username, password);
+    const found = await this.#users.findByUsername(db, username);
+    if (!token || !found) {
+      this.#throttle.recordFailure(throttleKey, ctx.address);
+      await this.#mfa.events.record(db, { kind: 'sign-in-failed', userId: found?.id ?? null, username, method: 'password', ...eventContext(ctx) });
+      throw new Unauthenticated(INVALID_CREDENTIALS);
+    }
+    const subject = this.#tenantSubject(company, found);
+    if (this.ownsFactors) {
+      const step = await this.#mfa.nextStep(subject, throttleKey);
+      if (step) return step;
+    }
+    this.#throttle.recordSuccess(throttleKey);
+    return this.#complete(subject, ctx, 'password', token);
   }
 
   /** /login: platform administrators first, then the firm the username belongs to. */
-  async genericLogin(username: string, password: string, ip: string): Promise<LoginResult> {
-    const admin = await this.#throttled(`platform:${username}`, ip, null, () => this.#adminLogin(username, password));
-    if (admin) return admin;
+  async genericLogin(username: string, password: string, ctx: SignInContext): Promise<LoginOutcome> {
+    const platformKey = `platform:${username}`;
+    this.#throttle.assertAllowed(platformKey, ctx.address);
+    const admin = await this.#admins.verifyLogin(username, password);
+    if (admin) return this.#adminPasswordAccepted(admin, platformKey, ctx);
     const { rows } = await this.#db.query<{ schema_name: string }>('SELECT schema_name FROM portal.user_logins WHERE username = $1', [username]);
     const company = rows[0] ? await this.#companies.findBySchema(rows[0].schema_name) : null;
     if (!company?.isActive) {
-      this.#throttle.recordFailure(`platform:${username}`, ip);
+      this.#throttle.recordFailure(platformKey, ctx.address);
       throw new Unauthenticated(INVALID_CREDENTIALS);
     }
-    return this.tenantLogin(company.shortName, username, password, ip);
+    return this.tenantLogin(company.shortName, username, password, ctx);
   }
 
-  async adminLogin(username: string, password: string, ip: string): Promise<LoginResult> {
-    return this.#throttledOrFail(`platform:${username}`, ip, INVALID_ADMIN_CREDENTIALS, () => this.#adminLogin(username, password));
-  }
-
-  async #adminLogin(username: string, password: string): Promise<LoginResult | null> {
+  async adminLogin(username: string, password: string, ctx: SignInContext): Promise<LoginOutcome> {
+    const platformKey = `platform:${username}`;
+    this.#throttle.assertAllowed(platformKey, ctx.address);
     const admin = await this.#admins.verifyLogin(username, password);
-    if (!admin) return null;
-    const claims = { sub: String(admin.id), username: admin.username, fullName: admin.fullName, role: 'Admin', tenant: null, platformAdmin: true };
-    return {
-      token: await this.#issuer.sign(claims),
-      user: { id: admin.id, username: admin.username, fullName: admin.fullName, role: 'Admin', roleName: 'Admin', roleId: 0, clientIds: null, reportTypeIds: null, tenant: null, platformAdmin: true },
-      tenant: null,
-    };
-  }
-
-  async #throttledOrFail(userKey: string, ip: string, failure: string, attempt: () => Promise<LoginResult | null>): Promise<LoginResult> {
-    return (await this.#throttled(userKey, ip, failure, attempt))!;
+    if (!admin) {
+      this.#throttle.recordFailure(platformKey, ctx.address);
+      throw new Unauthenticated(INVALID_ADMIN_CREDENTIALS);
+    }
+    return this.#adminPasswordAccepted(admin, platformKey, ctx);
   }
 
   /**
-   * Runs an attempt under the throttle. With a failure message, a failed attempt throws
-   * 401 with it; with null it returns null so the caller may try another way (and the
-   * caller records the final failure).
+   * The second step: a code for the challenge a login answered. `pathTenant` is the firm the
+   * call was made in (null on /api/auth and /api/admin/auth); `platformOnly` for the
+   * administrator's path. A challenge of another firm, or of a firm on the platform's path,
+   * is refused like an expired one.
    */
-  async #throttled(userKey: string, ip: string, failure: string | null, attempt: () => Promise<LoginResult | null>): Promise<LoginResult | null> {
-    this.#throttle.assertAllowed(userKey, ip);
-    const result = await attempt();
-    if (result) {
-      this.#throttle.recordSuccess(userKey);
-      return result;
+  async verify(pathTenant: string | null, platformOnly: boolean, challenge: string, method: MfaMethod, code: string, ctx: SignInContext): Promise<LoginResponse> {
+    const subject = await this.subjectOfChallenge(challenge, pathTenant, platformOnly);
+    const token = challengeToken(challenge);
+    const outcome = await this.#mfa.withChallenge(subject, token, 'verify', async (tx, c) => {
+      // Wrong codes count like wrong passwords: a new challenge does not buy new guesses.
+      this.#throttle.assertAllowed(c.throttleKey, ctx.address);
+      return (await this.#mfa.checkCode(tx, subject, method, code)) ? { ok: true, value: undefined } : { ok: false, message: WRONG_CODE };
+    });
+    if (!outcome.ok) {
+      if (outcome.challenge) {
+        this.#throttle.recordFailure(outcome.challenge.throttleKey, ctx.address);
+        await this.#mfa.events.record(subject.db, { kind: 'sign-in-failed', userId: subject.userId, username: subject.username, method, ...eventContext(ctx) });
+      }
+      throw new Unauthenticated(outcome.message);
     }
-    if (failure === null) return null;
-    this.#throttle.recordFailure(userKey, ip);
-    throw new Unauthenticated(failure);
+    await this.#mfa.challenges.delete(subject.db, token);
+    this.#throttle.recordSuccess(outcome.challenge.throttleKey);
+    if (method === 'recovery') await this.#mfa.events.record(subject.db, { kind: 'recovery-code-used', userId: subject.userId, username: subject.username, ...eventContext(ctx) });
+    return this.#complete(subject, ctx, method);
+  }
+
+  /**
+   * A first factor other than the password was proven (an e-mailed sign-in code): a second
+   * step follows as after a password, unless the firm accepts that code as the possession
+   * factor itself.
+   */
+  async afterEmailCode(subject: MfaSubject, throttleKey: string, ctx: SignInContext): Promise<LoginOutcome> {
+    if (!(await this.#mfa.emailCodeAllowed(subject))) {
+      const step = await this.#mfa.nextStep(subject, throttleKey);
+      if (step) return step;
+    }
+    this.#throttle.recordSuccess(throttleKey);
+    return this.#complete(subject, ctx, 'email');
+  }
+
+  /** Completes a sign-in whose setup challenge was just used to enrol a factor. */
+  async completeSetup(subject: MfaSubject, throttleKey: string, ctx: SignInContext): Promise<LoginResponse> {
+    this.#throttle.recordSuccess(throttleKey);
+    return this.#complete(subject, ctx, 'totp');
+  }
+
+  /** The user a challenge belongs to, checked against the firm the call was made in. */
+  async subjectOfChallenge(challenge: string, pathTenant: string | null, platformOnly: boolean): Promise<MfaSubject> {
+    const dot = challenge.indexOf('.');
+    const scope = dot > 0 ? challenge.slice(0, dot) : '';
+    const expired = new Unauthenticated(CHALLENGE_EXPIRED);
+    if (platformOnly ? scope !== PLATFORM_SCOPE : pathTenant !== null && scope !== pathTenant) throw expired;
+    const company = scope === PLATFORM_SCOPE ? null : await this.#companies.findByShortName(scope);
+    if (scope !== PLATFORM_SCOPE && !company?.isActive) throw expired;
+    const db = this.#db.forSchema(company ? company.schemaName : PLATFORM_SCHEMA);
+    const userId = await this.#mfa.challenges.userOf(db, challengeToken(challenge));
+    if (userId === null) throw expired;
+    const subject = company ? await this.tenantSubjectById(company, userId) : await this.platformSubjectById(userId);
+    if (!subject) throw expired;
+    return subject;
+  }
+
+  async tenantSubjectById(company: Company, userId: number): Promise<MfaSubject | null> {
+    const user = await this.#users.find(this.#db.forSchema(company.schemaName), userId);
+    return user ? this.#tenantSubject(company, user) : null;
+  }
+
+  async platformSubjectById(adminId: number): Promise<MfaSubject | null> {
+    const admin = await this.#admins.find(adminId);
+    return admin ? this.#platformSubject(admin) : null;
+  }
+
+  async #adminPasswordAccepted(admin: PlatformAdmin, throttleKey: string, ctx: SignInContext): Promise<LoginOutcome> {
+    const subject = this.#platformSubject(admin);
+    const step = await this.#mfa.nextStep(subject, throttleKey);
+    if (step) return step;
+    this.#throttle.recordSuccess(throttleKey);
+    return this.#complete(subject, ctx, 'password');
+  }
+
+  /**
+   * Records the sign-in and issues its token. The built-in issuer's tokens name a new session
+   * (sid); a Keycloak realm's token is the realm's, its sessions the realm's.
+   */
+  async #complete(s: MfaSubject, ctx: SignInContext, method: string, providerToken?: string): Promise<LoginResponse> {
+    await this.#mfa.events.record(s.db, { kind: 'sign-in', userId: s.userId, username: s.username, method, ...eventContext(ctx) });
+    const ownToken = !s.company || this.ownsFactors;
+    const sessionId = ownToken ? await this.#sessions.create(s.db, { userId: s.userId, address: ctx.address, browser: ctx.browser, method }) : undefined;
+    if (!s.company) {
+      const admin = (await this.#admins.find(s.userId))!;
+      const claims = { sub: String(admin.id), username: admin.username, fullName: admin.fullName, role: 'Admin', tenant: null, platformAdmin: true, sessionId };
+      return {
+        token: await this.#issuer.sign(claims),
+        user: { id: admin.id, username: admin.username, fullName: admin.fullName, role: 'Admin', roleName: 'Admin', roleId: 0, clientIds: null, reportTypeIds: null, tenant: null, platformAdmin: true },
+        tenant: null,
+      };
+    }
+    const found = (await this.#users.find(s.db, s.userId))!;
+    await this.#users.recordLogin(s.db, found.id);
+    const token = ownToken || !providerToken ? await this.#issuer.sign({
+      sub: String(found.id), username: found.username, fullName: found.fullName, role: found.roleName, tenant: s.company.shortName, platformAdmin: false, sessionId,
+    }) : providerToken;
+    const { createdAt: _createdAt, ...user } = found;
+    return { token, user: { ...user, tenant: s.company.shortName, platformAdmin: false }, tenant: tenantSummary(s.company) };
+  }
+
+  #tenantSubject(company: Company, user: User): MfaSubject {
+    return { db: this.#db.forSchema(company.schemaName), company, userId: user.id, username: user.username, role: user.roleName, email: user.email };
+  }
+
+  #platformSubject(admin: PlatformAdmin): MfaSubject {
+    return { db: this.#db.forSchema(PLATFORM_SCHEMA), company: null, userId: admin.id, username: admin.username, role: 'Admin', email: null };
+  }
+
+  async #activeCompany(shortName: string): Promise<Company> {
+    const company = await this.#companies.findByShortName(shortName);
+    if (!company?.isActive) throw new NotFound(TENANT_NOT_FOUND);
+    return company;
   }
 }
+
+/** The random part of a challenge (after the firm's name and a dot). */
+export const challengeToken = (challenge: string): string => challenge.slice(challenge.indexOf('.') + 1);

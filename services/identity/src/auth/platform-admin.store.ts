@@ -23,6 +23,12 @@ export class PlatformAdminStore {
     return rowCount > 0;
   }
 
+  async find(id: number): Promise<PlatformAdmin | null> {
+    const { rows } = await this.#db.query<{ id: number; username: string; full_name: string }>('SELECT id, username, full_name FROM portal.platform_admins WHERE id = $1', [id]);
+    const row = rows[0];
+    return row ? { id: row.id, username: row.username, fullName: row.full_name } : null;
+  }
+
   async verifyLogin(username: string, password: string): Promise<PlatformAdmin | null> {
     const { rows } = await this.#db.query<{ id: number; username: string; full_name: string; password_hash: string }>(
       'SELECT id, username, full_name, password_hash FROM portal.platform_admins WHERE username = $1',

@@ -11,10 +11,11 @@ interface UserRow {
   role_name: string;
   client_ids: number[] | null;
   report_type_ids: number[] | null;
+  email: string | null;
   created_at: Date | string;
 }
 
-const SELECT = `SELECT u.id, u.username, u.full_name, u.role_id, r.name AS role_name, u.report_type_ids, u.created_at,
+const SELECT = `SELECT u.id, u.username, u.full_name, u.role_id, r.name AS role_name, u.report_type_ids, u.email, u.created_at,
   (SELECT array_agg(a.client_id ORDER BY a.position) FROM user_client_access a WHERE a.user_id = u.id) AS client_ids
   FROM users u JOIN roles r ON r.id = u.role_id`;
 
@@ -27,11 +28,13 @@ const toUser = (r: UserRow): User => ({
   role: r.role_name,
   clientIds: r.client_ids?.length ? r.client_ids.map(Number) : null,
   reportTypeIds: r.report_type_ids?.length ? r.report_type_ids.map(Number) : null,
+  email: r.email,
   createdAt: new Date(r.created_at).toISOString(),
 });
 
 export const USER_NOT_FOUND = 'User not found';
 const USERNAME_TAKEN = 'Username already exists';
+const EMAIL_TAKEN = 'Another user of this firm has this email address';
 
 /**
  * Tenant users, their client-access list (ordered: a Client user's first entry is their
@@ -62,6 +65,12 @@ export class UserStore {
     return rows[0] ? toUser(rows[0]) : null;
   }
 
+  /** The user with this e-mail address (any case), or null. */
+  async findByEmail(db: Queryable, email: string): Promise<User | null> {
+    const { rows } = await db.query<UserRow>(`${SELECT} WHERE lower(u.email) = lower($1)`, [email]);
+    return rows[0] ? toUser(rows[0]) : null;
+  }
+
   async recordLogin(db: Queryable, id: number): Promise<void> {
     await db.query('UPDATE users SET last_login_at = now() WHERE id = $1', [id]);
   }
@@ -78,8 +87,8 @@ export class UserStore {
     await this.#assertRole(tx, input.roleId);
     await claimUsername(tx, input.username, schemaName);
     const { rows } = await unique(tx.query<{ id: number }>(
-      'INSERT INTO users (username, full_name, role_id, report_type_ids) VALUES ($1, $2, $3, $4) RETURNING id',
-      [input.username, input.fullName, input.roleId, input.reportTypeIds],
+      'INSERT INTO users (username, full_name, role_id, report_type_ids, email) VALUES ($1, $2, $3, $4, $5) RETURNING id',
+      [input.username, input.fullName, input.roleId, input.reportTypeIds, input.email ?? null],
     ));
     const id = rows[0]!.id;
     await this.#writeClientAccess(tx, id, input.clientIds);
@@ -94,8 +103,8 @@ export class UserStore {
       await tx.query('DELETE FROM portal.user_logins WHERE username = $1 AND schema_name = $2', [before.username, schemaName]);
     }
     await unique(tx.query(
-      'UPDATE users SET username = $2, full_name = $3, role_id = $4, report_type_ids = $5 WHERE id = $1',
-      [id, input.username, input.fullName, input.roleId, input.reportTypeIds],
+      'UPDATE users SET username = $2, full_name = $3, role_id = $4, report_type_ids = $5, email = $6 WHERE id = $1',
+      [id, input.username, input.fullName, input.roleId, input.reportTypeIds, input.email ?? null],
     ));
     await this.#writeClientAccess(tx, id, input.clientIds);
     return { before, after: await this.get(tx, id) };
@@ -160,6 +169,7 @@ async function unique<T>(query: Promise<T>): Promise<T> {
   try {
     return await query;
   } catch (err) {
+    if (isUniqueViolation(err, 'users_email')) throw new Conflict(EMAIL_TAKEN);
     if (isUniqueViolation(err)) throw new Conflict(USERNAME_TAKEN);
     throw err;
   }

@@ -11,10 +11,13 @@ import type { TenantRegistry } from '../tenancy/tenant-registry.ts';
 export const USER_UPSERTED = 'user.upserted';
 export const USER_DELETED = 'user.deleted';
 export const ROLE_UPSERTED = 'role.upserted';
+/** Identity ended sign-in sessions (one, all of a user's, an Admin's reset): their tokens stop working. */
+export const SESSIONS_REVOKED = 'sessions.revoked';
 
 interface UserUpsertedPayload { id: number; username?: string; fullName?: string; roleId: number; role: string; clientIds: number[] | null; reportTypeIds: number[] | null }
 interface UserDeletedPayload { id: number }
 interface RoleUpsertedPayload { id: number; name: string }
+interface SessionsRevokedPayload { userId: number; sessionIds: string[] }
 
 /** A user's role and access lists as identity last announced them. */
 export interface UserAccess {
@@ -43,6 +46,8 @@ export interface UserAccessReadModel {
    * `version` is when that answer was true, so any event about a later change still wins.
    */
   remember(db: SchemaDb, userId: number, access: UserAccess & { roleId: number }, version: string): Promise<void>;
+  /** Whether identity announced this sign-in session revoked. */
+  sessionRevoked(db: SchemaDb, sessionId: string): Promise<boolean>;
   /** Names of the live users among `ids` (DESIGN §7: names shown beside tasks, trackers, messages). */
   names(db: Queryable, ids: readonly number[]): Promise<Map<number, UserName>>;
   /** Table name, for joins; rows with `deleted` set are tombstones. */
@@ -75,6 +80,8 @@ export function createUserAccessReadModel(service: string): UserAccessReadModel 
   const consumer = `${service}.user-access`;
   const cache = new TtlCache<KnownUserAccess>({ ttlMs: LOOKUP_CACHE_MS, maxEntries: LOOKUP_CACHE_MAX_ENTRIES });
   const cacheKey = (schema: string, userId: number) => `${schema}/${userId}`;
+  const revokedTable = `${service}_revoked_sessions`;
+  const revokedCache = new TtlCache<boolean>({ ttlMs: LOOKUP_CACHE_MS, maxEntries: LOOKUP_CACHE_MAX_ENTRIES });
 
   const upsert = (tx: Queryable, userId: number, at: string, values: { roleId: number | null; role: string; clientIds: number[]; reportTypeIds: number[]; deleted: boolean; username?: string; fullName?: string }) =>
     tx.query(
@@ -93,6 +100,12 @@ export function createUserAccessReadModel(service: string): UserAccessReadModel 
       await upsert(tx, p.id, event.occurredAt, { roleId: p.roleId, role: p.role, clientIds: p.clientIds ?? [], reportTypeIds: p.reportTypeIds ?? [], deleted: false, username: p.username, fullName: p.fullName });
     } else if (event.type === USER_DELETED) {
       await upsert(tx, (event.payload as UserDeletedPayload).id, event.occurredAt, { roleId: null, role: '', clientIds: [], reportTypeIds: [], deleted: true });
+    } else if (event.type === SESSIONS_REVOKED) {
+      const p = event.payload as SessionsRevokedPayload;
+      await tx.query(
+        `INSERT INTO ${revokedTable} (session_id, user_id) SELECT s, $2 FROM unnest($1::text[]) AS s ON CONFLICT (session_id) DO NOTHING`,
+        [p.sessionIds, p.userId],
+      );
     } else if (event.type === ROLE_UPSERTED) {
       // A renamed role renames every user holding it; identity announces the role only.
       const p = event.payload as RoleUpsertedPayload;
@@ -120,17 +133,22 @@ export function createUserAccessReadModel(service: string): UserAccessReadModel 
         // Identity's events always carried them; services that show names read them here.
         id: '002_user_names',
         sql: `ALTER TABLE ${table} ADD COLUMN username text, ADD COLUMN full_name text`,
+      }, {
+        // Kept until the tokens could have expired anyway; a revoked session never comes back.
+        id: '003_revoked_sessions',
+        sql: `CREATE TABLE ${revokedTable} (session_id text PRIMARY KEY, user_id integer NOT NULL, revoked_at timestamptz NOT NULL DEFAULT now())`,
       }],
     },
 
     follow({ db, bus, logger, tenants }) {
-      return bus.subscribe(consumer, [USER_UPSERTED, USER_DELETED, ROLE_UPSERTED], async (event) => {
+      return bus.subscribe(consumer, [USER_UPSERTED, USER_DELETED, ROLE_UPSERTED, SESSIONS_REVOKED], async (event) => {
         // A removed firm: nothing to keep for it (its schema stays, untouched).
         const target = await eventTenant({ db, bus, logger, tenants }, consumer, event);
         if (!target) return;
         await consumeOnce(target.db, consumer, event, (tx) => apply(tx, event));
         // A renamed role may concern any user: forget everything rather than search.
         if (event.type === ROLE_UPSERTED) cache.clear();
+        else if (event.type === SESSIONS_REVOKED) for (const sid of (event.payload as SessionsRevokedPayload).sessionIds) revokedCache.delete(`${target.db.schema}/${sid}`);
         else cache.delete(cacheKey(target.db.schema, (event.payload as { id: number }).id));
       });
     },
@@ -160,6 +178,15 @@ export function createUserAccessReadModel(service: string): UserAccessReadModel 
           : { role: row.role, clientIds: row.client_ids.map(Number), reportTypeIds: row.report_type_ids.map(Number) };
       cache.set(key, known);
       return known;
+    },
+
+    async sessionRevoked(db, sessionId) {
+      const key = `${db.schema}/${sessionId}`;
+      const cached = revokedCache.get(key);
+      if (cached !== undefined) return cached;
+      const { rows } = await db.query(`SELECT 1 FROM ${revokedTable} WHERE session_id = $1`, [sessionId]);
+      revokedCache.set(key, rows.length > 0);
+      return rows.length > 0;
     },
 
     async remember(db, userId, access, version) {

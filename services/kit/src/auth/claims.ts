@@ -13,4 +13,9 @@ export interface PortalClaims {
   tenant: string | null;
   /** True for platform administrators, who may act in any active tenant. */
   platformAdmin: boolean;
+  /**
+   * The sign-in this token belongs to (JWT `sid`), on tokens of the built-in issuer: a
+   * session revoked in identity is refused everywhere (user-access read model).
+   */
+  sessionId?: string;
 }

@@ -16,6 +16,7 @@ export const INVALID_TOKEN_MESSAGE = 'Invalid authentication token. Please log i
  *   role                 PortalClaims.role (role name as stored in the tenant)
  *   tenant               PortalClaims.tenant (short name, or null for platform admins)
  *   platform_admin       PortalClaims.platformAdmin
+ *   sid                  PortalClaims.sessionId (OIDC's session id claim), when the token names one
  */
 export interface PortalTokenClaims {
   preferred_username: string;
@@ -23,6 +24,7 @@ export interface PortalTokenClaims {
   role: string;
   tenant: string | null;
   platform_admin: boolean;
+  sid?: string;
 }
 
 const portalPayloadSchema = z.object({
@@ -32,6 +34,7 @@ const portalPayloadSchema = z.object({
   role: z.string().min(1),
   tenant: z.string().min(1).nullable(),
   platform_admin: z.boolean(),
+  sid: z.string().min(1).optional(),
 });
 
 /** PortalClaims → JWT body, without `sub`, which jose sets through `setSubject`. */
@@ -42,6 +45,7 @@ export function toTokenClaims(claims: PortalClaims): PortalTokenClaims {
     role: claims.role,
     tenant: claims.tenant,
     platform_admin: claims.platformAdmin,
+    ...(claims.sessionId ? { sid: claims.sessionId } : {}),
   };
 }
 
@@ -60,5 +64,6 @@ export function portalClaimsFromPayload(payload: JWTPayload): PortalClaims {
     role: p.role,
     tenant: p.tenant,
     platformAdmin: p.platform_admin,
+    ...(p.sid ? { sessionId: p.sid } : {}),
   };
 }

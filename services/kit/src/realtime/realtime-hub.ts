@@ -32,6 +32,8 @@ export interface RealtimeHub {
    * having none there.
    */
   isOccupied(room: string): Promise<boolean>;
+  /** Closes every socket in `room`, on every replica (a revoked session's). */
+  disconnect(room: string): void;
   attach(server: http.Server, middleware: SocketMiddleware): Server;
   /** Shutdown's first step: refuses new sockets and closes the open ones, which would keep the HTTP server from closing. */
   closeConnections(): void;
@@ -81,6 +83,9 @@ export async function createRealtimeHub(options: { postgresUrl?: string; logger:
   return {
     kind: pool ? 'postgres' : 'memory',
     emitter: { emit: (room, event, payload) => { io.to(room).emit(event, payload); } },
+    disconnect(room) {
+      io.in(room).disconnectSockets(true);
+    },
     async isOccupied(room) {
       try {
         return (await io.in(room).fetchSockets()).length > 0;

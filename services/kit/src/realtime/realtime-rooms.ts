@@ -9,3 +9,5 @@ export const REALTIME_PATH = '/socket.io';
 export const userRoom = (tenant: string, userId: number): string => `firm:${tenant}:user:${userId}`;
 export const firmRoom = (tenant: string): string => `firm:${tenant}`;
 export const conversationRoom = (tenant: string, conversationId: number): string => `firm:${tenant}:conversation:${conversationId}`;
+/** One sign-in's sockets, so a revoked session's are closed at once (session ids are random, unique across firms). */
+export const sessionRoom = (sessionId: string): string => `session:${sessionId}`;

@@ -6,7 +6,7 @@ import type { TokenVerifier } from '../auth/token-verifier.ts';
 import { DomainError, Forbidden, Unauthenticated } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { ServiceTenants } from '../tenancy/tenant-requests.ts';
-import { firmRoom, userRoom } from './realtime-rooms.ts';
+import { firmRoom, sessionRoom, userRoom } from './realtime-rooms.ts';
 
 /** How often a connected socket's firm and user are checked again. */
 const DEFAULT_RECHECK_MS = 60_000;
@@ -48,7 +48,7 @@ export function socketAuthMiddleware(deps: { tokens: TokenVerifier; tenants: Ser
       const userId = actorId(claims);
       const identity: SocketIdentity = { tenant, userId };
       socket.data.identity = identity;
-      await socket.join([userRoom(tenant, userId), firmRoom(tenant)]);
+      await socket.join([userRoom(tenant, userId), firmRoom(tenant), ...(claims.sessionId ? [sessionRoom(claims.sessionId)] : [])]);
       const exp = decodeJwt(auth.token).exp;
       const expiry = exp ? setTimeout(() => socket.disconnect(true), Math.max(0, exp * 1000 - Date.now())) : undefined;
       const recheck = setInterval(() => {

@@ -10,6 +10,7 @@ import { firmTimeZone } from './tenant-events.ts';
 import type { TenantRegistry } from './tenant-registry.ts';
 
 export const TENANT_NOT_FOUND = 'Tenant not found';
+export const SESSION_ENDED = 'Your session has ended. Please sign in again.';
 
 /** Identity's answer about the signed-in user, as stored (GET /api/auth/me). */
 export const STORED_USER_PATH = '/api/auth/me';
@@ -79,6 +80,8 @@ export function serviceTenants(db: Database, registry: TenantRegistry, access: U
 
   const ofAuth = async (auth: AuthContext): Promise<TenantRequest> => {
     const t = await byName(auth.tenant);
+    // A signed-out session (identity's sessions): refused like a deleted user, platform administrators' too.
+    if (auth.claims.sessionId && await access.sessionRevoked(t.db, auth.claims.sessionId)) throw new Unauthenticated(SESSION_ENDED);
     if (auth.claims.platformAdmin) return { ...auth, ...t, scope: accessScope(auth.claims, null) };
     const known = await access.lookup(t.db, Number(auth.claims.sub));
     if (known === DELETED_USER) throw new Unauthenticated();

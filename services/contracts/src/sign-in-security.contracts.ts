@@ -1,0 +1,114 @@
+import { z } from 'zod';
+import type { LoginResponse } from './auth.contracts.ts';
+
+/** Ways to prove the second factor at sign-in. */
+export const MFA_METHODS = ['totp', 'email', 'recovery'] as const;
+export type MfaMethod = (typeof MFA_METHODS)[number];
+
+/** The answer of a login whose password was right but a second factor is still due. */
+export interface MfaRequiredResponse {
+  mfaRequired: true;
+  /** Opaque; names the firm (or the platform) it belongs to, lives 5 minutes, dies after 5 wrong codes. */
+  challenge: string;
+  methods: MfaMethod[];
+}
+
+/** The firm requires a second factor the user has not set up: enrol with this challenge, then sign in. */
+export interface MfaSetupRequiredResponse {
+  mfaSetupRequired: true;
+  challenge: string;
+}
+
+/** Every login form's answer. */
+export type LoginOutcome = LoginResponse | MfaRequiredResponse | MfaSetupRequiredResponse;
+
+const challengeSchema = z.string({ error: 'Challenge is required' }).min(1, 'Challenge is required').max(200, 'Challenge is invalid');
+/** A 6-digit authenticator code or a recovery code (spaces and dashes are ignored). */
+const codeSchema = z.string({ error: 'Code is required' }).trim().min(1, 'Code is required').max(40, 'Code is invalid');
+
+export const mfaVerifySchema = z.object({
+  challenge: challengeSchema,
+  method: z.enum(MFA_METHODS, { error: `Method must be one of ${MFA_METHODS.join(', ')}` }),
+  code: codeSchema,
+});
+
+/** Enrolment while signed in, or with the setup challenge of a login. */
+export const totpSetupSchema = z.object({ challenge: challengeSchema.optional() });
+export const totpConfirmSchema = z.object({ code: codeSchema, challenge: challengeSchema.optional() });
+/** Removing the authenticator or regenerating recovery codes needs a current code (authenticator or recovery). */
+export const mfaCodeSchema = z.object({ code: codeSchema });
+
+/** E-mail sign-in of Client users: the answer is the same whatever the address. */
+export const emailCodeRequestSchema = z.object({
+  email: z.email({ error: 'Please enter a valid email address' }).max(254, 'Please enter a valid email address'),
+});
+export const EMAIL_CODE_SENT = 'If this address belongs to a client of the firm, a sign-in code is on its way. It works for 10 minutes.';
+
+/** The address and the 6-digit code, or the one-click link's token. */
+export const emailCodeVerifySchema = z.object({
+  email: z.email({ error: 'Please enter a valid email address' }).max(254).optional(),
+  code: z.string().trim().regex(/^\d{6}$/, 'The code has 6 digits').optional(),
+  token: z.string().min(20, 'The link is not valid').max(200, 'The link is not valid').optional(),
+}).refine((v) => v.token !== undefined || (v.email !== undefined && v.code !== undefined), { message: 'Enter your email address and the code' });
+
+export const mfaEmailSchema = z.object({ challenge: challengeSchema });
+
+export interface TotpSetupResponse {
+  /** Base32, for typing into an authenticator by hand. */
+  secret: string;
+  otpauthUrl: string;
+}
+
+export interface RecoveryCodesResponse {
+  /** Shown once; only their hashes are kept. */
+  recoveryCodes: string[];
+}
+
+/** With a setup challenge, confirming also completes the sign-in. */
+export type TotpConfirmResponse = RecoveryCodesResponse & Partial<LoginResponse>;
+
+export interface MfaStatus {
+  totp: boolean;
+  recoveryCodesLeft: number;
+  /** The firm's policy requires a second factor of this user. */
+  required: boolean;
+  /** Second factors are kept by the firm's Keycloak realm, not here. */
+  managedByKeycloak: boolean;
+}
+
+export const securitySettingsSchema = z.object({
+  requireMfaForStaff: z.boolean({ error: 'requireMfaForStaff must be true or false' }),
+  requireMfaForClients: z.boolean({ error: 'requireMfaForClients must be true or false' }),
+  allowEmailCodeForStaff: z.boolean({ error: 'allowEmailCodeForStaff must be true or false' }),
+  allowEmailCodeForClients: z.boolean({ error: 'allowEmailCodeForClients must be true or false' }),
+  clientEmailSignIn: z.boolean({ error: 'clientEmailSignIn must be true or false' }),
+});
+export type SecuritySettings = z.infer<typeof securitySettingsSchema>;
+
+export const SECURITY_EVENT_KINDS = [
+  'sign-in', 'sign-in-failed', 'factor-added', 'factor-removed', 'factors-reset', 'recovery-code-used', 'recovery-codes-regenerated', 'policy-changed', 'sessions-revoked',
+] as const;
+export type SecurityEventKind = (typeof SECURITY_EVENT_KINDS)[number];
+
+export interface SecurityEvent {
+  id: number;
+  at: string;
+  kind: SecurityEventKind;
+  userId: number | null;
+  username: string | null;
+  /** How (password, totp, recovery) or what (totp, policy). */
+  method: string | null;
+  address: string | null;
+  browser: string | null;
+  /** Who did it, when not the user themselves (an Admin's reset, a policy change). */
+  actorId: number | null;
+}
+
+const dateSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates are YYYY-MM-DD');
+export const securityEventsQuerySchema = z.object({
+  userId: z.coerce.number({ error: 'userId must be a number' }).int().min(1).max(2_147_483_647).optional(),
+  kind: z.enum(SECURITY_EVENT_KINDS, { error: `kind must be one of ${SECURITY_EVENT_KINDS.join(', ')}` }).optional(),
+  from: dateSchema.optional(),
+  to: dateSchema.optional(),
+  format: z.enum(['json', 'csv'], { error: 'format must be json or csv' }).optional(),
+});

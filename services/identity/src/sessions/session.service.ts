@@ -1,0 +1,73 @@
+import { SESSIONS_REVOKED } from '@ledgerline/kit/access/user-access-read-model.ts';
+import { newEvent } from '@ledgerline/kit/bus/bus.ts';
+import type { Queryable } from '@ledgerline/kit/db/database.ts';
+import { NotFound } from '@ledgerline/kit/errors.ts';
+import { enqueueEvents } from '@ledgerline/kit/outbox/outbox.ts';
+import type { RealtimeHub } from '@ledgerline/kit/realtime/realtime-hub.ts';
+import { sessionRoom } from '@ledgerline/kit/realtime/realtime-rooms.ts';
+import type { SecurityEventStore } from '../mfa/security-event.store.ts';
+import type { MfaSubject, SignInContext } from '../mfa/mfa-subject.ts';
+import type { CompanyStore } from '../tenants/company.store.ts';
+import { SessionStore } from './session.store.ts';
+
+export interface SessionView {
+  id: string;
+  /** "Chrome on Windows", from the browser's user agent. */
+  device: string;
+  address: string | null;
+  startedAt: string;
+  lastSeenAt: string;
+  method: string | null;
+  current: boolean;
+}
+
+export interface SessionDeps { companies: CompanyStore; realtime: RealtimeHub; events: SecurityEventStore; tokenTtlSeconds: number }
+
+/**
+ * Sign-in sessions (DESIGN §8 "sessions and factors"): every token of the built-in issuer
+ * names one. Ending one marks it in identity (refused there at once), tells every other
+ * service through the `sessions.revoked` event (their user-access read model refuses it
+ * within about a second) and closes its sockets.
+ */
+export class SessionService {
+  readonly store = new SessionStore();
+  readonly #deps: SessionDeps;
+
+  constructor(deps: SessionDeps) {
+    this.#deps = deps;
+  }
+
+  async list(s: MfaSubject, currentId: string | undefined): Promise<SessionView[]> {
+    return (await this.store.live(s.db, s.userId, this.#deps.tokenTtlSeconds)).map((x) => ({
+      id: x.id, device: deviceOf(x.browser), address: x.address, startedAt: x.createdAt, lastSeenAt: x.lastSeenAt, method: x.method, current: x.id === currentId,
+    }));
+  }
+
+  /** Ends one of the subject's sessions (404 for one that is not theirs or already ended), or all of them. */
+  async revoke(s: MfaSubject, which: string | 'all', ctx: SignInContext, actorId: number | null = null, tx?: Queryable): Promise<string[]> {
+    // A platform administrator acts in every firm: each firm's services hear of it. (Read before
+    // the transaction: the embedded database has one connection, which the transaction holds.)
+    const firms = s.company ? [s.company.shortName] : (await this.#deps.companies.list()).filter((c) => c.isActive).map((c) => c.shortName);
+    const run = async (q: Queryable) => {
+      const ids = await this.store.revoke(q, s.userId, which === 'all' ? undefined : which);
+      if (which !== 'all' && ids.length === 0) throw new NotFound('Session not found');
+      if (ids.length === 0) return ids;
+      await enqueueEvents(q, firms.map((firm) => newEvent(SESSIONS_REVOKED, firm, { userId: s.userId, sessionIds: ids })));
+      await this.#deps.events.record(q, { kind: 'sessions-revoked', userId: s.userId, username: s.username, method: which === 'all' ? 'all' : 'one', actorId, address: ctx.address, browser: ctx.browser });
+      return ids;
+    };
+    const ids = tx ? await run(tx) : await s.db.transaction(run);
+    for (const id of ids) this.#deps.realtime.disconnect(sessionRoom(id));
+    return ids;
+  }
+}
+
+/** A short, readable name of a browser and system from a user agent (no library: a label, not a fingerprint). */
+export function deviceOf(userAgent: string | null): string {
+  if (!userAgent) return 'Unknown device';
+  const browser = /Edg\//.test(userAgent) ? 'Edge' : /OPR\/|Opera/.test(userAgent) ? 'Opera' : /Firefox\//.test(userAgent) ? 'Firefox'
+    : /Chrome\/|Chromium\//.test(userAgent) ? 'Chrome' : /Safari\//.test(userAgent) ? 'Safari' : /node|undici/i.test(userAgent) ? 'API client' : 'Browser';
+  const system = /Windows/.test(userAgent) ? 'Windows' : /iPhone|iPad|iOS/.test(userAgent) ? 'iOS' : /Android/.test(userAgent) ? 'Android'
+    : /Mac OS X|Macintosh/.test(userAgent) ? 'macOS' : /Linux/.test(userAgent) ? 'Linux' : null;
+  return system ? `${browser} on ${system}` : browser;
+}
