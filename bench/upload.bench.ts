@@ -15,7 +15,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
-import { startBenchPortal } from '@ledgerline/server/bench-portal.ts';
+import { startBenchPortal } from './lib/bench-portal.ts';
 
 const SIZE = Number(process.env.BENCH_UPLOAD_BYTES ?? 1024 * 1024 * 1024);
 const MB = 1024 * 1024;

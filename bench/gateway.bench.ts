@@ -16,8 +16,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ephemeralServicePorts, spawnPortal, spawnService } from '@ledgerline/server/portal-process.ts';
-import { percentile95, summarize } from '@ledgerline/server/bench-report.ts';
-import { startNginxProxy } from './nginx-proxy.ts';
+import { percentile95, summarize } from './lib/bench-report.ts';
+import { startNginxProxy } from './gateway/nginx-proxy.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
@@ -42,7 +42,7 @@ const env = {
 const identity = MODE === 'split' ? await spawnService(env, 'identity', IDENTITY_PORT) : null;
 const portal = await spawnPortal(env, MODE === 'split' ? ['--target=gateway'] : []);
 const nginx = await startNginxProxy(IDENTITY_PORT, NGINX_PORT);
-const bare = spawn(process.execPath, [new URL('./bare-node-proxy.ts', import.meta.url).pathname, `http://127.0.0.1:${IDENTITY_PORT}`, String(BARE_PORT)], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+const bare = spawn(process.execPath, [new URL('./gateway/bare-node-proxy.ts', import.meta.url).pathname, `http://127.0.0.1:${IDENTITY_PORT}`, String(BARE_PORT)], { env, stdio: ['ignore', 'pipe', 'inherit'] });
 // Its one line says it listens; an exit before that fails the run instead of waiting for ever.
 await new Promise<void>((listening, failed) => {
   const exited = (code: number | null) => failed(new Error(`bare-node-proxy.ts exited with ${code}`));

@@ -8,7 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ephemeralServicePorts, spawnPortal } from '@ledgerline/server/portal-process.ts';
-import { summarize } from '@ledgerline/server/bench-report.ts';
+import { summarize } from './lib/bench-report.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);

@@ -18,8 +18,8 @@
 // (BENCH_MODE=split, default; BENCH_MODE=all for one process), so this load generator does not
 // share their event loops; the gateway's /healthz (no database) is the baseline of the run.
 import { createScratchDatabase } from '@ledgerline/kit/db/test-databases.ts';
-import { startBenchPortal } from '@ledgerline/server/bench-portal.ts';
-import { BenchRun, inParallel, jsonCaller } from '@ledgerline/server/bench-client.ts';
+import { startBenchPortal } from './lib/bench-portal.ts';
+import { BenchRun, inParallel, jsonCaller } from './lib/bench-client.ts';
 
 const postgresUrl = process.env.POSTGRES_URL;
 if (!postgresUrl) {

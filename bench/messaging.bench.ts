@@ -19,11 +19,11 @@ import { io as connect, type Socket } from 'socket.io-client';
 import { createUserAccessReadModel } from '@ledgerline/kit/access/user-access-read-model.ts';
 import { openPostgresDatabase } from '@ledgerline/kit/db/postgres-database.ts';
 import { createScratchDatabase } from '@ledgerline/kit/db/test-databases.ts';
-import { BenchRun, inParallel, jsonCaller } from '@ledgerline/server/bench-client.ts';
-import { startBenchPortal } from '@ledgerline/server/bench-portal.ts';
+import { BenchRun, inParallel, jsonCaller } from './lib/bench-client.ts';
+import { startBenchPortal } from './lib/bench-portal.ts';
 import type { Company } from '@ledgerline/contracts/identity.contracts.ts';
 import { MESSAGE_PAGE_DEFAULT, MESSAGING_PUSH, type Conversation, type MessagePush } from '@ledgerline/contracts/messaging.contracts.ts';
-import { MessagingStore } from '../src/conversations/messaging.store.ts';
+import { MessagingStore } from '@ledgerline/messaging-service/conversations/messaging.store.ts';
 
 const postgresUrl = process.env.POSTGRES_URL;
 if (!postgresUrl) {

@@ -10,7 +10,7 @@
 // Timings are wall-clock on whatever else the machine is doing: read them with the load shown.
 import { loadavg, availableParallelism } from 'node:os';
 import { startOpenAiStandIn } from '@ledgerline/kit/testing/openai-stand-in.ts';
-import { startBenchPortal, type BenchPortal } from '@ledgerline/server/bench-portal.ts';
+import { startBenchPortal, type BenchPortal } from './lib/bench-portal.ts';
 
 const QUESTIONS = Number(process.env.BENCH_QUESTIONS ?? 100);
 const DOCUMENT_BYTES = 1_000_000;

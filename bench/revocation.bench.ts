@@ -5,7 +5,7 @@
 // per change and service, the median and worst time from the change call's answer to
 // the first refusal. No target is asserted: the README states what to expect.
 import { randomBytes } from 'node:crypto';
-import { apiClient, createSignedInUser, startTestPortal, testClient } from '../src/portal-harness.ts';
+import { apiClient, createSignedInUser, startTestPortal, testClient } from '@ledgerline/server/portal-harness.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const POLL_MS = 5;

@@ -1,9 +1,9 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { servicePortEnv, serviceUrlEnv } from './platform.config.ts';
-import { spawnPortal, spawnService, type PortalProcess } from './portal-process.ts';
-import { SERVICE_MODULES } from './targets.ts';
+import { servicePortEnv, serviceUrlEnv } from '@ledgerline/server/platform.config.ts';
+import { spawnPortal, spawnService, type PortalProcess } from '@ledgerline/server/portal-process.ts';
+import { SERVICE_MODULES } from '@ledgerline/server/targets.ts';
 
 export interface BenchPortal {
   url: string;

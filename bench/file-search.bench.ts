@@ -23,10 +23,10 @@
 import autocannon from 'autocannon';
 import { openPostgresDatabase } from '@ledgerline/kit/db/postgres-database.ts';
 import { createScratchDatabase } from '@ledgerline/kit/db/test-databases.ts';
-import { summarize } from '@ledgerline/server/bench-report.ts';
-import { RANK_CONTENT_CHARS } from '../src/files/file.store.ts';
-import { startBenchPortal } from '@ledgerline/server/bench-portal.ts';
-import { BenchRun } from '@ledgerline/server/bench-client.ts';
+import { summarize } from './lib/bench-report.ts';
+import { RANK_CONTENT_CHARS } from '@ledgerline/files-service/files/file.store.ts';
+import { startBenchPortal } from './lib/bench-portal.ts';
+import { BenchRun } from './lib/bench-client.ts';
 
 const postgresUrl = process.env.POSTGRES_URL;
 if (!postgresUrl) {

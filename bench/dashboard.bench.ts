@@ -1,4 +1,4 @@
-// `node services/activity/bench/dashboard.bench.ts`: the dashboards at scale. Seeds one firm
+// `npm run bench:dashboard`: the dashboards at scale. Seeds one firm
 // on PostgreSQL (POSTGRES_URL required; a scratch database, dropped at the end) with
 // 100,000 files and 2,000,000 activity entries (BENCH_LOGS) spread over a year, builds the
 // rollups exactly as the service's writes would, then drives through the gateway, at 20
@@ -11,7 +11,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createScratchDatabase } from '@ledgerline/kit/db/test-databases.ts';
 import { openPostgresDatabase } from '@ledgerline/kit/db/postgres-database.ts';
-import { percentile95, summarize } from '@ledgerline/server/bench-report.ts';
+import { percentile95, summarize } from './lib/bench-report.ts';
 import { servicePortEnv, serviceUrlEnv } from '@ledgerline/server/platform.config.ts';
 import { spawnPortal, spawnService } from '@ledgerline/server/portal-process.ts';
 import { SERVICE_MODULES } from '@ledgerline/server/targets.ts';

@@ -21,8 +21,8 @@
 import { io as connect, type Socket } from 'socket.io-client';
 import { openPostgresDatabase } from '@ledgerline/kit/db/postgres-database.ts';
 import { createScratchDatabase } from '@ledgerline/kit/db/test-databases.ts';
-import { startBenchPortal } from '@ledgerline/server/bench-portal.ts';
-import { BenchRun, inParallel, jsonCaller, quantile } from '@ledgerline/server/bench-client.ts';
+import { startBenchPortal } from './lib/bench-portal.ts';
+import { BenchRun, inParallel, jsonCaller, quantile } from './lib/bench-client.ts';
 import { NOTIFICATION_PUSH } from '@ledgerline/contracts/notifications.contracts.ts';
 
 const postgresUrl = process.env.POSTGRES_URL;

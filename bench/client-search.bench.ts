@@ -12,9 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openPostgresDatabase } from '@ledgerline/kit/db/postgres-database.ts';
 import { spawnPortal, spawnService } from '@ledgerline/server/portal-process.ts';
-import { percentile95, summarize } from '@ledgerline/server/bench-report.ts';
+import { percentile95, summarize } from './lib/bench-report.ts';
 import type { ClientInput } from '@ledgerline/contracts/directory.contracts.ts';
-import { ClientStore } from '../src/clients/client.store.ts';
+import { ClientStore } from '@ledgerline/directory-service/clients/client.store.ts';
 
 const postgresUrl = process.env.POSTGRES_URL;
 if (!postgresUrl) {

@@ -20,14 +20,14 @@ import { createDirectoryReadModel } from '@ledgerline/kit/directory/directory-re
 import { outboxMigrations } from '@ledgerline/kit/outbox/outbox.migrations.ts';
 import { createLogger } from '@ledgerline/kit/logger.ts';
 import { createJobQueue } from '@ledgerline/kit/scheduler/job-queue.ts';
-import { AnalysisService } from '../src/analysis/analysis.service.ts';
-import { NIGHTLY_JOB, nightlyAnalysisJob } from '../src/analysis/nightly-analysis.job.ts';
-import { insightsTenantMigrations } from '../src/insights.migrations.ts';
-import { InsightStore } from '../src/insights/insight.store.ts';
-import { RuleSettingsStore } from '../src/insights/rule-settings.store.ts';
-import { FileFactsStore } from '../src/read-models/file-facts.store.ts';
-import { TrackerStore } from '../src/read-models/tracker.store.ts';
-import { documentFacts } from '../src/rules/document-facts.ts';
+import { AnalysisService } from '@ledgerline/insights-service/analysis/analysis.service.ts';
+import { NIGHTLY_JOB, nightlyAnalysisJob } from '@ledgerline/insights-service/analysis/nightly-analysis.job.ts';
+import { insightsTenantMigrations } from '@ledgerline/insights-service/insights.migrations.ts';
+import { InsightStore } from '@ledgerline/insights-service/insights/insight.store.ts';
+import { RuleSettingsStore } from '@ledgerline/insights-service/insights/rule-settings.store.ts';
+import { FileFactsStore } from '@ledgerline/insights-service/read-models/file-facts.store.ts';
+import { TrackerStore } from '@ledgerline/insights-service/read-models/tracker.store.ts';
+import { documentFacts } from '@ledgerline/insights-service/rules/document-facts.ts';
 
 const FILES = Number(process.env.BENCH_FILES ?? 1000);
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 500);
