@@ -1,6 +1,7 @@
-import { ConfigError } from '@ledgerline/kit/config.ts';
+import { ConfigError, loadConfig } from '@ledgerline/kit/config.ts';
 import { createLogger } from '@ledgerline/kit/logger.ts';
 import { DataDirInUseError } from './data-dir-lock.ts';
+import { platformConfigSpec } from './platform.config.ts';
 import { startPortal } from './portal.ts';
 import { listTargets, UnknownTargetError } from './targets.ts';
 
@@ -13,10 +14,10 @@ if (args.includes('--list-targets')) {
   console.log(listTargets().join('\n'));
   process.exit(0);
 }
-const target = args.find((a) => a.startsWith('--target='))?.slice('--target='.length) ?? process.env.PORTAL_TARGET ?? 'all';
 const logger = createLogger('portal');
 
 try {
+  const target = args.find((a) => a.startsWith('--target='))?.slice('--target='.length) ?? loadConfig({ target: platformConfigSpec.target }).target;
   const portal = await startPortal({ target, logger });
   if (portal.gatewayUrl) {
     const port = new URL(portal.gatewayUrl).port;
