@@ -14,10 +14,12 @@ import { addFirmUser, openAs, SCREENSHOT_DIR, startPortalBrowser, uniqueSuffix, 
  * test checks each screen showed what its picture is of.
  */
 const DOCS_IMAGES = path.resolve(import.meta.dirname, '../../../docs/images');
-const OUT_DIR = process.env.DOCS_SCREENSHOTS === '1' ? DOCS_IMAGES : path.join(SCREENSHOT_DIR, 'docs-images');
+const FOR_DOCS = process.env.DOCS_SCREENSHOTS === '1';
+const OUT_DIR = FOR_DOCS ? DOCS_IMAGES : path.join(SCREENSHOT_DIR, 'docs-images');
 const BUS_WAIT_MS = 20_000;
-const suffix = uniqueSuffix();
-const FIRM = { name: 'Harbor & Mehta Accountants', shortName: `harbormehta${suffix}` };
+// The pictures show plain names (their own portal is fresh); test runs keep names unique.
+const suffix = FOR_DOCS ? '' : uniqueSuffix();
+const FIRM = { name: 'Harbor & Mehta Accountants', shortName: `harbor${suffix}` };
 const ADMIN_ROLE_ID = 1;
 const CLIENT_ROLE_ID = 4;
 
@@ -66,7 +68,8 @@ describe('user guide screenshots', () => {
       expect(r.status).toBe(201);
       clients[name] = r.body.id;
     }
-    admin = (await addFirmUser(portal, FIRM.shortName, { username: `asha${suffix}`, fullName: 'Asha Mehta', roleId: ADMIN_ROLE_ID, clientIds: null })).login;
+    const asha = await addFirmUser(portal, FIRM.shortName, { username: `asha${suffix}`, fullName: 'Asha Mehta', roleId: ADMIN_ROLE_ID, clientIds: null });
+    admin = asha.login;
     clientUser = (await addFirmUser(portal, FIRM.shortName, { username: `ravi${suffix}`, fullName: 'Ravi Kumar', roleId: CLIENT_ROLE_ID, clientIds: [clients['Mehta Exports Pvt Ltd']!] })).login;
     await eventually(async () => {
       expect((await call('GET', `/api/${FIRM.shortName}/files`, admin.token)).status).toBe(200);
@@ -75,8 +78,14 @@ describe('user guide screenshots', () => {
     await upload(clients['Mehta Exports Pvt Ltd']!, 'Bank statement Oct 2026.txt', 'HDFC Bank statement\nPeriod 01/10/2026 to 31/10/2026\n');
     await upload(clients['Bayview Bakery Inc']!, 'Form 941 Q3 2026.txt', 'Form 941 Employer quarterly federal tax return\nQuarter ending September 30, 2026\n');
     await upload(clients['Coral Imports LLC']!, 'Sales ledger 2026.txt', 'Sales ledger of Coral Imports LLC\n');
-    for (const [title, priority] of [['Prepare GSTR-3B for November', 'high'], ['Collect W-2s for Form 1040', 'medium']] as const) {
-      expect((await call('POST', `/api/${FIRM.shortName}/tasks`, admin.token, { title, priority, status: 'pending', clientIds: [] })).status).toBe(201);
+    // Due dates a few days ahead of whenever the pictures are taken.
+    const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+    const tasks = [
+      { title: 'Prepare GSTR-3B for November', priority: 'high', dueDate: inDays(5), clientIds: [clients['Mehta Exports Pvt Ltd']!] },
+      { title: 'Collect W-2s for Form 1040', priority: 'medium', dueDate: inDays(12), clientIds: [clients['Bayview Bakery Inc']!, clients['Coral Imports LLC']!] },
+    ];
+    for (const task of tasks) {
+      expect((await call('POST', `/api/${FIRM.shortName}/tasks`, admin.token, { ...task, status: 'pending', assignedToId: asha.id })).status).toBe(201);
     }
     await eventually(async () => {
       const r = await call<DashboardOverview>('GET', `/api/${FIRM.shortName}/dashboard`, admin.token);
