@@ -17,9 +17,9 @@ WORKDIR /src
 COPY . .
 RUN mkdir /manifests \
  && cp package.json package-lock.json .npmrc /manifests/ \
- && find services gateway frontends loadtests -maxdepth 2 -name package.json -exec cp --parents {} /manifests/ \;
+ && find services gateway frontends -maxdepth 2 -name package.json -exec cp --parents {} /manifests/ \;
 
-# Production dependencies of the backend workspaces (and the load suite's) only: `--workspace=<folder>` selects
+# Production dependencies of the backend workspaces only: `--workspace=<folder>` selects
 # every workspace under it, so a new service needs no change here, and the frontends'
 # webpack toolchain stays out of the image. All manifests are present because npm ci
 # checks the whole lockfile against them.
@@ -37,7 +37,7 @@ WORKDIR /app
 COPY --from=manifests /manifests/ ./
 RUN --mount=type=cache,target=/root/.npm \
     CHROMEDRIVER_SKIP_DOWNLOAD=true SCARF_ANALYTICS=false \
-    npm ci --omit=dev --include=optional --workspace=services --workspace=gateway --workspace=loadtests \
+    npm ci --omit=dev --include=optional --workspace=services --workspace=gateway \
  && cd services/files \
  && node -e "require('@napi-rs/canvas'); require.resolve('@tesseract.js-data/eng/package.json'); require.resolve('tesseract.js-core/package.json')"
 
@@ -54,8 +54,6 @@ WORKDIR /app
 COPY --from=deps /app/ ./
 COPY services/ ./services/
 COPY gateway/ ./gateway/
-# The load suite, run by the chart's optional loadTest Job against the release.
-COPY loadtests/ ./loadtests/
 COPY docker/healthcheck.mjs ./docker/
 RUN mkdir -p /var/lib/ledgerline && chown 1000:1000 /var/lib/ledgerline
 # Numeric, so Kubernetes' runAsNonRoot can verify it without resolving a user name.

@@ -4,7 +4,7 @@
 // charts/portal and of the k8s/ kustomizations.
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -177,7 +177,7 @@ const EVERYTHING = {
   },
   networkPolicy: { metricsFrom: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }] },
   config: { trustedProxies: ['10.42.0.0/16', 'fd00::/8'] },
-  loadTest: { enabled: true, profile: 'stress', extraEnv: { LOADTEST_VU_SCALE: '2' } },
+  loadTest: { enabled: true, profile: 'stress', image: { repository: 'registry.example.com/grafana/k6', tag: '1.8.1' }, extraEnv: { LOADTEST_SCALE: '2' } },
 };
 
 describe('deployment manifests', () => {
@@ -375,17 +375,37 @@ describe('deployment manifests', () => {
       expect(pod.spec.containers[0].args).toContain('--fail');
     });
 
-    it('runs the load suite as a Job against the gateway Service only when switched on', () => {
+    it('runs the k6 suite as a Job with the k6 image and the scripts\' ConfigMap, only when switched on', () => {
       expect(byKind(objects.chartDefault!, 'Job')).toEqual([]);
+      expect(objects.chartDefault!.filter((o) => o.metadata.name === 'portal-loadtest-scripts')).toEqual([]);
       const job = named(objects.chartEverything!, 'Job', 'portal-loadtest-stress');
       const pod = job.spec.template.spec;
+      const k6 = pod.containers[0];
       expect(pod.restartPolicy).toBe('Never');
-      expect(pod.containers[0].command).toEqual(['node', '/app/loadtests/run.ts', 'stress']);
-      const env = Object.fromEntries(pod.containers[0].env.map((e: { name: string; value?: string; valueFrom?: unknown }) => [e.name, e.value ?? e.valueFrom]));
-      expect(env.BASE_URL).toBe('http://portal-gateway:80');
-      expect(env.LOADTEST_ADMIN_PASSWORD).toEqual({ secretKeyRef: { name: 'portal-env', key: 'PORTAL_ADMIN_PASSWORD' } });
-      expect(env.LOADTEST_VU_SCALE).toBe('2');
-      expect(pod.containers[0].securityContext.readOnlyRootFilesystem).toBe(true);
+      expect(k6.image).toBe('registry.example.com/grafana/k6:1.8.1');
+      expect(k6.args).toEqual(['run', '/scripts/main.ts']);
+      const env = Object.fromEntries(k6.env.map((e: { name: string; value?: string; valueFrom?: unknown }) => [e.name, e.value ?? e.valueFrom]));
+      expect(env).toMatchObject({
+        BASE_URL: 'http://portal-gateway:80', LOADTEST_PROFILE: 'stress', LOADTEST_SCALE: '2',
+        LOADTEST_ADMIN_PASSWORD: { secretKeyRef: { name: 'portal-env', key: 'PORTAL_ADMIN_PASSWORD' } },
+        K6_WEB_DASHBOARD: 'true', K6_WEB_DASHBOARD_EXPORT: '/tmp/loadtest/report.html', LOADTEST_OUT: '/tmp/loadtest',
+      });
+      // Grafana's image runs as its own non-root user; the container fits the chart's restrictions.
+      expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 12345 });
+      expect(k6.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } });
+      // The scripts: every file of loadtests/k6, as they are, mounted where k6 runs main.ts.
+      const scripts = named(objects.chartEverything!, 'ConfigMap', 'portal-loadtest-scripts');
+      const source = readdirSync(join(ROOT, 'loadtests', 'k6')).filter((name) => name.endsWith('.ts')).sort();
+      expect(Object.keys(scripts.data!).sort()).toEqual(source);
+      for (const name of source) expect(scripts.data![name]).toBe(readFileSync(join(ROOT, 'loadtests', 'k6', name), 'utf8'));
+      const volume = pod.volumes.find((v: { configMap?: { name: string } }) => v.configMap?.name === 'portal-loadtest-scripts');
+      expect(k6.volumeMounts).toContainEqual({ name: volume.name, mountPath: '/scripts', readOnly: true });
+    });
+
+    it('holds a copy of loadtests/k6 identical to it (scripts/sync-chart-loadtests.mjs makes it)', () => {
+      const check = run(process.execPath, [join(ROOT, 'scripts', 'sync-chart-loadtests.mjs'), '--check']);
+      expect(check.stderr).toBe('');
+      expect(check.status).toBe(0);
     });
 
     it.each([
