@@ -11,6 +11,7 @@ import { Forbidden, NotFound, TooLarge } from '@ledgerline/kit/errors.ts';
 import { errorMiddleware, notFoundHandler, sendError } from '@ledgerline/kit/http/error-middleware.ts';
 import { httpMetrics, metricsHandler } from '@ledgerline/kit/http/metrics.ts';
 import type { Logger } from '@ledgerline/kit/logger.ts';
+import { REALTIME_PATH } from '@ledgerline/kit/realtime/realtime-rooms.ts';
 import { CLIENT_ADDRESS_HEADER, TENANT_HEADER } from '@ledgerline/kit/service-module.ts';
 import { SHORT_NAME_PATTERN } from '@ledgerline/contracts/identity.contracts.ts';
 import { createApiDocsRouter } from './api-docs.router.ts';
@@ -119,6 +120,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     rateLimiter.take(req.headers[CLIENT_ADDRESS_HEADER] as string, res);
     next();
   });
+  // A socket.io handshake opens a session on the realtime service: counted like an API call.
+  app.use(REALTIME_PATH, (req, res, next) => {
+    if (isRealtimeHandshake(req.originalUrl)) rateLimiter.take(req.headers[CLIENT_ADDRESS_HEADER] as string, res);
+    next();
+  });
   app.use(metrics);
   app.get('/healthz', (_req, res) => { res.json({ status: 'ok', service: 'gateway' }); });
   app.get('/readyz', async (_req, res) => {
@@ -166,7 +172,14 @@ export function createGateway(options: GatewayOptions): Gateway {
         fail(err);
       }
     },
-    upgrade: upgrades.upgrade,
+    upgrade(req, socket, head) {
+      // A websocket that opens a session (no polling session to upgrade) counts like a polling handshake.
+      if (isRealtimeHandshake(req.url ?? '/') && !rateLimiter.admits(clientAddress(req))) {
+        socket.end('HTTP/1.1 429 Too Many Requests\r\nConnection: close\r\nContent-Length: 0\r\n\r\n', () => socket.destroy());
+        return;
+      }
+      upgrades.upgrade(req, socket, head);
+    },
     closeUpgrades: upgrades.closeAll,
     async close() {
       rateLimiter.stop();
@@ -177,6 +190,12 @@ export function createGateway(options: GatewayOptions): Gateway {
 }
 
 const noop = () => {};
+
+/** A request on the realtime path that opens an engine.io session (one that continues a session names its `sid`). */
+function isRealtimeHandshake(url: string): boolean {
+  const parsed = new URL(url, 'http://gateway');
+  return (parsed.pathname === REALTIME_PATH || parsed.pathname.startsWith(`${REALTIME_PATH}/`)) && !parsed.searchParams.has('sid');
+}
 
 /** `/api` and below (the prefix matched without regard to case, as express would), but the API docs. */
 function isProxiedApiPath(url: string): boolean {

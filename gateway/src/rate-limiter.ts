@@ -29,6 +29,18 @@ export class RateLimiter {
 
   /** Counts one request of `clientAddress`; throws RateLimited once its window is used up. */
   take(clientAddress: string, res: ServerResponse): void {
+    const { remaining, resetSeconds } = this.#count(clientAddress);
+    res.setHeader('RateLimit-Policy', this.#policy);
+    res.setHeader('RateLimit', `${this.#name}; r=${Math.max(0, remaining)}; t=${resetSeconds}`);
+    if (remaining < 0) throw new RateLimited(TOO_MANY_MESSAGE, resetSeconds);
+  }
+
+  /** The same count for a request with no response to annotate (a websocket upgrade): whether it may go on. */
+  admits(clientAddress: string): boolean {
+    return this.#count(clientAddress).remaining >= 0;
+  }
+
+  #count(clientAddress: string): { remaining: number; resetSeconds: number } {
     const key = rateLimitKey(clientAddress);
     const now = Date.now();
     let window = this.#windows.get(key);
@@ -37,10 +49,7 @@ export class RateLimiter {
       this.#windows.set(key, window);
     }
     window.count++;
-    const resetSeconds = Math.ceil((window.resetAtMs - now) / 1000);
-    res.setHeader('RateLimit-Policy', this.#policy);
-    res.setHeader('RateLimit', `${this.#name}; r=${Math.max(0, this.#limit - window.count)}; t=${resetSeconds}`);
-    if (window.count > this.#limit) throw new RateLimited(TOO_MANY_MESSAGE, resetSeconds);
+    return { remaining: this.#limit - window.count, resetSeconds: Math.ceil((window.resetAtMs - now) / 1000) };
   }
 
   stop(): void {

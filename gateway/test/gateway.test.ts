@@ -208,7 +208,7 @@ describe('gateway', () => {
   /** A second gateway over the echo upstream, with its own settings. */
   async function withGateway(env: Record<string, string>, run: (url: string) => Promise<void>): Promise<void> {
     const routes = new RouteTable();
-    routes.addService({ service: 'echo', url: upstreamUrl }, ['things']);
+    routes.addService({ service: 'echo', url: upstreamUrl }, ['things'], ['/socket.io/']);
     const gateway = createGateway({
       config: loadGatewayConfig(env),
       routes, services: () => [], tenants: new TenantDirectory(),
@@ -216,6 +216,7 @@ describe('gateway', () => {
       logger: createLogger('gateway-test', 'silent'), frontends: null,
     });
     const server = http.createServer(gateway.handle);
+    server.on('upgrade', gateway.upgrade);
     try {
       await run(await listen(server));
     } finally {
@@ -233,6 +234,30 @@ describe('gateway', () => {
       expect(statuses).toEqual([200, 200, 200, 429, 429]);
       const r = await fetch(`${url}/api/things`);
       expect(((await r.json()) as { message: string }).message).toBe('Too many requests. Please wait a moment and try again.');
+    });
+  });
+
+  it('counts socket.io handshakes, polling or websocket, in the same per-address limit (a session\'s later requests are not handshakes)', async () => {
+    await withGateway({ GATEWAY_RATE_LIMIT_PER_MINUTE: '3' }, async (url) => {
+      const poll = (query = '') => fetch(`${url}/socket.io/?EIO=4&transport=polling${query}`);
+      const opened = await poll();
+      expect(opened.status).toBe(200);
+      const sid = (JSON.parse((await opened.text()).slice(1)) as { sid: string }).sid;
+      // Continuing the session is not a new handshake: it is not counted, whatever the count.
+      for (let i = 0; i < 3; i++) expect((await fetch(`${url}/socket.io/?EIO=4&transport=polling&sid=${sid}`, { method: 'POST', body: '40' })).status).toBe(200);
+      const websocket = () => new Promise<string>((resolve) => {
+        const socket = connectSocket(url, { transports: ['websocket'], reconnection: false, forceNew: true });
+        socket.once('connect', () => { socket.close(); resolve('connected'); });
+        socket.once('connect_error', () => { socket.close(); resolve('refused'); });
+      });
+      expect(await websocket()).toBe('connected');
+      expect((await fetch(`${url}/api/things`)).status).toBe(200);
+      // The address has used its 3: handshakes of either kind are refused, and API calls too.
+      const refused = await poll();
+      expect(refused.status).toBe(429);
+      expect(((await refused.json()) as { message: string }).message).toBe('Too many requests. Please wait a moment and try again.');
+      expect(await websocket()).toBe('refused');
+      expect((await fetch(`${url}/api/things`)).status).toBe(429);
     });
   });
 

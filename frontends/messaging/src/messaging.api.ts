@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import type { User } from '@ledgerline/contracts/identity.contracts.ts';
+import type { UserSummary } from '@ledgerline/contracts/identity.contracts.ts';
 import {
   MESSAGING_CACHE_MS, MESSAGING_PUSH, type Conversation, type Message, type MessagePush, type ReadReceipt,
 } from '@ledgerline/contracts/messaging.contracts.ts';
@@ -30,7 +30,7 @@ export function useThread(conversationId: number | null) {
 }
 
 /** The people picker: identity answers the users the caller may message (the caller included). */
-export const usePeople = (enabled: boolean) => useQuery<User[]>({ queryKey: [apiPath('users')], enabled, staleTime: MESSAGING_CACHE_MS.users });
+export const usePeople = (enabled: boolean) => useQuery<UserSummary[]>({ queryKey: [apiPath('users')], enabled, staleTime: MESSAGING_CACHE_MS.users });
 
 /** A pushed or returned message replaces its older copy in the cached thread (newest first). */
 function storeMessage(queryClient: QueryClient, message: Message): void {

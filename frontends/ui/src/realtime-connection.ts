@@ -14,9 +14,12 @@ import { addPushedNotification, setPushedUnreadCount } from './notifications.api
  */
 let socket: Socket | null = null;
 let users = 0;
+/** How long after the server cut the socket the tab connects again. */
+const RECONNECT_AFTER_CUT_MS = 1000;
 
 function connection(): Socket {
-  socket ??= io({
+  if (socket) return socket;
+  const s = io({
     path: '/socket.io',
     transports: ['websocket', 'polling'],
     auth: (cb) => cb({ token: readToken(), tenant: readCurrentTenant()?.shortName }),
@@ -24,7 +27,14 @@ function connection(): Socket {
     reconnectionDelayMax: 30_000,
     randomizationFactor: 0.5,
   });
-  return socket;
+  // The server cuts a socket when its user's role or access lists change (or the user is
+  // deleted, or the token expires), and socket.io does not retry what the server ended:
+  // connect once more, to receive what the user may see now (a deleted user is refused).
+  s.on('disconnect', (reason) => {
+    if (reason === 'io server disconnect') setTimeout(() => { if (socket === s) s.connect(); }, RECONNECT_AFTER_CUT_MS);
+  });
+  socket = s;
+  return s;
 }
 
 /** Handlers of pushed events, by event name. */

@@ -63,6 +63,9 @@ export interface User {
   createdAt: string;
 }
 
+/** A user as the people picker shows them to whoever may not administer users: no access lists. */
+export type UserSummary = Pick<User, 'id' | 'username' | 'fullName' | 'role'>;
+
 export const roleInputSchema = z.object({
   name: z.string({ error: 'Role name is required' }).trim().min(1, 'Role name is required').max(100),
 });

@@ -41,6 +41,19 @@ export const notificationRequestSchema = z.object({
 });
 export type NotificationRequest = z.input<typeof notificationRequestSchema>;
 
+/**
+ * Published by a service whose earlier notifications quote what is gone or changed (a deleted
+ * or edited message): those of `userIds` whose metadata holds every key of `about` are
+ * removed (`message` null) or say `message` instead, e-mails not yet sent included.
+ */
+export const NOTIFICATION_REVISED = 'notification.revised';
+export const notificationRevisionSchema = z.object({
+  userIds: z.array(idSchema('userIds')).max(10_000),
+  about: z.record(z.string(), z.number().int()).refine((a) => Object.keys(a).length > 0, 'about names at least one metadata key'),
+  message: textSchema('message', 2000).nullable(),
+});
+export type NotificationRevision = z.input<typeof notificationRevisionSchema>;
+
 /** Spec 001 §3 "Notification", as the API returns it. */
 export interface Notification {
   id: number;

@@ -63,12 +63,29 @@ export function isoDateSchema(field: string, message = `${field} must be a valid
     .refine(isCalendarDate, message);
 }
 
+/** The farthest a time zone offset may be from UTC: PostgreSQL refuses more than 15:59. */
+const MAX_OFFSET_HOURS = 15;
+/** Instants as every store and JSON date here hold them: years 1–9999 in UTC. */
+const FIRST_INSTANT_MS = Date.parse('0001-01-01T00:00:00Z');
+const LAST_INSTANT_MS = Date.parse('9999-12-31T23:59:59.999Z');
+
+/** Whether an instant (already shaped like one) is one PostgreSQL stores and reads back as given. */
+function isStorableInstant(value: string): boolean {
+  if (!isCalendarDate(value.slice(0, 10))) return false;
+  const offset = /([+-])(\d{2}):\d{2}$/.exec(value);
+  if (offset && Number(offset[2]) > MAX_OFFSET_HOURS) return false;
+  const ms = Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value);
+  return Number.isFinite(ms) && ms >= FIRST_INSTANT_MS && ms <= LAST_INSTANT_MS;
+}
+
 /**
  * An instant: a calendar day, or an ISO timestamp on a real day with a time zone
- * ('2027-03-01T09:30:00Z', '…+05:30'). A bare day means its start in UTC.
+ * ('2027-03-01T09:30:00Z', '…+05:30'). A bare day means its start in UTC. The offset is at
+ * most ±15:59 and the instant, in UTC, within years 1–9999: exactly what PostgreSQL stores
+ * and a JSON date reads back (9999-12-31T23:30-05:00 is in year 10000; +20:00 is no zone).
  */
 export function isoInstantSchema(field: string, message = `${field} must be a date (YYYY-MM-DD) or an ISO timestamp with a time zone`) {
   return z.string({ error: message }).trim()
     .regex(/^\d{4}-\d{2}-\d{2}(T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,3})?)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d))?$/, message)
-    .refine((v) => isCalendarDate(v.slice(0, 10)), message);
+    .refine(isStorableInstant, message);
 }

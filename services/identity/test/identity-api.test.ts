@@ -115,6 +115,19 @@ describe('authorization matrix (role × endpoint × own/other tenant)', () => {
 });
 
 describe('users', () => {
+  it('shows the people picker of whoever may not administer users id, name, username and role only: no one\'s access lists', async () => {
+    for (const who of ['dta', 'cpa', 'client']) {
+      const picker = await call<Record<string, unknown>[]>('GET', `/api/${ACME}/users`, tokens[`${ACME}_${who}`]);
+      expect(picker.status).toBe(200);
+      expect(picker.body.length).toBeGreaterThan(1);
+      for (const entry of picker.body) expect(Object.keys(entry).sort()).toEqual(['fullName', 'id', 'role', 'username']);
+    }
+    const cpaSeenByClient = (await call<Record<string, unknown>[]>('GET', `/api/${ACME}/users`, tokens[`${ACME}_client`])).body.find((x) => x.id === ids[`${ACME}_cpa`]);
+    expect(cpaSeenByClient).toEqual({ id: ids[`${ACME}_cpa`], username: u(`${ACME}_cpa`), fullName: `cpa of ${ACME}`, role: 'CPA' });
+    const full = await call<Record<string, unknown>[]>('GET', `/api/${ACME}/users`, tokens[`${ACME}_admin`]);
+    expect(full.body.find((x) => x.id === ids[`${ACME}_cpa`])).toMatchObject({ clientIds: [7, 9], reportTypeIds: [3] });
+  });
+
   it('returns roleName and client counts data, and keeps the password when blank on update', async () => {
     const list = await call<{ username: string; roleName: string; clientIds: number[] | null }[]>('GET', `/api/${ACME}/users`, tokens[`${ACME}_admin`]);
     const cpa = list.body.find((x) => x.username === u(`${ACME}_cpa`))!;
@@ -163,6 +176,28 @@ describe('roles', () => {
     expect(await call('POST', `/api/${ACME}/roles`, tokens[`${ACME}_admin`], { name: 'CPA' })).toEqual({ status: 409, body: { message: 'A role with this name already exists' } });
     expect(await call('DELETE', `/api/${ACME}/roles/3`, tokens[`${ACME}_admin`])).toEqual({ status: 409, body: { message: expect.stringMatching(/^The role "CPA" is assigned to \d+ user\(s\) and cannot be deleted\.$/) } });
     expect(await call('DELETE', `/api/${ACME}/roles/1`, tokens[`${ACME}_admin`])).toEqual({ status: 409, body: { message: 'The Admin role is built in and cannot be renamed or deleted.' } });
+  });
+
+  it('refuses a role named like a built-in one in any case (it would take its powers), or like another role in another case', async () => {
+    const admin = tokens[`${ACME}_admin`];
+    for (const name of ['admin', 'ADMIN', ' Client ', 'client', 'dta', 'Cpa']) {
+      const r = await call<{ message: string }>('POST', `/api/${ACME}/roles`, admin, { name });
+      expect(r.status).toBe(409);
+      expect(r.body.message).toMatch(/^(A role with this name already exists|"\w+" is the name of the built-in \w+ role\. Please choose another name\.)$/);
+    }
+    expect(await call('POST', `/api/${ACME}/roles`, admin, { name: 'admin' })).toEqual({ status: 409, body: { message: 'A role with this name already exists' } });
+    const custom = await call<{ id: number }>('POST', `/api/${ACME}/roles`, admin, { name: 'Reviewer X' });
+    expect(await call('POST', `/api/${ACME}/roles`, admin, { name: 'reviewer x' })).toEqual({ status: 409, body: { message: 'A role with this name already exists' } });
+    expect(await call('PUT', `/api/${ACME}/roles/${custom.body.id}`, admin, { name: 'client' })).toEqual({ status: 409, body: { message: 'A role with this name already exists' } });
+    expect(await call('PUT', `/api/${ACME}/roles/${custom.body.id}`, admin, { name: 'dta' })).toEqual({ status: 409, body: { message: 'A role with this name already exists' } });
+    // Another firm renames its DTA role away: the name stays the built-in role's, for no other role to take.
+    const betaAdmin = tokens[`${BETA}_admin`];
+    expect((await call('PUT', `/api/${BETA}/roles/2`, betaAdmin, { name: 'Data Team' })).status).toBe(200);
+    for (const name of ['DTA', 'dta']) {
+      expect(await call('POST', `/api/${BETA}/roles`, betaAdmin, { name })).toEqual({ status: 409, body: { message: `"${name}" is the name of the built-in DTA role. Please choose another name.` } });
+    }
+    expect((await call<{ name: string }>('PUT', `/api/${BETA}/roles/2`, betaAdmin, { name: 'DTA' })).body).toEqual({ id: 2, name: 'DTA' });
+    expect((await call<{ name: string }[]>('GET', `/api/${ACME}/roles`, admin)).body.filter((r) => /^(admin|client|dta|cpa)$/i.test(r.name)).map((r) => r.name).sort()).toEqual(['Admin', 'CPA', 'Client', 'DTA']);
   });
 
   it('moves users with a renamed role: their next token carries the new name', async () => {

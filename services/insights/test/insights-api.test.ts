@@ -91,11 +91,12 @@ beforeAll(async () => {
   const type = async (tenant: string, name: string) => (await call<{ id: number }>('POST', `/api/${tenant}/report-types`, tokens.platform, { name })).body.id;
   ids.gst = await type(ACME, 'GSTR-3B');
   ids.tds = await type(ACME, 'TDS Return');
-  const people: [string, string, number, number[] | null][] = [
-    ['admin', ACME, 1, null], ['dta', ACME, 2, null], ['cpa', ACME, 3, [ids.own!]], ['client', ACME, 4, [ids.own!]], ['betaAdmin', BETA, 1, null],
+  const people: [string, string, number, number[] | null, number[] | null][] = [
+    ['admin', ACME, 1, null, null], ['dta', ACME, 2, null, null], ['cpa', ACME, 3, [ids.own!], [ids.gst!, ids.tds!]], ['cpaTds', ACME, 3, [ids.own!, ids.other!], [ids.tds!]],
+    ['client', ACME, 4, [ids.own!], null], ['betaAdmin', BETA, 1, null, null],
   ];
-  for (const [who, tenant, roleId, clientIds] of people) {
-    const u = await createSignedInUser(call, tokens.platform, tenant, { username: `${who}_${suffix}`, fullName: `${who} person`, roleId, clientIds, reportTypeIds: null });
+  for (const [who, tenant, roleId, clientIds, reportTypeIds] of people) {
+    const u = await createSignedInUser(call, tokens.platform, tenant, { username: `${who}_${suffix}`, fullName: `${who} person`, roleId, clientIds, reportTypeIds });
     ids[who] = u.id;
     tokens[who] = u.token;
   }
@@ -259,6 +260,26 @@ describe('reviewing and visibility', () => {
     expect(clientReview.body.message).toBe(INSIGHT_MESSAGES.readOnly);
     expect((await review('cpa', otherClients.id, { status: 'reviewed' })).status).toBe(404);
     expect((await review('admin', 999_999, { status: 'reviewed' })).status).toBe(404);
+  });
+
+  it('shows a CPA only the insights of the report types in their list, as files do (an insight about no type goes by its client)', async () => {
+    const gstFile = await upload('admin', ids.other!, ids.gst!, 'gst-turnover.txt', 'GSTR-3B summary\nAggregate turnover: Rs. 61,00,000\n');
+    let alert: ComplianceInsight | undefined;
+    await eventually(async () => {
+      alert = (await insightsOf('admin')).find((i) => i.fileId === gstFile && i.insightType === 'threshold_alert');
+      expect(alert).toMatchObject({ status: 'pending', metadata: { reportTypeId: ids.gst } });
+    }, BUS_WAIT_MS, 200);
+    // The file is hidden from the CPA whose list holds only TDS; so is everything quoted from it.
+    expect((await fetch(`${portal.gatewayUrl}/api/${ACME}/files/${gstFile}`, { headers: { authorization: `Bearer ${tokens.cpaTds}` } })).status).toBe(404);
+    const seen = await insightsOf('cpaTds');
+    expect(seen.some((i) => i.fileId === gstFile)).toBe(false);
+    expect(JSON.stringify(seen)).not.toContain('gst-turnover.txt');
+    expect(seen.every((i) => i.metadata.reportTypeId === undefined || i.metadata.reportTypeId === null || i.metadata.reportTypeId === ids.tds)).toBe(true);
+    expect(seen.some((i) => i.metadata.reportTypeId === ids.tds)).toBe(true);
+    expect(await review('cpaTds', alert!.id, { status: 'dismissed' })).toMatchObject({ status: 404, body: { message: INSIGHT_MESSAGES.notFound } });
+    expect((await insightsOf('admin')).find((i) => i.id === alert!.id)?.status).toBe('pending');
+    // Staff whose reach is every report type see it.
+    expect((await insightsOf('dta')).some((i) => i.id === alert!.id)).toBe(true);
   });
 
   it('filters by status and priority, and refuses unknown filter values', async () => {

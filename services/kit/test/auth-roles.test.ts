@@ -1,6 +1,7 @@
 import { describe, it, expect } from '@jest/globals';
 import type { PortalClaims } from '@ledgerline/kit/auth/claims.ts';
-import { canActInTenant, hasRole, isAdmin, isClient, isStaff, requireRole } from '@ledgerline/kit/auth/roles.ts';
+import { builtInRoleNamed, canActInTenant, hasRole, isAdmin, isClient, isStaff, requireRole, roleIs, sameRoleName } from '@ledgerline/kit/auth/roles.ts';
+import { storedUserScope } from '@ledgerline/kit/access/access-scope.ts';
 import { Forbidden } from '@ledgerline/kit/errors.ts';
 import { keycloakRealmTrust } from '@ledgerline/kit/auth/keycloak-realm-trust.ts';
 
@@ -16,6 +17,15 @@ describe('role helpers', () => {
     expect(isClient(user('Client'))).toBe(true);
     expect(hasRole(user('dta'), 'DTA', 'CPA')).toBe(true);
     expect(hasRole(user('Bookkeeper'), 'bookkeeper')).toBe(true);
+  });
+
+  it('compares stored role names the same way (one helper for every service), and knows the built-in names in any case', () => {
+    expect(sameRoleName(' client ', 'Client')).toBe(true);
+    expect(roleIs('client', 'Client')).toBe(true);
+    expect(roleIs('Bookkeeper', 'Admin', 'Client')).toBe(false);
+    expect(['admin', 'ADMIN', 'dta', 'Cpa', ' client'].map(builtInRoleNamed)).toEqual(['Admin', 'Admin', 'DTA', 'CPA', 'Client']);
+    expect(builtInRoleNamed('Administrator')).toBeNull();
+    expect(storedUserScope({ role: 'client', clientIds: [4, 5], reportTypeIds: [] })).toMatchObject({ isClient: true, clients: [4] });
   });
 
   it('tells staff from clients, custom roles included', () => {

@@ -9,8 +9,8 @@ import type { Database } from '../src/db/database.ts';
 import { migrateTenant } from '../src/db/migrations.ts';
 import { databaseTargets, type TestDatabase } from '../src/db/test-databases.ts';
 import { createLogger } from '../src/logger.ts';
-import { createRealtimeHub, REALTIME_PATH } from '../src/realtime/realtime-hub.ts';
-import { firmRoom, userRoom } from '../src/realtime/realtime-rooms.ts';
+import { createRealtimeHub } from '../src/realtime/realtime-hub.ts';
+import { firmRoom, REALTIME_PATH, userRoom } from '../src/realtime/realtime-rooms.ts';
 import { FIRMS, RT_ISSUER, startRealtimeNode, userAccess } from './fixtures/realtime-node.ts';
 
 const NODE_FIXTURE = fileURLToPath(new URL('./fixtures/realtime-node.ts', import.meta.url));
@@ -118,6 +118,39 @@ describe.each(databaseTargets())('realtime ($name)', (target) => {
     } finally {
       later.isActive = true; // the firm list is shared by both database targets
     }
+  });
+
+  it('cuts a connected socket once its user\'s role or access lists change, as it does a deletion', async () => {
+    const known = { roleId: 3, role: 'CPA', clientIds: [1, 2], reportTypeIds: [] };
+    for (const id of [40, 41, 42]) await userAccess.remember(db.forSchema('acme'), id, known, new Date().toISOString());
+    const listed = keep(await connected(node.url, await issuer.sign(claims('40', 'acme'))));
+    const demoted = keep(await connected(node.url, await issuer.sign(claims('41', 'acme'))));
+    const unchanged = keep(await connected(node.url, await issuer.sign(claims('42', 'acme'))));
+    const cut = (s: Socket) => new Promise((resolve) => s.once('disconnect', resolve));
+    const cuts = [cut(listed), cut(demoted)];
+    await db.forSchema('acme').query('UPDATE rt_user_access SET client_ids = $1 WHERE user_id = 40', [[1]]);
+    await db.forSchema('acme').query(`UPDATE rt_user_access SET role = 'Client' WHERE user_id = 41`);
+    await Promise.all(cuts);
+    await settle();
+    expect(unchanged.connected).toBe(true);
+    // Let in again, with what they may see now.
+    expect(await open(node.url, { token: await issuer.sign(claims('41', 'acme')) })).toMatchObject({ connected: true });
+  });
+
+  it('closes the transport of a refused CONNECT at once, instead of keeping the session until its ping times out', async () => {
+    const ws = new WebSocket(`${node.url.replace('http', 'ws')}${REALTIME_PATH}/?EIO=4&transport=websocket`);
+    const frames: string[] = [];
+    const closed = new Promise<number>((resolve) => ws.addEventListener('close', () => resolve(Date.now())));
+    ws.addEventListener('message', (m: MessageEvent) => {
+      frames.push(String(m.data));
+      if (String(m.data).startsWith('0')) ws.send('40{"token":"not.a.token"}');
+    });
+    const started = Date.now();
+    const ended = await Promise.race([closed, new Promise<null>((resolve) => setTimeout(() => resolve(null), 5000))]);
+    ws.close();
+    expect(frames.some((f) => /^44\{"message":"[^"]*authentication/i.test(f))).toBe(true);
+    expect(ended).not.toBeNull();
+    expect(ended! - started).toBeLessThan(5000);
   });
 
   if (target.name === 'postgres') {

@@ -28,7 +28,7 @@ export const messagingModule: ServiceModule = {
     const runtime = tenantServiceRuntime(deps, { userAccess, tenantPollMs: config.tenantPollMs });
     const { peer, tenants } = runtime;
     const store = new MessagingStore(userAccess);
-    const service = new MessagingService({ store, users: userAccess, files: new FileAccessClient(peer('files')), push: new MessagingPush(deps.realtime, store) });
+    const service = new MessagingService({ store, users: userAccess, accessOf: tenants.accessOf, files: new FileAccessClient(peer('files')), push: new MessagingPush(deps.realtime, store) });
 
     return {
       api,

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { io as connect, type Socket } from 'socket.io-client';
+import { TENANT_HEADER } from '@ledgerline/kit/service-module.ts';
+import { internalUserAccessPath } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import { apiClient, createSignedInUser, startTestPortal, testClient } from '@ledgerline/server/portal-harness.ts';
 import type { RunningPortal } from '@ledgerline/server/portal.ts';
@@ -298,5 +300,93 @@ describe('messaging: realtime and notifications', () => {
     await send('admin', c2.id, { content: 'Seen live' });
     await eventually(async () => expect((await call<Notification[]>('GET', `/api/${ACME}/notifications`, tokens.clientOther)).body.some((n) => n.metadata?.conversationId === c2.id)).toBe(true), BUS_WAIT_MS, 100);
     expect((await notes()).length).toBe(before + 2);
+  });
+});
+
+describe('messaging: access changed after a conversation began', () => {
+  const updateUser = (id: number, user: { username: string; fullName: string; roleId: number; clientIds: number[] | null }) =>
+    call('PUT', `/api/${ACME}/users/${id}`, tokens.platform, { ...user, password: '', reportTypeIds: null });
+
+  it('a CPA who loses the client has left its conversations: no reading, posting, reading receipts or pushes; the client sees them gone', async () => {
+    await createUser(ACME, 'cpaBoth', 3, [ids.own!, ids.other!]);
+    const c = (await start('clientOther', [ids.cpaBoth!], 'Before the change')).body;
+    expect(c.participantIds).toEqual([ids.clientOther, ids.cpaBoth]);
+    const before = (await send('cpaBoth', c.id, { content: 'Happy to help' })).body;
+    const live = await socketFor(tokens.cpaBoth);
+    if (!('socket' in live)) throw new Error('socket refused');
+    const got = recorder(live.socket);
+
+    expect((await updateUser(ids.cpaBoth!, { username: `cpaBoth_${ACME}`, fullName: `cpaBoth of ${ACME}`, roleId: 3, clientIds: [ids.own!] })).status).toBe(200);
+    await eventually(async () => expect(await thread('cpaBoth', c.id)).toMatchObject({ status: 404, body: { message: MESSAGING_MESSAGES.conversationNotFound } }), BUS_WAIT_MS, 200);
+    expect(await send('cpaBoth', c.id, { content: 'Still here?' })).toMatchObject({ status: 404, body: { message: MESSAGING_MESSAGES.conversationNotFound } });
+    expect((await call('POST', `/api/${ACME}/messages/${before.id}/read`, tokens.cpaBoth)).status).toBe(404);
+    expect((await call('PUT', `/api/${ACME}/messages/${before.id}`, tokens.cpaBoth, { content: 'edited' })).status).toBe(404);
+    expect((await listOf('cpaBoth')).some((x) => x.id === c.id)).toBe(false);
+    // The client keeps the conversation and sees that the CPA left; their messages reach the CPA no more.
+    const seen = (await listOf('clientOther')).find((x) => x.id === c.id)!;
+    expect(seen.participantIds).toEqual([ids.clientOther]);
+    const after = (await send('clientOther', c.id, { content: 'Hello?' })).body;
+    expect(after.content).toBe('Hello?');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(got.filter((g) => g.event === MESSAGING_PUSH.message)).toEqual([]);
+    expect(await unread('cpaBoth')).toBe(0);
+  });
+
+  it('a staff user demoted to Client leaves their conversations with another client\'s user (two Client users never talk)', async () => {
+    await createUser(ACME, 'demoted', 2, null);
+    const c = (await start('demoted', [ids.clientOther!], 'Demotion')).body;
+    const withAdmin = (await start('admin', [ids.demoted!, ids.clientOther!], 'Group')).body;
+    const live = await socketFor(tokens.demoted);
+    if (!('socket' in live)) throw new Error('socket refused');
+    const got = recorder(live.socket);
+
+    expect((await updateUser(ids.demoted!, { username: `demoted_${ACME}`, fullName: `demoted of ${ACME}`, roleId: 4, clientIds: [ids.own!] })).status).toBe(200);
+    await eventually(async () => expect((await thread('demoted', c.id)).status).toBe(404), BUS_WAIT_MS, 200);
+    expect((await thread('demoted', withAdmin.id)).status).toBe(404);
+    expect(await send('demoted', c.id, { content: 'Client to client' })).toMatchObject({ status: 404 });
+    // The other client's user keeps both conversations, without the demoted user; the Admin stays in the group.
+    expect((await thread('clientOther', c.id)).status).toBe(200);
+    expect((await listOf('clientOther')).find((x) => x.id === withAdmin.id)!.participantIds).toEqual([ids.admin, ids.clientOther]);
+    await send('admin', withAdmin.id, { content: 'Group news' });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(got.filter((g) => g.event === MESSAGING_PUSH.message)).toEqual([]);
+  });
+
+  it('starts a conversation with a user made a moment ago (identity is asked, not the events awaited)', async () => {
+    const fresh = await call<{ id: number }>('POST', `/api/${ACME}/users`, tokens.platform, { username: `fresh_${suffix}`, password: 'password1', fullName: 'Fresh Hire', roleId: 3, clientIds: [ids.own!] });
+    expect(fresh.status).toBe(201);
+    const r = await start('client', [fresh.body.id], 'Welcome');
+    expect(r.status).toBe(201);
+    expect(r.body.participantIds).toEqual([ids.client, fresh.body.id]);
+    // Identity's answer is checked like the read model's: a user of another client's staff only is refused.
+    const stranger = await call<{ id: number }>('POST', `/api/${ACME}/users`, tokens.platform, { username: `stranger_${suffix}`, password: 'password1', fullName: 'Stranger', roleId: 3, clientIds: [ids.other!] });
+    expect(await start('client', [stranger.body.id])).toMatchObject({ status: 400, body: { message: MESSAGING_MESSAGES.participantsNotAllowed } });
+
+    // What the messaging service asks when its read model does not know the user yet: identity's
+    // internal answer, on the service port only, with the caller's own token.
+    const identity = portal.serviceUrls.get('identity')!;
+    const ask = (userId: number, token: string) => fetch(`${identity}${internalUserAccessPath(userId)}`, { headers: { authorization: `Bearer ${token}`, [TENANT_HEADER]: ACME } });
+    const answer = await ask(fresh.body.id, tokens.client!);
+    expect({ status: answer.status, body: await answer.json() }).toEqual({ status: 200, body: { roleId: 3, role: 'CPA', clientIds: [ids.own], reportTypeIds: [] } });
+    expect((await ask(999_999, tokens.client!)).status).toBe(404);
+    expect((await ask(fresh.body.id, tokens.betaAdmin!)).status).toBe(403);
+    const viaGateway = await fetch(`${portal.gatewayUrl}${internalUserAccessPath(fresh.body.id)}`, { headers: { authorization: `Bearer ${tokens.client}` } });
+    expect(await viaGateway.text()).not.toContain('roleId');
+  });
+});
+
+describe('messaging: notifications follow the message', () => {
+  it('an edited message rewrites the notification quoting it, a deleted one removes it', async () => {
+    await createUser(ACME, 'away', 2, null);
+    const notesAbout = async (messageId: number) => (await call<Notification[]>('GET', `/api/${ACME}/notifications`, tokens.away)).body
+      .filter((n) => n.metadata?.messageId === messageId);
+    const c = (await start('admin', [ids.away!], 'Payroll')).body;
+    const m = (await send('admin', c.id, { content: 'The secret figure is 98,765' })).body;
+    await eventually(async () => expect((await notesAbout(m.id)).map((n) => n.message)).toEqual(['Payroll: The secret figure is 98,765']), BUS_WAIT_MS, 100);
+    await call('PUT', `/api/${ACME}/messages/${m.id}`, tokens.admin, { content: 'Sent by mistake' });
+    await eventually(async () => expect((await notesAbout(m.id)).map((n) => n.message)).toEqual(['Payroll: Sent by mistake']), BUS_WAIT_MS, 100);
+    await call('DELETE', `/api/${ACME}/messages/${m.id}`, tokens.admin);
+    await eventually(async () => expect(await notesAbout(m.id)).toEqual([]), BUS_WAIT_MS, 100);
+    expect(JSON.stringify((await call('GET', `/api/${ACME}/notifications`, tokens.away)).body)).not.toContain('98,765');
   });
 });

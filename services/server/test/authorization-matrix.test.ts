@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
+import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import { DEFAULT_CLIENT_FIELD_SETTINGS } from '@ledgerline/contracts/directory.contracts.ts';
 import { apiClient, createSignedInUser, startTestPortal, TEST_USER_PASSWORD, testClient } from '../src/portal-harness.ts';
 import type { RunningPortal } from '../src/portal.ts';
@@ -287,4 +288,68 @@ describe('authorization matrix, generated from the OpenAPI', () => {
     }
     expect(wrong).toEqual([]);
   }, 300_000);
+});
+
+/*
+ * Access that changes after a conversation or an insight exists is enforced there too
+ * (README "Authorization", messaging and insights rows): every call decides from the stored
+ * user of that moment, so a revoked client or a demotion takes effect on what was already
+ * there, once the change has reached the service (events, a one-second cache).
+ */
+describe('authorization matrix: access changed after the fact', () => {
+  const PROPAGATION_MS = 15_000;
+  const person = async (who: string, roleId: number, clientIds: number[] | null, reportTypeIds: number[] | null) => {
+    const username = unique(`${who}_`);
+    const user = await createSignedInUser(call, portal.adminToken, FIRM, { username, fullName: `Matrix ${who}`, roleId, clientIds, reportTypeIds });
+    return { ...user, change: (roleId2: number, clientIds2: number[] | null) =>
+      platformCall('PUT', `/api/${FIRM}/users/${user.id}`, { username, fullName: `Matrix ${who}`, password: '', roleId: roleId2, clientIds: clientIds2, reportTypeIds }) };
+  };
+  const as = (token: string) => ({
+    thread: (conversationId: number) => statusOf('GET', `/api/${FIRM}/conversations/${conversationId}/messages`, token, undefined),
+    post: (conversationId: number) => statusOf('POST', `/api/${FIRM}/conversations/${conversationId}/messages`, token, { content: 'After the change' }),
+    insights: async () => (await call<{ id: number }[]>('GET', `/api/${FIRM}/compliance-insights`, token)).body.map((i) => i.id),
+    review: (id: number) => statusOf('PUT', `/api/${FIRM}/compliance-insights/${id}`, token, { status: 'dismissed' }),
+  });
+  let secondClient: number;
+  beforeAll(async () => { secondClient = await victimClient(); });
+
+  it('messaging, revoked client: the CPA can no longer read or post in that client\'s conversations; the client still can', async () => {
+    const cpa = await person('revokedCpa', 3, [ids.ownClient!, secondClient], null);
+    const client = await person('secondClientUser', 4, [secondClient], null);
+    const talk = await call<{ id: number }>('POST', `/api/${FIRM}/conversations`, client.token, { title: unique('Revocation '), participantIds: [cpa.id] });
+    expect(talk.status).toBe(201);
+    expect([await as(cpa.token).thread(talk.body.id), await as(cpa.token).post(talk.body.id)]).toEqual([200, 201]);
+    expect((await cpa.change(3, [ids.ownClient!])).status).toBe(200);
+    await eventually(async () => expect([await as(cpa.token).thread(talk.body.id), await as(cpa.token).post(talk.body.id)]).toEqual([404, 404]), PROPAGATION_MS, 200);
+    expect([await as(client.token).thread(talk.body.id), await as(client.token).post(talk.body.id)]).toEqual([200, 201]);
+  });
+
+  it('messaging, demotion: a staff user demoted to Client loses their conversations with another client\'s user', async () => {
+    const staff = await person('demotedStaff', 2, null, null);
+    const client = await person('otherClientUser', 4, [secondClient], null);
+    const talk = await call<{ id: number }>('POST', `/api/${FIRM}/conversations`, staff.token, { title: unique('Demotion '), participantIds: [client.id] });
+    expect(talk.status).toBe(201);
+    expect((await staff.change(4, [ids.ownClient!])).status).toBe(200);
+    await eventually(async () => expect([await as(staff.token).thread(talk.body.id), await as(staff.token).post(talk.body.id)]).toEqual([404, 404]), PROPAGATION_MS, 200);
+    expect(await as(client.token).thread(talk.body.id)).toBe(200);
+  });
+
+  it('insights, revoked client: the CPA no longer sees or reviews the insights of that client', async () => {
+    const insight = await victimInsight();
+    const cpa = await person('insightCpa', 3, [ids.ownClient!], [ids.reportType!]);
+    expect(await as(cpa.token).insights()).toContain(insight);
+    expect((await cpa.change(3, [secondClient])).status).toBe(200);
+    await eventually(async () => expect(await as(cpa.token).insights()).not.toContain(insight), PROPAGATION_MS, 200);
+    expect(await as(cpa.token).review(insight)).toBe(404);
+  });
+
+  it('insights, demotion: a CPA demoted to Client of another client neither sees nor reviews them', async () => {
+    const insight = await victimInsight();
+    const cpa = await person('insightDemoted', 3, [ids.ownClient!], [ids.reportType!]);
+    expect(await as(cpa.token).review(insight)).toBe(200);
+    const other = await victimInsight();
+    expect((await cpa.change(4, [secondClient])).status).toBe(200);
+    await eventually(async () => expect(await as(cpa.token).review(other)).toBe(403), PROPAGATION_MS, 200);
+    expect(await as(cpa.token).insights()).not.toContain(other);
+  });
 });

@@ -57,6 +57,32 @@ describe('input the database cannot hold', () => {
   });
 });
 
+describe('timestamps', () => {
+  // Each of these was a 500: an offset beyond what PostgreSQL takes as a zone (±15:59), or one
+  // that moves the instant out of years 1–9999.
+  const BEYOND = ['9999-12-31T23:30:00-05:00', '2026-06-01T00:00:00+20:00', '2026-06-01T00:00:00-16:00', '0001-01-01T00:30:00+01:00'];
+
+  it('refuses an instant PostgreSQL cannot store with a 400 naming the field, and stores the farthest ones it can', async () => {
+    const client = await call<{ id: number }>('POST', T('/clients'), admin(), { name: 'Timestamp Client', address: '1 Main Street, Springfield', phone: '(555)-123-4567', federalId: '12-3456789', stateId: 'IL-445', email: 'ts@example.com' });
+    const type = await call<{ id: number }>('POST', T('/report-types'), admin(), { name: 'Timestamp Type' });
+    const task = await call<{ id: number }>('POST', T('/tasks'), admin(), { title: 'Timestamps' });
+    const schedule = await call<{ id: number }>('POST', T('/compliance-schedules'), admin(), { clientId: client.body.id, reportTypeId: type.body.id, frequency: 'yearly', dueMonths: ['6'] });
+    const items = await call<{ items: { id: number }[] }>('POST', T(`/compliance-schedules/${schedule.body.id}/generate/2030`), admin());
+    const item = items.body.items[0]!.id;
+    for (const value of BEYOND) {
+      expect({ value, r: await call('PATCH', T(`/tasks/${task.body.id}/status`), admin(), { status: 'completed', completedAt: value }) })
+        .toMatchObject({ value, r: { status: 400, body: { message: 'completedAt must be a date (YYYY-MM-DD) or an ISO timestamp with a time zone' } } });
+      expect({ value, r: await call('PUT', T(`/compliance-tracker/${item}`), admin(), { status: 'filed', filedDate: value }) })
+        .toMatchObject({ value, r: { status: 400, body: { message: 'filedDate must be a date (YYYY-MM-DD) or an ISO timestamp with a time zone' } } });
+    }
+    const done = await call<{ completedAt: string }>('PATCH', T(`/tasks/${task.body.id}/status`), admin(), { status: 'completed', completedAt: '9999-12-31T23:30:00+05:00' });
+    expect(done).toMatchObject({ status: 200, body: { completedAt: '9999-12-31T18:30:00.000Z' } });
+    const filed = await call<{ filedDate: string }>('PUT', T(`/compliance-tracker/${item}`), admin(), { status: 'filed', filedDate: '2026-06-01T00:00:00+15:59' });
+    expect(filed.status).toBe(200);
+    expect(new Date(filed.body.filedDate).toISOString()).toBe('2026-05-31T08:01:00.000Z');
+  });
+});
+
 describe('control characters', () => {
   it('refuses NUL in a text field, a search term and the unauthenticated login, naming the field', async () => {
     const settings = await call('PUT', T('/client-field-settings'), admin(), { stateIdExample: 'ST\u0000' });

@@ -2,7 +2,7 @@ import { createUserAccessReadModel } from '@ledgerline/kit/access/user-access-re
 import { DirectoryLookup } from '@ledgerline/kit/directory/directory-lookup.ts';
 import { createDirectoryReadModel } from '@ledgerline/kit/directory/directory-read-model.ts';
 import { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
-import { REALTIME_PATH } from '@ledgerline/kit/realtime/realtime-hub.ts';
+import { REALTIME_PATH } from '@ledgerline/kit/realtime/realtime-rooms.ts';
 import { socketAuthMiddleware } from '@ledgerline/kit/realtime/socket-auth.ts';
 import { createJobQueue } from '@ledgerline/kit/scheduler/job-queue.ts';
 import type { JobHandler } from '@ledgerline/kit/scheduler/scheduler.ts';

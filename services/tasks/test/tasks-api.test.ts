@@ -257,6 +257,31 @@ describe('tasks: who may do what', () => {
     expect(stats.total).toBe(cpaOther.length);
   });
 
+  it('names only the clients the caller may see (a CPA never learns the names of another CPA\'s clients)', async () => {
+    const seenByCpa = (await tasksOf('cpa')).find((t) => t.id === both.id)!;
+    expect(seenByCpa).toMatchObject({ clientIds: [ids.own, ids.other], clientName: 'Own Client' });
+    expect((await tasksOf('cpaOther')).find((t) => t.id === both.id)).toMatchObject({ clientName: 'Other Client' });
+    expect((await tasksOf('dta')).find((t) => t.id === both.id)).toMatchObject({ clientName: 'Own Client, Other Client' });
+    const unnamed = (await tasksOf('cpa')).find((t) => t.id === unrelated.id);
+    expect(unnamed).toBeUndefined();
+    // An edit by the CPA answers the same way, and keeps the client outside their list on the task.
+    const edited = await call<Task>('PATCH', `/api/${ACME}/tasks/${both.id}`, tokens.cpa, { priority: 'high' });
+    expect(edited.body).toMatchObject({ clientIds: [ids.own, ids.other], clientName: 'Own Client' });
+  });
+
+  it('a task\'s report type must exist and be one the caller may use (else 404 Report type not found)', async () => {
+    const type = await call<{ id: number }>('POST', `/api/${ACME}/report-types`, tokens.admin, { name: `Payroll ${suffix}` });
+    expect(type.status).toBe(201);
+    expect(await create('admin', { title: 'x', reportTypeId: 999_999 })).toMatchObject({ status: 404, body: { message: 'Report type not found' } });
+    // The CPA's report-type list is empty: no type is theirs to use, on create or on edit.
+    expect(await create('cpa', { title: 'x', clientIds: [ids.own], reportTypeId: type.body.id })).toMatchObject({ status: 404, body: { message: 'Report type not found' } });
+    expect(await call('PATCH', `/api/${ACME}/tasks/${ownOnly.id}`, tokens.cpa, { reportTypeId: type.body.id })).toMatchObject({ status: 404, body: { message: 'Report type not found' } });
+    const typed = await create('admin', { title: 'Typed', clientIds: [ids.own], reportTypeId: type.body.id });
+    expect(typed).toMatchObject({ status: 201, body: { reportTypeId: type.body.id } });
+    // Editing something else of a task whose type the CPA may not use is not a use of it.
+    expect((await call('PATCH', `/api/${ACME}/tasks/${typed.body.id}`, tokens.cpa, { priority: 'low', reportTypeId: type.body.id })).status).toBe(200);
+  });
+
   it('Client users have no task API (403)', async () => {
     for (const [method, path] of [['GET', '/tasks'], ['POST', '/tasks'], ['GET', '/tasks/stats'], ['GET', `/tasks/${both.id}/client-statuses`], ['PATCH', `/tasks/${both.id}/status`]] as const) {
       const r = await call(method, `/api/${ACME}${path}`, tokens.client, method === 'GET' ? undefined : { title: 'x', status: 'completed' });

@@ -130,7 +130,7 @@ export class ChatService {
     const turns: AiTurn[] = history.map((m) => ({ role: m.role, content: m.content }));
     const answer = await this.#assistant.answer(
       { instructions: CHAT_INSTRUCTIONS, documents: [{ name, passages }], history: turns, question },
-      { firm: t.shortName, ...(stream.onDelta ? { onDelta: stream.onDelta } : {}), ...(stream.signal ? { signal: stream.signal } : {}) },
+      { firm: t.shortName, user: String(actorId(t.claims)), ...(stream.onDelta ? { onDelta: stream.onDelta } : {}), ...(stream.signal ? { signal: stream.signal } : {}) },
     );
     return answer.text;
   }

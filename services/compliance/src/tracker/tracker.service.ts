@@ -1,5 +1,5 @@
 import { DELETED_USER, type UserAccessReadModel } from '@ledgerline/kit/access/user-access-read-model.ts';
-import { ROLES } from '@ledgerline/kit/auth/roles.ts';
+import { roleIs, ROLES } from '@ledgerline/kit/auth/roles.ts';
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import { Invalid, NotFound } from '@ledgerline/kit/errors.ts';
 import type { TenantRequest } from '@ledgerline/kit/tenancy/tenant-requests.ts';
@@ -52,6 +52,6 @@ export class TrackerService {
 
   async #checkAssignee(t: TenantRequest, userId: number): Promise<void> {
     const assignee = await this.#users.lookup(t.db, userId);
-    if (!assignee || assignee === DELETED_USER || assignee.role.toLowerCase() === ROLES.client.toLowerCase()) throw new Invalid(COMPLIANCE_MESSAGES.assigneeNotStaff);
+    if (!assignee || assignee === DELETED_USER || roleIs(assignee.role, ROLES.client)) throw new Invalid(COMPLIANCE_MESSAGES.assigneeNotStaff);
   }
 }

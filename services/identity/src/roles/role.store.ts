@@ -1,3 +1,4 @@
+import { builtInRoleNamed, sameRoleName } from '@ledgerline/kit/auth/roles.ts';
 import type { Queryable, SchemaDb } from '@ledgerline/kit/db/database.ts';
 import { isUniqueViolation } from '@ledgerline/kit/db/sql-errors.ts';
 import { Conflict, NotFound } from '@ledgerline/kit/errors.ts';
@@ -27,6 +28,7 @@ export class RoleStore {
   }
 
   async create(db: Queryable, name: string): Promise<Role> {
+    await assertNameFree(db, name, null);
     const { rows } = await uniqueRole(db.query<Role>('INSERT INTO roles (name) VALUES ($1) RETURNING id, name', [name]));
     return rows[0]!;
   }
@@ -34,6 +36,7 @@ export class RoleStore {
   async rename(db: Queryable, id: number, name: string): Promise<{ before: Role; after: Role }> {
     const before = await this.get(db, id);
     if (before.name !== name) assertChangeable(before);
+    await assertNameFree(db, name, before);
     const { rows } = await uniqueRole(db.query<Role>('UPDATE roles SET name = $2 WHERE id = $1 RETURNING id, name', [id, name]));
     return { before, after: rows[0]! };
   }
@@ -47,6 +50,21 @@ export class RoleStore {
     await db.query('DELETE FROM roles WHERE id = $1', [id]);
     return role;
   }
+}
+
+/** Migration 001 inserts the default roles in this order into a new serial: their ids. */
+const builtInRoleId = (name: string): number => DEFAULT_ROLES.findIndex((r) => sameRoleName(r, name)) + 1;
+
+/**
+ * Every service compares role names without regard to case (kit's sameRoleName), so a role
+ * may not differ from another only in case, nor take a built-in role's name: 'admin' would
+ * silently hold Admin's powers. A renamed DTA or CPA role may take its own name back.
+ */
+async function assertNameFree(db: Queryable, name: string, role: Role | null): Promise<void> {
+  const { rows } = await db.query<Role>('SELECT id, name FROM roles WHERE lower(name) = lower($1) AND id <> $2', [name.trim(), role?.id ?? 0]);
+  if (rows[0]) throw new Conflict(ROLE_TAKEN);
+  const builtIn = builtInRoleNamed(name);
+  if (builtIn && role?.id !== builtInRoleId(builtIn)) throw new Conflict(`"${name}" is the name of the built-in ${builtIn} role. Please choose another name.`);
 }
 
 function assertChangeable(role: Role): void {

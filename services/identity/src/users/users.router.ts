@@ -4,9 +4,10 @@ import type { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
 import { parsePathId } from '@ledgerline/kit/http/path-id.ts';
 import { storedUserScope } from '@ledgerline/kit/access/access-scope.ts';
 import { mayMessage } from '@ledgerline/kit/access/message-partners.ts';
-import { Conflict, Unauthenticated } from '@ledgerline/kit/errors.ts';
+import { Conflict, NotFound, Unauthenticated } from '@ledgerline/kit/errors.ts';
+import { internalUserAccessPath, type StoredUserAccess } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import { idSchema } from '@ledgerline/contracts/scalars.ts';
-import { userInputSchema, userUpdateSchema, type User } from '@ledgerline/contracts/identity.contracts.ts';
+import { userInputSchema, userUpdateSchema, type User, type UserSummary } from '@ledgerline/contracts/identity.contracts.ts';
 import { isTenantAdmin, requireSelfOrManager, requireStaff, requireTenantAdmin } from '../access-rules.ts';
 import { storedUserOf } from '../auth/authenticate-caller.ts';
 import type { TenantRequest } from '../tenants/tenant-context.ts';
@@ -26,7 +27,8 @@ export function createUsersRouter(deps: {
   const id = (params: Record<string, string>) => parsePathId(params.id);
 
   // The messaging screen's people picker calls this path too (spec 001 §7 "Messaging"): whoever
-  // may not manage users gets the users they may message, themselves included.
+  // may not manage users gets the users they may message, themselves included, and of them
+  // only what the picker shows (others' access lists are the Admin's business, as in client-access).
   api.route(router, { method: 'get', path: '/api/users', summary: 'Users of the firm (Admin); anyone else: the users they may message, themselves included', query: listQuery, before }, async ({ res, query }) => {
     const t = await tenantOf(res);
     const all = await users.list(t.db, query);
@@ -34,7 +36,18 @@ export function createUsersRouter(deps: {
     const caller = storedUserOf(res);
     if (!caller) throw new Unauthenticated();
     const callerScope = scopeOf(caller);
-    return all.filter((u) => u.id === caller.id || mayMessage(callerScope, scopeOf(u)));
+    return all.filter((u) => u.id === caller.id || mayMessage(callerScope, scopeOf(u)))
+      .map((u): UserSummary => ({ id: u.id, username: u.username, fullName: u.fullName, role: u.role }));
+  });
+
+  // Service port only (the gateway never routes /internal): a service whose read model does not
+  // know a user yet (made a moment ago) asks for their access with its caller's token.
+  router.get(internalUserAccessPath(':id'), ...before, async (req, res) => {
+    const t = await tenantOf(res);
+    const user = await users.find(t.db, id(req.params as Record<string, string>));
+    if (!user) throw new NotFound('User not found');
+    const stored: StoredUserAccess = { roleId: user.roleId, role: user.role, clientIds: user.clientIds ?? [], reportTypeIds: user.reportTypeIds ?? [] };
+    res.json(stored);
   });
 
   api.route(router, { method: 'get', path: '/api/users/:id', summary: 'One user (staff, or the user)', before }, async ({ res, params }) => {

@@ -33,14 +33,14 @@ export class InsightStore {
     this.#select = SELECT(clientsTable);
   }
 
-  async list(db: Queryable, clients: 'all' | readonly number[], q: InsightListQuery): Promise<ComplianceInsight[]> {
+  /** `readable`: the caller's reach as a condition on `i` (access-rules.ts readableInsights). */
+  async list(db: Queryable, readable: (p: SqlParams) => string, q: InsightListQuery): Promise<ComplianceInsight[]> {
     const p = new SqlParams();
-    const where: string[] = [];
-    if (clients !== 'all') where.push(`i.client_id = ANY(${p.add(clients)}::int[])`);
+    const where: string[] = [readable(p)];
     if (q.clientId !== undefined) where.push(`i.client_id = ${p.add(q.clientId)}`);
     if (q.status) where.push(`i.status = ${p.add(q.status)}`);
     if (q.priority) where.push(`i.priority = ${p.add(q.priority)}`);
-    const { rows } = await db.query<Row>(`${this.#select} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY i.created_at DESC, i.id DESC`, p.values);
+    const { rows } = await db.query<Row>(`${this.#select} WHERE ${where.join(' AND ')} ORDER BY i.created_at DESC, i.id DESC`, p.values);
     return rows.map(present);
   }
 

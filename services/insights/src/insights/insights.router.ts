@@ -10,7 +10,7 @@ import type { ServiceTenants } from '@ledgerline/kit/tenancy/tenant-requests.ts'
 import {
   canMoveInsight, INSIGHT_MESSAGES, insightListQuerySchema, insightRuleSettingsSchema, insightUpdateSchema, type AnalysisResult, type ComplianceInsight,
 } from '@ledgerline/contracts/insights.contracts.ts';
-import { readableClients, requireAdmin, requireStaff, reviewable } from '../access-rules.ts';
+import { readableInsights, requireAdmin, requireStaff, reviewable } from '../access-rules.ts';
 import type { AnalysisService } from '../analysis/analysis.service.ts';
 import type { InsightStore } from './insight.store.ts';
 import type { RuleSettingsStore } from './rule-settings.store.ts';
@@ -25,7 +25,7 @@ export function createInsightsRouter(deps: {
 
   api.route(router, { method: 'get', path: '/api/compliance-insights', summary: 'Insights about the caller\'s clients, newest first (clientId, status, priority filters)', query: insightListQuerySchema, before }, async ({ res, query }) => {
     const t = await tenants.ofRequest(res);
-    return insights.list(t.db, readableClients(t), query);
+    return insights.list(t.db, (p) => readableInsights(t, p), query);
   });
 
   api.route(router, { method: 'get', path: '/api/compliance-insights/rules', summary: 'The firm\'s threshold_alert keywords and thresholds (defaults until an Admin saves them)', before }, async ({ res }) => {

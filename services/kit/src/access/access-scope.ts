@@ -1,5 +1,5 @@
 import type { PortalClaims } from '../auth/claims.ts';
-import { hasRole, ROLES } from '../auth/roles.ts';
+import { roleIs, ROLES } from '../auth/roles.ts';
 import { Unauthenticated } from '../errors.ts';
 import type { UserAccess } from './user-access-read-model.ts';
 
@@ -17,6 +17,9 @@ export interface AccessScope {
   reportTypes: 'all' | readonly number[];
 }
 
+/** What a platform administrator reaches in any firm they act in: everything, as its Admin. */
+export const PLATFORM_ADMIN_SCOPE: AccessScope = Object.freeze({ role: ROLES.admin, isAdmin: true, isClient: false, clients: 'all', reportTypes: 'all' });
+
 /**
  * Admin and platform administrators: everything. DTA: every client and report type.
  * CPA and custom roles: the clients and report types of their access lists. Client:
@@ -26,7 +29,7 @@ export interface AccessScope {
  * stored record (deleted, or never made) is refused whatever the token says.
  */
 export function accessScope(claims: PortalClaims, access: UserAccess | null): AccessScope {
-  if (claims.platformAdmin) return { role: ROLES.admin, isAdmin: true, isClient: false, clients: 'all', reportTypes: 'all' };
+  if (claims.platformAdmin) return PLATFORM_ADMIN_SCOPE;
   if (!access) throw new Unauthenticated();
   return storedUserScope(access);
 }
@@ -34,7 +37,7 @@ export function accessScope(claims: PortalClaims, access: UserAccess | null): Ac
 /** The same rules for a firm user as stored, whoever asks about them (e.g. whom a user may message). */
 export function storedUserScope(access: UserAccess): AccessScope {
   const role = access.role;
-  const is = (...roles: string[]) => hasRole({ sub: '', username: '', fullName: '', tenant: null, platformAdmin: false, role }, ...roles);
+  const is = (...roles: string[]) => roleIs(role, ...roles);
   if (is(ROLES.admin)) return { role, isAdmin: true, isClient: false, clients: 'all', reportTypes: 'all' };
   if (is(ROLES.dta)) return { role, isAdmin: false, isClient: false, clients: 'all', reportTypes: 'all' };
   const first = access.clientIds[0];

@@ -34,6 +34,8 @@ export interface AiQuestion {
 export interface AnswerOptions {
   /** The firm asking: rate limits are per firm. */
   firm: string;
+  /** The person asking, when there is one: each may use only a share of the firm's minute. */
+  user?: string;
   /** Receives the answer as it is produced (each call a further piece). */
   onDelta?: (text: string) => void;
   signal?: AbortSignal;
@@ -56,4 +58,5 @@ export const AI_MESSAGES = {
   failed: 'The AI assistant could not answer right now. Please try again.',
   timedOut: 'The AI assistant took too long to answer. Please try again.',
   rateLimited: (seconds: number) => `Too many questions to the AI assistant. Please try again in ${seconds} seconds.`,
+  userRateLimited: (seconds: number) => `You have asked the AI assistant your share of this minute's questions. Please try again in ${seconds} seconds.`,
 } as const;

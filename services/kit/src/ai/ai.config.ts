@@ -13,6 +13,7 @@ export const aiConfigSpec = {
   contextTokens: field('AI_CONTEXT_TOKENS', env.int(8192, 1024), "the model's context window in tokens; the prompt is cut to fit"),
   answerMaxTokens: field('AI_ANSWER_MAX_TOKENS', env.int(1024, 16), 'longest answer in tokens (reserved out of the context window)'),
   firmRequestsPerMinute: field('AI_FIRM_REQUESTS_PER_MINUTE', env.int(60, 1), 'questions one firm may ask per minute (per process), 429 beyond'),
+  userSharePercent: field('AI_USER_SHARE_PERCENT', env.int(50, 1), 'the part of the firm\'s minute one user may ask (at least one question), 429 beyond'),
 };
 
 export type AiConfig = ConfigOf<typeof aiConfigSpec>;
@@ -23,6 +24,7 @@ export function loadAiConfig(e: NodeJS.ProcessEnv): AiConfig {
   if (config.model && !config.apiKey && !config.baseUrl) {
     throw new ConfigError('Invalid configuration:\n  AI_MODEL is set but neither OPENAI_API_KEY (OpenAI) nor OPENAI_BASE_URL (a compatible server) is.');
   }
+  if (config.userSharePercent > 100) throw new ConfigError('Invalid configuration:\n  AI_USER_SHARE_PERCENT must be at most 100.');
   if (config.answerMaxTokens * 2 > config.contextTokens) {
     throw new ConfigError('Invalid configuration:\n  AI_ANSWER_MAX_TOKENS must be at most half of AI_CONTEXT_TOKENS (the rest holds the document and the conversation).');
   }

@@ -7,7 +7,7 @@ import { OpenAiAssistant } from './openai-assistant.ts';
 
 /** A model when `AI_MODEL` names one, else the embedded extractive default. */
 export function createAiAssistant(config: AiConfig, logger: Logger): AiAssistant {
-  const rateLimit = new FirmRateLimit(config.firmRequestsPerMinute);
+  const rateLimit = new FirmRateLimit(config.firmRequestsPerMinute, Date.now, config.userSharePercent);
   if (!config.model) return new ExcerptAssistant(rateLimit);
   return new OpenAiAssistant({
     model: config.model,

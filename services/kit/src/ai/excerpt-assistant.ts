@@ -23,7 +23,7 @@ export class ExcerptAssistant implements AiAssistant {
   }
 
   async answer(q: AiQuestion, options: AnswerOptions): Promise<AiAnswer> {
-    this.#rateLimit.take(options.firm);
+    this.#rateLimit.take(options.firm, options.user);
     const parts: string[] = [];
     for (const d of q.documents) {
       const best = d.passages.slice(0, QUOTED_PASSAGES).sort((a, b) => a.line - b.line);
@@ -57,10 +57,18 @@ const where = (q: Quote) => (q.lastLine > q.line ? `lines ${q.line}–${q.lastLi
 const quoteAll = (name: string, quotes: Quote[]): string =>
   quotes.map((q) => `**${escapeMarkdown(name)}, ${where(q)}:**\n\n${quote(q.text)}`).join('\n\n');
 
-/** A Markdown block quote of the passage as it is written (cut, never rephrased). */
+/**
+ * A Markdown block quote of the passage as it is written (cut, never rephrased), shown as
+ * text: a document is untrusted, and a link, image or tag written in it must not become a
+ * live one in the assistant's answer (the product's own voice).
+ */
 function quote(text: string): string {
   const cut = text.length > QUOTE_MAX_CHARS ? `${text.slice(0, QUOTE_MAX_CHARS)}…` : text;
-  return cut.trim().split('\n').map((line) => `> ${line}`).join('\n');
+  return cut.trim().split('\n').map((line) => `> ${asText(line)}`).join('\n');
 }
 
-const escapeMarkdown = (s: string): string => s.replace(/([\\`*_[\]<>#])/g, '\\$1');
+/** Every ASCII punctuation mark escaped (CommonMark allows it for each): no Markdown, HTML or autolink is left. */
+const asText = (s: string): string => s.replace(/[!-/:-@[-`{-~]/g, '\\$&');
+
+/** A file name in the label: emphasis, links and autolinks (scheme, e-mail, www.) stay text, the dots of 'r.txt' plain. */
+const escapeMarkdown = (s: string): string => s.replace(/([\\`*_[\]<>#:@()!])/g, '\\$1').replace(/(www)\./gi, '$1\\.');

@@ -41,7 +41,7 @@ export class OpenAiAssistant implements AiAssistant {
   }
 
   async answer(q: AiQuestion, options: AnswerOptions): Promise<AiAnswer> {
-    this.#options.rateLimit.take(options.firm);
+    this.#options.rateLimit.take(options.firm, options.user);
     const fitted = fitToBudget(q, this.#options, estimateTokens(FIXED_PROMPT_TEXT));
     const timeout = AbortSignal.timeout(this.#options.requestTimeoutMs);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;

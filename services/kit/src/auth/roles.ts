@@ -5,17 +5,25 @@ import type { PortalClaims } from './claims.ts';
 export const ROLES = { admin: 'Admin', dta: 'DTA', cpa: 'CPA', client: 'Client' } as const;
 
 // The spec checks both 'Admin' and 'admin' (and 'client'); roles are data typed by people,
-// so one comparison rule for all of them.
+// so one comparison rule for all of them, in every service: this one.
 const normalise = (role: string) => role.trim().toLowerCase();
+
+/** Whether two role names name the same role (case and surrounding spaces do not count). */
+export const sameRoleName = (a: string, b: string): boolean => normalise(a) === normalise(b);
+
+/** Whether a stored role name is one of `roles` (e.g. a participant's or assignee's role). */
+export const roleIs = (role: string, ...roles: string[]): boolean => roles.some((r) => sameRoleName(role, r));
+
+/** The built-in role a name stands for, if any: identity refuses such names for other roles. */
+export const builtInRoleNamed = (name: string): string | null => Object.values(ROLES).find((r) => sameRoleName(r, name)) ?? null;
 
 /**
  * Platform administrators act as Admin in whichever tenant they open (the spec's tenant
  * selector), whatever role name their token carries.
  */
 export function hasRole(claims: PortalClaims, ...roles: string[]): boolean {
-  const wanted = new Set(roles.map(normalise));
-  if (claims.platformAdmin && wanted.has(normalise(ROLES.admin))) return true;
-  return wanted.has(normalise(claims.role));
+  if (claims.platformAdmin && roles.some((r) => sameRoleName(r, ROLES.admin))) return true;
+  return roleIs(claims.role, ...roles);
 }
 
 export const isAdmin = (claims: PortalClaims): boolean => hasRole(claims, ROLES.admin);

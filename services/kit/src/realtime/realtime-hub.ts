@@ -5,9 +5,8 @@ import { Server, type Socket } from 'socket.io';
 import { PLATFORM_SCHEMA, quoteIdent } from '../db/tenant-schema.ts';
 import type { Logger } from '../logger.ts';
 import type { RealtimeEmitter } from './realtime-emitter.ts';
+import { REALTIME_PATH } from './realtime-rooms.ts';
 
-/** The one socket.io path (DESIGN §7); the gateway proxies it to the service that attaches. */
-export const REALTIME_PATH = '/socket.io';
 /** Where the postgres adapter parks payloads too large for NOTIFY (8,000 bytes). */
 const ATTACHMENTS_TABLE = `${quoteIdent(PLATFORM_SCHEMA)}.socket_io_attachments`;
 
@@ -37,6 +36,19 @@ export interface RealtimeHub {
   /** Shutdown's first step: refuses new sockets and closes the open ones, which would keep the HTTP server from closing. */
   closeConnections(): void;
   close(): Promise<void>;
+}
+
+/**
+ * socket.io answers a refused CONNECT with an error packet and keeps the engine.io session
+ * open until its ping times out: a flood of refused handshakes would each hold a session.
+ * The session is closed as soon as the refusal is written (engine.io waits for its buffer).
+ */
+function closingOnRefusal(middleware: SocketMiddleware): SocketMiddleware {
+  return (socket, next) => middleware(socket, (err) => {
+    next(err);
+    // After socket.io's own next tick, which writes the refusal.
+    if (err) setImmediate(() => socket.conn.close());
+  });
 }
 
 export async function createRealtimeHub(options: { postgresUrl?: string; logger: Logger }): Promise<RealtimeHub> {
@@ -80,8 +92,8 @@ export async function createRealtimeHub(options: { postgresUrl?: string; logger:
     attach(server, middleware) {
       if (attached) throw new Error('The realtime endpoint has one owner per process');
       attached = true;
-      io.use((socket, next) => (closing ? next(new Error('The server is shutting down. Please try again.')) : next()));
-      io.use(middleware as never);
+      io.use(closingOnRefusal((_socket, next) => (closing ? next(new Error('The server is shutting down. Please try again.')) : next())) as never);
+      io.use(closingOnRefusal(middleware) as never);
       io.attach(server);
       return io;
     },

@@ -1,3 +1,6 @@
+/** The one socket.io path (DESIGN §7); the gateway proxies it to the service that attaches. */
+export const REALTIME_PATH = '/socket.io';
+
 /**
  * The rooms of the one socket.io endpoint (DESIGN §7 realtime). A socket joins its user's
  * and its firm's rooms at the handshake; conversations (messaging) join theirs later. Names

@@ -27,8 +27,9 @@ export interface RefusalData {
  * the firm (named, else the token's own) one the token may act in and active, the user one the
  * firm's read model accepts (tenants.ofAuth). A refusal ends the handshake with the same
  * message the API would give. A connected socket is cut when its token expires, and when a
- * check every `recheckMs` finds the firm deactivated or the user deleted, so a long-lived
- * connection never outlives what let it in by more than that.
+ * check every `recheckMs` finds the firm deactivated, the user deleted, or their role or
+ * access lists changed, so a long-lived connection never outlives what let it in by more
+ * than that.
  */
 export function socketAuthMiddleware(deps: { tokens: TokenVerifier; tenants: ServiceTenants; logger: Logger; recheckMs?: number }) {
   const recheckMs = deps.recheckMs ?? DEFAULT_RECHECK_MS;
@@ -40,7 +41,9 @@ export function socketAuthMiddleware(deps: { tokens: TokenVerifier; tenants: Ser
       const tenant = typeof auth.tenant === 'string' && auth.tenant ? auth.tenant : claims.tenant;
       if (!tenant) throw new Forbidden('Select a tenant first.');
       if (!canActInTenant(claims, tenant)) throw new Forbidden('This account belongs to another firm.');
-      await deps.tenants.ofAuth({ claims, tenant, token: auth.token });
+      // What the socket was let in with: a change of role or access lists cuts it like a deletion,
+      // and the browser's reconnection starts over with what the user may see now.
+      const admittedScope = JSON.stringify((await deps.tenants.ofAuth({ claims, tenant, token: auth.token })).scope);
       // Platform administrators are negated like everywhere a firm stores users (kit/auth/actor-id.ts).
       const userId = actorId(claims);
       const identity: SocketIdentity = { tenant, userId };
@@ -49,7 +52,9 @@ export function socketAuthMiddleware(deps: { tokens: TokenVerifier; tenants: Ser
       const exp = decodeJwt(auth.token).exp;
       const expiry = exp ? setTimeout(() => socket.disconnect(true), Math.max(0, exp * 1000 - Date.now())) : undefined;
       const recheck = setInterval(() => {
-        deps.tenants.ofAuth({ claims, tenant, token: auth.token as string }).catch((err: unknown) => {
+        deps.tenants.ofAuth({ claims, tenant, token: auth.token as string }).then((now) => {
+          if (JSON.stringify(now.scope) !== admittedScope) socket.disconnect(true);
+        }, (err: unknown) => {
           // Identity or the database briefly unavailable is not a refusal: the next check decides.
           if (err instanceof DomainError && err.kind !== 'unavailable') socket.disconnect(true);
         });

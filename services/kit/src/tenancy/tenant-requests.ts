@@ -14,6 +14,11 @@ export const TENANT_NOT_FOUND = 'Tenant not found';
 export const STORED_USER_PATH = '/api/auth/me';
 /** The part of that answer a read model keeps. */
 export interface StoredUserAccess extends UserAccess { roleId: number }
+/**
+ * Identity's answer about another user of the caller's firm (service port only; the gateway
+ * never routes /internal), asked with the caller's token: a StoredUserAccess, or 404.
+ */
+export const internalUserAccessPath = (userId: number | string): string => `/internal/users/${userId}/access`;
 
 /**
  * How far back an answer from identity is dated: an event describes its change from just
@@ -50,11 +55,12 @@ export function serviceTenants(db: Database, registry: TenantRegistry, access: U
     return { shortName, db: db.forSchema(tenantSchema(tenant.schemaName)) };
   };
 
-  const askIdentity = async (auth: AuthContext, t: TenantHandle): Promise<UserAccess | null> => {
+  /** Identity's stored answer at `path` for the bearer of `token`, remembered for `userId`; null when identity knows no such user. */
+  const askIdentity = async (token: string, t: TenantHandle, path: string, userId: number): Promise<UserAccess | null> => {
     let r: globalThis.Response;
     try {
-      r = await fetch(`${identityUrl()}${STORED_USER_PATH}`, {
-        headers: { authorization: `Bearer ${auth.token}`, [TENANT_HEADER]: t.shortName },
+      r = await fetch(`${identityUrl()}${path}`, {
+        headers: { authorization: `Bearer ${token}`, [TENANT_HEADER]: t.shortName },
         signal: AbortSignal.timeout(10_000),
       });
     } catch {
@@ -64,7 +70,7 @@ export function serviceTenants(db: Database, registry: TenantRegistry, access: U
     if (!r.ok) throw new Unavailable(`The identity service answered ${r.status}. Please try again.`);
     const stored = (await r.json()) as StoredUserAccess;
     const answer: StoredUserAccess = { roleId: stored.roleId, role: stored.role, clientIds: stored.clientIds ?? [], reportTypeIds: stored.reportTypeIds ?? [] };
-    await access.remember(t.db, Number(auth.claims.sub), answer, new Date(Date.now() - ANSWER_VERSION_SLACK_MS).toISOString());
+    await access.remember(t.db, userId, answer, new Date(Date.now() - ANSWER_VERSION_SLACK_MS).toISOString());
     return answer;
   };
 
@@ -73,7 +79,20 @@ export function serviceTenants(db: Database, registry: TenantRegistry, access: U
     if (auth.claims.platformAdmin) return { ...auth, ...t, scope: accessScope(auth.claims, null) };
     const known = await access.lookup(t.db, Number(auth.claims.sub));
     if (known === DELETED_USER) throw new Unauthenticated();
-    return { ...auth, ...t, scope: accessScope(auth.claims, known ?? await askIdentity(auth, t)) };
+    const sub = Number(auth.claims.sub);
+    return { ...auth, ...t, scope: accessScope(auth.claims, known ?? await askIdentity(auth.token, t, STORED_USER_PATH, sub)) };
+  };
+
+  /**
+   * Another firm user's stored access (whom the caller names: a participant, an assignee), from
+   * the read model or, for a user it does not know yet (made a moment ago, their event still on
+   * its way), from identity, asked with the caller's token and remembered. Null for a deleted
+   * user or one identity does not know.
+   */
+  const accessOf = async (t: TenantRequest, userId: number): Promise<UserAccess | null> => {
+    const known = await access.lookup(t.db, userId);
+    if (known === DELETED_USER) return null;
+    return known ?? askIdentity(t.token, t, internalUserAccessPath(userId), userId);
   };
 
   return {
@@ -83,6 +102,7 @@ export function serviceTenants(db: Database, registry: TenantRegistry, access: U
     },
     /** The same resolution for a verified token outside an HTTP request (a socket's handshake). */
     ofAuth,
+    accessOf,
   };
 }
 

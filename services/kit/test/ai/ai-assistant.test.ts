@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { marked } from 'marked';
 import { ConfigError } from '../../src/config.ts';
 import { DomainError, RateLimited } from '../../src/errors.ts';
 import { createLogger } from '../../src/logger.ts';
@@ -50,6 +51,27 @@ describe('excerpt assistant (no model configured)', () => {
     expect(a.text).toBe(`${EXCERPT_LABEL}\n\n**r.txt, lines 4–5:**\n\n> Total 42\n> Tax 12\n\n**r.txt, line 9:**\n\n> Due 1 May`);
   });
 
+  it('quotes a document\'s links, images, tags and addresses as text: rendered as the chat renders Markdown, nothing is live', async () => {
+    const lines = [
+      '[Pay your tax here](https://evil.example/pay) ![x](https://evil.example/p.png)',
+      '<a href="https://evil.example">login</a> <https://evil.example/auto> https://evil.example/bare www.evil.example',
+      'Write to refunds@evil.example **now** `code` # heading | a | b |',
+    ];
+    const a = await new ExcerptAssistant(new FirmRateLimit(10)).answer(question({
+      documents: [{ name: 'https://evil.example [x](https://evil.example) www.evil.example.pdf', passages: lines.map((text, i) => ({ line: i + 1, text })) }],
+    }), { firm: 'acme' });
+    const html = marked.parse(a.text, { async: false, gfm: true, breaks: true });
+    expect(html).not.toMatch(/<(a|img)\b/i);
+    // The quote is paragraphs of text and nothing else.
+    const quoted = /<blockquote>([\s\S]*)<\/blockquote>/.exec(html)![1]!;
+    expect(quoted.match(/<\/?\w+/g)!.filter((tag) => !['<p', '</p', '<br'].includes(tag))).toEqual([]);
+    // The words stay readable as written.
+    const text = quoted.replace(/<[^>]+>/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&').replace(/&#39;/g, "'");
+    for (const line of lines) expect(text).toContain(line);
+    // The label is still bold: only the document's words are made inert.
+    expect(html).toContain('<strong>https://evil.example [x](https://evil.example) www.evil.example.pdf, lines 1–3:</strong>');
+  });
+
   it('says so when no passage matches, inventing nothing', async () => {
     const a = await new ExcerptAssistant(new FirmRateLimit(10)).answer(question({ documents: [{ name: 'a.txt', passages: [] }] }), { firm: 'acme' });
     expect(a.text).toMatch(/^No language model is configured, and no passage of "a.txt" matches/);
@@ -67,6 +89,24 @@ describe('firm rate limit', () => {
     try { limit.take('acme'); } catch (e) { expect((e as RateLimited).retryAfterSeconds).toBe(60); }
     now = 60_001;
     expect(() => limit.take('acme')).not.toThrow();
+  });
+
+  it('lets one user ask at most their share of the firm\'s minute, leaving the rest to colleagues', () => {
+    let now = 0;
+    const limit = new FirmRateLimit(60, () => now);
+    for (let i = 0; i < 30; i++) limit.take('acme', '7');
+    expect(() => limit.take('acme', '7')).toThrow(RateLimited);
+    try { limit.take('acme', '7'); } catch (e) { expect((e as RateLimited).message).toBe(AI_MESSAGES.userRateLimited(60)); }
+    // The same user id in another firm is another person; colleagues still have half the minute.
+    expect(() => limit.take('beta', '7')).not.toThrow();
+    for (let i = 0; i < 30; i++) limit.take('acme', String(100 + i));
+    expect(() => limit.take('acme', '8')).toThrow(AI_MESSAGES.rateLimited(60));
+    now = 60_001;
+    expect(() => limit.take('acme', '7')).not.toThrow();
+    // A firm of one-question minutes still lets each user ask one.
+    expect(() => new FirmRateLimit(1, () => now).take('acme', '7')).not.toThrow();
+    expect(loadAiConfig({}).userSharePercent).toBe(50);
+    expect(() => loadAiConfig({ AI_USER_SHARE_PERCENT: '101' })).toThrow(/AI_USER_SHARE_PERCENT/);
   });
 });
 

@@ -1,43 +1,51 @@
-import { storedUserScope, type AccessScope } from '@ledgerline/kit/access/access-scope.ts';
-import { mayMessage } from '@ledgerline/kit/access/message-partners.ts';
-import type { UserAccessReadModel } from '@ledgerline/kit/access/user-access-read-model.ts';
+import { PLATFORM_ADMIN_SCOPE, storedUserScope, type AccessScope } from '@ledgerline/kit/access/access-scope.ts';
+import { mayMessage, membersWhoMustLeave, type ConversationMember } from '@ledgerline/kit/access/message-partners.ts';
+import type { UserAccess, UserAccessReadModel } from '@ledgerline/kit/access/user-access-read-model.ts';
 import { actorId, actorName } from '@ledgerline/kit/auth/actor-id.ts';
+import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import { Forbidden, Invalid, NotFound } from '@ledgerline/kit/errors.ts';
-import { requestNotifications } from '@ledgerline/kit/notifications/request-notification.ts';
+import { requestNotifications, reviseNotifications } from '@ledgerline/kit/notifications/request-notification.ts';
 import type { TenantRequest } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import {
   MESSAGING_MESSAGES, type Conversation, type ConversationInput, type Message, type MessageInput, type MessagePageQuery, type ReadReceipt,
 } from '@ledgerline/contracts/messaging.contracts.ts';
 import type { FileAccessClient } from '../files/file-access.client.ts';
 import type { MessagingPush } from './messaging-push.ts';
-import type { MessagingStore } from './messaging.store.ts';
+import type { MessagingStore, RosterRow } from './messaging.store.ts';
 
 /** Where a notification about a conversation leads (the Messages page, spec 001 §2). */
 const MESSAGES_PAGE = '/messages';
 const NOTIFICATION_PREVIEW_CHARS = 200;
 
+/** Another user's stored access (kit's ServiceTenants.accessOf: the read model, else identity). */
+export type AccessOf = (t: TenantRequest, userId: number) => Promise<UserAccess | null>;
+
 /**
  * Spec 001 §5 conversation and message rules and who may talk to whom (README
  * "Authorization", messaging rows): only participants see a conversation (anyone else is
  * told it does not exist); every two participants must be allowed to message each other
- * (kit's mayMessage); only a message's sender edits or deletes it. Every change is pushed
- * to the participants' sockets after it commits; a recipient who is not connected is
- * notified once per conversation until they read it.
+ * (kit's mayMessage), when it starts and at every read, send, edit, read receipt and push
+ * after it (#settle: whoever may no longer has left); only a message's sender edits or
+ * deletes it. Every change is pushed to the participants' sockets after it commits; a
+ * recipient who is not connected is notified once per conversation until they read it.
  */
 export class MessagingService {
   readonly #store: MessagingStore;
   readonly #users: UserAccessReadModel;
+  readonly #accessOf: AccessOf;
   readonly #files: FileAccessClient;
   readonly #push: MessagingPush;
 
-  constructor(deps: { store: MessagingStore; users: UserAccessReadModel; files: FileAccessClient; push: MessagingPush }) {
+  constructor(deps: { store: MessagingStore; users: UserAccessReadModel; accessOf: AccessOf; files: FileAccessClient; push: MessagingPush }) {
     this.#store = deps.store;
     this.#users = deps.users;
+    this.#accessOf = deps.accessOf;
     this.#files = deps.files;
     this.#push = deps.push;
   }
 
-  conversations(t: TenantRequest): Promise<Conversation[]> {
+  async conversations(t: TenantRequest): Promise<Conversation[]> {
+    await this.#settle(t, { userId: actorId(t.claims) });
     return this.#store.conversations(t.db, actorId(t.claims));
   }
 
@@ -47,8 +55,8 @@ export class MessagingService {
     if (!others.length) throw new Invalid(MESSAGING_MESSAGES.participantsRequired);
     const scopes: AccessScope[] = [t.scope];
     for (const id of others) {
-      const access = await this.#users.lookup(t.db, id);
-      if (!access || access === 'deleted') throw new Invalid(MESSAGING_MESSAGES.participantsNotAllowed);
+      const access = await this.#accessOf(t, id);
+      if (!access) throw new Invalid(MESSAGING_MESSAGES.participantsNotAllowed);
       scopes.push(storedUserScope(access));
     }
     // Everyone in it reads everything in it: every pair must be allowed to talk.
@@ -87,23 +95,33 @@ export class MessagingService {
 
   async edit(t: TenantRequest, messageId: number, content: string): Promise<Message> {
     const head = await this.#ownMessage(t, messageId);
-    await this.#store.edit(t.db, head.id, content);
+    const participants = await this.#store.participants(t.db, head.conversationId);
+    const [conversation] = await this.#store.conversations(t.db, head.senderId, head.conversationId);
+    await t.db.transaction(async (tx) => {
+      await this.#store.edit(tx, head.id, content);
+      await this.#reviseNotices(tx, t, participants, head, preview(conversation?.title ?? '', content));
+    });
     const message = (await this.#store.message(t.db, head.id))!;
-    await this.#push.message(t.db, t.shortName, await this.#store.participants(t.db, head.conversationId), 'edited', message);
+    await this.#push.message(t.db, t.shortName, participants, 'edited', message);
     return message;
   }
 
   async remove(t: TenantRequest, messageId: number): Promise<void> {
     const head = await this.#ownMessage(t, messageId);
-    await this.#store.remove(t.db, head.id);
+    const participants = await this.#store.participants(t.db, head.conversationId);
+    await t.db.transaction(async (tx) => {
+      await this.#store.remove(tx, head.id);
+      await this.#reviseNotices(tx, t, participants, head, null);
+    });
     const message = (await this.#store.message(t.db, head.id))!;
-    await this.#push.message(t.db, t.shortName, await this.#store.participants(t.db, head.conversationId), 'deleted', message);
+    await this.#push.message(t.db, t.shortName, participants, 'deleted', message);
   }
 
   /** The caller has read this message and everything before it in its conversation. */
   async markRead(t: TenantRequest, messageId: number): Promise<ReadReceipt> {
     const me = actorId(t.claims);
     const head = await this.#store.head(t.db, messageId);
+    if (head) await this.#settle(t, { conversationId: head.conversationId });
     if (!head || !(await this.#store.isParticipant(t.db, head.conversationId, me))) throw new NotFound(MESSAGING_MESSAGES.messageNotFound);
     const receipt = await this.#store.markRead(t.db, head.conversationId, me, head.id);
     if (!receipt) return { conversationId: head.conversationId, userId: me, lastReadMessageId: head.id, lastReadAt: new Date().toISOString() };
@@ -111,24 +129,61 @@ export class MessagingService {
     return receipt;
   }
 
-  unreadCount(t: TenantRequest): Promise<number> {
+  async unreadCount(t: TenantRequest): Promise<number> {
+    await this.#settle(t, { userId: actorId(t.claims) });
     return this.#store.unreadCount(t.db, actorId(t.claims));
   }
 
-  /** The caller's id, when they take part in the conversation; anyone else is told it does not exist. */
+  /** The caller's id, when they (still) take part in the conversation; anyone else is told it does not exist. */
   async #participate(t: TenantRequest, conversationId: number): Promise<number> {
     const me = actorId(t.claims);
+    await this.#settle(t, { conversationId });
     if (!(await this.#store.isParticipant(t.db, conversationId, me))) throw new NotFound(MESSAGING_MESSAGES.conversationNotFound);
     return me;
+  }
+
+  /**
+   * Re-applies who may talk to whom to these conversations, with the users as stored now: a
+   * participant who may no longer (a CPA who lost the client, a user demoted to Client) has
+   * left, so from here on they neither see the conversation nor receive its pushes, and the
+   * others are pushed the conversation without them. Leaving is for good: access given back
+   * later does not return them (someone starts a new conversation).
+   */
+  async #settle(t: TenantRequest, of: { conversationId: number } | { userId: number }): Promise<void> {
+    const byConversation = new Map<number, ConversationMember[]>();
+    for (const row of await this.#store.roster(t.db, of)) {
+      const members = byConversation.get(row.conversationId) ?? [];
+      members.push(asMember(row));
+      byConversation.set(row.conversationId, members);
+    }
+    for (const [conversationId, members] of byConversation) {
+      const leaving = membersWhoMustLeave(members);
+      if (!leaving.length) continue;
+      await this.#store.markLeft(t.db, conversationId, leaving);
+      for (const p of await this.#store.participants(t.db, conversationId)) {
+        const [seen] = await this.#store.conversations(t.db, p.userId, conversationId);
+        if (seen) this.#push.conversation(t.shortName, p.userId, seen);
+      }
+    }
   }
 
   /** A live message the caller may see (else 404) and sent (else 403). */
   async #ownMessage(t: TenantRequest, messageId: number) {
     const me = actorId(t.claims);
     const head = await this.#store.head(t.db, messageId);
+    if (head) await this.#settle(t, { conversationId: head.conversationId });
     if (!head || head.isDeleted || !(await this.#store.isParticipant(t.db, head.conversationId, me))) throw new NotFound(MESSAGING_MESSAGES.messageNotFound);
     if (head.senderId !== me) throw new Forbidden(MESSAGING_MESSAGES.senderOnly);
     return head;
+  }
+
+  /**
+   * The notifications quoting this message (its recipients', metadata.messageId) follow what
+   * happened to it: removed with it, or rewritten with its new text, e-mails not yet sent included.
+   */
+  async #reviseNotices(tx: Queryable, t: TenantRequest, participants: readonly { userId: number }[], head: { id: number; senderId: number }, message: string | null): Promise<void> {
+    const userIds = participants.map((p) => p.userId).filter((id) => id > 0 && id !== head.senderId);
+    await reviseNotifications(tx, t.shortName, { userIds, about: { messageId: head.id }, message });
   }
 
   /** Recipients with no socket open get one notification per conversation until they read it. */
@@ -143,10 +198,21 @@ export class MessagingService {
       await requestNotifications(tx, t.shortName, claimed.map((userId) => ({
         userId, category: 'message', type: 'info',
         title: `New message from ${message.senderName}`,
-        message: `${conversation?.title ?? ''}: ${message.content ?? ''}`.slice(0, NOTIFICATION_PREVIEW_CHARS),
+        message: preview(conversation?.title ?? '', message.content ?? ''),
         actionUrl: MESSAGES_PAGE,
         metadata: { conversationId: message.conversationId, messageId: message.id },
       })));
     });
   }
+}
+
+/** What a message notification says: the conversation and the start of the message. */
+const preview = (conversationTitle: string, content: string): string => `${conversationTitle}: ${content}`.slice(0, NOTIFICATION_PREVIEW_CHARS);
+
+/** A participant as the rules weigh them: platform administrators (negative ids) act as Admin and never change. */
+function asMember(row: RosterRow): ConversationMember {
+  if (row.userId < 0) return { userId: row.userId, scope: PLATFORM_ADMIN_SCOPE, changedAtMs: Number.MIN_SAFE_INTEGER };
+  if (row.role === null || row.deleted) return { userId: row.userId, scope: null, changedAtMs: 0 };
+  const scope = storedUserScope({ role: row.role, clientIds: (row.clientIds ?? []).map(Number), reportTypeIds: (row.reportTypeIds ?? []).map(Number) });
+  return { userId: row.userId, scope, changedAtMs: row.version ? new Date(row.version).getTime() : 0 };
 }

@@ -9,6 +9,17 @@ export interface Participant {
   notified: boolean;
 }
 
+/** A participant with their access as the user read model holds it (null columns: not known there). */
+export interface RosterRow {
+  conversationId: number;
+  userId: number;
+  role: string | null;
+  clientIds: number[] | null;
+  reportTypeIds: number[] | null;
+  deleted: boolean | null;
+  version: Date | null;
+}
+
 /** What the rules need of a message before showing or changing it. */
 export interface MessageHead {
   id: number;
@@ -68,6 +79,29 @@ export class MessagingStore {
        FROM conversation_participants WHERE conversation_id = $1 AND left_at IS NULL ORDER BY joined_at, user_id`, [conversationId],
     );
     return rows;
+  }
+
+  /**
+   * The current participants, with their stored access, of one conversation or of every
+   * conversation a user takes part in; in joining order.
+   */
+  async roster(db: Queryable, of: { conversationId: number } | { userId: number }): Promise<RosterRow[]> {
+    const which = 'conversationId' in of
+      ? 'p.conversation_id = $1'
+      : 'p.conversation_id IN (SELECT conversation_id FROM conversation_participants WHERE user_id = $1 AND left_at IS NULL)';
+    const { rows } = await db.query<RosterRow>(
+      `SELECT p.conversation_id AS "conversationId", p.user_id AS "userId", u.role, u.client_ids AS "clientIds",
+         u.report_type_ids AS "reportTypeIds", u.deleted, u.version
+       FROM conversation_participants p LEFT JOIN ${this.#users} u ON u.user_id = p.user_id
+       WHERE ${which} AND p.left_at IS NULL ORDER BY p.conversation_id, p.joined_at, p.user_id`,
+      ['conversationId' in of ? of.conversationId : of.userId],
+    );
+    return rows;
+  }
+
+  /** These participants have left the conversation (they no longer see it or hear of it). */
+  async markLeft(db: Queryable, conversationId: number, userIds: readonly number[]): Promise<void> {
+    await db.query('UPDATE conversation_participants SET left_at = now() WHERE conversation_id = $1 AND user_id = ANY($2::int[]) AND left_at IS NULL', [conversationId, [...userIds]]);
   }
 
   async isParticipant(db: Queryable, conversationId: number, userId: number): Promise<boolean> {

@@ -2,7 +2,9 @@ import type { Subscription } from '@ledgerline/kit/bus/bus.ts';
 import { consumeOnce } from '@ledgerline/kit/outbox/inbox.ts';
 import { eventTenant, type TenantConsumerDeps } from '@ledgerline/kit/outbox/tenant-consumer.ts';
 import type { JobQueue } from '@ledgerline/kit/scheduler/job-queue.ts';
-import { NOTIFICATION_REQUESTED, notificationRequestSchema, type Notification } from '@ledgerline/contracts/notifications.contracts.ts';
+import {
+  NOTIFICATION_REQUESTED, NOTIFICATION_REVISED, notificationRequestSchema, notificationRevisionSchema, type Notification,
+} from '@ledgerline/contracts/notifications.contracts.ts';
 import type { NotificationPush } from './notification-push.ts';
 import type { NotificationStore } from './notification.store.ts';
 
@@ -13,12 +15,25 @@ export const EMAIL_JOB = 'notification-email';
  * Stores every `notification.requested` of any service once (inbox and the event id), then
  * pushes it to the user's sockets after the commit. An email, when asked for and SMTP is
  * configured, becomes a scheduler job in the same transaction: it is sent even if this
- * process stops right after, and retried if the SMTP server is down.
+ * process stops right after, and retried if the SMTP server is down. A
+ * `notification.revised` (same queue, so after the requests published before it) removes or
+ * rewrites stored ones; their e-mail job, reading the notification when it runs, follows.
  */
 export function followNotificationRequests(deps: TenantConsumerDeps & { store: NotificationStore; push: NotificationPush; jobs: JobQueue; emailEnabled: boolean }): Promise<Subscription> {
-  return deps.bus.subscribe(CONSUMER, [NOTIFICATION_REQUESTED], async (event) => {
+  return deps.bus.subscribe(CONSUMER, [NOTIFICATION_REQUESTED, NOTIFICATION_REVISED], async (event) => {
     const target = await eventTenant(deps, CONSUMER, event);
     if (!target) return;
+    if (event.type === NOTIFICATION_REVISED) {
+      const revision = notificationRevisionSchema.safeParse(event.payload);
+      if (!revision.success) {
+        deps.logger.warn({ consumer: CONSUMER, eventId: event.id, issues: revision.error.issues }, 'invalid notification revision ignored');
+        return;
+      }
+      let changed: number[] = [];
+      await consumeOnce(target.db, CONSUMER, event, async (tx) => { changed = await deps.store.revise(tx, revision.data); });
+      for (const userId of changed) await deps.push.count(target.db, target.tenant.shortName, userId);
+      return;
+    }
     const parsed = notificationRequestSchema.safeParse(event.payload);
     if (!parsed.success) {
       // Redelivery would not make it valid: acknowledged, and the publisher's mistake logged.

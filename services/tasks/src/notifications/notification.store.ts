@@ -54,6 +54,15 @@ export class NotificationStore {
     return (await db.query('DELETE FROM notifications WHERE id = $1 AND user_id = $2', [id, userId])).rowCount > 0;
   }
 
+  /** Removes (`message` null) or rewrites the users' notifications about `about`; answers whose changed. */
+  async revise(tx: Queryable, r: { userIds: number[]; about: Record<string, number>; message: string | null }): Promise<number[]> {
+    const where = 'user_id = ANY($1::int[]) AND metadata @> $2::jsonb';
+    const { rows } = r.message === null
+      ? await tx.query<{ user_id: number }>(`DELETE FROM notifications WHERE ${where} RETURNING user_id`, [r.userIds, JSON.stringify(r.about)])
+      : await tx.query<{ user_id: number }>(`UPDATE notifications SET message = $3 WHERE ${where} RETURNING user_id`, [r.userIds, JSON.stringify(r.about), r.message]);
+    return [...new Set(rows.map((x) => x.user_id))];
+  }
+
   /** For the email job (no caller: the scheduler runs it). */
   async byId(db: Queryable, id: number): Promise<Notification | null> {
     const { rows } = await db.query<Row>(`${SELECT} WHERE id = $1`, [id]);

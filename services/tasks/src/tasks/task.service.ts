@@ -1,6 +1,6 @@
 import { DELETED_USER, type UserAccessReadModel } from '@ledgerline/kit/access/user-access-read-model.ts';
 import { actorId, actorName } from '@ledgerline/kit/auth/actor-id.ts';
-import { ROLES } from '@ledgerline/kit/auth/roles.ts';
+import { roleIs, ROLES } from '@ledgerline/kit/auth/roles.ts';
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import type { DirectoryLookup } from '@ledgerline/kit/directory/directory-lookup.ts';
 import { Invalid, NotFound } from '@ledgerline/kit/errors.ts';
@@ -48,7 +48,7 @@ export class TaskService {
 
   async create(t: TenantRequest, input: TaskInput): Promise<TaskRow> {
     this.reach(t);
-    await this.#checkReferences(t, input.clientIds, input.assignedToId);
+    await this.#checkReferences(t, input.clientIds, input.assignedToId, input.reportTypeId);
     const fields: TaskFields = {
       title: input.title, description: input.description, priority: input.priority, status: input.status,
       dueDate: date(input.dueDate), assignedToId: input.assignedToId, createdById: actorId(t.claims), clientIds: input.clientIds,
@@ -71,7 +71,8 @@ export class TaskService {
     const clientIds = input.clientIds ?? before.clientIds;
     const added = clientIds.filter((c) => !before.clientIds.includes(c));
     // A CPA may keep clients outside their list that others put on the task, but not add any.
-    await this.#checkReferences(t, added, input.assignedToId !== undefined && input.assignedToId !== before.assignedToId ? input.assignedToId : null);
+    await this.#checkReferences(t, added, input.assignedToId !== undefined && input.assignedToId !== before.assignedToId ? input.assignedToId : null,
+      input.reportTypeId !== undefined && input.reportTypeId !== before.reportTypeId ? input.reportTypeId : null);
     const dueDate = input.dueDate !== undefined ? date(input.dueDate) : before.dueDate;
     const isRecurring = input.isRecurring ?? before.isRecurring;
     const fields: TaskFields = {
@@ -162,11 +163,13 @@ export class TaskService {
     await this.#notify(tx, t, assignmentNotice(t, next, null));
   }
 
-  async #checkReferences(t: TenantRequest, clientIds: readonly number[], assignedToId: number | null | undefined): Promise<void> {
+  /** Clients and a report type the caller may use (else 404 as missing), and a staff assignee. */
+  async #checkReferences(t: TenantRequest, clientIds: readonly number[], assignedToId: number | null | undefined, reportTypeId: number | null | undefined): Promise<void> {
     for (const id of clientIds) await this.#directory.client(t, id);
+    if (reportTypeId) await this.#directory.reportType(t, reportTypeId);
     if (!assignedToId) return;
     const assignee = await this.#users.lookup(t.db, assignedToId);
-    if (!assignee || assignee === DELETED_USER || assignee.role === ROLES.client) throw new Invalid(TASK_MESSAGES.assigneeNotStaff);
+    if (!assignee || assignee === DELETED_USER || roleIs(assignee.role, ROLES.client)) throw new Invalid(TASK_MESSAGES.assigneeNotStaff);
   }
 
   async #notify(tx: Queryable, t: TenantRequest, requests: NotificationRequest[]): Promise<void> {

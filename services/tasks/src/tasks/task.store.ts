@@ -3,7 +3,7 @@ import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import { SqlParams } from '@ledgerline/kit/db/sql-params.ts';
 import type { DirectoryReadModel } from '@ledgerline/kit/directory/directory-read-model.ts';
 import type { RecurringPattern, Task, TaskClientStatus, TaskListQuery, TaskPriority, TaskStats, TaskStatus } from '@ledgerline/contracts/tasks.contracts.ts';
-import { reachableTasks, type TaskReach } from '../access-rules.ts';
+import { canReachClient, reachableTasks, type TaskReach } from '../access-rules.ts';
 
 /** A task row as the service works with it (dates as Date). */
 export interface TaskRow {
@@ -174,10 +174,14 @@ export class TaskStore {
     return r.rowCount > 0;
   }
 
-  /** Rows as the API shows them, with assignee and client names from the read models. */
-  async present(db: Queryable, rows: readonly TaskRow[]): Promise<Task[]> {
+  /**
+   * Rows as the API shows them, with assignee and client names from the read models. A task
+   * may touch clients outside the caller's list (put there by others): their ids stay (an
+   * edit keeps them), their names are not shown.
+   */
+  async present(db: Queryable, reach: TaskReach, rows: readonly TaskRow[]): Promise<Task[]> {
     const users = await this.#users.names(db, rows.flatMap((r) => (r.assignedToId ? [r.assignedToId] : [])));
-    const clientIds = [...new Set(rows.flatMap((r) => r.clientIds))];
+    const clientIds = [...new Set(rows.flatMap((r) => r.clientIds))].filter((id) => canReachClient(reach, id));
     const clients = new Map<number, string>();
     if (clientIds.length) {
       const { rows: named } = await db.query<{ id: number; name: string }>(`SELECT id, name FROM ${this.#directory.tables.clients} WHERE id = ANY($1::int[])`, [clientIds]);

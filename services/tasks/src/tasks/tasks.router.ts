@@ -26,13 +26,13 @@ export function createTasksRouter(deps: { api: ApiRegistry; tasks: TaskStore; se
 
   api.route(router, { method: 'get', path: '/api/tasks', summary: 'Tasks within the caller\'s reach, soonest due first', query: taskListQuerySchema, before }, async ({ res, query }) => {
     const t = await tenants.ofRequest(res);
-    return tasks.present(t.db, await tasks.list(t.db, service.reach(t), query));
+    return tasks.present(t.db, service.reach(t), await tasks.list(t.db, service.reach(t), query));
   });
 
   api.route(router, { method: 'post', path: '/api/tasks', summary: 'Create a task (the caller is its creator)', status: 201, body: taskInputSchema, before }, async ({ res, body }) => {
     const t = await tenants.ofRequest(res);
     const task = await service.create(t, body);
-    return (await tasks.present(t.db, [task]))[0];
+    return (await tasks.present(t.db, service.reach(t), [task]))[0];
   });
 
   api.route(router, { method: 'get', path: '/api/tasks/stats', summary: 'Counts of the caller\'s tasks by status, overdue and created this month', before }, async ({ res }) => {
@@ -42,12 +42,12 @@ export function createTasksRouter(deps: { api: ApiRegistry; tasks: TaskStore; se
 
   api.route(router, { method: 'get', path: '/api/tasks/overdue', summary: 'Open tasks due before now', before }, async ({ res }) => {
     const t = await tenants.ofRequest(res);
-    return tasks.present(t.db, await tasks.overdue(t.db, service.reach(t)));
+    return tasks.present(t.db, service.reach(t), await tasks.overdue(t.db, service.reach(t)));
   });
 
   api.route(router, { method: 'get', path: '/api/tasks/upcoming', summary: 'Open tasks due within the next days (default 7)', query: upcomingQuerySchema, before }, async ({ res, query }) => {
     const t = await tenants.ofRequest(res);
-    return tasks.present(t.db, await tasks.upcoming(t.db, service.reach(t), query.days));
+    return tasks.present(t.db, service.reach(t), await tasks.upcoming(t.db, service.reach(t), query.days));
   });
 
   api.route(router, { method: 'patch', path: '/api/tasks/:id', summary: 'Edit a task: only the fields sent change', body: taskUpdateSchema, before }, async ({ req, res, body, params }) => {
@@ -57,13 +57,13 @@ export function createTasksRouter(deps: { api: ApiRegistry; tasks: TaskStore; se
     const sent = new Set(Object.keys((req.body ?? {}) as object));
     const update = Object.fromEntries(Object.entries(body).filter(([k]) => sent.has(k)));
     const task = await service.update(t, id, update);
-    return (await tasks.present(t.db, [task]))[0];
+    return (await tasks.present(t.db, service.reach(t), [task]))[0];
   });
 
   api.route(router, { method: 'patch', path: '/api/tasks/:id/status', summary: 'Quick action: set the status (completedAt with completed, null when reopened)', body: taskStatusSchema, before }, async ({ res, body, params }) => {
     const t = await staff(res);
     const task = await service.setStatus(t, taskId(params.id), body.status, body.completedAt);
-    return (await tasks.present(t.db, [task]))[0];
+    return (await tasks.present(t.db, service.reach(t), [task]))[0];
   });
 
   api.route(router, { method: 'delete', path: '/api/tasks/:id', summary: 'Delete a task with its client statuses and reminders', before }, async ({ res, params }) => {
