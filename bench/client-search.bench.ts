@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { openPostgresDatabase } from '@ledgerline/kit/db/postgres-database.ts';
 import { spawnPortal, spawnService } from '@ledgerline/server/portal-process.ts';
 import { percentile95, summarize } from './lib/bench-report.ts';
-import type { ClientInput } from '@ledgerline/contracts/directory.contracts.ts';
+import type { ClientRecord } from '@ledgerline/directory-service/clients/client.store.ts';
 import { ClientStore } from '@ledgerline/directory-service/clients/client.store.ts';
 
 const postgresUrl = process.env.POSTGRES_URL;
@@ -35,7 +35,7 @@ const SECOND = ['Accounting', 'Bakery', 'Builders', 'Consulting', 'Dental', 'Far
 const STREETS = ['Oak', 'Maple', 'Cedar', 'Lake', 'Hill', 'Park', 'River', 'Sunset', 'Mill', 'Church'];
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
 
-function client(i: number): ClientInput {
+function client(i: number): ClientRecord {
   const name = `${FIRST[i % FIRST.length]} ${SECOND[Math.floor(i / FIRST.length) % SECOND.length]} ${i}`;
   return {
     name,
@@ -47,6 +47,8 @@ function client(i: number): ClientInput {
     employeeCount: i % 500,
     startDate: `20${pad(10 + (i % 15), 2)}-${pad(1 + (i % 12), 2)}-${pad(1 + (i % 28), 2)}`,
     uploadDestination: i % 5 === 0 ? 'google_drive' : 'server',
+    jurisdiction: 'US',
+    entityType: null,
   };
 }
 

@@ -1,12 +1,18 @@
 import { Button } from 'primereact/button';
+import { Dialog } from 'primereact/dialog';
 import { SelectButton } from 'primereact/selectbutton';
 import { useMemo, useState } from 'react';
 import type { CalendarDayCounts, ComplianceItem, TrackerStatus } from '@ledgerline/contracts/compliance.contracts.ts';
 import { monthGrid, toCalendarDate } from '@ledgerline/ui/calendar-date.ts';
 import {
-  firstFew, isCalendarOverdue, itemsByDay, MONTH_LABELS, shiftView, shortName, todayView, trackerDate, viewMonths, viewRange, viewTitle, type CalendarView,
+  firstFew, isCalendarOverdue, itemsByDay, MONTH_LABELS, shiftView, shortName, STATUS_LABELS, todayView, trackerDate, viewMonths, viewRange, viewTitle, type CalendarView,
 } from './compliance-view.ts';
-import { useTrackerRange } from './compliance.api.ts';
+import { useItemList, useTrackerRange, type ItemListSource } from './compliance.api.ts';
+
+/** What opening an entry does (staff: the item's dialog); null: entries are text. */
+type OpenItem = ((item: ComplianceItem) => void) | null;
+/** '+N more' opens the whole list of a day or panel. */
+type OpenList = (list: { title: string; source: ItemListSource }) => void;
 
 /** The first items of a list and how many it holds in all. */
 interface ItemsHead {
@@ -17,32 +23,61 @@ interface ItemsHead {
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const MODES = [{ label: 'Month', value: 'month' }, { label: 'Quarter', value: 'quarter' }];
 
-function ItemChip({ item }: { item: ComplianceItem }) {
+const describe = (item: ComplianceItem) => `${item.clientName} — ${item.reportTypeName} (${item.period})`;
+
+function ItemChip({ item, onOpen }: { item: ComplianceItem; onOpen: OpenItem }) {
+  const body = <><strong>{item.reportTypeName}</strong><span>{item.period}</span><span>{shortName(item.clientName)}</span></>;
+  const className = `compliance-chip compliance-chip--${item.status}`;
+  return onOpen
+    ? <button type="button" className={className} title={describe(item)} aria-label={`Open ${describe(item)}`} onClick={() => onOpen(item)}>{body}</button>
+    : <span className={className} title={describe(item)}>{body}</span>;
+}
+
+/** One line of a list: the report type and period, the client, the due date and status; a button when it opens. */
+function ItemLine({ item, onOpen, withStatus = false }: { item: ComplianceItem; onOpen: OpenItem; withStatus?: boolean }) {
+  const text = (<>
+    <span className="compliance-line__what">{item.reportTypeName} · {item.period}</span>
+    <span className="compliance-line__who">{shortName(item.clientName)}</span>
+    <small>{trackerDate(item.dueDate)}{withStatus ? ` · ${STATUS_LABELS[item.status]}` : ''}</small>
+  </>);
   return (
-    <span className={`compliance-chip compliance-chip--${item.status}`} title={`${item.clientName} — ${item.reportTypeName} (${item.period})`}>
-      <strong>{item.reportTypeName}</strong>
-      <span>{shortName(item.clientName)}</span>
-    </span>
+    <li className={isCalendarOverdue(item) ? 'compliance-mini-list__overdue' : undefined}>
+      {onOpen ? <button type="button" className="compliance-line" aria-label={`Open ${describe(item)}`} onClick={() => onOpen(item)}>{text}</button> : <span className="compliance-line">{text}</span>}
+    </li>
   );
 }
 
+function MoreButton({ more, onClick }: { more: number; onClick(): void }) {
+  return <button type="button" className="compliance-more" onClick={onClick}>+{more} more</button>;
+}
+
 /** A list panel (Overdue, Upcoming): three items and '+N more' (§2, §9), of `total` in all. */
-function ItemPanel({ title, list, tone }: { title: string; list: ItemsHead; tone: 'danger' | 'warning' }) {
+function ItemPanel({ title, list, tone, source, onOpen, onList }: { title: string; list: ItemsHead; tone: 'danger' | 'warning'; source: ItemListSource; onOpen: OpenItem; onList: OpenList }) {
   const { shown, more } = firstFew(list.items, list.total);
   return (
     <section className={`compliance-panel compliance-panel--${tone}`} aria-label={title}>
       <h4>{title} ({list.total})</h4>
       {shown.length === 0 ? <p className="compliance-muted">No items</p> : (
-        <ul className="compliance-mini-list">
-          {shown.map((i) => <li key={i.id}><span>{shortName(i.clientName)} · {i.reportTypeName}</span><small>{trackerDate(i.dueDate)}</small></li>)}
-        </ul>
+        <ul className="compliance-mini-list">{shown.map((i) => <ItemLine key={i.id} item={i} onOpen={onOpen} />)}</ul>
       )}
-      {more > 0 && <p className="compliance-more">+{more} more</p>}
+      {more > 0 && <MoreButton more={more} onClick={() => onList({ title, source })} />}
     </section>
   );
 }
 
-function MonthGrid({ year, month, byDay, days }: { year: number; month: number; byDay: Map<string, ComplianceItem[]>; days: CalendarDayCounts }) {
+/** The whole list behind a '+N more': a day's items, or the overdue or upcoming ones. */
+function ItemListDialog({ list, filters, onOpen, onHide }: { list: { title: string; source: ItemListSource } | null; filters: { clientId?: number; status?: TrackerStatus }; onOpen: OpenItem; onHide(): void }) {
+  const items = useItemList(list?.source ?? null, filters);
+  return (
+    <Dialog header={list?.title ?? ''} visible={list !== null} onHide={onHide} style={{ width: 'min(36rem, 95vw)' }}>
+      <ul className="compliance-mini-list">{items.map((i) => <ItemLine key={i.id} item={i} withStatus onOpen={onOpen ? (item) => { onHide(); onOpen(item); } : null} />)}</ul>
+    </Dialog>
+  );
+}
+
+function MonthGrid({ year, month, byDay, days, onOpen, onList }: {
+  year: number; month: number; byDay: Map<string, ComplianceItem[]>; days: CalendarDayCounts; onOpen: OpenItem; onList: OpenList;
+}) {
   const today = toCalendarDate(new Date());
   return (
     <div className="compliance-calendar__grid" role="group" aria-label={`${MONTH_LABELS[month]} ${year}`}>
@@ -57,8 +92,8 @@ function MonthGrid({ year, month, byDay, days }: { year: number; month: number; 
         return (
           <div key={key} className={classes.filter(Boolean).join(' ')} data-day={key}>
             <span className="compliance-calendar__date">{d.getDate()}</span>
-            {shown.map((i) => <ItemChip key={i.id} item={i} />)}
-            {more > 0 && <span className="compliance-more">+{more} more</span>}
+            {shown.map((i) => <ItemChip key={i.id} item={i} onOpen={onOpen} />)}
+            {more > 0 && <MoreButton more={more} onClick={() => onList({ title: `Due ${trackerDate(key)}`, source: { day: key } })} />}
           </div>
         );
       })}
@@ -70,29 +105,26 @@ function MonthGrid({ year, month, byDay, days }: { year: number; month: number; 
  * The quarter view's month card: the month's items as a list (three a day, as the grid), with
  * how many more the month holds, or 'No items this month'.
  */
-function MonthCard({ year, month, items, total }: { year: number; month: number; items: readonly ComplianceItem[]; total: number }) {
+function MonthCard({ year, month, items, total, onOpen, onList }: { year: number; month: number; items: readonly ComplianceItem[]; total: number; onOpen: OpenItem; onList: OpenList }) {
+  const prefix = `${year}-${String(month + 1).padStart(2, '0')}`;
+  const last = toCalendarDate(new Date(year, month + 1, 0));
   return (
     <section className="compliance-month-card" aria-label={`${MONTH_LABELS[month]} ${year}`}>
       <h4>{MONTH_LABELS[month]} {year}</h4>
       {items.length === 0 ? <p className="compliance-muted">No items this month</p> : (
-        <ul className="compliance-mini-list">
-          {items.map((i) => (
-            <li key={i.id} className={isCalendarOverdue(i) ? 'compliance-mini-list__overdue' : undefined}>
-              <span>{trackerDate(i.dueDate)} · {shortName(i.clientName)} · {i.reportTypeName}</span><small>{i.status}</small>
-            </li>
-          ))}
-        </ul>
+        <ul className="compliance-mini-list">{items.map((i) => <ItemLine key={i.id} item={i} withStatus onOpen={onOpen} />)}</ul>
       )}
-      {total > items.length && <p className="compliance-more">+{total - items.length} more</p>}
+      {total > items.length && <MoreButton more={total - items.length} onClick={() => onList({ title: `${MONTH_LABELS[month]} ${year}`, source: { from: `${prefix}-01`, to: last } })} />}
     </section>
   );
 }
 
 /** Calendar View (spec 001 §2): month or quarter, previous/next, Today, overdue and upcoming panels. */
-export function ComplianceCalendar({ clientId, status, overdue, upcoming }: {
-  clientId: number | undefined; status: TrackerStatus | undefined; overdue: ItemsHead; upcoming: ItemsHead;
+export function ComplianceCalendar({ clientId, status, overdue, upcoming, onOpen }: {
+  clientId: number | undefined; status: TrackerStatus | undefined; overdue: ItemsHead; upcoming: ItemsHead; onOpen: OpenItem;
 }) {
   const [view, setView] = useState<CalendarView>(() => todayView('month'));
+  const [list, setList] = useState<{ title: string; source: ItemListSource } | null>(null);
   const { items, days } = useTrackerRange(viewRange(view), { clientId, status });
   const byDay = useMemo(() => itemsByDay(items), [items]);
   const months = viewMonths(view);
@@ -108,20 +140,21 @@ export function ComplianceCalendar({ clientId, status, overdue, upcoming }: {
             <Button label="Today" outlined size="small" onClick={() => setView(todayView(view.mode))} />
           </div>
         </div>
-        {view.mode === 'month' ? <MonthGrid year={view.year} month={view.month} byDay={byDay} days={days} /> : (
+        {view.mode === 'month' ? <MonthGrid year={view.year} month={view.month} byDay={byDay} days={days} onOpen={onOpen} onList={setList} /> : (
           <div className="compliance-quarter">
             {months.map((m) => {
               const prefix = `${m.year}-${String(m.month + 1).padStart(2, '0')}`;
               const total = Object.entries(days).reduce((sum, [day, c]) => (day.startsWith(prefix) ? sum + c.total : sum), 0);
-              return <MonthCard key={prefix} year={m.year} month={m.month} items={items.filter((i) => i.dueDate.startsWith(prefix))} total={total} />;
+              return <MonthCard key={prefix} year={m.year} month={m.month} items={items.filter((i) => i.dueDate.startsWith(prefix))} total={total} onOpen={onOpen} onList={setList} />;
             })}
           </div>
         )}
       </div>
       <aside className="compliance-calendar__side">
-        <ItemPanel title="Overdue" list={overdue} tone="danger" />
-        <ItemPanel title="Upcoming" list={upcoming} tone="warning" />
+        <ItemPanel title="Overdue" list={overdue} tone="danger" source="overdue" onOpen={onOpen} onList={setList} />
+        <ItemPanel title="Upcoming" list={upcoming} tone="warning" source="upcoming" onOpen={onOpen} onList={setList} />
       </aside>
+      <ItemListDialog list={list} filters={{ clientId, status }} onOpen={onOpen} onHide={() => setList(null)} />
     </div>
   );
 }

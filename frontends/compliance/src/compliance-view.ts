@@ -1,13 +1,22 @@
 import {
-  COMPLIANCE_CLIENT_NAME_CHARS, COMPLIANCE_ITEMS_PER_DAY, COMPLIANCE_WARNING_DAYS, type ComplianceItem,
+  COMPLIANCE_CLIENT_NAME_CHARS, COMPLIANCE_ITEMS_PER_DAY, COMPLIANCE_WARNING_DAYS, TRACKER_STATUSES, type ComplianceItem, type ComplianceSchedule, type TrackerStatus,
 } from '@ledgerline/contracts/compliance.contracts.ts';
 import { parseCalendarDate, toCalendarDate } from '@ledgerline/ui/calendar-date.ts';
 
 /** What the Compliance screen derives from tracker items (spec 001 §2, §4, §9); pure, so it is unit-tested. */
 
 export const MONTH_LABELS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
-/** §5: the quarterly picker offers 3, 6, 9 and 12 as Q1–Q4. */
-export const QUARTER_MONTHS = [{ label: 'Q1', value: '3' }, { label: 'Q2', value: '6' }, { label: 'Q3', value: '9' }, { label: 'Q4', value: '12' }] as const;
+/** Statuses as people read them; the API keeps its lowercase values. */
+export const STATUS_LABELS: Record<TrackerStatus, string> = { pending: 'Pending', filed: 'Filed', delayed: 'Delayed', extended: 'Extended' };
+export const STATUS_OPTIONS = TRACKER_STATUSES.map((value) => ({ label: STATUS_LABELS[value], value }));
+/**
+ * The quarterly picker: any three-month pattern, named by its months (Jan/Apr/Jul/Oct, Feb/May/Aug/Nov,
+ * Mar/Jun/Sep/Dec), and single months for uneven calendars (India's TDS return, 31 May).
+ */
+export const QUARTER_PATTERNS = [1, 2, 3].map((first) => {
+  const months = [first, first + 3, first + 6, first + 9].map(String);
+  return { label: months.map((m) => MONTH_LABELS[Number(m) - 1]!.slice(0, 3)).join(' / '), months };
+});
 const DAY_MS = 86_400_000;
 
 /** Whole days from today (local) to the due date: negative when past. */
@@ -97,4 +106,21 @@ export function trackerDate(isoDay: string | null): string {
   const d = parseCalendarDate(isoDay);
   if (!d) return '';
   return `${d.toLocaleDateString('en-US', { month: 'short' })} ${String(d.getDate()).padStart(2, '0')}, ${d.getFullYear()}`;
+}
+
+/** The years the Schedules tab generates: this one, and the next from October on (the firm prepares its coming year). */
+export function generationYears(now = new Date()): number[] {
+  const year = now.getFullYear();
+  return now.getMonth() >= 9 ? [year, year + 1] : [year];
+}
+
+/**
+ * Where a generation starts by default: the day the (earliest of the) schedules was made, so a
+ * firm that starts in November is not given the year's earlier periods as overdue work, while
+ * the periods after it (next year's January returns for December, the annual returns for this
+ * year) are all made. Not 1 January of the generated year: that would drop the returns due in it
+ * for the year before.
+ */
+export function generationStart(schedules: readonly Pick<ComplianceSchedule, 'createdAt'>[]): string | undefined {
+  return schedules.map((s) => toCalendarDate(new Date(s.createdAt))).sort()[0];
 }

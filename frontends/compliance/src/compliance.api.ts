@@ -1,8 +1,9 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  COMPLIANCE_ITEMS_PER_DAY, type BulkGenerationResult, type CalendarDayCounts, type ComplianceItem, type CompliancePreset, type ComplianceSchedule, type GenerationResult, type PresetApplyResult, type TrackerStatus,
+  COMPLIANCE_ITEMS_PER_DAY, type BulkGenerationResult, type CalendarDayCounts, type ComplianceItem, type CompliancePreset, type ComplianceSchedule, type GenerationResult, type PeriodChoice, type PresetApplyResult, type ScheduleDeletion, type TrackerStatus,
 } from '@ledgerline/contracts/compliance.contracts.ts';
 import type { Client, ReportType } from '@ledgerline/contracts/directory.contracts.ts';
+import type { User } from '@ledgerline/contracts/identity.contracts.ts';
 import { apiJson, apiPath } from '@ledgerline/ui/api-client.ts';
 import { invalidateApiResources } from '@ledgerline/ui/api-invalidation.ts';
 import { fetchList, fetchListPage, type ListPage } from '@ledgerline/ui/list-page.ts';
@@ -69,6 +70,20 @@ export function useOverdue(clientId: number | undefined) {
 export function useUpcoming(clientId: number | undefined) {
   return useItemPage(withQuery('compliance-tracker/upcoming', { clientId, limit: COMPLIANCE_ITEMS_PER_DAY }));
 }
+/** The list behind a '+N more': a day's or a month's items, or the overdue or upcoming ones. */
+export type ItemListSource = 'overdue' | 'upcoming' | { day: string } | { from: string; to: string };
+/** At most this many in a '+N more' list (the tracker tab pages through the rest). */
+const ITEM_LIST_LIMIT = 200;
+export function useItemList(source: ItemListSource | null, filters: TrackerFilters): ComplianceItem[] {
+  const url = source === null ? null
+    : source === 'overdue' || source === 'upcoming' ? withQuery(`compliance-tracker/${source}`, { clientId: filters.clientId, limit: ITEM_LIST_LIMIT })
+      : withQuery('compliance-tracker', {
+        startDate: 'day' in source ? source.day : source.from, endDate: 'day' in source ? source.day : source.to, clientId: filters.clientId, status: filters.status, limit: ITEM_LIST_LIMIT,
+      });
+  const r = useQuery<ListPage<ComplianceItem>>({ queryKey: [url], queryFn: ({ signal }) => fetchListPage<ComplianceItem>(url!, signal), enabled: url !== null });
+  return r.data?.rows ?? [];
+}
+
 /** Staff only: Client users are refused schedules by the server, so they never ask. */
 export function useSchedules(clientId: number | undefined, enabled: boolean) {
   const r = useQuery<ComplianceSchedule[]>({ queryKey: [withQuery('compliance-schedules', { clientId })], enabled });
@@ -80,6 +95,11 @@ export function usePresets(enabled: boolean) {
 }
 export function useClients() {
   const r = useQuery<Client[]>({ queryKey: [apiPath('clients')], staleTime: 30_000 });
+  return { ...r, data: asList(r.data) };
+}
+/** The firm's users, for assigning items and granting report types (staff only). */
+export function useUsers(enabled: boolean) {
+  const r = useQuery<User[]>({ queryKey: [apiPath('users')], staleTime: 30_000, enabled });
   return { ...r, data: asList(r.data) };
 }
 export function useReportTypes(enabled: boolean) {
@@ -95,11 +115,16 @@ export interface SchedulePayload {
   dueMonths: string[];
   reminderDays: number;
   notes: string;
+  covers: PeriodChoice;
+  isActive?: boolean;
 }
 export interface TrackerPayload {
-  status: TrackerStatus;
-  extensionDate: string | null;
-  remarks: string;
+  status?: TrackerStatus;
+  /** A past instant or date; null clears it. */
+  filedDate?: string | null;
+  extensionDate?: string | null;
+  remarks?: string;
+  assignedToId?: number | null;
 }
 
 /** §4: generating refreshes the tracker, overdue and upcoming lists; every change refreshes what it touches. */
@@ -111,14 +136,23 @@ export function useComplianceMutations() {
       mutationFn: (payload: SchedulePayload) => apiJson<ComplianceSchedule>('POST', apiPath('compliance-schedules'), payload),
       onSuccess: refresh(['compliance-schedules']),
     }),
+    updateSchedule: useMutation({
+      mutationFn: ({ id, payload }: { id: number; payload: SchedulePayload }) => apiJson<ComplianceSchedule>('PUT', apiPath(`compliance-schedules/${id}`), payload),
+      onSuccess: refresh(['compliance-schedules']),
+    }),
+    deleteSchedule: useMutation({
+      mutationFn: ({ id, deleteItems }: { id: number; deleteItems: 'pending' | 'none' }) =>
+        apiJson<ScheduleDeletion>('DELETE', withQuery(`compliance-schedules/${id}`, { deleteItems })),
+      onSuccess: refresh(['compliance-schedules', 'compliance-tracker']),
+    }),
     generate: useMutation({
-      mutationFn: ({ scheduleId, year }: { scheduleId: number; year: number }) =>
-        apiJson<GenerationResult>('POST', apiPath(`compliance-schedules/${scheduleId}/generate/${year}`)),
+      mutationFn: ({ scheduleId, year, from }: { scheduleId: number; year: number; from?: string }) =>
+        apiJson<GenerationResult>('POST', withQuery(`compliance-schedules/${scheduleId}/generate/${year}`, { from })),
       onSuccess: refresh(['compliance-tracker']),
     }),
     generateAll: useMutation({
-      mutationFn: ({ year, clientId }: { year: number; clientId: number | undefined }) =>
-        apiJson<BulkGenerationResult>('POST', withQuery(`compliance-schedules/generate/${year}`, { clientId })),
+      mutationFn: ({ year, clientId, from }: { year: number; clientId: number | undefined; from?: string }) =>
+        apiJson<BulkGenerationResult>('POST', withQuery(`compliance-schedules/generate/${year}`, { clientId, from })),
       onSuccess: refresh(['compliance-tracker']),
     }),
     updateItem: useMutation({
@@ -126,9 +160,9 @@ export function useComplianceMutations() {
       onSuccess: refresh(['compliance-tracker']),
     }),
     applyPreset: useMutation({
-      mutationFn: ({ presetId, clientIds }: { presetId: string; clientIds: number[] }) =>
-        apiJson<PresetApplyResult>('POST', apiPath(`compliance-presets/${presetId}/apply`), { clientIds }),
-      onSuccess: refresh(['compliance-schedules', 'report-types']),
+      mutationFn: ({ presetId, ...body }: { presetId: string; clientIds: number[]; entryIds: Record<string, string[]>; grantToUserIds: number[] }) =>
+        apiJson<PresetApplyResult>('POST', apiPath(`compliance-presets/${presetId}/apply`), body),
+      onSuccess: refresh(['compliance-schedules', 'report-types', 'users']),
     }),
   };
 }

@@ -1,30 +1,62 @@
 import { Button } from 'primereact/button';
+import { Checkbox } from 'primereact/checkbox';
 import { Dialog } from 'primereact/dialog';
 import { Dropdown } from 'primereact/dropdown';
 import { MultiSelect } from 'primereact/multiselect';
-import { useEffect, useState } from 'react';
-import type { PresetApplyResult } from '@ledgerline/contracts/compliance.contracts.ts';
+import { useEffect, useMemo, useState } from 'react';
+import { entryFits, type PresetApplyResult } from '@ledgerline/contracts/compliance.contracts.ts';
+import { ENTITY_TYPE_LABELS } from '@ledgerline/contracts/directory.contracts.ts';
+import { isClientRole } from '@ledgerline/ui/auth-storage.ts';
+import { useCanAdministerFirm } from '@ledgerline/ui/permissions.ts';
 import { serverMessage } from '@ledgerline/ui/server-message.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 import { monthNames } from './compliance-view.ts';
-import { useClients, useComplianceMutations, usePresets } from './compliance.api.ts';
+import { useClients, useComplianceMutations, usePresets, useReportTypes, useUsers } from './compliance.api.ts';
+
+/** Admin, DTA and Client users have no report-type list to extend (identity grants CPAs and custom roles). */
+const GRANTLESS = ['admin', 'dta'];
 
 /**
- * Apply a statutory calendar (README "Compliance presets") to chosen clients: the jurisdiction's
- * entries with their sources, then what was created.
+ * Apply a statutory calendar (docs/using/compliance.md) to chosen clients: per client the entries
+ * that fit its entity type, pre-checked and editable; who will be granted the calendar's report
+ * types (the CPAs and custom-role users serving the clients, editable); then what was created and
+ * who got what.
  */
 export function PresetDialog({ visible, onHide }: { visible: boolean; onHide(): void }) {
   const presets = usePresets(visible).data;
   const clients = useClients().data;
+  const users = useUsers(visible).data;
+  const reportTypes = useReportTypes(visible).data;
   const [presetId, setPresetId] = useState<string | null>(null);
   const [clientIds, setClientIds] = useState<number[]>([]);
+  const [chosen, setChosen] = useState<Record<number, string[]>>({});
+  const [grantees, setGrantees] = useState<number[] | null>(null);
   const [result, setResult] = useState<PresetApplyResult | null>(null);
   const { applyPreset } = useComplianceMutations();
-  useEffect(() => { if (visible) { setPresetId(null); setClientIds([]); setResult(null); } }, [visible]);
+  // Granting report types is user administration: an Admin's (a DTA applies without granting).
+  const mayGrant = useCanAdministerFirm();
+  useEffect(() => { if (visible) { setPresetId(null); setClientIds([]); setChosen({}); setGrantees(null); setResult(null); } }, [visible]);
   const preset = presets.find((p) => p.id === presetId);
+  const grantable = useMemo(() => users.filter((u) => !isClientRole(u.role) && !GRANTLESS.includes(u.role.toLowerCase())), [users]);
+  // Until the firm changes the list: the staff whose client list holds any of the chosen clients.
+  const defaultGrantees = grantable.filter((u) => (u.clientIds ?? []).some((c) => clientIds.includes(c))).map((u) => u.id);
+  const granteeIds = mayGrant ? grantees ?? defaultGrantees : [];
+
+  const entriesOf = (clientId: number): string[] => {
+    if (chosen[clientId]) return chosen[clientId]!;
+    const entityType = clients.find((c) => c.id === clientId)?.entityType ?? null;
+    return preset ? preset.entries.filter((e) => entryFits(e, entityType)).map((e) => e.id) : [];
+  };
+  const toggle = (clientId: number, entryId: string, on: boolean) => setChosen((c) => {
+    const current = entriesOf(clientId);
+    return { ...c, [clientId]: on ? [...current, entryId] : current.filter((id) => id !== entryId) };
+  });
+  const total = clientIds.reduce((n, id) => n + entriesOf(id).length, 0);
+
   const apply = () => {
     if (!presetId || clientIds.length === 0) return;
-    applyPreset.mutate({ presetId, clientIds }, {
+    const entryIds = Object.fromEntries(clientIds.map((id) => [String(id), entriesOf(id)]));
+    applyPreset.mutate({ presetId, clientIds, entryIds, grantToUserIds: granteeIds }, {
       onSuccess: (r) => {
         setResult(r);
         showToast({ severity: 'success', summary: 'Statutory Calendar Applied', detail: `${r.createdSchedules.length} schedules created` });
@@ -32,32 +64,67 @@ export function PresetDialog({ visible, onHide }: { visible: boolean; onHide(): 
       onError: (err) => showToast({ severity: 'error', summary: 'Error', detail: serverMessage(err) ?? 'Failed to apply the statutory calendar' }),
     });
   };
+  const userName = (id: number) => { const u = users.find((x) => x.id === id); return u ? (u.fullName || u.username) : `User ${id}`; };
+  const typeName = (id: number) => result?.createdReportTypes.find((t) => t.id === id)?.name
+    ?? result?.createdSchedules.find((s) => s.reportTypeId === id)?.reportTypeName ?? reportTypes.find((t) => t.id === id)?.name ?? `Report type ${id}`;
+
   return (
-    <Dialog header="Apply Statutory Calendar" visible={visible} onHide={onHide} style={{ width: 'min(44rem, 95vw)' }}
+    <Dialog header="Apply Statutory Calendar" visible={visible} onHide={onHide} style={{ width: 'min(48rem, 95vw)' }}
       footer={<div className="form-dialog-footer">
         <Button label={result ? 'Done' : 'Cancel'} outlined onClick={onHide} />
-        {!result && <Button label={applyPreset.isPending ? 'Applying...' : 'Apply'} icon="pi pi-check" loading={applyPreset.isPending} disabled={!presetId || clientIds.length === 0} onClick={apply} />}
+        {!result && <Button label={applyPreset.isPending ? 'Applying...' : 'Apply'} icon="pi pi-check" loading={applyPreset.isPending} disabled={!presetId || total === 0} onClick={apply} />}
       </div>}>
       <div className="compliance-form">
         <label htmlFor="preset-jurisdiction">Jurisdiction</label>
-        <Dropdown inputId="preset-jurisdiction" value={presetId} placeholder="Select a jurisdiction" options={presets.map((p) => ({ label: p.name, value: p.id }))} onChange={(e) => { setPresetId(e.value); setResult(null); }} />
+        <Dropdown inputId="preset-jurisdiction" value={presetId} placeholder="Select a jurisdiction" options={presets.map((p) => ({ label: p.name, value: p.id }))}
+          onChange={(e) => { setPresetId(e.value); setChosen({}); setResult(null); }} />
         <label htmlFor="preset-clients">Clients</label>
-        <MultiSelect inputId="preset-clients" value={clientIds} filter display="chip" placeholder="Select clients" options={clients.map((c) => ({ label: c.name, value: c.id }))} onChange={(e) => setClientIds(e.value as number[])} />
+        <MultiSelect inputId="preset-clients" value={clientIds} filter display="chip" placeholder="Select clients" options={clients.map((c) => ({ label: c.name, value: c.id }))}
+          onChange={(e) => setClientIds(e.value as number[])} />
+        {preset && !result && clientIds.map((clientId) => {
+          const client = clients.find((c) => c.id === clientId);
+          const picked = entriesOf(clientId);
+          return (
+            <fieldset key={clientId} className="compliance-preset-client" aria-label={`Entries for ${client?.name ?? clientId}`}>
+              <legend>{client?.name} <small className="compliance-muted">{client?.entityType ? ENTITY_TYPE_LABELS[client.entityType] : 'entity type not specified'} · {client?.jurisdiction}</small></legend>
+              {preset.entries.map((e) => (
+                <span key={e.id} className="compliance-preset-entry">
+                  <Checkbox inputId={`preset-${clientId}-${e.id}`} checked={picked.includes(e.id)} onChange={(c) => toggle(clientId, e.id, !!c.checked)} />
+                  <label htmlFor={`preset-${clientId}-${e.id}`}>{e.reportTypeName}</label>
+                </span>
+              ))}
+            </fieldset>
+          );
+        })}
+        {preset && !result && clientIds.length > 0 && (<>
+          {mayGrant ? (<>
+            <label htmlFor="preset-grantees">Who will see the new report types</label>
+            <MultiSelect inputId="preset-grantees" value={granteeIds} display="chip" placeholder="Nobody besides Admins and DTAs"
+              options={grantable.map((u) => ({ label: u.fullName || u.username, value: u.id }))} onChange={(e) => setGrantees(e.value as number[])} />
+          </>) : <p className="compliance-muted">An Admin grants the new report types to the CPAs who serve these clients (Users).</p>}
+          <p className="compliance-muted">{total} schedules will be created (those a client already has are kept); the people chosen are granted the report types of their clients&apos; entries.</p>
+        </>)}
         {preset && !result && (
-          <ul className="compliance-preset-entries">
-            {preset.entries.map((e) => (
-              <li key={e.reportTypeName}>
-                <strong>{e.reportTypeName}</strong> — {e.frequency}, day {e.dueDayOfMonth}{e.dueMonths.length ? ` of ${monthNames(e.dueMonths)}` : ''}
-                {e.note && <small>{e.note}</small>}
-                <small className="compliance-muted">Source: {e.source}</small>
-              </li>
-            ))}
-          </ul>
+          <details className="compliance-preset-sources">
+            <summary>About this calendar: due dates and sources</summary>
+            <ul className="compliance-preset-entries">
+              {preset.entries.map((e) => (
+                <li key={e.id}>
+                  <strong>{e.reportTypeName}</strong> — {e.frequency}, day {e.dueDayOfMonth}{e.dueMonths.length ? ` of ${monthNames(e.dueMonths)}` : ''}
+                  {e.note && <small>{e.note}</small>}
+                  <small className="compliance-muted">Source: {e.source}</small>
+                </li>
+              ))}
+            </ul>
+          </details>
         )}
         {result && (
           <div className="compliance-preset-result" role="status">
             <p>{result.createdSchedules.length} schedules created{result.skipped.length ? `, ${result.skipped.length} already existed` : ''}.</p>
             {result.createdReportTypes.length > 0 && <p>New report types: {result.createdReportTypes.map((t) => t.name).join(', ')}</p>}
+            {result.grantedReportTypes.length > 0
+              ? <ul>{result.grantedReportTypes.map((g) => <li key={g.userId}>{userName(g.userId)} now sees {g.reportTypeIds.map(typeName).join(', ')}</li>)}</ul>
+              : <p>Nobody needed new report types.</p>}
           </div>
         )}
       </div>

@@ -2,28 +2,40 @@ import { Button } from 'primereact/button';
 import { Calendar } from 'primereact/calendar';
 import { Dialog } from 'primereact/dialog';
 import { Dropdown } from 'primereact/dropdown';
-import { InputText } from 'primereact/inputtext';
 import { InputTextarea } from 'primereact/inputtextarea';
 import { useEffect, useState } from 'react';
-import { TRACKER_STATUSES, type ComplianceItem, type TrackerStatus } from '@ledgerline/contracts/compliance.contracts.ts';
+import type { ComplianceItem, TrackerStatus } from '@ledgerline/contracts/compliance.contracts.ts';
+import { isClientRole } from '@ledgerline/ui/auth-storage.ts';
 import { parseCalendarDate, toCalendarDate } from '@ledgerline/ui/calendar-date.ts';
-import { formatDate } from '@ledgerline/ui/date-format.ts';
 import { serverMessage } from '@ledgerline/ui/server-message.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
-import { useComplianceMutations } from './compliance.api.ts';
+import { STATUS_OPTIONS } from './compliance-view.ts';
+import { useComplianceMutations, useUsers } from './compliance.api.ts';
 
-interface FormState { status: TrackerStatus; extensionDate: Date | null; remarks: string }
+interface FormState { status: TrackerStatus; filedDate: Date | null; extensionDate: Date | null; remarks: string; assignedToId: number | null }
 
-/** 'Update Compliance Status' (spec 001 §2, §4): any status; an extension date makes it extended; filed shows its filed date. */
+/**
+ * 'Update Compliance Status' (spec 001 §2, §4): any status; an extension date makes it extended; a
+ * filed item's date may be set to any past day (not a future one); the item can be assigned to staff.
+ */
 export function TrackerStatusDialog({ item, onHide }: { item: ComplianceItem | null; onHide(): void }) {
-  const [form, setForm] = useState<FormState>({ status: 'pending', extensionDate: null, remarks: '' });
+  const [form, setForm] = useState<FormState>({ status: 'pending', filedDate: null, extensionDate: null, remarks: '', assignedToId: null });
   const { updateItem } = useComplianceMutations();
+  const staff = useUsers(item !== null).data.filter((u) => !isClientRole(u.role));
   useEffect(() => {
-    if (item) setForm({ status: item.status, extensionDate: parseCalendarDate(item.extensionDate), remarks: item.remarks ?? '' });
+    if (item) {
+      setForm({
+        status: item.status, filedDate: item.filedDate ? new Date(item.filedDate) : new Date(), extensionDate: parseCalendarDate(item.extensionDate),
+        remarks: item.remarks ?? '', assignedToId: item.assignedToId,
+      });
+    }
   }, [item]);
   const save = () => {
     if (!item) return;
-    updateItem.mutate({ id: item.id, payload: { status: form.status, extensionDate: form.extensionDate ? toCalendarDate(form.extensionDate) : null, remarks: form.remarks } }, {
+    const filedDate = form.status === 'filed' && form.filedDate ? toCalendarDate(form.filedDate) : undefined;
+    updateItem.mutate({ id: item.id, payload: {
+      status: form.status, filedDate, extensionDate: form.extensionDate ? toCalendarDate(form.extensionDate) : null, remarks: form.remarks, assignedToId: form.assignedToId,
+    } }, {
       onSuccess: () => { showToast({ severity: 'success', summary: 'Status Updated', detail: `${item.reportTypeName} ${item.period}` }); onHide(); },
       onError: (err) => showToast({ severity: 'error', summary: 'Error', detail: serverMessage(err) ?? 'Failed to update status' }),
     });
@@ -35,11 +47,14 @@ export function TrackerStatusDialog({ item, onHide }: { item: ComplianceItem | n
         <div className="compliance-form">
           <p className="compliance-form__subject">{item.clientName} · {item.reportTypeName} · {item.period}</p>
           <label htmlFor="tracker-status">Status</label>
-          <Dropdown inputId="tracker-status" value={form.status} options={TRACKER_STATUSES.map((s) => ({ label: s, value: s }))} onChange={(e) => setForm((f) => ({ ...f, status: e.value as TrackerStatus }))} />
+          <Dropdown inputId="tracker-status" value={form.status} options={STATUS_OPTIONS} onChange={(e) => setForm((f) => ({ ...f, status: e.value as TrackerStatus }))} />
           {form.status === 'filed' && (<>
             <label htmlFor="tracker-filed">Filed Date</label>
-            <InputText id="tracker-filed" readOnly value={item.filedDate ? formatDate(item.filedDate) : formatDate(new Date())} />
+            <Calendar inputId="tracker-filed" value={form.filedDate} maxDate={new Date()} showIcon onChange={(e) => setForm((f) => ({ ...f, filedDate: (e.value as Date | null) ?? null }))} />
           </>)}
+          <label htmlFor="tracker-assignee">Assigned To</label>
+          <Dropdown inputId="tracker-assignee" value={form.assignedToId} filter showClear placeholder="Unassigned"
+            options={staff.map((u) => ({ label: u.fullName || u.username, value: u.id }))} onChange={(e) => setForm((f) => ({ ...f, assignedToId: (e.value as number | undefined) ?? null }))} />
           <label htmlFor="tracker-extension">Extension Date</label>
           <Calendar inputId="tracker-extension" value={form.extensionDate} showIcon showButtonBar
             onChange={(e) => {

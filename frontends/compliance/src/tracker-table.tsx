@@ -3,8 +3,10 @@ import { Column } from 'primereact/column';
 import { DataTable } from 'primereact/datatable';
 import { Tag } from 'primereact/tag';
 import type { ComplianceItem, TrackerStatus } from '@ledgerline/contracts/compliance.contracts.ts';
+import { useState } from 'react';
 import { TRACKER_PAGE_ROWS } from './compliance.api.ts';
-import { daysLabel, trackerDate } from './compliance-view.ts';
+import { TrackerBulkBar } from './tracker-bulk-bar.tsx';
+import { daysLabel, STATUS_LABELS, trackerDate } from './compliance-view.ts';
 
 export const STATUS_SEVERITY: Record<TrackerStatus, 'warning' | 'success' | 'danger' | 'info'> = { pending: 'warning', filed: 'success', delayed: 'danger', extended: 'info' };
 export const NO_ITEMS = 'No compliance items found. Generate compliance trackers from schedules to start tracking.';
@@ -25,9 +27,16 @@ export function TrackerTable({ page, first, onPage, onEdit }: {
   onPage: (first: number) => void;
   onEdit: ((item: ComplianceItem) => void) | null;
 }) {
+  const [selected, setSelected] = useState<ComplianceItem[]>([]);
+  // Those who may change items may change several at once.
+  // (DataTable's types tell its selection modes apart by literal; the props are passed whole.)
+  const selection: object = onEdit ? { selectionMode: 'checkbox', selection: selected, onSelectionChange: (e: { value: ComplianceItem[] }) => setSelected(e.value) } : {};
   return (
+    <>
+    {onEdit && <TrackerBulkBar selected={selected} onDone={() => setSelected([])} />}
     <DataTable value={[...page.items]} dataKey="id" emptyMessage={NO_ITEMS} size="small" className="compliance-table" rowClassName={(i: ComplianceItem) => `compliance-row-${i.id}`}
-      lazy paginator={page.total > TRACKER_PAGE_ROWS} first={first} rows={TRACKER_PAGE_ROWS} totalRecords={page.total} onPage={(e) => onPage(e.first)}>
+      lazy paginator={page.total > TRACKER_PAGE_ROWS} first={first} rows={TRACKER_PAGE_ROWS} totalRecords={page.total} onPage={(e) => onPage(e.first)} {...selection}>
+      {onEdit && <Column selectionMode="multiple" headerStyle={{ width: '2.5rem' }} />}
       <Column header="Client" field="clientName" />
       <Column header="Report Type" field="reportTypeName" />
       <Column header="Period" field="period" />
@@ -37,12 +46,13 @@ export function TrackerTable({ page, first, onPage, onEdit }: {
           {i.extensionDate && <div><Tag className="compliance-extension" severity="info" value={`Extended to ${trackerDate(i.extensionDate)}`} /></div>}
         </div>
       )} />
-      <Column header="Status" body={(i: ComplianceItem) => <Tag value={i.status} severity={STATUS_SEVERITY[i.status]} />} />
+      <Column header="Status" body={(i: ComplianceItem) => <Tag value={STATUS_LABELS[i.status]} severity={STATUS_SEVERITY[i.status]} />} />
       <Column header="Days" body={(i: ComplianceItem) => <DaysCell item={i} />} />
       <Column header="Assigned To" body={(i: ComplianceItem) => i.assignedToName ?? 'Unassigned'} />
       {onEdit && <Column header="Actions" body={(i: ComplianceItem) => (
         <Button icon="pi pi-pencil" size="small" text aria-label={`Update ${i.reportTypeName} ${i.period}`} onClick={() => onEdit(i)} />
       )} />}
     </DataTable>
+    </>
   );
 }

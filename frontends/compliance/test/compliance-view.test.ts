@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { ComplianceItem } from '@ledgerline/contracts/compliance.contracts.ts';
 import {
-  daysLabel, firstFew, isCalendarOverdue, itemsByDay, monthNames, shiftView, shortName, todayView, trackerDate, viewMonths, viewRange, viewTitle,
+  daysLabel, firstFew, generationStart, generationYears, isCalendarOverdue, itemsByDay, monthNames, QUARTER_PATTERNS, shiftView, shortName, todayView, trackerDate, viewMonths, viewRange, viewTitle,
 } from '../src/compliance-view.ts';
 
 const NOW = new Date(2027, 2, 10, 15, 30);
@@ -51,5 +51,28 @@ describe('compliance view', () => {
     expect(trackerDate('2027-03-07')).toBe('Mar 07, 2027');
     expect(trackerDate(null)).toBe('');
     expect(monthNames(['3', '6', '9', '12'])).toBe('Mar, Jun, Sep, Dec');
+  });
+});
+
+describe('generation on the Schedules tab', () => {
+  it('offers next year from October on', () => {
+    expect(generationYears(new Date(2026, 8, 30))).toEqual([2026]);
+    expect(generationYears(new Date(2026, 9, 1))).toEqual([2026, 2027]);
+    expect(generationYears(new Date(2026, 10, 26))).toEqual([2026, 2027]);
+  });
+
+  it('starts by default on the day the (earliest) schedule was made, whichever year is generated', () => {
+    const made = (day: string) => ({ createdAt: new Date(`${day}T12:00:00`).toISOString() });
+    expect(generationStart([made('2026-11-26')])).toBe('2026-11-26');
+    expect(generationStart([made('2026-11-26'), made('2026-03-02')])).toBe('2026-03-02');
+    expect(generationStart([])).toBeUndefined();
+  });
+
+  it('names the three-month patterns by their months', () => {
+    expect(QUARTER_PATTERNS).toEqual([
+      { label: 'Jan / Apr / Jul / Oct', months: ['1', '4', '7', '10'] },
+      { label: 'Feb / May / Aug / Nov', months: ['2', '5', '8', '11'] },
+      { label: 'Mar / Jun / Sep / Dec', months: ['3', '6', '9', '12'] },
+    ]);
   });
 });

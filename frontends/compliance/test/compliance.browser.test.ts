@@ -68,25 +68,35 @@ describe('compliance screen in Chromium', () => {
     const presetDialog = page.getByRole('dialog', { name: 'Apply Statutory Calendar' });
     await presetDialog.locator('.p-dropdown', { has: page.locator('#preset-jurisdiction') }).click();
     await pick(page, 'India').click();
-    await presetDialog.getByText('GSTR-3B').first().waitFor();
     await presetDialog.locator('.p-multiselect', { has: page.locator('#preset-clients') }).click();
     await pick(page, 'Bayview Bakery').click();
     await presetDialog.locator('.p-dialog-title').click();
+    // A client without an entity type is offered every entry but the QRMP scheme's, pre-checked.
+    const entries = presetDialog.getByRole('group', { name: 'Entries for Bayview Bakery' });
+    await expect(entries.locator('#preset-' + clients['Bayview Bakery'] + '-gstr-3b').isChecked()).resolves.toBe(true);
+    await expect(entries.locator('#preset-' + clients['Bayview Bakery'] + '-gstr-3b-qrmp').isChecked()).resolves.toBe(false);
     await presetDialog.getByRole('button', { name: 'Apply' }).click();
-    await expectToast(page, 'Statutory Calendar Applied', '6 schedules created');
+    await expectToast(page, 'Statutory Calendar Applied', '12 schedules created');
+    await presetDialog.getByText('Nobody needed new report types.').waitFor();
     await presetDialog.getByRole('button', { name: 'Done' }).click();
 
     await page.getByRole('tab', { name: 'Schedules' }).click();
     const card = page.getByRole('article', { name: 'Bayview Bakery GSTR-3B' });
     await card.getByText('20', { exact: true }).waitFor();
-    await card.getByRole('button', { name: `Generate ${YEAR}` }).click();
+    await card.getByText('The period before the due date').waitFor();
+    // The whole year from December's period on (a start the firm chooses; by default the day the schedule was made).
+    await page.locator('#generation-start').fill(`12/01/${YEAR - 1}`);
+    await page.locator('#generation-start').press('Escape');
+    await page.getByRole('tab', { name: 'Schedules' }).click();
+    await card.getByRole('button', { name: `Generate ${YEAR}`, exact: true }).click();
     await expectToast(page, 'Trackers Generated', `12 items created for GSTR-3B ${YEAR}`);
-    const gstr1 = page.getByRole('article', { name: 'Bayview Bakery GSTR-1' });
-    await gstr1.getByRole('button', { name: `Generate ${YEAR}` }).click();
+    const gstr1 = page.getByRole('article', { name: 'Bayview Bakery GSTR-1', exact: true });
+    await gstr1.getByRole('button', { name: `Generate ${YEAR}`, exact: true }).click();
     await expectToast(page, 'Trackers Generated', `12 items created for GSTR-1 ${YEAR}`);
-    // The rest of the firm's schedules in one call (Coral's year exists already): TDS deposit 12, TDS returns 4, advance tax 4, ITR 1.
+    // The rest of the firm's schedules in one call (Coral's year exists already): GSTR-9 1, TDS deposit 12, TDS returns 4, advance tax 4,
+    // the two ITRs, AOC-4, MGT-7 and the two LLP forms 1 each.
     await page.getByRole('button', { name: `Generate ${YEAR} for all schedules shown` }).click();
-    await expectToast(page, 'Trackers Generated', `21 items created for 7 schedules, ${YEAR}`);
+    await expectToast(page, 'Trackers Generated', `27 items created for 13 schedules, ${YEAR}`);
 
     // The calendar of this month shows the 11th and the 20th filled.
     await page.getByRole('tab', { name: 'Calendar View' }).click();
@@ -124,11 +134,11 @@ describe('compliance screen in Chromium', () => {
     await page.locator(`.compliance-row-${toFile.id}`).getByRole('button', { name: `Update GSTR-3B ${toFile.period}` }).click();
     let dialog = page.getByRole('dialog', { name: 'Update Compliance Status' });
     await dialog.locator('.p-dropdown', { has: page.locator('#tracker-status') }).click();
-    await pick(page, 'filed').click();
+    await pick(page, 'Filed').click();
     await dialog.locator('#tracker-filed').waitFor();
     await dialog.getByRole('button', { name: 'Save Changes' }).click();
     await expectToast(page, 'Status Updated', `GSTR-3B ${toFile.period}`);
-    await page.locator(`.compliance-row-${toFile.id}`).getByText('filed', { exact: true }).waitFor();
+    await page.locator(`.compliance-row-${toFile.id}`).getByText('Filed', { exact: true }).waitFor();
 
     await page.locator(`.compliance-row-${toExtend.id}`).getByRole('button', { name: `Update GSTR-3B ${toExtend.period}` }).click();
     dialog = page.getByRole('dialog', { name: 'Update Compliance Status' });
@@ -140,7 +150,7 @@ describe('compliance screen in Chromium', () => {
     await dialog.getByRole('button', { name: 'Save Changes' }).click();
     await expectToast(page, 'Status Updated', `GSTR-3B ${toExtend.period}`);
     const row = page.locator(`.compliance-row-${toExtend.id}`);
-    await row.getByText('extended', { exact: true }).waitFor();
+    await row.getByText('Extended', { exact: true }).waitFor();
     await row.getByText(/^Extended to /).waitFor();
 
     const after = await itemsOf(clients['Bayview Bakery']!);
@@ -170,6 +180,9 @@ describe('compliance screen in Chromium', () => {
     expect(new Set(clientCells)).toEqual(new Set(['Bayview Bakery']));
     await expect(page.getByText('Coral Imports').count()).resolves.toBe(0);
     await expect(page.getByRole('button', { name: 'Add Schedule' }).count()).resolves.toBe(0);
+    // Their page speaks of their company, with no client filter.
+    await page.getByText('Filing deadlines and status for Bayview Bakery').waitFor();
+    await expect(page.getByText('All Clients').count()).resolves.toBe(0);
     await expect(page.getByRole('tab', { name: 'Schedules' }).count()).resolves.toBe(0);
     await expect(page.locator('.compliance-table').getByRole('button', { name: /^Update / }).count()).resolves.toBe(0);
 

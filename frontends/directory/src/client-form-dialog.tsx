@@ -5,8 +5,11 @@ import { Dialog } from 'primereact/dialog';
 import { Dropdown } from 'primereact/dropdown';
 import { InputNumber } from 'primereact/inputnumber';
 import {
+  CLIENT_JURISDICTIONS,
   clientInputSchema,
   DEFAULT_CLIENT_FIELD_SETTINGS,
+  ENTITY_TYPE_LABELS,
+  ENTITY_TYPES,
   UPLOAD_DESTINATIONS,
   type Client,
   type ClientFieldSettingsInput,
@@ -22,7 +25,7 @@ import { failureReason } from '@ledgerline/ui/server-message.ts';
 import { TextFormField } from '@ledgerline/ui/text-form-field.tsx';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 import type { ClientFieldTexts } from './client-field-settings.query.ts';
-import { clientFormValues, newClientValues, UPLOAD_DESTINATION_LABELS, type ClientFormField, type ClientFormValues } from './client-form.model.ts';
+import { clientFormValues, JURISDICTION_LABELS, newClientValues, UPLOAD_DESTINATION_LABELS, type ClientFormField, type ClientFormValues } from './client-form.model.ts';
 import { clientPath, clientsPath } from './directory.api.ts';
 import { normalisePhone } from './phone-format.ts';
 
@@ -41,6 +44,8 @@ export interface ClientFormDialogProps {
 
 const FORM_ID = 'client-form';
 const DESTINATION_OPTIONS = UPLOAD_DESTINATIONS.map((value) => ({ value, label: UPLOAD_DESTINATION_LABELS[value] }));
+const JURISDICTION_OPTIONS = CLIENT_JURISDICTIONS.map((value) => ({ value, label: JURISDICTION_LABELS[value] }));
+const ENTITY_TYPE_OPTIONS = [{ value: '', label: 'Not specified' }, ...ENTITY_TYPES.map((value) => ({ value, label: ENTITY_TYPE_LABELS[value] }))];
 
 export function ClientFormDialog({ target, rules, texts, onClose, onSaved }: ClientFormDialogProps) {
   const editing = target?.mode === 'edit' ? target.client : null;
@@ -152,6 +157,23 @@ function ClientForm({ initial, rules, texts, onSubmit }: ClientFormProps) {
           value={values.uploadDestination}
           options={DESTINATION_OPTIONS}
           onChange={(event) => set('uploadDestination', event.value as ClientFormValues['uploadDestination'])}
+        />
+      </FormField>
+      <FormField label="Jurisdiction" htmlFor="client-jurisdiction" error={errors.jurisdiction}>
+        <Dropdown
+          inputId="client-jurisdiction"
+          value={values.jurisdiction || null}
+          options={JURISDICTION_OPTIONS}
+          placeholder="The firm's country"
+          onChange={(event) => set('jurisdiction', event.value as ClientFormValues['jurisdiction'])}
+        />
+      </FormField>
+      <FormField label="Entity Type" htmlFor="client-entity-type" error={errors.entityType}>
+        <Dropdown
+          inputId="client-entity-type"
+          value={values.entityType}
+          options={ENTITY_TYPE_OPTIONS}
+          onChange={(event) => set('entityType', event.value as ClientFormValues['entityType'])}
         />
       </FormField>
     </form>

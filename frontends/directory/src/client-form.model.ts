@@ -1,4 +1,4 @@
-import type { Client, UploadDestination } from '@ledgerline/contracts/directory.contracts.ts';
+import type { Client, ClientJurisdiction, EntityType, UploadDestination } from '@ledgerline/contracts/directory.contracts.ts';
 import { todayCalendarDate } from '@ledgerline/ui/calendar-date.ts';
 
 /** What the client form edits; checked with the contract's clientInputSchema before saving. */
@@ -13,13 +13,17 @@ export interface ClientFormValues {
   /** YYYY-MM-DD */
   startDate: string;
   uploadDestination: UploadDestination;
+  /** '' on a new client: the firm's country. */
+  jurisdiction: ClientJurisdiction | '';
+  /** '': not said (every calendar entry is offered). */
+  entityType: EntityType | '';
 }
 
 export type ClientFormField = keyof ClientFormValues;
 
 /** Spec 000 §5 defaults for a new client: start date today, no employees, files on the server. */
 export function newClientValues(today = todayCalendarDate()): ClientFormValues {
-  return { name: '', address: '', phone: '', federalId: '', stateId: '', email: '', employeeCount: 0, startDate: today, uploadDestination: 'server' };
+  return { name: '', address: '', phone: '', federalId: '', stateId: '', email: '', employeeCount: 0, startDate: today, uploadDestination: 'server', jurisdiction: '', entityType: '' };
 }
 
 /** The form reset to a client's values (phoneNumber is read when phone is missing, spec 000 §3). */
@@ -34,10 +38,16 @@ export function clientFormValues(client: Client): ClientFormValues {
     employeeCount: client.employeeCount ?? 0,
     startDate: client.startDate?.slice(0, 10) ?? '',
     uploadDestination: client.uploadDestination ?? 'server',
+    jurisdiction: client.jurisdiction ?? '',
+    entityType: client.entityType ?? '',
   };
 }
 
 export const UPLOAD_DESTINATION_LABELS: Readonly<Record<UploadDestination, string>> = {
   server: 'Server',
   google_drive: 'Google Drive',
+};
+
+export const JURISDICTION_LABELS: Readonly<Record<ClientJurisdiction, string>> = {
+  US: 'United States', CA: 'Canada', IN: 'India', UK: 'United Kingdom', AU: 'Australia',
 };

@@ -37,7 +37,7 @@ const check = (settings: ClientFieldSettings, values: Partial<ClientFormValues>)
 describe('client form', () => {
   it('starts a new client today with no employees and files on the server', () => {
     expect(newClientValues('2024-04-01')).toEqual({
-      name: '', address: '', phone: '', federalId: '', stateId: '', email: '', employeeCount: 0, startDate: '2024-04-01', uploadDestination: 'server',
+      name: '', address: '', phone: '', federalId: '', stateId: '', email: '', employeeCount: 0, startDate: '2024-04-01', uploadDestination: 'server', jurisdiction: '', entityType: '',
     });
     expect(newClientValues().startDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });

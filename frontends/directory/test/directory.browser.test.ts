@@ -145,6 +145,8 @@ describe('directory screens in Chromium', () => {
     await page.locator('#client-email').fill('accounts@mehtaexports.in');
     await page.locator('#client-employees').fill('25');
     await pick('client-destination', 'Google Drive');
+    // Where it files and as what: the jurisdiction left to the firm's country (India, its phone country).
+    await pick('client-entity-type', 'Company');
     // Fixed values clear their messages live, before saving.
     await expect(dialog.locator('.form-field__error').count()).resolves.toBe(0);
     await dialog.getByRole('button', { name: 'Save Client' }).click();
@@ -156,6 +158,11 @@ describe('directory screens in Chromium', () => {
     const today = new Date().toLocaleDateString('en-US', { month: '2-digit', day: '2-digit', year: 'numeric' });
     const cells = await row.locator('td').allTextContents();
     expect(cells.slice(1, 6)).toEqual(['accounts@mehtaexports.in', '+919876543210', 'ABCPM1234K', '25', today]);
+    const saved = await page.evaluate(async (tenant) => {
+      const r = await fetch(`/api/${tenant}/clients`, { headers: { authorization: `Bearer ${localStorage.getItem('token')}` } });
+      return (await r.json()) as { name: string; jurisdiction: string; entityType: string | null }[];
+    }, TENANT);
+    expect(saved.find((c) => c.name === CLIENT_NAME)).toMatchObject({ jurisdiction: 'IN', entityType: 'company' });
 
     await page.getByPlaceholder('Search clients by name, email, phone, federal ID...').fill('nobody');
     await page.getByText('No clients match your search criteria.').waitFor();

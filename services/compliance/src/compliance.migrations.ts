@@ -1,8 +1,86 @@
+import { coveredPeriod, periodLagFor } from '@ledgerline/kit/calendar/covered-period.ts';
+import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import type { ServiceMigrations } from '@ledgerline/kit/db/migrations.ts';
+import type { ComplianceFrequency } from '@ledgerline/contracts/compliance.contracts.ts';
+import type { ClientJurisdiction } from '@ledgerline/contracts/directory.contracts.ts';
+import { complianceJobs } from './compliance-jobs.ts';
+
+/** The job that announces items a migration relabelled (compliance-events.ts), so read models follow. */
+export const REPUBLISH_ITEMS_JOB = 'compliance-republish-items';
+const REPUBLISH_BATCH = 1000;
+
+/**
+ * The statutory calendars as they were before schedules knew their period lag (notes began with
+ * the calendar's name): frozen here, as this migration must recognise what was applied then.
+ * [notes prefix, country, frequency, due day, due months, period lag].
+ */
+const APPLIED_BEFORE_LAGS: readonly [string, ClientJurisdiction, ComplianceFrequency, number, string, number][] = [
+  ['India — GST, TDS and income tax', 'IN', 'monthly', 11, '', 1],
+  ['India — GST, TDS and income tax', 'IN', 'monthly', 20, '', 1],
+  ['India — GST, TDS and income tax', 'IN', 'monthly', 7, '', 1],
+  ['India — GST, TDS and income tax', 'IN', 'quarterly', 31, '1,5,7,10', 1],
+  ['India — GST, TDS and income tax', 'IN', 'quarterly', 15, '3,6,9,12', 0],
+  ['India — GST, TDS and income tax', 'IN', 'yearly', 31, '7', 4],
+  ['United States — federal returns', 'US', 'yearly', 15, '4', 4],
+  ['United States — federal returns', 'US', 'quarterly', 31, '1,4,7,10', 1],
+  ['United States — federal returns', 'US', 'yearly', 15, '3', 3],
+  ['United States — federal returns', 'US', 'quarterly', 15, '1,4,6,9', 0],
+  ['United States — federal returns', 'US', 'yearly', 31, '1', 1],
+  ['United Kingdom — HMRC', 'UK', 'quarterly', 7, '2,5,8,11', 2],
+  ['United Kingdom — HMRC', 'UK', 'yearly', 31, '1', 10],
+  ['United Kingdom — HMRC', 'UK', 'quarterly', 31, '1,7', 0],
+  ['United Kingdom — HMRC', 'UK', 'monthly', 22, '', 1],
+  ['United Kingdom — HMRC', 'UK', 'yearly', 31, '12', 12],
+  ['Australia — ATO', 'AU', 'quarterly', 28, '2,4,7,10', 1],
+  ['Australia — ATO', 'AU', 'yearly', 31, '10', 4],
+  ['Australia — ATO', 'AU', 'yearly', 28, '2', 8],
+  ['Australia — ATO', 'AU', 'quarterly', 28, '1,4,7,10', 1],
+];
+
+/**
+ * Items were labelled by the month they fell due; now by the period they cover. Schedules applied
+ * from a calendar get that entry's lag and country; those made by hand cover the period of their
+ * due date (as their labels said: its month, calendar quarter or year). Every item is relabelled
+ * from its schedule, and those that changed are announced again (a job, run with the firm's name
+ * by the scheduler).
+ */
+async function relabelCoveredPeriods(tx: Queryable): Promise<void> {
+  const { rows: schedules } = await tx.query<{ id: number; frequency: ComplianceFrequency; due_months: string[] }>('SELECT id, frequency, due_months FROM compliance_schedules');
+  for (const s of schedules) {
+    await tx.query('UPDATE compliance_schedules SET period_lag_months = $2 WHERE id = $1', [s.id, periodLagFor('due', s.frequency, s.due_months, 'US')]);
+  }
+  for (const [prefix, country, frequency, dueDay, months, lag] of APPLIED_BEFORE_LAGS) {
+    await tx.query(
+      `UPDATE compliance_schedules SET period_lag_months = $1, jurisdiction = $2
+       WHERE notes LIKE $3 || '%' AND frequency = $4 AND due_day_of_month = $5 AND array_to_string(due_months, ',') = $6`,
+      [lag, country, prefix, frequency, dueDay, months],
+    );
+  }
+  const { rows } = await tx.query<{
+    id: number; due_date: string; period: string; period_start: string; period_end: string;
+    frequency: ComplianceFrequency; due_months: string[]; period_lag_months: number; jurisdiction: ClientJurisdiction;
+  }>(
+    `SELECT i.id, i.due_date::text, i.period, i.period_start::text, i.period_end::text, s.frequency, s.due_months, s.period_lag_months, s.jurisdiction
+     FROM compliance_items i JOIN compliance_schedules s ON s.id = i.schedule_id`,
+  );
+  const changed: { id: number; label: string; start: string; end: string }[] = [];
+  for (const r of rows) {
+    const c = coveredPeriod({ dueDate: r.due_date, frequency: r.frequency, periodLagMonths: r.period_lag_months, jurisdiction: r.jurisdiction, dueMonths: r.due_months });
+    if (c.label !== r.period || c.start !== r.period_start || c.end !== r.period_end) changed.push({ id: r.id, ...c });
+  }
+  if (!changed.length) return;
+  await tx.query(
+    `UPDATE compliance_items i SET period = c.label, period_start = c.start::date, period_end = c.end_day::date, updated_at = now()
+     FROM jsonb_to_recordset($1::jsonb) AS c(id int, label text, start text, end_day text) WHERE i.id = c.id`,
+    [JSON.stringify(changed.map((c) => ({ id: c.id, label: c.label, start: c.start, end_day: c.end })))],
+  );
+  const batches = Array.from({ length: Math.ceil(changed.length / REPUBLISH_BATCH) }, (_, b) => changed.slice(b * REPUBLISH_BATCH, (b + 1) * REPUBLISH_BATCH));
+  await complianceJobs.scheduleMany(tx, batches.map((batch) => ({ kind: REPUBLISH_ITEMS_JOB, runAt: new Date(), payload: { itemIds: batch.map((c) => c.id) } })));
+}
 
 /**
  * The compliance service's tables in every firm's schema. A tracker item is unique per
- * schedule and period (`period_key`, the due month as 'YYYY-MM'): generating a year again,
+ * schedule and due month (`period_key`, 'YYYY-MM'; `period`, `period_start`, `period_end` are the period it covers): generating a year again,
  * or twice at the same moment on two replicas, inserts each item once (ON CONFLICT DO NOTHING).
  * Client and report-type ids refer to the directory's records (known here through its events),
  * so they carry no foreign keys; a client's removal deletes its rows (client-deleted.consumer.ts).
@@ -55,5 +133,13 @@ export const complianceTenantMigrations: ServiceMigrations = {
     CREATE INDEX compliance_items_by_due ON compliance_items (due_date, id);
     CREATE INDEX compliance_items_by_client ON compliance_items (client_id, due_date, id);
     CREATE INDEX compliance_items_pending_by_due ON compliance_items (due_date, id) WHERE status = 'pending';`,
+  }, {
+    id: '002_covered_periods',
+    // Runs after the jobs table's own migration (compliance.module.ts lists that set first).
+    sql: `ALTER TABLE compliance_schedules ADD COLUMN period_lag_months integer NOT NULL DEFAULT 0 CHECK (period_lag_months BETWEEN -12 AND 24);
+    ALTER TABLE compliance_schedules ADD COLUMN jurisdiction text NOT NULL DEFAULT 'US' CHECK (jurisdiction IN ('US', 'CA', 'IN', 'UK', 'AU'));
+    -- A deleted schedule's row stays while the items it made are kept in the tracker.
+    ALTER TABLE compliance_schedules ADD COLUMN deleted_at timestamptz`,
+    run: relabelCoveredPeriods,
   }],
 };

@@ -2,33 +2,35 @@ import { createUserAccessReadModel } from '@ledgerline/kit/access/user-access-re
 import { DirectoryLookup } from '@ledgerline/kit/directory/directory-lookup.ts';
 import { createDirectoryReadModel } from '@ledgerline/kit/directory/directory-read-model.ts';
 import { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
-import { createJobQueue } from '@ledgerline/kit/scheduler/job-queue.ts';
 import type { ServiceModule } from '@ledgerline/kit/service-module.ts';
 import { tenantServiceRuntime } from '@ledgerline/kit/tenancy/tenant-service-runtime.ts';
 import { loadComplianceConfig } from './compliance.config.ts';
-import { complianceTenantMigrations } from './compliance.migrations.ts';
+import { complianceJobs as jobs } from './compliance-jobs.ts';
+import { complianceTenantMigrations, REPUBLISH_ITEMS_JOB } from './compliance.migrations.ts';
 import { followClientDeletions, followInsightMatches } from './events/compliance.consumers.ts';
 import { DirectoryReportTypes } from './presets/directory-report-types.client.ts';
+import { IdentityGrants } from './presets/identity-grants.client.ts';
 import { PresetService } from './presets/preset.service.ts';
 import { createPresetsRouter } from './presets/presets.router.ts';
 import { ComplianceReminders } from './reminders/compliance-reminders.ts';
 import { ScheduleService } from './schedules/schedule.service.ts';
 import { ScheduleStore } from './schedules/schedule.store.ts';
 import { createSchedulesRouter } from './schedules/schedules.router.ts';
+import { republishItems } from './tracker/compliance-events.ts';
 import { TrackerService } from './tracker/tracker.service.ts';
 import { TrackerStore } from './tracker/tracker.store.ts';
 import { createTrackerRouter } from './tracker/tracker.router.ts';
 
 const userAccess = createUserAccessReadModel('compliance');
 const directory = createDirectoryReadModel('compliance');
-const jobs = createJobQueue('compliance');
 
 /** Compliance schedules, tracker items, reminders and statutory presets (spec 001; README "Compliance"). */
 export const complianceModule: ServiceModule = {
   name: 'compliance',
   defaultPort: 8107,
   apiResources: ['compliance-schedules', 'compliance-tracker', 'compliance-presets'],
-  migrations: [complianceTenantMigrations, userAccess.migrations, directory.migrations, jobs.migrations],
+  // The jobs table first: the covered-periods migration schedules a job.
+  migrations: [jobs.migrations, complianceTenantMigrations, userAccess.migrations, directory.migrations],
   async init(deps) {
     const config = loadComplianceConfig(deps.env);
     const api = new ApiRegistry('compliance');
@@ -39,7 +41,9 @@ export const complianceModule: ServiceModule = {
     const reminders = new ComplianceReminders({ jobs, items, users: userAccess });
     const scheduleService = new ScheduleService({ schedules, items, reminders, directory: new DirectoryLookup(directory, peer('directory')) });
     const tracker = new TrackerService({ items, users: userAccess });
-    const presets = new PresetService({ schedules, scheduleService, reportTypes: new DirectoryReportTypes(peer('directory')), directory });
+    const presets = new PresetService({
+      schedules, scheduleService, reportTypes: new DirectoryReportTypes(peer('directory')), directory, users: userAccess, grants: new IdentityGrants(peer('identity')),
+    });
 
     return {
       api,
@@ -55,7 +59,15 @@ export const complianceModule: ServiceModule = {
           (c) => followClientDeletions({ ...c, schedules }),
           (c) => followInsightMatches({ ...c, tracker }),
         ],
-        scheduler: { queue: jobs, handlers: reminders.handlers(), pollMs: config.schedulerPollMs },
+        scheduler: {
+          queue: jobs,
+          handlers: {
+            ...reminders.handlers(),
+            // Items a migration relabelled, told again so the insights read model follows.
+            [REPUBLISH_ITEMS_JOB]: republishItems(items),
+          },
+          pollMs: config.schedulerPollMs,
+        },
       }),
       stop: () => runtime.stop(),
     };

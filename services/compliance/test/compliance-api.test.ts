@@ -5,7 +5,7 @@ import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import { apiClient, createSignedInUser, startTestPortal, testClient } from '@ledgerline/server/portal-harness.ts';
 import type { RunningPortal } from '@ledgerline/server/portal.ts';
 import {
-  COMPLIANCE_ITEM_DELETED, COMPLIANCE_ITEM_UPSERTED, COMPLIANCE_MESSAGES, COMPLIANCE_SCHEDULE_DELETED, COMPLIANCE_SCHEDULE_UPSERTED, INSIGHTS_MATCH_DETECTED,
+  COMPLIANCE_ITEM_DELETED, COMPLIANCE_ITEM_UPSERTED, COMPLIANCE_MESSAGES, entryFits, COMPLIANCE_SCHEDULE_DELETED, COMPLIANCE_SCHEDULE_UPSERTED, INSIGHTS_MATCH_DETECTED,
   type BulkGenerationResult, type CalendarDayCounts, type ComplianceItem, type ComplianceItemEvent, type CompliancePreset, type ComplianceSchedule, type GenerationResult, type PresetApplyResult,
 } from '@ledgerline/contracts/compliance.contracts.ts';
 import type { Client, ReportType } from '@ledgerline/contracts/directory.contracts.ts';
@@ -172,9 +172,10 @@ describe('compliance schedules: generating a year', () => {
     ]);
   });
 
-  it('yearly: one item, labelled FY and spanning the year', async () => {
-    const s = await schedule({ clientId: ids.own, reportTypeId: ids.rtOwn, frequency: 'yearly', dueMonths: ['7'], dueDayOfMonth: 31 });
-    expect((await generated(s.id, 2027)).map((i) => [i.period, i.dueDate, i.periodStart, i.periodEnd])).toEqual([['FY 2027', '2027-07-31', '2027-01-01', '2027-12-31']]);
+  it('yearly: one item, labelled with the year it covers (a US client\'s calendar year, lag 0 by default)', async () => {
+    const s = await schedule({ clientId: ids.own, reportTypeId: ids.rtOwn, frequency: 'yearly', dueMonths: ['12'], dueDayOfMonth: 31 });
+    expect(s).toMatchObject({ periodLagMonths: 0, jurisdiction: 'US' });
+    expect((await generated(s.id, 2027)).map((i) => [i.period, i.dueDate, i.periodStart, i.periodEnd])).toEqual([['2027', '2027-12-31', '2027-01-01', '2027-12-31']]);
   });
 
   it('generating again never duplicates, and keeps what changed on the items', async () => {
@@ -233,7 +234,7 @@ describe('compliance schedules: generating a year', () => {
       const e = published.find((x) => x.type === COMPLIANCE_ITEM_UPSERTED && (x.payload as ComplianceItemEvent).id === item!.id);
       expect(e?.tenant).toBe(ACME);
       expect(e?.payload).toEqual({
-        id: item!.id, scheduleId: s.id, clientId: ids.own, reportTypeId: ids.rtOwn, period: 'FY 2033', periodStart: '2033-01-01', periodEnd: '2033-12-31',
+        id: item!.id, scheduleId: s.id, clientId: ids.own, reportTypeId: ids.rtOwn, period: '2033', periodStart: '2033-01-01', periodEnd: '2033-12-31',
         dueDate: '2033-05-15', status: 'pending', filedDate: null, extensionDate: null, assignedToId: null, aiConfidence: 0, autoDetected: false, sourceFileId: null,
       });
     }, BUS_WAIT_MS);
@@ -247,14 +248,16 @@ describe('compliance tracker: PUT (§4 transitions)', () => {
     items = await generated(s.id, 2034);
   });
 
-  it('filed stamps filedDate with now, or the date sent; leaving filed clears it', async () => {
+  it('filed stamps filedDate with now, or the past date sent (a future one is refused); leaving filed clears it', async () => {
     const before = Date.now();
     const filed = await put('admin', items[0]!.id, { status: 'filed' });
     expect(filed.status).toBe(200);
     expect(filed.body.status).toBe('filed');
     expect(Date.parse(filed.body.filedDate!)).toBeGreaterThanOrEqual(before - 1000);
-    const given = await put('admin', items[1]!.id, { status: 'filed', filedDate: '2034-02-10T09:30:00Z' });
-    expect(given.body).toMatchObject({ status: 'filed', filedDate: '2034-02-10T09:30:00.000Z' });
+    const given = await put('admin', items[1]!.id, { status: 'filed', filedDate: '2025-02-10T09:30:00Z' });
+    expect(given.body).toMatchObject({ status: 'filed', filedDate: '2025-02-10T09:30:00.000Z' });
+    const tomorrowAnywhere = addDays(today(), 2);
+    expect(await put('admin', items[2]!.id, { status: 'filed', filedDate: tomorrowAnywhere })).toMatchObject({ status: 400, body: { message: COMPLIANCE_MESSAGES.filedInFuture } });
     const reopened = await put('admin', items[1]!.id, { status: 'delayed' });
     expect(reopened.body).toMatchObject({ status: 'delayed', filedDate: null });
   });
@@ -534,11 +537,14 @@ describe('compliance presets', () => {
   it('apply creates the missing report types and the schedules; applying again creates nothing', async () => {
     const r = await call<PresetApplyResult>('POST', path('/compliance-presets/india/apply'), tokens.admin, { clientIds: [ids.own, ids.other] });
     expect(r.status).toBe(200);
-    const india = (await call<CompliancePreset[]>('GET', path('/compliance-presets'), tokens.admin)).body.find((p) => p.id === 'india')!;
+    const preset = (await call<CompliancePreset[]>('GET', path('/compliance-presets'), tokens.admin)).body.find((p) => p.id === 'india')!;
+    // Clients without an entity type get every entry but the opt-in schemes (QRMP).
+    const india = { ...preset, entries: preset.entries.filter((e) => entryFits(e, null)) };
+    expect(india.entries.map((e) => e.id)).not.toContain('gstr-1-qrmp');
     expect(r.body.createdReportTypes.map((t) => t.name).sort()).toEqual(india.entries.map((e) => e.reportTypeName).sort());
     expect(r.body.createdSchedules).toHaveLength(india.entries.length * 2);
     const gstr1 = r.body.createdSchedules.find((s) => s.reportTypeName === 'GSTR-1' && s.clientId === ids.own);
-    expect(gstr1).toMatchObject({ frequency: 'monthly', dueDayOfMonth: 11, clientName: 'Own Client' });
+    expect(gstr1).toMatchObject({ frequency: 'monthly', dueDayOfMonth: 11, clientName: 'Own Client', periodLagMonths: 1, jurisdiction: 'IN' });
     const types = (await call<ReportType[]>('GET', path('/report-types'), tokens.admin)).body.map((t) => t.name);
     expect(types).toEqual(expect.arrayContaining(india.entries.map((e) => e.reportTypeName)));
     const again = await call<PresetApplyResult>('POST', path('/compliance-presets/india/apply'), tokens.dta, { clientIds: [ids.own] });
@@ -555,5 +561,132 @@ describe('compliance presets', () => {
     expect(await call('POST', path('/compliance-presets/india/apply'), tokens.admin, { clientIds: [ids.beta] })).toMatchObject({ status: 400, body: { message: 'Client not found' } });
     // DTA may apply, but only an Admin may create the report types a preset lacks (the directory's rule).
     expect((await call('POST', path('/compliance-presets/us/apply'), tokens.dta, { clientIds: [ids.own] })).status).toBe(403);
+  });
+});
+
+describe('covered periods, onboarding mid-year, schedule edit and delete (issue 23)', () => {
+  beforeAll(async () => {
+    ids.inCo = await created<Client>(path('/clients'), { ...testClient('Mumbai Traders'), jurisdiction: 'IN', entityType: 'company' });
+    ids.usCorp = await created<Client>(path('/clients'), { ...testClient('Delaware Corp'), entityType: 'c_corp' });
+    ids.usS = await created<Client>(path('/clients'), { ...testClient('Austin S Corp'), entityType: 's_corp' });
+    ids.rtGst = await created<ReportType>(path('/report-types'), { name: 'GST return (own)' });
+    await createUser(ACME, 'cpa2', 3, [ids.usCorp!, ids.inCo!], []);
+  });
+
+  it('a schedule that covers the period before its due date names that period, in the client\'s years', async () => {
+    const gst = await schedule({ clientId: ids.inCo, reportTypeId: ids.rtGst, frequency: 'monthly', dueDayOfMonth: 20, periodLagMonths: 1 });
+    expect(gst).toMatchObject({ periodLagMonths: 1, jurisdiction: 'IN' });
+    const items = await generated(gst.id, 2026);
+    expect(items.find((i) => i.dueDate === '2026-11-20')).toMatchObject({ period: 'Oct 2026', periodStart: '2026-10-01', periodEnd: '2026-10-31' });
+    const tds = await schedule({ clientId: ids.inCo, reportTypeId: ids.rtGst, frequency: 'quarterly', dueMonths: ['1', '4', '7', '10'], dueDayOfMonth: 31, periodLagMonths: 1 });
+    expect((await generated(tds.id, 2026)).map((i) => [i.dueDate, i.period])).toEqual([
+      ['2026-01-31', 'Q3 FY 2025-26'], ['2026-04-30', 'Q4 FY 2025-26'], ['2026-07-31', 'Q1 FY 2026-27'], ['2026-10-31', 'Q2 FY 2026-27'],
+    ]);
+    expect(await createSchedule('admin', { clientId: ids.inCo, reportTypeId: ids.rtGst, frequency: 'monthly', periodLagMonths: 25 }))
+      .toMatchObject({ status: 400, body: { message: COMPLIANCE_MESSAGES.periodLag } });
+  });
+
+  it('generation from a start date creates only the periods ending on or after it (one schedule, and all)', async () => {
+    const s = await schedule({ clientId: ids.inCo, reportTypeId: ids.rtGst, frequency: 'monthly', dueDayOfMonth: 11, periodLagMonths: 1 });
+    const r = await call<GenerationResult>('POST', path(`/compliance-schedules/${s.id}/generate/2026?from=2026-11-26`), tokens.admin);
+    expect(r.status).toBe(200);
+    expect(r.body.items.map((i) => [i.dueDate, i.period])).toEqual([['2026-12-11', 'Nov 2026']]);
+    const next = await call<GenerationResult>('POST', path(`/compliance-schedules/${s.id}/generate/2027?from=2026-11-26`), tokens.admin);
+    expect(next.body.created).toBe(12);
+    const all = await call<BulkGenerationResult>('POST', path(`/compliance-schedules/generate/2041?clientId=${ids.inCo}&from=2041-12-01`), tokens.admin);
+    expect(all.status).toBe(200);
+    // Monthly schedules (lag 1 or 0) of this client: December's period at most; the quarterly one ends in September.
+    expect(all.body.created).toBeLessThanOrEqual(all.body.schedules);
+    expect((await call('POST', path(`/compliance-schedules/${s.id}/generate/2026?from=26-11-2026`), tokens.admin))).toMatchObject({ status: 400, body: { message: COMPLIANCE_MESSAGES.from } });
+  });
+
+  it('PUT replaces a schedule: due day, lag, months, active; later generations follow it, the items made keep theirs', async () => {
+    const s = await schedule({ clientId: ids.usCorp, reportTypeId: ids.rtOwn, frequency: 'quarterly', dueMonths: ['3', '6', '9', '12'], dueDayOfMonth: 15 });
+    const before = await generated(s.id, 2035);
+    const r = await call<ComplianceSchedule>('PUT', path(`/compliance-schedules/${s.id}`), tokens.admin, {
+      clientId: ids.usCorp, reportTypeId: ids.rtOwn, frequency: 'quarterly', dueMonths: ['1', '4', '7', '10'], dueDayOfMonth: 31, periodLagMonths: 1, reminderDays: 10, notes: 'moved',
+    });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ dueMonths: ['1', '4', '7', '10'], dueDayOfMonth: 31, periodLagMonths: 1, reminderDays: 10, notes: 'moved', isActive: true });
+    expect((await generated(s.id, 2036)).map((i) => i.period)).toEqual(['Q4 2035', 'Q1 2036', 'Q2 2036', 'Q3 2036']);
+    expect((await tracker('admin', '?startDate=2035-01-01&endDate=2035-12-31')).filter((i) => i.scheduleId === s.id).map((i) => i.id)).toEqual(before.map((i) => i.id));
+    const off = await call<ComplianceSchedule>('PUT', path(`/compliance-schedules/${s.id}`), tokens.admin, { ...r.body, isActive: false });
+    expect(off.body.isActive).toBe(false);
+    const bulk = await call<BulkGenerationResult>('POST', path(`/compliance-schedules/generate/2037?clientId=${ids.usCorp}`), tokens.admin);
+    expect((await tracker('admin', '?startDate=2037-01-01&endDate=2037-12-31')).some((i) => i.scheduleId === s.id)).toBe(false);
+    expect(bulk.status).toBe(200);
+    expect(await call('PUT', path(`/compliance-schedules/${s.id}`), tokens.admin, { ...r.body, frequency: 'yearly' })).toMatchObject({ status: 400, body: { message: COMPLIANCE_MESSAGES.yearlyMonths } });
+    expect(await call('PUT', path(`/compliance-schedules/${s.id}`, BETA), tokens.betaAdmin, r.body)).toMatchObject({ status: 404 });
+    expect((await call('PUT', path(`/compliance-schedules/${s.id}`), tokens.client, r.body)).status).toBe(403);
+    // The CPA's lists do not hold this client: as if it did not exist.
+    expect((await call('PUT', path(`/compliance-schedules/${s.id}`), tokens.cpa, r.body)).status).toBe(404);
+  });
+
+  it('DELETE removes a schedule; deleteItems=pending removes its pending items and keeps the filed ones, none keeps all', async () => {
+    const s = await schedule({ clientId: ids.usCorp, reportTypeId: ids.rtOwn, frequency: 'monthly' });
+    const items = await generated(s.id, 2038);
+    expect((await put('admin', items[0]!.id, { status: 'filed', filedDate: '2026-01-05' })).status).toBe(200);
+    expect((await call('DELETE', path(`/compliance-schedules/${s.id}`, BETA), tokens.betaAdmin)).status).toBe(404);
+    expect(await call('DELETE', path(`/compliance-schedules/${s.id}?deleteItems=all`), tokens.admin)).toMatchObject({ status: 400, body: { message: COMPLIANCE_MESSAGES.deleteItems } });
+    const r = await call('DELETE', path(`/compliance-schedules/${s.id}?deleteItems=pending`), tokens.admin);
+    expect(r).toMatchObject({ status: 200, body: { id: s.id, deletedItems: 11, keptItems: 1 } });
+    expect((await tracker('admin', '?startDate=2038-01-01&endDate=2038-12-31')).filter((i) => i.scheduleId === s.id).map((i) => i.id)).toEqual([items[0]!.id]);
+    expect((await call<ComplianceSchedule[]>('GET', path('/compliance-schedules'), tokens.admin)).body.some((x) => x.id === s.id)).toBe(false);
+    expect((await call('DELETE', path(`/compliance-schedules/${s.id}`), tokens.admin)).status).toBe(404);
+    expect((await generate('admin', s.id, 2039)).status).toBe(404);
+    await eventually(async () => {
+      expect(published.some((e) => e.type === COMPLIANCE_SCHEDULE_DELETED && (e.payload as { id: number }).id === s.id)).toBe(true);
+      expect(published.filter((e) => e.type === COMPLIANCE_ITEM_DELETED && items.slice(1).some((i) => i.id === (e.payload as { id: number }).id))).toHaveLength(11);
+    }, BUS_WAIT_MS);
+
+    const kept = await schedule({ clientId: ids.usCorp, reportTypeId: ids.rtOwn, frequency: 'yearly', dueMonths: ['5'] });
+    await generated(kept.id, 2040);
+    expect(await call('DELETE', path(`/compliance-schedules/${kept.id}`), tokens.admin)).toMatchObject({ status: 200, body: { deletedItems: 0, keptItems: 1 } });
+  });
+
+  it('the tracker assigns work to staff', async () => {
+    const s = await schedule({ clientId: ids.usCorp, reportTypeId: ids.rtOwn, frequency: 'yearly', dueMonths: ['6'] });
+    const [item] = await generated(s.id, 2042);
+    await eventually(async () => expect((await put('admin', item!.id, { assignedToId: ids.cpa2 })).body).toMatchObject({ assignedToId: ids.cpa2, assignedToName: `cpa2 of ${ACME}` }), BUS_WAIT_MS);
+    expect(await put('admin', item!.id, { assignedToId: ids.client })).toMatchObject({ status: 400, body: { message: COMPLIANCE_MESSAGES.assigneeNotStaff } });
+  });
+
+  it('the US calendar gives a C corporation Form 1120 and no Form 1040, and grants the types to the CPA serving it', async () => {
+    const r = await call<PresetApplyResult>('POST', path('/compliance-presets/us/apply'), tokens.admin, { clientIds: [ids.usCorp, ids.usS] });
+    expect(r.status).toBe(200);
+    const of = (clientId: number) => r.body.createdSchedules.filter((s) => s.clientId === clientId).map((s) => s.reportTypeName).sort();
+    expect(of(ids.usCorp!)).toEqual(['Corporate estimated tax (Form 1120-W)', 'Form 1120', 'Form 940', 'Form 941', 'Form W-2 / W-3']);
+    expect(of(ids.usS!)).toEqual(['Form 1120-S', 'Form 940', 'Form 941', 'Form W-2 / W-3']);
+    // cpa2 serves the C corporation (not the S corporation): granted the C corporation's types, once.
+    const corpTypes = r.body.createdSchedules.filter((s) => s.clientId === ids.usCorp).map((s) => s.reportTypeId).sort();
+    expect(r.body.grantedReportTypes).toEqual([{ userId: ids.cpa2, reportTypeIds: expect.any(Array) }]);
+    expect([...r.body.grantedReportTypes[0]!.reportTypeIds].sort()).toEqual(corpTypes);
+    // Identity announced it: the CPA reaches the new items in the tracker.
+    const form1120 = r.body.createdSchedules.find((s) => s.reportTypeName === 'Form 1120')!;
+    expect(form1120).toMatchObject({ periodLagMonths: 4, jurisdiction: 'US' });
+    const made = await call<GenerationResult>('POST', path(`/compliance-schedules/${form1120.id}/generate/2027`), tokens.admin);
+    expect(made.body.items.map((i) => [i.dueDate, i.period])).toEqual([['2027-04-15', '2026']]);
+    await eventually(async () => expect((await tracker('cpa2', `?clientId=${ids.usCorp}`)).map((i) => i.reportTypeName)).toContain('Form 1120'), BUS_WAIT_MS);
+  });
+
+  it('entryIds choose per client; grantToUserIds names who is granted; bad ids are refused', async () => {
+    const r = await call<PresetApplyResult>('POST', path('/compliance-presets/india/apply'), tokens.admin, {
+      clientIds: [ids.inCo], entryIds: { [ids.inCo!]: ['gstr-1-qrmp', 'gstr-3b-qrmp'] }, grantToUserIds: [ids.cpa2],
+    });
+    expect(r.status).toBe(200);
+    expect(r.body.createdSchedules.map((s) => s.reportTypeName).sort()).toEqual(['GSTR-1 (QRMP)', 'GSTR-3B (QRMP)']);
+    expect(r.body.grantedReportTypes).toEqual([{ userId: ids.cpa2, reportTypeIds: expect.arrayContaining(r.body.createdSchedules.map((s) => s.reportTypeId)) }]);
+    expect(await call('POST', path('/compliance-presets/india/apply'), tokens.admin, { clientIds: [ids.inCo], entryIds: ['gstr-42'] }))
+      .toMatchObject({ status: 400, body: { message: `${COMPLIANCE_MESSAGES.entryIds}: gstr-42` } });
+    expect(await call('POST', path('/compliance-presets/india/apply'), tokens.admin, { clientIds: [ids.inCo], entryIds: ['gstr-1'], grantToUserIds: [ids.admin] }))
+      .toMatchObject({ status: 400, body: { message: COMPLIANCE_MESSAGES.grantee } });
+    // Identity's own call: an Admin adds report types to a CPA's list; nobody else may, and Admins have no list to extend.
+    const grant = (who: string, userId: number, tenant = ACME) => call('POST', path(`/users/${userId}/report-access`, tenant), tokens[who], { reportTypeIds: [ids.rtOther] });
+    expect(await grant('admin', ids.cpa2!)).toMatchObject({ status: 200, body: { userId: ids.cpa2, reportTypeIds: [ids.rtOther] } });
+    expect(await grant('admin', ids.cpa2!)).toMatchObject({ status: 200, body: { userId: ids.cpa2, reportTypeIds: [] } });
+    expect((await grant('cpa', ids.cpa2!)).status).toBe(403);
+    expect((await grant('dta', ids.cpa2!)).status).toBe(403);
+    expect(await grant('admin', ids.admin2!)).toMatchObject({ status: 400, body: { message: 'Report types are granted to CPAs and custom-role users only' } });
+    expect((await grant('betaAdmin', ids.cpa2!, BETA)).status).toBe(404);
   });
 });

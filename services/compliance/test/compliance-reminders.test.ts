@@ -52,7 +52,7 @@ describe.each(databaseTargets())('compliance reminders ($name)', (target) => {
   /** A schedule's item due on `dueDate`, armed as if generated at `armedAt`. */
   async function itemDue(dueDate: string, armedAt: number, reminderDays = 7): Promise<ComplianceItem> {
     return firm.transaction(async (tx) => {
-      const scheduleId = await schedules.insert(tx, { clientId: 1, reportTypeId: 1, frequency: 'yearly', dueDayOfMonth: 1, dueMonths: ['1'], reminderDays, notes: null });
+      const scheduleId = await schedules.insert(tx, { clientId: 1, reportTypeId: 1, frequency: 'yearly', dueDayOfMonth: 1, dueMonths: ['1'], reminderDays, notes: null, periodLagMonths: 0, jurisdiction: 'US' });
       const [made] = await items.insertMissing(tx, [{ schedule: { id: scheduleId, clientId: 1, reportTypeId: 1 }, period: { key: dueDate.slice(0, 7), label: 'FY', start: dueDate, end: dueDate, dueDate } }]);
       const [item] = await items.byIds(tx, [made!.id]);
       await new ComplianceReminders({ jobs, items, users: userAccess }).arm(tx, [item!], () => reminderDays, armedAt);
@@ -65,13 +65,13 @@ describe.each(databaseTargets())('compliance reminders ($name)', (target) => {
     db = scratch.db;
     tenant.schema = `t_${tenant.shortName}`;
     await migratePlatform(db, [outboxMigrations]);
-    await migrateTenant(db, tenant.schema, [complianceTenantMigrations, userAccess.migrations, directory.migrations, jobs.migrations]);
+    await migrateTenant(db, tenant.schema, [jobs.migrations, complianceTenantMigrations, userAccess.migrations, directory.migrations]);
     firm = db.forSchema(tenant.schema);
     const at = new Date().toISOString();
     for (const id of ADMINS) await userAccess.remember(firm, id, { role: 'Admin', roleId: 1, clientIds: [], reportTypeIds: [] }, at);
     await userAccess.remember(firm, CPA, { role: 'CPA', roleId: 3, clientIds: [1], reportTypeIds: [1] }, at);
     await userAccess.remember(firm, 14, { role: 'DTA', roleId: 2, clientIds: [], reportTypeIds: [] }, at);
-    await directory.rememberClient(firm, { id: 1, name: 'Acme Ltd', uploadDestination: 'server', googleDriveConfigured: false }, at);
+    await directory.rememberClient(firm, { id: 1, name: 'Acme Ltd', uploadDestination: 'server', googleDriveConfigured: false, jurisdiction: 'US', entityType: null }, at);
     await directory.rememberReportType(firm, { id: 1, name: 'GSTR-3B' }, at);
   });
   afterAll(async () => { await scratch.drop(); });

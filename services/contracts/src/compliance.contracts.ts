@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CLIENT_JURISDICTIONS, ENTITY_TYPES, type ClientJurisdiction } from './directory.contracts.ts';
 import { DB_INT_MAX, idSchema, intSchema, isoDateSchema, isoInstantSchema, textSchema } from './scalars.ts';
 
 /*
@@ -45,7 +46,22 @@ export const COMPLIANCE_MESSAGES = {
   assigneeNotStaff: 'Compliance items can only be assigned to staff users of this firm',
   clientsDenied: 'Access denied. Client users can only read their own compliance items.',
   presetDenied: 'Only an Admin or DTA can apply a statutory calendar.',
+  periodLag: `periodLagMonths must be a whole number from ${-12} to 24`,
+  filedInFuture: 'The filed date cannot be in the future',
+  from: 'from must be a date (YYYY-MM-DD)',
+  deleteItems: 'deleteItems must be pending or none',
+  entryIds: 'entryIds must be ids of the calendar\'s entries',
+  grantToUserIds: 'grantToUserIds must be a list of user ids',
+  grantee: 'Report types can only be granted to CPAs and custom-role users of this firm',
+  covers: 'covers must be due or before',
 } as const;
+
+/** The two periods a schedule made by hand may cover: that of its due date, or the one before it. */
+export const PERIOD_CHOICES = ['due', 'before'] as const;
+export type PeriodChoice = (typeof PERIOD_CHOICES)[number];
+
+/** How far a period lag may reach: a year ahead (payments on account) to two years after. */
+export const PERIOD_LAG_MONTHS = { min: -12, max: 24 } as const;
 
 const month = z.union([z.string(), z.number()], { error: COMPLIANCE_MESSAGES.dueMonth })
   .transform((v) => String(v).trim())
@@ -58,7 +74,7 @@ const wholeNumber = (message: string, min: number, max: number, fallback: number
  * POST /compliance-schedules (§5). dueMonths: quarterly any of 1–12 (the form offers 3, 6, 9, 12),
  * yearly exactly one, monthly none; duplicates are dropped and the months kept in calendar order.
  */
-export const scheduleInputSchema = z.object({
+const scheduleFields = {
   clientId: idSchema('clientId', COMPLIANCE_MESSAGES.clientId),
   reportTypeId: idSchema('reportTypeId', COMPLIANCE_MESSAGES.reportTypeId),
   frequency: z.enum(COMPLIANCE_FREQUENCIES, { error: COMPLIANCE_MESSAGES.frequency }),
@@ -67,11 +83,40 @@ export const scheduleInputSchema = z.object({
     .transform((v) => [...new Set(v ?? [])].sort((a, b) => Number(a) - Number(b))),
   reminderDays: wholeNumber(COMPLIANCE_MESSAGES.reminderDays, 1, 90, DEFAULT_REMINDER_DAYS),
   notes: optionalText('notes', 5000),
-}).superRefine((s, ctx) => {
+  /**
+   * Months from the end of the period an item covers to its due month (kit calendar/covered-period.ts,
+   * periodLagFor gives those of "the period of the due date" and "the period before it"). Absent:
+   * on create the period of the due date, on update as it was.
+   */
+  periodLagMonths: z.preprocess((v) => (v === '' || v === null ? undefined : v),
+    z.coerce.number({ error: COMPLIANCE_MESSAGES.periodLag }).int(COMPLIANCE_MESSAGES.periodLag)
+      .min(PERIOD_LAG_MONTHS.min, COMPLIANCE_MESSAGES.periodLag).max(PERIOD_LAG_MONTHS.max, COMPLIANCE_MESSAGES.periodLag).optional()),
+  /** Instead of a lag: items cover the period of their due date, or the one before it (the form's choice). */
+  covers: z.enum(PERIOD_CHOICES, { error: COMPLIANCE_MESSAGES.covers }).optional(),
+};
+const dueMonthsFit = (s: { frequency: ComplianceFrequency; dueMonths: string[] }, ctx: z.RefinementCtx) => {
   const problem = s.frequency === 'monthly' && s.dueMonths.length ? COMPLIANCE_MESSAGES.monthlyMonths
     : s.frequency === 'quarterly' && !s.dueMonths.length ? COMPLIANCE_MESSAGES.quarterlyMonths
       : s.frequency === 'yearly' && s.dueMonths.length !== 1 ? COMPLIANCE_MESSAGES.yearlyMonths : null;
   if (problem) ctx.addIssue({ code: 'custom', path: ['dueMonths'], message: problem });
+};
+
+/**
+ * POST /compliance-schedules (§5). dueMonths: quarterly any of 1–12 (the form offers any three-month
+ * pattern), yearly exactly one, monthly none; duplicates are dropped and the months kept in calendar order.
+ */
+export const scheduleInputSchema = z.object(scheduleFields).superRefine(dueMonthsFit);
+/** PUT /compliance-schedules/{id}: the whole schedule as on create, and whether it is active (default: as it was). */
+export const scheduleUpdateSchema = z.object({ ...scheduleFields, isActive: z.boolean({ error: 'isActive must be true or false' }).optional() }).superRefine(dueMonthsFit);
+export type ScheduleUpdate = z.output<typeof scheduleUpdateSchema>;
+/** DELETE /compliance-schedules/{id}?deleteItems=: remove its pending items too (pending) or keep every item (none, the default). */
+export const scheduleDeleteQuerySchema = z.object({
+  deleteItems: z.enum(['pending', 'none'], { error: COMPLIANCE_MESSAGES.deleteItems }).default('none'),
+});
+/** ?from=YYYY-MM-DD on generation: only items whose covered period ends on or after that day. */
+export const generationQuerySchema = z.object({
+  clientId: idSchema('clientId').optional(),
+  from: isoDateSchema('from', COMPLIANCE_MESSAGES.from).optional(),
 });
 export type ScheduleInput = z.output<typeof scheduleInputSchema>;
 
@@ -133,9 +178,12 @@ export const trackerClientQuerySchema = z.object({ clientId: idSchema('clientId'
  * PUT /compliance-tracker/{id} (§4, §7): any of these. filed stamps filedDate (the one sent,
  * else now); an extension date makes the item extended; assignedToId 0, '' or null unassigns.
  */
+/** The latest calendar day it is anywhere now (UTC+14): a filed date after it is in the future wherever the firm is. */
+const latestToday = () => new Date(Date.now() + 14 * 3_600_000).toISOString().slice(0, 10);
 export const trackerUpdateSchema = z.object({
   status: status.optional(),
-  filedDate: z.union([z.literal(''), z.null(), isoInstantSchema('filedDate')]).optional().transform((v) => (v === undefined ? undefined : v || null)),
+  filedDate: z.union([z.literal(''), z.null(), isoInstantSchema('filedDate')]).optional().transform((v) => (v === undefined ? undefined : v || null))
+    .refine((v) => !v || v.slice(0, 10) <= latestToday(), COMPLIANCE_MESSAGES.filedInFuture),
   extensionDate: z.union([z.literal(''), z.null(), isoInstantSchema('extensionDate')]).optional()
     .transform((v) => (v === undefined ? undefined : v ? v.slice(0, 10) : null)),
   remarks: optionalText('remarks', 5000).optional(),
@@ -157,6 +205,12 @@ export interface ComplianceSchedule {
   isActive: boolean;
   reminderDays: number;
   notes: string | null;
+  /** Months from the end of the covered period to the due month (scheduleInputSchema). */
+  periodLagMonths: number;
+  /** Which of the form's two choices the lag is, or null for another (a statutory calendar's own). */
+  covers: PeriodChoice | null;
+  /** Whose years label its periods: the preset's country, else the client's jurisdiction when it was made. */
+  jurisdiction: ClientJurisdiction;
   createdAt: string;
   updatedAt: string;
 }
@@ -190,6 +244,14 @@ export interface ComplianceItem {
   updatedAt: string;
 }
 
+/** The reply of DELETE /compliance-schedules/{id}. */
+export interface ScheduleDeletion {
+  id: number;
+  /** Pending items removed with it (deleteItems=pending); the others stay in the tracker. */
+  deletedItems: number;
+  keptItems: number;
+}
+
 /** The reply of POST /compliance-schedules/{id}/generate/{year}. */
 export interface GenerationResult {
   scheduleId: number;
@@ -213,13 +275,29 @@ export interface BulkGenerationResult {
 export const JURISDICTIONS = ['india', 'us', 'uk', 'australia'] as const;
 export type Jurisdiction = (typeof JURISDICTIONS)[number];
 
+/**
+ * Registrations an entry needs besides the entity type: a GST filer monthly or under India's
+ * quarterly QRMP scheme, any GST registration, an employer, a VAT-registered business, a TDS deductor.
+ */
+export const REGISTRATIONS = ['gst', 'gst_monthly', 'gst_qrmp', 'employer', 'vat', 'tds'] as const;
+export type Registration = (typeof REGISTRATIONS)[number];
+/** The alternative schemes a firm chooses per client: offered in the apply dialog, not chosen by default. */
+export const OPT_IN_REGISTRATIONS: readonly Registration[] = ['gst_qrmp'];
+
 /** One statutory obligation, expressed in the schedule model (§3), with where it comes from. */
 export const presetEntrySchema = z.object({
+  /** Stable within its calendar: apply's entryIds name entries by it. */
+  id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/),
   reportTypeName: z.string().min(1).max(200),
   frequency: z.enum(COMPLIANCE_FREQUENCIES),
   dueDayOfMonth: z.number().int().min(1).max(31),
   dueMonths: z.array(z.string().regex(/^(?:[1-9]|1[0-2])$/)),
   reminderDays: z.number().int().min(1).max(90).default(DEFAULT_REMINDER_DAYS),
+  /** Months from the end of the covered period to the due month (kit calendar/covered-period.ts). */
+  periodLagMonths: z.number().int().min(PERIOD_LAG_MONTHS.min).max(PERIOD_LAG_MONTHS.max),
+  /** The entity types it applies to; empty: every type. */
+  entityTypes: z.array(z.enum(ENTITY_TYPES)).default([]),
+  registration: z.enum(REGISTRATIONS).optional(),
   source: z.string().min(1),
   /** Where the real rule does not fit the model, what it is and which nearest rule is used. */
   note: z.string().optional(),
@@ -230,16 +308,39 @@ export const presetSchema = z.object({
   id: z.enum(JURISDICTIONS),
   name: z.string().min(1),
   jurisdiction: z.string().min(1),
+  /** The clients' jurisdiction code whose years label its periods. */
+  country: z.enum(CLIENT_JURISDICTIONS),
   /** When the entries were last checked against their sources. */
   reviewedOn: isoDateSchema('reviewedOn'),
   entries: z.array(presetEntrySchema).min(1),
 });
 export type CompliancePreset = z.output<typeof presetSchema>;
 
+/**
+ * Whether an entry is chosen for a client by default: its entity types include the client's (or
+ * either is unsaid) and it is not an opt-in scheme.
+ */
+export function entryFits(entry: Pick<PresetEntry, 'entityTypes' | 'registration'>, entityType: string | null): boolean {
+  if (entry.registration && OPT_IN_REGISTRATIONS.includes(entry.registration)) return false;
+  return !entityType || !entry.entityTypes.length || entry.entityTypes.includes(entityType as PresetEntry['entityTypes'][number]);
+}
+
 export const presetApplySchema = z.object({
   clientIds: z.array(idSchema('clientId', COMPLIANCE_MESSAGES.clientIds), { error: COMPLIANCE_MESSAGES.clientIds })
     .min(1, COMPLIANCE_MESSAGES.clientIds).max(500).transform((v) => [...new Set(v)]),
+  /**
+   * The entries to create, the same for every client; absent: each client gets the entries that
+   * fit its entity type (entryFits). A map from client id to entry ids chooses per client.
+   */
+  entryIds: z.union([
+    z.array(z.string().max(100), { error: COMPLIANCE_MESSAGES.entryIds }).max(100),
+    z.record(z.string().regex(/^\d+$/), z.array(z.string().max(100)).max(100), { error: COMPLIANCE_MESSAGES.entryIds }),
+  ], { error: COMPLIANCE_MESSAGES.entryIds }).optional(),
+  /** Who is granted the calendar's report types; absent: the CPAs and custom-role users who have any of the clients. */
+  grantToUserIds: z.array(idSchema('userId', COMPLIANCE_MESSAGES.grantToUserIds), { error: COMPLIANCE_MESSAGES.grantToUserIds })
+    .max(500).transform((v) => [...new Set(v)]).optional(),
 });
+export type PresetApply = z.output<typeof presetApplySchema>;
 
 /** The reply of POST /compliance-presets/{id}/apply: what it created (existing schedules are kept). */
 export interface PresetApplyResult {
@@ -248,6 +349,8 @@ export interface PresetApplyResult {
   createdSchedules: ComplianceSchedule[];
   /** Client and report type pairs that already had a schedule of the same frequency. */
   skipped: { clientId: number; reportTypeId: number }[];
+  /** The report types each user was given (those they lacked), so they see the new schedules' items. */
+  grantedReportTypes: { userId: number; reportTypeIds: number[] }[];
 }
 
 // ---------------------------------------------------------------- events
@@ -267,6 +370,7 @@ export const complianceScheduleEventSchema = z.object({
   dueMonths: z.array(z.string()),
   isActive: z.boolean(),
   reminderDays: z.number().int(),
+  periodLagMonths: z.number().int().optional(),
 });
 export type ComplianceScheduleEvent = z.infer<typeof complianceScheduleEventSchema>;
 

@@ -14,6 +14,21 @@ import { isCalendarDate } from './scalars.ts';
 export const PHONE_COUNTRIES = ['US', 'CA', 'IN', 'UK', 'AU'] as const;
 export type PhoneCountry = (typeof PHONE_COUNTRIES)[number];
 
+/**
+ * Where a client files (DESIGN §8 "firm calendar"): its tax years and which statutory calendar fits.
+ * The same codes as the phone countries; a client without one takes the firm's country (the
+ * phone country of its client field settings, else US).
+ */
+export const CLIENT_JURISDICTIONS = PHONE_COUNTRIES;
+export type ClientJurisdiction = PhoneCountry;
+/** The legal form a client files as; calendar entries say which of these they apply to. */
+export const ENTITY_TYPES = ['individual', 'sole_proprietor', 'partnership', 'c_corp', 's_corp', 'company', 'llp', 'trust'] as const;
+export type EntityType = (typeof ENTITY_TYPES)[number];
+export const ENTITY_TYPE_LABELS: Record<EntityType, string> = {
+  individual: 'Individual', sole_proprietor: 'Sole proprietor', partnership: 'Partnership', c_corp: 'C corporation',
+  s_corp: 'S corporation', company: 'Company', llp: 'LLP', trust: 'Trust',
+};
+
 export interface FormatPreset {
   pattern: string;
   example: string;
@@ -200,6 +215,12 @@ export function clientInputSchema(settings: ClientFieldSettingsInput | null) {
       startDate: isoDate.optional().transform((v) => v ?? todayIsoDate()),
       uploadDestination: z.enum(UPLOAD_DESTINATIONS, { error: 'Upload destination must be server or google_drive' }).nullish()
         .transform((v) => v ?? 'server'),
+      /** Absent or empty: on create the firm's country, on update the client's own (the service fills it in). */
+      jurisdiction: z.preprocess((v) => (v === '' || v === null ? undefined : v),
+        z.enum(CLIENT_JURISDICTIONS, { error: `Jurisdiction must be one of ${CLIENT_JURISDICTIONS.join(', ')}` }).optional()),
+      /** null or empty: none said; absent: none on create, unchanged on update. */
+      entityType: z.preprocess((v) => (v === '' ? null : v),
+        z.enum(ENTITY_TYPES, { error: `Entity type must be one of ${ENTITY_TYPES.join(', ')}` }).nullish()),
     }),
   );
 }
@@ -219,6 +240,8 @@ export const clientPayloadSchema = z.looseObject({
   employeeCount: z.unknown().optional().describe('integer ≥ 0, default 0'),
   startDate: z.unknown().optional().describe('YYYY-MM-DD, default today'),
   uploadDestination: z.unknown().optional().describe('server (default) or google_drive'),
+  jurisdiction: z.unknown().optional().describe(`one of ${CLIENT_JURISDICTIONS.join(', ')}; default the firm's country`),
+  entityType: z.unknown().optional().describe(`one of ${ENTITY_TYPES.join(', ')}, or none`),
 });
 
 export interface Client {
@@ -237,6 +260,9 @@ export interface Client {
   uploadDestination: UploadDestination;
   /** Whether Google Drive is connected for this client (never the tokens themselves). */
   googleDriveConfigured: boolean;
+  jurisdiction: ClientJurisdiction;
+  /** null: not said (every calendar entry fits). */
+  entityType: EntityType | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -348,7 +374,7 @@ export const REPORT_TYPE_UPSERTED = 'report-type.upserted';
 export const REPORT_TYPE_DELETED = 'report-type.deleted';
 
 /** `client.upserted` payload (other services keep client names in read models). */
-export type ClientEvent = Pick<Client, 'id' | 'name' | 'uploadDestination' | 'googleDriveConfigured'>;
+export type ClientEvent = Pick<Client, 'id' | 'name' | 'uploadDestination' | 'googleDriveConfigured' | 'jurisdiction' | 'entityType'>;
 /** `client.deleted` payload: services drop that client's data and access entries. */
 export interface ClientDeletedEvent { id: number; name: string }
 /** `report-type.upserted` / `report-type.deleted` payloads. */

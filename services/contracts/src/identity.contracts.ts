@@ -50,6 +50,18 @@ export const userUpdateSchema = userInputSchema.extend({
 export type UserInput = z.infer<typeof userInputSchema>;
 export type UserUpdate = z.infer<typeof userUpdateSchema>;
 
+/**
+ * POST /api/users/{id}/report-access (Admin): adds report types to a CPA's or custom-role user's
+ * list, keeping the rest (a statutory calendar grants the types it made to the staff who serve the clients).
+ */
+export const reportAccessGrantSchema = z.object({
+  reportTypeIds: z.array(z.coerce.number().int().min(1), { error: 'reportTypeIds must be a list of report type ids' })
+    .min(1, 'reportTypeIds must be a list of report type ids').max(500).transform((v) => [...new Set(v)]),
+});
+/** The reply: the ids this call added (those the user lacked). */
+export interface ReportAccessGrant { userId: number; reportTypeIds: number[] }
+export const REPORT_ACCESS_GRANT_DENIED = 'Report types are granted to CPAs and custom-role users only';
+
 export interface User {
   id: number;
   username: string;

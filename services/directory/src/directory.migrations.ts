@@ -80,5 +80,14 @@ export const directoryTenantMigrations: ServiceMigrations = {
       );
       CREATE INDEX report_type_files_type ON report_type_files (report_type_id)`,
     },
+    {
+      id: '003_client_jurisdiction_entity',
+      sql: `-- Where a client files and as what (DESIGN §8 "firm calendar"): existing clients take the
+      -- firm's country (its phone country), as new ones do when none is given.
+      ALTER TABLE clients ADD COLUMN jurisdiction text NOT NULL DEFAULT 'US' CHECK (jurisdiction IN ('US', 'CA', 'IN', 'UK', 'AU'));
+      UPDATE clients SET jurisdiction = s.phone_country FROM client_field_settings s WHERE s.phone_country IN ('US', 'CA', 'IN', 'UK', 'AU');
+      ALTER TABLE clients ADD COLUMN entity_type text
+        CHECK (entity_type IN ('individual', 'sole_proprietor', 'partnership', 'c_corp', 's_corp', 'company', 'llp', 'trust'))`,
+    },
   ],
 };

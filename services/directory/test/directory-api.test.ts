@@ -197,6 +197,24 @@ describe('clients', () => {
     expect(read.body).toEqual(r.body);
   });
 
+  it('jurisdiction defaults to the firm\'s country (its phone country, else US) and entity type to none; both kept when an update leaves them out', async () => {
+    const us = await call<Client>('POST', `/api/${BETA}/clients`, tokens[`${BETA}_admin`], usClient('Delaware Corp', { entityType: 'c_corp' }));
+    expect(us.body).toMatchObject({ jurisdiction: 'US', entityType: 'c_corp' });
+    const indian = await call<Client>('POST', `/api/${ACME}/clients`, tokens[`${ACME}_admin`], indianClient('Pune Traders'));
+    expect(indian.body).toMatchObject({ jurisdiction: 'IN', entityType: null });
+    const uk = await call<Client>('POST', `/api/${BETA}/clients`, tokens[`${BETA}_admin`], usClient('London Partners', { jurisdiction: 'UK', entityType: 'llp' }));
+    expect(uk.body).toMatchObject({ jurisdiction: 'UK', entityType: 'llp' });
+    const kept = await call<Client>('PUT', `/api/${BETA}/clients/${uk.body.id}`, tokens[`${BETA}_admin`], usClient('London Partners LLP'));
+    expect(kept.body).toMatchObject({ name: 'London Partners LLP', jurisdiction: 'UK', entityType: 'llp' });
+    const cleared = await call<Client>('PUT', `/api/${BETA}/clients/${uk.body.id}`, tokens[`${BETA}_admin`], usClient('London Partners LLP', { entityType: '', jurisdiction: 'AU' }));
+    expect(cleared.body).toMatchObject({ jurisdiction: 'AU', entityType: null });
+    expect((await call<Client>('GET', `/api/${BETA}/clients/${uk.body.id}`, tokens[`${BETA}_admin`])).body).toMatchObject({ jurisdiction: 'AU', entityType: null });
+    expect(await call('POST', `/api/${BETA}/clients`, tokens[`${BETA}_admin`], usClient('Paris SARL', { jurisdiction: 'FR' })))
+      .toMatchObject({ status: 400, body: { message: 'Jurisdiction must be one of US, CA, IN, UK, AU' } });
+    expect(await call('POST', `/api/${BETA}/clients`, tokens[`${BETA}_admin`], usClient('Odd Inc', { entityType: 'llc' })))
+      .toMatchObject({ status: 400, body: { message: 'Entity type must be one of individual, sole_proprietor, partnership, c_corp, s_corp, company, llp, trust' } });
+  });
+
   it('updates and deletes, and answers 404 for a missing client', async () => {
     const created = await call<Client>('POST', `/api/${BETA}/clients`, tokens[`${BETA}_admin`], usClient('Cedar LLC'));
     const updated = await call<Client>('PUT', `/api/${BETA}/clients/${created.body.id}`, tokens[`${BETA}_admin`], usClient('Cedar Holdings', { employeeCount: 40, startDate: '2023-01-15', uploadDestination: 'google_drive' }));

@@ -35,7 +35,7 @@ describe.each(databaseTargets())('file store ($name)', (target) => {
     const name = `fs_${randomBytes(4).toString('hex')}`;
     await migrateTenant(db, name, [filesTenantMigrations, directory.migrations]);
     schema = db.forSchema(name);
-    await directory.rememberClient(schema, { id: 1, name: 'Own Client', uploadDestination: 'server', googleDriveConfigured: false }, '2030-01-01T00:00:00Z');
+    await directory.rememberClient(schema, { id: 1, name: 'Own Client', uploadDestination: 'server', googleDriveConfigured: false, jurisdiction: 'US', entityType: null }, '2030-01-01T00:00:00Z');
     await directory.rememberReportType(schema, { id: 10, name: 'Audit' }, '2030-01-01T00:00:00Z');
     const put = async (key: string, f: NewFile) => { ids[key] = (await schema.transaction((tx) => store.insert(tx, f))).id; };
     await put('ownAudit', file('own audit.txt'));

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { DEFAULT_RULE_SETTINGS } from '@ledgerline/contracts/insights.contracts.ts';
 import { amountMentions, documentFacts, largestAmountNear } from '../src/rules/document-facts.ts';
 import { findInsights, type FileFacts, type TrackerItemFacts } from '../src/rules/find-insights.ts';
+import { coveredPeriod } from '@ledgerline/kit/calendar/covered-period.ts';
 import { periodKeyOf } from '../src/rules/period-mentions.ts';
 import { parseClassification, type ReportClassification } from '../src/rules/report-classification.ts';
 
@@ -50,6 +51,26 @@ describe('missing_document', () => {
     expect(ofType('missing_document', run([item({ id: 1 })], [file(5, 'TDS March 2027.pdf', '', { reportTypeId: TDS })]))).toHaveLength(1);
     expect(ofType('missing_document', run([item({ id: 1 })], [file(5, 'GSTR-3B February 2027.pdf', '')]))).toHaveLength(1);
     expect(ofType('missing_document', run([item({ id: 1 })], [file(5, 'Board minutes March 2027.pdf', '', { isReport: false })]))).toHaveLength(1);
+  });
+});
+
+describe('compliance_match: the period a document states meets the period an item covers', () => {
+  /** A GSTR-3B item as the compliance service makes it: due on the 20th, covering the month before. */
+  const gstr3b = (id: number, dueDate: string): TrackerItemFacts => {
+    const p = coveredPeriod({ dueDate, frequency: 'monthly', periodLagMonths: 1, jurisdiction: 'IN' });
+    return item({ id, dueDate, periodLabel: p.label, periodKey: periodKeyOf(p.start, p.end) });
+  };
+
+  it('"Tax period: October 2026" matches the item due 20 Nov 2026, not the one due 20 Oct (September\'s)', () => {
+    const ack = file(9, 'GSTR-3B acknowledgement.pdf', 'Form GSTR-3B. Tax period: October 2026. Return filed successfully. ARN AA2711260012345');
+    const matches = ofType('compliance_match', run([gstr3b(1, '2026-10-20'), gstr3b(2, '2026-11-20')], [ack], '2026-11-26'));
+    expect(matches.map((m) => [m.metadata.trackerItemId, m.metadata.period])).toEqual([[2, 'Oct 2026']]);
+    expect(matches[0]!.recommendedAction).toContain('mark GSTR-3B for Oct 2026 as filed');
+  });
+
+  it('the UK tax year (6 April to 5 April) is the year "2025-26" names', () => {
+    const p = coveredPeriod({ dueDate: '2027-01-31', frequency: 'yearly', periodLagMonths: 10, jurisdiction: 'UK' });
+    expect(periodKeyOf(p.start, p.end)).toBe(periodKeyOf('2025-04-01', '2026-03-31'));
   });
 });
 

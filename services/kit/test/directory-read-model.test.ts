@@ -48,7 +48,7 @@ describe.each(databaseTargets())('directory read model ($name)', (target) => {
   it('keeps each firm\'s clients and report types from the directory\'s events', async () => {
     await publish(client(acme.shortName, 1, 'Aurora Traders', { uploadDestination: 'google_drive', googleDriveConfigured: true }), newEvent(REPORT_TYPE_UPSERTED, acme.shortName, { id: 7, name: 'Audit' }));
     await eventually(async () => {
-      expect(await model.client(db.forSchema(acme.schemaName), 1)).toEqual({ id: 1, name: 'Aurora Traders', uploadDestination: 'google_drive', googleDriveConfigured: true });
+      expect(await model.client(db.forSchema(acme.schemaName), 1)).toEqual({ id: 1, name: 'Aurora Traders', uploadDestination: 'google_drive', googleDriveConfigured: true, jurisdiction: null, entityType: null });
       expect(await model.reportType(db.forSchema(acme.schemaName), 7)).toEqual({ id: 7, name: 'Audit' });
     });
     expect(await model.client(db.forSchema(beta.schemaName), 1)).toBeNull();
@@ -75,11 +75,11 @@ describe.each(databaseTargets())('directory read model ($name)', (target) => {
 
   it('remembers what the directory answered directly, unless an event already said something newer', async () => {
     const schema = db.forSchema(beta.schemaName);
-    await model.rememberClient(schema, { id: 5, name: 'Cedar', uploadDestination: 'server', googleDriveConfigured: false }, '2030-02-01T00:00:00.000Z');
+    await model.rememberClient(schema, { id: 5, name: 'Cedar', uploadDestination: 'server', googleDriveConfigured: false, jurisdiction: 'US', entityType: null }, '2030-02-01T00:00:00.000Z');
     expect((await model.client(schema, 5))?.name).toBe('Cedar');
     await publish(at(client(beta.shortName, 5, 'Cedar Holdings'), '2030-02-02T00:00:00.000Z'));
     await eventually(async () => expect((await model.client(schema, 5))?.name).toBe('Cedar Holdings'));
-    await model.rememberClient(schema, { id: 5, name: 'Cedar (stale answer)', uploadDestination: 'server', googleDriveConfigured: false }, '2030-02-01T12:00:00.000Z');
+    await model.rememberClient(schema, { id: 5, name: 'Cedar (stale answer)', uploadDestination: 'server', googleDriveConfigured: false, jurisdiction: 'US', entityType: null }, '2030-02-01T12:00:00.000Z');
     expect((await model.client(schema, 5))?.name).toBe('Cedar Holdings');
     await model.rememberReportType(schema, { id: 9, name: 'Payroll' }, '2030-02-01T00:00:00.000Z');
     expect(await model.reportType(schema, 9)).toEqual({ id: 9, name: 'Payroll' });

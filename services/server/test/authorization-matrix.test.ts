@@ -130,6 +130,7 @@ const RULES: Record<string, Rule> = {
   'DELETE /api/users/{id}': { allowed: ADMINS, request: async () => ({ path: String(await victimUser()) }) },
   'GET /api/users/{id}/client-access': { allowed: MANAGERS, request: () => ({ path: String(ids.admin) }) },
   'GET /api/users/{id}/report-access': { allowed: MANAGERS, request: () => ({ path: String(ids.admin) }) },
+  'POST /api/users/{id}/report-access': { allowed: ADMINS, request: async () => ({ path: String(await victimUser()), body: { reportTypeIds: [ids.reportType] } }) },
 
   'GET /api/clients': { allowed: EVERYONE },
   'POST /api/clients': { allowed: ADMINS, request: () => ({ body: testClient(unique('New Client ')) }) },
@@ -196,6 +197,10 @@ const RULES: Record<string, Rule> = {
   // The matrix fills the first path parameter only: the year stays '{year}' (a 400 for those allowed).
   'POST /api/compliance-schedules/{scheduleId}/generate/{year}': { allowed: STAFF, request: async () => ({ path: String(await victimSchedule()) }) },
   'POST /api/compliance-schedules/generate/{year}': { allowed: STAFF, request: () => ({ path: '2031' }) },
+  'PUT /api/compliance-schedules/{scheduleId}': {
+    allowed: STAFF, request: async () => ({ path: String(await victimSchedule()), body: { clientId: ids.ownClient, reportTypeId: ids.reportType, frequency: 'yearly', dueMonths: ['7'] } }),
+  },
+  'DELETE /api/compliance-schedules/{scheduleId}': { allowed: STAFF, request: async () => ({ path: String(await victimSchedule()) }) },
   'GET /api/compliance-tracker': { allowed: EVERYONE },
   'GET /api/compliance-tracker/overdue': { allowed: EVERYONE },
   'GET /api/compliance-tracker/upcoming': { allowed: EVERYONE },

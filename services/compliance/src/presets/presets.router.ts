@@ -19,12 +19,12 @@ export function createPresetsRouter(deps: { api: ApiRegistry; presets: PresetSer
   });
 
   api.route(router, {
-    method: 'post', path: '/api/compliance-presets/:id/apply', summary: 'Create the preset\'s missing report types and schedules for the given clients',
+    method: 'post', path: '/api/compliance-presets/:id/apply', summary: 'Create the calendar\'s schedules for the given clients (entryIds, else the entries that fit each client\'s entity type), its missing report types, and grant them to the staff serving the clients (grantToUserIds)',
     body: presetApplySchema, pathParams: { id: { type: 'string', enum: [...JURISDICTIONS] } }, before,
   }, async ({ res, params, body }) => {
     const t = await tenants.ofRequest(res);
     staffReach(t);
-    return presets.apply(t, params.id ?? '', body.clientIds);
+    return presets.apply(t, params.id ?? '', body);
   });
   return router;
 }

@@ -1,41 +1,47 @@
+import { coveredPeriod } from '@ledgerline/kit/calendar/covered-period.ts';
 import type { ComplianceFrequency } from '@ledgerline/contracts/compliance.contracts.ts';
+import type { ClientJurisdiction } from '@ledgerline/contracts/directory.contracts.ts';
 
 /** One tracker item a schedule yields for a year. Dates are calendar days, 'YYYY-MM-DD'. */
 export interface Period {
   /** Unique per schedule: the due month, 'YYYY-MM'. */
   key: string;
-  /** 'Mar 2027' (monthly), 'Q1 2027' (quarterly), 'FY 2027' (yearly). */
+  /** The covered period's label in the schedule's jurisdiction: 'Oct 2026', 'Q2 FY 2026-27', '2025-26', 'FY2026'. */
   label: string;
+  /** The covered period's first and last day. */
   start: string;
   end: string;
   dueDate: string;
 }
 
-const MONTH_NAMES = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+/** What of a schedule decides its periods. */
+export interface PeriodRule {
+  frequency: ComplianceFrequency;
+  dueDayOfMonth: number;
+  dueMonths: readonly string[];
+  periodLagMonths: number;
+  jurisdiction: ClientJurisdiction;
+}
+
 const pad = (n: number) => String(n).padStart(2, '0');
-const day = (year: number, month: number, d: number) => `${year}-${pad(month)}-${pad(d)}`;
 /** Days in `month` (1–12) of `year`, leap years included. */
 export const daysInMonth = (year: number, month: number): number => new Date(Date.UTC(year, month, 0)).getUTCDate();
 
+/** The due date of an item due in `month` of `year`: the due day, clamped to the month's last day (31 in June → 30 June). */
+export const dueDateIn = (rule: Pick<PeriodRule, 'dueDayOfMonth'>, year: number, month: number): string =>
+  `${year}-${pad(month)}-${pad(Math.min(rule.dueDayOfMonth, daysInMonth(year, month)))}`;
+
 /**
- * The periods of one year of a schedule (spec 001 §3, §5): monthly twelve, quarterly one per
- * due month, yearly one. The due day clamps to the month's last day (31 in June → 30 June;
- * 29–31 in February → 28 or 29). A label names the month, calendar quarter or year the item
- * is due in; the model has no "period covered" offset, so that is what it can say truthfully.
+ * The items a schedule has due in one year (spec 001 §3, §5): monthly twelve, quarterly and
+ * yearly one per due month. Each names the period it covers (kit calendar/covered-period.ts):
+ * GSTR-1 due 11 Nov 2026 covers October 2026. `from` (YYYY-MM-DD) leaves out those whose covered
+ * period ended before it (a firm onboarding mid-year does not get last spring's returns).
  */
-export function periodsOf(schedule: { frequency: ComplianceFrequency; dueDayOfMonth: number; dueMonths: readonly string[] }, year: number): Period[] {
-  const months = schedule.frequency === 'monthly' ? [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12] : schedule.dueMonths.map(Number);
+export function periodsOf(rule: PeriodRule, year: number, from?: string): Period[] {
+  const months = rule.frequency === 'monthly' ? [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12] : rule.dueMonths.map(Number);
   return months.map((month) => {
-    const dueDate = day(year, month, Math.min(schedule.dueDayOfMonth, daysInMonth(year, month)));
-    const key = `${year}-${pad(month)}`;
-    if (schedule.frequency === 'monthly') {
-      return { key, label: `${MONTH_NAMES[month - 1]} ${year}`, start: day(year, month, 1), end: day(year, month, daysInMonth(year, month)), dueDate };
-    }
-    if (schedule.frequency === 'quarterly') {
-      const quarter = Math.ceil(month / 3);
-      const first = quarter * 3 - 2;
-      return { key, label: `Q${quarter} ${year}`, start: day(year, first, 1), end: day(year, first + 2, daysInMonth(year, first + 2)), dueDate };
-    }
-    return { key, label: `FY ${year}`, start: day(year, 1, 1), end: day(year, 12, 31), dueDate };
-  });
+    const dueDate = dueDateIn(rule, year, month);
+    const covered = coveredPeriod({ dueDate, frequency: rule.frequency, periodLagMonths: rule.periodLagMonths, jurisdiction: rule.jurisdiction, dueMonths: rule.dueMonths });
+    return { key: `${year}-${pad(month)}`, label: covered.label, start: covered.start, end: covered.end, dueDate };
+  }).filter((p) => !from || p.end >= from);
 }

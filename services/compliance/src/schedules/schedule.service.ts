@@ -1,12 +1,15 @@
+import { periodLagFor } from '@ledgerline/kit/calendar/covered-period.ts';
 import type { DirectoryLookup } from '@ledgerline/kit/directory/directory-lookup.ts';
 import { Invalid, NotFound } from '@ledgerline/kit/errors.ts';
 import type { TenantRequest } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import {
-  COMPLIANCE_MESSAGES, type BulkGenerationResult, type ComplianceItemEvent, type ComplianceSchedule, type GenerationResult, type ScheduleInput,
+  COMPLIANCE_MESSAGES, type BulkGenerationResult, type ComplianceItemEvent, type ComplianceSchedule, type GenerationResult, type ScheduleDeletion,
+  type ScheduleInput, type ScheduleUpdate,
 } from '@ledgerline/contracts/compliance.contracts.ts';
+import type { ClientJurisdiction } from '@ledgerline/contracts/directory.contracts.ts';
 import { staffReach } from '../access-rules.ts';
 import type { ComplianceReminders } from '../reminders/compliance-reminders.ts';
-import { publishItems, publishSchedules } from '../tracker/compliance-events.ts';
+import { publishItemRemovals, publishItems, publishScheduleRemoval, publishSchedules } from '../tracker/compliance-events.ts';
 import type { TrackerStore } from '../tracker/tracker.store.ts';
 import { periodsOf } from './periods.ts';
 import type { ScheduleStore } from './schedule.store.ts';
@@ -28,9 +31,12 @@ export class ScheduleService {
     this.#directory = deps.directory;
   }
 
-  /** A referenced client (and report type) must be the firm's and within the caller's lists (else 400 naming which). */
-  async checkClient(t: TenantRequest, clientId: number): Promise<void> {
-    await asInvalid(this.#directory.client(t, clientId));
+  /**
+   * A referenced client (and report type) must be the firm's and within the caller's lists (else 400
+   * naming which); answers the client's jurisdiction, whose years label a schedule's periods.
+   */
+  async checkClient(t: TenantRequest, clientId: number): Promise<ClientJurisdiction> {
+    return (await asInvalid(this.#directory.client(t, clientId))).jurisdiction ?? 'US';
   }
 
   async #checkReportType(t: TenantRequest, reportTypeId: number): Promise<void> {
@@ -39,27 +45,62 @@ export class ScheduleService {
 
   async create(t: TenantRequest, input: ScheduleInput): Promise<ComplianceSchedule> {
     const reach = staffReach(t);
-    await this.checkClient(t, input.clientId);
+    const jurisdiction = await this.checkClient(t, input.clientId);
     await this.#checkReportType(t, input.reportTypeId);
     return t.db.transaction(async (tx) => {
-      const schedule = (await this.#schedules.get(tx, reach, await this.#schedules.insert(tx, input)))!;
+      const periodLagMonths = input.periodLagMonths ?? periodLagFor(input.covers ?? 'due', input.frequency, input.dueMonths, jurisdiction);
+      const schedule = (await this.#schedules.get(tx, reach, await this.#schedules.insert(tx, { ...input, jurisdiction, periodLagMonths })))!;
       await publishSchedules(tx, t.shortName, [schedule]);
       return schedule;
     });
   }
 
-  /** One schedule's year (the Schedules tab's 'Generate {year}'). */
-  async generate(t: TenantRequest, scheduleId: number, year: number): Promise<GenerationResult> {
+  /**
+   * PUT: the whole schedule. Items already made keep their dates and labels (they are the record
+   * of what was asked); the next generation follows the new rule. A schedule moved to another
+   * client takes that client's jurisdiction.
+   */
+  async update(t: TenantRequest, id: number, input: ScheduleUpdate): Promise<ComplianceSchedule> {
+    const reach = staffReach(t);
+    const before = await this.#schedules.get(t.db, reach, id);
+    if (!before) throw new NotFound(COMPLIANCE_MESSAGES.scheduleNotFound);
+    const jurisdiction = input.clientId === before.clientId ? before.jurisdiction : await this.checkClient(t, input.clientId);
+    if (input.reportTypeId !== before.reportTypeId) await this.#checkReportType(t, input.reportTypeId);
+    return t.db.transaction(async (tx) => {
+      // A lag given wins; else the choice given, else the one it had (for its new months), else its lag as it was.
+      const covers = input.covers ?? before.covers;
+      const periodLagMonths = input.periodLagMonths ?? (covers ? periodLagFor(covers, input.frequency, input.dueMonths, jurisdiction) : before.periodLagMonths);
+      await this.#schedules.update(tx, id, { ...input, isActive: input.isActive ?? before.isActive, jurisdiction, periodLagMonths });
+      const schedule = (await this.#schedules.get(tx, reach, id))!;
+      await publishSchedules(tx, t.shortName, [schedule]);
+      return schedule;
+    });
+  }
+
+  /** DELETE: the schedule, and its pending items when asked (filed, delayed and extended ones are kept). */
+  async delete(t: TenantRequest, id: number, deleteItems: 'pending' | 'none'): Promise<ScheduleDeletion> {
+    const schedule = await this.#schedules.get(t.db, staffReach(t), id);
+    if (!schedule) throw new NotFound(COMPLIANCE_MESSAGES.scheduleNotFound);
+    return t.db.transaction(async (tx) => {
+      const { deleted, kept } = await this.#schedules.delete(tx, id, deleteItems === 'pending');
+      await publishItemRemovals(tx, t.shortName, schedule.clientId, deleted);
+      await publishScheduleRemoval(tx, t.shortName, schedule);
+      return { id, deletedItems: deleted.length, keptItems: kept };
+    });
+  }
+
+  /** One schedule's year (the Schedules tab's 'Generate {year}'); `from`: only periods ending on or after it. */
+  async generate(t: TenantRequest, scheduleId: number, year: number, from?: string): Promise<GenerationResult> {
     const schedule = await this.#schedules.get(t.db, staffReach(t), scheduleId);
     if (!schedule) throw new NotFound(COMPLIANCE_MESSAGES.scheduleNotFound);
-    const { items, periods } = await this.#generate(t, [schedule], year);
+    const { items, periods } = await this.#generate(t, [schedule], year, from);
     return { scheduleId, year, created: items.length, existing: periods - items.length, items: await this.#items.byIds(t.db, items.map((i) => i.id)) };
   }
 
   /** The year of every active schedule within the caller's reach (of one client, if given), in one transaction. */
-  async generateAll(t: TenantRequest, year: number, clientId: number | undefined): Promise<BulkGenerationResult> {
+  async generateAll(t: TenantRequest, year: number, clientId: number | undefined, from?: string): Promise<BulkGenerationResult> {
     const schedules = (await this.#schedules.list(t.db, staffReach(t), clientId)).filter((s) => s.isActive);
-    const { items, periods } = await this.#generate(t, schedules, year);
+    const { items, periods } = await this.#generate(t, schedules, year, from);
     return { year, schedules: schedules.length, created: items.length, existing: periods - items.length };
   }
 
@@ -67,8 +108,8 @@ export class ScheduleService {
    * Inserts the year's missing items (the unique schedule+period key makes a repeat, or two at
    * once, insert each item once) and arms the reminders of those this call made.
    */
-  async #generate(t: TenantRequest, schedules: readonly ComplianceSchedule[], year: number): Promise<{ items: ComplianceItemEvent[]; periods: number }> {
-    const periods = schedules.flatMap((schedule) => periodsOf(schedule, year).map((period) => ({ schedule, period })));
+  async #generate(t: TenantRequest, schedules: readonly ComplianceSchedule[], year: number, from?: string): Promise<{ items: ComplianceItemEvent[]; periods: number }> {
+    const periods = schedules.flatMap((schedule) => periodsOf(schedule, year, from).map((period) => ({ schedule, period })));
     const reminderDays = new Map(schedules.map((s) => [s.id, s.reminderDays]));
     const items = await t.db.transaction(async (tx) => {
       const made = await this.#items.insertMissing(tx, periods);

@@ -5,7 +5,9 @@ import type { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
 import { authenticate } from '@ledgerline/kit/http/authenticate.ts';
 import { parsePathId } from '@ledgerline/kit/http/path-id.ts';
 import type { ServiceTenants } from '@ledgerline/kit/tenancy/tenant-requests.ts';
-import { COMPLIANCE_MESSAGES, GENERATION_YEARS, scheduleInputSchema, scheduleListQuerySchema } from '@ledgerline/contracts/compliance.contracts.ts';
+import {
+  COMPLIANCE_MESSAGES, GENERATION_YEARS, generationQuerySchema, scheduleDeleteQuerySchema, scheduleInputSchema, scheduleListQuerySchema, scheduleUpdateSchema,
+} from '@ledgerline/contracts/compliance.contracts.ts';
 import { staffReach } from '../access-rules.ts';
 import type { ScheduleService } from './schedule.service.ts';
 import type { ScheduleStore } from './schedule.store.ts';
@@ -33,21 +35,41 @@ export function createSchedulesRouter(deps: { api: ApiRegistry; schedules: Sched
   });
 
   api.route(router, {
-    method: 'post', path: '/api/compliance-schedules/generate/:year', summary: 'Create the year\'s missing tracker items of every active schedule within reach (?clientId: of one client)',
-    query: scheduleListQuerySchema, pathParams: { year: { type: 'integer', minimum: GENERATION_YEARS.min, maximum: GENERATION_YEARS.max } }, before,
-  }, async ({ res, params, query }) => {
+    method: 'put', path: '/api/compliance-schedules/:scheduleId', summary: 'Replace a schedule (the create fields, isActive and periodLagMonths); items made before keep their dates',
+    body: scheduleUpdateSchema, before,
+  }, async ({ res, params, body }) => {
     const t = await tenants.ofRequest(res);
     staffReach(t);
-    return service.generateAll(t, yearOf(params.year), query.clientId);
+    return service.update(t, parsePathId(params.scheduleId, COMPLIANCE_MESSAGES.scheduleNotFound), body);
   });
 
   api.route(router, {
-    method: 'post', path: '/api/compliance-schedules/:scheduleId/generate/:year', summary: 'Create the year\'s tracker items of a schedule (those missing only)',
-    pathParams: { year: { type: 'integer', minimum: GENERATION_YEARS.min, maximum: GENERATION_YEARS.max } }, before,
-  }, async ({ res, params }) => {
+    method: 'delete', path: '/api/compliance-schedules/:scheduleId', summary: 'Delete a schedule; ?deleteItems=pending removes its pending items too (none, the default, keeps them)',
+    query: scheduleDeleteQuerySchema, before,
+  }, async ({ res, params, query }) => {
     const t = await tenants.ofRequest(res);
     staffReach(t);
-    return service.generate(t, parsePathId(params.scheduleId, COMPLIANCE_MESSAGES.scheduleNotFound), yearOf(params.year));
+    return service.delete(t, parsePathId(params.scheduleId, COMPLIANCE_MESSAGES.scheduleNotFound), query.deleteItems);
+  });
+
+  api.route(router, {
+    method: 'post', path: '/api/compliance-schedules/generate/:year',
+    summary: 'Create the year\'s missing tracker items of every active schedule within reach (?clientId: of one client; ?from=YYYY-MM-DD: only periods ending on or after it)',
+    query: generationQuerySchema, pathParams: { year: { type: 'integer', minimum: GENERATION_YEARS.min, maximum: GENERATION_YEARS.max } }, before,
+  }, async ({ res, params, query }) => {
+    const t = await tenants.ofRequest(res);
+    staffReach(t);
+    return service.generateAll(t, yearOf(params.year), query.clientId, query.from);
+  });
+
+  api.route(router, {
+    method: 'post', path: '/api/compliance-schedules/:scheduleId/generate/:year',
+    summary: 'Create the year\'s tracker items of a schedule (those missing only; ?from=YYYY-MM-DD: only periods ending on or after it)',
+    query: generationQuerySchema.pick({ from: true }), pathParams: { year: { type: 'integer', minimum: GENERATION_YEARS.min, maximum: GENERATION_YEARS.max } }, before,
+  }, async ({ res, params, query }) => {
+    const t = await tenants.ofRequest(res);
+    staffReach(t);
+    return service.generate(t, parsePathId(params.scheduleId, COMPLIANCE_MESSAGES.scheduleNotFound), yearOf(params.year), query.from);
   });
   return router;
 }

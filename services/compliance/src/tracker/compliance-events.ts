@@ -1,6 +1,7 @@
 import { newEvent } from '@ledgerline/kit/bus/bus.ts';
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import { enqueueEvents } from '@ledgerline/kit/outbox/outbox.ts';
+import type { JobHandler } from '@ledgerline/kit/scheduler/scheduler.ts';
 import {
   COMPLIANCE_ITEM_DELETED, COMPLIANCE_ITEM_UPSERTED, COMPLIANCE_SCHEDULE_DELETED, COMPLIANCE_SCHEDULE_UPSERTED,
   type ComplianceDeletedEvent, type ComplianceItemEvent, type ComplianceSchedule, type ComplianceScheduleEvent,
@@ -13,8 +14,16 @@ import {
 export function publishSchedules(tx: Queryable, tenant: string, schedules: readonly ComplianceSchedule[]): Promise<void> {
   return enqueueEvents(tx, schedules.map((s) => newEvent<ComplianceScheduleEvent>(COMPLIANCE_SCHEDULE_UPSERTED, tenant, {
     id: s.id, clientId: s.clientId, reportTypeId: s.reportTypeId, frequency: s.frequency, dueDayOfMonth: s.dueDayOfMonth,
-    dueMonths: s.dueMonths, isActive: s.isActive, reminderDays: s.reminderDays,
+    dueMonths: s.dueMonths, isActive: s.isActive, reminderDays: s.reminderDays, periodLagMonths: s.periodLagMonths,
   })));
+}
+
+export function publishScheduleRemoval(tx: Queryable, tenant: string, schedule: Pick<ComplianceSchedule, 'id' | 'clientId'>): Promise<void> {
+  return enqueueEvents(tx, [newEvent<ComplianceDeletedEvent>(COMPLIANCE_SCHEDULE_DELETED, tenant, { id: schedule.id, clientId: schedule.clientId })]);
+}
+
+export function publishItemRemovals(tx: Queryable, tenant: string, clientId: number, itemIds: readonly number[]): Promise<void> {
+  return enqueueEvents(tx, itemIds.map((id) => newEvent<ComplianceDeletedEvent>(COMPLIANCE_ITEM_DELETED, tenant, { id, clientId })));
 }
 
 /** Items as their events tell them (a ComplianceItem is one, names aside). */
@@ -24,6 +33,11 @@ export function publishItems(tx: Queryable, tenant: string, items: readonly Comp
     periodEnd: i.periodEnd, dueDate: i.dueDate, status: i.status, filedDate: i.filedDate, extensionDate: i.extensionDate,
     assignedToId: i.assignedToId, aiConfidence: i.aiConfidence, autoDetected: i.autoDetected, sourceFileId: i.sourceFileId,
   })));
+}
+
+/** The job a migration leaves to tell again the items it relabelled (compliance.migrations.ts), with the firm's name. */
+export function republishItems(items: { byIds(tx: Queryable, ids: readonly number[]): Promise<readonly ComplianceItemEvent[]> }): JobHandler {
+  return async (tx, job, tenant) => publishItems(tx, tenant.shortName, await items.byIds(tx, (job.payload as { itemIds: number[] }).itemIds));
 }
 
 /** A client's removal: its items, then its schedules. */

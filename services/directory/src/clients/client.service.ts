@@ -12,6 +12,7 @@ import type { ClientStore } from './client.store.ts';
 
 export const clientUpserted = (tenant: string, c: Client) => newEvent<ClientEvent>(CLIENT_UPSERTED, tenant, {
   id: c.id, name: c.name, uploadDestination: c.uploadDestination, googleDriveConfigured: c.googleDriveConfigured,
+  jurisdiction: c.jurisdiction, entityType: c.entityType,
 });
 
 /**
@@ -27,14 +28,22 @@ export class ClientService {
     this.#settings = settings;
   }
 
+  /** Without a jurisdiction the client files in the firm's country (its phone country, else US). */
   async create(t: TenantHandle, body: unknown): Promise<Client> {
-    const input = parseInput(clientInputSchema(await this.#settings.find(t.db)), body);
-    return this.#withEvent(t, async (tx) => this.#clients.create(tx, input));
+    const settings = await this.#settings.find(t.db);
+    const input = parseInput(clientInputSchema(settings), body);
+    const record = { ...input, jurisdiction: input.jurisdiction ?? settings?.phoneCountry ?? 'US', entityType: input.entityType ?? null };
+    return this.#withEvent(t, async (tx) => this.#clients.create(tx, record));
   }
 
+  /** A jurisdiction or entity type left out stays as it was. */
   async update(t: TenantHandle, id: number, body: unknown): Promise<Client> {
     const input = parseInput(clientInputSchema(await this.#settings.find(t.db)), body);
-    return this.#withEvent(t, (tx) => this.#clients.update(tx, id, input));
+    return this.#withEvent(t, async (tx) => {
+      const before = await this.#clients.get(tx, id);
+      const record = { ...input, jurisdiction: input.jurisdiction ?? before.jurisdiction, entityType: input.entityType === undefined ? before.entityType : input.entityType };
+      return this.#clients.update(tx, id, record);
+    });
   }
 
   /** Other services drop the client's files and work data, identity its access entries (client.deleted). */

@@ -1,6 +1,9 @@
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import { NotFound } from '@ledgerline/kit/errors.ts';
-import type { Client, ClientInput } from '@ledgerline/contracts/directory.contracts.ts';
+import type { Client, ClientInput, ClientJurisdiction, EntityType } from '@ledgerline/contracts/directory.contracts.ts';
+
+/** A client's fields as stored: jurisdiction and entity type resolved (ClientService fills the defaults). */
+export type ClientRecord = Omit<ClientInput, 'jurisdiction' | 'entityType'> & { jurisdiction: ClientJurisdiction; entityType: EntityType | null };
 
 interface ClientRow {
   id: number;
@@ -14,12 +17,14 @@ interface ClientRow {
   start_date: string;
   upload_destination: Client['uploadDestination'];
   drive_ready: boolean;
+  jurisdiction: ClientJurisdiction;
+  entity_type: EntityType | null;
   created_at: Date | string;
   updated_at: Date | string;
 }
 
 const SELECT = `SELECT c.id, c.name, c.address, c.phone, c.federal_id, c.state_id, c.email, c.employee_count, c.start_date,
-  c.upload_destination, c.created_at, c.updated_at,
+  c.upload_destination, c.jurisdiction, c.entity_type, c.created_at, c.updated_at,
   coalesce(g.refresh_token_sealed IS NOT NULL AND g.folder_id IS NOT NULL, false) AS drive_ready
   FROM clients c LEFT JOIN client_google_drive g ON g.client_id = c.id`;
 
@@ -36,6 +41,8 @@ const toClient = (r: ClientRow): Client => ({
   startDate: r.start_date,
   uploadDestination: r.upload_destination,
   googleDriveConfigured: r.drive_ready,
+  jurisdiction: r.jurisdiction,
+  entityType: r.entity_type,
   createdAt: new Date(r.created_at).toISOString(),
   updatedAt: new Date(r.updated_at).toISOString(),
 });
@@ -48,9 +55,9 @@ const containing = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`
 const MIN_INDEXED_TERM = 3;
 
 // Column order of every INSERT and UPDATE below.
-const COLUMNS: readonly ((input: ClientInput) => unknown)[] = [(i) => i.name, (i) => i.address, (i) => i.phone, (i) => i.federalId,
-  (i) => i.stateId, (i) => i.email, (i) => i.employeeCount, (i) => i.startDate, (i) => i.uploadDestination];
-const values = (input: ClientInput) => COLUMNS.map((pick) => pick(input));
+const COLUMNS: readonly ((input: ClientRecord) => unknown)[] = [(i) => i.name, (i) => i.address, (i) => i.phone, (i) => i.federalId,
+  (i) => i.stateId, (i) => i.email, (i) => i.employeeCount, (i) => i.startDate, (i) => i.uploadDestination, (i) => i.jurisdiction, (i) => i.entityType];
+const values = (input: ClientRecord) => COLUMNS.map((pick) => pick(input));
 
 /** The firm's client companies. */
 export class ClientStore {
@@ -82,29 +89,29 @@ export class ClientStore {
     return toClient(rows[0]);
   }
 
-  async create(tx: Queryable, input: ClientInput): Promise<Client> {
+  async create(tx: Queryable, input: ClientRecord): Promise<Client> {
     const { rows } = await tx.query<{ id: number }>(
-      `INSERT INTO clients (name, address, phone, federal_id, state_id, email, employee_count, start_date, upload_destination)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`, values(input),
+      `INSERT INTO clients (name, address, phone, federal_id, state_id, email, employee_count, start_date, upload_destination, jurisdiction, entity_type)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`, values(input),
     );
     return this.get(tx, rows[0]!.id);
   }
 
   /** Many clients in one statement (seeding, imports): column arrays unnested row by row. */
-  async createMany(tx: Queryable, inputs: readonly ClientInput[]): Promise<number[]> {
+  async createMany(tx: Queryable, inputs: readonly ClientRecord[]): Promise<number[]> {
     const columns = COLUMNS.map((pick) => inputs.map((input) => pick(input)));
     const { rows } = await tx.query<{ id: number }>(
-      `INSERT INTO clients (name, address, phone, federal_id, state_id, email, employee_count, start_date, upload_destination)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::date[], $9::text[])
+      `INSERT INTO clients (name, address, phone, federal_id, state_id, email, employee_count, start_date, upload_destination, jurisdiction, entity_type)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::date[], $9::text[], $10::text[], $11::text[])
        RETURNING id`, columns,
     );
     return rows.map((r) => r.id);
   }
 
-  async update(tx: Queryable, id: number, input: ClientInput): Promise<Client> {
+  async update(tx: Queryable, id: number, input: ClientRecord): Promise<Client> {
     const { rowCount } = await tx.query(
       `UPDATE clients SET name = $2, address = $3, phone = $4, federal_id = $5, state_id = $6, email = $7, employee_count = $8,
-         start_date = $9, upload_destination = $10, updated_at = now() WHERE id = $1`, [id, ...values(input)],
+         start_date = $9, upload_destination = $10, jurisdiction = $11, entity_type = $12, updated_at = now() WHERE id = $1`, [id, ...values(input)],
     );
     if (rowCount === 0) throw new NotFound(CLIENT_NOT_FOUND);
     return this.get(tx, id);

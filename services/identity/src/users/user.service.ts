@@ -1,7 +1,9 @@
 import { newEvent } from '@ledgerline/kit/bus/bus.ts';
 import { enqueueEvents } from '@ledgerline/kit/outbox/outbox.ts';
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
-import type { User, UserInput, UserUpdate } from '@ledgerline/contracts/identity.contracts.ts';
+import { ROLES } from '@ledgerline/kit/auth/roles.ts';
+import { Invalid } from '@ledgerline/kit/errors.ts';
+import { REPORT_ACCESS_GRANT_DENIED, type ReportAccessGrant, type User, type UserInput, type UserUpdate } from '@ledgerline/contracts/identity.contracts.ts';
 import type { IdentityProvider } from '../providers/identity-provider.ts';
 import type { TenantRequest } from '../tenants/tenant-context.ts';
 import type { UserStore } from './user.store.ts';
@@ -54,6 +56,18 @@ export class UserService {
       id: after.id, username: after.username, fullName: after.fullName, role: after.roleName, password: input.password,
     });
     return after;
+  }
+
+  /** Adds report types to a CPA's or custom-role user's list (Admin, DTA and Client users have no such list to extend). */
+  async grantReportTypes(t: TenantRequest, id: number, reportTypeIds: readonly number[]): Promise<ReportAccessGrant> {
+    return t.db.transaction(async (tx) => {
+      const user = await this.#users.get(tx, id);
+      const role = user.roleName.toLowerCase();
+      if ([ROLES.admin, ROLES.dta, ROLES.client].some((r) => r.toLowerCase() === role)) throw new Invalid(REPORT_ACCESS_GRANT_DENIED);
+      const { added, after } = await this.#users.grantReportTypes(tx, id, reportTypeIds);
+      if (added.length) await enqueueEvents(tx, [userEvent(t.company.shortName, after)]);
+      return { userId: id, reportTypeIds: added };
+    });
   }
 
   async delete(t: TenantRequest, id: number): Promise<User> {

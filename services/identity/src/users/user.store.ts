@@ -101,6 +101,15 @@ export class UserStore {
     return { before, after: await this.get(tx, id) };
   }
 
+  /** Adds report types to the user's list; the ids it lacked, in the order given. */
+  async grantReportTypes(tx: Queryable, id: number, reportTypeIds: readonly number[]): Promise<{ added: number[]; after: User }> {
+    const before = await this.get(tx, id);
+    const had = new Set(before.reportTypeIds ?? []);
+    const added = reportTypeIds.filter((r) => !had.has(r));
+    if (added.length) await tx.query('UPDATE users SET report_type_ids = COALESCE(report_type_ids, \'{}\') || $2::int[] WHERE id = $1', [id, added]);
+    return { added, after: await this.get(tx, id) };
+  }
+
   async delete(tx: Queryable, schemaName: string, id: number): Promise<User> {
     const user = await this.get(tx, id);
     await tx.query('DELETE FROM users WHERE id = $1', [id]);

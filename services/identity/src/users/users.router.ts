@@ -7,7 +7,7 @@ import { mayMessage } from '@ledgerline/kit/access/message-partners.ts';
 import { Conflict, NotFound, Unauthenticated } from '@ledgerline/kit/errors.ts';
 import { internalUserAccessPath, type StoredUserAccess } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import { idSchema } from '@ledgerline/contracts/scalars.ts';
-import { userInputSchema, userUpdateSchema, type User, type UserSummary } from '@ledgerline/contracts/identity.contracts.ts';
+import { reportAccessGrantSchema, userInputSchema, userUpdateSchema, type User, type UserSummary } from '@ledgerline/contracts/identity.contracts.ts';
 import { isTenantAdmin, requireSelfOrManager, requireStaff, requireTenantAdmin } from '../access-rules.ts';
 import { storedUserOf } from '../auth/authenticate-caller.ts';
 import type { TenantRequest } from '../tenants/tenant-context.ts';
@@ -69,6 +69,15 @@ export function createUsersRouter(deps: {
     const userId = id(params);
     requireSelfOrManager(t, userId);
     return (await users.get(t.db, userId)).reportTypeIds ?? [];
+  });
+
+  api.route(router, {
+    method: 'post', path: '/api/users/:id/report-access', summary: 'Add report types to a CPA\'s or custom-role user\'s list, keeping the rest (Admin); answers the ids added',
+    body: reportAccessGrantSchema, before,
+  }, async ({ res, params, body }) => {
+    const t = await tenantOf(res);
+    requireTenantAdmin(t);
+    return userService.grantReportTypes(t, id(params), body.reportTypeIds);
   });
 
   api.route(router, { method: 'post', path: '/api/users', summary: 'Create a user (Admin)', status: 201, body: userInputSchema, before }, async ({ res, body }) => {

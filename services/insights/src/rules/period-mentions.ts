@@ -129,12 +129,15 @@ export function periodsMentioned(text: string): PeriodKey[] {
 
 /**
  * The key of a tracker item's period from its first and last day ('YYYY-MM-DD'): one
- * month, three or twelve; null for any other length (no document can name it).
+ * month, three or twelve; null for any other length (no document can name it). A period that
+ * ends early in a month (the UK tax year, 6 April to 5 April) counts to the month before, so
+ * '2025-26' names the UK tax year 2025-26 as it names India's.
  */
 export function periodKeyOf(start: string, end: string): PeriodKey | null {
   const [sy, sm] = [Number(start.slice(0, 4)), Number(start.slice(5, 7))];
   const [ey, em] = [Number(end.slice(0, 4)), Number(end.slice(5, 7))];
-  const months = (ey - sy) * 12 + (em - sm) + 1;
+  const endsEarly = Number(end.slice(8, 10)) < 28;
+  const months = (ey - sy) * 12 + (em - sm) + (endsEarly ? 0 : 1);
   if (months === 1) return monthKey(sy, sm);
   if (months === 3) return quarterKey(sy, sm);
   if (months === 12) return yearKey(sy, sm);

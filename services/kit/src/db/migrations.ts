@@ -7,6 +7,11 @@ export interface Migration {
   id: string;
   /** Runs with the target schema first on the search path: write unqualified table names. */
   sql: string;
+  /**
+   * Runs after `sql` in the same transaction, for data changes SQL cannot compute (a value only
+   * shared code knows how to derive). Same search path; forward-only like the SQL.
+   */
+  run?: (tx: Queryable) => Promise<void>;
 }
 
 /** A service's migrations for one scope: every tenant schema, or the platform schema. */
@@ -53,6 +58,7 @@ export async function migrateSchema(db: Database, schema: string, sets: readonly
         const done = await tx.query(`SELECT 1 FROM ${history} WHERE service = $1 AND id = $2`, [set.service, migration.id]);
         if (done.rowCount > 0) return false;
         await tx.query(migration.sql);
+        if (migration.run) await migration.run(tx);
         await tx.query(`INSERT INTO ${history} (service, id) VALUES ($1, $2)`, [set.service, migration.id]);
         return true;
       }).catch((err: unknown) => {

@@ -1,3 +1,4 @@
+import type { ClientJurisdiction, EntityType } from '@ledgerline/contracts/directory.contracts.ts';
 import type { Bus, EventEnvelope, Subscription } from '../bus/bus.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import type { ServiceMigrations } from '../db/migrations.ts';
@@ -17,6 +18,9 @@ export interface DirectoryClient {
   name: string;
   uploadDestination: 'server' | 'google_drive';
   googleDriveConfigured: boolean;
+  /** null: announced before clients had one (the lookup asks the directory again). */
+  jurisdiction: ClientJurisdiction | null;
+  entityType: EntityType | null;
 }
 
 export interface DirectoryReportType {
@@ -55,12 +59,13 @@ export function createDirectoryReadModel(service: string): DirectoryReadModel {
   const consumer = `${service}.directory`;
 
   const upsertClient = (tx: Queryable, c: DirectoryClient, deleted: boolean, version: string) => tx.query(
-    `INSERT INTO ${tables.clients} (id, name, upload_destination, google_drive_configured, deleted, version)
-     VALUES ($1, $2, $3, $4, $5, $6)
+    `INSERT INTO ${tables.clients} (id, name, upload_destination, google_drive_configured, jurisdiction, entity_type, deleted, version)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
      ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, upload_destination = EXCLUDED.upload_destination,
-       google_drive_configured = EXCLUDED.google_drive_configured, deleted = EXCLUDED.deleted, version = EXCLUDED.version
+       google_drive_configured = EXCLUDED.google_drive_configured, jurisdiction = EXCLUDED.jurisdiction, entity_type = EXCLUDED.entity_type,
+       deleted = EXCLUDED.deleted, version = EXCLUDED.version
      WHERE ${tables.clients}.version <= EXCLUDED.version`,
-    [c.id, c.name, c.uploadDestination, c.googleDriveConfigured, deleted, version],
+    [c.id, c.name, c.uploadDestination, c.googleDriveConfigured, c.jurisdiction, c.entityType, deleted, version],
   );
   const upsertReportType = (tx: Queryable, r: DirectoryReportType, deleted: boolean, version: string) => tx.query(
     `INSERT INTO ${tables.reportTypes} (id, name, deleted, version) VALUES ($1, $2, $3, $4)
@@ -74,12 +79,15 @@ export function createDirectoryReadModel(service: string): DirectoryReadModel {
     switch (event.type) {
       case CLIENT_UPSERTED: {
         const p = event.payload as DirectoryClient;
-        await upsertClient(tx, { id: p.id, name: p.name, uploadDestination: p.uploadDestination, googleDriveConfigured: p.googleDriveConfigured }, false, at);
+        await upsertClient(tx, {
+          id: p.id, name: p.name, uploadDestination: p.uploadDestination, googleDriveConfigured: p.googleDriveConfigured,
+          jurisdiction: p.jurisdiction ?? null, entityType: p.entityType ?? null,
+        }, false, at);
         break;
       }
       case CLIENT_DELETED: {
         const p = event.payload as { id: number; name: string };
-        await upsertClient(tx, { id: p.id, name: p.name, uploadDestination: 'server', googleDriveConfigured: false }, true, at);
+        await upsertClient(tx, { id: p.id, name: p.name, uploadDestination: 'server', googleDriveConfigured: false, jurisdiction: null, entityType: null }, true, at);
         break;
       }
       case REPORT_TYPE_UPSERTED:
@@ -112,6 +120,10 @@ export function createDirectoryReadModel(service: string): DirectoryReadModel {
           deleted boolean NOT NULL DEFAULT false,
           version timestamptz NOT NULL
         )`,
+      }, {
+        id: '002_client_jurisdiction_entity',
+        sql: `ALTER TABLE ${tables.clients} ADD COLUMN jurisdiction text;
+        ALTER TABLE ${tables.clients} ADD COLUMN entity_type text`,
       }],
     },
 
@@ -120,11 +132,17 @@ export function createDirectoryReadModel(service: string): DirectoryReadModel {
     },
 
     async client(db, id) {
-      const { rows } = await db.query<{ id: number; name: string; upload_destination: DirectoryClient['uploadDestination']; google_drive_configured: boolean }>(
-        `SELECT id, name, upload_destination, google_drive_configured FROM ${tables.clients} WHERE id = $1 AND NOT deleted`, [id],
+      const { rows } = await db.query<{
+        id: number; name: string; upload_destination: DirectoryClient['uploadDestination']; google_drive_configured: boolean;
+        jurisdiction: ClientJurisdiction | null; entity_type: EntityType | null;
+      }>(
+        `SELECT id, name, upload_destination, google_drive_configured, jurisdiction, entity_type FROM ${tables.clients} WHERE id = $1 AND NOT deleted`, [id],
       );
       const r = rows[0];
-      return r ? { id: r.id, name: r.name, uploadDestination: r.upload_destination, googleDriveConfigured: r.google_drive_configured } : null;
+      return r ? {
+        id: r.id, name: r.name, uploadDestination: r.upload_destination, googleDriveConfigured: r.google_drive_configured,
+        jurisdiction: r.jurisdiction, entityType: r.entity_type,
+      } : null;
     },
 
     async reportType(db, id) {
