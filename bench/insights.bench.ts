@@ -97,7 +97,7 @@ try {
   const firm = db.forSchema(tenantSchema(schemaName));
   const insights = new InsightStore(directory.tables.clients);
   const analysis = new AnalysisService({
-    files: new FileFactsStore(), tracker: new TrackerStore(directory.tables.reportTypes), insights, settings: new RuleSettingsStore(), reportTypesTable: directory.tables.reportTypes,
+    files: new FileFactsStore(), tracker: new TrackerStore(directory.tables.reportTypes), insights, settings: new RuleSettingsStore(), tables: directory.tables, timeZoneOf: async () => 'UTC',
   });
   await firm.query(`INSERT INTO ${directory.tables.reportTypes} (id, name, deleted, version) SELECT g, 'Report type ' || g, false, now() FROM generate_series(1, ${REPORT_TYPES}) g`);
 

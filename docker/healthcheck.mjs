@@ -13,9 +13,9 @@ const SERVICE_PORTS = {
   chat: 8105,
   tasks: 8106,
   compliance: 8107,
-  compliance: 8107,
   insights: 8108,
   messaging: 8109,
+  requests: 8110,
 };
 
 function runningTargets() {

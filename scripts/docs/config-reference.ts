@@ -50,8 +50,8 @@ function componentOf(path: string): string {
   const parts = relative(ROOT, path).split('/');
   if (parts[0] === 'gateway') return 'gateway';
   if (parts[1] === 'server') return 'platform';
-  // The AI settings live in kit because both AI users (chat, insights) load them.
-  return parts[1] === 'kit' ? 'chat, insights' : parts[1]!;
+  // A shared part of the runtime (services/kit/src/<part>) is read by every service using it.
+  return parts[1] === 'kit' ? `kit: ${parts[3]}` : parts[1]!;
 }
 
 export async function renderConfigReference(): Promise<string> {
@@ -79,8 +79,9 @@ export async function renderConfigReference(): Promise<string> {
     '',
     'Every setting is an environment variable, validated when a process starts: a bad value stops it',
     'with a message naming the variable. Names carry their unit (`…_MS`, `…_SECONDS`, `…_BYTES`).',
-    '"Read by" names the components that load it (`platform` is the process runner; in the embedded',
-    'default every component runs in one process, so a variable applies wherever it is read).',
+    '"Read by" names the components that load it: `platform` is the process runner, `kit: <part>` a',
+    'shared part (`ai`: chat and insights; `mail`: every service that sends e-mail). In the embedded',
+    'default every component runs in one process, so a variable applies wherever it is read.',
     '',
     'Two families of variables are named per service rather than listed one by one:',
     '',

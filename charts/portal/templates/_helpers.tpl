@@ -129,3 +129,26 @@ ones, target. Templates range over this list so a new service is a values entry 
 {{- end -}}
 {{- end -}}
 {{- end -}}
+
+{{- /* The release's ConfigMap and Secrets, as the backend Deployments read them (for the backup CronJob). */ -}}
+{{- define "portal.backupEnvFrom" -}}
+- configMapRef:
+    name: {{ include "portal.componentName" (list . "env") }}
+{{- if include "portal.ownSecret" . }}
+- secretRef:
+    name: {{ include "portal.componentName" (list . "env") }}
+{{- end }}
+{{- with .Values.secrets.existingSecret }}
+- secretRef:
+    name: {{ . }}
+{{- end }}
+{{- end -}}
+
+{{- /* The backup's containers write only to their emptyDir. */ -}}
+{{- define "portal.backupContainerSecurity" -}}
+runAsNonRoot: true
+allowPrivilegeEscalation: false
+readOnlyRootFilesystem: true
+capabilities:
+  drop: [ALL]
+{{- end -}}

@@ -29,6 +29,7 @@ const SERVICES: Record<string, number> = {
   compliance: 8107,
   insights: 8108,
   messaging: 8109,
+  requests: 8110,
 };
 
 interface K8sObject {
@@ -178,6 +179,7 @@ const EVERYTHING = {
   networkPolicy: { metricsFrom: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }] },
   config: { trustedProxies: ['10.42.0.0/16', 'fd00::/8'] },
   loadTest: { enabled: true, profile: 'stress', image: { repository: 'registry.example.com/grafana/k6', tag: '1.8.1' }, extraEnv: { LOADTEST_SCALE: '2' } },
+  backup: { enabled: true, schedule: '30 1 * * *', retentionDays: 30, target: { endpoint: 'https://s3.example.com', bucket: 'firm-backups', prefix: 'portal' } },
 };
 
 describe('deployment manifests', () => {
@@ -279,7 +281,7 @@ describe('deployment manifests', () => {
       const withoutActivity = objects.chartWithoutActivity!;
       expect(withoutActivity.filter((o) => o.metadata.name === 'portal-activity')).toEqual([]);
       const routes = Object.keys(named(withoutActivity, 'ConfigMap', 'portal-env').data!).filter((key) => key.endsWith('_SERVICE_URL'));
-      expect(routes.sort()).toEqual(['CHAT_SERVICE_URL', 'DIRECTORY_SERVICE_URL', 'FILES_SERVICE_URL', 'IDENTITY_SERVICE_URL', 'TASKS_SERVICE_URL', 'COMPLIANCE_SERVICE_URL', 'INSIGHTS_SERVICE_URL', 'MESSAGING_SERVICE_URL'].sort());
+      expect(routes.sort()).toEqual(['CHAT_SERVICE_URL', 'DIRECTORY_SERVICE_URL', 'FILES_SERVICE_URL', 'IDENTITY_SERVICE_URL', 'TASKS_SERVICE_URL', 'COMPLIANCE_SERVICE_URL', 'INSIGHTS_SERVICE_URL', 'MESSAGING_SERVICE_URL', 'REQUESTS_SERVICE_URL'].sort());
     });
 
     it('gives every Deployment both probes, resources and a non-root, read-only security context', () => {
@@ -408,7 +410,27 @@ describe('deployment manifests', () => {
       expect(check.status).toBe(0);
     });
 
+    it('runs the optional backup as a CronJob only when switched on: pg_dump, then the bucket mirrored to the target, with retention', () => {
+      expect(byKind(objects.chartDefault!, 'CronJob')).toEqual([]);
+      const cron = named(objects.chartEverything!, 'CronJob', 'portal-backup');
+      expect(cron.spec.schedule).toBe('30 1 * * *');
+      expect(cron.spec.concurrencyPolicy).toBe('Forbid');
+      const pod = cron.spec.jobTemplate.spec.template.spec;
+      expect(pod.initContainers[0].command.join(' ')).toContain('pg_dump --format=custom');
+      const upload = pod.containers[0];
+      expect(upload.command[2]).toContain('mc mirror --quiet "source/$S3_BUCKET" "$dest/objects"');
+      expect(upload.command[2]).toContain('--older-than "${RETENTION_DAYS}d"');
+      const env = Object.fromEntries(upload.env.map((e: { name: string; value?: string; valueFrom?: unknown }) => [e.name, e.value ?? e.valueFrom]));
+      expect(env).toMatchObject({ TARGET_ENDPOINT: 'https://s3.example.com', TARGET_BUCKET: 'firm-backups', TARGET_PREFIX: 'portal', RETENTION_DAYS: '30' });
+      expect(env.TARGET_SECRET_KEY).toEqual({ secretKeyRef: { name: 'portal-backup-target', key: 'secretKey' } });
+      // The database URL and bucket keys as the services get them: the release's ConfigMap and Secret, and references.
+      expect(upload.envFrom).toEqual(container(named(objects.chartEverything!, 'Deployment', 'portal-identity')).envFrom);
+      expect(env.AMQP_URL).toEqual({ secretKeyRef: { name: 'rabbitmq-app', key: 'uri' } });
+      for (const c of [...pod.initContainers, upload]) expect(c.securityContext.readOnlyRootFilesystem).toBe(true);
+    });
+
     it.each([
+      ['a backup without a target', ['--set', 'backup.enabled=true'], 'backup'],
       ['an unknown service target', ['--set', 'services.payroll.enabled=true', '--set', 'services.payroll.port=8110'], 'payroll'],
       ['a string replica count', ['--set', 'services.identity.replicaCount=two'], 'replicaCount'],
       ['a root pod security context', ['--set', 'podSecurityContext.backend.runAsNonRoot=false'], 'runAsNonRoot'],

@@ -13,6 +13,13 @@ describe('access API paths', () => {
     expect(usersApiPath('/users')).toBe('/api/users');
   });
 
+  it("on /users a platform administrator (whose token names no firm) acts in the selected firm", () => {
+    localStorage.setItem('token', 'platform-token');
+    localStorage.setItem('user', JSON.stringify({ id: 1, role: 'admin', username: 'root', fullName: 'Root', platformAdmin: true }));
+    expect(usersApiPath('/users')).toBe('/api/acme/users');
+    expect(usersApiPath('/beta/users')).toBe('/api/beta/users');
+  });
+
   it('scopes roles to the stored current tenant', () => {
     expect(rolesApiPath()).toBe('/api/acme/roles');
     expect(rolesApiPath('/4')).toBe('/api/acme/roles/4');

@@ -11,11 +11,12 @@ export interface TenantCardProps {
   refreshing: boolean;
   onEdit(): void;
   onRefreshSchema(): void;
+  onExport(): void;
   onDelete(): void;
 }
 
 /** One tenant of the Tenant Management grid (spec 000 §2). */
-export function TenantCard({ company, refreshing, onEdit, onRefreshSchema, onDelete }: TenantCardProps) {
+export function TenantCard({ company, refreshing, onEdit, onRefreshSchema, onExport, onDelete }: TenantCardProps) {
   const loginUrl = tenantLoginUrl(company, window.location);
   return (
     <article className="tenant-card" data-tenant={company.shortName}>
@@ -51,6 +52,15 @@ export function TenantCard({ company, refreshing, onEdit, onRefreshSchema, onDel
             tooltipOptions={{ position: 'top' }}
             loading={refreshing}
             onClick={onRefreshSchema}
+          />
+          <Button
+            icon="pi pi-download"
+            rounded
+            text
+            aria-label={`Export ${company.name}`}
+            tooltip="Export firm"
+            tooltipOptions={{ position: 'top' }}
+            onClick={onExport}
           />
         </RecordActions>
       </footer>

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Dropdown } from 'primereact/dropdown';
 import { InputText } from 'primereact/inputtext';
+import { Password } from 'primereact/password';
 import type { Company, CompanyInput } from '@ledgerline/contracts/identity.contracts.ts';
 import { COMPANIES_QUERY_KEY } from '@ledgerline/ui/companies-query.ts';
 import { CreateEditDialog } from '@ledgerline/ui/create-edit-dialog.tsx';
@@ -12,8 +13,8 @@ import { showToast } from '@ledgerline/ui/toast-store.ts';
 import { useRetained } from '@ledgerline/ui/use-retained.ts';
 import { ToggleSwitch } from '@ledgerline/ui/toggle-switch.tsx';
 import { ADMIN_OVERVIEW_URL } from './admin-analytics.api.ts';
-import { createCompany, updateCompany } from './companies.api.ts';
-import { checkTenantForm, EMPTY_TENANT_FORM, tenantFormValues, URL_PATTERN_OPTIONS, withShortName, type TenantFormValues } from './tenant-form.model.ts';
+import { createCompany, createFirstAdmin, updateCompany } from './companies.api.ts';
+import { checkFirstAdmin, checkTenantForm, EMPTY_TENANT_FORM, type FirstAdmin, tenantFormValues, URL_PATTERN_OPTIONS, withShortName, type TenantFormValues } from './tenant-form.model.ts';
 
 /** Create a tenant, or edit the one of a card. */
 export type TenantFormTarget = { mode: 'create' } | { mode: 'edit'; company: Company };
@@ -24,18 +25,27 @@ export function TenantFormDialog({ target, onClose }: { target: TenantFormTarget
   const queryClient = useQueryClient();
   const shown = useRetained(target);
   const editing = shown?.mode === 'edit' ? shown.company : null;
+  const refresh = () => Promise.all([
+    queryClient.invalidateQueries({ queryKey: COMPANIES_QUERY_KEY }),
+    queryClient.invalidateQueries({ queryKey: [ADMIN_OVERVIEW_URL] }),
+  ]);
   const save = useMutation({
-    mutationFn: (input: CompanyInput) => (editing ? updateCompany(editing.id, input) : createCompany(input)),
-    onSuccess: async (company) => {
-      showToast(
-        editing
-          ? { severity: 'success', summary: 'Tenant Updated Successfully', detail: `${company.name} has been updated.` }
-          : { severity: 'success', summary: 'Tenant Created Successfully', detail: `${company.name} is available at /${company.shortName}/login` },
-      );
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: COMPANIES_QUERY_KEY }),
-        queryClient.invalidateQueries({ queryKey: [ADMIN_OVERVIEW_URL] }),
-      ]);
+    mutationFn: ({ input }: { input: CompanyInput; admin: FirstAdmin | null }) => (editing ? updateCompany(editing.id, input) : createCompany(input)),
+    onSuccess: async (company, { admin }) => {
+      if (editing) {
+        showToast({ severity: 'success', summary: 'Tenant Updated Successfully', detail: `${company.name} has been updated.` });
+      } else if (!admin) {
+        showToast({ severity: 'success', summary: 'Tenant Created Successfully', detail: `${company.name} is available at /${company.shortName}/login. Nobody can sign in to it until it has a user: select it and add an Admin on its Users page.` });
+      } else {
+        // The firm exists whatever happens next: a refused Admin is said so, not undone.
+        try {
+          await createFirstAdmin(company, admin);
+          showToast({ severity: 'success', summary: 'Tenant Created Successfully', detail: `${company.name} is available at /${company.shortName}/login, where ${admin.username} signs in as its Admin.` });
+        } catch (error) {
+          showToast({ severity: 'error', summary: 'Tenant Created, Admin Not Created', detail: `${company.name} was created, but its Admin was not: ${failureReason(error)} Select the firm and add an Admin on its Users page.` });
+        }
+      }
+      await refresh();
       onClose();
     },
     onError: (error) =>
@@ -49,7 +59,7 @@ export function TenantFormDialog({ target, onClose }: { target: TenantFormTarget
           key={editing?.id ?? 'new'}
           mode={shown.mode}
           initial={editing ? tenantFormValues(editing) : EMPTY_TENANT_FORM}
-          onSubmit={(input) => save.mutate(input)}
+          onSubmit={(input, admin) => save.mutate({ input, admin })}
         />
       )}
     </CreateEditDialog>
@@ -59,7 +69,7 @@ export function TenantFormDialog({ target, onClose }: { target: TenantFormTarget
 interface TenantFormProps {
   mode: 'create' | 'edit';
   initial: TenantFormValues;
-  onSubmit(input: CompanyInput): void;
+  onSubmit(input: CompanyInput, admin: FirstAdmin | null): void;
 }
 
 function TenantForm({ mode, initial, onSubmit }: TenantFormProps) {
@@ -70,8 +80,9 @@ function TenantForm({ mode, initial, onSubmit }: TenantFormProps) {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const checked = checkTenantForm(values);
-    setErrors(checked.ok ? {} : checked.errors);
-    if (checked.ok) onSubmit(checked.data);
+    const admin = mode === 'create' ? checkFirstAdmin(values) : { ok: true as const, data: null };
+    setErrors({ ...(checked.ok ? {} : checked.errors), ...(admin.ok ? {} : admin.errors) });
+    if (checked.ok && admin.ok) onSubmit(checked.data, admin.data);
   };
 
   return (
@@ -125,6 +136,23 @@ function TenantForm({ mode, initial, onSubmit }: TenantFormProps) {
         <ToggleSwitch inputId="tenant-active" checked={values.isActive} onChange={(event) => set('isActive', Boolean(event.value))} />
         <label htmlFor="tenant-active">{values.isActive ? 'Active' : 'Inactive'}</label>
       </div>
+      {mode === 'create' && (
+        <fieldset className="tenant-form__admin">
+          <legend>First Admin</legend>
+          <p className="tenant-form__hint">Who signs in to the firm first and adds its users. Leave empty to add one later from the firm's Users page.</p>
+          <div className="tenant-form__row">
+            <FormField label="Username" htmlFor="tenant-admin-username" error={errors.adminUsername}>
+              <InputText id="tenant-admin-username" autoComplete="off" value={values.adminUsername} onChange={(event) => set('adminUsername', event.target.value)} invalid={Boolean(errors.adminUsername)} />
+            </FormField>
+            <FormField label="Full Name" htmlFor="tenant-admin-full-name" error={errors.adminFullName}>
+              <InputText id="tenant-admin-full-name" value={values.adminFullName} onChange={(event) => set('adminFullName', event.target.value)} invalid={Boolean(errors.adminFullName)} />
+            </FormField>
+          </div>
+          <FormField label="Password" htmlFor="tenant-admin-password" error={errors.adminPassword}>
+            <Password inputId="tenant-admin-password" autoComplete="new-password" feedback={false} toggleMask value={values.adminPassword} onChange={(event) => set('adminPassword', event.target.value)} invalid={Boolean(errors.adminPassword)} />
+          </FormField>
+        </fieldset>
+      )}
     </form>
   );
 }

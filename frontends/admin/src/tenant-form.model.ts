@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { companyInputSchema, type Company, type CompanyInput } from '@ledgerline/contracts/identity.contracts.ts';
+import { companyInputSchema, userInputSchema, type Company, type CompanyInput } from '@ledgerline/contracts/identity.contracts.ts';
 import { validateForm, type Validation } from '@ledgerline/ui/form-validation.ts';
 
 export type UrlPattern = Company['urlPattern'];
@@ -12,7 +12,14 @@ export interface TenantFormValues {
   customDomain: string;
   customSubdomain: string;
   isActive: boolean;
+  /** Create mode only: the firm's first Admin (all three, or none to add one later). */
+  adminUsername: string;
+  adminFullName: string;
+  adminPassword: string;
 }
+
+/** Who first signs in to a new firm, as its Admin. */
+export interface FirstAdmin { username: string; fullName: string; password: string }
 
 export const URL_PATTERN_OPTIONS: readonly { label: string; value: UrlPattern }[] = [
   { label: 'Path (/shortname)', value: 'path' },
@@ -28,6 +35,9 @@ export const EMPTY_TENANT_FORM: TenantFormValues = {
   customDomain: '',
   customSubdomain: '',
   isActive: true,
+  adminUsername: '',
+  adminFullName: '',
+  adminPassword: '',
 };
 
 export function tenantFormValues(company: Company): TenantFormValues {
@@ -39,6 +49,9 @@ export function tenantFormValues(company: Company): TenantFormValues {
     customDomain: company.customDomain ?? '',
     customSubdomain: company.customSubdomain ?? '',
     isActive: company.isActive,
+    adminUsername: '',
+    adminFullName: '',
+    adminPassword: '',
   };
 }
 
@@ -61,3 +74,19 @@ const tenantFormSchema = companyInputSchema.extend({
 });
 
 export const checkTenantForm = (values: TenantFormValues): Validation<CompanyInput> => validateForm(tenantFormSchema, values);
+
+// The users call's own rules and messages, under the form's field names.
+const firstAdminSchema = z.object({
+  adminUsername: userInputSchema.shape.username,
+  adminFullName: userInputSchema.shape.fullName,
+  adminPassword: userInputSchema.shape.password,
+}).transform((v): FirstAdmin => ({ username: v.adminUsername, fullName: v.adminFullName, password: v.adminPassword }));
+
+/**
+ * The first Admin is optional (a firm can get one later from its Users page), but once any
+ * of its fields is filled in, all three must be valid.
+ */
+export function checkFirstAdmin(values: TenantFormValues): Validation<FirstAdmin | null> {
+  if (!values.adminUsername.trim() && !values.adminFullName.trim() && !values.adminPassword) return { ok: true, data: null };
+  return validateForm(firstAdminSchema, values);
+}

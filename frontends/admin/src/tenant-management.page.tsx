@@ -18,6 +18,8 @@ import { failureReason } from '@ledgerline/ui/server-message.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 import { ADMIN_OVERVIEW_URL } from './admin-analytics.api.ts';
 import { deleteCompany, refreshCompanySchema, schemaRefreshSummary } from './companies.api.ts';
+import { FirmExportsDialog } from './firm-exports-dialog.tsx';
+import { FirmImportDialog } from './firm-import-dialog.tsx';
 import { TenantCard } from './tenant-card.tsx';
 import { filterTenants, hasFilters, NO_FILTERS, showingLine, STATUS_FILTER_OPTIONS, type StatusFilter, type TenantFilters } from './tenant-filters.ts';
 import { TenantFormDialog, type TenantFormTarget } from './tenant-form-dialog.tsx';
@@ -30,6 +32,8 @@ export function TenantManagementPage() {
   const companies = useQuery<Company[] | null>({ queryKey: COMPANIES_QUERY_KEY });
   const [filters, setFilters] = useState<TenantFilters>(NO_FILTERS);
   const [formTarget, setFormTarget] = useState<TenantFormTarget | null>(null);
+  const [exporting, setExporting] = useState<Company | null>(null);
+  const [importing, setImporting] = useState(false);
 
   const invalidate = () =>
     Promise.all([queryClient.invalidateQueries({ queryKey: COMPANIES_QUERY_KEY }), queryClient.invalidateQueries({ queryKey: [ADMIN_OVERVIEW_URL] })]);
@@ -63,6 +67,7 @@ export function TenantManagementPage() {
             <Link to="/admin/dashboard" className="p-button p-button-outlined p-button-secondary tenant-management__back">
               <i className="pi pi-arrow-left" aria-hidden="true" /> Dashboard
             </Link>
+            <Button label="Import Firm" icon="pi pi-upload" outlined onClick={() => setImporting(true)} />
             <Button label="Create Tenant" icon="pi pi-plus" onClick={openCreate} />
           </>
         }
@@ -98,10 +103,13 @@ export function TenantManagementPage() {
           onCreate={openCreate}
           onEdit={(company) => setFormTarget({ mode: 'edit', company })}
           onRefreshSchema={(company) => refresh.mutate(company)}
+          onExport={setExporting}
           onDelete={(company) => confirmDeletion({ header: `Delete ${company.name}?`, message: DELETE_WARNING, onConfirm: () => remove.mutate(company) })}
         />
       )}
       <TenantFormDialog target={formTarget} onClose={() => setFormTarget(null)} />
+      <FirmExportsDialog company={exporting} onClose={() => setExporting(null)} />
+      <FirmImportDialog visible={importing} onClose={() => setImporting(false)} />
       <ConfirmDialog />
     </section>
   );
@@ -114,11 +122,12 @@ interface TenantGridProps {
   onCreate(): void;
   onEdit(company: Company): void;
   onRefreshSchema(company: Company): void;
+  onExport(company: Company): void;
   onDelete(company: Company): void;
 }
 
 /** The tenant cards, or the spec's empty states: none created yet, or none matching the filters. */
-function TenantGrid({ total, shown, refreshingId, onCreate, onEdit, onRefreshSchema, onDelete }: TenantGridProps) {
+function TenantGrid({ total, shown, refreshingId, onCreate, onEdit, onRefreshSchema, onExport, onDelete }: TenantGridProps) {
   if (total === 0) {
     return (
       <EmptyState
@@ -139,6 +148,7 @@ function TenantGrid({ total, shown, refreshingId, onCreate, onEdit, onRefreshSch
           refreshing={refreshingId === company.id}
           onEdit={() => onEdit(company)}
           onRefreshSchema={() => onRefreshSchema(company)}
+          onExport={() => onExport(company)}
           onDelete={() => onDelete(company)}
         />
       ))}

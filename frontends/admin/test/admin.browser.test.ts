@@ -8,6 +8,10 @@ const suffix = uniqueSuffix();
 const acme = { name: `Acme Tax ${suffix}`, shortName: `acme${suffix}` };
 const beta = { name: `Beta Books ${suffix}`, shortName: `beta${suffix}` };
 const gamma = { name: `Gamma Audit ${suffix}`, shortName: `gamma${suffix}` };
+const VIEWPORTS = [
+  { name: 'phone', width: 390, height: 844 },
+  { name: 'desktop', width: 1440, height: 900 },
+] as const;
 const DELETE_WARNING = 'This action cannot be undone. The tenant data will be preserved but the company record will be removed.';
 
 describe('administrator portal in Chromium', () => {
@@ -58,7 +62,7 @@ describe('administrator portal in Chromium', () => {
     await expect(dialog().locator('#tenant-schema-name').inputValue()).resolves.toBe(acme.shortName);
     await portal.screenshot(page, 'admin-tenant-form');
     await dialog().getByRole('button', { name: 'Create Tenant' }).click();
-    await expectToast(page, 'Tenant Created Successfully', `${acme.name} is available at /${acme.shortName}/login`);
+    await expectToast(page, 'Tenant Created Successfully', `${acme.name} is available at /${acme.shortName}/login. Nobody can sign in to it until it has a user: select it and add an Admin on its Users page.`);
     await expect(card(acme.shortName).locator('.tenant-card__url').textContent()).resolves.toBe(`${baseUrl}/${acme.shortName}/login`);
     await expect(card(acme.shortName).locator('.status-dot').textContent()).resolves.toBe('Active');
 
@@ -179,6 +183,77 @@ describe('administrator portal in Chromium', () => {
   });
 
   // Last: a fresh page clears the origin's storage, which signs the administrator out.
+  for (const viewport of VIEWPORTS) {
+    it(`${viewport.name} ${viewport.width}×${viewport.height}: creates a firm with its first Admin, who signs in and is offered the firm's administration; a CPA and a DTA are not`, async () => {
+      const firm = { name: `Delta Tax ${viewport.name} ${suffix}`, shortName: `delta${viewport.name}${suffix}` };
+      const admin = { username: `dora${viewport.name}${suffix}`, fullName: 'Dora Admin', password: 'dora-secret-1' };
+      const platform = await portal.browser.newPage(baseUrl);
+      await platform.setViewportSize({ width: viewport.width, height: viewport.height });
+      await platform.goto(`${baseUrl}/admin/login`);
+      await submitLogin(platform, TEST_ADMIN.username, TEST_ADMIN.password, 'Sign In as Administrator');
+      await platform.waitForURL(`${baseUrl}/admin/dashboard`);
+      await platform.goto(`${baseUrl}/admin/tenants`);
+      await platform.locator('.page-heading').getByRole('button', { name: 'Create Tenant' }).click();
+      const form = platform.getByRole('dialog');
+      await form.locator('#tenant-name').fill(firm.name);
+      await form.locator('#tenant-short-name').fill(firm.shortName);
+      // Half an Admin is refused before anything is created.
+      await form.locator('#tenant-admin-username').fill(admin.username);
+      await form.getByRole('button', { name: 'Create Tenant' }).click();
+      await form.getByText('Full name is required').waitFor();
+      await form.locator('#tenant-admin-full-name').fill(admin.fullName);
+      await form.locator('#tenant-admin-password').fill(admin.password);
+      await portal.screenshot(platform, `admin-first-admin-form-${viewport.name}`);
+      await form.getByRole('button', { name: 'Create Tenant' }).click();
+      await expectToast(platform, 'Tenant Created Successfully', `${firm.name} is available at /${firm.shortName}/login, where ${admin.username} signs in as its Admin.`);
+
+      // With the firm selected, the platform administrator's /users lists its Admin.
+      await platform.evaluate((tenant) => localStorage.setItem('currentTenant', JSON.stringify(tenant)), { ...firm, id: 0, isActive: true });
+      await platform.goto(`${baseUrl}/users`);
+      await platform.locator('.p-datatable-tbody tr', { hasText: admin.username }).getByText('Admin', { exact: true }).waitFor();
+      await expect(platform.getByText('Select a tenant first.').count()).resolves.toBe(0);
+      await platform.close();
+
+      // The new Admin signs in at the firm's address and is offered its administration.
+      const firmAdmin = await portal.browser.newPage(baseUrl);
+      await firmAdmin.setViewportSize({ width: viewport.width, height: viewport.height });
+      await firmAdmin.goto(`${baseUrl}/${firm.shortName}/login`);
+      await submitLogin(firmAdmin, admin.username, admin.password);
+      await firmAdmin.waitForURL((url) => !url.pathname.endsWith('/login'));
+      const labels = async (page: Page) => {
+        if (viewport.name === 'phone') await page.getByRole('button', { name: 'Open navigation' }).click();
+        await page.locator('nav.side-nav .side-nav__link').first().waitFor();
+        const links = (await navLinks(page)).map(([label]) => label);
+        if (viewport.name === 'phone') await page.keyboard.press('Escape');
+        return links;
+      };
+      await firmAdmin.goto(`${baseUrl}/${firm.shortName}/users`);
+      expect(await labels(firmAdmin)).toEqual(expect.arrayContaining(['Clients', 'Users', 'Roles', 'Report Types', 'Settings']));
+
+      // CPA and DTA users are not offered the pages whose calls the server refuses them.
+      const call = apiClient(baseUrl);
+      const adminToken = (await call<{ token: string }>('POST', `/api/${firm.shortName}/auth/login`, null, { username: admin.username, password: admin.password })).body.token;
+      const roles = await call<{ id: number; name: string }[]>('GET', `/api/${firm.shortName}/roles`, adminToken);
+      for (const role of ['CPA', 'DTA']) {
+        const user = { username: `${role.toLowerCase()}${viewport.name}${suffix}`, fullName: `${role} User`, password: 'staff-secret-1' };
+        const made = await call('POST', `/api/${firm.shortName}/users`, adminToken, { ...user, roleId: roles.body.find((r) => r.name === role)!.id, clientIds: null, reportTypeIds: null });
+        expect(made.status).toBe(201);
+        const staff = await portal.browser.newPage(baseUrl);
+        await staff.setViewportSize({ width: viewport.width, height: viewport.height });
+        await staff.goto(`${baseUrl}/${firm.shortName}/login`);
+        await submitLogin(staff, user.username, user.password);
+        await staff.waitForURL((url) => !url.pathname.endsWith('/login'));
+        await staff.goto(`${baseUrl}/${firm.shortName}/users`);
+        const offered = await labels(staff);
+        expect(offered).toEqual(expect.arrayContaining(['Tasks', 'Firm Documents']));
+        for (const refused of ['Clients', 'Users', 'Roles', 'Report Types', 'Settings']) expect(offered).not.toContain(refused);
+        await portal.screenshot(staff, `nav-${role.toLowerCase()}-${viewport.name}`);
+        await staff.close();
+      }
+      await firmAdmin.close();
+    }, 120_000);
+  }
+
   it("shows 'Tenant Not Found' on an inactive tenant's login page", async () => {
     const visitor = await portal.browser.newPage(baseUrl);
     await visitor.goto(`${baseUrl}/${beta.shortName}/login`);

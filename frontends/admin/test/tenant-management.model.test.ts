@@ -3,11 +3,11 @@ import type { Company } from '@ledgerline/contracts/identity.contracts.ts';
 import { schemaRefreshSummary } from '../src/companies.api.ts';
 import { tenantAccessUrl, tenantLoginUrl } from '../src/tenant-access-url.ts';
 import { filterTenants, hasFilters, NO_FILTERS, showingLine } from '../src/tenant-filters.ts';
-import { checkTenantForm, EMPTY_TENANT_FORM, normalizeShortName, tenantFormValues, withShortName } from '../src/tenant-form.model.ts';
+import { checkFirstAdmin, checkTenantForm, EMPTY_TENANT_FORM, normalizeShortName, tenantFormValues, withShortName } from '../src/tenant-form.model.ts';
 
 const company = (fields: Partial<Company>): Company => ({
   id: 1, name: 'Acme Tax', shortName: 'acme', schemaName: 'acme', customDomain: null, customSubdomain: null,
-  urlPattern: 'path', isActive: true, createdAt: '2026-01-02T00:00:00Z', ...fields,
+  urlPattern: 'path', isActive: true, timeZone: 'UTC', timeZoneIsDefault: true, createdAt: '2026-01-02T00:00:00Z', ...fields,
 });
 const here = { protocol: 'https:', host: 'portal.example.org', origin: 'https://portal.example.org' };
 
@@ -61,6 +61,16 @@ describe('tenant form', () => {
       ok: true,
       data: { name: 'Acme', shortName: 'acme', schemaName: 'acme', urlPattern: 'path', customDomain: null, customSubdomain: null, isActive: false },
     });
+  });
+
+  it('takes the first Admin whole or not at all, with the users call\'s own rules', () => {
+    expect(checkFirstAdmin(EMPTY_TENANT_FORM)).toEqual({ ok: true, data: null });
+    expect(checkFirstAdmin({ ...EMPTY_TENANT_FORM, adminUsername: 'ad' })).toEqual({
+      ok: false,
+      errors: { adminUsername: 'Username must be at least 3 characters', adminFullName: 'Full name is required', adminPassword: 'Password must be at least 6 characters' },
+    });
+    expect(checkFirstAdmin({ ...EMPTY_TENANT_FORM, adminUsername: ' ada ', adminFullName: 'Ada Admin', adminPassword: 'secret-1' }))
+      .toEqual({ ok: true, data: { username: 'ada', fullName: 'Ada Admin', password: 'secret-1' } });
   });
 
   it('words the schema refresh result', () => {

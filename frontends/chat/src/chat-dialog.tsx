@@ -8,8 +8,10 @@ import { formatDate } from '@ledgerline/ui/date-format.ts';
 import type { ChatFile } from '@ledgerline/ui/file-chat-launcher.ts';
 import { serverMessage } from '@ledgerline/ui/server-message.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
-import { CHAT_MESSAGES, type ChatMessage, type ChatSession, type PromptTemplate } from '@ledgerline/contracts/chat.contracts.ts';
-import { CHAT_SESSIONS_STALE_MS, ChatStreamError, chatMessagesPath, chatSessionsPath, promptTemplatesPath, sendChatMessage } from './chat.api.ts';
+import { CHAT_MESSAGES, type ChatAssistantInfo, type ChatMessage, type ChatSession, type PromptTemplate } from '@ledgerline/contracts/chat.contracts.ts';
+import {
+  CHAT_SESSIONS_STALE_MS, ChatStreamError, chatAssistantPath, chatMessagesPath, chatSessionsPath, promptTemplatesPath, sendChatMessage,
+} from './chat.api.ts';
 import { ChatMessages, type PendingExchange } from './chat-messages.tsx';
 import { sendableMessage, sendsOnKey } from './chat-keys.ts';
 import { QuickPrompts } from './quick-prompts.tsx';
@@ -27,6 +29,10 @@ export function ChatDialog({ file, onClose }: { file: ChatFile; onClose(): void 
   const sessionsKey = [chatSessionsPath(file.id)];
   const sessions = useQuery<ChatSession[]>({ queryKey: sessionsKey, staleTime: CHAT_SESSIONS_STALE_MS });
   const templates = useQuery<PromptTemplate[]>({ queryKey: [promptTemplatesPath({ isActive: true })], staleTime: CHAT_SESSIONS_STALE_MS });
+  const assistant = useQuery<ChatAssistantInfo>({ queryKey: [chatAssistantPath()], staleTime: Infinity });
+  const withoutModel = assistant.data?.mode === 'excerpt';
+  // On a phone the sessions sit behind a menu so the conversation takes the width.
+  const [sessionsOpen, setSessionsOpen] = useState(false);
   const [session, setSession] = useState<ChatSession | null>(null);
   const [messages, setMessages] = useState<ChatMessage[]>([]);
   const [input, setInput] = useState('');
@@ -42,6 +48,7 @@ export function ChatDialog({ file, onClose }: { file: ChatFile; onClose(): void 
 
   const pick = async (s: ChatSession) => {
     setSession(s);
+    setSessionsOpen(false);
     setMessages([]);
     setSendError(null);
     try {
@@ -53,6 +60,7 @@ export function ChatDialog({ file, onClose }: { file: ChatFile; onClose(): void 
 
   const newChat = () => {
     setSession(null);
+    setSessionsOpen(false);
     setMessages([]);
     setSendError(null);
   };
@@ -86,10 +94,16 @@ export function ChatDialog({ file, onClose }: { file: ChatFile; onClose(): void 
   };
 
   const list = sessions.data ?? [];
+  const conversationEmpty = messages.length === 0 && !pending;
   return (
     <Dialog visible onHide={onClose} header={`AI Chat - ${file.originalName}`} className="chat-dialog" modal dismissableMask={false}>
       <div className="chat-dialog__body">
-        <aside className="chat-sessions" aria-label="Chat sessions">
+        <Button
+          type="button" className="chat-sessions__toggle" size="small" text icon="pi pi-bars"
+          label={session ? session.title : 'Chat sessions'} aria-expanded={sessionsOpen} aria-controls="chat-sessions"
+          onClick={() => setSessionsOpen((open) => !open)}
+        />
+        <aside id="chat-sessions" className={`chat-sessions${sessionsOpen ? ' chat-sessions--open' : ''}`} aria-label="Chat sessions">
           <Button type="button" label="New AI Chat" icon="pi pi-plus" size="small" onClick={newChat} disabled={pending !== null} />
           {sessions.isSuccess && list.length === 0 && <p className="chat-sessions__empty">{CHAT_MESSAGES.noSessions}</p>}
           <ul className="chat-sessions__list">
@@ -111,10 +125,14 @@ export function ChatDialog({ file, onClose }: { file: ChatFile; onClose(): void 
         </aside>
         <section className="chat-main">
           <div className="chat-messages" aria-live="polite">
+            {withoutModel && conversationEmpty && <p className="chat-messages__notice" role="note">{CHAT_MESSAGES.noModel}</p>}
             <ChatMessages messages={messages} pending={pending} fileName={file.originalName} />
             <div ref={messageEnd} />
           </div>
-          <QuickPrompts templates={templates.data ?? []} onPick={(content) => { setInput(content); inputRef.current?.focus(); }} />
+          <QuickPrompts
+            templates={templates.data ?? []} withoutModel={withoutModel} startOpen={conversationEmpty}
+            onPick={(content) => { setInput(content); inputRef.current?.focus(); }}
+          />
           <div className="chat-input">
             <InputTextarea
               ref={inputRef}

@@ -8,6 +8,7 @@ import {
 export const chatSessionsPath = (fileId: number): string => apiPath(`chat/sessions?fileId=${fileId}`);
 export const chatMessagesPath = (sessionId: number): string => apiPath(`chat/sessions/${sessionId}/messages`);
 export const chatAskPath = (): string => apiPath('chat/ask');
+export const chatAssistantPath = (): string => apiPath('chat/assistant');
 export const promptTemplatesPath = (filter: { isActive?: boolean; category?: PromptCategory } = {}): string => {
   const query = new URLSearchParams();
   if (filter.isActive !== undefined) query.set('isActive', String(filter.isActive));

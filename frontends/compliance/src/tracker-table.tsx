@@ -34,7 +34,7 @@ export function TrackerTable({ page, first, onPage, onEdit }: {
   return (
     <>
     {onEdit && <TrackerBulkBar selected={selected} onDone={() => setSelected([])} />}
-    <DataTable value={[...page.items]} dataKey="id" emptyMessage={NO_ITEMS} size="small" className="compliance-table" rowClassName={(i: ComplianceItem) => `compliance-row-${i.id}`}
+    <DataTable value={[...page.items]} dataKey="id" emptyMessage={NO_ITEMS} size="small" className="compliance-table table--key-and-actions" rowClassName={(i: ComplianceItem) => `compliance-row-${i.id}`}
       lazy paginator={page.total > TRACKER_PAGE_ROWS} first={first} rows={TRACKER_PAGE_ROWS} totalRecords={page.total} onPage={(e) => onPage(e.first)} {...selection}>
       {onEdit && <Column selectionMode="multiple" headerStyle={{ width: '2.5rem' }} />}
       <Column header="Client" field="clientName" />

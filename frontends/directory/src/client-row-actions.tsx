@@ -7,11 +7,12 @@ export interface ClientRowActionsProps {
   onEdit(): void;
   onGoogleDrive(): void;
   onCopyLink(): void;
+  onDownloadDocuments(): void;
   onDelete(): void;
 }
 
 /** The Actions column of Client Management; Google Drive Setup only for clients that upload there. */
-export function ClientRowActions({ client, onEdit, onGoogleDrive, onCopyLink, onDelete }: ClientRowActionsProps) {
+export function ClientRowActions({ client, onEdit, onGoogleDrive, onCopyLink, onDownloadDocuments, onDelete }: ClientRowActionsProps) {
   const tooltipOptions = { position: 'top' } as const;
   return (
     <RecordActions name={client.name} onEdit={onEdit} onDelete={onDelete}>
@@ -36,6 +37,15 @@ export function ClientRowActions({ client, onEdit, onGoogleDrive, onCopyLink, on
         tooltip="Copy portal link"
         tooltipOptions={tooltipOptions}
         onClick={onCopyLink}
+      />
+      <Button
+        icon="pi pi-file-export"
+        rounded
+        text
+        aria-label={`Download documents of ${client.name}`}
+        tooltip="Download documents (ZIP)"
+        tooltipOptions={tooltipOptions}
+        onClick={onDownloadDocuments}
       />
     </RecordActions>
   );

@@ -24,7 +24,7 @@ import { clientFieldTexts, savedFieldRules, useClientFieldSettings } from './cli
 import { ClientFormDialog, type ClientFormTarget } from './client-form-dialog.tsx';
 import { ClientRowActions } from './client-row-actions.tsx';
 import { emptyClientsMessage, filterClients } from './client-search.ts';
-import { clientPath, clientsPath } from './directory.api.ts';
+import { clientPath, clientsPath, downloadClientDocuments } from './directory.api.ts';
 import { GoogleDriveSetupDialog } from './google-drive-setup-dialog.tsx';
 import { copyPortalLink } from './portal-link.ts';
 import { useSetupResultReturn } from './use-setup-result-return.ts';
@@ -124,6 +124,8 @@ function ClientManagement() {
                 onEdit={() => setFormTarget({ mode: 'edit', client })}
                 onGoogleDrive={() => setDriveClient(client)}
                 onCopyLink={() => void copyPortalLink(client.id)}
+                onDownloadDocuments={() => void downloadClientDocuments(client).catch((error: unknown) =>
+                  showToast({ severity: 'error', summary: 'Failed to Download Documents', detail: failureReason(error) }))}
                 onDelete={() => askDelete(client)}
               />
             )}

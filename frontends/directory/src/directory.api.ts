@@ -1,4 +1,5 @@
-import { apiPath } from '@ledgerline/ui/api-client.ts';
+import { apiPath, apiRequest } from '@ledgerline/ui/api-client.ts';
+import { saveBlob } from '@ledgerline/ui/file-access.ts';
 
 /**
  * Paths of the directory API. Everything but the public portal call follows the stored
@@ -16,4 +17,10 @@ export const clientAccessPath = (userId: number): string => apiPath(`users/${use
 export function clientPortalPath(tenant: string, clientId: string, token: string | null): string {
   const query = token ? `?${new URLSearchParams({ token })}` : '';
   return apiPath(`clients/${encodeURIComponent(clientId)}/portal${query}`, { tenant });
+}
+
+/** One client's documents as a ZIP by type and report type, with an index (Admin; what a firm hands over when a client leaves). */
+export async function downloadClientDocuments(client: { id: number; name: string }): Promise<void> {
+  const response = await apiRequest('GET', apiPath(`files/clients/${client.id}/archive`));
+  saveBlob(await response.blob(), `${client.name} documents.zip`);
 }

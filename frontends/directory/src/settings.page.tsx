@@ -3,13 +3,16 @@ import { Message } from 'primereact/message';
 import { ProgressSpinner } from 'primereact/progressspinner';
 import { TabPanel, TabView } from 'primereact/tabview';
 import { PageHeading } from '@ledgerline/ui/page-heading.tsx';
+import { useCanAdministerFirm } from '@ledgerline/ui/permissions.ts';
 import { failureReason } from '@ledgerline/ui/server-message.ts';
 import { ClientFieldSettingsForm } from './client-field-settings-form.tsx';
 import { useClientFieldSettings } from './client-field-settings.query.ts';
+import { FirmTimeZoneForm } from './firm-time-zone-form.tsx';
 
 /** /settings and /{tenant}/settings (spec 000 §2 "Settings"). */
 export function SettingsPage() {
   const settings = useClientFieldSettings();
+  const isAdmin = useCanAdministerFirm();
   return (
     <section className="directory-page">
       <PageHeading title="Settings" subtitle="Configure how your firm's portal works" />
@@ -21,6 +24,11 @@ export function SettingsPage() {
             {/* Keyed by save time so a saved (or first created) record resets the form to it. */}
             {settings.data && <ClientFieldSettingsForm key={`${settings.data.id}-${settings.data.updatedAt}`} settings={settings.data} />}
           </TabPanel>
+          {isAdmin && (
+            <TabPanel header="Firm" leftIcon="pi pi-clock">
+              <FirmTimeZoneForm />
+            </TabPanel>
+          )}
           <TabPanel header="User Settings" leftIcon="pi pi-user">
             <p className="settings-placeholder">User settings will be implemented here</p>
           </TabPanel>

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -107,6 +107,18 @@ describe('directory screens in Chromium', () => {
     await screenshot(page, 'settings');
   });
 
+  it("Settings: the Admin sets the firm's time zone, which the firm's info then answers", async () => {
+    await page.goto(`${baseUrl}/${TENANT}/settings`);
+    await page.getByRole('tab', { name: 'Firm' }).click();
+    await expect(dropdown('firm-time-zone').textContent()).resolves.toContain('UTC');
+    await pick('firm-time-zone', 'Europe/London');
+    await page.getByRole('button', { name: 'Save Time Zone' }).click();
+    await toast(page, "The firm's time zone is now Europe/London").waitFor();
+    const info = await apiClient(baseUrl)<{ timeZone: string }>('GET', `/api/${TENANT}/info`, null);
+    expect(info.body.timeZone).toBe('Europe/London');
+    await screenshot(page, 'settings-firm-time-zone');
+  });
+
   it("Clients: the firm's rules reject bad input with the spec's messages, then a valid client is saved", async () => {
     await page.goto(`${baseUrl}/${TENANT}/clients`);
     await page.getByRole('heading', { name: 'Client Management' }).waitFor();
@@ -169,6 +181,17 @@ describe('directory screens in Chromium', () => {
     await page.getByRole('button', { name: 'Clear' }).click();
     await row.waitFor();
     await screenshot(page, 'clients');
+  });
+
+  it('downloads a client\'s documents as a ZIP with its index', async () => {
+    const saved = page.waitForEvent('download');
+    await page.getByRole('button', { name: `Download documents of ${CLIENT_NAME}` }).click();
+    const download = await saved;
+    expect(download.suggestedFilename()).toBe(`${CLIENT_NAME} documents.zip`);
+    const file = await download.path();
+    const zip = await readFile(file);
+    expect(zip.subarray(0, 4)).toEqual(Buffer.from([0x50, 0x4b, 0x03, 0x04]));
+    expect(zip.includes(Buffer.from('index.csv'))).toBe(true);
   });
 
   it('Portal link: copied to the clipboard and opened signed out shows the client', async () => {

@@ -131,7 +131,7 @@ function ClientReports({ user }: { user: StoredUser }) {
             <EmptyState icon="pi pi-folder" title="No company documents available" text="Company documents will appear here when your firm uploads them" />
           )
         ) : (
-          <DataTable {...files.table} value={files.rows} dataKey="id" loading={loading || files.loading} stripedRows size="small" className="files-table">
+          <DataTable {...files.table} value={files.rows} dataKey="id" loading={loading || files.loading} stripedRows size="small" className="files-table table--key-and-actions">
             <Column header="File Name" body={(file: PortalFile) => <FileNameCell file={file} />} />
             {kind === 'report' && <Column header="Report Type" body={(file: PortalFile) => file.reportTypeName ?? '—'} />}
             <Column header="Upload Date" body={(file: PortalFile) => formatDate(file.uploadedAt)} />

@@ -160,7 +160,7 @@ function StaffReports({ routeReportTypeId }: { routeReportTypeId: number | null 
           emptyMessage={emptyFilesMessage(filteredType !== null, search)}
           stripedRows
           size="small"
-          className="files-table"
+          className="files-table table--key-and-actions"
         >
           <Column header="File Name" body={(file: PortalFile) => <FileNameCell file={file} />} />
           <Column header="Client Name" body={(file: PortalFile) => file.clientName ?? '—'} />

@@ -1,4 +1,5 @@
 import { Button } from 'primereact/button';
+import { Checkbox } from 'primereact/checkbox';
 import { Tag } from 'primereact/tag';
 import type { ComplianceInsight, InsightStatus } from '@ledgerline/contracts/insights.contracts.ts';
 import { formatDate } from '@ledgerline/ui/date-format.ts';
@@ -9,14 +10,21 @@ export interface InsightCardProps {
   /** Null: the viewer reads only (Client users). */
   onMove: ((insight: ComplianceInsight, status: InsightStatus) => void) | null;
   busy: boolean;
+  /** Bulk selection (staff): whether this card is selected, and how to toggle it. */
+  selected?: boolean;
+  onSelect?: ((insight: ComplianceInsight, selected: boolean) => void) | null;
 }
 
 /** One insight (spec 001 §2 card): what it is about, how sure, what to do, who reviewed it. */
-export function InsightCard({ insight, onMove, busy }: InsightCardProps) {
+export function InsightCard({ insight, onMove, busy, selected = false, onSelect = null }: InsightCardProps) {
   const actions = insightActions(insight.status);
   return (
     <article className="insight-card" aria-label={insight.title}>
       <header className="insight-card__head">
+        {onSelect && (
+          <Checkbox inputId={`insight-select-${insight.id}`} checked={selected} onChange={(e) => onSelect(insight, !!e.checked)}
+            aria-label={`Select "${insight.title}"`} className="insight-card__select" />
+        )}
         <i className={`insight-card__icon insight-card__icon--${insight.insightType} ${TYPE_ICONS[insight.insightType]}`} role="img" aria-label={TYPE_LABELS[insight.insightType]} />
         <div className="insight-card__heading">
           <h3 className="insight-card__title">{insight.title}</h3>

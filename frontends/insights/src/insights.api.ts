@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Client, ReportType } from '@ledgerline/contracts/directory.contracts.ts';
-import { type AnalysisResult, type ComplianceInsight, type InsightPriority, type InsightRuleSettings, type InsightStatus } from '@ledgerline/contracts/insights.contracts.ts';
+import { type AnalysisResult, type ComplianceInsight, type FirmAnalysisResult, type InsightBulkResult, type InsightPriority, type InsightRuleSettings, type InsightStatus } from '@ledgerline/contracts/insights.contracts.ts';
 import { apiJson, apiPath, apiQueryPath } from '@ledgerline/ui/api-client.ts';
 import { invalidateApiResources } from '@ledgerline/ui/api-invalidation.ts';
 
@@ -33,6 +33,14 @@ export function useInsightMutations() {
     update: useMutation({
       mutationFn: ({ id, status, reviewedById }: { id: number; status: InsightStatus; reviewedById: number }) =>
         apiJson<ComplianceInsight>('PUT', apiPath(`compliance-insights/${id}`), { status, reviewedById }),
+      onSuccess: refresh,
+    }),
+    bulk: useMutation({
+      mutationFn: ({ ids, status }: { ids: number[]; status: InsightStatus }) => apiJson<InsightBulkResult>('POST', apiPath('compliance-insights/bulk-status'), { ids, status }),
+      onSuccess: refresh,
+    }),
+    analyzeAll: useMutation({
+      mutationFn: () => apiJson<FirmAnalysisResult>('POST', apiPath('compliance-insights/analyze-all')),
       onSuccess: refresh,
     }),
     analyze: useMutation({

@@ -1,4 +1,6 @@
 import { Button } from 'primereact/button';
+import { ConfirmDialog, confirmDialog } from 'primereact/confirmdialog';
+import { Checkbox } from 'primereact/checkbox';
 import { Dropdown } from 'primereact/dropdown';
 import { TabPanel, TabView } from 'primereact/tabview';
 import { useState } from 'react';
@@ -13,7 +15,7 @@ import { StatCard } from '@ledgerline/ui/stat-card.tsx';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 import { InsightCard } from './insight-card.tsx';
 import { RuleSettingsDialog } from './rule-settings-dialog.tsx';
-import { emptyTabText, insightStats, PRIORITY_LABELS, STATUS_LABELS } from './insight-view.ts';
+import { emptyTabText, insightActions, insightStats, PRIORITY_LABELS, STATUS_LABELS } from './insight-view.ts';
 import { useInsightClients, useInsightMutations, useInsights, type InsightFilters } from './insights.api.ts';
 
 /** The AI Compliance Insights screen of spec 001 §2. */
@@ -30,16 +32,43 @@ function SignedInInsights({ role, userId, admin }: { role: string; userId: numbe
   const insights = useInsights(filters);
   useFailureToast(insights, INSIGHT_MESSAGES.fetchFailed);
   const clients = useInsightClients().data ?? [];
-  const { update, analyze } = useInsightMutations();
+  const { update, analyze, analyzeAll, bulk } = useInsightMutations();
+  const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   const readOnly = isClientRole(role);
   const list = insights.data ?? [];
   const stats = insightStats(list);
   const setFilter = <K extends keyof InsightFilters>(key: K, value: InsightFilters[K] | null) => setFilters((f) => ({ ...f, [key]: value ?? undefined }));
   const clientOptions = clients.map((c) => ({ label: c.name, value: c.id }));
 
-  const move = (insight: ComplianceInsight, status: InsightStatus) => update.mutate({ id: insight.id, status, reviewedById: userId }, {
+  /** Dismissing is final (§4): it is asked first. */
+  const confirmed = (status: InsightStatus, count: number, go: () => void) => {
+    if (status !== 'dismissed') { go(); return; }
+    confirmDialog({
+      header: 'Dismiss insights', icon: 'pi pi-exclamation-triangle', defaultFocus: 'reject', acceptLabel: 'Dismiss', rejectLabel: 'Cancel',
+      message: count === 1 ? 'Dismiss this insight? A dismissed insight cannot be reopened.' : `Dismiss ${count} insights? Dismissed insights cannot be reopened.`,
+      accept: go,
+    });
+  };
+  const move = (insight: ComplianceInsight, status: InsightStatus) => confirmed(status, 1, () => update.mutate({ id: insight.id, status, reviewedById: userId }, {
     onSuccess: () => showToast({ severity: 'success', summary: 'Success', detail: INSIGHT_MESSAGES.updated }),
     onError: () => showToast({ severity: 'error', summary: 'Error', detail: INSIGHT_MESSAGES.updateFailed }),
+  }));
+  const select = (insight: ComplianceInsight, on: boolean) => setSelected((s) => {
+    const next = new Set(s);
+    if (on) next.add(insight.id); else next.delete(insight.id);
+    return next;
+  });
+  const moveSelected = (ids: number[], status: InsightStatus) => confirmed(status, ids.length, () => bulk.mutate({ ids, status }, {
+    onSuccess: (r) => {
+      setSelected(new Set());
+      const refused = r.refused.length ? ` (${r.refused.length} not changed: ${r.refused[0]!.message})` : '';
+      showToast({ severity: r.refused.length ? 'warn' : 'success', summary: 'Success', detail: `${INSIGHT_MESSAGES.bulkUpdated(r.updated.length)}${refused}` });
+    },
+    onError: () => showToast({ severity: 'error', summary: 'Error', detail: INSIGHT_MESSAGES.updateFailed }),
+  }));
+  const runAnalysisOfAll = () => analyzeAll.mutate(undefined, {
+    onSuccess: (r) => showToast({ severity: 'success', summary: INSIGHT_MESSAGES.analysisComplete, detail: r.message }),
+    onError: () => showToast({ severity: 'error', summary: 'Error', detail: INSIGHT_MESSAGES.triggerFailed }),
   });
   const runAnalysis = (clientId: number) => analyze.mutate(clientId, {
     onSuccess: (r) => showToast({ severity: 'success', summary: INSIGHT_MESSAGES.analysisComplete, detail: r.message }),
@@ -50,6 +79,7 @@ function SignedInInsights({ role, userId, admin }: { role: string; userId: numbe
     <div className="insights-page">
       <PageHeading title="AI Compliance Insights" subtitle="Missing documents, filings found in uploads, thresholds crossed and patterns across your clients"
         actions={<>
+          {admin && <Button label="Analyze all clients" icon="pi pi-sparkles" outlined loading={analyzeAll.isPending} onClick={runAnalysisOfAll} />}
           {admin && <Button label="Rules" icon="pi pi-sliders-h" outlined onClick={() => setEditingRules(true)} />}
           <Button label="Refresh" icon="pi pi-refresh" outlined loading={insights.isFetching} onClick={() => void insights.refetch()} />
         </>} />
@@ -69,18 +99,37 @@ function SignedInInsights({ role, userId, admin }: { role: string; userId: numbe
             onChange={(e) => { if (typeof e.value === 'number') runAnalysis(e.value); }} />
         )}
       </div>
-      <TabView activeIndex={tab} onTabChange={(e) => setTab(e.index)}>
+      <TabView activeIndex={tab} onTabChange={(e) => { setTab(e.index); setSelected(new Set()); }}>
         {INSIGHT_STATUSES.map((status) => {
           const inTab = list.filter((i) => i.status === status);
+          const chosen = inTab.filter((i) => selected.has(i.id)).map((i) => i.id);
+          const actions = insightActions(status);
+          const selectable = !readOnly && (actions.review || actions.actUpon || actions.dismiss);
           return (
             <TabPanel key={status} header={`${STATUS_LABELS[status]} (${stats.byStatus[status]})`}>
+              {selectable && inTab.length > 0 && (
+                <div className="insight-bulk" role="toolbar" aria-label="Selected insights">
+                  <Checkbox inputId={`insight-select-all-${status}`} checked={chosen.length === inTab.length}
+                    onChange={(e) => setSelected(new Set(e.checked ? inTab.map((i) => i.id) : []))} />
+                  <label htmlFor={`insight-select-all-${status}`}>{chosen.length ? `${chosen.length} selected` : 'Select all'}</label>
+                  {chosen.length > 0 && <>
+                    {actions.review && <Button label="Mark Reviewed" size="small" outlined disabled={bulk.isPending} onClick={() => moveSelected(chosen, 'reviewed')} />}
+                    {actions.actUpon && <Button label="Mark Acted Upon" size="small" disabled={bulk.isPending} onClick={() => moveSelected(chosen, 'acted_upon')} />}
+                    {actions.dismiss && <Button label="Dismiss" size="small" severity="secondary" outlined disabled={bulk.isPending} onClick={() => moveSelected(chosen, 'dismissed')} />}
+                  </>}
+                </div>
+              )}
               {inTab.length === 0
                 ? <EmptyState icon="pi pi-lightbulb" text={emptyTabText(status)} />
-                : <div className="insight-list">{inTab.map((i) => <InsightCard key={i.id} insight={i} onMove={readOnly ? null : move} busy={update.isPending} />)}</div>}
+                : <div className="insight-list">{inTab.map((i) => (
+                  <InsightCard key={i.id} insight={i} onMove={readOnly ? null : move} busy={update.isPending}
+                    selected={selected.has(i.id)} onSelect={selectable ? select : null} />
+                ))}</div>}
             </TabPanel>
           );
         })}
       </TabView>
+      <ConfirmDialog />
       {admin && <RuleSettingsDialog visible={editingRules} onHide={() => setEditingRules(false)} />}
     </div>
   );

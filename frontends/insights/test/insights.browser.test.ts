@@ -5,7 +5,7 @@ import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import { apiClient } from '@ledgerline/server/portal-harness.ts';
 import type { ComplianceItem, ComplianceSchedule, PresetApplyResult } from '@ledgerline/contracts/compliance.contracts.ts';
 import type { ComplianceInsight, InsightRuleSettings } from '@ledgerline/contracts/insights.contracts.ts';
-import { expectToast, startPortalBrowser, uniqueSuffix, type PortalBrowser } from '../../ui/test/portal-browser.ts';
+import { expectToast, SCREENSHOT_DIR, startPortalBrowser, uniqueSuffix, type PortalBrowser } from '../../ui/test/portal-browser.ts';
 
 const BUS_WAIT_MS = 30_000;
 const suffix = uniqueSuffix();
@@ -116,7 +116,7 @@ describe('AI compliance insights screen in Chromium', () => {
     await page.close();
   });
 
-  it('an Admin sets the threshold rules: keywords, the threshold and a report type\'s own; a refusal shows the server\'s message', async () => {
+  it('an Admin sets the threshold rules: keywords, thresholds by jurisdiction in their currency and a report type\'s own; a refusal shows the server\'s message', async () => {
     const page = await portal.browser.newPage(portal.baseUrl);
     await setLocalStorage(page, { token: admin.token, user: admin.user });
     await page.goto(`${portal.baseUrl}/${TENANT}/compliance-insights`);
@@ -124,20 +124,29 @@ describe('AI compliance insights screen in Chromium', () => {
     const dialog = page.getByRole('dialog', { name: 'Insight Rules' });
     // The defaults until someone saves.
     await dialog.locator('.p-chips-token', { hasText: 'gross receipts' }).waitFor();
-    await expect(dialog.getByLabel('Threshold', { exact: true }).inputValue()).resolves.toBe('2,000,000');
+    // Each jurisdiction's threshold in its own currency, with the law it comes from.
+    await expect(dialog.getByLabel('Threshold 1', { exact: true }).inputValue()).resolves.toBe('₹20,00,000');
+    await expect(dialog.getByLabel('Threshold 2', { exact: true }).inputValue()).resolves.toBe('£90,000');
+    await expect(dialog.getByLabel('Threshold 4', { exact: true }).inputValue()).resolves.toBe('$100,000');
+    await dialog.getByText(/CGST Act 2017, s\. 22\(1\)/).waitFor();
     await dialog.locator('.p-chips-token', { hasText: 'total' }).locator('.p-chips-token-icon').click();
     await dialog.getByLabel('Keywords (Enter adds one)').fill('sales');
     await dialog.getByLabel('Keywords (Enter adds one)').press('Enter');
-    await dialog.getByLabel('Threshold', { exact: true }).fill('1500000');
-    await dialog.getByRole('button', { name: 'Add report type' }).click();
-    await dialog.locator('.p-dropdown', { has: page.getByLabel('Report type 1') }).click();
+    await dialog.getByLabel('Threshold 1', { exact: true }).fill('1500000');
+    await dialog.getByRole('button', { name: 'Remove threshold 5' }).click();
+    await dialog.getByRole('button', { name: 'Add threshold' }).click();
+    await dialog.locator('.p-dropdown', { has: page.getByLabel('Report type 5') }).click();
     await page.locator('li[role="option"]', { hasText: 'GSTR-3B' }).click();
-    await dialog.getByLabel('Threshold 1').fill('500000');
+    await dialog.getByLabel('Threshold 5', { exact: true }).fill('500000');
+    await portal.screenshot(page, 'insight-rules-by-jurisdiction');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expectToast(page, 'Success', 'Insight rules saved');
     await dialog.waitFor({ state: 'detached' });
     const rules = (await call<InsightRuleSettings>('GET', `/api/${TENANT}/compliance-insights/rules`, admin.token)).body;
-    expect(rules).toEqual({ keywords: ['turnover', 'gross receipts', 'sales'], defaultThreshold: 1_500_000, thresholds: [{ reportTypeId: gstr3bReportTypeId, threshold: 500_000 }] });
+    expect(rules.keywords).toEqual(['turnover', 'gross receipts', 'sales']);
+    expect(rules.thresholds.map((t) => [t.jurisdiction, t.currency, t.threshold, t.reportTypeId])).toEqual([
+      ['IN', 'INR', 1_500_000, null], ['UK', 'GBP', 90_000, null], ['AU', 'AUD', 75_000, null], ['US', 'USD', 100_000, null], ['IN', 'INR', 500_000, gstr3bReportTypeId],
+    ]);
 
     // Reopened, it shows what was saved; with no keyword left the server refuses and the dialog stays.
     await page.getByRole('button', { name: 'Rules' }).click();
@@ -149,4 +158,45 @@ describe('AI compliance insights screen in Chromium', () => {
     expect((await call<InsightRuleSettings>('GET', `/api/${TENANT}/compliance-insights/rules`, admin.token)).body).toEqual(rules);
     await page.close();
   });
+
+  it.each([[390, 844], [1440, 900]])('at %i px an Admin analyses all clients, moves several insights at once and confirms a dismissal', async (width, height) => {
+    const page = await portal.browser.newPage(portal.baseUrl);
+    await page.setViewportSize({ width, height });
+    await setLocalStorage(page, { token: admin.token, user: admin.user });
+    await page.goto(`${portal.baseUrl}/${TENANT}/compliance-insights`);
+    await page.getByRole('button', { name: 'Analyze all clients' }).click();
+    await expectToast(page, 'Analysis Complete', /^Analysis complete: \d+ new insights? across 1 client$/);
+    await page.getByRole('button', { name: 'Refresh' }).dispatchEvent('click');
+    await tab(page, 'Pending').click();
+    const pending = (await insightsOf()).filter((i) => i.status === 'pending');
+    expect(pending.length).toBeGreaterThan(1);
+
+    // Two cards selected, moved together.
+    const panel = page.locator('.p-tabview-panel:not([hidden])');
+    for (const insight of pending.slice(0, 2)) await panel.locator(`label[for="insight-select-${insight.id}"], #insight-select-${insight.id}`).first().click();
+    const bar = panel.getByRole('toolbar', { name: 'Selected insights' });
+    await bar.getByText('2 selected').waitFor();
+    await bar.screenshot({ path: `${SCREENSHOT_DIR}/insights-bulk-bar-${width}.png` });
+    await bar.getByRole('button', { name: 'Mark Reviewed' }).click();
+    await expectToast(page, 'Success', '2 insights updated');
+    await eventually(async () => expect((await insightsOf()).filter((i) => pending.slice(0, 2).some((p) => p.id === i.id)).map((i) => i.status)).toEqual(['reviewed', 'reviewed']), BUS_WAIT_MS, 200);
+
+    // Dismissing is final: it is asked first; Cancel keeps the insight.
+    const target = pending[0]!;
+    await tab(page, 'Reviewed').click();
+    const card = page.getByRole('article', { name: target.title }).first();
+    await card.getByRole('button', { name: 'Dismiss' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Dismiss insights' });
+    await confirm.getByText('Dismiss this insight? A dismissed insight cannot be reopened.').waitFor();
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/insights-dismiss-confirm-${width}.png` });
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    expect((await insightsOf()).find((i) => i.id === target.id)?.status).toBe('reviewed');
+    await card.getByRole('button', { name: 'Dismiss' }).click();
+    await page.getByRole('dialog', { name: 'Dismiss insights' }).getByRole('button', { name: 'Dismiss' }).click();
+    await expectToast(page, 'Success', 'Compliance insight updated successfully');
+    expect((await insightsOf()).find((i) => i.id === target.id)?.status).toBe('dismissed');
+    // Nothing on the page is wider than the screen.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    await page.close();
+  }, 120_000);
 });

@@ -1,13 +1,13 @@
 import { Button } from 'primereact/button';
 import { InputTextarea } from 'primereact/inputtextarea';
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { Fragment, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { MESSAGING_MESSAGES, type Conversation, type Message } from '@ledgerline/contracts/messaging.contracts.ts';
 import { confirmDeletion } from '@ledgerline/ui/confirm-deletion.ts';
 import { FileAccessButton } from '@ledgerline/ui/file-access-button.tsx';
 import { serverMessage } from '@ledgerline/ui/server-message.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 import { AttachFileDialog } from './attach-file-dialog.tsx';
-import { messageTime } from './message-time.ts';
+import { dayLabel, messageTime, startsDay } from './message-time.ts';
 import { useMessagingActions, useThread, type Attachment } from './messaging.api.ts';
 
 const failed = (fallback: string) => (err: unknown) => showToast({ severity: 'error', summary: 'Error', detail: serverMessage(err) ?? fallback });
@@ -124,7 +124,12 @@ export function MessageThread({ conversation, me }: { conversation: Conversation
       <ul className="thread__messages">
         {isLoading && <li className="thread__empty">Loading...</li>}
         {!isLoading && messages.length === 0 && <li className="thread__empty">No messages yet</li>}
-        {messages.map((m) => <MessageItem key={m.id} message={m} own={m.senderId === me} onReply={setReplyTo} />)}
+        {messages.map((m, i) => (
+          <Fragment key={m.id}>
+            {startsDay(m.sentAt, messages[i - 1]?.sentAt) && <li className="thread__day">{dayLabel(m.sentAt)}</li>}
+            <MessageItem message={m} own={m.senderId === me} onReply={setReplyTo} />
+          </Fragment>
+        ))}
         <li ref={end} aria-hidden="true" />
       </ul>
       <div className="composer">

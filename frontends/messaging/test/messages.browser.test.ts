@@ -138,6 +138,10 @@ describe('Messages screen in Chromium, an Admin and a Client user side by side',
     const saved = await download;
     expect(saved.suggestedFilename()).toBe(W2_FILE);
 
+    // Today's messages sit under one day separator in each view.
+    await expect(adminPage.locator('.thread__day').allTextContents()).resolves.toEqual(['Today']);
+    await expect(clientPage.locator('.thread__day').allTextContents()).resolves.toEqual(['Today']);
+
     // The Admin deletes a message after confirming; it leaves both views.
     await adminPage.getByLabel('Message', { exact: true }).fill('Typo message');
     await adminPage.getByRole('button', { name: 'Send' }).click();

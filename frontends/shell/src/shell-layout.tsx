@@ -7,6 +7,7 @@ import { HeaderCenter } from '@ledgerline/ui/header-center.tsx';
 import { NotificationBell } from '@ledgerline/ui/notification-bell.tsx';
 import { useUnreadMessages } from '@ledgerline/ui/messages-unread.ts';
 import { resolveNavItems } from '@ledgerline/ui/nav-items.ts';
+import { canAdministerFirm } from '@ledgerline/ui/permissions.ts';
 import type { ShellNavItem } from '@ledgerline/ui/shell-contract.ts';
 import { ToastOutlet } from '@ledgerline/ui/toast-outlet.tsx';
 import { loadSignInRemotes } from './remote-loader.ts';
@@ -22,7 +23,7 @@ export function ShellLayout({ navItems, routes }: { navItems: readonly ShellNavI
   useEffect(loadSignInRemotes, []);
   const unreadMessages = useUnreadMessages(state.status === 'authenticated' && Boolean(tenant));
   if (state.status !== 'authenticated') return null;
-  const items = resolveNavItems(navItems, { role: state.user.role, tenantShortName: tenant?.shortName, pathname, badges: { messages: unreadMessages } });
+  const items = resolveNavItems(navItems, { role: state.user.role, administersFirm: canAdministerFirm(state.user), tenantShortName: tenant?.shortName, pathname, badges: { messages: unreadMessages } });
   return (
     <AppLayout
       title={pageTitle(matchEntry(routes, pathname), pathname)}

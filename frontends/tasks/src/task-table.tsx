@@ -4,7 +4,7 @@ import { DataTable } from 'primereact/datatable';
 import { Tag } from 'primereact/tag';
 import type { Task } from '@ledgerline/contracts/tasks.contracts.ts';
 import { formatDate } from '@ledgerline/ui/date-format.ts';
-import { isDueToday, isOverdue, PRIORITY_LABELS, STATUS_LABELS } from './task-view.ts';
+import { isDueToday, isOverdue, PRIORITY_LABELS, recurrenceLabel, STATUS_LABELS } from './task-view.ts';
 
 export interface TaskActions {
   onEdit(task: Task): void;
@@ -27,8 +27,8 @@ function DueCell({ task }: { task: Task }) {
 /** The List View's table with the quick actions of spec 001 §4. */
 export function TaskTable({ tasks, actions }: { tasks: readonly Task[]; actions: TaskActions }) {
   return (
-    <DataTable value={[...tasks]} dataKey="id" emptyMessage="No tasks found" size="small" className="task-table" rowClassName={(t: Task) => `task-row-${t.id}`}>
-      <Column header="Task" body={(t: Task) => (<div><div className="task-table__title">{t.title}{t.isRecurring && <i className="pi pi-replay task-table__recurring" title="Recurring" />}</div>{t.description && <small>{t.description}</small>}</div>)} />
+    <DataTable value={[...tasks]} dataKey="id" emptyMessage="No tasks found" size="small" className="task-table table--key-and-actions" rowClassName={(t: Task) => `task-row-${t.id}`}>
+      <Column header="Task" body={(t: Task) => (<div><div className="task-table__title">{t.title}</div>{recurrenceLabel(t) && <small className="task-table__recurring"><i className="pi pi-replay" aria-hidden="true" /> {recurrenceLabel(t)}</small>}{t.description && <small>{t.description}</small>}</div>)} />
       <Column header="Priority" body={(t: Task) => <Tag value={PRIORITY_LABELS[t.priority]} severity={PRIORITY_SEVERITY[t.priority]} />} />
       <Column header="Status" body={(t: Task) => STATUS_LABELS[t.status]} />
       <Column header="Due Date" body={(t: Task) => <DueCell task={t} />} />

@@ -1,25 +1,38 @@
-import type { Task, TaskPriority, TaskStats } from '@ledgerline/contracts/tasks.contracts.ts';
+import type { Task, TaskClientStatus, TaskPriority, TaskStats } from '@ledgerline/contracts/tasks.contracts.ts';
+import { todayCalendarDate, toCalendarDate } from '@ledgerline/ui/calendar-date.ts';
 import type { TaskFilters } from './tasks.api.ts';
 
 /** What the screen derives from tasks (spec 001 §2, §4, §9); pure, so it is unit-tested. */
 
 export const PRIORITY_LABELS: Record<TaskPriority, string> = { urgent: 'Urgent', high: 'High', medium: 'Medium', low: 'Low' };
+/**
+ * What Mark Complete asks first when some of the task's clients are not done ('1 of 2
+ * clients is not done yet: Harbor Foods. …'); null when every client is done.
+ */
+export function clientsNotDoneQuestion(statuses: readonly Pick<TaskClientStatus, 'status' | 'clientName'>[]): string | null {
+  const open = statuses.filter((s) => s.status !== 'completed' && s.status !== 'cancelled');
+  if (open.length === 0) return null;
+  const names = open.map((s) => s.clientName ?? 'a client').join(', ');
+  return `${open.length} of ${statuses.length} client${statuses.length === 1 ? '' : 's'} ${open.length === 1 ? 'is' : 'are'} not done yet: ${names}. Mark the task complete anyway?`;
+}
+
+/** How a recurring task repeats, as the list shows it ('Repeats monthly'); null for a one-off task. */
+export const recurrenceLabel = (t: Pick<Task, 'isRecurring' | 'recurringPattern'>): string | null =>
+  t.isRecurring && t.recurringPattern ? `Repeats ${t.recurringPattern}` : null;
 export const STATUS_LABELS = { pending: 'Pending', in_progress: 'In Progress', completed: 'Completed', cancelled: 'Cancelled' } as const;
 /** Calendar dots: at most 3 per day, plus a grey one for more (§2, §9). */
 export const MAX_DAY_DOTS = 3;
 
 const isOpen = (t: Task) => t.status !== 'completed' && t.status !== 'cancelled';
 
-/** §4: overdue means the due date is before now (open tasks only). */
-export const isOverdue = (t: Task, now = new Date()): boolean => !!t.dueDate && isOpen(t) && new Date(t.dueDate) < now;
+/** §4: overdue means the due date (a calendar date) is before today (open tasks only). */
+export const isOverdue = (t: Task, now = new Date()): boolean => !!t.dueDate && isOpen(t) && t.dueDate < todayCalendarDate(now);
 
-/** Local calendar day of a timestamp, 'YYYY-MM-DD'. */
-export function dayKey(d: Date): string {
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-}
+/** The calendar's key of a local day, 'YYYY-MM-DD' (what due dates are). */
+export const dayKey = toCalendarDate;
 
 /** §4: 'Today' means the same day. */
-export const isDueToday = (t: Task, now = new Date()): boolean => !!t.dueDate && dayKey(new Date(t.dueDate)) === dayKey(now);
+export const isDueToday = (t: Task, now = new Date()): boolean => t.dueDate === todayCalendarDate(now);
 
 /** Quick Stats: completion rate as a rounded percent. */
 export const completionRate = (s: TaskStats): number => (s.total ? Math.round((s.completed / s.total) * 100) : 0);
@@ -29,19 +42,19 @@ export const activeFilterCount = (f: TaskFilters): number => Object.values(f).fi
 
 /** Open tasks due within the next `days` days, soonest first (side card and 'Upcoming This Week'). */
 export function dueWithin(tasks: readonly Task[], days: number, now = new Date()): Task[] {
-  const end = now.getTime() + days * 86_400_000;
+  const today = todayCalendarDate(now);
+  const end = toCalendarDate(new Date(now.getFullYear(), now.getMonth(), now.getDate() + days));
   return tasks
-    .filter((t) => t.dueDate && isOpen(t) && new Date(t.dueDate).getTime() >= now.getTime() && new Date(t.dueDate).getTime() <= end)
+    .filter((t) => t.dueDate && isOpen(t) && t.dueDate >= today && t.dueDate <= end)
     .sort((a, b) => a.dueDate!.localeCompare(b.dueDate!));
 }
 
-/** Tasks per local day, for the calendar. */
+/** Tasks per due date, for the calendar. */
 export function tasksByDay(tasks: readonly Task[]): Map<string, Task[]> {
   const byDay = new Map<string, Task[]>();
   for (const t of tasks) {
     if (!t.dueDate) continue;
-    const key = dayKey(new Date(t.dueDate));
-    byDay.set(key, [...(byDay.get(key) ?? []), t]);
+    byDay.set(t.dueDate, [...(byDay.get(t.dueDate) ?? []), t]);
   }
   return byDay;
 }

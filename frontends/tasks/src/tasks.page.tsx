@@ -3,12 +3,12 @@ import { confirmDialog, ConfirmDialog } from 'primereact/confirmdialog';
 import { Dropdown } from 'primereact/dropdown';
 import { TabPanel, TabView } from 'primereact/tabview';
 import { useEffect, useState } from 'react';
-import { TASK_PRIORITIES, TASK_SIDE_CARD_ITEMS, TASK_STATUSES, type Task } from '@ledgerline/contracts/tasks.contracts.ts';
-import { ApiError } from '@ledgerline/ui/api-client.ts';
+import { useSearchParams } from 'react-router-dom';
+import { TASK_LINK_PARAM, TASK_PRIORITIES, TASK_SIDE_CARD_ITEMS, TASK_STATUSES, type Task, type TaskClientStatus } from '@ledgerline/contracts/tasks.contracts.ts';
+import { ApiError, apiJson, apiPath } from '@ledgerline/ui/api-client.ts';
 import { useAuth } from '@ledgerline/ui/auth-context.tsx';
 import { formatDate } from '@ledgerline/ui/date-format.ts';
 import { useFailureToast } from '@ledgerline/ui/failure-toast.ts';
-import { NotificationBell } from '@ledgerline/ui/notification-bell.tsx';
 import { PageHeading } from '@ledgerline/ui/page-heading.tsx';
 import { serverMessage } from '@ledgerline/ui/server-message.ts';
 import { StatCard } from '@ledgerline/ui/stat-card.tsx';
@@ -18,7 +18,7 @@ import { NotificationsPanel } from './notifications-panel.tsx';
 import { TaskCalendar } from './task-calendar.tsx';
 import { TaskFormDialog } from './task-form-dialog.tsx';
 import { TaskTable } from './task-table.tsx';
-import { activeFilterCount, completionRate, dueWithin, PRIORITY_LABELS, STATUS_LABELS } from './task-view.ts';
+import { activeFilterCount, clientsNotDoneQuestion, completionRate, dueWithin, PRIORITY_LABELS, STATUS_LABELS } from './task-view.ts';
 import { useOverdueTasks, useStaffUsers, useTaskClients, useTaskMutations, useTasks, useTaskStats, type TaskFilters } from './tasks.api.ts';
 
 function SideCard({ title, tasks }: { title: string; tasks: readonly Task[] }) {
@@ -45,6 +45,16 @@ export function TasksPage() {
   useEffect(() => { if (signedOut) logout(); }, [signedOut, logout]);
   useFailureToast(tasks, 'Failed to fetch tasks');
   const allTasks = useTasks({});
+  // A notification's link (/tasks?task=12) opens that task, once.
+  const [search, setSearch] = useSearchParams();
+  const linkedTask = Number(search.get(TASK_LINK_PARAM)) || null;
+  useEffect(() => {
+    if (linkedTask === null || !allTasks.data) return;
+    const task = allTasks.data.find((t) => t.id === linkedTask);
+    if (task) { setEditing(task); setFormOpen(true); }
+    else showToast({ severity: 'warn', summary: 'Task not found', detail: 'That task no longer exists or is not yours to see.' });
+    setSearch((params) => { params.delete(TASK_LINK_PARAM); return params; }, { replace: true });
+  }, [linkedTask, allTasks.data, setSearch]);
   const stats = useTaskStats().data;
   const overdue = useOverdueTasks().data ?? [];
   const users = useStaffUsers().data ?? [];
@@ -57,7 +67,19 @@ export function TasksPage() {
   const actions = {
     onEdit: (t: Task) => { setEditing(t); setFormOpen(true); },
     onClientStatus: setStatusTask,
-    onToggleComplete: (t: Task) => setStatus.mutate({ id: t.id, status: t.status === 'completed' ? 'pending' : 'completed' }, { onError: failed }),
+    onToggleComplete: async (t: Task) => {
+      const toggle = () => setStatus.mutate({ id: t.id, status: t.status === 'completed' ? 'pending' : 'completed' }, { onError: failed });
+      if (t.status === 'completed' || t.clientIds.length === 0) return toggle();
+      // Completing a task its clients are not all done with is asked first.
+      let question: string | null;
+      try {
+        question = clientsNotDoneQuestion(await apiJson<TaskClientStatus[]>('GET', apiPath(`tasks/${t.id}/client-statuses`)));
+      } catch (err) {
+        return failed(err);
+      }
+      if (!question) return toggle();
+      confirmDialog({ header: 'Clients Not Done', message: question, icon: 'pi pi-exclamation-triangle', acceptLabel: 'Mark Complete', rejectLabel: 'Cancel', defaultFocus: 'reject', accept: toggle });
+    },
     onDelete: (t: Task) => confirmDialog({
       message: `Are you sure you want to delete "${t.title}"?`, header: 'Delete Task', icon: 'pi pi-exclamation-triangle', acceptClassName: 'p-button-danger',
       accept: () => remove.mutate(t.id, { onError: failed }),
@@ -68,7 +90,7 @@ export function TasksPage() {
     <div className="tasks-page">
       <ConfirmDialog />
       <PageHeading title="Tasks" subtitle="Organize and track your important tasks and deadlines"
-        actions={<><NotificationBell /><Button label="New Task" icon="pi pi-plus" onClick={() => { setEditing(null); setFormOpen(true); }} /></>} />
+        actions={<Button label="New Task" icon="pi pi-plus" onClick={() => { setEditing(null); setFormOpen(true); }} />} />
       <div className="task-stats">
         <StatCard label="Total Tasks" value={stats?.total ?? 0} icon="pi pi-list" />
         <StatCard label="Pending" value={stats?.pending ?? 0} icon="pi pi-clock" />

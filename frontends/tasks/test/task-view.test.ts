@@ -1,26 +1,27 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Task, TaskPriority, TaskStatus } from '@ledgerline/contracts/tasks.contracts.ts';
-import { activeFilterCount, completionRate, dayDots, dayKey, dueWithin, isDueToday, isOverdue, tasksByDay } from '../src/task-view.ts';
+import { activeFilterCount, clientsNotDoneQuestion, completionRate, dayDots, dayKey, dueWithin, isDueToday, isOverdue, recurrenceLabel, tasksByDay } from '../src/task-view.ts';
 import { monthGrid } from '@ledgerline/ui/calendar-date.ts';
 
 const NOW = new Date(2025, 2, 10, 12, 0, 0);
 let nextId = 1;
-const task = (fields: { dueDate?: Date | null; status?: TaskStatus; priority?: TaskPriority } = {}): Task => ({
+const task = (fields: { dueDate?: string | null; status?: TaskStatus; priority?: TaskPriority } = {}): Task => ({
   id: nextId++, title: `Task ${nextId}`, description: null, priority: fields.priority ?? 'medium', status: fields.status ?? 'pending',
-  dueDate: fields.dueDate === undefined ? null : fields.dueDate?.toISOString() ?? null, assignedToId: null, assignedToName: null, createdById: 1,
+  dueDate: fields.dueDate ?? null, assignedToId: null, assignedToName: null, createdById: 1,
   clientIds: [], clientName: null, reportTypeId: null, isRecurring: false, recurringPattern: null, recurringEndDate: null, completedAt: null,
   createdAt: NOW.toISOString(), updatedAt: NOW.toISOString(),
 });
-const at = (day: number, hour = 12) => new Date(2025, 2, day, hour);
+/** A due date in March 2025 (due dates are calendar dates). */
+const at = (day: number) => `2025-03-${String(day).padStart(2, '0')}`;
 
 describe('task view helpers', () => {
-  it('overdue means due before now and still open; today means the same day', () => {
-    expect(isOverdue(task({ dueDate: at(10, 9) }), NOW)).toBe(true);
-    expect(isOverdue(task({ dueDate: at(10, 9), status: 'completed' }), NOW)).toBe(false);
-    expect(isOverdue(task({ dueDate: at(11) }), NOW)).toBe(false);
+  it('overdue means due before today and still open; a task due today is not overdue yet', () => {
+    expect(isOverdue(task({ dueDate: at(9) }), NOW)).toBe(true);
+    expect(isOverdue(task({ dueDate: at(9), status: 'completed' }), NOW)).toBe(false);
+    expect(isOverdue(task({ dueDate: at(10) }), NOW)).toBe(false);
     expect(isOverdue(task(), NOW)).toBe(false);
-    expect(isDueToday(task({ dueDate: at(10, 23) }), NOW)).toBe(true);
-    expect(isDueToday(task({ dueDate: at(11, 0) }), NOW)).toBe(false);
+    expect(isDueToday(task({ dueDate: at(10) }), NOW)).toBe(true);
+    expect(isDueToday(task({ dueDate: at(11) }), NOW)).toBe(false);
   });
 
   it('completion rate is a rounded percent, 0 without tasks', () => {
@@ -46,7 +47,7 @@ describe('task view helpers', () => {
     const day = [task({ priority: 'urgent', dueDate: at(3) }), task({ priority: 'low', dueDate: at(3) }), task({ priority: 'high', dueDate: at(3) }), task({ priority: 'medium', dueDate: at(3) })];
     expect(dayDots(day)).toEqual({ priorities: ['urgent', 'low', 'high'], more: true });
     expect(dayDots(day.slice(0, 3)).more).toBe(false);
-    expect(tasksByDay([...day, task()]).get(dayKey(at(3)))).toHaveLength(4);
+    expect(tasksByDay([...day, task()]).get(at(3))).toHaveLength(4);
   });
 
   it('lays a month out in Sunday-first weeks', () => {
@@ -55,5 +56,16 @@ describe('task view helpers', () => {
     expect(weeks.every((w) => w.length === 7)).toBe(true);
     expect(dayKey(weeks.at(-1)!.at(-1)!) >= '2025-03-31').toBe(true);
     expect(monthGrid(2026, 1)).toHaveLength(4); // February 2026: exactly four weeks
+  });
+
+  it("says how a recurring task repeats, and nothing for a one-off", () => {
+    expect(recurrenceLabel({ isRecurring: true, recurringPattern: 'monthly' })).toBe('Repeats monthly');
+    expect(recurrenceLabel({ isRecurring: false, recurringPattern: null })).toBeNull();
+  });
+  it('asks before completing a task whose clients are not all done', () => {
+    expect(clientsNotDoneQuestion([{ status: 'completed', clientName: 'Acme' }, { status: 'cancelled', clientName: 'Beta' }])).toBeNull();
+    expect(clientsNotDoneQuestion([{ status: 'completed', clientName: 'Acme' }, { status: 'pending', clientName: 'Bayview Bakery' }]))
+      .toBe('1 of 2 clients is not done yet: Bayview Bakery. Mark the task complete anyway?');
+    expect(clientsNotDoneQuestion([{ status: 'in_progress', clientName: 'Acme' }])).toBe('1 of 1 client is not done yet: Acme. Mark the task complete anyway?');
   });
 });

@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import { apiClient } from '@ledgerline/server/portal-harness.ts';
 import type { Task } from '@ledgerline/contracts/tasks.contracts.ts';
+import { setLocalStorage } from '@ledgerline/kit/testing/browser.ts';
 import { addFirmUser, expectToast, openAs, startPortalBrowser, uniqueSuffix, type FirmLogin, type PortalBrowser } from '../../ui/test/portal-browser.ts';
 
 const BUS_WAIT_MS = 15_000;
@@ -86,11 +87,17 @@ describe('tasks screen in Chromium', () => {
     const headerBadge = cpaPage.locator('.app-header [data-testid="notification-badge"]');
     await headerBadge.waitFor({ timeout: BUS_WAIT_MS });
     await expect(headerBadge.textContent()).resolves.toBe('1');
-    // The screen's own bell shares the tab's connection and cache.
-    await expect(cpaPage.locator('.tasks-page [data-testid="notification-badge"]').textContent()).resolves.toBe('1');
+    // One bell: the header's; the page has none of its own.
+    await expect(cpaPage.locator('.tasks-page [data-testid="notification-badge"]').count()).resolves.toBe(0);
+    await cpaPage.locator('.task-table').getByText('Repeats monthly').waitFor();
     await cpaPage.locator('.app-header').getByRole('button', { name: 'Notifications' }).click();
-    await cpaPage.locator('.notification-popover').getByText('New task assigned').waitFor();
-    await cpaPage.keyboard.press('Escape');
+    // The notification opens its task.
+    await cpaPage.locator('.notification-popover').getByText('New task assigned').click();
+    const opened = cpaPage.getByRole('dialog', { name: 'Edit Task' });
+    await expect(opened.locator('#task-title').inputValue()).resolves.toBe('Monthly bookkeeping');
+    expect(new URL(cpaPage.url()).search).toBe('');
+    await opened.getByRole('button', { name: 'Cancel' }).click();
+    await opened.waitFor({ state: 'hidden' });
 
     // The CPA updates one client's status.
     await cpaPage.locator('.task-table').getByText('Monthly bookkeeping').waitFor();
@@ -109,6 +116,10 @@ describe('tasks screen in Chromium', () => {
 
     // The Admin marks it complete; the next occurrence (3rd of the month after) shows in the calendar.
     await adminPage.locator(`.task-row-${first.id}`).getByRole('button', { name: 'Mark Complete' }).click();
+    // One of its two clients is not done: asked first.
+    const ask = adminPage.locator('.p-confirm-dialog', { hasText: 'Clients Not Done' });
+    await ask.getByText(/^1 of 2 clients is not done yet: .+\. Mark the task complete anyway\?$/).waitFor();
+    await ask.getByRole('button', { name: 'Mark Complete' }).click();
     await eventually(async () => expect((await call<Task[]>('GET', `/api/${TENANT}/tasks`, admin.token)).body.filter((t) => t.title === 'Monthly bookkeeping')).toHaveLength(2), BUS_WAIT_MS);
     await adminPage.getByRole('tab', { name: 'Calendar View' }).click();
     await adminPage.getByRole('button', { name: 'Next month' }).click();
@@ -120,5 +131,55 @@ describe('tasks screen in Chromium', () => {
     await adminPage.locator('.task-calendar__side').getByText('Monthly bookkeeping').waitFor();
     await expect(adminPage.locator(`[data-day="${key}"] .task-dot--medium`).count()).resolves.toBe(1);
     await portal.screenshot(adminPage, 'tasks-calendar');
+  }, 120_000);
+
+  /** The tasks page as `login` sees it in a browser whose clocks are in `timezoneId`. */
+  async function openInZone(timezoneId: string, login: FirmLogin): Promise<Page> {
+    const page = await portal.browser.newPage(portal.baseUrl);
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Emulation.setTimezoneOverride', { timezoneId });
+    await setLocalStorage(page, { token: login.token, user: login.user, ...(login.tenant ? { currentTenant: login.tenant } : {}) });
+    await page.goto(`${portal.baseUrl}/${TENANT}/tasks`);
+    await page.getByText('Organize and track your important tasks and deadlines').waitFor();
+    return page;
+  }
+
+  it('a due date set in New York is the same date in Los Angeles and Kolkata; a typed past date shows the rule', async () => {
+    const year = new Date().getFullYear() + 1;
+    const ny = await openInZone('America/New_York', admin);
+    await expect(ny.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone)).resolves.toBe('America/New_York');
+    await ny.getByRole('button', { name: 'New Task' }).click();
+    const dialog = ny.getByRole('dialog', { name: 'Create New Task' });
+    await dialog.locator('#task-title').fill('Year-end review');
+    // A date in the past, typed: the picker would drop it silently; the form says why instead.
+    // Typed as a paste would (the picker's field parses whole dates).
+    await dialog.locator('#task-due').fill('01/02/2020');
+    await dialog.getByText('The due date cannot be in the past').waitFor();
+    await dialog.getByRole('button', { name: 'Create Task' }).click();
+    await dialog.getByRole('alert').getByText('The due date cannot be in the past').waitFor();
+    await portal.screenshot(ny, 'task-past-due-date');
+    await dialog.locator('#task-due').fill(`12/15/${year}`);
+    await dialog.locator('#task-due').press('Tab');
+    await ny.locator('.p-datepicker').waitFor({ state: 'hidden' });
+    // The rule's message goes, beside the field and above the form.
+    await expect(dialog.getByText('The due date cannot be in the past').count()).resolves.toBe(0);
+    await dialog.getByRole('button', { name: 'Create Task' }).click();
+    await expectToast(ny, 'Task Created', 'Year-end review');
+    const saved = (await call<Task[]>('GET', `/api/${TENANT}/tasks`, admin.token)).body.find((t) => t.title === 'Year-end review')!;
+    expect(saved.dueDate).toBe(`${year}-12-15`);
+    await ny.locator(`.task-row-${saved.id}`).getByText(`12/15/${year}`).waitFor();
+    await ny.close();
+
+    for (const zone of ['America/Los_Angeles', 'Asia/Kolkata']) {
+      const adminPage = await openInZone(zone, admin);
+      await adminPage.locator(`.task-row-${saved.id}`).getByText(`12/15/${year}`).waitFor();
+      await adminPage.getByRole('tab', { name: 'Calendar View' }).click();
+      const months = (year - new Date().getFullYear()) * 12 + 11 - new Date().getMonth();
+      for (let i = 0; i < months; i++) await adminPage.getByRole('button', { name: 'Next month' }).click();
+      await adminPage.locator(`[data-day="${year}-12-15"]`).click();
+      await adminPage.locator('.task-calendar__side').getByText('Year-end review').waitFor();
+      await portal.screenshot(adminPage, `task-due-date-${zone.replace('/', '-')}`);
+      await adminPage.close();
+    }
   }, 120_000);
 });

@@ -215,7 +215,8 @@ function viewedAs(blob: Blob, name: string): Blob {
   return blob.type === type ? blob : new Blob([blob], { type });
 }
 
-function saveBlob(blob: Blob, name: string): void {
+/** Hands a blob to the browser as a download named `name`. */
+export function saveBlob(blob: Blob, name: string): void {
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;

@@ -11,16 +11,18 @@ export const SPEC_NAV_ITEMS: readonly ShellNavItem[] = [
   { id: 'compliance-insights', label: 'AI Insights', path: '/compliance-insights', icon: 'pi pi-lightbulb' },
   // Spec 001 §2: the Messages page, labelled AI Assistant; Client users reach it too (DESIGN §7).
   { id: 'messages', label: 'AI Assistant', path: '/messages', icon: 'pi pi-comments', audience: ['staff', 'client'] },
-  { id: 'clients', label: 'Clients', path: '/clients', icon: 'pi pi-building' },
-  { id: 'users', label: 'Users', path: '/users', icon: 'pi pi-users' },
-  { id: 'roles', label: 'Roles', path: '/roles', icon: 'pi pi-id-card' },
-  { id: 'report-types', label: 'Report Types', path: '/report-types', icon: 'pi pi-tags' },
+  { id: 'clients', label: 'Clients', path: '/clients', icon: 'pi pi-building', administration: true },
+  { id: 'users', label: 'Users', path: '/users', icon: 'pi pi-users', administration: true },
+  { id: 'roles', label: 'Roles', path: '/roles', icon: 'pi pi-id-card', administration: true },
+  { id: 'report-types', label: 'Report Types', path: '/report-types', icon: 'pi pi-tags', administration: true },
   { id: 'firm-documents', label: 'Firm Documents', path: '/firm-documents', icon: 'pi pi-folder' },
-  { id: 'settings', label: 'Settings', path: '/settings', icon: 'pi pi-cog' },
+  { id: 'settings', label: 'Settings', path: '/settings', icon: 'pi pi-cog', administration: true },
 ];
 
 export interface NavContext {
   role: string | undefined;
+  /** Admins and platform administrators: the only callers the firm-administration pages' calls allow. */
+  administersFirm: boolean;
   /** The stored current tenant's short name, if any. */
   tenantShortName: string | undefined;
   pathname: string;
@@ -44,7 +46,7 @@ export interface ResolvedNavItem {
 /** Filters items to the user's audience, applies the tenant prefix and nests group children. */
 export function resolveNavItems(items: readonly ShellNavItem[], context: NavContext): ResolvedNavItem[] {
   const audience: NavAudience = isClientRole(context.role) ? 'client' : 'staff';
-  const visible = items.filter((item) => (item.audience ?? ['staff']).includes(audience));
+  const visible = items.filter((item) => (item.audience ?? ['staff']).includes(audience) && (!item.administration || context.administersFirm));
   const resolve = (item: ShellNavItem): ResolvedNavItem => {
     const href = navHref(item, context.tenantShortName);
     const resolved: ResolvedNavItem = {

@@ -91,6 +91,11 @@ export interface ShellNavItem {
   icon?: string;
   /** Default ['staff']. */
   audience?: readonly NavAudience[];
+  /**
+   * Firm administration (clients, users, roles, report types, settings): offered only to
+   * Admins and platform administrators, since the server refuses the page's calls to others.
+   */
+  administration?: boolean;
   /** A group lists its children while the location contains its path (spec: Reports). */
   group?: boolean;
   /** Places the item inside the group with this id. */

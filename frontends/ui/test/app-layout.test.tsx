@@ -7,7 +7,7 @@ import { resolveNavItems, SPEC_NAV_ITEMS } from '@ledgerline/ui/nav-items.ts';
 const user = { id: 1, role: 'Admin', username: 'ann', fullName: 'Ann Smith', commonRouting: false };
 
 function render(pathname: string, center?: string) {
-  const navItems = resolveNavItems(SPEC_NAV_ITEMS, { role: user.role, tenantShortName: 'acme', pathname });
+  const navItems = resolveNavItems(SPEC_NAV_ITEMS, { role: user.role, administersFirm: true, tenantShortName: 'acme', pathname });
   return renderToStaticMarkup(
     <MemoryRouter initialEntries={[pathname]}>
       <AppLayout title="Clients" user={user} navItems={navItems} headerCenter={center} onLogout={() => {}}>

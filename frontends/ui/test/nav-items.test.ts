@@ -6,7 +6,7 @@ const labelsAndHrefs = (items: ResolvedNavItem[]) => items.map((item) => [item.l
 
 describe('resolveNavItems', () => {
   it('shows staff the spec items, unprefixed without a stored tenant', () => {
-    const items = resolveNavItems(SPEC_NAV_ITEMS, { role: 'Admin', tenantShortName: undefined, pathname: '/' });
+    const items = resolveNavItems(SPEC_NAV_ITEMS, { role: 'Admin', administersFirm: true, tenantShortName: undefined, pathname: '/' });
     expect(labelsAndHrefs(items)).toEqual([
       ['Dashboard', '/'],
       ['Reports', '/cpa-dashboard'],
@@ -23,8 +23,8 @@ describe('resolveNavItems', () => {
     ]);
   });
 
-  it('prefixes every staff item with the stored tenant; Dashboard becomes /{tenant}/dashboard', () => {
-    const items = resolveNavItems(SPEC_NAV_ITEMS, { role: 'CPA', tenantShortName: 'acme', pathname: '/acme/dashboard' });
+  it('prefixes every staff item with the stored tenant; Dashboard becomes /{tenant}/dashboard; firm administration only for those who administer it', () => {
+    const items = resolveNavItems(SPEC_NAV_ITEMS, { role: 'CPA', administersFirm: false, tenantShortName: 'acme', pathname: '/acme/dashboard' });
     expect(items.map((item) => item.href)).toEqual([
       '/acme/dashboard',
       '/acme/cpa-dashboard',
@@ -32,25 +32,23 @@ describe('resolveNavItems', () => {
       '/acme/compliance',
       '/acme/compliance-insights',
       '/acme/messages',
-      '/acme/clients',
-      '/acme/users',
-      '/acme/roles',
-      '/acme/report-types',
       '/acme/firm-documents',
-      '/acme/settings',
     ]);
+    const dta = resolveNavItems(SPEC_NAV_ITEMS, { role: 'DTA', administersFirm: false, tenantShortName: 'acme', pathname: '/acme/dashboard' });
+    expect(dta.map((item) => item.label)).not.toEqual(expect.arrayContaining(['Clients']));
+    expect(dta.map((item) => item.label)).toEqual(items.map((item) => item.label));
   });
 
   it('shows Client users only Dashboard, Reports (/client-reports), Compliance (their own items) and their messages (DESIGN §7), in either role spelling', () => {
     for (const role of ['Client', 'client']) {
-      expect(labelsAndHrefs(resolveNavItems(SPEC_NAV_ITEMS, { role, tenantShortName: undefined, pathname: '/' }))).toEqual([
+      expect(labelsAndHrefs(resolveNavItems(SPEC_NAV_ITEMS, { role, administersFirm: false, tenantShortName: undefined, pathname: '/' }))).toEqual([
         ['Dashboard', '/'],
         ['Reports', '/client-reports'],
         ['Compliance', '/compliance'],
         ['AI Assistant', '/messages'],
       ]);
     }
-    expect(labelsAndHrefs(resolveNavItems(SPEC_NAV_ITEMS, { role: 'Client', tenantShortName: 'acme', pathname: '/' }))).toEqual([
+    expect(labelsAndHrefs(resolveNavItems(SPEC_NAV_ITEMS, { role: 'Client', administersFirm: false, tenantShortName: 'acme', pathname: '/' }))).toEqual([
       ['Dashboard', '/acme/dashboard'],
       ['Reports', '/acme/client-reports'],
       ['Compliance', '/acme/compliance'],
@@ -59,7 +57,7 @@ describe('resolveNavItems', () => {
   });
 
   it('shows a count beside an item (unread messages), none when it is zero', () => {
-    const messages = (count: number) => resolveNavItems(SPEC_NAV_ITEMS, { role: 'CPA', tenantShortName: 'acme', pathname: '/', badges: { messages: count } })
+    const messages = (count: number) => resolveNavItems(SPEC_NAV_ITEMS, { role: 'CPA', administersFirm: false, tenantShortName: 'acme', pathname: '/', badges: { messages: count } })
       .find((item) => item.id === 'messages')!;
     expect(messages(3).badge).toBe(3);
     expect(messages(0).badge).toBeUndefined();
@@ -67,7 +65,7 @@ describe('resolveNavItems', () => {
 
   it('opens the Reports group when the location contains /cpa-dashboard', () => {
     const reports = (pathname: string) =>
-      resolveNavItems(SPEC_NAV_ITEMS, { role: 'Admin', tenantShortName: undefined, pathname }).find((item) => item.id === 'reports')!;
+      resolveNavItems(SPEC_NAV_ITEMS, { role: 'Admin', administersFirm: true, tenantShortName: undefined, pathname }).find((item) => item.id === 'reports')!;
     expect(reports('/cpa-dashboard').open).toBe(true);
     expect(reports('/cpa-dashboard/report/4').open).toBe(true);
     expect(reports('/acme/cpa-dashboard').open).toBe(true);
@@ -80,17 +78,17 @@ describe('resolveNavItems', () => {
       { id: 'report-7', label: 'Payroll', path: '/cpa-dashboard/report/7', parentId: 'reports' },
       { id: 'portal', label: 'Portal', path: '/portal', audience: ['client'] },
     ];
-    const staff = resolveNavItems(extra, { role: 'Admin', tenantShortName: undefined, pathname: '/cpa-dashboard' });
+    const staff = resolveNavItems(extra, { role: 'Admin', administersFirm: true, tenantShortName: undefined, pathname: '/cpa-dashboard' });
     expect(staff.find((item) => item.id === 'reports')!.children.map((child) => child.href)).toEqual(['/cpa-dashboard/report/7']);
     expect(staff.some((item) => item.id === 'report-7' || item.id === 'portal')).toBe(false);
-    const client = resolveNavItems(extra, { role: 'Client', tenantShortName: undefined, pathname: '/' });
+    const client = resolveNavItems(extra, { role: 'Client', administersFirm: false, tenantShortName: undefined, pathname: '/' });
     expect(client.map((item) => item.label)).toEqual(['Dashboard', 'Reports', 'Compliance', 'AI Assistant', 'Portal']);
   });
 
   it('marks the item of the current location active', () => {
-    const items = resolveNavItems(SPEC_NAV_ITEMS, { role: 'Admin', tenantShortName: 'acme', pathname: '/acme/users' });
+    const items = resolveNavItems(SPEC_NAV_ITEMS, { role: 'Admin', administersFirm: true, tenantShortName: 'acme', pathname: '/acme/users' });
     expect(items.filter((item) => item.active).map((item) => item.id)).toEqual(['users']);
-    const home = resolveNavItems(SPEC_NAV_ITEMS, { role: 'Admin', tenantShortName: undefined, pathname: '/' });
+    const home = resolveNavItems(SPEC_NAV_ITEMS, { role: 'Admin', administersFirm: true, tenantShortName: undefined, pathname: '/' });
     expect(home.filter((item) => item.active).map((item) => item.id)).toEqual(['dashboard']);
   });
 });

@@ -2,12 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readFile } from 'node:fs/promises';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
-import { EXCERPT_LABEL } from '@ledgerline/kit/ai/excerpt-assistant.ts';
+import { EXCERPT_LABEL, SUMMARY_LABEL, noMatch } from '@ledgerline/kit/ai/excerpt-assistant.ts';
 import type { ActivityLog } from '@ledgerline/contracts/activity.contracts.ts';
 import { fileTextPath, type FileText } from '@ledgerline/contracts/files.contracts.ts';
 import {
   CHAT_MESSAGES, PROMPT_CATEGORIES, PROMPT_TEMPLATE_MESSAGES,
-  type AdminChatSession, type ChatAskResult, type ChatExchange, type ChatMessage, type ChatSession, type PromptTemplate,
+  type AdminChatSession, type ChatAskResult, type ChatAssistantInfo, type ChatExchange, type ChatMessage, type ChatSession, type PromptTemplate,
 } from '@ledgerline/contracts/chat.contracts.ts';
 import { BUS_WAIT_MS, startChatPortal, txt, type ChatPortal } from './support/chat-fixtures.ts';
 
@@ -102,6 +102,29 @@ describe('asking about a file (no model configured: excerpt mode)', () => {
     expect(all.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
     expect(all[2]).toEqual(next.body.userMessage);
     expect((await sessionsOf('client', files.invoice!)).body[0]!.id).toBe(first.body.session.id);
+  });
+
+  it('a follow-up matching no word of the document says so instead of quoting the previous answer again', async () => {
+    const first = await ask('cpa', files.invoice!, 'What is the total?');
+    expect(first.body.assistantMessage.content).toContain('> Total 4242');
+    const next = await followUp('cpa', first.body.session.id, 'And the photosynthesis?');
+    expect(next.body.assistantMessage.content).toBe(noMatch('invoice.txt'));
+  });
+
+  it('a summary request gets an extractive summary of the whole document, labelled as such, with line numbers', async () => {
+    const first = await ask('cpa', files.invoice!, 'When is the payment due?');
+    const r = await followUp('cpa', first.body.session.id, 'Summarise this document: who issued it, to whom, its date, its purpose and its key figures.');
+    expect(r.status).toBe(200);
+    const summary = r.body.assistantMessage.content;
+    expect(summary.startsWith(`${SUMMARY_LABEL}\n\n### Opening\n\n**invoice.txt, lines 1–3:**\n\n> ACME Ltd\n> Invoice 17 for Own Client\n> Consulting hours week 1 billed`)).toBe(true);
+    expect(summary).toMatch(/### Most central sentences\n\n\*\*invoice\.txt, lines? \d+/);
+    expect(summary).toContain('billed at the agreed rate');
+    expect(summary).not.toContain('Payment due by 31 March'); // not the previous answer's quote
+  });
+
+  it('says who answers: no model configured here', async () => {
+    expect((await p.api.json<ChatAssistantInfo>('GET', p.T('/chat/assistant'), p.tokens.client)).body).toEqual({ mode: 'excerpt' });
+    expect((await p.api.json('GET', p.T('/chat/assistant'), undefined)).status).toBe(401);
   });
 
   it('streams the answer as server-sent events through the gateway, ending with the usual reply', async () => {

@@ -19,6 +19,7 @@ import { createSchedulesRouter } from './schedules/schedules.router.ts';
 import { republishItems } from './tracker/compliance-events.ts';
 import { TrackerService } from './tracker/tracker.service.ts';
 import { TrackerStore } from './tracker/tracker.store.ts';
+import { createTrackerDocumentRequestRouter } from './tracker/tracker-document-request.router.ts';
 import { createTrackerRouter } from './tracker/tracker.router.ts';
 
 const userAccess = createUserAccessReadModel('compliance');
@@ -50,6 +51,7 @@ export const complianceModule: ServiceModule = {
       routers: [
         createSchedulesRouter({ api, schedules, service: scheduleService, tokens: deps.tokens, tenants }),
         createTrackerRouter({ api, items, service: tracker, tokens: deps.tokens, tenants }),
+        createTrackerDocumentRequestRouter({ api, items, tokens: deps.tokens, tenants, requestsUrl: peer('requests') }),
         createPresetsRouter({ api, presets, tokens: deps.tokens, tenants }),
       ],
       start: () => runtime.start({

@@ -60,7 +60,25 @@ export const CHAT_MESSAGES = {
   sendFailed: 'Failed to send message',
   noSessions: 'No AI chat sessions found for this file',
   noTemplates: 'No templates available in this category',
+  noModel: 'No language model is configured for this firm. Answers quote the lines of the document that contain the words of your question, and a request for a summary gets an extractive summary: the opening, the headings and the most central sentences, with their line numbers.',
+  /** How a Quick Prompt is answered without a model. */
+  promptAsSummary: 'Without a model: answered with an extractive summary (opening, headings, central sentences).',
+  promptAsQuotes: 'Without a model: answered by quoting the lines that contain its words.',
 } as const;
+
+/**
+ * A question asking for a summary of the document ('Summarise this document', 'give me an
+ * overview', 'what is this document about?'). Without a model such a question gets an
+ * extractive summary, since quoting the lines that match its words would say nothing.
+ */
+export function asksForSummary(question: string): boolean {
+  return /\b(summar(y|ies|ise|ize|ising|izing)|overview|gist|tl;?dr)\b|\bwhat('s| is) (this|the) (document|file) about\b/i.test(question);
+}
+
+/** GET /api/chat/assistant: whether a language model answers, or the document's own lines (no model configured). */
+export interface ChatAssistantInfo {
+  mode: 'model' | 'excerpt';
+}
 
 /** Spec 001 §5 "Chat send": trimmed, non-empty. */
 const messageSchema = textSchema('Message', CHAT_MESSAGE_MAX_CHARS).trim().min(1, CHAT_MESSAGES.emptyMessage);

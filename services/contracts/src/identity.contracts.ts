@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idSchema } from './scalars.ts';
+import { timeZoneSchema } from './time-zone.ts';
 
 /** A firm's short name, as it appears in paths (`/api/{shortName}/…`). */
 export const SHORT_NAME_PATTERN = /^[a-z0-9]+$/;
@@ -16,6 +17,8 @@ export const companyInputSchema = z.object({
   customDomain: optionalText,
   customSubdomain: optionalText,
   isActive: z.boolean().default(true),
+  /** The firm's IANA time zone: absent keeps the current one, null follows the platform's default. */
+  timeZone: timeZoneSchema.nullish(),
 });
 export type CompanyInput = z.infer<typeof companyInputSchema>;
 
@@ -28,8 +31,49 @@ export interface Company {
   customSubdomain: string | null;
   urlPattern: 'path' | 'subdomain' | 'domain';
   isActive: boolean;
+  /** The firm's IANA time zone ("today", "due" and "overdue" are worked out in it). */
+  timeZone: string;
+  /** Whether that zone is the platform's default rather than one chosen for the firm. */
+  timeZoneIsDefault: boolean;
   createdAt: string;
 }
+
+/** A firm Admin's settings of their own firm (PUT /api/firm-settings). */
+export const firmSettingsInputSchema = z.object({
+  /** null goes back to the platform's default. */
+  timeZone: timeZoneSchema.nullable(),
+});
+export type FirmSettingsInput = z.infer<typeof firmSettingsInputSchema>;
+/** A firm export job (`/api/companies/{id}/exports`). */
+export interface FirmExport {
+  id: string;
+  companyId: number;
+  status: 'running' | 'ready' | 'failed';
+  /** Percent done. */
+  progress: number;
+  /** Bytes of the archive once ready. */
+  size: number | null;
+  /** Why it failed. */
+  message: string | null;
+  createdAt: string;
+}
+
+/** A firm import job (`/api/companies/imports/{id}`); `company` names the new firm once ready. */
+export interface FirmImport {
+  id: string;
+  status: 'running' | 'ready' | 'failed';
+  progress: number;
+  message: string | null;
+  shortName: string;
+  company: Company | null;
+  createdAt: string;
+}
+
+/** The text fields of `POST /api/companies/import` (the archive is the `file` part). */
+export const firmImportFieldsSchema = z.object({
+  name: companyInputSchema.shape.name,
+  shortName: companyInputSchema.shape.shortName,
+});
 
 const idList = (field: string) => z.array(idSchema(field, `${field} must be a list of valid ids`)).max(10_000).nullish()
   .transform((v) => (v && v.length ? [...new Set(v)] : null));

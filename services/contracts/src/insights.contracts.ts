@@ -37,6 +37,8 @@ export const INSIGHT_MESSAGES = {
   priority: `Priority must be one of ${INSIGHT_PRIORITIES.join(', ')}`,
   transition: (from: InsightStatus, to: InsightStatus) => `An insight that is ${from.replace('_', ' ')} cannot become ${to.replace('_', ' ')}.`,
   analysis: (created: number) => `Analysis complete: ${created} new insight${created === 1 ? '' : 's'}`,
+  firmAnalysis: (created: number, clients: number) => `Analysis complete: ${created} new insight${created === 1 ? '' : 's'} across ${clients} client${clients === 1 ? '' : 's'}`,
+  bulkUpdated: (n: number) => `${n} insight${n === 1 ? '' : 's'} updated`,
   emptyTab: (status: string) => `No ${status} insights found.`,
   rulesSaved: 'Insight rules saved',
   rulesSaveFailed: 'Failed to save insight rules',
@@ -80,6 +82,23 @@ export const insightUpdateSchema = z.object({
 });
 export type InsightUpdate = z.infer<typeof insightUpdateSchema>;
 
+/** POST /api/compliance-insights/bulk-status: several insights moved at once (each by the transitions of §4). */
+export const insightBulkStatusSchema = z.object({
+  ids: z.array(idSchema('ids', 'ids must be a list of insight ids'), { error: 'ids must be a list of insight ids' })
+    .min(1, 'Select at least one insight').max(500, 'At most 500 insights at once').transform((ids) => [...new Set(ids)]),
+  status: z.enum(INSIGHT_STATUSES, { error: INSIGHT_MESSAGES.status }),
+});
+/** Reply of the bulk call: the insights moved, and why each other one was not. */
+export interface InsightBulkResult {
+  updated: ComplianceInsight[];
+  refused: { id: number; message: string }[];
+}
+
+/** Reply of POST /api/compliance-insights/analyze-all (Admin): every client of the firm analysed. */
+export interface FirmAnalysisResult extends AnalysisResult {
+  clients: number;
+}
+
 /** Reply of POST /api/public/clients/{clientId}/analyze-compliance. */
 export interface AnalysisResult {
   message: string;
@@ -90,28 +109,103 @@ export interface AnalysisResult {
 
 // ---------------------------------------------------------------- the firm's rule settings
 
+/** The jurisdictions a client may belong to (issue 23) and the currency each one's thresholds are in. */
+export const JURISDICTIONS = ['US', 'CA', 'IN', 'UK', 'AU'] as const;
+export type Jurisdiction = (typeof JURISDICTIONS)[number];
+export const JURISDICTION_CURRENCY = { US: 'USD', CA: 'CAD', IN: 'INR', UK: 'GBP', AU: 'AUD' } as const satisfies Record<Jurisdiction, string>;
+export type Currency = (typeof JURISDICTION_CURRENCY)[Jurisdiction];
+export const JURISDICTION_NAMES: Record<Jurisdiction, string> = { US: 'United States', CA: 'Canada', IN: 'India', UK: 'United Kingdom', AU: 'Australia' };
+
 /**
- * Keywords an amount must follow to count (threshold_alert), the firm-wide threshold and
- * per-report-type overrides. Defaults and their sources: README "AI compliance insights".
+ * One threshold: an amount in its jurisdiction's currency, for that jurisdiction's clients
+ * (all their reports, or one report type's), the obligation it marks and where it comes from.
+ */
+export interface ThresholdRule {
+  jurisdiction: Jurisdiction;
+  currency: Currency;
+  threshold: number;
+  /** null: every report of the jurisdiction's clients; a report type's rule wins over it. */
+  reportTypeId: number | null;
+  obligation: string;
+  source: string | null;
+}
+
+/**
+ * Keywords an amount must follow to count (threshold_alert) and the thresholds by
+ * jurisdiction; a jurisdiction without a rule gets no alert. Clients whose record names no
+ * jurisdiction count as `defaultJurisdiction`'s. Defaults and their sources: docs/using/time-zones-and-thresholds.md.
  */
 export interface InsightRuleSettings {
   keywords: string[];
-  defaultThreshold: number;
-  thresholds: { reportTypeId: number; threshold: number }[];
+  defaultJurisdiction: Jurisdiction;
+  thresholds: ThresholdRule[];
 }
 
-/** India: GST registration is compulsory above ₹20 lakh aggregate turnover (CGST Act 2017, s. 22(1), services and most States). */
-export const DEFAULT_THRESHOLD = 2_000_000;
+/** The registration thresholds each jurisdiction's law sets, with their sources (checked November 2026). */
+export const DEFAULT_THRESHOLDS: readonly ThresholdRule[] = [
+  {
+    jurisdiction: 'IN', currency: 'INR', threshold: 2_000_000, reportTypeId: null,
+    obligation: 'GST registration (₹20 lakh aggregate turnover; ₹40 lakh for suppliers of goods only, ₹10 lakh in special category States)',
+    source: 'CGST Act 2017, s. 22(1); Notification 10/2019-Central Tax (₹40 lakh for goods)',
+  },
+  {
+    jurisdiction: 'UK', currency: 'GBP', threshold: 90_000, reportTypeId: null,
+    obligation: 'VAT registration (taxable turnover over £90,000 in the last 12 months)',
+    source: 'HMRC VAT Notice 700/1, s. 3; threshold £90,000 from 1 April 2024 (VAT Act 1994, Sch. 1)',
+  },
+  {
+    jurisdiction: 'AU', currency: 'AUD', threshold: 75_000, reportTypeId: null,
+    obligation: 'GST registration (GST turnover of A$75,000 or more; A$150,000 for non-profit bodies)',
+    source: 'A New Tax System (Goods and Services Tax) Act 1999, s. 23-15; GST Regulations 2019, s. 23-15.01',
+  },
+  {
+    jurisdiction: 'US', currency: 'USD', threshold: 100_000, reportTypeId: null,
+    obligation: 'state sales-tax economic nexus (US$100,000 of sales into a State in most States; some use other amounts or also count transactions)',
+    source: 'South Dakota v. Wayfair, Inc., 585 U.S. 162 (2018); S.D. Codified Laws s. 10-64-2',
+  },
+  {
+    jurisdiction: 'CA', currency: 'CAD', threshold: 30_000, reportTypeId: null,
+    obligation: 'GST/HST registration (taxable supplies over C$30,000 in four consecutive quarters: no longer a small supplier)',
+    source: 'Excise Tax Act, R.S.C. 1985, c. E-15, s. 148',
+  },
+];
 export const DEFAULT_KEYWORDS = ['turnover', 'gross receipts', 'total'] as const;
-export const DEFAULT_RULE_SETTINGS: InsightRuleSettings = { keywords: [...DEFAULT_KEYWORDS], defaultThreshold: DEFAULT_THRESHOLD, thresholds: [] };
+export const DEFAULT_RULE_SETTINGS: InsightRuleSettings = { keywords: [...DEFAULT_KEYWORDS], defaultJurisdiction: 'IN', thresholds: [...DEFAULT_THRESHOLDS] };
 
 const amountSchema = (field: string) => z.number({ error: `${field} must be a number` }).positive(`${field} must be above 0`).max(1e15, `${field} is too large`);
+const jurisdictionSchema = z.enum(JURISDICTIONS, { error: `Jurisdiction must be one of ${JURISDICTIONS.join(', ')}` });
+const nullableId = z.union([z.null(), idSchema('reportTypeId')]).default(null);
 
-/** PUT /api/compliance-insights/rules (Admin). */
+/** One threshold as sent: its currency may be left out, and must be its jurisdiction's when given. */
+const thresholdRuleSchema = z.object({
+  jurisdiction: jurisdictionSchema,
+  currency: z.string().optional(),
+  threshold: amountSchema('threshold'),
+  reportTypeId: nullableId,
+  obligation: textSchema('Obligation', 300).trim().optional(),
+  source: textSchema('Source', 500).trim().nullish(),
+}).transform((rule, ctx) => {
+  const currency = JURISDICTION_CURRENCY[rule.jurisdiction];
+  if (rule.currency !== undefined && rule.currency !== currency) {
+    ctx.addIssue({ code: 'custom', message: `Thresholds for ${rule.jurisdiction} are in ${currency}` });
+  }
+  return {
+    jurisdiction: rule.jurisdiction, currency, threshold: rule.threshold, reportTypeId: rule.reportTypeId,
+    obligation: rule.obligation || 'registration or filing threshold',
+    source: rule.source || null,
+  } satisfies ThresholdRule;
+});
+
+/** PUT /api/compliance-insights/rules (Admin); one rule per jurisdiction and report type. */
 export const insightRuleSettingsSchema = z.object({
   keywords: z.array(textSchema('Keyword', 60).transform((k) => k.trim().toLowerCase()).refine((k) => k.length > 0, 'Keywords must not be empty'), { error: 'keywords must be a list of words' })
     .min(1, 'Give at least one keyword').max(30, 'At most 30 keywords').transform((ks) => [...new Set(ks)]),
-  defaultThreshold: amountSchema('defaultThreshold'),
-  thresholds: z.array(z.object({ reportTypeId: idSchema('reportTypeId'), threshold: amountSchema('threshold') }), { error: 'thresholds must be a list' })
-    .max(500).default([]),
+  defaultJurisdiction: jurisdictionSchema.default('IN'),
+  thresholds: z.array(thresholdRuleSchema, { error: 'thresholds must be a list' }).max(500).default([])
+    .refine((rules) => new Set(rules.map((r) => `${r.jurisdiction}:${r.reportTypeId}`)).size === rules.length, 'Give one threshold per jurisdiction and report type'),
 });
+
+/** An amount with its currency ('₹25,00,000', '$100,000', '£90,000', 'A$75,000'). */
+export function formatMoney(amount: number, currency: Currency): string {
+  return new Intl.NumberFormat(currency === 'INR' ? 'en-IN' : 'en-US', { style: 'currency', currency, maximumFractionDigits: 2, minimumFractionDigits: 0 }).format(amount);
+}

@@ -8,7 +8,8 @@ export const RESERVED_TENANT_NAMES: ReadonlySet<string> = new Set([
   // API
   'auth', 'admin', 'companies', 'users', 'roles', 'info', 'report-types', 'clients', 'client-field-settings',
   'files', 'public', 'activity-logs', 'dashboard', 'chat', 'prompt-templates', 'tasks', 'notifications',
-  'compliance-schedules', 'compliance-tracker', 'compliance-presets', 'compliance-insights', 'conversations', 'messages', 'docs', 'internal',
+  'compliance-schedules', 'compliance-tracker', 'compliance-presets', 'compliance-insights', 'firm-settings', 'conversations', 'messages', 'docs', 'internal', 'export',
+  'request-templates', 'document-requests', 'document-request', 'requests',
   // app routes and static paths
   'login', 'cpa-dashboard', 'client-reports', 'compliance', 'settings', 'firm-details', 'firm-documents',
   'account-settings', 'file-upload', 'activity', 'permissions', 'remotes', 'api', 'socket', 'static', 'assets',

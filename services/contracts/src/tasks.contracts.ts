@@ -16,6 +16,9 @@ export type RecurringPattern = (typeof RECURRING_PATTERNS)[number];
 /** §9: upcoming window and side-card length. */
 export const TASK_UPCOMING_DAYS = 7;
 export const TASK_SIDE_CARD_ITEMS = 5;
+/** Where a task's notification leads: the Tasks page, which opens the task named in `task`. */
+export const TASK_LINK_PARAM = 'task';
+export const taskActionUrl = (taskId: number): string => `/tasks?${TASK_LINK_PARAM}=${taskId}`;
 
 export const TASK_MESSAGES = {
   titleRequired: 'Title is required',
@@ -25,6 +28,9 @@ export const TASK_MESSAGES = {
   patternRequired: 'A recurring task needs a recurring pattern',
   dueDateRequired: 'A recurring task needs a due date',
   endBeforeDue: 'The recurring end date must not be before the due date',
+  /** The form's rule (§5): past dates cannot be chosen. */
+  dueDatePast: 'The due date cannot be in the past',
+  endDatePast: 'The recurring end date cannot be in the past',
   clientIds: 'clientIds must be a list of client ids',
   clientNotFound: 'Client not found',
   assigneeNotStaff: 'Tasks can only be assigned to staff users of this firm',
@@ -51,6 +57,7 @@ export const taskInputSchema = z.object({
   description: optionalText('Description', 10_000),
   priority: priority.default('medium'),
   status: status.default('pending'),
+  /** A calendar date; an instant (older clients) is read as its date in the firm's time zone. */
   dueDate: instant('dueDate'),
   assignedToId: optionalId('assignedToId'),
   createdById: z.unknown().optional(),
@@ -85,7 +92,7 @@ export const upcomingQuerySchema = z.object({ days: intSchema('days', 1, 366).de
 export const clientStatusQuerySchema = z.object({ statusFilter: status.optional() });
 export const clientStatusInputSchema = z.object({ status, comments: optionalText('Comments', 5000) });
 
-/** Spec 001 §3 "Task". Dates are ISO timestamps. */
+/** Spec 001 §3 "Task". dueDate and recurringEndDate are calendar dates (YYYY-MM-DD); the rest ISO timestamps. */
 export interface Task {
   id: number;
   title: string;

@@ -3,10 +3,13 @@ import { deriveKey, loadMasterKey } from '@ledgerline/kit/crypto/master-key.ts';
 import { TokenSigner } from '@ledgerline/kit/crypto/signed-token.ts';
 import { createDirectoryReadModel } from '@ledgerline/kit/directory/directory-read-model.ts';
 import { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
+import { filesPortability } from './files/files.portability.ts';
 import type { ServiceModule } from '@ledgerline/kit/service-module.ts';
 import { tenantServiceRuntime } from '@ledgerline/kit/tenancy/tenant-service-runtime.ts';
 import { DRIVE_ACCESS_KEY_PURPOSE, type DriveAccessAssertion } from '@ledgerline/contracts/directory.contracts.ts';
 import { FILE_TEXT_KEY_PURPOSE, type FileTextAssertion } from '@ledgerline/contracts/files.contracts.ts';
+import { REQUEST_UPLOAD_KEY_PURPOSE, type RequestUploadAssertion } from '@ledgerline/contracts/requests.contracts.ts';
+import { createRequestUploadRouter } from './upload/request-upload.router.ts';
 import { startContentExtraction } from './content/content-extraction.consumer.ts';
 import { createTextExtractor } from './extraction/text-extractor.ts';
 import { followClientDeletions } from './files/client-files.consumer.ts';
@@ -36,6 +39,7 @@ export const filesModule: ServiceModule = {
   defaultPort: 8103,
   apiResources: ['files', 'public/files'],
   migrations: [filesTenantMigrations, userAccess.migrations, directory.migrations],
+  portability: filesPortability,
   async init(deps) {
     const config = loadFilesConfig(deps.env);
     const { logger } = deps;
@@ -71,8 +75,9 @@ export const filesModule: ServiceModule = {
       api,
       routers: [
         createPublicFilesRouter({ api, tenants, files, service, blobs }),
-        createFilesRouter({ api, tokens: deps.tokens, tenants, files, service, uploads, blobs }),
+        createFilesRouter({ api, tokens: deps.tokens, tenants, files, service, uploads, blobs, directoryTables: directory.tables }),
         createFileTextRouter({ tokens: deps.tokens, tenants, service, files, assertions: new TokenSigner<FileTextAssertion>(deriveKey(master, FILE_TEXT_KEY_PURPOSE)) }),
+        createRequestUploadRouter({ tenants, uploads, assertions: new TokenSigner<RequestUploadAssertion>(deriveKey(master, REQUEST_UPLOAD_KEY_PURPOSE)) }),
       ],
       start: () => runtime.start({
         follow: [

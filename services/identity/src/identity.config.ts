@@ -1,4 +1,5 @@
 import { ConfigError, env, field, loadConfig, type ConfigOf } from '@ledgerline/kit/config.ts';
+import { knownTimeZone, TIME_ZONE_MESSAGE } from '@ledgerline/contracts/time-zone.ts';
 
 export const identityConfigSpec = {
   adminUsername: field('PORTAL_ADMIN_USERNAME', env.optionalString(), 'first platform administrator, created on first start when set'),
@@ -10,6 +11,7 @@ export const identityConfigSpec = {
   loginMaxFailuresPerUser: field('LOGIN_MAX_FAILURES_PER_USER', env.int(5, 1), 'failed logins per username within the window before 429'),
   loginMaxFailuresPerIp: field('LOGIN_MAX_FAILURES_PER_IP', env.int(30, 1), 'failed logins per client IP within the window before 429'),
   loginThrottleWindowSeconds: field('LOGIN_THROTTLE_WINDOW_SECONDS', env.int(15 * 60, 1), 'window of the login throttle'),
+  defaultTimeZone: field('PORTAL_DEFAULT_TIME_ZONE', env.string('UTC'), 'IANA time zone of firms that have not chosen one (dates, "today" and "overdue" are read in it)'),
   keycloakUrl: field('KEYCLOAK_URL', env.optionalUrl(), 'Keycloak base URL: each firm gets a realm; unset uses the built-in issuer'),
   keycloakAdminUsername: field('KEYCLOAK_ADMIN_USERNAME', env.string('admin'), 'Keycloak administrator (master realm)'),
   keycloakAdminPassword: field('KEYCLOAK_ADMIN_PASSWORD', env.optionalString(), 'its password'),
@@ -21,6 +23,9 @@ export const loadIdentityConfig = (e: NodeJS.ProcessEnv): IdentityConfig => {
   const config = loadConfig(identityConfigSpec, e);
   if (config.adminPassword !== undefined && config.adminPassword.length < 6) {
     throw new ConfigError('Invalid configuration:\n  PORTAL_ADMIN_PASSWORD: Password must be at least 6 characters');
+  }
+  if (!knownTimeZone(config.defaultTimeZone)) {
+    throw new ConfigError(`Invalid configuration:\n  PORTAL_DEFAULT_TIME_ZONE: ${TIME_ZONE_MESSAGE}`);
   }
   return config;
 };

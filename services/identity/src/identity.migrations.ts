@@ -43,6 +43,34 @@ export const identityPlatformMigrations: ServiceMigrations = {
         schema_name text NOT NULL
       )`,
     },
+    {
+      id: '004_company_time_zone',
+      // The firm's IANA time zone; null follows the platform's default (PORTAL_DEFAULT_TIME_ZONE).
+      sql: 'ALTER TABLE companies ADD COLUMN time_zone text',
+    },
+    {
+      id: '005_firm_moves',
+      // Firm export and import jobs (portability/): their state and where an export's archive is stored.
+      sql: `CREATE TABLE firm_exports (
+        id uuid PRIMARY KEY,
+        company_id integer NOT NULL REFERENCES companies(id) ON DELETE CASCADE,
+        status text NOT NULL CHECK (status IN ('running', 'ready', 'failed')),
+        progress integer NOT NULL DEFAULT 0,
+        size bigint,
+        message text,
+        object_key text NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE TABLE firm_imports (
+        id uuid PRIMARY KEY,
+        status text NOT NULL CHECK (status IN ('running', 'ready', 'failed')),
+        progress integer NOT NULL DEFAULT 0,
+        message text,
+        short_name text NOT NULL,
+        company_id integer REFERENCES companies(id) ON DELETE SET NULL,
+        created_at timestamptz NOT NULL DEFAULT now()
+      )`,
+    },
   ],
 };
 

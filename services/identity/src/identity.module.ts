@@ -25,18 +25,23 @@ import { UserService } from './users/user.service.ts';
 import { UserStore } from './users/user.store.ts';
 import { createUsersRouter } from './users/users.router.ts';
 import { NotFound } from '@ledgerline/kit/errors.ts';
+import { FirmExportService } from './portability/firm-export.service.ts';
+import { FirmImportService } from './portability/firm-import.service.ts';
+import { createFirmMovesRouter } from './portability/firm-moves.router.ts';
+import { identityPortability } from './portability/identity.portability.ts';
 
 export const identityModule: ServiceModule = {
   name: 'identity',
   defaultPort: 8101,
-  apiResources: ['auth', 'admin/auth', 'admin/overview', 'info', 'companies', 'users', 'roles'],
+  apiResources: ['auth', 'admin/auth', 'admin/overview', 'info', 'companies', 'firm-settings', 'users', 'roles', 'export'],
   otherPaths: ['/.well-known/'],
   migrations: [identityPlatformMigrations, identityTenantMigrations],
+  portability: identityPortability,
   async init(deps) {
     const config = loadIdentityConfig(deps.env);
     const { db } = deps;
     const api = new ApiRegistry('identity');
-    const companies = new CompanyStore(db);
+    const companies = new CompanyStore(db, config.defaultTimeZone);
     const users = new UserStore();
     const roles = new RoleStore();
     const admins = new PlatformAdminStore(db);
@@ -63,6 +68,11 @@ export const identityModule: ServiceModule = {
     const tenantOf = tenantResolver(db, companies);
     const authenticated = authenticateCaller({ db, tokens: deps.tokens, companies, users });
     let clientDeletions: Subscription | undefined;
+    // Firm moves call the services' internal portability routes as the platform, not as the
+    // person who asked (a firm's Admin may export their own firm; the job may outlive a token).
+    const systemToken = () => issuer.sign({ sub: '0', username: 'portability', fullName: 'Firm export and import', role: 'Admin', tenant: null, platformAdmin: true });
+    const firmExports = new FirmExportService({ db, storage: deps.storage, peers: deps.peers, systemToken, logger: deps.logger });
+    const firmImports = new FirmImportService({ db, companies, tenants, peers: deps.peers, systemToken, logger: deps.logger });
 
     return {
       api,
@@ -72,11 +82,14 @@ export const identityModule: ServiceModule = {
         createCompaniesRouter({ api, companies, tenants, authenticated }),
         createAdminOverviewRouter({ api, db, companies, users, authenticated }),
         createRolesRouter({ api, roles, provider, authenticated, tenantOf }),
+        createFirmMovesRouter({ api, companies, exports: firmExports, imports: firmImports, authenticated, tenantOf }),
         createUsersRouter({ api, users, userService: new UserService(users, provider), authenticated, tenantOf }),
       ],
       async start() {
         // Identity's own tables in every firm's schema; the other services follow tenant events.
         for (const company of await companies.list()) await migrateTenant(db, company.schemaName, [identityTenantMigrations]);
+        await firmExports.failInterrupted();
+        await firmImports.failInterrupted();
         if (config.adminUsername && config.adminPassword) {
           if (await admins.seed(config.adminUsername, config.adminPassword, config.adminFullName)) {
             deps.logger.info({ username: config.adminUsername }, 'platform administrator created');

@@ -19,7 +19,7 @@ async function login(tenant: string, username: string, password = 'password1'): 
 }
 
 beforeAll(async () => {
-  portal = await startTestPortal({ LOGIN_MAX_FAILURES_PER_USER: '3', GATEWAY_TENANT_POLL_MS: '100' });
+  portal = await startTestPortal({ LOGIN_MAX_FAILURES_PER_USER: '3', GATEWAY_TENANT_POLL_MS: '100', PORTAL_DEFAULT_TIME_ZONE: 'America/New_York' });
   call = apiClient(portal.gatewayUrl);
   tokens.platform = portal.adminToken;
   for (const shortName of [ACME, BETA]) {
@@ -60,6 +60,7 @@ describe('authorization matrix (role × endpoint × own/other tenant)', () => {
         return call('DELETE', `/api/${ACME}/users/${victim.body.id}`, t);
       },
     },
+    { name: 'PUT firm-settings', allowed: ['platform', 'admin'], run: (t) => call('PUT', `/api/${ACME}/firm-settings`, t, { timeZone: 'America/New_York' }) },
     { name: 'GET roles', allowed: ['platform', 'admin', 'dta', 'cpa', 'client'], run: (t) => call('GET', `/api/${ACME}/roles`, t) },
     { name: 'POST roles', allowed: ['platform', 'admin'], run: (t, a) => call('POST', `/api/${ACME}/roles`, t, { name: `Reviewer ${a}` }) },
     {
@@ -243,6 +244,29 @@ describe('tenants', () => {
     expect(await call('POST', `/api/sleepy${suffix}/auth/login`, null, { username: u('sleeper'), password: 'password1' })).toEqual({ status: 404, body: { message: 'Tenant not found' } });
     await new Promise((r) => setTimeout(r, 400)); // the gateway's routing snapshot refreshes every 100 ms here
     expect((await call('GET', '/api/users', token)).status).toBe(404);
+  });
+
+  it('keeps each firm\'s time zone: the platform default until the platform admin or the firm\'s Admin chooses one', async () => {
+    const firm = await call<{ id: number; timeZone: string; timeZoneIsDefault: boolean }>('POST', '/api/companies', tokens.platform, { name: 'Zoned', shortName: `zoned${suffix}` });
+    expect(firm.body).toMatchObject({ timeZone: 'America/New_York', timeZoneIsDefault: true });
+    const put = (body: Record<string, unknown>) => call<{ timeZone: string }>('PUT', `/api/companies/${firm.body.id}`, tokens.platform, { name: 'Zoned', shortName: `zoned${suffix}`, ...body });
+    expect((await put({ timeZone: 'Asia/Kolkata' })).body).toMatchObject({ timeZone: 'Asia/Kolkata', timeZoneIsDefault: false });
+    // The spec's tenant form sends no time zone: the firm keeps its own.
+    expect((await put({ isActive: true })).body).toMatchObject({ timeZone: 'Asia/Kolkata' });
+    expect((await call('GET', `/api/zoned${suffix}/info`)).body).toMatchObject({ shortName: `zoned${suffix}`, timeZone: 'Asia/Kolkata' });
+    for (const bad of ['IST', '+05:30', 'Mars/Olympus', 42]) {
+      expect(await put({ timeZone: bad })).toMatchObject({ status: 400, body: { message: 'Time zone must be an IANA time zone name such as Asia/Kolkata or America/New_York' } });
+    }
+    expect((await put({ timeZone: null })).body).toMatchObject({ timeZone: 'America/New_York', timeZoneIsDefault: true });
+
+    // A firm's Admin sets their own firm's zone; it reaches info and nobody else's firm.
+    expect((await call('PUT', `/api/${ACME}/firm-settings`, tokens[`${ACME}_admin`], { timeZone: 'Australia/Sydney' })).body).toMatchObject({ shortName: ACME, timeZone: 'Australia/Sydney' });
+    expect((await call('GET', `/api/${ACME}/info`)).body).toMatchObject({ timeZone: 'Australia/Sydney' });
+    expect((await call('GET', `/api/${BETA}/info`)).body).toMatchObject({ timeZone: 'America/New_York' });
+    expect((await call('PUT', `/api/${BETA}/firm-settings`, tokens[`${ACME}_admin`], { timeZone: 'Asia/Tokyo' })).status).toBeGreaterThanOrEqual(401);
+    expect((await call('GET', `/api/${BETA}/info`)).body).toMatchObject({ timeZone: 'America/New_York' });
+    expect(await call('PUT', `/api/${ACME}/firm-settings`, tokens[`${ACME}_admin`], { timeZone: 'Nowhere' })).toMatchObject({ status: 400 });
+    expect(await call('PUT', `/api/${ACME}/firm-settings`, tokens[`${ACME}_admin`], {})).toMatchObject({ status: 400 });
   });
 
   it('removes the company record but preserves its data', async () => {

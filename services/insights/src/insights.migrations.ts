@@ -100,5 +100,22 @@ export const insightsTenantMigrations: ServiceMigrations = {
       (date_trunc('day', now() AT TIME ZONE 'UTC') + interval '2 hours'
         + CASE WHEN now() AT TIME ZONE 'UTC' < date_trunc('day', now() AT TIME ZONE 'UTC') + interval '2 hours' THEN interval '0' ELSE interval '1 day' END) AT TIME ZONE 'UTC',
       '{}')`,
+  }, {
+    id: '002_thresholds_by_jurisdiction',
+    // Issue 23: a threshold belongs to a jurisdiction and is in its currency. Saved settings had
+    // one firm-wide amount (India's GST registration by default) and per-report-type amounts:
+    // they become India's rules, in rupees; clients naming no jurisdiction still count as India's.
+    sql: `UPDATE insight_rule_settings SET settings = jsonb_build_object(
+        'keywords', settings->'keywords',
+        'defaultJurisdiction', 'IN',
+        'thresholds', jsonb_build_array(jsonb_build_object(
+            'jurisdiction', 'IN', 'currency', 'INR', 'threshold', settings->'defaultThreshold', 'reportTypeId', NULL,
+            'obligation', 'GST registration (₹20 lakh aggregate turnover; ₹40 lakh for suppliers of goods only, ₹10 lakh in special category States)',
+            'source', 'CGST Act 2017, s. 22(1); Notification 10/2019-Central Tax (₹40 lakh for goods)'))
+          || COALESCE((SELECT jsonb_agg(jsonb_build_object(
+              'jurisdiction', 'IN', 'currency', 'INR', 'threshold', t->'threshold', 'reportTypeId', t->'reportTypeId',
+              'obligation', 'GST registration', 'source', NULL))
+            FROM jsonb_array_elements(settings->'thresholds') t), '[]'::jsonb))
+      WHERE settings ? 'defaultThreshold'`,
   }],
 };

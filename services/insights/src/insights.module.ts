@@ -5,6 +5,7 @@ import { deriveKey, loadMasterKey } from '@ledgerline/kit/crypto/master-key.ts';
 import { TokenSigner } from '@ledgerline/kit/crypto/signed-token.ts';
 import { DirectoryLookup } from '@ledgerline/kit/directory/directory-lookup.ts';
 import { createDirectoryReadModel } from '@ledgerline/kit/directory/directory-read-model.ts';
+import { firmTimeZone } from '@ledgerline/kit/tenancy/tenant-events.ts';
 import { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
 import { createJobQueue } from '@ledgerline/kit/scheduler/job-queue.ts';
 import type { ServiceModule } from '@ledgerline/kit/service-module.ts';
@@ -50,7 +51,10 @@ export const insightsModule: ServiceModule = {
     const tracker = new TrackerStore(directory.tables.reportTypes);
     const insights = new InsightStore(directory.tables.clients);
     const settings = new RuleSettingsStore();
-    const analysis = new AnalysisService({ files, tracker, insights, settings, reportTypesTable: directory.tables.reportTypes });
+    const analysis = new AnalysisService({
+      files, tracker, insights, settings, tables: directory.tables,
+      timeZoneOf: async (firm) => firmTimeZone((await runtime.registry.find(firm)) ?? {}),
+    });
     const classifier = new ReportClassifier(createAiAssistant(loadAiConfig(deps.env), logger), logger);
     const texts = new FileTextReader(peer('files'), new TokenSigner<FileTextAssertion>(deriveKey(master, FILE_TEXT_KEY_PURPOSE)));
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { DEFAULT_RULE_SETTINGS } from '@ledgerline/contracts/insights.contracts.ts';
+import { DEFAULT_RULE_SETTINGS, insightRuleSettingsSchema, type InsightRuleSettings, type Jurisdiction } from '@ledgerline/contracts/insights.contracts.ts';
 import { amountMentions, documentFacts, largestAmountNear } from '../src/rules/document-facts.ts';
-import { findInsights, type FileFacts, type TrackerItemFacts } from '../src/rules/find-insights.ts';
+import { findInsights, thresholdFor, type FileFacts, type TrackerItemFacts } from '../src/rules/find-insights.ts';
 import { coveredPeriod } from '@ledgerline/kit/calendar/covered-period.ts';
 import { periodKeyOf } from '../src/rules/period-mentions.ts';
 import { parseClassification, type ReportClassification } from '../src/rules/report-classification.ts';
@@ -18,8 +18,8 @@ const file = (id: number, name: string, text: string | null, over: Partial<FileF
   const facts = documentFacts(name, text ?? '');
   return { id, name, reportTypeId: GST, isReport: true, facts: text === null ? null : facts, namePeriods: facts.namePeriods, nameFiling: facts.nameFiling, model: null, ...over };
 };
-const run = (items: TrackerItemFacts[], files: FileFacts[], today = TODAY) =>
-  findInsights({ clientId: 1, items, files, settings: DEFAULT_RULE_SETTINGS, today });
+const run = (items: TrackerItemFacts[], files: FileFacts[], today = TODAY, jurisdiction: Jurisdiction = 'IN') =>
+  findInsights({ clientId: 1, items, files, settings: DEFAULT_RULE_SETTINGS, today, jurisdiction });
 const ofType = (type: string, findings: ReturnType<typeof run>) => findings.filter((f) => f.insightType === type);
 
 describe('missing_document', () => {
@@ -134,10 +134,54 @@ describe('threshold_alert', () => {
   });
 
   it('follows the firm\'s keywords and per-report-type thresholds', () => {
-    const settings = { keywords: ['net profit'], defaultThreshold: 2_000_000, thresholds: [{ reportTypeId: GST, threshold: 10_000_000 }] };
+    const settings: InsightRuleSettings = insightRuleSettingsSchema.parse({
+      keywords: ['net profit'],
+      thresholds: [{ jurisdiction: 'IN', threshold: 2_000_000 }, { jurisdiction: 'IN', currency: 'INR', threshold: 10_000_000, reportTypeId: GST }],
+    });
     const files = [file(3, 'a.pdf', 'Net profit 50,00,000'), file(4, 'b.pdf', 'Net profit 50,00,000', { reportTypeId: TDS })];
-    const found = ofType('threshold_alert', findInsights({ clientId: 1, items: [], files, settings, today: TODAY }));
+    const found = ofType('threshold_alert', findInsights({ clientId: 1, items: [], files, settings, today: TODAY, jurisdiction: 'IN' }));
     expect(found.map((f) => f.fileId)).toEqual([4]);
+  });
+});
+
+describe('thresholds by jurisdiction', () => {
+  // Each jurisdiction's registration threshold, in its currency, from the law the default cites.
+  it.each([
+    ['IN', 'INR', 2_000_000, 'CGST Act 2017, s. 22(1)'],
+    ['UK', 'GBP', 90_000, 'HMRC VAT Notice 700/1'],
+    ['AU', 'AUD', 75_000, 'Goods and Services Tax) Act 1999, s. 23-15'],
+    ['US', 'USD', 100_000, 'South Dakota v. Wayfair'],
+    ['CA', 'CAD', 30_000, 'Excise Tax Act'],
+  ] as const)('%s: %s %d (%s)', (jurisdiction, currency, threshold, source) => {
+    const rule = thresholdFor(DEFAULT_RULE_SETTINGS, jurisdiction, null);
+    expect(rule).toMatchObject({ jurisdiction, currency, threshold });
+    expect(rule!.source).toContain(source);
+  });
+
+  it('applies only the client\'s jurisdiction\'s threshold, and shows amounts in its currency', () => {
+    const report = [file(3, 'annual.pdf', 'Total turnover 150,000')];
+    // 150,000 is above the UK's £90,000 and the US's $100,000, far below India's ₹20 lakh.
+    expect(ofType('threshold_alert', run([], report, TODAY, 'IN'))).toEqual([]);
+    const [uk] = ofType('threshold_alert', run([], report, TODAY, 'UK'));
+    expect(uk).toMatchObject({ title: 'Turnover of £150,000 is above the UK threshold of £90,000', metadata: { currency: 'GBP', jurisdiction: 'UK', threshold: 90_000 } });
+    expect(uk!.description).toContain('VAT registration');
+    const [us] = ofType('threshold_alert', run([], report, TODAY, 'US'));
+    expect(us).toMatchObject({ title: 'Turnover of $150,000 is above the US threshold of $100,000', metadata: { currency: 'USD' } });
+    expect(us!.description).not.toContain('GST');
+    const [india] = ofType('threshold_alert', run([], [file(4, 'in.pdf', 'Turnover 45,00,000')], TODAY, 'IN'));
+    expect(india!.title).toBe('Turnover of ₹45,00,000 is above the IN threshold of ₹20,00,000');
+  });
+
+  it('a firm without a rule for a jurisdiction gets no alert there', () => {
+    const settings = insightRuleSettingsSchema.parse({ keywords: ['turnover'], thresholds: [{ jurisdiction: 'IN', threshold: 2_000_000 }] });
+    const files = [file(3, 'us.pdf', 'Turnover 9,000,000')];
+    expect(ofType('threshold_alert', findInsights({ clientId: 1, items: [], files, settings, today: TODAY, jurisdiction: 'US' }))).toEqual([]);
+    expect(ofType('threshold_alert', findInsights({ clientId: 1, items: [], files, settings, today: TODAY, jurisdiction: 'IN' }))).toHaveLength(1);
+  });
+
+  it('refuses a currency that is not the jurisdiction\'s, and two rules for the same place', () => {
+    expect(insightRuleSettingsSchema.safeParse({ keywords: ['turnover'], thresholds: [{ jurisdiction: 'US', currency: 'INR', threshold: 5 }] }).error?.issues[0]?.message).toBe('Thresholds for US are in USD');
+    expect(insightRuleSettingsSchema.safeParse({ keywords: ['turnover'], thresholds: [{ jurisdiction: 'US', threshold: 5 }, { jurisdiction: 'US', threshold: 6 }] }).error?.issues[0]?.message).toBe('Give one threshold per jurisdiction and report type');
   });
 });
 

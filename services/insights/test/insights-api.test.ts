@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { newEvent, type EventEnvelope } from '@ledgerline/kit/bus/bus.ts';
+import { CLIENT_UPSERTED } from '@ledgerline/kit/directory/directory-read-model.ts';
 import { TokenSigner } from '@ledgerline/kit/crypto/signed-token.ts';
 import { TENANT_HEADER } from '@ledgerline/kit/service-module.ts';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
@@ -12,7 +13,7 @@ import {
 } from '@ledgerline/contracts/compliance.contracts.ts';
 import type { Client } from '@ledgerline/contracts/directory.contracts.ts';
 import { FILE_TEXT_ASSERTION_HEADER, fileTextPath, type FileTextAssertion } from '@ledgerline/contracts/files.contracts.ts';
-import { INSIGHT_MESSAGES, type AnalysisResult, type ComplianceInsight } from '@ledgerline/contracts/insights.contracts.ts';
+import { DEFAULT_RULE_SETTINGS, INSIGHT_MESSAGES, type AnalysisResult, type ComplianceInsight, type FirmAnalysisResult, type InsightBulkResult, type InsightRuleSettings } from '@ledgerline/contracts/insights.contracts.ts';
 
 /*
  * The insights service through the gateway: tracker items arrive as the compliance
@@ -84,7 +85,8 @@ beforeAll(async () => {
   call = apiClient(portal.gatewayUrl);
   tokens.platform = portal.adminToken;
   for (const firm of [ACME, BETA]) expect((await call('POST', '/api/companies', tokens.platform, { name: `${firm} Tax`, shortName: firm })).status).toBe(201);
-  const client = async (tenant: string, name: string) => (await call<Client>('POST', `/api/${tenant}/clients`, tokens.platform, testClient(name))).body.id;
+  // The firm's clients are Indian companies (the directory would otherwise take the firm's phone country).
+  const client = async (tenant: string, name: string) => (await call<Client>('POST', `/api/${tenant}/clients`, tokens.platform, { ...testClient(name), jurisdiction: 'IN' })).body.id;
   ids.own = await client(ACME, 'Own Client');
   ids.other = await client(ACME, 'Other Client');
   ids.beta = await client(BETA, 'Beta Client');
@@ -193,18 +195,35 @@ describe('threshold_alert', () => {
     const fileId = await upload('admin', ids.other!, null, 'financials.txt', 'Statement of accounts\nAggregate turnover: Rs. 45,00,000\n');
     await eventually(async () => {
       const alert = (await insightsOf('admin')).find((i) => i.fileId === fileId && i.insightType === 'threshold_alert');
-      expect(alert).toMatchObject({ priority: 'high', clientName: 'Other Client', metadata: { amount: 4_500_000, keyword: 'turnover', threshold: 2_000_000 } });
+      // An Indian client is held to India's ₹20 lakh, shown in rupees.
+      expect(alert).toMatchObject({
+        priority: 'high', clientName: 'Other Client', title: 'Turnover of ₹45,00,000 is above the IN threshold of ₹20,00,000',
+        metadata: { amount: 4_500_000, keyword: 'turnover', threshold: 2_000_000, currency: 'INR', jurisdiction: 'IN' },
+      });
     }, BUS_WAIT_MS, 200);
+    const defaults = (await call<InsightRuleSettings>('GET', `/api/${ACME}/compliance-insights/rules`, tokens.cpa)).body;
+    expect(defaults.defaultJurisdiction).toBe('IN');
+    expect(defaults.thresholds.map((t) => [t.jurisdiction, t.currency, t.threshold])).toEqual([['IN', 'INR', 2_000_000], ['UK', 'GBP', 90_000], ['AU', 'AUD', 75_000], ['US', 'USD', 100_000], ['CA', 'CAD', 30_000]]);
 
-    expect((await call('PUT', `/api/${ACME}/compliance-insights/rules`, tokens.dta, { keywords: ['turnover'], defaultThreshold: 1, thresholds: [] })).status).toBe(403);
-    const bad = await call<{ message: string }>('PUT', `/api/${ACME}/compliance-insights/rules`, tokens.admin, { keywords: [], defaultThreshold: -1 });
+    expect((await call('PUT', `/api/${ACME}/compliance-insights/rules`, tokens.dta, { keywords: ['turnover'], thresholds: [] })).status).toBe(403);
+    const bad = await call<{ message: string }>('PUT', `/api/${ACME}/compliance-insights/rules`, tokens.admin, { keywords: [], thresholds: [{ jurisdiction: 'IN', threshold: -1 }] });
     expect(bad.status).toBe(400);
-    const saved = await call('PUT', `/api/${ACME}/compliance-insights/rules`, tokens.admin, { keywords: ['Turnover'], defaultThreshold: 5_000_000, thresholds: [] });
-    expect(saved.body).toEqual({ keywords: ['turnover'], defaultThreshold: 5_000_000, thresholds: [] });
+    expect((await call('PUT', `/api/${ACME}/compliance-insights/rules`, tokens.admin, { keywords: ['turnover'], thresholds: [{ jurisdiction: 'XX', threshold: 1 }] })).body)
+      .toMatchObject({ message: 'Jurisdiction must be one of US, CA, IN, UK, AU' });
+    expect((await call('PUT', `/api/${ACME}/compliance-insights/rules`, tokens.admin, { keywords: ['turnover'], thresholds: [{ jurisdiction: 'UK', currency: 'USD', threshold: 1 }] })).body)
+      .toMatchObject({ message: 'Thresholds for UK are in GBP' });
+    // A firm without an Indian rule gets no alert on its Indian clients.
+    const saved = await call<InsightRuleSettings>('PUT', `/api/${ACME}/compliance-insights/rules`, tokens.admin, { keywords: ['Turnover'], thresholds: [{ jurisdiction: 'UK', threshold: 90_000, obligation: 'VAT registration' }] });
+    expect(saved.body).toEqual({ keywords: ['turnover'], defaultJurisdiction: 'IN', thresholds: [{ jurisdiction: 'UK', currency: 'GBP', threshold: 90_000, reportTypeId: null, obligation: 'VAT registration', source: null }] });
     expect((await call('GET', `/api/${ACME}/compliance-insights/rules`, tokens.cpa)).body).toEqual(saved.body);
     await analyze('admin', ids.other!);
     expect((await insightsOf('admin')).find((i) => i.fileId === fileId && i.insightType === 'threshold_alert')?.status).toBe('dismissed');
-    await call('PUT', `/api/${ACME}/compliance-insights/rules`, tokens.admin, { keywords: ['turnover', 'gross receipts', 'total'], defaultThreshold: 2_000_000, thresholds: [] });
+    // Counted as a UK client, the same ₹45,00,000 (read as 4,500,000) crosses the £90,000 VAT threshold, said in pounds.
+    await call('PUT', `/api/${ACME}/compliance-insights/rules`, tokens.admin, { keywords: ['turnover'], defaultJurisdiction: 'UK', thresholds: saved.body.thresholds });
+    await analyze('admin', ids.other!);
+    expect((await insightsOf('admin')).find((i) => i.fileId === fileId && i.insightType === 'threshold_alert' && i.status === 'pending'))
+      .toMatchObject({ title: 'Turnover of £4,500,000 is above the UK threshold of £90,000', metadata: { currency: 'GBP', jurisdiction: 'UK' } });
+    await call('PUT', `/api/${ACME}/compliance-insights/rules`, tokens.admin, { ...DEFAULT_RULE_SETTINGS });
   });
 });
 
@@ -348,5 +367,72 @@ describe('model mode (the stand-in)', () => {
     const prompt = standIn.requests.at(-1)!.messages.map((m) => m.content).join('\n');
     expect(prompt).toContain('Reply with one JSON object');
     expect(prompt).toContain('Return filed for');
+  });
+});
+
+describe('thresholds by the client\'s jurisdiction', () => {
+  it('a US client is held to the US threshold in dollars, an Indian one to India\'s in rupees', async () => {
+    const usClient = (await call<Client>('POST', `/api/${ACME}/clients`, tokens.platform, testClient('Delaware Widgets Inc'))).body;
+    // The directory's client events carry the client's jurisdiction (issue 23); published here as it would.
+    await portal.bus!.publish([newEvent(CLIENT_UPSERTED, ACME, { id: usClient.id, name: usClient.name, uploadDestination: 'server', googleDriveConfigured: false, jurisdiction: 'US' })]);
+    const usFile = await upload('admin', usClient.id, null, 'us-financials.txt', 'Income statement\nGross receipts: $150,000\n');
+    const inFile = await upload('admin', ids.own!, null, 'in-financials.txt', 'Statement of accounts\nGross receipts: Rs. 1,50,000\n');
+    await eventually(async () => {
+      const alert = (await insightsOf('admin')).find((i) => i.fileId === usFile && i.insightType === 'threshold_alert');
+      expect(alert).toMatchObject({ title: 'Gross receipts of $150,000 is above the US threshold of $100,000', metadata: { currency: 'USD', jurisdiction: 'US', threshold: 100_000 } });
+      expect(alert!.description).toContain('state sales-tax economic nexus');
+      expect(alert!.description).not.toContain('GST');
+    }, BUS_WAIT_MS, 200);
+    await analyze('admin', ids.own!);
+    expect((await insightsOf('admin')).filter((i) => i.fileId === inFile && i.insightType === 'threshold_alert')).toEqual([]);
+  });
+});
+
+describe('analysing every client and moving several insights at once', () => {
+  it('an Admin analyses every client of the firm at once; nobody else may', async () => {
+    expect((await call('POST', `/api/${ACME}/compliance-insights/analyze-all`, tokens.cpa)).status).toBe(403);
+    expect((await call('POST', `/api/${ACME}/compliance-insights/analyze-all`, tokens.dta)).status).toBe(403);
+    const first = await publishItem(ACME, { clientId: ids.own!, reportTypeId: ids.gst! }, -9, -240);
+    const second = await publishItem(ACME, { clientId: ids.other!, reportTypeId: ids.tds! }, -9, -240);
+    await eventually(async () => {
+      const r = await call<FirmAnalysisResult>('POST', `/api/${ACME}/compliance-insights/analyze-all`, tokens.admin);
+      expect(r.status).toBe(200);
+      expect(r.body.clients).toBeGreaterThanOrEqual(2);
+      expect(r.body.message).toMatch(/^Analysis complete: \d+ new insights? across \d+ clients$/);
+      const list = await insightsOf('admin');
+      expect(about(list, first, 'missing_document')).toHaveLength(1);
+      expect(about(list, second, 'missing_document')).toHaveLength(1);
+    }, BUS_WAIT_MS, 300);
+    // Another firm's run does not touch this one.
+    const beta = await call<FirmAnalysisResult>('POST', `/api/${BETA}/compliance-insights/analyze-all`, tokens.betaAdmin);
+    expect(beta.status).toBe(200);
+    expect((await insightsOf('betaAdmin', '', BETA)).every((i) => i.clientId === ids.beta)).toBe(true);
+  });
+
+  it('moves several insights by the same transitions; one out of reach or final is refused by name, the others move', async () => {
+    const list = await insightsOf('admin');
+    const pending = list.filter((i) => i.status === 'pending');
+    const own = pending.find((i) => i.clientId === ids.own)!;
+    const other = pending.find((i) => i.clientId === ids.other)!;
+    const final = list.find((i) => i.status === 'dismissed')!;
+    const bulk = (who: string, body: Record<string, unknown>, tenant = ACME) => call<InsightBulkResult & { message?: string }>('POST', `/api/${tenant}/compliance-insights/bulk-status`, tokens[who], body);
+
+    expect((await bulk('client', { ids: [own.id], status: 'reviewed' })).status).toBe(403);
+    expect((await bulk('admin', { ids: [], status: 'reviewed' })).body.message).toBe('Select at least one insight');
+    expect((await bulk('admin', { ids: [own.id], status: 'closed' })).status).toBe(400);
+    // Another firm's Admin reaches none of them.
+    const foreign = await bulk('betaAdmin', { ids: [own.id], status: 'dismissed' }, BETA);
+    expect(foreign.body).toEqual({ updated: [], refused: [{ id: own.id, message: INSIGHT_MESSAGES.notFound }] });
+
+    // The CPA serves only the own client: the other client's insight is refused as not found.
+    const byCpa = await bulk('cpa', { ids: [own.id, other.id, final.id], status: 'reviewed' });
+    expect(byCpa.status).toBe(200);
+    expect(byCpa.body.updated.map((i) => [i.id, i.status, i.reviewedByName])).toEqual([[own.id, 'reviewed', 'cpa person']]);
+    expect(byCpa.body.refused).toEqual(expect.arrayContaining([
+      { id: other.id, message: INSIGHT_MESSAGES.notFound },
+    ]));
+    const byAdmin = await bulk('admin', { ids: [own.id, other.id, final.id], status: 'acted_upon' });
+    expect(byAdmin.body.updated.map((i) => i.id).sort()).toEqual([own.id, other.id].sort());
+    expect(byAdmin.body.refused).toEqual([{ id: final.id, message: INSIGHT_MESSAGES.transition('dismissed', 'acted_upon') }]);
   });
 });

@@ -51,7 +51,7 @@ describe.each(databaseTargets())('the nightly run through the durable scheduler 
     );
     const analysis = new AnalysisService({
       files: new FileFactsStore(), tracker: new TrackerStore(directory.tables.reportTypes), insights: new InsightStore(directory.tables.clients),
-      settings: new RuleSettingsStore(), reportTypesTable: directory.tables.reportTypes,
+      settings: new RuleSettingsStore(), tables: directory.tables, timeZoneOf: async () => 'UTC',
     });
     const logger = createLogger('nightly-test', 'silent');
     const scheduler = startScheduler({

@@ -8,6 +8,7 @@ export type ErrorKind =
   | 'unauthenticated'
   | 'forbidden'
   | 'not_found'
+  | 'gone'
   | 'conflict'
   | 'too_large'
   | 'unsupported_media'
@@ -37,6 +38,10 @@ export class Forbidden extends DomainError {
 }
 export class NotFound extends DomainError {
   constructor(message = 'Not found') { super('not_found', message); }
+}
+/** What existed and ended for good (an expired or revoked link): 410. */
+export class Gone extends DomainError {
+  constructor(message: string) { super('gone', message); }
 }
 export class Conflict extends DomainError {
   constructor(message: string) { super('conflict', message); }

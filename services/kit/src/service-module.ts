@@ -9,6 +9,7 @@ import type { ObjectStore } from './storage/object-store.ts';
 import type { TokenVerifier } from './auth/token-verifier.ts';
 import type { HealthCheck } from './http/service-app.ts';
 import type { RealtimeHub } from './realtime/realtime-hub.ts';
+import type { ServicePortability } from './portability/portability.ts';
 
 /** What the runtime hands every service: the adapters chosen by env, shared in `--target=all`. */
 export interface ServiceDeps {
@@ -58,6 +59,11 @@ export interface ServiceModule {
   otherPaths?: readonly string[];
   /** Tenant- and platform-scoped migrations this service owns. */
   migrations: readonly ServiceMigrations[];
+  /**
+   * How the service's part of a firm is exported and imported (DESIGN §8 "portability");
+   * without it, every table its tenant migrations create is copied row for row.
+   */
+  portability?: ServicePortability;
   init(deps: ServiceDeps): Promise<ServiceInstance>;
 }
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { hashToken, newHashedToken, tokenMatches } from '../src/crypto/hashed-token.ts';
 import { deriveKey, loadMasterKey } from '../src/crypto/master-key.ts';
 import { SecretBox } from '../src/crypto/secret-box.ts';
 import { TokenSigner } from '../src/crypto/signed-token.ts';
@@ -63,5 +64,23 @@ describe('token signer', () => {
     expect(signer.verify(`${forged}.${mac}`, now)).toBeNull();
     expect(signer.verify(`${body}.${mac}x`, now)).toBeNull();
     expect(signer.verify('garbage', now)).toBeNull();
+  });
+});
+
+describe('hashed token', () => {
+  it('hands out a random URL-safe token and keeps only its hash', () => {
+    const a = newHashedToken();
+    const b = newHashedToken();
+    expect(a.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(a.token).not.toBe(b.token);
+    expect(a.hash).toBe(hashToken(a.token));
+    expect(a.hash).not.toContain(a.token);
+    expect(tokenMatches(a.token, a.hash)).toBe(true);
+    expect(tokenMatches(b.token, a.hash)).toBe(false);
+    expect(tokenMatches(a.token, 'abcd')).toBe(false);
+  });
+
+  it('refuses fewer than 128 random bits', () => {
+    expect(() => newHashedToken(8)).toThrow('at least 16 random bytes');
   });
 });

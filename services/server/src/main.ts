@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig } from '@ledgerline/kit/config.ts';
 import { createLogger } from '@ledgerline/kit/logger.ts';
+import { runBackupCommand } from './backup/backup-cli.ts';
 import { DataDirInUseError } from './data-dir-lock.ts';
 import { platformConfigSpec } from './platform.config.ts';
 import { startPortal } from './portal.ts';
@@ -8,11 +9,18 @@ import { listTargets, UnknownTargetError } from './targets.ts';
 /**
  * The one entry point: `--target=all` (default) runs every service and the gateway in
  * this process; `--target=identity` (or `gateway`, or a comma list) runs only those.
+ * `backup --out <file>` and `restore <file>` back up and restore the embedded installation.
  */
 const args = process.argv.slice(2);
 if (args.includes('--list-targets')) {
   console.log(listTargets().join('\n'));
   process.exit(0);
+}
+if (args[0] === 'backup' || args[0] === 'restore') {
+  process.exit(await runBackupCommand(args).catch((err: unknown) => {
+    console.error((err as Error).message);
+    return 1;
+  }));
 }
 const logger = createLogger('portal');
 

@@ -8,7 +8,7 @@ import { keycloakRealmTrust } from '@ledgerline/kit/auth/keycloak-realm-trust.ts
 import type { Bus } from '@ledgerline/kit/bus/bus.ts';
 import { createBus } from '@ledgerline/kit/bus/create-bus.ts';
 import { createDatabase } from '@ledgerline/kit/db/create-database.ts';
-import type { Database } from '@ledgerline/kit/db/database.ts';
+import { isPausable, type Database } from '@ledgerline/kit/db/database.ts';
 import { migratePlatform } from '@ledgerline/kit/db/migrations.ts';
 import { createServiceApp } from '@ledgerline/kit/http/service-app.ts';
 import { createLogger, type Logger } from '@ledgerline/kit/logger.ts';
@@ -16,6 +16,7 @@ import { outboxMigrations } from '@ledgerline/kit/outbox/outbox.migrations.ts';
 import { startOutboxRelay } from '@ledgerline/kit/outbox/outbox-relay.ts';
 import type { ServiceInstance, ServiceModule, ServicePeer } from '@ledgerline/kit/service-module.ts';
 import { createTenantMigrationRouter } from '@ledgerline/kit/tenancy/tenant-migration.router.ts';
+import { createPortabilityRouter } from '@ledgerline/kit/portability/portability.router.ts';
 import { followTenantSchemas } from '@ledgerline/kit/tenancy/tenant-schema-follower.ts';
 import { createRealtimeHub, type RealtimeHub } from '@ledgerline/kit/realtime/realtime-hub.ts';
 import { createObjectStore } from '@ledgerline/kit/storage/create-object-store.ts';
@@ -26,6 +27,7 @@ import { loadGatewayConfig } from '@ledgerline/gateway/gateway.config.ts';
 import { RouteTable, type RouteTarget } from '@ledgerline/gateway/route-table.ts';
 import { TenantDirectory, type TenantRoute } from '@ledgerline/gateway/tenant-directory.ts';
 import { INTERNAL_TENANTS_PATH } from '@ledgerline/kit/tenancy/tenant-events.ts';
+import { startBackupControl } from './backup/backup-control.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { loadPlatformConfig, servicePortEnv, serviceUrlEnv, type PlatformConfig } from './platform.config.ts';
 import { resolveTargets, SERVICE_MODULES } from './targets.ts';
@@ -109,6 +111,10 @@ export async function startPortal(options: PortalOptions = {}): Promise<RunningP
       }
       const adapters = await openAdapters(config, logger);
       stoppers.push(adapters.close);
+      if (isPausable(adapters.db)) {
+        const control = await startBackupControl({ dataDir: config.dataDir, db: adapters.db, logger });
+        stoppers.push(control.stop);
+      }
       bus = adapters.bus;
       realtime = adapters.realtime;
       await migratePlatform(adapters.db, [outboxMigrations, ...targets.services.flatMap((m) => m.migrations.filter((s) => s.scope === 'platform'))]);
@@ -170,7 +176,11 @@ async function startService(
   const app = createServiceApp({
     name: module.name,
     logger: deps.logger,
-    routers: [createTenantMigrationRouter(deps.db, deps.tokens, module.migrations), ...instance.routers],
+    routers: [
+      createTenantMigrationRouter(deps.db, deps.tokens, module.migrations),
+      createPortabilityRouter({ service: module.name, ...deps, migrations: module.migrations, hooks: module.portability }),
+      ...instance.routers,
+    ],
     readiness: [{ name: 'db', check: () => deps.db.ping() }, { name: 'bus', check: () => deps.bus.ping() }, ...(instance.readiness ?? [])],
     openapi: () => instance.api.document(),
   });

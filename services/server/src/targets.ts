@@ -8,9 +8,10 @@ import { tasksModule } from '@ledgerline/tasks-service/tasks.module.ts';
 import { complianceModule } from '@ledgerline/compliance-service/compliance.module.ts';
 import { insightsModule } from '@ledgerline/insights-service/insights.module.ts';
 import { messagingModule } from '@ledgerline/messaging-service/messaging.module.ts';
+import { requestsModule } from '@ledgerline/requests-service/requests.module.ts';
 
 /** Every service the process can run, in start order (identity first: it issues the tokens the others verify). */
-export const SERVICE_MODULES: readonly ServiceModule[] = [identityModule, directoryModule, filesModule, activityModule, chatModule, tasksModule, complianceModule, insightsModule, messagingModule];
+export const SERVICE_MODULES: readonly ServiceModule[] = [identityModule, directoryModule, filesModule, activityModule, chatModule, tasksModule, complianceModule, insightsModule, messagingModule, requestsModule];
 
 export const GATEWAY_TARGET = 'gateway';
 export const ALL_TARGET = 'all';

@@ -108,6 +108,17 @@ const RULES: Record<string, Rule> = {
     request: async () => ({ path: String(await created('POST', '/api/companies', { name: 'Doomed Firm', shortName: unique('mxdoom') })) }),
   },
   'POST /api/companies/{id}/schema/refresh': { allowed: PLATFORM, request: () => ({ path: String(ids.firm) }) },
+  'PUT /api/firm-settings': { allowed: ADMINS, request: () => ({ body: { timeZone: 'Asia/Kolkata' } }) },
+  // Moving firms: any firm by platform administrators, their own by a firm's Admin (an unknown export: 404).
+  'POST /api/companies/{id}/export': { allowed: PLATFORM, request: () => ({ path: String(ids.firm) }) },
+  'GET /api/companies/{id}/exports': { allowed: PLATFORM, request: () => ({ path: String(ids.firm) }) },
+  'GET /api/companies/{id}/exports/{exportId}/download': { allowed: PLATFORM, request: () => ({ path: String(ids.firm) }) },
+  'POST /api/export': { allowed: ADMINS },
+  'GET /api/export': { allowed: ADMINS },
+  'GET /api/export/{exportId}/download': { allowed: ADMINS },
+  // JSON instead of multipart: platform administrators get the 400 about the archive, others the refusal.
+  'POST /api/companies/import': { allowed: PLATFORM, request: () => ({ body: { name: 'Imported', shortName: unique('mximp') } }) },
+  'GET /api/companies/imports/{importId}': { allowed: PLATFORM },
   'GET /api/admin/overview': { allowed: PLATFORM },
   'GET /api/admin/analytics': { allowed: PLATFORM },
 
@@ -157,6 +168,7 @@ const RULES: Record<string, Rule> = {
   // JSON instead of multipart: allowed callers get the 400 about the body, others the refusal.
   'POST /api/files': { allowed: STAFF, request: () => ({ body: { fileType: 'report' } }) },
   'POST /api/files/extract-content': { allowed: STAFF },
+  'GET /api/files/clients/{clientId}/archive': { allowed: ADMINS, request: () => ({ path: String(ids.ownClient) }) },
   'GET /api/files/{id}': { allowed: EVERYONE, request: () => ({ path: String(ids.file) }) },
   'DELETE /api/files/{id}': { allowed: STAFF, request: async () => ({ path: String(await uploadReport()) }) },
   'POST /api/files/{id}/public-link': { allowed: EVERYONE, request: () => ({ path: String(ids.file) }) },
@@ -210,7 +222,9 @@ const RULES: Record<string, Rule> = {
 
   'GET /api/compliance-insights': { allowed: EVERYONE },
   'GET /api/compliance-insights/rules': { allowed: STAFF },
-  'PUT /api/compliance-insights/rules': { allowed: ADMINS, request: () => ({ body: { keywords: ['turnover'], defaultThreshold: 2_000_000, thresholds: [] } }) },
+  'PUT /api/compliance-insights/rules': { allowed: ADMINS, request: () => ({ body: { keywords: ['turnover'], thresholds: [{ jurisdiction: 'IN', threshold: 2_000_000 }] } }) },
+  'POST /api/compliance-insights/bulk-status': { allowed: STAFF, request: async () => ({ body: { ids: [await victimInsight()], status: 'reviewed' } }) },
+  'POST /api/compliance-insights/analyze-all': { allowed: ADMINS },
   'PUT /api/compliance-insights/{id}': { allowed: STAFF, request: async () => ({ path: String(await victimInsight()), body: { status: 'reviewed' } }) },
   'POST /api/public/clients/{clientId}/analyze-compliance': { allowed: ADMINS, request: () => ({ path: String(ids.ownClient) }) },
 

@@ -123,5 +123,14 @@ export const tasksTenantMigrations: ServiceMigrations = {
       created_at timestamptz NOT NULL DEFAULT now(),
       UNIQUE (task_id, kind)
     )`,
+  }, {
+    id: '002_due_dates_are_dates',
+    // Due dates are calendar dates (docs/using/time-zones-and-thresholds.md). The old form sent the
+    // browser's local midnight as an instant: 12 hours later in UTC lands on that local date for
+    // every zone from UTC-11 to UTC+12, and a date sent bare (UTC midnight) stays itself.
+    sql: `ALTER TABLE tasks
+      ALTER COLUMN due_date TYPE date USING ((due_date AT TIME ZONE 'UTC') + interval '12 hours')::date,
+      ALTER COLUMN recurring_end_date TYPE date USING ((recurring_end_date AT TIME ZONE 'UTC') + interval '12 hours')::date,
+      ALTER COLUMN series_origin TYPE date USING ((series_origin AT TIME ZONE 'UTC') + interval '12 hours')::date`,
   }],
 };

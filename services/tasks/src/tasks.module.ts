@@ -4,11 +4,11 @@ import { createDirectoryReadModel } from '@ledgerline/kit/directory/directory-re
 import { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
 import { REALTIME_PATH } from '@ledgerline/kit/realtime/realtime-rooms.ts';
 import { socketAuthMiddleware } from '@ledgerline/kit/realtime/socket-auth.ts';
+import { createMailer } from '@ledgerline/kit/mail/mailer.ts';
 import { createJobQueue } from '@ledgerline/kit/scheduler/job-queue.ts';
 import type { JobHandler } from '@ledgerline/kit/scheduler/scheduler.ts';
 import type { ServiceModule } from '@ledgerline/kit/service-module.ts';
 import { tenantServiceRuntime } from '@ledgerline/kit/tenancy/tenant-service-runtime.ts';
-import { createMailer } from './notifications/mailer.ts';
 import { notificationEmailJob } from './notifications/notification-email.job.ts';
 import { NotificationPush } from './notifications/notification-push.ts';
 import { EMAIL_JOB, followNotificationRequests } from './notifications/notification-requested.consumer.ts';
@@ -47,7 +47,7 @@ export const tasksModule: ServiceModule = {
     const service = new TaskService({ tasks, reminders, users: userAccess, directory: new DirectoryLookup(directory, peer('directory')) });
     const notifications = new NotificationStore();
     const push = new NotificationPush(deps.realtime.emitter, notifications);
-    const mailer = createMailer(config.smtpUrl, config.mailFrom);
+    const mailer = createMailer(config, logger);
     const handlers: Record<string, JobHandler> = {
       [REMINDER_JOB]: reminders.job(),
       [EMAIL_JOB]: notificationEmailJob({ mailer, store: notifications, users: userAccess, publicBaseUrl: config.publicBaseUrl, logger }),
@@ -66,13 +66,13 @@ export const tasksModule: ServiceModule = {
         follow: [
           (c) => userAccess.follow(c),
           (c) => directory.follow(c),
-          (c) => followNotificationRequests({ ...c, store: notifications, push, jobs, emailEnabled: mailer !== null }),
+          (c) => followNotificationRequests({ ...c, store: notifications, push, jobs, emailEnabled: mailer.delivers }),
         ],
         scheduler: { queue: jobs, handlers, pollMs: config.schedulerPollMs },
       }),
       async stop() {
         await runtime.stop();
-        mailer?.close();
+        mailer.close();
       },
     };
   },

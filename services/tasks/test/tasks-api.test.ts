@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { SMTPServer } from 'smtp-server';
 import { io as connect, type Socket } from 'socket.io-client';
+import { addDays, todayIn } from '@ledgerline/kit/calendar/firm-time-zone.ts';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import { apiClient, createSignedInUser, startTestPortal, testClient } from '@ledgerline/server/portal-harness.ts';
 import type { RunningPortal } from '@ledgerline/server/portal.ts';
@@ -27,11 +28,17 @@ const emails: { to: string; body: string }[] = [];
 const sockets: Socket[] = [];
 let smtp: SMTPServer;
 
-const day = (offsetDays: number, hour = 12) => {
-  const d = new Date(Date.now() + offsetDays * 86_400_000);
-  d.setUTCHours(hour, 0, 0, 0);
-  return d.toISOString();
-};
+/**
+ * ACME's time zone: one whose clocks show mid-afternoon now, so that a task due today has
+ * passed its 09:00 reminder and one due yesterday its 09:00 overdue notice, whenever this runs.
+ */
+const ACME_ZONE = (() => {
+  let ahead = (15 - new Date().getUTCHours() + 24) % 24;
+  if (ahead > 12) ahead -= 24;
+  return ahead === 0 ? 'Etc/GMT' : `Etc/GMT${ahead > 0 ? '-' : '+'}${Math.abs(ahead)}`; // Etc/GMT-5 is UTC+5
+})();
+/** A due date `offsetDays` from today in ACME. */
+const day = (offsetDays: number) => addDays(todayIn(ACME_ZONE), offsetDays);
 
 async function createClient(tenant: string, name: string): Promise<number> {
   const r = await call<Client>('POST', `/api/${tenant}/clients`, tokens.platform, testClient(name));
@@ -70,8 +77,10 @@ beforeAll(async () => {
   portal = await startTestPortal({ SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, SCHEDULER_POLL_MS: '200', TASK_REMINDER_LEAD_SECONDS: '3600' });
   call = apiClient(portal.gatewayUrl);
   tokens.platform = portal.adminToken;
+  // BETA and GAMMA sit on either side of the date line: Kiritimati's date is always a day or more ahead of Pago Pago's.
+  const zones: Record<string, string> = { [ACME]: ACME_ZONE, [BETA]: 'Pacific/Kiritimati', [GAMMA]: 'Pacific/Pago_Pago' };
   for (const shortName of [ACME, BETA, GAMMA]) {
-    const r = await call<Company>('POST', '/api/companies', tokens.platform, { name: `${shortName} Tax`, shortName });
+    const r = await call<Company>('POST', '/api/companies', tokens.platform, { name: `${shortName} Tax`, shortName, timeZone: zones[shortName] });
     expect(r.status).toBe(201);
     ids[shortName] = r.body.id;
   }
@@ -305,7 +314,7 @@ describe('notifications', () => {
     const counted = new Promise<UnreadCount>((resolve) => s.socket.once(UNREAD_COUNT_PUSH, resolve));
     const t = (await create('admin', { title: 'Bank reconciliation', assignedToId: ids.cpa, clientIds: [ids.own] })).body;
     const n = await pushed;
-    expect(n).toMatchObject({ title: 'New task assigned', category: 'task', type: 'info', userId: ids.cpa, taskId: t.id, taskTitle: 'Bank reconciliation', isRead: false, actionUrl: '/tasks' });
+    expect(n).toMatchObject({ title: 'New task assigned', category: 'task', type: 'info', userId: ids.cpa, taskId: t.id, taskTitle: 'Bank reconciliation', isRead: false, actionUrl: `/tasks?task=${t.id}` });
     expect(n.message).toBe(`admin of ${ACME} assigned you "Bank reconciliation".`);
     const unread = (await call<UnreadCount>('GET', `/api/${ACME}/notifications/unread-count?userId=${ids.cpa}`, tokens.cpa)).body.count;
     expect((await counted).count).toBe(unread);
@@ -355,15 +364,15 @@ describe('notifications', () => {
 
 describe('reminders (durable scheduler) and email', () => {
   it('reminds the assignee before the due date and once when overdue, by notification and email', async () => {
-    const dueSoon = (await create('admin', { title: 'Due in half an hour', assignedToId: ids.cpa, dueDate: new Date(Date.now() + 30 * 60_000).toISOString() })).body;
-    const late = (await create('admin', { title: 'Already late', assignedToId: ids.cpa, dueDate: new Date(Date.now() - 60_000).toISOString() })).body;
+    const dueSoon = (await create('admin', { title: 'Due today', assignedToId: ids.cpa, dueDate: day(0) })).body;
+    const late = (await create('admin', { title: 'Already late', assignedToId: ids.cpa, dueDate: day(-1) })).body;
     await eventually(async () => {
       const mine = await notificationsOf('cpa');
       expect(mine.filter((n) => n.taskId === dueSoon.id && n.category === 'reminder')).toHaveLength(1);
       expect(mine.filter((n) => n.taskId === late.id && n.category === 'deadline')).toHaveLength(1);
     }, BUS_WAIT_MS, 200);
     await eventually(() => {
-      expect(emails.filter((e) => e.body.includes('Task due soon: Due in half an hour'))).toHaveLength(1);
+      expect(emails.filter((e) => e.body.includes('Task due soon: Due today'))).toHaveLength(1);
       expect(emails.filter((e) => e.body.includes('Task overdue: Already late'))).toHaveLength(1);
     }, BUS_WAIT_MS, 200);
     expect(emails.every((e) => e.to === `cpa.${suffix}@example.com`)).toBe(true);
@@ -372,16 +381,51 @@ describe('reminders (durable scheduler) and email', () => {
     const mine = await notificationsOf('cpa');
     expect(mine.filter((n) => n.taskId === late.id && n.category === 'deadline')).toHaveLength(1);
     expect(mine.filter((n) => n.taskId === late.id && n.category === 'reminder')).toHaveLength(1);
+    // They name the due date itself, the same for everyone wherever they read it.
+    expect(mine.find((n) => n.taskId === late.id && n.category === 'deadline')?.message).toBe(`"Already late" was due ${day(-1)} and is not completed.`);
+    expect(mine.find((n) => n.taskId === dueSoon.id && n.category === 'reminder')?.message).toBe(`"Due today" is due ${day(0)}.`);
   });
 
   it('a completed task is not reminded; a user without an email address gets notifications but no email', async () => {
     const sent = emails.length;
-    const done = (await create('admin', { title: 'Done before due', assignedToId: ids.dta, dueDate: new Date(Date.now() - 1000).toISOString(), status: 'completed' })).body;
-    const dtaLate = (await create('admin', { title: 'DTA late', assignedToId: ids.dta, dueDate: new Date(Date.now() - 1000).toISOString() })).body;
+    const done = (await create('admin', { title: 'Done before due', assignedToId: ids.dta, dueDate: day(-1), status: 'completed' })).body;
+    const dtaLate = (await create('admin', { title: 'DTA late', assignedToId: ids.dta, dueDate: day(-1) })).body;
     await eventually(async () => expect((await notificationsOf('dta')).some((n) => n.taskId === dtaLate.id && n.category === 'deadline')).toBe(true), BUS_WAIT_MS, 200);
     await settle(1000);
     expect((await notificationsOf('dta')).some((n) => n.taskId === done.id && n.category !== 'task')).toBe(false);
     expect(emails.length).toBe(sent);
+  });
+});
+
+describe('due dates are calendar dates in the firm\'s time zone', () => {
+  it('answers the date it was given, and reads an instant as its date in the firm\'s zone', async () => {
+    expect((await create('admin', { title: 'Plain date', dueDate: '2026-12-15' })).body.dueDate).toBe('2026-12-15');
+    // New York's local midnight of 15 Dec (what the old form sent): in Kiritimati (UTC+14) that is still the 15th…
+    expect((await create('betaAdmin', { title: 'NY midnight', dueDate: '2026-12-15T05:00:00.000Z' }, BETA)).body.dueDate).toBe('2026-12-15');
+    // …and in Pago Pago (UTC-11) the evening of the 14th.
+    expect((await create('gammaAdmin', { title: 'NY midnight', dueDate: '2026-12-15T05:00:00.000Z' }, GAMMA)).body.dueDate).toBe('2026-12-14');
+    const moved = await call<Task>('PATCH', `/api/${ACME}/tasks/${(await create('admin', { title: 'Moved', dueDate: '2026-12-15' })).body.id}`, tokens.admin, { dueDate: '2026-12-16', recurringEndDate: null });
+    expect(moved.body.dueDate).toBe('2026-12-16');
+  });
+
+  it('tells the assignee the date itself', async () => {
+    const r = await create('admin', { title: 'Dated notice', assignedToId: ids.cpa, dueDate: '2026-12-15' });
+    await eventually(async () => {
+      expect((await notificationsOf('cpa')).find((n) => n.taskId === r.body.id && n.category === 'task')?.message).toBe(`admin of ${ACME} assigned you "Dated notice" (due 2026-12-15).`);
+    }, BUS_WAIT_MS, 200);
+  });
+
+  it('a task is overdue once its date is before today in the firm\'s zone', async () => {
+    // The same date: before today in Kiritimati (UTC+14), today or later in Pago Pago (UTC-11).
+    const date = todayIn('Pacific/Pago_Pago');
+    const beta = (await create('betaAdmin', { title: 'Date-line task', dueDate: date }, BETA)).body;
+    const gamma = (await create('gammaAdmin', { title: 'Date-line task', dueDate: date }, GAMMA)).body;
+    const overdue = async (tenant: string, who: string) => (await call<Task[]>('GET', `/api/${tenant}/tasks/overdue`, tokens[who])).body.map((t) => t.id);
+    expect(await overdue(BETA, 'betaAdmin')).toContain(beta.id);
+    expect(await overdue(GAMMA, 'gammaAdmin')).not.toContain(gamma.id);
+    expect((await call<TaskStats>('GET', `/api/${GAMMA}/tasks/stats`, tokens.gammaAdmin)).body.overdue).toBe(0);
+    expect((await call<TaskStats>('GET', `/api/${BETA}/tasks/stats`, tokens.betaAdmin)).body.overdue).toBeGreaterThanOrEqual(1);
+    expect((await call<Task[]>('GET', `/api/${GAMMA}/tasks/upcoming?days=1`, tokens.gammaAdmin)).body.map((t) => t.id)).toContain(gamma.id);
   });
 });
 
@@ -391,13 +435,13 @@ describe('recurrence', () => {
 
   it('completing an occurrence creates the next one with fresh client statuses: 31 Jan → 28 Feb → 31 Mar, until the end date', async () => {
     const first = (await create('admin', {
-      title: 'Monthly close', clientIds: [ids.own, ids.other], assignedToId: ids.cpa, dueDate: '2031-01-31T10:00:00.000Z',
+      title: 'Monthly close', clientIds: [ids.own, ids.other], assignedToId: ids.cpa, dueDate: '2031-01-31',
       isRecurring: true, recurringPattern: 'monthly', recurringEndDate: '2031-03-31',
     })).body;
     await call('PATCH', `/api/${ACME}/tasks/${first.id}/client-status/${ids.own}`, tokens.admin, { status: 'completed', comments: 'done' });
     await complete(first.id);
     let series = await occurrences('Monthly close');
-    expect(series.map((t) => [t.dueDate, t.status])).toEqual([['2031-01-31T10:00:00.000Z', 'completed'], ['2031-02-28T10:00:00.000Z', 'pending']]);
+    expect(series.map((t) => [t.dueDate, t.status])).toEqual([['2031-01-31', 'completed'], ['2031-02-28', 'pending']]);
     const second = series[1]!;
     expect(second).toMatchObject({ isRecurring: true, recurringPattern: 'monthly', assignedToId: ids.cpa, clientIds: [ids.own, ids.other], completedAt: null });
     const fresh = await call<TaskClientStatus[]>('GET', `/api/${ACME}/tasks/${second.id}/client-statuses`, tokens.admin);
@@ -405,28 +449,28 @@ describe('recurrence', () => {
     // Cancelling counts as closing it.
     expect((await call('PATCH', `/api/${ACME}/tasks/${second.id}/status`, tokens.admin, { status: 'cancelled' })).status).toBe(200);
     series = await occurrences('Monthly close');
-    expect(series.map((t) => t.dueDate)).toEqual(['2031-01-31T10:00:00.000Z', '2031-02-28T10:00:00.000Z', '2031-03-31T10:00:00.000Z']);
+    expect(series.map((t) => t.dueDate)).toEqual(['2031-01-31', '2031-02-28', '2031-03-31']);
     // 30 Apr is past the end date: the series ends.
     await complete(series[2]!.id);
     expect(await occurrences('Monthly close')).toHaveLength(3);
   });
 
   it('reopening and completing again, or two completions racing, make the next occurrence once', async () => {
-    const first = (await create('admin', { title: 'Leap filing', dueDate: '2032-02-29T09:00:00.000Z', isRecurring: true, recurringPattern: 'yearly' })).body;
+    const first = (await create('admin', { title: 'Leap filing', dueDate: '2032-02-29', isRecurring: true, recurringPattern: 'yearly' })).body;
     await Promise.all([complete(first.id), complete(first.id), complete(first.id)]);
     await call('PATCH', `/api/${ACME}/tasks/${first.id}/status`, tokens.admin, { status: 'pending', completedAt: null });
     await complete(first.id);
     const series = await occurrences('Leap filing');
-    expect(series.map((t) => t.dueDate)).toEqual(['2032-02-29T09:00:00.000Z', '2033-02-28T09:00:00.000Z']);
+    expect(series.map((t) => t.dueDate)).toEqual(['2032-02-29', '2033-02-28']);
     await complete(series[1]!.id);
-    expect((await occurrences('Leap filing')).map((t) => t.dueDate)).toEqual(['2032-02-29T09:00:00.000Z', '2033-02-28T09:00:00.000Z', '2034-02-28T09:00:00.000Z']);
+    expect((await occurrences('Leap filing')).map((t) => t.dueDate)).toEqual(['2032-02-29', '2033-02-28', '2034-02-28']);
   });
 
   it('moving a due date re-anchors the series', async () => {
-    const first = (await create('admin', { title: 'Weekly check', dueDate: '2031-05-05T08:00:00.000Z', isRecurring: true, recurringPattern: 'weekly' })).body;
-    await call('PATCH', `/api/${ACME}/tasks/${first.id}`, tokens.admin, { dueDate: '2031-05-07T08:00:00.000Z' });
+    const first = (await create('admin', { title: 'Weekly check', dueDate: '2031-05-05', isRecurring: true, recurringPattern: 'weekly' })).body;
+    await call('PATCH', `/api/${ACME}/tasks/${first.id}`, tokens.admin, { dueDate: '2031-05-07' });
     await complete(first.id);
-    expect((await occurrences('Weekly check')).map((t) => t.dueDate)).toEqual(['2031-05-07T08:00:00.000Z', '2031-05-14T08:00:00.000Z']);
+    expect((await occurrences('Weekly check')).map((t) => t.dueDate)).toEqual(['2031-05-07', '2031-05-14']);
   });
 });
 

@@ -8,7 +8,7 @@ import { parsePathId } from '@ledgerline/kit/http/path-id.ts';
 import type { Logger } from '@ledgerline/kit/logger.ts';
 import type { ServiceTenants } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import {
-  CHAT_MESSAGES, CHAT_STREAM_EVENTS, chatAskSchema, chatFollowUpSchema, chatSessionsQuerySchema,
+  CHAT_MESSAGES, CHAT_STREAM_EVENTS, type ChatAssistantInfo, chatAskSchema, chatFollowUpSchema, chatSessionsQuerySchema,
 } from '@ledgerline/contracts/chat.contracts.ts';
 import type { AnswerStream, ChatService } from './chat.service.ts';
 
@@ -37,6 +37,11 @@ export function createChatRouter(deps: { api: ApiRegistry; tokens: TokenVerifier
       return undefined;
     }
   };
+
+  api.route(router, {
+    method: 'get', path: '/api/chat/assistant', before,
+    summary: "Who answers: { mode: 'model' } when a language model is configured, { mode: 'excerpt' } when answers quote the document",
+  }, async (): Promise<ChatAssistantInfo> => ({ mode: chat.assistantMode }));
 
   api.route(router, {
     method: 'get', path: '/api/chat/sessions', query: chatSessionsQuerySchema, before,

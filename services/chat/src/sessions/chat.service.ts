@@ -1,4 +1,4 @@
-import type { AiAssistant, AiPassage, AiTurn } from '@ledgerline/kit/ai/ai-assistant.ts';
+import type { AiAssistant, AiMode, AiPassage, AiTurn } from '@ledgerline/kit/ai/ai-assistant.ts';
 import type { PassageIndex } from '@ledgerline/kit/ai/passage-index.ts';
 import { actorId, actorName } from '@ledgerline/kit/auth/actor-id.ts';
 import { newEvent } from '@ledgerline/kit/bus/bus.ts';
@@ -7,7 +7,7 @@ import { enqueueEvents } from '@ledgerline/kit/outbox/outbox.ts';
 import type { TenantRequest } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import { FILE_CHATTED, type FileChattedEvent } from '@ledgerline/contracts/activity.contracts.ts';
 import {
-  CHAT_MESSAGES, CHAT_TITLE_MAX_CHARS, type ChatAskResult, type ChatExchange, type ChatMessage, type ChatSession,
+  CHAT_MESSAGES, CHAT_TITLE_MAX_CHARS, asksForSummary, type ChatAskResult, type ChatExchange, type ChatMessage, type ChatSession,
 } from '@ledgerline/contracts/chat.contracts.ts';
 import type { FileText } from '@ledgerline/contracts/files.contracts.ts';
 import type { FileTextClient } from '../files/file-text.client.ts';
@@ -18,6 +18,8 @@ export const CHAT_INSTRUCTIONS = 'Answer the question about the document in the 
 /** An excerpt answer quotes the matching lines of the best passages. */
 const EXCERPT_PASSAGES = 3;
 const EXCERPT_LINES = 8;
+/** Without a model, a summary reads the document up to this many passages (about 1.2 MB of text). */
+const SUMMARY_PASSAGES = 2000;
 
 
 export interface AnswerStream {
@@ -46,6 +48,11 @@ export class ChatService {
     this.#assistant = deps.assistant;
     this.#historyMaxMessages = deps.historyMaxMessages;
     this.#modelPassages = deps.modelPassages;
+  }
+
+  /** Whether a model answers or, with none configured, the document's own lines. */
+  get assistantMode(): AiMode {
+    return this.#assistant.mode;
   }
 
   /** The caller's own sessions on a file they may open. */
@@ -120,19 +127,29 @@ export class ChatService {
       stream.onDelta?.(notice);
       return notice;
     }
-    // A follow-up ('and the tax?') is ranked with the question before it too.
-    const previous = [...history].reverse().find((m) => m.role === 'user')?.content;
-    const query = previous ? `${question}\n${previous}` : question;
-    // A model gets whole passages and the document's opening (a summary needs it even when no word matches).
-    const passages: AiPassage[] = model
-      ? unique([...await this.#passages.rank(db, file.file.id, query, this.#modelPassages), ...opening])
-      : await this.#passages.rankLines(db, file.file.id, query, EXCERPT_PASSAGES, EXCERPT_LINES);
+    const summarise = asksForSummary(question);
+    const passages = model ? await this.#modelPassagesFor(db, file.file.id, history, question, opening) : summarise
+      // An extractive summary reads the whole document in order.
+      ? await this.#passages.leading(db, file.file.id, SUMMARY_PASSAGES)
+      // Quotes match this question's words only: mixed with the one before, a question
+      // matching nothing would quote the previous answer again as if it answered it.
+      : await this.#passages.rankLines(db, file.file.id, question, EXCERPT_PASSAGES, EXCERPT_LINES);
     const turns: AiTurn[] = history.map((m) => ({ role: m.role, content: m.content }));
     const answer = await this.#assistant.answer(
-      { instructions: CHAT_INSTRUCTIONS, documents: [{ name, passages }], history: turns, question },
+      { instructions: CHAT_INSTRUCTIONS, documents: [{ name, passages }], history: turns, question, summarise },
       { firm: t.shortName, user: String(actorId(t.claims)), ...(stream.onDelta ? { onDelta: stream.onDelta } : {}), ...(stream.signal ? { signal: stream.signal } : {}) },
     );
     return answer.text;
+  }
+
+  /**
+   * A model gets whole passages and the document's opening (a summary needs it even when
+   * no word matches); a follow-up ('and the tax?') is ranked with the question before it too.
+   */
+  async #modelPassagesFor(db: TenantRequest['db'], fileId: number, history: ChatMessage[], question: string, opening: AiPassage[]): Promise<AiPassage[]> {
+    const previous = [...history].reverse().find((m) => m.role === 'user')?.content;
+    const query = previous ? `${question}\n${previous}` : question;
+    return unique([...await this.#passages.rank(db, fileId, query, this.#modelPassages), ...opening]);
   }
 }
 

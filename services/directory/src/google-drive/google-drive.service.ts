@@ -1,4 +1,4 @@
-import { auth as googleAuth, drive as googleDrive } from 'googleapis/build/src/apis/drive/index.js';
+import { auth as googleAuth, drive as googleDrive } from '@googleapis/drive';
 import type { SecretBox } from '@ledgerline/kit/crypto/secret-box.ts';
 import type { TokenSigner } from '@ledgerline/kit/crypto/signed-token.ts';
 import type { Queryable } from '@ledgerline/kit/db/database.ts';

@@ -7,6 +7,7 @@ import type { ServiceTenants } from '@ledgerline/kit/tenancy/tenant-requests.ts'
 import { fileDownloadQuerySchema, fileListQuerySchema } from '@ledgerline/contracts/files.contracts.ts';
 import type { BlobStorage } from '../storage/blob-storage.ts';
 import type { UploadService } from '../upload/upload.service.ts';
+import { sendClientArchive } from './client-archive.ts';
 import { sendFile } from './file-download.ts';
 import type { FileService } from './file.service.ts';
 import type { FileStore } from './file.store.ts';
@@ -14,6 +15,7 @@ import type { FileStore } from './file.store.ts';
 /** Spec 001 §7 "Files" (plain /api/files… and, through the gateway, /api/{tenant}/files…). */
 export function createFilesRouter(deps: {
   api: ApiRegistry; tokens: TokenVerifier; tenants: ServiceTenants; files: FileStore; service: FileService; uploads: UploadService; blobs: BlobStorage;
+  directoryTables: { clients: string; reportTypes: string };
 }): Router {
   const { api, tenants, files, service, uploads, blobs } = deps;
   const router = express.Router();
@@ -40,6 +42,14 @@ export function createFilesRouter(deps: {
 
   api.route(router, { method: 'post', path: '/api/files/extract-content', summary: 'Queue content extraction for every visible file without extracted text (staff)', before }, async ({ res }) =>
     service.requestExtraction(await tenants.ofRequest(res)));
+
+  api.route(router, {
+    method: 'get', path: '/api/files/clients/:clientId/archive', before,
+    summary: 'One client\'s documents as a ZIP, a folder per type and report type, with index.csv (Admin)',
+  }, async ({ res, params }) => sendClientArchive(
+    { blobs, reportTypesTable: deps.directoryTables.reportTypes, clientsTable: deps.directoryTables.clients },
+    await tenants.ofRequest(res), parsePathId(params.clientId), res,
+  ));
 
   api.route(router, {
     method: 'get', path: '/api/files/:id', query: fileDownloadQuerySchema, before,

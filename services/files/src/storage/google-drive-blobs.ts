@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { auth as googleAuth, drive as googleDrive } from 'googleapis/build/src/apis/drive/index.js';
+import { auth as googleAuth, drive as googleDrive } from '@googleapis/drive';
 import { Conflict, isDomainError, NotFound, Unavailable } from '@ledgerline/kit/errors.ts';
 import type { Logger } from '@ledgerline/kit/logger.ts';
 import type { ByteRange } from '@ledgerline/kit/storage/object-store.ts';

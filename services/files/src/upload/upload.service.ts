@@ -73,9 +73,13 @@ export class UploadService {
     this.#logger = deps.logger;
   }
 
-  async upload(t: TenantRequest, req: IncomingMessage): Promise<UploadResult> {
+  /**
+   * `fixed` fields (an upload another service made on a user's behalf, e.g. a document
+   * request's item) are the only ones taken: fields in the form are ignored.
+   */
+  async upload(t: TenantRequest, req: IncomingMessage, fixed?: Record<string, string>): Promise<UploadResult> {
     if (t.scope.isClient) throw new Forbidden(FILE_MESSAGES.clientCannotUpload);
-    const fields: Record<string, string> = {};
+    const fields: Record<string, string> = { ...fixed };
     const parts: (StoredPart | undefined)[] = [];
     // Every blob written for this request until it commits: deleted if anything fails.
     const written = new Set<BlobLocation>();
@@ -85,7 +89,7 @@ export class UploadService {
     try {
       await readMultipart(req, this.#limits, {
         field: (name, value) => {
-          if (!FIELD_NAMES.has(name)) return;
+          if (fixed || !FIELD_NAMES.has(name)) return;
           if (Object.hasOwn(fields, name)) throw new Invalid(UPLOAD_ERRORS.duplicateField(name));
           fields[name] = value;
         },

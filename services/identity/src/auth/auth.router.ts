@@ -33,7 +33,7 @@ export function createAuthRouter(deps: { api: ApiRegistry; logins: LoginService;
     const shortName = req.header(TENANT_HEADER);
     const company = shortName ? await companies.findByShortName(shortName) : null;
     if (!company?.isActive) throw new NotFound(TENANT_NOT_FOUND);
-    return { id: company.id, name: company.name, shortName: company.shortName, isActive: company.isActive, urlPattern: company.urlPattern };
+    return { id: company.id, name: company.name, shortName: company.shortName, isActive: company.isActive, urlPattern: company.urlPattern, timeZone: company.timeZone };
   });
 
   api.route(router, {

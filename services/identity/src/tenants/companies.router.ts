@@ -3,11 +3,11 @@ import type { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
 import { authOf } from '@ledgerline/kit/http/authenticate.ts';
 import { Forbidden } from '@ledgerline/kit/errors.ts';
 import { INTERNAL_TENANTS_PATH, type TenantEventPayload } from '@ledgerline/kit/tenancy/tenant-events.ts';
-import { companyInputSchema } from '@ledgerline/contracts/identity.contracts.ts';
+import { companyInputSchema, firmSettingsInputSchema } from '@ledgerline/contracts/identity.contracts.ts';
 import { parsePathId } from '@ledgerline/kit/http/path-id.ts';
-import { canListCompanies, requirePlatformAdmin } from '../access-rules.ts';
+import { canListCompanies, isTenantAdmin, requirePlatformAdmin } from '../access-rules.ts';
 import type { CompanyStore } from './company.store.ts';
-import type { TenantService } from './tenant.service.ts';
+import { tenantEventPayload, type TenantService } from './tenant.service.ts';
 
 export function createCompaniesRouter(deps: { api: ApiRegistry; companies: CompanyStore; tenants: TenantService; authenticated: RequestHandler[] }): Router {
   const { api, companies, tenants } = deps;
@@ -44,12 +44,15 @@ export function createCompaniesRouter(deps: { api: ApiRegistry; companies: Compa
     return { refreshResult: { actions } };
   });
 
+  api.route(router, { method: 'put', path: '/api/firm-settings', summary: 'A firm Admin sets their firm\'s time zone (null: the platform\'s default)', body: firmSettingsInputSchema, before: auth }, ({ res, body }) => {
+    const a = authOf(res);
+    if (!isTenantAdmin(a) || !a.tenant) throw new Forbidden('Only administrators can change the firm\'s settings.');
+    return tenants.setTimeZone(a.tenant, body.timeZone);
+  });
+
   // Service port only (the gateway never routes /internal): routing and schema followers read it.
   router.get(INTERNAL_TENANTS_PATH, async (_req, res) => {
-    const list: TenantEventPayload[] = (await companies.list()).map((c) => ({
-      id: c.id, name: c.name, shortName: c.shortName, schemaName: c.schemaName, isActive: c.isActive,
-      urlPattern: c.urlPattern, customDomain: c.customDomain, customSubdomain: c.customSubdomain,
-    }));
+    const list: TenantEventPayload[] = (await companies.list()).map(tenantEventPayload);
     res.json(list);
   });
   return router;

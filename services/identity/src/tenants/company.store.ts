@@ -12,12 +12,13 @@ interface CompanyRow {
   custom_subdomain: string | null;
   url_pattern: Company['urlPattern'];
   is_active: boolean;
+  time_zone: string | null;
   created_at: Date | string;
 }
 
-const COLUMNS = 'id, name, short_name, schema_name, custom_domain, custom_subdomain, url_pattern, is_active, created_at';
+const COLUMNS = 'id, name, short_name, schema_name, custom_domain, custom_subdomain, url_pattern, is_active, time_zone, created_at';
 
-const toCompany = (r: CompanyRow): Company => ({
+const toCompany = (r: CompanyRow, defaultTimeZone: string): Company => ({
   id: r.id,
   name: r.name,
   shortName: r.short_name,
@@ -26,6 +27,8 @@ const toCompany = (r: CompanyRow): Company => ({
   customSubdomain: r.custom_subdomain,
   urlPattern: r.url_pattern,
   isActive: r.is_active,
+  timeZone: r.time_zone ?? defaultTimeZone,
+  timeZoneIsDefault: r.time_zone === null,
   createdAt: new Date(r.created_at).toISOString(),
 });
 
@@ -36,56 +39,71 @@ export const SCHEMA_NAME_TAKEN = 'A tenant with this schema name already exists'
 /** Firms (tenants) in the platform schema. */
 export class CompanyStore {
   readonly #db: Database;
+  readonly #defaultTimeZone: string;
 
-  constructor(db: Database) {
+  constructor(db: Database, defaultTimeZone: string) {
     this.#db = db;
+    this.#defaultTimeZone = defaultTimeZone;
   }
+
+  readonly #toCompany = (r: CompanyRow): Company => toCompany(r, this.#defaultTimeZone);
 
   async list(): Promise<Company[]> {
     const { rows } = await this.#db.query<CompanyRow>(`SELECT ${COLUMNS} FROM portal.companies ORDER BY created_at DESC, id DESC`);
-    return rows.map(toCompany);
+    return rows.map(this.#toCompany);
   }
 
   async get(id: number, q: Queryable = this.#db): Promise<Company> {
     const { rows } = await q.query<CompanyRow>(`SELECT ${COLUMNS} FROM portal.companies WHERE id = $1`, [id]);
     if (!rows[0]) throw new NotFound(TENANT_NOT_FOUND);
-    return toCompany(rows[0]);
+    return this.#toCompany(rows[0]);
   }
 
   async findByShortName(shortName: string): Promise<Company | null> {
     const { rows } = await this.#db.query<CompanyRow>(`SELECT ${COLUMNS} FROM portal.companies WHERE short_name = $1`, [shortName]);
-    return rows[0] ? toCompany(rows[0]) : null;
+    return rows[0] ? this.#toCompany(rows[0]) : null;
   }
 
   async findBySchema(schemaName: string): Promise<Company | null> {
     const { rows } = await this.#db.query<CompanyRow>(`SELECT ${COLUMNS} FROM portal.companies WHERE schema_name = $1`, [schemaName]);
-    return rows[0] ? toCompany(rows[0]) : null;
+    return rows[0] ? this.#toCompany(rows[0]) : null;
   }
 
   async insert(tx: Queryable, input: CompanyInput & { schemaName: string }): Promise<Company> {
     const { rows } = await uniqueAsConflict(tx.query<CompanyRow>(
-      `INSERT INTO portal.companies (name, short_name, schema_name, custom_domain, custom_subdomain, url_pattern, is_active)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
-      [input.name, input.shortName, input.schemaName, input.customDomain, input.customSubdomain, input.urlPattern, input.isActive],
+      `INSERT INTO portal.companies (name, short_name, schema_name, custom_domain, custom_subdomain, url_pattern, is_active, time_zone)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
+      [input.name, input.shortName, input.schemaName, input.customDomain, input.customSubdomain, input.urlPattern, input.isActive, input.timeZone ?? null],
     ));
-    return toCompany(rows[0]!);
+    return this.#toCompany(rows[0]!);
   }
 
-  /** The schema name never changes after creation (spec: editing the short name keeps it). */
+  /**
+   * The schema name never changes after creation (spec: editing the short name keeps it);
+   * a form without a time zone (the spec's tenant form) keeps the firm's.
+   */
   async update(tx: Queryable, id: number, input: CompanyInput): Promise<Company> {
     const { rows } = await uniqueAsConflict(tx.query<CompanyRow>(
-      `UPDATE portal.companies SET name = $2, short_name = $3, custom_domain = $4, custom_subdomain = $5, url_pattern = $6, is_active = $7
+      `UPDATE portal.companies SET name = $2, short_name = $3, custom_domain = $4, custom_subdomain = $5, url_pattern = $6, is_active = $7,
+         time_zone = CASE WHEN $8 THEN $9 ELSE time_zone END
        WHERE id = $1 RETURNING ${COLUMNS}`,
-      [id, input.name, input.shortName, input.customDomain, input.customSubdomain, input.urlPattern, input.isActive],
+      [id, input.name, input.shortName, input.customDomain, input.customSubdomain, input.urlPattern, input.isActive, input.timeZone !== undefined, input.timeZone ?? null],
     ));
     if (!rows[0]) throw new NotFound(TENANT_NOT_FOUND);
-    return toCompany(rows[0]);
+    return this.#toCompany(rows[0]);
+  }
+
+  /** A firm's own time zone (null: the platform's default). */
+  async setTimeZone(tx: Queryable, id: number, timeZone: string | null): Promise<Company> {
+    const { rows } = await tx.query<CompanyRow>(`UPDATE portal.companies SET time_zone = $2 WHERE id = $1 RETURNING ${COLUMNS}`, [id, timeZone]);
+    if (!rows[0]) throw new NotFound(TENANT_NOT_FOUND);
+    return this.#toCompany(rows[0]);
   }
 
   async delete(tx: Queryable, id: number): Promise<Company> {
     const { rows } = await tx.query<CompanyRow>(`DELETE FROM portal.companies WHERE id = $1 RETURNING ${COLUMNS}`, [id]);
     if (!rows[0]) throw new NotFound(TENANT_NOT_FOUND);
-    return toCompany(rows[0]);
+    return this.#toCompany(rows[0]);
   }
 }
 

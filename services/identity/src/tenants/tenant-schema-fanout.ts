@@ -7,14 +7,14 @@ import { Unavailable } from '@ledgerline/kit/errors.ts';
  * and returns every action applied, prefixed by service ("files: 001_create_files").
  * Services own their migrations, so identity never runs another service's SQL.
  */
-export async function migrateTenantEverywhere(peers: ServicePeer[], schemaName: string, bearerToken: string): Promise<string[]> {
+export async function migrateTenantEverywhere(peers: ServicePeer[], schemaName: string, bearerToken: string, only?: Record<string, string[]>): Promise<string[]> {
   const results = await Promise.all(peers.map(async (peer) => {
     let response: Response;
     try {
       response = await fetch(`${peer.url}${INTERNAL_MIGRATE_PATH}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${bearerToken}` },
-        body: JSON.stringify({ schemaName }),
+        body: JSON.stringify({ schemaName, only }),
         signal: AbortSignal.timeout(60_000),
       });
     } catch {

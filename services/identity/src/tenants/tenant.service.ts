@@ -1,7 +1,7 @@
 import type { Database } from '@ledgerline/kit/db/database.ts';
 import { tenantSchema } from '@ledgerline/kit/db/tenant-schema.ts';
 import { newEvent } from '@ledgerline/kit/bus/bus.ts';
-import { Conflict, Invalid } from '@ledgerline/kit/errors.ts';
+import { Conflict, Invalid, NotFound } from '@ledgerline/kit/errors.ts';
 import { RESERVED_TENANT_NAMES } from '@ledgerline/contracts/reserved-names.ts';
 import { enqueueEvents } from '@ledgerline/kit/outbox/outbox.ts';
 import type { ServicePeer } from '@ledgerline/kit/service-module.ts';
@@ -9,12 +9,13 @@ import { TENANT_DELETED, TENANT_UPSERTED, type TenantEventPayload } from '@ledge
 import type { Company, CompanyInput } from '@ledgerline/contracts/identity.contracts.ts';
 import type { IdentityProvider } from '../providers/identity-provider.ts';
 import { DEFAULT_ROLES } from '../roles/role.store.ts';
-import { SCHEMA_NAME_TAKEN, SHORT_NAME_TAKEN, type CompanyStore } from './company.store.ts';
+import { SCHEMA_NAME_TAKEN, SHORT_NAME_TAKEN, TENANT_NOT_FOUND, type CompanyStore } from './company.store.ts';
 import { migrateTenantEverywhere } from './tenant-schema-fanout.ts';
 
-const eventPayload = (c: Company): TenantEventPayload => ({
+/** What other services know of a firm: its events and identity's internal listing. */
+export const tenantEventPayload = (c: Company): TenantEventPayload => ({
   id: c.id, name: c.name, shortName: c.shortName, schemaName: c.schemaName, isActive: c.isActive,
-  urlPattern: c.urlPattern, customDomain: c.customDomain, customSubdomain: c.customSubdomain,
+  urlPattern: c.urlPattern, customDomain: c.customDomain, customSubdomain: c.customSubdomain, timeZone: c.timeZone,
 });
 
 /** Creating, changing and removing firms, with their schemas, realms and events. */
@@ -39,10 +40,16 @@ export class TenantService {
     if (await this.#companies.findByShortName(input.shortName)) throw new Conflict(SHORT_NAME_TAKEN);
     if (await this.#companies.findBySchema(schemaName)) throw new Conflict(SCHEMA_NAME_TAKEN);
     await migrateTenantEverywhere(this.#peers(), schemaName, bearerToken);
+    return this.register({ ...input, schemaName });
+  }
+
+  /** The last step of creating a firm, once its schema holds every service's tables: realm, record, event. */
+  async register(input: CompanyInput & { schemaName: string }): Promise<Company> {
+    const { schemaName } = input;
     await this.#provider.provisionTenant(input.shortName, await this.#roleNames(schemaName));
     return this.#db.transaction(async (tx) => {
       const company = await this.#companies.insert(tx, { ...input, schemaName });
-      await enqueueEvents(tx, [newEvent(TENANT_UPSERTED, company.shortName, eventPayload(company))]);
+      await enqueueEvents(tx, [newEvent(TENANT_UPSERTED, company.shortName, tenantEventPayload(company))]);
       return company;
     });
   }
@@ -52,7 +59,7 @@ export class TenantService {
     const before = await this.#companies.get(id);
     const company = await this.#db.transaction(async (tx) => {
       const updated = await this.#companies.update(tx, id, input);
-      await enqueueEvents(tx, [newEvent(TENANT_UPSERTED, updated.shortName, eventPayload(updated))]);
+      await enqueueEvents(tx, [newEvent(TENANT_UPSERTED, updated.shortName, tenantEventPayload(updated))]);
       return updated;
     });
     if (before.shortName !== company.shortName) {
@@ -64,11 +71,22 @@ export class TenantService {
     return company;
   }
 
+  /** A firm Admin's choice of their firm's time zone (null: the platform's default), announced like any change. */
+  async setTimeZone(shortName: string, timeZone: string | null): Promise<Company> {
+    const firm = await this.#companies.findByShortName(shortName);
+    if (!firm?.isActive) throw new NotFound(TENANT_NOT_FOUND);
+    return this.#db.transaction(async (tx) => {
+      const updated = await this.#companies.setTimeZone(tx, firm.id, timeZone);
+      await enqueueEvents(tx, [newEvent(TENANT_UPSERTED, updated.shortName, tenantEventPayload(updated))]);
+      return updated;
+    });
+  }
+
   /** Removes the company record; the tenant schema and its data stay (spec text). */
   async delete(id: number): Promise<Company> {
     const company = await this.#db.transaction(async (tx) => {
       const removed = await this.#companies.delete(tx, id);
-      await enqueueEvents(tx, [newEvent(TENANT_DELETED, removed.shortName, eventPayload(removed))]);
+      await enqueueEvents(tx, [newEvent(TENANT_DELETED, removed.shortName, tenantEventPayload(removed))]);
       return removed;
     });
     await this.#provider.retireTenant(company.shortName);

@@ -2,14 +2,24 @@ import { newEvent } from '@ledgerline/kit/bus/bus.ts';
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import { enqueueEvents } from '@ledgerline/kit/outbox/outbox.ts';
 import { INSIGHTS_MATCH_DETECTED, type InsightsMatchDetected } from '@ledgerline/contracts/compliance.contracts.ts';
-import type { InsightRuleSettings } from '@ledgerline/contracts/insights.contracts.ts';
+import { todayIn } from '@ledgerline/kit/calendar/firm-time-zone.ts';
+import { JURISDICTIONS, type InsightRuleSettings, type Jurisdiction } from '@ledgerline/contracts/insights.contracts.ts';
 import type { InsightStore, ReconcileResult } from '../insights/insight.store.ts';
 import type { RuleSettingsStore } from '../insights/rule-settings.store.ts';
 import type { FileFactsStore } from '../read-models/file-facts.store.ts';
 import type { TrackerStore } from '../read-models/tracker.store.ts';
 import { findInsights } from '../rules/find-insights.ts';
 
-export const todayUtc = (now = new Date()): string => now.toISOString().slice(0, 10);
+interface AnalysisDeps {
+  files: FileFactsStore;
+  tracker: TrackerStore;
+  insights: InsightStore;
+  settings: RuleSettingsStore;
+  /** The directory read model's tables (report-type names, clients' jurisdictions). */
+  tables: { clients: string; reportTypes: string };
+  /** The firm's IANA time zone, by short name. */
+  timeZoneOf(firm: string): Promise<string>;
+}
 
 interface RunContext {
   today: string;
@@ -24,18 +34,19 @@ interface RunContext {
  * the same transaction). Everything runs in the caller's transaction.
  */
 export class AnalysisService {
-  readonly #deps: { files: FileFactsStore; tracker: TrackerStore; insights: InsightStore; settings: RuleSettingsStore; reportTypesTable: string };
+  readonly #deps: AnalysisDeps;
 
-  constructor(deps: { files: FileFactsStore; tracker: TrackerStore; insights: InsightStore; settings: RuleSettingsStore; reportTypesTable: string }) {
+  constructor(deps: AnalysisDeps) {
     this.#deps = deps;
   }
 
   async analyzeClient(tx: Queryable, firm: string, clientId: number, context?: RunContext): Promise<ReconcileResult> {
     const { files, tracker, insights } = this.#deps;
-    const { today, settings, reportTypeNames } = context ?? await this.#context(tx);
+    const { today, settings, reportTypeNames } = context ?? await this.#context(tx, firm);
     const items = await tracker.ofClient(tx, clientId);
     const clientFiles = await files.ofClient(tx, clientId);
-    const findings = findInsights({ clientId, items, files: clientFiles, today, settings }, reportTypeNames);
+    const jurisdiction = await this.#jurisdiction(tx, clientId, settings);
+    const findings = findInsights({ clientId, items, files: clientFiles, today, settings, jurisdiction }, reportTypeNames);
     const result = await insights.reconcile(tx, clientId, findings, new Map(clientFiles.map((f) => [f.id, f.name])));
     const byId = new Map(items.map((i) => [i.id, i]));
     const events = [];
@@ -51,7 +62,7 @@ export class AnalysisService {
 
   /** Every client of the firm with tracker items or files (the nightly run). */
   async analyzeFirm(tx: Queryable, firm: string): Promise<ReconcileResult & { clients: number }> {
-    const context = await this.#context(tx);
+    const context = await this.#context(tx, firm);
     const { rows } = await tx.query<{ id: number }>(
       'SELECT client_id AS id FROM insight_tracker_items UNION SELECT client_id FROM insight_files WHERE client_id IS NOT NULL AND NOT deleted ORDER BY id',
     );
@@ -64,9 +75,17 @@ export class AnalysisService {
     return total;
   }
 
-  /** What every client of one run shares. */
-  async #context(db: Queryable): Promise<RunContext> {
-    const { rows } = await db.query<{ id: number; name: string }>(`SELECT id, name FROM ${this.#deps.reportTypesTable} WHERE NOT deleted`);
-    return { today: todayUtc(), settings: await this.#deps.settings.get(db), reportTypeNames: new Map(rows.map((r) => [r.id, r.name])) };
+  /** What every client of one run shares; "today" is the firm's. */
+  async #context(db: Queryable, firm: string): Promise<RunContext> {
+    const { rows } = await db.query<{ id: number; name: string }>(`SELECT id, name FROM ${this.#deps.tables.reportTypes} WHERE NOT deleted`);
+    const today = todayIn(await this.#deps.timeZoneOf(firm));
+    return { today, settings: await this.#deps.settings.get(db), reportTypeNames: new Map(rows.map((r) => [r.id, r.name])) };
+  }
+
+  /** The client's jurisdiction as the directory announced it; a client naming none (or one unknown here) counts as the firm's default. */
+  async #jurisdiction(db: Queryable, clientId: number, settings: InsightRuleSettings): Promise<Jurisdiction> {
+    const { rows } = await db.query<{ jurisdiction: string | null }>(`SELECT jurisdiction FROM ${this.#deps.tables.clients} WHERE id = $1`, [clientId]);
+    const named = rows[0]?.jurisdiction;
+    return (JURISDICTIONS as readonly string[]).includes(named ?? '') ? named as Jurisdiction : settings.defaultJurisdiction;
   }
 }

@@ -2,13 +2,14 @@ import express, { type Router } from 'express';
 import { actorId, actorName } from '@ledgerline/kit/auth/actor-id.ts';
 import type { TokenVerifier } from '@ledgerline/kit/auth/token-verifier.ts';
 import type { DirectoryLookup } from '@ledgerline/kit/directory/directory-lookup.ts';
-import { Conflict } from '@ledgerline/kit/errors.ts';
+import { Conflict, DomainError } from '@ledgerline/kit/errors.ts';
 import type { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
 import { authenticate } from '@ledgerline/kit/http/authenticate.ts';
 import { parsePathId } from '@ledgerline/kit/http/path-id.ts';
 import type { ServiceTenants } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import {
-  canMoveInsight, INSIGHT_MESSAGES, insightListQuerySchema, insightRuleSettingsSchema, insightUpdateSchema, type AnalysisResult, type ComplianceInsight,
+  canMoveInsight, INSIGHT_MESSAGES, insightBulkStatusSchema, insightListQuerySchema, insightRuleSettingsSchema, insightUpdateSchema,
+  type AnalysisResult, type ComplianceInsight, type FirmAnalysisResult, type InsightBulkResult,
 } from '@ledgerline/contracts/insights.contracts.ts';
 import { readableInsights, requireAdmin, requireStaff, reviewable } from '../access-rules.ts';
 import type { AnalysisService } from '../analysis/analysis.service.ts';
@@ -38,6 +39,37 @@ export function createInsightsRouter(deps: {
     const t = await tenants.ofRequest(res);
     requireAdmin(t);
     return settings.save(t.db, body, actorId(t.claims));
+  });
+
+  api.route(router, { method: 'post', path: '/api/compliance-insights/bulk-status', summary: 'Move several insights at once (same transitions as one by one); answers those moved and why each other one was not', body: insightBulkStatusSchema, before }, async ({ res, body }): Promise<InsightBulkResult> => {
+    const t = await tenants.ofRequest(res);
+    requireStaff(t);
+    const reviewer = { id: actorId(t.claims), name: actorName(t.claims) };
+    const refused: InsightBulkResult['refused'] = [];
+    const moved: number[] = [];
+    await t.db.transaction(async (tx) => {
+      for (const id of body.ids) {
+        try {
+          const insight = reviewable(t, await insights.get(tx, id, true));
+          if (!canMoveInsight(insight.status, body.status)) throw new Conflict(INSIGHT_MESSAGES.transition(insight.status, body.status));
+          await insights.review(tx, id, body.status, reviewer);
+          moved.push(id);
+        } catch (err) {
+          // One insight out of reach or already final does not stop the others.
+          if (!(err instanceof DomainError)) throw err;
+          refused.push({ id, message: err.message });
+        }
+      }
+    });
+    const updated = await Promise.all(moved.map(async (id) => (await insights.get(t.db, id))!));
+    return { updated, refused };
+  });
+
+  api.route(router, { method: 'post', path: '/api/compliance-insights/analyze-all', summary: 'Analyse every client of the firm now (Admin)', status: 200, before }, async ({ res }): Promise<FirmAnalysisResult> => {
+    const t = await tenants.ofRequest(res);
+    requireAdmin(t);
+    const result = await t.db.transaction((tx) => analysis.analyzeFirm(tx, t.shortName));
+    return { message: INSIGHT_MESSAGES.firmAnalysis(result.created, result.clients), newInsights: result.created, retired: result.retired, clients: result.clients };
   });
 
   api.route(router, { method: 'put', path: '/api/compliance-insights/:id', summary: 'Move an insight on (pending → reviewed | acted_upon | dismissed; reviewed → acted_upon | dismissed); the reviewer is the caller', body: insightUpdateSchema, before }, async ({ res, params, body }) => {

@@ -1,4 +1,4 @@
-import type { ComplianceInsight, InsightRuleSettings } from '@ledgerline/contracts/insights.contracts.ts';
+import { formatMoney, JURISDICTION_NAMES, type ComplianceInsight, type InsightRuleSettings, type Jurisdiction, type ThresholdRule } from '@ledgerline/contracts/insights.contracts.ts';
 import { largestAmountNear, type DocumentFacts } from './document-facts.ts';
 import type { PeriodKey } from './period-mentions.ts';
 import { classifiedPeriod, type ReportClassification } from './report-classification.ts';
@@ -45,7 +45,9 @@ export interface ClientFacts {
   items: readonly TrackerItemFacts[];
   files: readonly FileFacts[];
   settings: InsightRuleSettings;
-  /** 'YYYY-MM-DD' (UTC). */
+  /** The client's jurisdiction (its record's, else the settings' default): only its thresholds apply. */
+  jurisdiction: Jurisdiction;
+  /** 'YYYY-MM-DD' in the firm's time zone. */
   today: string;
 }
 
@@ -78,7 +80,6 @@ const round2 = (n: number): number => Math.round(Math.min(0.99, Math.max(0.05, n
 /** 'Mar 15, 2027' (spec 001 §9 tracker due dates). */
 export const displayDay = (day: string): string =>
   new Date(`${day}T00:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: '2-digit', year: 'numeric', timeZone: 'UTC' });
-const formatAmount = (n: number): string => n.toLocaleString('en-US', { maximumFractionDigits: 2 });
 
 const effectiveDue = (item: TrackerItemFacts): string => (item.extensionDate && item.extensionDate > item.dueDate ? item.extensionDate : item.dueDate);
 const isOverdue = (item: TrackerItemFacts, today: string): boolean => effectiveDue(item) < today;
@@ -143,22 +144,32 @@ function complianceMatch(item: TrackerItemFacts, file: FileFacts, confidence: nu
   };
 }
 
-function thresholdAlert(file: FileFacts, settings: InsightRuleSettings, reportTypeName: string | null): Finding | null {
+/** The threshold for a report of a client in `jurisdiction`: its report type's, else the jurisdiction's; none without a rule there. */
+export function thresholdFor(settings: InsightRuleSettings, jurisdiction: Jurisdiction, reportTypeId: number | null): ThresholdRule | null {
+  const ofJurisdiction = settings.thresholds.filter((t) => t.jurisdiction === jurisdiction);
+  return ofJurisdiction.find((t) => t.reportTypeId !== null && t.reportTypeId === reportTypeId) ?? ofJurisdiction.find((t) => t.reportTypeId === null) ?? null;
+}
+
+function thresholdAlert(file: FileFacts, settings: InsightRuleSettings, jurisdiction: Jurisdiction, reportTypeName: string | null): Finding | null {
   if (!file.facts) return null;
-  const threshold = settings.thresholds.find((t) => t.reportTypeId === file.reportTypeId)?.threshold ?? settings.defaultThreshold;
+  const rule = thresholdFor(settings, jurisdiction, file.reportTypeId);
+  if (!rule) return null;
+  const { threshold, currency } = rule;
   const found = largestAmountNear(file.facts.amounts, settings.keywords);
   if (!found || found.amount < threshold) return null;
   const modelSeesIt = file.model?.amounts.some((a) => a.amount >= threshold && settings.keywords.some((k) => a.label.toLowerCase().includes(k))) ?? false;
+  const amount = formatMoney(found.amount, currency);
+  const limit = formatMoney(threshold, currency);
   return {
     subject: `threshold_alert:file:${file.id}`,
     insightType: 'threshold_alert',
     priority: found.amount >= 2 * threshold ? 'high' : 'medium',
-    title: `${found.keyword[0]!.toUpperCase()}${found.keyword.slice(1)} of ${formatAmount(found.amount)} is above the threshold`,
-    description: `"${file.name}" states ${found.keyword} of ${formatAmount(found.amount)}, above the firm's threshold of ${formatAmount(threshold)}${reportTypeName ? ` for ${reportTypeName}` : ''}.`,
-    recommendedAction: 'Check whether the client now has to register or file for the obligation this threshold marks (e.g. GST registration), and update its compliance schedules.',
+    title: `${found.keyword[0]!.toUpperCase()}${found.keyword.slice(1)} of ${amount} is above the ${jurisdiction} threshold of ${limit}`,
+    description: `"${file.name}" states ${found.keyword} of ${amount}, above the ${JURISDICTION_NAMES[jurisdiction]} threshold of ${limit}${reportTypeName && rule.reportTypeId !== null ? ` for ${reportTypeName}` : ''}: ${rule.obligation}${rule.source ? ` (${rule.source})` : ''}.`,
+    recommendedAction: `Check whether the client now needs ${rule.obligation.replace(/ \(.*$/, '')}, and update its compliance schedules.`,
     confidence: round2(RULES.thresholdBase + (modelSeesIt ? RULES.modelAgrees : 0)),
     fileId: file.id,
-    metadata: { amount: found.amount, keyword: found.keyword, threshold, reportTypeId: file.reportTypeId },
+    metadata: { amount: found.amount, keyword: found.keyword, threshold, currency, jurisdiction, reportTypeId: file.reportTypeId },
   };
 }
 
@@ -217,7 +228,7 @@ function consecutiveMissing(missing: readonly TrackerItemFacts[], items: readonl
 
 /** Every finding about one client, at most one per subject. */
 export function findInsights(input: ClientFacts, reportTypeNames: ReadonlyMap<number, string> = new Map()): Finding[] {
-  const { items, files, settings, today, clientId } = input;
+  const { items, files, settings, today, clientId, jurisdiction } = input;
   const periodsOf = new Map(files.map((f) => [f.id, filePeriods(f)]));
   const findings: Finding[] = [];
   const missing: TrackerItemFacts[] = [];
@@ -236,7 +247,7 @@ export function findInsights(input: ClientFacts, reportTypeNames: ReadonlyMap<nu
     }
   }
   for (const f of files) {
-    const alert = thresholdAlert(f, settings, f.reportTypeId === null ? null : (reportTypeNames.get(f.reportTypeId) ?? null));
+    const alert = thresholdAlert(f, settings, jurisdiction, f.reportTypeId === null ? null : (reportTypeNames.get(f.reportTypeId) ?? null));
     if (alert) findings.push(alert);
   }
   const late = latePattern(items, clientId, today);

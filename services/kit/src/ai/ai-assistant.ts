@@ -29,6 +29,12 @@ export interface AiQuestion {
   /** The conversation so far, oldest first; the newest turns are kept within the budget. */
   history: AiTurn[];
   question: string;
+  /**
+   * The question asks for a summary of the whole document (its passages are then the
+   * document in order). A model reads the question; without one, this selects an
+   * extractive summary instead of quoting lines that match its words.
+   */
+  summarise?: boolean;
 }
 
 export interface AnswerOptions {

@@ -1,4 +1,5 @@
 import type { AiAnswer, AiAssistant, AiPassage, AiQuestion, AnswerOptions } from './ai-assistant.ts';
+import { extractiveSummary, type NumberedLine } from './extractive-summary.ts';
 import type { FirmRateLimit } from './firm-rate-limit.ts';
 
 /** Passages (or lines) quoted in one answer, and the longest a quote may be. */
@@ -6,6 +7,8 @@ const QUOTED_PASSAGES = 8;
 const QUOTE_MAX_CHARS = 1200;
 
 export const EXCERPT_LABEL = 'No language model is configured, so this answer quotes the passages of the document that best match your question.';
+export const SUMMARY_LABEL = 'No language model is configured, so this is an extractive summary: the document\'s opening, its headings and its most central sentences, quoted as written with their line numbers.';
+export const SUMMARY_SECTIONS = { opening: 'Opening', headings: 'Headings', central: 'Most central sentences' } as const;
 export const noMatch = (name: string): string =>
   `No language model is configured, and no passage of "${name}" matches the words of your question. Try words that appear in the document.`;
 
@@ -24,16 +27,33 @@ export class ExcerptAssistant implements AiAssistant {
 
   async answer(q: AiQuestion, options: AnswerOptions): Promise<AiAnswer> {
     this.#rateLimit.take(options.firm, options.user);
-    const parts: string[] = [];
-    for (const d of q.documents) {
-      const best = d.passages.slice(0, QUOTED_PASSAGES).sort((a, b) => a.line - b.line);
-      parts.push(best.length ? quoteAll(d.name, mergeAdjacent(best)) : noMatch(d.name));
-    }
-    const text = q.documents.some((d) => d.passages.length) ? `${EXCERPT_LABEL}\n\n${parts.join('\n\n')}` : parts.join('\n\n');
+    const text = q.summarise ? summaries(q) : excerpts(q);
     options.onDelta?.(text);
     return { text, mode: this.mode };
   }
 }
+
+function excerpts(q: AiQuestion): string {
+  const parts = q.documents.map((d) => {
+    const best = d.passages.slice(0, QUOTED_PASSAGES).sort((a, b) => a.line - b.line);
+    return best.length ? quoteAll(d.name, mergeAdjacent(best)) : noMatch(d.name);
+  });
+  return q.documents.some((d) => d.passages.length) ? `${EXCERPT_LABEL}\n\n${parts.join('\n\n')}` : parts.join('\n\n');
+}
+
+/** Each document's opening, headings and central sentences, each section quoted like an excerpt. */
+function summaries(q: AiQuestion): string {
+  const parts = q.documents.map((d) => {
+    const summary = extractiveSummary(d.passages);
+    return (Object.keys(SUMMARY_SECTIONS) as (keyof typeof SUMMARY_SECTIONS)[])
+      .filter((section) => summary[section].length)
+      .map((section) => `### ${SUMMARY_SECTIONS[section]}\n\n${quoteAll(d.name, mergeAdjacent(summary[section].map(asPassage)))}`)
+      .join('\n\n');
+  });
+  return `${SUMMARY_LABEL}\n\n${parts.join('\n\n')}`;
+}
+
+const asPassage = (l: NumberedLine): AiPassage => ({ line: l.line, text: l.text });
 
 interface Quote { line: number; lastLine: number; text: string }
 

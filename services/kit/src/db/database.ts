@@ -29,3 +29,10 @@ export interface Database extends Queryable {
   ping(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** The embedded database's extra (installation backups): a moment when its files on disk are complete and still. */
+export interface PausableDatabase extends Database {
+  whilePaused<T>(fn: () => Promise<T>): Promise<T>;
+}
+
+export const isPausable = (db: Database): db is PausableDatabase => typeof (db as Partial<PausableDatabase>).whilePaused === 'function';

@@ -44,6 +44,17 @@ class PgliteDatabase extends SearchPathDatabase {
     await this.query('SELECT 1');
   }
 
+  /**
+   * Runs fn while no query runs: every commit so far is in the files on disk (after a
+   * checkpoint), and nothing changes them until fn returns. Queries wait meanwhile.
+   */
+  whilePaused<T>(fn: () => Promise<T>): Promise<T> {
+    return this.#mutex.run(async () => {
+      await this.#pg.exec('CHECKPOINT');
+      return fn();
+    });
+  }
+
   override close(): Promise<void> {
     // Behind the mutex, so queued work finishes before the files are closed.
     return this.#mutex.run(() => this.#pg.close());

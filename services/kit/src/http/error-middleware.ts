@@ -9,6 +9,7 @@ const STATUS_BY_KIND: Record<ErrorKind, number> = {
   unauthenticated: 401,
   forbidden: 403,
   not_found: 404,
+  gone: 410,
   conflict: 409,
   too_large: 413,
   unsupported_media: 415,

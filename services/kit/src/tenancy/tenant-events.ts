@@ -8,7 +8,12 @@ export interface TenantEventPayload {
   urlPattern: 'path' | 'subdomain' | 'domain';
   customDomain: string | null;
   customSubdomain: string | null;
+  /** The firm's IANA time zone (absent from an identity older than the field: UTC). */
+  timeZone?: string;
 }
+
+/** The zone a firm's dates are read in ("today", "due", "overdue", reminder instants). */
+export const firmTimeZone = (tenant: Pick<TenantEventPayload, 'timeZone'>): string => tenant.timeZone ?? 'UTC';
 
 export const TENANT_UPSERTED = 'tenant.upserted';
 export const TENANT_DELETED = 'tenant.deleted';

@@ -8,7 +8,12 @@ import { authenticate, authOf } from '../http/authenticate.ts';
 import { parseInput } from '../http/validate.ts';
 import { INTERNAL_MIGRATE_PATH } from './tenant-events.ts';
 
-const bodySchema = z.object({ schemaName: z.string().min(1) });
+const bodySchema = z.object({
+  schemaName: z.string().min(1),
+  // An imported firm is first brought to the versions its archive was made at: the ids per
+  // service to apply (a service missing here applies all of its own).
+  only: z.record(z.string(), z.array(z.string())).optional(),
+});
 
 /**
  * Every service migrates its own tables in a tenant schema when identity asks (tenant
@@ -19,8 +24,9 @@ export function createTenantMigrationRouter(db: Database, tokens: TokenVerifier,
   const router = express.Router();
   router.post(INTERNAL_MIGRATE_PATH, authenticate(tokens), async (req, res) => {
     if (!authOf(res).claims.platformAdmin) throw new Forbidden('Only platform administrators can migrate tenant schemas.');
-    const { schemaName } = parseInput(bodySchema, req.body);
-    res.json({ actions: await migrateTenant(db, schemaName, sets) });
+    const { schemaName, only } = parseInput(bodySchema, req.body);
+    const chosen = only ? sets.map((s) => (only[s.service] ? { ...s, migrations: s.migrations.filter((m) => only[s.service]!.includes(m.id)) } : s)) : sets;
+    res.json({ actions: await migrateTenant(db, schemaName, chosen) });
   });
   return router;
 }

@@ -6,6 +6,7 @@ import { tenantSchema } from '../db/tenant-schema.ts';
 import { Invalid, NotFound, Unauthenticated, Unavailable } from '../errors.ts';
 import { authOf, type AuthContext } from '../http/authenticate.ts';
 import { TENANT_HEADER } from '../service-module.ts';
+import { firmTimeZone } from './tenant-events.ts';
 import type { TenantRegistry } from './tenant-registry.ts';
 
 export const TENANT_NOT_FOUND = 'Tenant not found';
@@ -31,6 +32,8 @@ const ANSWER_VERSION_SLACK_MS = 10_000;
 export interface TenantHandle {
   shortName: string;
   db: SchemaDb;
+  /** The firm's IANA time zone: its "today", "due" and "overdue" (kit/calendar/firm-time-zone.ts). */
+  timeZone: string;
 }
 
 /** A signed-in request in a firm, with what the caller may reach there. */
@@ -52,7 +55,7 @@ export function serviceTenants(db: Database, registry: TenantRegistry, access: U
     if (!shortName) throw new Invalid('Select a tenant first.');
     const tenant = await registry.find(shortName);
     if (!tenant?.isActive) throw new NotFound(TENANT_NOT_FOUND);
-    return { shortName, db: db.forSchema(tenantSchema(tenant.schemaName)) };
+    return { shortName, db: db.forSchema(tenantSchema(tenant.schemaName)), timeZone: firmTimeZone(tenant) };
   };
 
   /** Identity's stored answer at `path` for the bearer of `token`, remembered for `userId`; null when identity knows no such user. */

@@ -1,17 +1,20 @@
 import type { UserAccessReadModel } from '@ledgerline/kit/access/user-access-read-model.ts';
 import type { Logger } from '@ledgerline/kit/logger.ts';
 import type { JobHandler } from '@ledgerline/kit/scheduler/scheduler.ts';
-import { emailAddressOf, type Mailer } from './mailer.ts';
+import type { Mailer } from '@ledgerline/kit/mail/mailer.ts';
 import type { NotificationStore } from './notification.store.ts';
+
+/** Only an address is mailed to: a username that is one is used. */
+export const emailAddressOf = (username: string): string | null => (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(username) ? username : null);
 
 /**
  * Sends one notification by email. A notification deleted meanwhile, a user without an
- * address, or a portal whose SMTP_URL was removed since the job was queued sends nothing.
+ * address, or a portal whose SMTP_URL was removed since the job was queued sends nothing (the mailer only logs).
  * A failed send throws, so the scheduler retries it later.
  */
-export function notificationEmailJob(deps: { mailer: Mailer | null; store: NotificationStore; users: UserAccessReadModel; publicBaseUrl: string; logger: Logger }): JobHandler {
+export function notificationEmailJob(deps: { mailer: Mailer; store: NotificationStore; users: UserAccessReadModel; publicBaseUrl: string; logger: Logger }): JobHandler {
   return async (tx, job, tenant) => {
-    if (!deps.mailer) return;
+    if (!deps.mailer.delivers) return;
     const { notificationId } = job.payload as { notificationId: number };
     const n = await deps.store.byId(tx, notificationId);
     if (!n) return;

@@ -1,17 +1,22 @@
+import { addDays, instantAt } from '@ledgerline/kit/calendar/firm-time-zone.ts';
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import { requestNotifications } from '@ledgerline/kit/notifications/request-notification.ts';
 import type { JobQueue } from '@ledgerline/kit/scheduler/job-queue.ts';
 import type { JobHandler } from '@ledgerline/kit/scheduler/scheduler.ts';
 import type { TaskRow, TaskStore } from '../tasks/task.store.ts';
+import { taskActionUrl } from '@ledgerline/contracts/tasks.contracts.ts';
 
 export const REMINDER_JOB = 'task-reminder';
 type ReminderKind = 'due_soon' | 'overdue';
 const jobKey = (id: number) => `reminder:${id}`;
 const isOpen = (t: TaskRow) => t.status !== 'completed' && t.status !== 'cancelled';
+/** Reminders speak at the start of the firm's working day, not at midnight. */
+const REMINDER_TIME = '09:00';
 
 /**
  * A task's two reminders (spec 001 §3 Reminder): its assignee (else its creator) is told
- * `leadSeconds` before it is due, and once when it is overdue. Each is a row and a scheduler
+ * `leadSeconds` before 09:00 of the due date, and once at 09:00 of the day after it (the
+ * first morning it is overdue), both on the firm's clocks. Each is a row and a scheduler
  * job; moving the due date moves both and arms them again; closing or deleting the task
  * disarms them. Firing notifies through notification.requested in the job's transaction,
  * and marks the reminder spent, so each fires once.
@@ -28,12 +33,12 @@ export class ReminderService {
   }
 
   /** After any change of the task: the reminders it should have, armed; or none. */
-  async sync(tx: Queryable, task: TaskRow): Promise<void> {
+  async sync(tx: Queryable, task: TaskRow, timeZone: string): Promise<void> {
     const recipient = task.assignedToId ?? (task.createdById > 0 ? task.createdById : null);
     if (!task.dueDate || !recipient || !isOpen(task)) return this.disarm(tx, task.id);
-    const due = task.dueDate;
-    await this.#arm(tx, task, recipient, 'due_soon', new Date(due.getTime() - this.#leadSeconds * 1000));
-    await this.#arm(tx, task, recipient, 'overdue', due);
+    const dueMorning = instantAt(task.dueDate, REMINDER_TIME, timeZone);
+    await this.#arm(tx, task, recipient, 'due_soon', new Date(dueMorning.getTime() - this.#leadSeconds * 1000));
+    await this.#arm(tx, task, recipient, 'overdue', instantAt(addDays(task.dueDate, 1), REMINDER_TIME, timeZone));
   }
 
   async disarm(tx: Queryable, taskId: number): Promise<void> {
@@ -43,11 +48,11 @@ export class ReminderService {
 
   async #arm(tx: Queryable, task: TaskRow, userId: number, kind: ReminderKind, at: Date): Promise<void> {
     const title = kind === 'due_soon' ? `Task due soon: ${task.title}` : `Task overdue: ${task.title}`;
-    const message = kind === 'due_soon' ? `"${task.title}" is due ${task.dueDate!.toISOString().slice(0, 10)}.` : `"${task.title}" was due ${task.dueDate!.toISOString().slice(0, 10)} and is not completed.`;
+    const message = kind === 'due_soon' ? `"${task.title}" is due ${task.dueDate}.` : `"${task.title}" was due ${task.dueDate} and is not completed.`;
     // A spent reminder stays spent unless its date or recipient changed: overdue is said once.
     const { rows } = await tx.query<{ id: number; is_active: boolean }>(
-      `INSERT INTO reminders (kind, title, message, type, reminder_date, user_id, task_id, client_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+      `INSERT INTO reminders (kind, title, message, type, reminder_date, user_id, task_id, client_id, reminder_time)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, '${REMINDER_TIME}')
        ON CONFLICT (task_id, kind) DO UPDATE SET title = EXCLUDED.title, message = EXCLUDED.message,
          is_active = reminders.is_active OR reminders.reminder_date <> EXCLUDED.reminder_date OR reminders.user_id <> EXCLUDED.user_id,
          reminder_date = EXCLUDED.reminder_date, user_id = EXCLUDED.user_id
@@ -73,7 +78,7 @@ export class ReminderService {
       await requestNotifications(tx, tenant.shortName, [{
         userId: r.user_id, title: r.title, message: r.message, type: r.type === 'error' ? 'error' : 'warning',
         category: r.kind === 'due_soon' ? 'reminder' : 'deadline', taskId: task.id, taskTitle: task.title, reminderId: r.id,
-        actionUrl: '/tasks', email: true,
+        actionUrl: taskActionUrl(task.id), email: true,
       }]);
     };
   }

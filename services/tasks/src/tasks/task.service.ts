@@ -3,11 +3,12 @@ import { actorId, actorName } from '@ledgerline/kit/auth/actor-id.ts';
 import { roleIs, ROLES } from '@ledgerline/kit/auth/roles.ts';
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import type { DirectoryLookup } from '@ledgerline/kit/directory/directory-lookup.ts';
+import { calendarDateOf } from '@ledgerline/kit/calendar/firm-time-zone.ts';
 import { Invalid, NotFound } from '@ledgerline/kit/errors.ts';
 import { requestNotifications } from '@ledgerline/kit/notifications/request-notification.ts';
 import type { TenantRequest } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import type { NotificationRequest } from '@ledgerline/contracts/notifications.contracts.ts';
-import { TASK_MESSAGES, type TaskInput, type TaskStatus, type TaskUpdate } from '@ledgerline/contracts/tasks.contracts.ts';
+import { TASK_MESSAGES, taskActionUrl, type TaskInput, type TaskStatus, type TaskUpdate } from '@ledgerline/contracts/tasks.contracts.ts';
 import { canReachClient, taskReach, type TaskReach } from '../access-rules.ts';
 import type { ReminderService } from '../reminders/reminder.service.ts';
 import { occurrenceDate, withinEnd } from './recurrence.ts';
@@ -15,7 +16,6 @@ import type { TaskFields, TaskRow, TaskStore } from './task.store.ts';
 
 const CLOSED: readonly TaskStatus[] = ['completed', 'cancelled'];
 const STATUS_LABEL: Record<TaskStatus, string> = { pending: 'Pending', in_progress: 'In Progress', completed: 'Completed', cancelled: 'Cancelled' };
-const date = (v: string | null | undefined): Date | null => (v ? new Date(v) : null);
 
 /**
  * Task changes (spec 001 §4, §5; README "Tasks"): each one commits with its client status
@@ -49,17 +49,18 @@ export class TaskService {
   async create(t: TenantRequest, input: TaskInput): Promise<TaskRow> {
     this.reach(t);
     await this.#checkReferences(t, input.clientIds, input.assignedToId, input.reportTypeId);
+    const dueDate = dateIn(t, input.dueDate);
     const fields: TaskFields = {
       title: input.title, description: input.description, priority: input.priority, status: input.status,
-      dueDate: date(input.dueDate), assignedToId: input.assignedToId, createdById: actorId(t.claims), clientIds: input.clientIds,
+      dueDate, assignedToId: input.assignedToId, createdById: actorId(t.claims), clientIds: input.clientIds,
       reportTypeId: input.reportTypeId, completedAt: input.status === 'completed' ? new Date() : null,
-      ...recurrenceFields(input.isRecurring, input.recurringPattern, input.recurringEndDate, date(input.dueDate)),
+      ...recurrenceFields(input.isRecurring, input.recurringPattern, dateIn(t, input.recurringEndDate), dueDate),
     };
     return t.db.transaction(async (tx) => {
       let task = await this.#tasks.insert(tx, fields);
       if (task.isRecurring) task = await this.#tasks.update(tx, task.id, { seriesId: task.id, seriesOrigin: task.dueDate, originOccurrence: 0 });
       await this.#tasks.syncClients(tx, task.id, task.clientIds);
-      await this.#reminders.sync(tx, task);
+      await this.#reminders.sync(tx, task, t.timeZone);
       await this.#notify(tx, t, assignmentNotice(t, task, null));
       return task;
     });
@@ -73,7 +74,7 @@ export class TaskService {
     // A CPA may keep clients outside their list that others put on the task, but not add any.
     await this.#checkReferences(t, added, input.assignedToId !== undefined && input.assignedToId !== before.assignedToId ? input.assignedToId : null,
       input.reportTypeId !== undefined && input.reportTypeId !== before.reportTypeId ? input.reportTypeId : null);
-    const dueDate = input.dueDate !== undefined ? date(input.dueDate) : before.dueDate;
+    const dueDate = input.dueDate !== undefined ? dateIn(t, input.dueDate) : before.dueDate;
     const isRecurring = input.isRecurring ?? before.isRecurring;
     const fields: TaskFields = {
       ...(input.title !== undefined && { title: input.title }),
@@ -84,9 +85,9 @@ export class TaskService {
       ...(input.clientIds !== undefined && { clientIds }),
       ...(input.reportTypeId !== undefined && { reportTypeId: input.reportTypeId }),
       ...recurrenceFields(isRecurring, input.recurringPattern !== undefined ? input.recurringPattern : before.recurringPattern,
-        input.recurringEndDate !== undefined ? input.recurringEndDate : before.recurringEndDate?.toISOString() ?? null, dueDate),
+        input.recurringEndDate !== undefined ? dateIn(t, input.recurringEndDate) : before.recurringEndDate, dueDate),
     };
-    if (fields.isRecurring && (!before.seriesId || dueDate?.getTime() !== before.dueDate?.getTime())) {
+    if (fields.isRecurring && (!before.seriesId || dueDate !== before.dueDate)) {
       // Becoming recurring starts a series here; a moved due date re-anchors it.
       Object.assign(fields, { seriesId: before.seriesId ?? before.id, seriesOrigin: dueDate, originOccurrence: before.occurrence });
     }
@@ -95,7 +96,7 @@ export class TaskService {
       let task = await this.#tasks.update(tx, id, fields);
       if (input.clientIds !== undefined) await this.#tasks.syncClients(tx, id, task.clientIds);
       if (input.status !== undefined && input.status !== before.status) task = await this.#changeStatus(tx, t, task, before.status, input.status, undefined);
-      await this.#reminders.sync(tx, task);
+      await this.#reminders.sync(tx, task, t.timeZone);
       await this.#notify(tx, t, assignmentNotice(t, task, before.assignedToId));
       return task;
     });
@@ -106,7 +107,7 @@ export class TaskService {
     return t.db.transaction(async (tx) => {
       const before = await this.find(t, id, tx, true);
       const task = await this.#changeStatus(tx, t, before, before.status, status, completedAt);
-      await this.#reminders.sync(tx, task);
+      await this.#reminders.sync(tx, task, t.timeZone);
       return task;
     });
   }
@@ -136,7 +137,7 @@ export class TaskService {
     if (updated.createdById > 0 && updated.createdById !== actor) {
       await this.#notify(tx, t, [{
         userId: updated.createdById, title: 'Task status changed', message: `${actorName(t.claims)} set "${updated.title}" to ${STATUS_LABEL[to]}.`,
-        type: to === 'completed' ? 'success' : 'info', category: 'task', taskId: updated.id, taskTitle: updated.title, actionUrl: '/tasks',
+        type: to === 'completed' ? 'success' : 'info', category: 'task', taskId: updated.id, taskTitle: updated.title, actionUrl: taskActionUrl(updated.id),
       }]);
     }
     return updated;
@@ -159,7 +160,7 @@ export class TaskService {
     });
     if (!next) return;
     await this.#tasks.syncClients(tx, next.id, next.clientIds);
-    await this.#reminders.sync(tx, next);
+    await this.#reminders.sync(tx, next, t.timeZone);
     await this.#notify(tx, t, assignmentNotice(t, next, null));
   }
 
@@ -180,19 +181,23 @@ export class TaskService {
 /** The assignee hears of a task given to them (not of one they gave themselves). */
 function assignmentNotice(t: TenantRequest, task: TaskRow, previousAssignee: number | null): NotificationRequest[] {
   if (!task.assignedToId || task.assignedToId === previousAssignee || task.assignedToId === actorId(t.claims)) return [];
-  const due = task.dueDate ? ` (due ${task.dueDate.toISOString().slice(0, 10)})` : '';
+  const due = task.dueDate ? ` (due ${task.dueDate})` : '';
   return [{
     userId: task.assignedToId, title: 'New task assigned', message: `${actorName(t.claims)} assigned you "${task.title}"${due}.`,
-    type: 'info', category: 'task', taskId: task.id, taskTitle: task.title, clientId: task.clientIds[0] ?? null, actionUrl: '/tasks',
+    type: 'info', category: 'task', taskId: task.id, taskTitle: task.title, clientId: task.clientIds[0] ?? null, actionUrl: taskActionUrl(task.id),
   }];
 }
 
 /** The recurrence columns as the rules allow them: a pattern and a due date, an end not before the due date. */
-function recurrenceFields(isRecurring: boolean, pattern: TaskRow['recurringPattern'], end: string | null, due: Date | null): TaskFields {
+function recurrenceFields(isRecurring: boolean, pattern: TaskRow['recurringPattern'], end: string | null, due: string | null): TaskFields {
   if (!isRecurring) return { isRecurring: false, recurringPattern: null, recurringEndDate: null };
   if (!pattern) throw new Invalid(TASK_MESSAGES.patternRequired);
   if (!due) throw new Invalid(TASK_MESSAGES.dueDateRequired);
-  const endDate = date(end);
-  if (endDate && !withinEnd(due, endDate)) throw new Invalid(TASK_MESSAGES.endBeforeDue);
-  return { isRecurring: true, recurringPattern: pattern, recurringEndDate: endDate };
+  if (end && !withinEnd(due, end)) throw new Invalid(TASK_MESSAGES.endBeforeDue);
+  return { isRecurring: true, recurringPattern: pattern, recurringEndDate: end };
+}
+
+/** A date the API was given (a date, or an instant older clients send) as the calendar date it means in the firm. */
+function dateIn(t: TenantRequest, value: string | null): string | null {
+  return value ? calendarDateOf(value, t.timeZone) : null;
 }

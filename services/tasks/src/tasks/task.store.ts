@@ -5,24 +5,24 @@ import type { DirectoryReadModel } from '@ledgerline/kit/directory/directory-rea
 import type { RecurringPattern, Task, TaskClientStatus, TaskListQuery, TaskPriority, TaskStats, TaskStatus } from '@ledgerline/contracts/tasks.contracts.ts';
 import { canReachClient, reachableTasks, type TaskReach } from '../access-rules.ts';
 
-/** A task row as the service works with it (dates as Date). */
+/** A task row as the service works with it (calendar dates as 'YYYY-MM-DD', instants as Date). */
 export interface TaskRow {
   id: number;
   title: string;
   description: string | null;
   priority: TaskPriority;
   status: TaskStatus;
-  dueDate: Date | null;
+  dueDate: string | null;
   assignedToId: number | null;
   createdById: number;
   clientIds: number[];
   reportTypeId: number | null;
   isRecurring: boolean;
   recurringPattern: RecurringPattern | null;
-  recurringEndDate: Date | null;
+  recurringEndDate: string | null;
   seriesId: number | null;
   occurrence: number;
-  seriesOrigin: Date | null;
+  seriesOrigin: string | null;
   originOccurrence: number;
   completedAt: Date | null;
   createdAt: Date;
@@ -38,7 +38,10 @@ const COLUMNS: Record<keyof TaskFields, string> = {
   isRecurring: 'is_recurring', recurringPattern: 'recurring_pattern', recurringEndDate: 'recurring_end_date',
   seriesId: 'series_id', occurrence: 'occurrence', seriesOrigin: 'series_origin', originOccurrence: 'origin_occurrence', completedAt: 'completed_at',
 };
-const SELECT = `SELECT id, ${Object.entries(COLUMNS).map(([k, c]) => `${c} AS "${k}"`).join(', ')}, created_at AS "createdAt", updated_at AS "updatedAt" FROM tasks`;
+/** Calendar-date columns are read as text: a driver would turn a date into an instant in its own zone. */
+const DATE_COLUMNS: ReadonlySet<string> = new Set(['due_date', 'recurring_end_date', 'series_origin']);
+const read = (c: string) => (DATE_COLUMNS.has(c) ? `to_char(${c}, 'YYYY-MM-DD')` : c);
+const SELECT = `SELECT id, ${Object.entries(COLUMNS).map(([k, c]) => `${read(c)} AS "${k}"`).join(', ')}, created_at AS "createdAt", updated_at AS "updatedAt" FROM tasks`;
 const OPEN = `status NOT IN ('completed', 'cancelled')`;
 const ORDER = 'ORDER BY due_date ASC NULLS LAST, id';
 
@@ -75,30 +78,32 @@ export class TaskStore {
     return rows;
   }
 
-  /** Open tasks due before now (§4: overdue means the due date is before now). */
-  async overdue(db: Queryable, reach: TaskReach): Promise<TaskRow[]> {
+  /** Open tasks due before `today` (the firm's date: §4 overdue, read as calendar dates). */
+  async overdue(db: Queryable, reach: TaskReach, today: string): Promise<TaskRow[]> {
     const p = new SqlParams();
-    const { rows } = await db.query<TaskRow>(`${SELECT} WHERE ${reachableTasks(reach, p)} AND ${OPEN} AND due_date < now() ${ORDER} LIMIT 500`, p.values);
+    const { rows } = await db.query<TaskRow>(`${SELECT} WHERE ${reachableTasks(reach, p)} AND ${OPEN} AND due_date < ${p.add(today)}::date ${ORDER} LIMIT 500`, p.values);
     return rows;
   }
 
-  /** Open tasks due from now to `days` days ahead. */
-  async upcoming(db: Queryable, reach: TaskReach, days: number): Promise<TaskRow[]> {
+  /** Open tasks due from `today` (the firm's date) to `days` days ahead. */
+  async upcoming(db: Queryable, reach: TaskReach, today: string, days: number): Promise<TaskRow[]> {
     const p = new SqlParams();
+    const from = p.add(today);
     const { rows } = await db.query<TaskRow>(
-      `${SELECT} WHERE ${reachableTasks(reach, p)} AND ${OPEN} AND due_date >= now() AND due_date <= now() + ${p.add(days)}::int * interval '1 day' ${ORDER} LIMIT 500`, p.values,
+      `${SELECT} WHERE ${reachableTasks(reach, p)} AND ${OPEN} AND due_date >= ${from}::date AND due_date <= ${from}::date + ${p.add(days)}::int ${ORDER} LIMIT 500`, p.values,
     );
     return rows;
   }
 
-  async stats(db: Queryable, reach: TaskReach): Promise<TaskStats> {
+  async stats(db: Queryable, reach: TaskReach, today: string): Promise<TaskStats> {
     const p = new SqlParams();
+    const overdueBefore = p.add(today);
     const { rows } = await db.query<TaskStats>(
       `SELECT count(*)::int AS total,
          count(*) FILTER (WHERE status = 'pending')::int AS pending,
          count(*) FILTER (WHERE status = 'in_progress')::int AS in_progress,
          count(*) FILTER (WHERE status = 'completed')::int AS completed,
-         count(*) FILTER (WHERE ${OPEN} AND due_date < now())::int AS overdue,
+         count(*) FILTER (WHERE ${OPEN} AND due_date < ${overdueBefore}::date)::int AS overdue,
          count(*) FILTER (WHERE created_at >= date_trunc('month', now()))::int AS "thisMonth"
        FROM tasks WHERE ${reachableTasks(reach, p)}`, p.values,
     );
@@ -192,10 +197,10 @@ export class TaskStore {
       const assignee = r.assignedToId ? users.get(r.assignedToId) : undefined;
       return {
         id: r.id, title: r.title, description: r.description, priority: r.priority, status: r.status,
-        dueDate: iso(r.dueDate), assignedToId: r.assignedToId, assignedToName: assignee ? assignee.fullName : null,
+        dueDate: r.dueDate, assignedToId: r.assignedToId, assignedToName: assignee ? assignee.fullName : null,
         createdById: r.createdById, clientIds: r.clientIds.map(Number), clientName: names.length ? names.join(', ') : null,
         reportTypeId: r.reportTypeId, isRecurring: r.isRecurring, recurringPattern: r.recurringPattern,
-        recurringEndDate: iso(r.recurringEndDate), completedAt: iso(r.completedAt),
+        recurringEndDate: r.recurringEndDate, completedAt: iso(r.completedAt),
         createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString(),
       };
     });

@@ -1,6 +1,7 @@
 import express, { type Response, type Router } from 'express';
 import type { TokenVerifier } from '@ledgerline/kit/auth/token-verifier.ts';
 import type { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
+import { todayIn } from '@ledgerline/kit/calendar/firm-time-zone.ts';
 import { authenticate } from '@ledgerline/kit/http/authenticate.ts';
 import { parsePathId } from '@ledgerline/kit/http/path-id.ts';
 import type { ServiceTenants } from '@ledgerline/kit/tenancy/tenant-requests.ts';
@@ -37,17 +38,17 @@ export function createTasksRouter(deps: { api: ApiRegistry; tasks: TaskStore; se
 
   api.route(router, { method: 'get', path: '/api/tasks/stats', summary: 'Counts of the caller\'s tasks by status, overdue and created this month', before }, async ({ res }) => {
     const t = await tenants.ofRequest(res);
-    return tasks.stats(t.db, service.reach(t));
+    return tasks.stats(t.db, service.reach(t), todayIn(t.timeZone));
   });
 
-  api.route(router, { method: 'get', path: '/api/tasks/overdue', summary: 'Open tasks due before now', before }, async ({ res }) => {
+  api.route(router, { method: 'get', path: '/api/tasks/overdue', summary: 'Open tasks due before today in the firm\'s time zone', before }, async ({ res }) => {
     const t = await tenants.ofRequest(res);
-    return tasks.present(t.db, service.reach(t), await tasks.overdue(t.db, service.reach(t)));
+    return tasks.present(t.db, service.reach(t), await tasks.overdue(t.db, service.reach(t), todayIn(t.timeZone)));
   });
 
   api.route(router, { method: 'get', path: '/api/tasks/upcoming', summary: 'Open tasks due within the next days (default 7)', query: upcomingQuerySchema, before }, async ({ res, query }) => {
     const t = await tenants.ofRequest(res);
-    return tasks.present(t.db, service.reach(t), await tasks.upcoming(t.db, service.reach(t), query.days));
+    return tasks.present(t.db, service.reach(t), await tasks.upcoming(t.db, service.reach(t), todayIn(t.timeZone), query.days));
   });
 
   api.route(router, { method: 'patch', path: '/api/tasks/:id', summary: 'Edit a task: only the fields sent change', body: taskUpdateSchema, before }, async ({ req, res, body, params }) => {

@@ -1,0 +1,218 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdtemp, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough, type Readable } from 'node:stream';
+import type { Database } from '@ledgerline/kit/db/database.ts';
+import { quoteIdent, tenantSchema } from '@ledgerline/kit/db/tenant-schema.ts';
+import { Conflict, Invalid, NotFound, Unavailable } from '@ledgerline/kit/errors.ts';
+import type { Logger } from '@ledgerline/kit/logger.ts';
+import { compareVersions, FIRM_ARCHIVE_FORMAT, MANIFEST_ENTRY, PRODUCT_VERSION, type FirmManifest } from '@ledgerline/kit/portability/firm-manifest.ts';
+import { INTERNAL_PORTABILITY_PATH } from '@ledgerline/kit/portability/portability.router.ts';
+import { readTar, TarWriter, TRUNCATED_ARCHIVE } from '@ledgerline/kit/portability/tar-archive.ts';
+import type { ServicePeer } from '@ledgerline/kit/service-module.ts';
+import type { Company, FirmImport } from '@ledgerline/contracts/identity.contracts.ts';
+import { SCHEMA_NAME_TAKEN, SHORT_NAME_TAKEN, type CompanyStore } from '../tenants/company.store.ts';
+import type { TenantService } from '../tenants/tenant.service.ts';
+import { migrateTenantEverywhere } from '../tenants/tenant-schema-fanout.ts';
+
+export const IMPORT_NOT_FOUND = 'Import not found';
+export const NOT_AN_ARCHIVE = 'This is not a Ledgerline firm archive.';
+export const CHECKSUM_MISMATCH = (name: string) => `The archive is damaged: ${name} does not match its checksum.`;
+export const NEWER_ARCHIVE = (version: string) => `The archive comes from a newer version of Ledgerline (${version}) than this one (${PRODUCT_VERSION}); upgrade first.`;
+
+interface ImportRow {
+  id: string;
+  status: FirmImport['status'];
+  progress: number;
+  message: string | null;
+  company_id: number | null;
+  short_name: string;
+  created_at: Date | string;
+}
+
+/**
+ * Firm imports. The archive is stored to a temp file and checked whole (every entry
+ * against the manifest's checksum, the versions against this installation's) before a
+ * job starts; the job brings a new schema to the archive's versions, hands each service
+ * its part, runs the newer migrations, and only then registers the firm. A failure
+ * discards what the services made and drops the schema: nothing half-made remains.
+ */
+export class FirmImportService {
+  readonly #db: Database;
+  readonly #companies: CompanyStore;
+  readonly #tenants: TenantService;
+  readonly #peers: () => ServicePeer[];
+  readonly #systemToken: () => Promise<string>;
+  readonly #logger: Logger;
+
+  constructor(deps: { db: Database; companies: CompanyStore; tenants: TenantService; peers: () => ServicePeer[]; systemToken: () => Promise<string>; logger: Logger }) {
+    this.#db = deps.db;
+    this.#companies = deps.companies;
+    this.#tenants = deps.tenants;
+    this.#peers = deps.peers;
+    this.#systemToken = deps.systemToken;
+    this.#logger = deps.logger;
+  }
+
+  async failInterrupted(): Promise<void> {
+    await this.#db.query("UPDATE portal.firm_imports SET status = 'failed', message = 'Interrupted by a restart; import the archive again.' WHERE status = 'running'");
+  }
+
+  async get(id: string): Promise<FirmImport> {
+    const { rows } = await this.#db.query<ImportRow>('SELECT * FROM portal.firm_imports WHERE id::text = $1', [id]);
+    const row = rows[0];
+    if (!row) throw new NotFound(IMPORT_NOT_FOUND);
+    const company = row.company_id ? await this.#companies.get(row.company_id).catch(() => null) : null;
+    return { id: row.id, status: row.status, progress: row.progress, message: row.message, shortName: row.short_name, company, createdAt: new Date(row.created_at).toISOString() };
+  }
+
+  /** A temp folder for an upload; the caller removes it when the import ends either way. */
+  async tempDir(): Promise<string> {
+    return mkdtemp(join(tmpdir(), 'ledgerline-import-'));
+  }
+
+  /** Checks the stored archive and the names, then starts the job; refusals create nothing. */
+  async start(archive: string, input: { name: string; shortName: string }, cleanup: () => Promise<void>): Promise<FirmImport> {
+    const schemaName = tenantSchema(input.shortName);
+    if (await this.#companies.findByShortName(input.shortName)) throw new Conflict(SHORT_NAME_TAKEN);
+    if (await this.#companies.findBySchema(schemaName) || await this.#schemaExists(schemaName)) throw new Conflict(SCHEMA_NAME_TAKEN);
+    const manifest = await verifyArchive(archive);
+    await this.#assertKnownVersions(manifest);
+    const id = randomUUID();
+    await this.#db.query("INSERT INTO portal.firm_imports (id, status, progress, short_name) VALUES ($1, 'running', 0, $2)", [id, input.shortName]);
+    void this.#run(id, archive, manifest, { ...input, schemaName })
+      .catch(async (err: unknown) => {
+        this.#logger.error({ err, importId: id }, 'firm import failed');
+        await this.#discard(schemaName).catch((e: unknown) => this.#logger.error({ err: e }, 'failed import not cleaned up'));
+        await this.#db.query("UPDATE portal.firm_imports SET status = 'failed', message = $2 WHERE id = $1", [id, (err as Error).message]);
+      })
+      .finally(() => cleanup());
+    return this.get(id);
+  }
+
+  async #run(id: string, archive: string, manifest: FirmManifest, input: { name: string; shortName: string; schemaName: string }): Promise<void> {
+    const token = await this.#systemToken();
+    const only = Object.fromEntries(Object.values(manifest.services).flatMap((s) => Object.entries(s.migrations)));
+    await migrateTenantEverywhere(this.#peers(), input.schemaName, token, only);
+    const total = (await stat(archive)).size;
+    let read = 0;
+    const source = createReadStream(archive);
+    source.on('data', (chunk) => { read += chunk.length; });
+    let current: { service: string; tar: TarWriter; body: PassThrough; response: Promise<Response> } | null = null;
+    const finishPart = async () => {
+      if (!current) return;
+      await current.tar.finish();
+      current.body.end();
+      const response = await current.response;
+      if (!response.ok) {
+        const body = (await response.json().catch(() => ({}))) as { message?: string };
+        throw new Invalid(`The ${current.service} service could not import its part: ${body.message ?? response.status}`);
+      }
+      await this.#db.query('UPDATE portal.firm_imports SET progress = $2 WHERE id = $1', [id, Math.min(95, Math.floor((read / total) * 95))]);
+      current = null;
+    };
+    for await (const entry of readTar(source)) {
+      if (entry.name === MANIFEST_ENTRY) { await drain(entry.body); continue; }
+      const slash = entry.name.indexOf('/');
+      const service = entry.name.slice(0, slash);
+      if (current?.service !== service) {
+        await finishPart();
+        current = this.#openPart(service, input.schemaName, manifest.firm.schemaName, token);
+      }
+      await current!.tar.add(entry.name.slice(slash + 1), entry.size, entry.body);
+    }
+    await finishPart();
+    await migrateTenantEverywhere(this.#peers(), input.schemaName, token);
+    const company: Company = await this.#tenants.register({
+      name: input.name, shortName: input.shortName, schemaName: input.schemaName,
+      urlPattern: 'path', customDomain: null, customSubdomain: null, isActive: true,
+    });
+    await this.#db.query("UPDATE portal.firm_imports SET status = 'ready', progress = 100, company_id = $2 WHERE id = $1", [id, company.id]);
+  }
+
+  #openPart(service: string, schemaName: string, sourceSchema: string, token: string) {
+    const peer = this.#peers().find((p) => p.service === service);
+    if (!peer) throw new Invalid(`The archive holds data of a service this installation does not run: ${service}.`);
+    const body = new PassThrough();
+    const query = `schemaName=${encodeURIComponent(schemaName)}&sourceSchema=${encodeURIComponent(sourceSchema)}`;
+    const response = fetch(`${peer.url}${INTERNAL_PORTABILITY_PATH}/import?${query}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-tar' },
+      body: body as unknown as ReadableStream, duplex: 'half',
+    } as RequestInit).catch(() => { throw new Unavailable(`The ${service} service is unavailable; import the archive again shortly.`); });
+    // A service that answers early (a refusal) stops reading: the writer must not wait on it forever.
+    response.then((r) => { if (!r.ok) body.destroy(); }, () => body.destroy());
+    return { service, tar: new TarWriter(body), body, response };
+  }
+
+  async #discard(schemaName: string): Promise<void> {
+    const token = await this.#systemToken();
+    for (const peer of this.#peers()) {
+      await fetch(`${peer.url}${INTERNAL_PORTABILITY_PATH}/discard?schemaName=${encodeURIComponent(schemaName)}`, {
+        method: 'POST', headers: { authorization: `Bearer ${token}` },
+      }).catch(() => undefined);
+    }
+    // The schema was made for this import and no firm points at it yet.
+    await this.#db.query(`DROP SCHEMA IF EXISTS ${quoteIdent(schemaName)} CASCADE`);
+  }
+
+  async #schemaExists(schemaName: string): Promise<boolean> {
+    const { rows } = await this.#db.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_namespace WHERE nspname = $1', [schemaName]);
+    return rows[0]!.n > 0;
+  }
+
+  /** Every migration the archive was at must be one this installation knows. */
+  async #assertKnownVersions(manifest: FirmManifest): Promise<void> {
+    if (compareVersions(manifest.productVersion, PRODUCT_VERSION) > 0) throw new Invalid(NEWER_ARCHIVE(manifest.productVersion));
+    const token = await this.#systemToken();
+    const known: Record<string, string[]> = {};
+    for (const peer of this.#peers()) {
+      const response = await fetch(`${peer.url}${INTERNAL_PORTABILITY_PATH}/migrations`, { headers: { authorization: `Bearer ${token}` } })
+        .catch(() => { throw new Unavailable(`The ${peer.service} service is unavailable; import the archive again shortly.`); });
+      Object.assign(known, await response.json());
+    }
+    for (const part of Object.values(manifest.services)) {
+      for (const [set, ids] of Object.entries(part.migrations)) {
+        if (ids.some((m) => !known[set]?.includes(m))) throw new Invalid(NEWER_ARCHIVE(manifest.productVersion));
+      }
+    }
+  }
+}
+
+/** Reads the archive once: every entry's checksum and size against the manifest (its last entry). */
+export async function verifyArchive(file: string): Promise<FirmManifest> {
+  const seen = new Map<string, { size: number; sha256: string }>();
+  let manifest: FirmManifest | null = null;
+  for await (const entry of readTar(createReadStream(file))) {
+    if (manifest) throw new Invalid(NOT_AN_ARCHIVE);
+    if (entry.name === MANIFEST_ENTRY) {
+      const parts: Buffer[] = [];
+      for await (const chunk of entry.body) parts.push(chunk as Buffer);
+      try {
+        manifest = JSON.parse(Buffer.concat(parts).toString('utf8')) as FirmManifest;
+      } catch {
+        throw new Invalid(NOT_AN_ARCHIVE);
+      }
+      continue;
+    }
+    const hash = createHash('sha256');
+    for await (const chunk of entry.body) hash.update(chunk as Buffer);
+    seen.set(entry.name, { size: entry.size, sha256: hash.digest('hex') });
+  }
+  if (!manifest) throw new Invalid(TRUNCATED_ARCHIVE);
+  if (manifest.format !== FIRM_ARCHIVE_FORMAT || !manifest.files || !manifest.services) throw new Invalid(NOT_AN_ARCHIVE);
+  const listed = Object.keys(manifest.files);
+  if (listed.length !== seen.size) throw new Invalid(TRUNCATED_ARCHIVE);
+  for (const name of listed) {
+    const actual = seen.get(name);
+    if (!actual) throw new Invalid(TRUNCATED_ARCHIVE);
+    if (actual.sha256 !== manifest.files[name]!.sha256 || actual.size !== manifest.files[name]!.size) throw new Invalid(CHECKSUM_MISMATCH(name));
+  }
+  return manifest;
+}
+
+async function drain(body: Readable): Promise<void> {
+  for await (const _ of body) { /* the manifest was read in the check */ }
+}

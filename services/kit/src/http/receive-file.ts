@@ -1,0 +1,36 @@
+import { createWriteStream } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
+import { pipeline } from 'node:stream/promises';
+import busboy from 'busboy';
+import { Invalid } from '../errors.ts';
+
+/**
+ * A multipart body with one file part (`fileField`) streamed to `target` on disk, and its
+ * small text fields; for uploads a service checks whole before acting on them (archives).
+ */
+export function receiveFile(req: IncomingMessage, fileField: string, target: string, missingMessage: string): Promise<{ fields: Record<string, string>; file: string }> {
+  return new Promise((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { files: 1, fields: 20, fieldSize: 1000 } });
+    } catch {
+      reject(new Invalid(missingMessage));
+      return;
+    }
+    const fields: Record<string, string> = {};
+    let saved: Promise<void> | null = null;
+    parser.on('field', (name, value) => { fields[name] = value; });
+    parser.on('file', (name, stream) => {
+      if (name !== fileField || saved) { stream.resume(); return; }
+      saved = pipeline(stream, createWriteStream(target, { flags: 'wx' }));
+      saved.catch(() => undefined);
+    });
+    parser.on('error', () => reject(new Invalid('The upload was malformed or cut short.')));
+    parser.on('close', () => {
+      if (!saved) { reject(new Invalid(missingMessage)); return; }
+      saved.then(() => resolve({ fields, file: target }), () => reject(new Invalid('The upload was malformed or cut short.')));
+    });
+    req.on('close', () => { if (!req.complete) reject(new Invalid('The upload was cut short.')); });
+    req.pipe(parser);
+  });
+}

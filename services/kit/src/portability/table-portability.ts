@@ -1,0 +1,211 @@
+import { StringDecoder } from 'node:string_decoder';
+import { Invalid } from '../errors.ts';
+import type { Queryable, SchemaDb } from '../db/database.ts';
+import { quoteIdent } from '../db/tenant-schema.ts';
+import { tableShape, type TableShape } from './service-tables.ts';
+import type { TarEntry } from './tar-archive.ts';
+
+/** Rows read per query on export, and the most rows or bytes sent per insert on import. */
+const PAGE_ROWS = 500;
+const BATCH_BYTES = 4 * 1024 * 1024;
+
+/** `tables/<table>.<piece>.ndjson`: a table's rows in pieces, restored in order. */
+export const TABLE_ENTRY = /^tables\/([a-z_][a-z0-9_]*)\.\d{6}\.ndjson$/;
+export const SEQUENCES_ENTRY = 'sequences.json';
+export const VERSIONS_ENTRY = 'migrations.json';
+
+const tableEntry = (table: string, piece: number) => `tables/${table}.${String(piece).padStart(6, '0')}.ndjson`;
+
+type Write = (name: string, body: Buffer) => Promise<void>;
+
+/**
+ * Per table, columns written as an SQL expression over the row `t` instead of their value:
+ * for values that embed where the firm lives (an object key naming its schema), so the
+ * same firm exports the same bytes wherever it is.
+ */
+export type ColumnOverrides = Record<string, Record<string, string>>;
+
+/**
+ * Writes every owned table as NDJSON (one JSON object per row, as PostgreSQL renders it,
+ * never parsed in JavaScript: numerics, timestamps and byte strings keep their exact
+ * text), then the sequences' positions and the migrations the schema is at. Pages walk
+ * the primary key outside any long transaction, so the firm keeps working meanwhile.
+ */
+export async function exportTables(db: SchemaDb, migrationSets: readonly string[], tables: readonly string[], write: Write, overrides: ColumnOverrides = {}): Promise<void> {
+  const sequences: { table: string; column: string; lastValue: string; isCalled: boolean }[] = [];
+  for (const table of tables) {
+    const shape = await tableShape(db, db.schema, table);
+    await writeTable(db, table, shape, write, overrides[table] ?? {});
+    for (const s of shape.sequences) {
+      const { rows } = await db.query<{ last_value: string; is_called: boolean }>(`SELECT last_value::text, is_called FROM ${s.sequence}`);
+      sequences.push({ table, column: s.column, lastValue: rows[0]!.last_value, isCalled: rows[0]!.is_called });
+    }
+  }
+  await write(SEQUENCES_ENTRY, Buffer.from(JSON.stringify(sequences)));
+  const { rows } = await db.query<{ service: string; id: string }>('SELECT service, id FROM schema_migrations WHERE service = ANY($1) ORDER BY service, id', [[...migrationSets]]);
+  const versions: Record<string, string[]> = Object.fromEntries(migrationSets.map((set) => [set, []]));
+  for (const r of rows) versions[r.service]!.push(r.id);
+  await write(VERSIONS_ENTRY, Buffer.from(JSON.stringify(versions)));
+}
+
+/**
+ * One table's rows, in numbered pieces of bounded size (an entry's length must be known
+ * before its bytes, so a piece is buffered, never the table).
+ */
+async function writeTable(db: SchemaDb, table: string, shape: TableShape, write: Write, overrides: Record<string, string>): Promise<void> {
+  const literal = (c: string) => `'${c.replaceAll("'", "''")}'`;
+  let json = `(to_jsonb(t) - ARRAY[${shape.generated.map(literal).join(', ')}]::text[])`;
+  for (const [column, sql] of Object.entries(overrides)) json = `jsonb_set(${json}, ARRAY[${literal(column)}], to_jsonb(${sql}))`;
+  const row = `${json}::text AS row`;
+  const name = quoteIdent(table);
+  let piece = 0;
+  let parts: Buffer[] = [];
+  let bytes = 0;
+  const add = (rows: { row: string }[]) => {
+    for (const r of rows) {
+      const b = Buffer.from(`${r.row}\n`);
+      parts.push(b);
+      bytes += b.length;
+    }
+  };
+  const flush = async () => {
+    if (!parts.length) return;
+    await write(tableEntry(table, piece++), Buffer.concat(parts));
+    parts = [];
+    bytes = 0;
+  };
+  if (!shape.key.length) {
+    add((await inUtc(db, (tx) => tx.query<{ row: string }>(`SELECT ${row} FROM ${name} t ORDER BY 1`))).rows);
+    return flush();
+  }
+  const keyList = shape.key.map((k) => `t.${quoteIdent(k.name)}`).join(', ');
+  const keyText = shape.key.map((k) => `t.${quoteIdent(k.name)}::text`).join(', ');
+  const after = shape.key.map((k, i) => `$${i + 1}::text::${k.type}`).join(', ');
+  let last: string[] | null = null;
+  for (;;) {
+    const where: string = last ? `WHERE (${keyList}) > (${after})` : '';
+    // At most PAGE_ROWS rows and, past the first, BATCH_BYTES of them: a table of wide rows
+    // (a document's extracted text) reaches this process a few megabytes at a time.
+    const page = await inUtc(db, (tx) => tx.query<{ row: string; k: string[]; rows: number }>(
+      `SELECT p.row, p.k, p.rows FROM (
+         SELECT r.row, r.k, count(*) OVER () AS rows,
+                sum(octet_length(r.row)) OVER (ORDER BY r.n) - octet_length(r.row) AS before
+         FROM (SELECT ${row}, ARRAY[${keyText}] AS k, row_number() OVER (ORDER BY ${keyList}) AS n
+               FROM ${name} t ${where} ORDER BY ${keyList} LIMIT ${PAGE_ROWS}) r
+       ) p WHERE p.before < ${BATCH_BYTES} ORDER BY p.before`, last ?? []));
+    add(page.rows);
+    if (!page.rows.length || (Number(page.rows[0]!.rows) < PAGE_ROWS && page.rows.length === Number(page.rows[0]!.rows))) break;
+    last = page.rows.at(-1)!.k;
+    if (bytes >= BATCH_BYTES) await flush();
+  }
+  await flush();
+}
+
+/** Timestamps render in UTC whatever the server's zone, so the same rows give the same bytes. */
+function inUtc<T>(db: SchemaDb, fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.query("SET LOCAL TimeZone = 'UTC'");
+    return fn(tx);
+  });
+}
+
+/**
+ * Restores a service's table entries into a freshly migrated schema, in the order they
+ * come (the export's: parents first). Triggers that keep aggregates are paused while the
+ * aggregates' own rows are restored as they were; foreign keys stay checked.
+ */
+export class TableImporter {
+  readonly #db: SchemaDb;
+  readonly #tables: ReadonlySet<string>;
+  readonly #shapes = new Map<string, TableShape>();
+  #rows = 0;
+  #cleared = false;
+
+  constructor(db: SchemaDb, tables: readonly string[]) {
+    this.#db = db;
+    this.#tables = new Set(tables);
+  }
+
+  get rows(): number {
+    return this.#rows;
+  }
+
+  /** Handles a table, sequence or version entry; false for any other (a service's own). */
+  async accept(entry: TarEntry): Promise<boolean> {
+    await this.#clearSeeds();
+    const table = TABLE_ENTRY.exec(entry.name)?.[1];
+    if (table) {
+      if (!this.#tables.has(table)) throw new Invalid(`The archive holds a table this version does not have: ${table}.`);
+      await this.#insert(table, entry);
+      return true;
+    }
+    if (entry.name === SEQUENCES_ENTRY) {
+      const sequences = JSON.parse(await text(entry)) as { table: string; column: string; lastValue: string; isCalled: boolean }[];
+      for (const s of sequences) {
+        await this.#db.query('SELECT setval(pg_get_serial_sequence($1, $2), $3::bigint, $4)', [`${quoteIdent(this.#db.schema)}.${quoteIdent(s.table)}`, s.column, s.lastValue, s.isCalled]);
+      }
+      return true;
+    }
+    if (entry.name === VERSIONS_ENTRY) {
+      await text(entry);
+      return true;
+    }
+    return false;
+  }
+
+  /** Rows the migrations seeded (default roles, say) are in the archive too: the tables start empty. */
+  async #clearSeeds(): Promise<void> {
+    if (this.#cleared) return;
+    this.#cleared = true;
+    if (this.#tables.size) await this.#db.query(`TRUNCATE ${[...this.#tables].map(quoteIdent).join(', ')}`);
+  }
+
+  async #insert(table: string, entry: TarEntry): Promise<void> {
+    const shape = this.#shapes.get(table) ?? await tableShape(this.#db, this.#db.schema, table);
+    this.#shapes.set(table, shape);
+    const name = quoteIdent(table);
+    const columns = shape.columns.map(quoteIdent).join(', ');
+    const insert = `INSERT INTO ${name} (${columns}) OVERRIDING SYSTEM VALUE
+      SELECT ${columns} FROM jsonb_populate_recordset(NULL::${name}, $1::jsonb)`;
+    await this.#db.query(`ALTER TABLE ${name} DISABLE TRIGGER USER`);
+    let batch: string[] = [];
+    let bytes = 0;
+    const flush = async () => {
+      if (!batch.length) return;
+      await this.#db.transaction(async (tx) => {
+        await tx.query("SET LOCAL TimeZone = 'UTC'");
+        await tx.query(insert, [`[${batch.join(',')}]`]);
+      });
+      this.#rows += batch.length;
+      batch = [];
+      bytes = 0;
+    };
+    try {
+      for await (const line of lines(entry)) {
+        batch.push(line);
+        bytes += line.length;
+        if (batch.length >= PAGE_ROWS || bytes >= BATCH_BYTES) await flush();
+      }
+      await flush();
+    } finally {
+      await this.#db.query(`ALTER TABLE ${name} ENABLE TRIGGER USER`);
+    }
+  }
+}
+
+async function* lines(entry: TarEntry): AsyncGenerator<string> {
+  const decoder = new StringDecoder('utf8');
+  let rest = '';
+  for await (const chunk of entry.body) {
+    const parts = (rest + decoder.write(chunk as Buffer)).split('\n');
+    rest = parts.pop()!;
+    for (const p of parts) if (p) yield p;
+  }
+  if (rest) yield rest;
+}
+
+export async function text(entry: TarEntry): Promise<string> {
+  const parts: Buffer[] = [];
+  for await (const chunk of entry.body) parts.push(chunk as Buffer);
+  return Buffer.concat(parts).toString('utf8');
+}

@@ -1,0 +1,86 @@
+import type { ServiceMigrations } from '@ledgerline/kit/db/migrations.ts';
+
+/**
+ * The requests service's tables in every firm's schema. Files stay the files service's:
+ * an item keeps only the id and name of each file uploaded for it. A link keeps only the
+ * hash of its token (kit/crypto/hashed-token.ts).
+ */
+export const requestsTenantMigrations: ServiceMigrations = {
+  service: 'requests',
+  scope: 'tenant',
+  migrations: [{
+    id: '001_document_requests',
+    sql: `CREATE TABLE request_templates (
+      id serial PRIMARY KEY,
+      name text NOT NULL,
+      report_type_id integer,
+      items jsonb NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      updated_at timestamptz NOT NULL DEFAULT now()
+    );
+
+    CREATE TABLE document_requests (
+      id serial PRIMARY KEY,
+      client_id integer NOT NULL,
+      client_name text NOT NULL,
+      title text NOT NULL,
+      message text,
+      due_date date NOT NULL,
+      status text NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'completed', 'cancelled')),
+      reminder_every_days integer NOT NULL CHECK (reminder_every_days BETWEEN 1 AND 30),
+      report_type_id integer,
+      tracker_item_id integer,
+      assigned_to_id integer NOT NULL,
+      assigned_to_name text NOT NULL,
+      created_by_id integer NOT NULL,
+      required_count integer NOT NULL DEFAULT 0,
+      done_count integer NOT NULL DEFAULT 0,
+      -- The due date the reviewer was told is overdue: one notice per due date, however often the request is re-armed.
+      overdue_notice_for date,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      updated_at timestamptz NOT NULL DEFAULT now(),
+      last_activity_at timestamptz NOT NULL DEFAULT now()
+    );
+    CREATE INDEX document_requests_by_due ON document_requests (due_date, id);
+    CREATE INDEX document_requests_by_client ON document_requests (client_id, due_date, id);
+    CREATE INDEX document_requests_by_status ON document_requests (status, due_date, id);
+
+    CREATE TABLE document_request_items (
+      id serial PRIMARY KEY,
+      request_id integer NOT NULL REFERENCES document_requests (id) ON DELETE CASCADE,
+      position integer NOT NULL,
+      title text NOT NULL,
+      description text,
+      required boolean NOT NULL DEFAULT true,
+      report_type_id integer,
+      status text NOT NULL DEFAULT 'requested' CHECK (status IN ('requested', 'uploaded', 'accepted', 'rejected', 'not_applicable')),
+      client_comment text,
+      staff_comment text,
+      updated_at timestamptz NOT NULL DEFAULT now()
+    );
+    CREATE INDEX document_request_items_by_request ON document_request_items (request_id, position);
+
+    CREATE TABLE document_request_files (
+      id serial PRIMARY KEY,
+      item_id integer NOT NULL REFERENCES document_request_items (id) ON DELETE CASCADE,
+      file_id integer NOT NULL,
+      file_name text NOT NULL,
+      uploaded_at timestamptz NOT NULL DEFAULT now(),
+      uploaded_by_name text NOT NULL,
+      via_link boolean NOT NULL DEFAULT false
+    );
+    CREATE INDEX document_request_files_by_item ON document_request_files (item_id, uploaded_at);
+
+    CREATE TABLE document_request_links (
+      id serial PRIMARY KEY,
+      request_id integer NOT NULL REFERENCES document_requests (id) ON DELETE CASCADE,
+      token_hash text NOT NULL UNIQUE,
+      email text,
+      expires_at timestamptz NOT NULL,
+      revoked_at timestamptz,
+      created_by_id integer NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now()
+    );
+    CREATE INDEX document_request_links_by_request ON document_request_links (request_id, id)`,
+  }],
+};

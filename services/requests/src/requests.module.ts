@@ -1,0 +1,81 @@
+import { createUserAccessReadModel } from '@ledgerline/kit/access/user-access-read-model.ts';
+import { deriveKey, loadMasterKey } from '@ledgerline/kit/crypto/master-key.ts';
+import { TokenSigner } from '@ledgerline/kit/crypto/signed-token.ts';
+import { DirectoryLookup } from '@ledgerline/kit/directory/directory-lookup.ts';
+import { createDirectoryReadModel } from '@ledgerline/kit/directory/directory-read-model.ts';
+import { NotFound } from '@ledgerline/kit/errors.ts';
+import { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
+import { MAIL_JOB, mailJob } from '@ledgerline/kit/mail/mail-job.ts';
+import { createMailer } from '@ledgerline/kit/mail/mailer.ts';
+import { createJobQueue } from '@ledgerline/kit/scheduler/job-queue.ts';
+import type { JobHandler } from '@ledgerline/kit/scheduler/scheduler.ts';
+import type { ServiceModule } from '@ledgerline/kit/service-module.ts';
+import { firmTimeZone } from '@ledgerline/kit/tenancy/tenant-events.ts';
+import { tenantServiceRuntime } from '@ledgerline/kit/tenancy/tenant-service-runtime.ts';
+import { REQUEST_UPLOAD_KEY_PURPOSE, type RequestUploadAssertion } from '@ledgerline/contracts/requests.contracts.ts';
+import { createPublicPageRouter, PUBLIC_PAGE_PATH } from './public-page/public-page.router.ts';
+import { FileForwarder } from './requests/file-forwarder.ts';
+import { AttemptCounter, createPublicRequestsRouter } from './requests/public-requests.router.ts';
+import { RequestReminders, type Firm } from './requests/request-reminders.ts';
+import { RequestService } from './requests/request.service.ts';
+import { RequestStore } from './requests/request.store.ts';
+import { createRequestsRouter } from './requests/requests.router.ts';
+import { createTrackerRequestsRouter } from './templates/tracker-requests.router.ts';
+import { loadRequestsConfig } from './requests.config.ts';
+import { requestsTenantMigrations } from './requests.migrations.ts';
+
+const userAccess = createUserAccessReadModel('requests');
+const directory = createDirectoryReadModel('requests');
+const jobs = createJobQueue('requests');
+
+/**
+ * Document requests (issue 27): checklists of documents a firm asks a client for, uploads
+ * from the portal or from links needing no account (the files service stores them), and
+ * reminders on the durable scheduler until everything is in.
+ */
+export const requestsModule: ServiceModule = {
+  name: 'requests',
+  defaultPort: 8110,
+  apiResources: ['request-templates', 'document-requests', 'public/document-requests'],
+  otherPaths: [PUBLIC_PAGE_PATH],
+  migrations: [requestsTenantMigrations, userAccess.migrations, directory.migrations, jobs.migrations],
+  async init(deps) {
+    const config = loadRequestsConfig(deps.env);
+    const api = new ApiRegistry('requests');
+    const runtime = tenantServiceRuntime(deps, { userAccess, tenantPollMs: config.tenantPollMs });
+    const { peer, tenants, registry } = runtime;
+    const master = loadMasterKey(config.encryptionKey, deps.dataDir);
+    const store = new RequestStore(userAccess.table);
+    const firm = async (shortName: string): Promise<Firm> => {
+      const f = await registry.find(shortName);
+      if (!f) throw new NotFound('Tenant not found');
+      return { shortName, name: f.name, timeZone: firmTimeZone(f) };
+    };
+    const reminders = new RequestReminders({ store, jobs, firm });
+    const service = new RequestService({
+      store, jobs, reminders, firm, publicBaseUrl: config.publicBaseUrl,
+      directory: new DirectoryLookup(directory, peer('directory')),
+      files: new FileForwarder(peer('files'), new TokenSigner<RequestUploadAssertion>(deriveKey(master, REQUEST_UPLOAD_KEY_PURPOSE))),
+    });
+    const mailer = createMailer(config, deps.logger);
+    const handlers: Record<string, JobHandler> = { ...reminders.handlers(), [MAIL_JOB]: mailJob(mailer) };
+
+    return {
+      api,
+      routers: [
+        createPublicPageRouter(),
+        createPublicRequestsRouter({ api, tenants, service, attempts: new AttemptCounter(config.publicLinkAttemptsPerMinute) }),
+        createRequestsRouter({ api, tokens: deps.tokens, tenants, store, service }),
+        createTrackerRequestsRouter({ tokens: deps.tokens, tenants, store, service, firm }),
+      ],
+      start: () => runtime.start({
+        follow: [(c) => userAccess.follow(c), (c) => directory.follow(c)],
+        scheduler: { queue: jobs, handlers, pollMs: config.schedulerPollMs },
+      }),
+      async stop() {
+        await runtime.stop();
+        mailer.close();
+      },
+    };
+  },
+};

@@ -1,0 +1,112 @@
+import { addDays, instantAt, todayIn } from '@ledgerline/kit/calendar/firm-time-zone.ts';
+import type { Queryable } from '@ledgerline/kit/db/database.ts';
+import { firmMail } from '@ledgerline/kit/mail/mail-templates.ts';
+import { queueMail } from '@ledgerline/kit/mail/mail-job.ts';
+import { requestNotifications } from '@ledgerline/kit/notifications/request-notification.ts';
+import type { JobQueue } from '@ledgerline/kit/scheduler/job-queue.ts';
+import type { JobHandler } from '@ledgerline/kit/scheduler/scheduler.ts';
+import type { DocumentRequestSummary } from '@ledgerline/contracts/requests.contracts.ts';
+import type { RequestStore } from './request.store.ts';
+
+export const REMINDER_JOB = 'request.reminder';
+export const OVERDUE_JOB = 'request.overdue';
+const REMINDER_TIME = '09:00';
+const reminderKey = (id: number) => `request-reminder:${id}`;
+const overdueKey = (id: number) => `request-overdue:${id}`;
+
+/** What the service knows of a firm from the tenant registry. */
+export interface Firm { shortName: string; name: string; timeZone: string }
+
+
+/**
+ * Chasing the client (issue 27 "Reminders"), on kit's durable scheduler so each reminder and
+ * notice goes once across replicas and restarts: while a request is open and a required
+ * item is outstanding, every reminderEveryDays at 09:00 in the firm's zone; the day after
+ * the due date, one overdue notice to the reviewer. Nothing after completion or cancellation.
+ */
+export class RequestReminders {
+  readonly #store: RequestStore;
+  readonly #jobs: JobQueue;
+  readonly #firm: (shortName: string) => Promise<Firm>;
+
+  constructor(deps: { store: RequestStore; jobs: JobQueue; firm: (shortName: string) => Promise<Firm> }) {
+    this.#store = deps.store;
+    this.#jobs = deps.jobs;
+    this.#firm = deps.firm;
+  }
+
+  handlers(): Record<string, JobHandler> {
+    const requestIdOf = (payload: unknown) => (payload as { requestId: number }).requestId;
+    return {
+      [REMINDER_JOB]: (tx, job, tenant) => this.#remind(tx, tenant.shortName, requestIdOf(job.payload)),
+      [OVERDUE_JOB]: (tx, job, tenant) => this.#overdue(tx, tenant.shortName, requestIdOf(job.payload)),
+    };
+  }
+
+  /** (Re)schedules an open request's next reminder, counted from `from`, and its overdue notice. */
+  async arm(tx: Queryable, firm: Firm, r: { id: number; dueDate: string; reminderEveryDays: number }, from = Date.now()): Promise<void> {
+    await this.#jobs.scheduleMany(tx, [
+      { kind: REMINDER_JOB, key: reminderKey(r.id), runAt: this.#nextReminder(firm, r.reminderEveryDays, from), payload: { requestId: r.id } },
+      { kind: OVERDUE_JOB, key: overdueKey(r.id), runAt: instantAt(addDays(r.dueDate, 1), REMINDER_TIME, firm.timeZone), payload: { requestId: r.id } },
+    ]);
+  }
+
+  async disarm(tx: Queryable, id: number): Promise<void> {
+    await this.#jobs.cancel(tx, reminderKey(id));
+    await this.#jobs.cancel(tx, overdueKey(id));
+  }
+
+  /** Tells the client what is still needed: their users in the portal (and by e-mail where their username is an address), and the links' recipients by e-mail. */
+  async chase(tx: Queryable, firm: Firm, id: number, why: 'sent' | 'reminder'): Promise<void> {
+    const request = (await this.#store.summary(tx, id))!;
+    await this.#chase(tx, firm, request, await this.#store.outstandingTitles(tx, id), why);
+  }
+
+  async #chase(tx: Queryable, firm: Firm, request: DocumentRequestSummary, missing: readonly string[], why: 'sent' | 'reminder'): Promise<void> {
+    const list = missing.length ? `Still needed: ${missing.join(', ')}.` : 'Everything requested is in; we are reviewing it.';
+    const title = why === 'sent' ? `${firm.name} asks for documents: ${request.title}` : `Reminder: documents due ${request.dueDate} — ${request.title}`;
+    await this.notifyClient(tx, firm, request, title, `${list} Due ${request.dueDate}.`);
+    for (const to of await this.#store.linkRecipients(tx, request.id)) {
+      await queueMail(this.#jobs, tx, firmMail({
+        to, firmName: firm.name, subject: title,
+        paragraphs: [`${firm.name} needs documents from ${request.clientName} by ${request.dueDate}.`, list, 'Use the upload link from our first e-mail; no account is needed.'],
+        footer: `You receive this because ${firm.name} sent you an upload link for "${request.title}". Reminders stop when everything is in.`,
+      }));
+    }
+  }
+
+  async notifyClient(tx: Queryable, firm: Firm, request: DocumentRequestSummary, title: string, message: string): Promise<void> {
+    const users = await this.#store.clientUserIds(tx, request.clientId);
+    await requestNotifications(tx, firm.shortName, users.map((userId) => ({
+      userId, title: title.slice(0, 200), message: message.slice(0, 2000), type: 'info' as const, category: 'reminder' as const,
+      clientId: request.clientId, clientName: request.clientName, actionUrl: `/requests/${request.id}`, email: true,
+    })));
+  }
+
+  async #remind(tx: Queryable, shortName: string, requestId: number): Promise<void> {
+    const request = await this.#store.summary(tx, requestId, true);
+    if (!request || request.status !== 'open') return;
+    const missing = await this.#store.outstandingTitles(tx, requestId);
+    if (!missing.length) return;
+    const firm = await this.#firm(shortName);
+    await this.#chase(tx, firm, request, missing, 'reminder');
+    // The scheduler deletes the row it ran by id: the next reminder must be a new row, not this one moved.
+    await this.#jobs.cancel(tx, reminderKey(requestId));
+    await this.#jobs.schedule(tx, { kind: REMINDER_JOB, key: reminderKey(requestId), runAt: this.#nextReminder(firm, request.reminderEveryDays, Date.now()), payload: { requestId } });
+  }
+
+  async #overdue(tx: Queryable, shortName: string, requestId: number): Promise<void> {
+    const request = await this.#store.summary(tx, requestId, true);
+    if (!request || request.status !== 'open' || request.assignedToId < 1) return;
+    if (!await this.#store.claimOverdueNotice(tx, requestId, request.dueDate)) return;
+    await requestNotifications(tx, shortName, [{
+      userId: request.assignedToId, title: `Documents overdue: ${request.title}`,
+      message: `${request.clientName} has not sent everything for "${request.title}" (due ${request.dueDate}): ${request.progress.done} of ${request.progress.required} required items are in.`,
+      type: 'warning', category: 'deadline', clientId: request.clientId, clientName: request.clientName, actionUrl: `/requests/${request.id}`, email: true,
+    }]);
+  }
+
+  #nextReminder(firm: Firm, everyDays: number, from: number): Date {
+    return instantAt(addDays(todayIn(firm.timeZone, new Date(from)), everyDays), REMINDER_TIME, firm.timeZone);
+  }
+}

@@ -1,0 +1,328 @@
+import type { IncomingMessage } from 'node:http';
+import { actorId, actorName } from '@ledgerline/kit/auth/actor-id.ts';
+import { newEvent } from '@ledgerline/kit/bus/bus.ts';
+import { todayIn } from '@ledgerline/kit/calendar/firm-time-zone.ts';
+import { hashToken, newHashedToken } from '@ledgerline/kit/crypto/hashed-token.ts';
+import type { Queryable, SchemaDb } from '@ledgerline/kit/db/database.ts';
+import type { DirectoryLookup } from '@ledgerline/kit/directory/directory-lookup.ts';
+import { Conflict, Forbidden, Gone, Invalid, NotFound } from '@ledgerline/kit/errors.ts';
+import { firmMail } from '@ledgerline/kit/mail/mail-templates.ts';
+import { queueMail } from '@ledgerline/kit/mail/mail-job.ts';
+import { requestNotifications } from '@ledgerline/kit/notifications/request-notification.ts';
+import { enqueueEvents } from '@ledgerline/kit/outbox/outbox.ts';
+import type { JobQueue } from '@ledgerline/kit/scheduler/job-queue.ts';
+import type { TenantRequest } from '@ledgerline/kit/tenancy/tenant-requests.ts';
+import {
+  DOCUMENT_REQUEST_CHANGED, REQUEST_MESSAGES,
+  type CreatedRequestLink, type DocumentRequest, type DocumentRequestChanged, type DocumentRequestSummary, type PublicDocumentRequest,
+  type RequestInput, type RequestItem, type RequestListQuery, type RequestUpdate,
+} from '@ledgerline/contracts/requests.contracts.ts';
+import { assertReach, requireStaff } from '../access-rules.ts';
+import type { FileForwarder } from './file-forwarder.ts';
+import type { Firm, RequestReminders } from './request-reminders.ts';
+import type { NewItem, RequestStore } from './request.store.ts';
+
+
+/** Who did something: a signed-in user, or a person holding a link. */
+interface Actor { id: number; name: string; viaLink: boolean; address?: string; userAgent?: string }
+
+/** A request opened through a live link. */
+export interface LinkContext { firm: Firm; db: SchemaDb; request: DocumentRequest; recipient: string | null }
+
+/**
+ * A person holding a link has no account: the files service records the request's creator
+ * as the uploader's id (who let them in), and the name says it came by link.
+ */
+const linkActor = (link: LinkContext): Actor => ({
+  id: link.request.createdById, viaLink: true,
+  name: `${link.request.clientName} (upload link${link.recipient ? ` sent to ${link.recipient}` : ''})`,
+});
+
+
+/**
+ * The rules of document requests (issue 27): who may do what, item decisions, completion,
+ * links; reminders are RequestReminders's.
+ */
+export class RequestService {
+  readonly #store: RequestStore;
+  readonly #directory: DirectoryLookup;
+  readonly #jobs: JobQueue;
+  readonly #reminders: RequestReminders;
+  readonly #files: FileForwarder;
+  readonly #firm: (shortName: string) => Promise<Firm>;
+  readonly #publicBaseUrl: string;
+
+  constructor(deps: { store: RequestStore; directory: DirectoryLookup; jobs: JobQueue; reminders: RequestReminders; files: FileForwarder; firm: (shortName: string) => Promise<Firm>; publicBaseUrl: string }) {
+    this.#store = deps.store;
+    this.#reminders = deps.reminders;
+    this.#directory = deps.directory;
+    this.#jobs = deps.jobs;
+    this.#files = deps.files;
+    this.#firm = deps.firm;
+    this.#publicBaseUrl = deps.publicBaseUrl.replace(/\/$/, '');
+  }
+
+  async list(t: TenantRequest, query: RequestListQuery): Promise<DocumentRequestSummary[]> {
+    const overdueBefore = query.overdue === 'true' ? todayIn((await this.#firm(t.shortName)).timeZone) : undefined;
+    return this.#store.list(t.db, t.scope, {
+      limit: query.limit, offset: query.offset,
+      ...(query.clientId ? { clientId: query.clientId } : {}), ...(query.status ? { status: query.status } : {}), ...(overdueBefore ? { overdueBefore } : {}),
+    });
+  }
+
+  async get(t: TenantRequest, id: number): Promise<DocumentRequest> {
+    const request = await this.#store.find(t.db, id);
+    if (!request) throw new NotFound(REQUEST_MESSAGES.requestNotFound);
+    assertReach(t.scope, request);
+    return request;
+  }
+
+  async create(t: TenantRequest, input: RequestInput, trackerItemId: number | null = null): Promise<DocumentRequest> {
+    requireStaff(t.scope);
+    const client = await this.#directory.client(t, input.clientId);
+    if (input.reportTypeId) await this.#directory.reportType(t, input.reportTypeId);
+    let items: NewItem[];
+    if (input.templateId) {
+      const template = await this.#store.template(t.db, input.templateId);
+      if (!template) throw new NotFound(REQUEST_MESSAGES.templateNotFound);
+      items = template.items.map((i) => ({ title: i.title, description: i.description, required: i.required, reportTypeId: null }));
+    } else {
+      items = (input.items ?? []).map((i) => ({ title: i.title, description: i.description ?? null, required: i.required ?? true, reportTypeId: i.reportTypeId ?? null }));
+    }
+    for (const rt of new Set(items.map((i) => i.reportTypeId).filter((v): v is number => v !== null))) await this.#directory.reportType(t, rt);
+    const reviewer = await this.#reviewer(t, input.assignedToId ?? null);
+    const firm = await this.#firm(t.shortName);
+    const id = await t.db.transaction(async (tx) => {
+      const requestId = await this.#store.insert(tx, {
+        clientId: client.id, clientName: client.name, title: input.title, message: input.message, dueDate: input.dueDate,
+        reminderEveryDays: input.reminderEveryDays, reportTypeId: input.reportTypeId ?? null, trackerItemId,
+        assignedToId: reviewer.id, assignedToName: reviewer.name, createdById: actorId(t.claims),
+      }, items.map((i) => ({ ...i, reportTypeId: i.reportTypeId ?? input.reportTypeId ?? null })));
+      await this.#reminders.arm(tx, firm, { id: requestId, dueDate: input.dueDate, reminderEveryDays: input.reminderEveryDays });
+      await this.#event(tx, t.shortName, { requestId, clientId: client.id, action: 'created', actorName: actorName(t.claims) });
+      if (input.sendNow) await this.#reminders.chase(tx, firm, requestId, 'sent');
+      return requestId;
+    });
+    return (await this.#store.find(t.db, id))!;
+  }
+
+  async update(t: TenantRequest, id: number, change: RequestUpdate): Promise<DocumentRequest> {
+    requireStaff(t.scope);
+    const current = await this.get(t, id);
+    const reviewer = change.assignedToId === undefined ? undefined : await this.#reviewer(t, change.assignedToId);
+    if (change.status === 'open' && current.status === 'completed') throw new Conflict('A completed request cannot be reopened; create a new one.');
+    const firm = await this.#firm(t.shortName);
+    await t.db.transaction(async (tx) => {
+      await this.#store.update(tx, id, {
+        title: change.title, message: change.message, dueDate: change.dueDate, reminderEveryDays: change.reminderEveryDays, status: change.status,
+        ...(reviewer ? { assignedToId: reviewer.id, assignedToName: reviewer.name } : {}),
+      });
+      const now = (await this.#store.summary(tx, id))!;
+      if (now.status === 'open') await this.#reminders.arm(tx, firm, now);
+      else await this.#reminders.disarm(tx, id);
+      const action = change.status === 'cancelled' && current.status !== 'cancelled' ? 'cancelled' : change.status === 'open' && current.status === 'cancelled' ? 'reopened' : 'updated';
+      await this.#event(tx, t.shortName, { requestId: id, clientId: current.clientId, action, actorName: actorName(t.claims) });
+    });
+    return (await this.#store.find(t.db, id))!;
+  }
+
+  async send(t: TenantRequest, id: number): Promise<{ message: string }> {
+    requireStaff(t.scope);
+    const request = await this.get(t, id);
+    if (request.status !== 'open') throw new Conflict(REQUEST_MESSAGES.notOpen);
+    const firm = await this.#firm(t.shortName);
+    await t.db.transaction(async (tx) => {
+      await this.#reminders.chase(tx, firm, id, 'sent');
+      await this.#event(tx, t.shortName, { requestId: id, clientId: request.clientId, action: 'sent', actorName: actorName(t.claims) });
+    });
+    return { message: REQUEST_MESSAGES.sent };
+  }
+
+  // Items
+
+  async upload(t: TenantRequest, id: number, itemId: number, req: IncomingMessage): Promise<DocumentRequest> {
+    const request = await this.get(t, id);
+    return this.#upload(t.db, t.shortName, request, itemId, req, {
+      id: actorId(t.claims), name: actorName(t.claims), viaLink: false,
+    });
+  }
+
+  async decide(t: TenantRequest, id: number, itemId: number, decision: { status: 'accepted' | 'rejected' | 'not_applicable'; comment: string | null }): Promise<DocumentRequest> {
+    const request = await this.get(t, id);
+    const item = this.#item(request, itemId);
+    this.#open(request);
+    const actor: Actor = { id: actorId(t.claims), name: actorName(t.claims), viaLink: false };
+    if (t.scope.isClient) {
+      if (decision.status !== 'not_applicable') throw new Forbidden(REQUEST_MESSAGES.clientMayOnlyMarkNotApplicable);
+      return this.#notApplicable(t.db, t.shortName, request, item, decision.comment, actor);
+    }
+    if (decision.status === 'not_applicable') throw new Invalid(REQUEST_MESSAGES.staffDecision);
+    if (decision.status === 'rejected' && !decision.comment) throw new Invalid(REQUEST_MESSAGES.rejectionNeedsComment);
+    if (decision.status === 'accepted' && item.status !== 'uploaded' && item.status !== 'not_applicable') throw new Conflict(REQUEST_MESSAGES.nothingToAccept);
+    const firm = await this.#firm(t.shortName);
+    await t.db.transaction(async (tx) => {
+      await this.#store.summary(tx, id, true);
+      // A rejection goes back to the client as requested, with the reason beside it.
+      await this.#store.setItem(tx, itemId, decision.status === 'accepted'
+        ? { status: 'accepted', staffComment: decision.comment }
+        : { status: 'requested', staffComment: decision.comment });
+      await this.#event(tx, t.shortName, { requestId: id, clientId: request.clientId, itemId, action: decision.status === 'accepted' ? 'item_accepted' : 'item_rejected', actorName: actor.name });
+      if (decision.status === 'rejected') await this.#reminders.notifyClient(tx, firm, request, `Please look again: ${item.title}`, `${item.title} (${request.title}) was returned: ${decision.comment}`);
+      await this.#settle(tx, firm, id);
+    });
+    return (await this.#store.find(t.db, id))!;
+  }
+
+  // Links
+
+  async createLink(t: TenantRequest, id: number, input: { email?: string | null; expiresInDays: number }): Promise<CreatedRequestLink> {
+    requireStaff(t.scope);
+    const request = await this.get(t, id);
+    this.#open(request);
+    const { token: secret } = newHashedToken();
+    // The firm travels in the token so the public call finds the schema to look the hash up in.
+    const token = `${t.shortName}.${secret}`;
+    const expiresAt = new Date(Date.now() + input.expiresInDays * 86_400_000);
+    const url = `${this.#publicBaseUrl}/document-request/${token}`;
+    const firm = await this.#firm(t.shortName);
+    const linkId = await t.db.transaction(async (tx) => {
+      const linkId = await this.#store.insertLink(tx, { requestId: id, tokenHash: hashToken(token), email: input.email ?? null, expiresAt, createdById: actorId(t.claims) });
+      if (input.email) {
+        await queueMail(this.#jobs, tx, firmMail({
+          to: input.email, firmName: firm.name, subject: `${firm.name} asks for documents: ${request.title}`,
+          paragraphs: [`${firm.name} needs documents from ${request.clientName} by ${request.dueDate}.`, ...(request.message ? [request.message] : []), 'Open the link to upload them; no account is needed.'],
+          link: { label: 'Upload documents', url }, footer: `This link works until ${expiresAt.toISOString().slice(0, 10)}. Keep it to yourself: anyone holding it can upload to this request.`,
+        }));
+      }
+      await this.#event(tx, t.shortName, { requestId: id, clientId: request.clientId, action: 'link_created', actorName: actorName(t.claims) });
+      return linkId;
+    });
+    return { id: linkId, url, expiresAt: expiresAt.toISOString() };
+  }
+
+  async links(t: TenantRequest, id: number) {
+    requireStaff(t.scope);
+    await this.get(t, id);
+    return this.#store.links(t.db, id);
+  }
+
+  async revokeLink(t: TenantRequest, id: number, linkId: number): Promise<{ message: string }> {
+    requireStaff(t.scope);
+    const request = await this.get(t, id);
+    await t.db.transaction(async (tx) => {
+      if (!await this.#store.revokeLink(tx, id, linkId)) throw new NotFound(REQUEST_MESSAGES.linkNotFound);
+      await this.#event(tx, t.shortName, { requestId: id, clientId: request.clientId, action: 'link_revoked', actorName: actorName(t.claims) });
+    });
+    return { message: REQUEST_MESSAGES.linkRevoked };
+  }
+
+  // Public calls (by link token only)
+
+  async byLink(db: (shortName: string) => Promise<{ db: SchemaDb }>, token: string): Promise<LinkContext> {
+    const shortName = token.split('.')[0] ?? '';
+    if (!/^[a-z0-9]+$/.test(shortName)) throw new NotFound(REQUEST_MESSAGES.linkNotFound);
+    const firmDb = await db(shortName).catch(() => { throw new NotFound(REQUEST_MESSAGES.linkNotFound); });
+    const link = await this.#store.linkByHash(firmDb.db, hashToken(token));
+    if (!link) throw new NotFound(REQUEST_MESSAGES.linkNotFound);
+    if (!link.live) throw new Gone(REQUEST_MESSAGES.linkGone);
+    const request = (await this.#store.find(firmDb.db, link.requestId))!;
+    if (request.status !== 'open') throw new Gone(REQUEST_MESSAGES.requestDone);
+    return { firm: await this.#firm(shortName), db: firmDb.db, request, recipient: link.email };
+  }
+
+  presentPublic(firm: Firm, r: DocumentRequest): PublicDocumentRequest {
+    return {
+      firmName: firm.name, clientName: r.clientName, title: r.title, message: r.message, dueDate: r.dueDate,
+      items: r.items.map((i) => ({ id: i.id, title: i.title, description: i.description, required: i.required, status: i.status, fileCount: i.files.length })),
+    };
+  }
+
+  async uploadByLink(link: LinkContext, itemId: number, req: IncomingMessage, who: { address: string; userAgent: string }) {
+    const r = link.request;
+    const updated = await this.#upload(link.db, link.firm.shortName, r, itemId, req, { ...linkActor(link), ...who });
+    return this.presentPublic(link.firm, updated);
+  }
+
+  async notApplicableByLink(link: LinkContext, itemId: number, comment: string | null, who: { address: string; userAgent: string }) {
+    const r = link.request;
+    const updated = await this.#notApplicable(link.db, link.firm.shortName, r, this.#item(r, itemId), comment, { ...linkActor(link), ...who });
+    return this.presentPublic(link.firm, updated);
+  }
+
+  // Internals
+
+  async #upload(db: SchemaDb, shortName: string, request: DocumentRequest, itemId: number, req: IncomingMessage, actor: Actor): Promise<DocumentRequest> {
+    const item = this.#item(request, itemId);
+    this.#open(request);
+    if (item.status === 'accepted') throw new Conflict('This item is already accepted.');
+    const files = await this.#files.forward(req, { t: shortName, c: request.clientId, r: item.reportTypeId, u: actor.id, n: actor.name });
+    const firm = await this.#firm(shortName);
+    await db.transaction(async (tx) => {
+      await this.#store.summary(tx, request.id, true);
+      await this.#store.addFiles(tx, itemId, files, actor.name, actor.viaLink);
+      await this.#store.setItem(tx, itemId, { status: 'uploaded' });
+      await this.#event(tx, shortName, {
+        requestId: request.id, clientId: request.clientId, itemId, action: 'item_uploaded', actorName: actor.name, viaLink: actor.viaLink,
+        ...(actor.address ? { address: actor.address } : {}), ...(actor.userAgent ? { userAgent: actor.userAgent } : {}),
+      });
+      await this.#settle(tx, firm, request.id);
+    });
+    return (await this.#store.find(db, request.id))!;
+  }
+
+  async #notApplicable(db: SchemaDb, shortName: string, request: DocumentRequest, item: RequestItem, comment: string | null, actor: Actor): Promise<DocumentRequest> {
+    this.#open(request);
+    if (!comment) throw new Invalid(REQUEST_MESSAGES.notApplicableNeedsComment);
+    if (item.status === 'accepted') throw new Conflict('This item is already accepted.');
+    const firm = await this.#firm(shortName);
+    await db.transaction(async (tx) => {
+      await this.#store.summary(tx, request.id, true);
+      await this.#store.setItem(tx, item.id, { status: 'not_applicable', clientComment: comment });
+      await this.#event(tx, shortName, {
+        requestId: request.id, clientId: request.clientId, itemId: item.id, action: 'item_not_applicable', actorName: actor.name, viaLink: actor.viaLink,
+        ...(actor.address ? { address: actor.address } : {}), ...(actor.userAgent ? { userAgent: actor.userAgent } : {}),
+      });
+      await this.#settle(tx, firm, request.id);
+    });
+    return (await this.#store.find(db, request.id))!;
+  }
+
+  /** Recounts progress; when every required item is accepted or not applicable, completes and tells the reviewer. */
+  async #settle(tx: Queryable, firm: Firm, id: number): Promise<void> {
+    const progress = await this.#store.recount(tx, id);
+    const request = (await this.#store.summary(tx, id))!;
+    if (request.status !== 'open' || progress.done < progress.required) return;
+    const items = await this.#store.items(tx, id);
+    if (items.some((i) => i.status === 'uploaded' || (i.required && i.status === 'requested'))) return;
+    await this.#store.update(tx, id, { status: 'completed' });
+    await this.#reminders.disarm(tx, id);
+    await this.#event(tx, firm.shortName, { requestId: id, clientId: request.clientId, action: 'completed', actorName: 'system' });
+    if (request.assignedToId > 0) {
+      await requestNotifications(tx, firm.shortName, [{
+        userId: request.assignedToId, title: `Documents complete: ${request.title}`, message: `${request.clientName} has sent everything for "${request.title}".`,
+        type: 'success', category: 'general', clientId: request.clientId, clientName: request.clientName, actionUrl: `/requests/${id}`,
+      }]);
+    }
+  }
+
+  async #reviewer(t: TenantRequest, assignedToId: number | null): Promise<{ id: number; name: string }> {
+    if (assignedToId === null || assignedToId === actorId(t.claims)) return { id: actorId(t.claims), name: actorName(t.claims) };
+    const name = await this.#store.isStaff(t.db, assignedToId);
+    if (!name) throw new Invalid(REQUEST_MESSAGES.assigneeNotStaff);
+    return { id: assignedToId, name };
+  }
+
+  #item(request: DocumentRequest, itemId: number): RequestItem {
+    const item = request.items.find((i) => i.id === itemId);
+    if (!item) throw new NotFound(REQUEST_MESSAGES.itemNotFound);
+    return item;
+  }
+
+  #open(request: DocumentRequestSummary): void {
+    if (request.status !== 'open') throw new Conflict(REQUEST_MESSAGES.notOpen);
+  }
+
+  async #event(tx: Queryable, shortName: string, payload: DocumentRequestChanged): Promise<void> {
+    await enqueueEvents(tx, [newEvent(DOCUMENT_REQUEST_CHANGED, shortName, payload)]);
+  }
+}

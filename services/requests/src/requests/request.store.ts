@@ -1,0 +1,220 @@
+import type { AccessScope } from '@ledgerline/kit/access/access-scope.ts';
+import type { Queryable } from '@ledgerline/kit/db/database.ts';
+import { SqlParams } from '@ledgerline/kit/db/sql-params.ts';
+import type {
+  DocumentRequest, DocumentRequestSummary, ItemStatus, RequestItem, RequestItemFile, RequestLink, RequestStatus, RequestTemplate,
+} from '@ledgerline/contracts/requests.contracts.ts';
+import { reachableRequests } from '../access-rules.ts';
+
+const iso = (v: Date | string | null): string | null => (v === null ? null : new Date(v).toISOString());
+
+const REQUEST_COLUMNS = `r.id, r.client_id, r.client_name, r.title, r.message, r.due_date, r.status, r.reminder_every_days, r.report_type_id,
+  r.tracker_item_id, r.assigned_to_id, r.assigned_to_name, r.created_by_id, r.required_count, r.done_count, r.created_at, r.updated_at, r.last_activity_at`;
+
+interface RequestRow {
+  id: number; client_id: number; client_name: string; title: string; message: string | null; due_date: string; status: RequestStatus;
+  reminder_every_days: number; report_type_id: number | null; tracker_item_id: number | null; assigned_to_id: number; assigned_to_name: string;
+  created_by_id: number; required_count: number; done_count: number; created_at: Date; updated_at: Date; last_activity_at: Date;
+}
+
+const summary = (r: RequestRow): DocumentRequestSummary => ({
+  id: r.id, clientId: r.client_id, clientName: r.client_name, title: r.title, message: r.message, dueDate: r.due_date, status: r.status,
+  reminderEveryDays: r.reminder_every_days, reportTypeId: r.report_type_id, trackerItemId: r.tracker_item_id,
+  assignedToId: r.assigned_to_id, assignedToName: r.assigned_to_name, createdById: r.created_by_id,
+  createdAt: iso(r.created_at)!, updatedAt: iso(r.updated_at)!, lastActivityAt: iso(r.last_activity_at)!,
+  progress: { required: r.required_count, done: r.done_count },
+});
+
+export interface NewRequest {
+  clientId: number; clientName: string; title: string; message: string | null; dueDate: string; reminderEveryDays: number;
+  reportTypeId: number | null; trackerItemId: number | null; assignedToId: number; assignedToName: string; createdById: number;
+}
+export interface NewItem { title: string; description: string | null; required: boolean; reportTypeId: number | null }
+export type TemplateInput = Omit<RequestTemplate, 'id' | 'createdAt' | 'updatedAt'>;
+
+/** SQL of the requests service's own tables (requests.migrations.ts). */
+export class RequestStore {
+  readonly #userAccessTable: string;
+
+  constructor(userAccessTable: string) {
+    this.#userAccessTable = userAccessTable;
+  }
+
+  // Templates
+
+  async templates(db: Queryable): Promise<RequestTemplate[]> {
+    const r = await db.query<{ id: number; name: string; report_type_id: number | null; items: RequestTemplate['items']; created_at: Date; updated_at: Date }>(
+      'SELECT * FROM request_templates ORDER BY name, id');
+    return r.rows.map((t) => ({ id: t.id, name: t.name, reportTypeId: t.report_type_id, items: t.items, createdAt: iso(t.created_at)!, updatedAt: iso(t.updated_at)! }));
+  }
+
+  async template(db: Queryable, id: number): Promise<RequestTemplate | null> {
+    return (await this.templates(db)).find((t) => t.id === id) ?? null;
+  }
+
+  async saveTemplate(db: Queryable, input: TemplateInput, id?: number): Promise<number | null> {
+    const values = [input.name, input.reportTypeId, JSON.stringify(input.items)];
+    const r = id === undefined
+      ? await db.query<{ id: number }>('INSERT INTO request_templates (name, report_type_id, items) VALUES ($1, $2, $3::jsonb) RETURNING id', values)
+      : await db.query<{ id: number }>('UPDATE request_templates SET name = $1, report_type_id = $2, items = $3::jsonb, updated_at = now() WHERE id = $4 RETURNING id', [...values, id]);
+    return r.rows[0]?.id ?? null;
+  }
+
+  async deleteTemplate(db: Queryable, id: number): Promise<boolean> {
+    return ((await db.query('DELETE FROM request_templates WHERE id = $1', [id])).rowCount ?? 0) > 0;
+  }
+
+  // Requests
+
+  async insert(tx: Queryable, r: NewRequest, items: readonly NewItem[]): Promise<number> {
+    const row = await tx.query<{ id: number }>(
+      `INSERT INTO document_requests (client_id, client_name, title, message, due_date, reminder_every_days, report_type_id, tracker_item_id, assigned_to_id, assigned_to_name, created_by_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
+      [r.clientId, r.clientName, r.title, r.message, r.dueDate, r.reminderEveryDays, r.reportTypeId, r.trackerItemId, r.assignedToId, r.assignedToName, r.createdById],
+    );
+    const id = row.rows[0]!.id;
+    await tx.query(
+      `INSERT INTO document_request_items (request_id, position, title, description, required, report_type_id)
+       SELECT $1, i.position, i.title, i.description, i.required, i.report_type_id
+       FROM jsonb_to_recordset($2::jsonb) AS i(position int, title text, description text, required boolean, report_type_id int)`,
+      [id, JSON.stringify(items.map((i, position) => ({ position, title: i.title, description: i.description, required: i.required, report_type_id: i.reportTypeId })))],
+    );
+    await this.recount(tx, id);
+    return id;
+  }
+
+  async list(db: Queryable, scope: AccessScope, filter: { clientId?: number; status?: RequestStatus; overdueBefore?: string; limit: number; offset: number }): Promise<DocumentRequestSummary[]> {
+    const p = new SqlParams();
+    const where = [reachableRequests(scope, p)];
+    if (filter.clientId !== undefined) where.push(`r.client_id = ${p.add(filter.clientId)}`);
+    if (filter.status) where.push(`r.status = ${p.add(filter.status)}`);
+    if (filter.overdueBefore) where.push(`r.status = 'open' AND r.due_date < ${p.add(filter.overdueBefore)}::date`);
+    const r = await db.query<RequestRow>(`SELECT ${REQUEST_COLUMNS} FROM document_requests r WHERE ${where.join(' AND ')} ORDER BY r.due_date, r.id LIMIT ${p.add(filter.limit)} OFFSET ${p.add(filter.offset)}`, p.values);
+    return r.rows.map(summary);
+  }
+
+  async summary(db: Queryable, id: number, lock = false): Promise<DocumentRequestSummary | null> {
+    const r = await db.query<RequestRow>(`SELECT ${REQUEST_COLUMNS} FROM document_requests r WHERE r.id = $1${lock ? ' FOR UPDATE' : ''}`, [id]);
+    return r.rows[0] ? summary(r.rows[0]) : null;
+  }
+
+  async find(db: Queryable, id: number): Promise<DocumentRequest | null> {
+    const request = await this.summary(db, id);
+    return request && { ...request, items: await this.items(db, id) };
+  }
+
+  async items(db: Queryable, requestId: number): Promise<RequestItem[]> {
+    const items = await db.query<{ id: number; title: string; description: string | null; required: boolean; report_type_id: number | null; status: ItemStatus; client_comment: string | null; staff_comment: string | null }>(
+      'SELECT * FROM document_request_items WHERE request_id = $1 ORDER BY position, id', [requestId]);
+    const files = await db.query<{ item_id: number; file_id: number; file_name: string; uploaded_at: Date; uploaded_by_name: string; via_link: boolean }>(
+      `SELECT f.* FROM document_request_files f JOIN document_request_items i ON i.id = f.item_id WHERE i.request_id = $1 ORDER BY f.uploaded_at, f.id`, [requestId]);
+    const byItem = new Map<number, RequestItemFile[]>();
+    for (const f of files.rows) {
+      const list = byItem.get(f.item_id) ?? [];
+      list.push({ fileId: f.file_id, fileName: f.file_name, uploadedAt: iso(f.uploaded_at)!, uploadedByName: f.uploaded_by_name, viaLink: f.via_link });
+      byItem.set(f.item_id, list);
+    }
+    return items.rows.map((i) => ({
+      id: i.id, title: i.title, description: i.description, required: i.required, reportTypeId: i.report_type_id, status: i.status,
+      clientComment: i.client_comment, staffComment: i.staff_comment, files: byItem.get(i.id) ?? [],
+    }));
+  }
+
+  async update(tx: Queryable, id: number, fields: Partial<Pick<NewRequest, 'title' | 'message' | 'dueDate' | 'reminderEveryDays' | 'assignedToId' | 'assignedToName'>> & { status?: RequestStatus }): Promise<void> {
+    const columns: Record<string, string> = { title: 'title', message: 'message', dueDate: 'due_date', reminderEveryDays: 'reminder_every_days', assignedToId: 'assigned_to_id', assignedToName: 'assigned_to_name', status: 'status' };
+    const p = new SqlParams();
+    const sets = Object.entries(fields).filter(([, v]) => v !== undefined).map(([k, v]) => `${columns[k]} = ${p.add(v)}`);
+    await tx.query(`UPDATE document_requests SET ${[...sets, 'updated_at = now()', 'last_activity_at = now()'].join(', ')} WHERE id = ${p.add(id)}`, p.values);
+  }
+
+  /** Keeps the list's progress columns in step with the items (the list never reads items). */
+  async recount(tx: Queryable, id: number): Promise<{ required: number; done: number }> {
+    const r = await tx.query<{ required_count: number; done_count: number }>(
+      `UPDATE document_requests r SET
+         required_count = c.required, done_count = c.done, last_activity_at = now(), updated_at = now()
+       FROM (SELECT count(*) FILTER (WHERE required)::int AS required,
+                    count(*) FILTER (WHERE required AND status IN ('accepted', 'not_applicable'))::int AS done
+             FROM document_request_items WHERE request_id = $1) c
+       WHERE r.id = $1 RETURNING r.required_count, r.done_count`, [id]);
+    return { required: r.rows[0]!.required_count, done: r.rows[0]!.done_count };
+  }
+
+  /** Records that the reviewer is told about this due date; false when they already were. */
+  async claimOverdueNotice(tx: Queryable, id: number, dueDate: string): Promise<boolean> {
+    const r = await tx.query(`UPDATE document_requests SET overdue_notice_for = $2 WHERE id = $1 AND overdue_notice_for IS DISTINCT FROM $2::date`, [id, dueDate]);
+    return (r.rowCount ?? 0) > 0;
+  }
+
+  /** Titles of the required items still waiting for the client: neither uploaded, accepted nor not applicable. */
+  async outstandingTitles(db: Queryable, requestId: number): Promise<string[]> {
+    const r = await db.query<{ title: string }>(
+      `SELECT title FROM document_request_items WHERE request_id = $1 AND required AND status IN ('requested', 'rejected') ORDER BY position, id`, [requestId]);
+    return r.rows.map((x) => x.title);
+  }
+
+  // Items
+
+  async setItem(tx: Queryable, itemId: number, fields: { status: ItemStatus; clientComment?: string | null; staffComment?: string | null }): Promise<void> {
+    const p = new SqlParams();
+    const sets = [`status = ${p.add(fields.status)}`, 'updated_at = now()'];
+    if (fields.clientComment !== undefined) sets.push(`client_comment = ${p.add(fields.clientComment)}`);
+    if (fields.staffComment !== undefined) sets.push(`staff_comment = ${p.add(fields.staffComment)}`);
+    await tx.query(`UPDATE document_request_items SET ${sets.join(', ')} WHERE id = ${p.add(itemId)}`, p.values);
+  }
+
+  async addFiles(tx: Queryable, itemId: number, files: readonly { fileId: number; fileName: string }[], uploadedByName: string, viaLink: boolean): Promise<void> {
+    for (const f of files) {
+      await tx.query('INSERT INTO document_request_files (item_id, file_id, file_name, uploaded_by_name, via_link) VALUES ($1, $2, $3, $4, $5)',
+        [itemId, f.fileId, f.fileName, uploadedByName, viaLink]);
+    }
+  }
+
+  // Links
+
+  async insertLink(tx: Queryable, link: { requestId: number; tokenHash: string; email: string | null; expiresAt: Date; createdById: number }): Promise<number> {
+    const r = await tx.query<{ id: number }>(
+      'INSERT INTO document_request_links (request_id, token_hash, email, expires_at, created_by_id) VALUES ($1, $2, $3, $4, $5) RETURNING id',
+      [link.requestId, link.tokenHash, link.email, link.expiresAt.toISOString(), link.createdById]);
+    return r.rows[0]!.id;
+  }
+
+  async links(db: Queryable, requestId: number): Promise<RequestLink[]> {
+    const r = await db.query<{ id: number; email: string | null; expires_at: Date; revoked_at: Date | null; created_at: Date }>(
+      'SELECT id, email, expires_at, revoked_at, created_at FROM document_request_links WHERE request_id = $1 ORDER BY id', [requestId]);
+    return r.rows.map((l) => ({ id: l.id, email: l.email, expiresAt: iso(l.expires_at)!, revokedAt: iso(l.revoked_at), createdAt: iso(l.created_at)! }));
+  }
+
+  async revokeLink(tx: Queryable, requestId: number, linkId: number): Promise<boolean> {
+    const r = await tx.query('UPDATE document_request_links SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1 AND request_id = $2', [linkId, requestId]);
+    return (r.rowCount ?? 0) > 0;
+  }
+
+  async linkByHash(db: Queryable, tokenHash: string): Promise<{ id: number; requestId: number; email: string | null; live: boolean } | null> {
+    const r = await db.query<{ id: number; request_id: number; email: string | null; live: boolean }>(
+      'SELECT id, request_id, email, (revoked_at IS NULL AND expires_at > now()) AS live FROM document_request_links WHERE token_hash = $1', [tokenHash]);
+    const l = r.rows[0];
+    return l ? { id: l.id, requestId: l.request_id, email: l.email, live: l.live } : null;
+  }
+
+  /** Recipients of reminders by link: the addresses of the request's live links. */
+  async linkRecipients(db: Queryable, requestId: number): Promise<string[]> {
+    const r = await db.query<{ email: string }>(
+      'SELECT DISTINCT email FROM document_request_links WHERE request_id = $1 AND email IS NOT NULL AND revoked_at IS NULL AND expires_at > now()', [requestId]);
+    return r.rows.map((x) => x.email);
+  }
+
+  /** The client's users, from the user-access read model (a Client user's first client is theirs). */
+  async clientUserIds(db: Queryable, clientId: number): Promise<number[]> {
+    const r = await db.query<{ user_id: number }>(
+      `SELECT user_id FROM ${this.#userAccessTable} WHERE NOT deleted AND lower(role) = 'client' AND client_ids[1] = $1 ORDER BY user_id`, [clientId]);
+    return r.rows.map((x) => x.user_id);
+  }
+
+  /** Whether a user is a live staff user of the firm (a reviewer must be). */
+  async isStaff(db: Queryable, userId: number): Promise<string | null> {
+    const r = await db.query<{ username: string | null; full_name: string | null }>(
+      `SELECT username, full_name FROM ${this.#userAccessTable} WHERE user_id = $1 AND NOT deleted AND lower(role) <> 'client'`, [userId]);
+    const u = r.rows[0];
+    return u ? (u.full_name?.trim() || u.username || `User ${userId}`) : null;
+  }
+}

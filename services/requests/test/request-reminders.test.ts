@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomBytes } from 'node:crypto';
+import { createUserAccessReadModel } from '@ledgerline/kit/access/user-access-read-model.ts';
+import { addDays, instantAt, todayIn } from '@ledgerline/kit/calendar/firm-time-zone.ts';
+import type { Database, SchemaDb } from '@ledgerline/kit/db/database.ts';
+import { migratePlatform, migrateTenant } from '@ledgerline/kit/db/migrations.ts';
+import { databaseTargets, type TestDatabase } from '@ledgerline/kit/db/test-databases.ts';
+import { createLogger } from '@ledgerline/kit/logger.ts';
+import { MAIL_JOB } from '@ledgerline/kit/mail/mail-job.ts';
+import { OUTBOX_TABLE } from '@ledgerline/kit/outbox/outbox.ts';
+import { outboxMigrations } from '@ledgerline/kit/outbox/outbox.migrations.ts';
+import { createJobQueue } from '@ledgerline/kit/scheduler/job-queue.ts';
+import { startScheduler, type Scheduler } from '@ledgerline/kit/scheduler/scheduler.ts';
+import { NOTIFICATION_REQUESTED, type NotificationRequest } from '@ledgerline/contracts/notifications.contracts.ts';
+import { requestsTenantMigrations } from '../src/requests.migrations.ts';
+import { RequestReminders, type Firm } from '../src/requests/request-reminders.ts';
+import { RequestStore } from '../src/requests/request.store.ts';
+
+/*
+ * Reminders and the overdue notice through kit's durable scheduler: the cadence (09:00 in the
+ * firm's zone every reminderEveryDays), the stop (completion, cancellation, nothing
+ * outstanding) and one overdue notice across two replicas and a restart.
+ */
+
+const logger = createLogger('request-reminders-test', 'silent');
+const userAccess = createUserAccessReadModel('requests');
+const jobs = createJobQueue('requests');
+const DAY_MS = 86_400_000;
+const REVIEWER = 11;
+const CLIENT_USER = 21;
+const ZONE = 'Asia/Kolkata';
+
+describe.each(databaseTargets())('document request reminders ($name)', (target) => {
+  let scratch: TestDatabase;
+  let db: Database;
+  let firmDb: SchemaDb;
+  const tenant = { shortName: `req${randomBytes(3).toString('hex')}`, schema: '' };
+  const firm: Firm = { shortName: tenant.shortName, name: 'Acme Tax', timeZone: ZONE };
+  const store = new RequestStore(userAccess.table);
+  const reminders = new RequestReminders({ store, jobs, firm: async () => firm });
+  const replica = (): Scheduler => startScheduler({ db, queue: jobs, handlers: reminders.handlers(), logger, pollMs: 60_000, tenants: async () => [tenant] }, false);
+  const tickOnce = async () => {
+    const s = replica();
+    const n = await s.tick();
+    await s.stop();
+    return n;
+  };
+
+  const notices = async (requestId: number) => {
+    const { rows } = await db.query<{ event: { payload: NotificationRequest } }>(
+      `SELECT event FROM ${OUTBOX_TABLE} WHERE event->>'type' = $1 AND event->'payload'->>'actionUrl' = $2 ORDER BY id`, [NOTIFICATION_REQUESTED, `/requests/${requestId}`]);
+    return rows.map((r) => `${r.event.payload.title.split(':')[0]} → ${r.event.payload.userId}`);
+  };
+  const jobRow = async (key: string) => (await firmDb.query<{ run_at: Date }>(`SELECT run_at FROM ${jobs.table} WHERE key = $1`, [key])).rows[0]?.run_at ?? null;
+  const makeDue = (key: string) => firmDb.query(`UPDATE ${jobs.table} SET run_at = now() - interval '1 minute' WHERE key = $1`, [key]);
+
+  /** An open request with two required items and one optional, armed as if created `armedDaysAgo` days ago. */
+  async function openRequest(dueDate: string, armedDaysAgo: number, reminderEveryDays = 3): Promise<number> {
+    return firmDb.transaction(async (tx) => {
+      const id = await store.insert(tx, {
+        clientId: 1, clientName: 'Own Client', title: 'March GSTR-3B', message: null, dueDate, reminderEveryDays, reportTypeId: null, trackerItemId: null,
+        assignedToId: REVIEWER, assignedToName: 'Reviewer', createdById: REVIEWER,
+      }, [
+        { title: 'Sales register', description: null, required: true, reportTypeId: null },
+        { title: 'Purchase register', description: null, required: true, reportTypeId: null },
+        { title: 'Bank statements', description: null, required: false, reportTypeId: null },
+      ]);
+      await reminders.arm(tx, firm, { id, dueDate, reminderEveryDays }, Date.now() - armedDaysAgo * DAY_MS);
+      return id;
+    });
+  }
+
+  beforeAll(async () => {
+    scratch = await target.open();
+    db = scratch.db;
+    tenant.schema = `t_${tenant.shortName}`;
+    await migratePlatform(db, [outboxMigrations]);
+    await migrateTenant(db, tenant.schema, [requestsTenantMigrations, userAccess.migrations, jobs.migrations]);
+    firmDb = db.forSchema(tenant.schema);
+    const at = new Date().toISOString();
+    await userAccess.remember(firmDb, REVIEWER, { role: 'Admin', roleId: 1, clientIds: [], reportTypeIds: [] }, at);
+    await userAccess.remember(firmDb, CLIENT_USER, { role: 'Client', roleId: 4, clientIds: [1], reportTypeIds: [] }, at);
+    await userAccess.remember(firmDb, 22, { role: 'Client', roleId: 4, clientIds: [2], reportTypeIds: [] }, at);
+  });
+  afterAll(async () => { await scratch.drop(); });
+
+  it('is armed for 09:00 in the firm\'s zone reminderEveryDays after creation, and the overdue notice for 09:00 the day after the due date', async () => {
+    const due = addDays(todayIn(ZONE), 10);
+    const id = await openRequest(due, 0, 4);
+    expect(await jobRow(`request-reminder:${id}`)).toEqual(instantAt(addDays(todayIn(ZONE), 4), '09:00', ZONE));
+    expect(await jobRow(`request-overdue:${id}`)).toEqual(instantAt(addDays(due, 1), '09:00', ZONE));
+    expect((await jobRow(`request-reminder:${id}`))!.toISOString()).toMatch(/T03:30:00\.000Z$/);
+  });
+
+  it('a due reminder tells the client\'s users (not another client\'s), e-mails the link\'s recipient, and comes again reminderEveryDays later only', async () => {
+    const id = await openRequest(addDays(todayIn(ZONE), 10), 4);
+    await firmDb.transaction((tx) => store.insertLink(tx, { requestId: id, tokenHash: randomBytes(32).toString('hex'), email: 'owner@example.com', expiresAt: new Date(Date.now() + DAY_MS), createdById: REVIEWER }));
+    expect(await tickOnce()).toBeGreaterThanOrEqual(1);
+    expect(await notices(id)).toEqual([`Reminder → ${CLIENT_USER}`]);
+    const mails = await firmDb.query<{ payload: { to: string; subject: string; text: string } }>(`SELECT payload FROM ${jobs.table} WHERE kind = $1`, [MAIL_JOB]);
+    expect(mails.rows.map((m) => m.payload.to)).toEqual(['owner@example.com']);
+    expect(mails.rows[0]!.payload.text).toContain('Still needed: Sales register, Purchase register.');
+    // The next one waits its turn: another pass now says nothing.
+    expect(await jobRow(`request-reminder:${id}`)).toEqual(instantAt(addDays(todayIn(ZONE), 3), '09:00', ZONE));
+    await tickOnce();
+    expect(await notices(id)).toHaveLength(1);
+    // Its time comes: the second reminder.
+    await makeDue(`request-reminder:${id}`);
+    await tickOnce();
+    expect(await notices(id)).toEqual([`Reminder → ${CLIENT_USER}`, `Reminder → ${CLIENT_USER}`]);
+  });
+
+  it('stops when nothing required is outstanding, and after cancellation or completion', async () => {
+    const uploaded = await openRequest(addDays(todayIn(ZONE), 10), 4);
+    for (const item of (await store.items(firmDb, uploaded)).filter((i) => i.required)) await store.setItem(firmDb, item.id, { status: 'uploaded' });
+    const cancelled = await openRequest(addDays(todayIn(ZONE), 10), 4);
+    await firmDb.transaction((tx) => store.update(tx, cancelled, { status: 'cancelled' }));
+    const completed = await openRequest(addDays(todayIn(ZONE), 10), 4);
+    await firmDb.transaction(async (tx) => {
+      await store.update(tx, completed, { status: 'completed' });
+      await reminders.disarm(tx, completed);
+    });
+    await tickOnce();
+    expect(await notices(uploaded)).toEqual([]);
+    expect(await notices(cancelled)).toEqual([]);
+    expect(await notices(completed)).toEqual([]);
+    // Not rescheduled: the chase is over.
+    expect(await jobRow(`request-reminder:${uploaded}`)).toBeNull();
+    expect(await jobRow(`request-reminder:${completed}`)).toBeNull();
+  });
+
+  it('the overdue notice reaches the reviewer once across two replicas, a restart and a re-arming; a moved due date is noticed again', async () => {
+    const due = addDays(todayIn(ZONE), -5);
+    const id = await openRequest(due, 1);
+    const [a, b] = [replica(), replica()];
+    await Promise.all([a.tick(), b.tick()]);
+    await a.stop();
+    await b.stop();
+    expect(await notices(id)).toEqual([`Documents overdue → ${REVIEWER}`]);
+
+    // A restart, and the request armed again (an edit of its title): no second notice.
+    await firmDb.transaction((tx) => reminders.arm(tx, firm, { id, dueDate: due, reminderEveryDays: 3 }));
+    expect(await tickOnce()).toBe(1);
+    expect(await notices(id)).toEqual([`Documents overdue → ${REVIEWER}`]);
+
+    // A new due date, passed as well: the reviewer hears about it once more.
+    const later = addDays(todayIn(ZONE), -2);
+    await firmDb.transaction(async (tx) => {
+      await store.update(tx, id, { dueDate: later });
+      await reminders.arm(tx, firm, { id, dueDate: later, reminderEveryDays: 3 });
+    });
+    await tickOnce();
+    expect(await notices(id)).toEqual([`Documents overdue → ${REVIEWER}`, `Documents overdue → ${REVIEWER}`]);
+  });
+});

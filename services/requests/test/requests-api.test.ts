@@ -1,0 +1,393 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomBytes } from 'node:crypto';
+import { addDays } from '@ledgerline/kit/calendar/firm-time-zone.ts';
+import { eventually } from '@ledgerline/kit/testing/eventually.ts';
+import { mailpit } from '@ledgerline/kit/testing/mailpit.ts';
+import { apiClient, createSignedInUser, startTestPortal, testClient } from '@ledgerline/server/portal-harness.ts';
+import type { RunningPortal } from '@ledgerline/server/portal.ts';
+import type { ComplianceItem } from '@ledgerline/contracts/compliance.contracts.ts';
+import type { Client, ReportType } from '@ledgerline/contracts/directory.contracts.ts';
+import type { Company } from '@ledgerline/contracts/identity.contracts.ts';
+import type { Notification } from '@ledgerline/contracts/notifications.contracts.ts';
+import type { PortalFile } from '@ledgerline/contracts/files.contracts.ts';
+import {
+  REQUEST_MESSAGES, type CreatedRequestLink, type DocumentRequest, type DocumentRequestSummary, type PublicDocumentRequest, type RequestLink, type RequestTemplate,
+} from '@ledgerline/contracts/requests.contracts.ts';
+
+/** Users, clients and report types reach the requests service as events (RabbitMQ in CI). */
+const BUS_WAIT_MS = 15_000;
+
+type Portal = RunningPortal & { gatewayUrl: string; adminToken: string };
+let portal: Portal;
+let call: ReturnType<typeof apiClient>;
+const mail = mailpit();
+const suffix = randomBytes(3).toString('hex');
+const ACME = `acme${suffix}`;
+const BETA = `beta${suffix}`;
+const tokens: Record<string, string> = {};
+const ids: Record<string, number> = {};
+const linkRecipient = `client.${suffix}@example.com`;
+
+const dueIn = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+const requestsPath = (tenant = ACME) => `/api/${tenant}/document-requests`;
+
+async function createUser(tenant: string, who: string, roleId: number, clientIds: number[] | null, reportTypeIds: number[] | null = null): Promise<void> {
+  const user = await createSignedInUser(call, tokens.platform!, tenant, { username: `${who}_${tenant}`, fullName: `${who} of ${tenant}`, roleId, clientIds, reportTypeIds });
+  ids[who] = user.id;
+  tokens[who] = user.token;
+}
+
+const create = (who: string, body: Record<string, unknown>, tenant = ACME) => call<DocumentRequest>('POST', requestsPath(tenant), tokens[who], body);
+const get = (who: string, id: number, tenant = ACME) => call<DocumentRequest>('GET', `${requestsPath(tenant)}/${id}`, tokens[who]);
+const listOf = async (who: string, query = '') => {
+  const r = await call<DocumentRequestSummary[]>('GET', `${requestsPath()}${query}`, tokens[who]);
+  expect(r.status).toBe(200);
+  return r.body;
+};
+const decide = (who: string, id: number, itemId: number, body: Record<string, unknown>) =>
+  call<DocumentRequest>('PATCH', `${requestsPath()}/${id}/items/${itemId}`, tokens[who], body);
+
+async function upload(path: string, token: string | null, name: string, content: string): Promise<{ status: number; body: Record<string, unknown> }> {
+  const form = new FormData();
+  form.append('file', new Blob([content], { type: 'text/plain' }), name);
+  const r = await fetch(`${portal.gatewayUrl}${path}`, { method: 'POST', body: form, headers: token ? { authorization: `Bearer ${token}` } : {} });
+  return { status: r.status, body: (await r.json()) as Record<string, unknown> };
+}
+
+const sampleItems = [
+  { title: 'Sales register', description: 'All sales invoices of the month' },
+  { title: 'Purchase register' },
+  { title: 'Bank statements', required: false },
+];
+
+beforeAll(async () => {
+  portal = await startTestPortal({ SCHEDULER_POLL_MS: '200', REQUEST_LINK_ATTEMPTS_PER_MINUTE: '1000', ...(mail ? { SMTP_URL: mail.smtpUrl } : {}) });
+  call = apiClient(portal.gatewayUrl);
+  tokens.platform = portal.adminToken;
+  for (const shortName of [ACME, BETA]) {
+    const r = await call<Company>('POST', '/api/companies', tokens.platform, { name: `${shortName} Tax`, shortName });
+    expect(r.status).toBe(201);
+  }
+  for (const [key, tenant, name] of [['own', ACME, 'Own Client'], ['other', ACME, 'Other Client'], ['beta', BETA, 'Beta Client']] as const) {
+    const r = await call<Client>('POST', `/api/${tenant}/clients`, tokens.platform, testClient(name));
+    expect(r.status).toBe(201);
+    ids[key] = r.body.id;
+  }
+  for (const [key, name] of [['gst', 'GST returns'], ['audit', 'Audit']] as const) {
+    const r = await call<ReportType>('POST', `/api/${ACME}/report-types`, tokens.platform, { name });
+    expect(r.status).toBe(201);
+    ids[key] = r.body.id;
+  }
+  await createUser(ACME, 'admin', 1, null);
+  await createUser(ACME, 'dta', 2, null);
+  await createUser(ACME, 'cpa', 3, [ids.own!], [ids.gst!]);
+  await createUser(ACME, 'cpaOther', 3, [ids.other!], [ids.gst!]);
+  await createUser(ACME, 'cpaAudit', 3, [ids.own!], [ids.audit!]);
+  await createUser(ACME, 'client', 4, [ids.own!]);
+  await createUser(ACME, 'clientOther', 4, [ids.other!]);
+  await createUser(BETA, 'betaAdmin', 1, null);
+  // The service learns users and clients from events: wait until it knows the CPA and the client's user.
+  await eventually(async () => {
+    const r = await create('admin', { clientId: ids.own, title: 'warm-up', dueDate: dueIn(10), assignedToId: ids.cpa, items: [{ title: 'x' }] });
+    expect(r.status).toBe(201);
+    expect(r.body.assignedToName).toBe(`cpa of ${ACME}`);
+    expect((await call('PATCH', `${requestsPath()}/${r.body.id}`, tokens.admin, { status: 'cancelled' })).status).toBe(200);
+  }, BUS_WAIT_MS, 300);
+}, 180_000);
+
+afterAll(async () => {
+  await portal?.stop();
+});
+
+describe('request templates (Admin, DTA)', () => {
+  it('Admin creates, DTA edits, staff read, Admin deletes', async () => {
+    const created = await call<RequestTemplate>('POST', `/api/${ACME}/request-templates`, tokens.admin, { name: 'GSTR-3B', reportTypeId: ids.gst, items: sampleItems });
+    expect(created.status).toBe(201);
+    expect(created.body.items).toEqual([
+      { title: 'Sales register', description: 'All sales invoices of the month', required: true },
+      { title: 'Purchase register', description: null, required: true },
+      { title: 'Bank statements', description: null, required: false },
+    ]);
+    const edited = await call<RequestTemplate>('PUT', `/api/${ACME}/request-templates/${created.body.id}`, tokens.dta, { name: 'GSTR-3B monthly', items: sampleItems.slice(0, 2) });
+    expect(edited.status).toBe(200);
+    expect(edited.body).toMatchObject({ name: 'GSTR-3B monthly', reportTypeId: null });
+    const read = await call<RequestTemplate[]>('GET', `/api/${ACME}/request-templates`, tokens.cpa);
+    expect(read.body.map((t) => t.name)).toContain('GSTR-3B monthly');
+    ids.template = created.body.id;
+    const doomed = await call<RequestTemplate>('POST', `/api/${ACME}/request-templates`, tokens.admin, { name: 'Doomed', items: [{ title: 'x' }] });
+    expect((await call('DELETE', `/api/${ACME}/request-templates/${doomed.body.id}`, tokens.admin)).body).toMatchObject({ message: REQUEST_MESSAGES.templateDeleted });
+    expect((await call('DELETE', `/api/${ACME}/request-templates/${doomed.body.id}`, tokens.admin)).status).toBe(404);
+  });
+
+  it('CPA and Client users may not manage templates; clients may not read them; another firm sees none', async () => {
+    for (const who of ['cpa', 'client']) {
+      const r = await call('POST', `/api/${ACME}/request-templates`, tokens[who], { name: 'x', items: [{ title: 'x' }] });
+      expect(r.status).toBe(403);
+    }
+    expect((await call('POST', `/api/${ACME}/request-templates`, tokens.cpa, { name: 'x', items: [{ title: 'x' }] })).body).toMatchObject({ message: REQUEST_MESSAGES.templatesDenied });
+    expect((await call('GET', `/api/${ACME}/request-templates`, tokens.client)).status).toBe(403);
+    expect((await call<RequestTemplate[]>('GET', `/api/${BETA}/request-templates`, tokens.betaAdmin)).body).toEqual([]);
+    expect((await call('PUT', `/api/${BETA}/request-templates/${ids.template}`, tokens.betaAdmin, { name: 'x', items: [{ title: 'x' }] })).status).toBe(404);
+    expect((await call('GET', `/api/${ACME}/request-templates`, tokens.betaAdmin)).status).toBeGreaterThanOrEqual(401);
+  });
+
+  it('refuses a template without a name or items', async () => {
+    expect((await call('POST', `/api/${ACME}/request-templates`, tokens.admin, { name: ' ', items: [{ title: 'x' }] })).body).toMatchObject({ message: 'name is required' });
+    expect((await call('POST', `/api/${ACME}/request-templates`, tokens.admin, { name: 'x', items: [] })).body).toMatchObject({ message: 'A template needs at least one item' });
+  });
+});
+
+describe('document requests: creation, rules and access', () => {
+  it.each([
+    [{ title: 'x', dueDate: dueIn(5), items: [{ title: 'x' }] }, 'clientId must be a valid id'],
+    [{ clientId: 1, title: 'x', dueDate: '2030-02-30', items: [{ title: 'x' }] }, 'dueDate must be a valid date (YYYY-MM-DD)'],
+    [{ clientId: 1, title: 'x', dueDate: dueIn(5) }, REQUEST_MESSAGES.itemsRequired],
+    [{ clientId: 1, title: 'x', dueDate: dueIn(5), templateId: 1, items: [{ title: 'x' }] }, REQUEST_MESSAGES.templateOrItems],
+    [{ clientId: 1, title: 'x', dueDate: dueIn(5), items: [{ title: 'x' }], reminderEveryDays: 31 }, 'reminderEveryDays must be a whole number from 1 to 30'],
+  ])('%j → 400 %s', async (body, message) => {
+    const r = await create('admin', body);
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ message });
+  });
+
+  it('creates from a template with the request\'s report type on every item, defaults and progress', async () => {
+    const r = await create('cpa', { clientId: ids.own, title: 'March GSTR-3B', message: 'For the March return', dueDate: dueIn(10), reportTypeId: ids.gst, templateId: ids.template });
+    expect(r.status).toBe(201);
+    expect(r.body).toMatchObject({
+      clientId: ids.own, clientName: 'Own Client', status: 'open', reminderEveryDays: 3, reportTypeId: ids.gst, trackerItemId: null,
+      assignedToId: ids.cpa, createdById: ids.cpa, progress: { required: 2, done: 0 },
+    });
+    expect(r.body.items.map((i) => [i.title, i.required, i.reportTypeId, i.status])).toEqual([
+      ['Sales register', true, ids.gst, 'requested'], ['Purchase register', true, ids.gst, 'requested'],
+    ]);
+    ids.march = r.body.id;
+  });
+
+  it('the reviewer must be staff of this firm; an unknown template or client answers 404', async () => {
+    expect((await create('admin', { clientId: ids.own, title: 'x', dueDate: dueIn(5), items: [{ title: 'x' }], assignedToId: ids.client })).body).toMatchObject({ message: REQUEST_MESSAGES.assigneeNotStaff });
+    expect((await create('admin', { clientId: ids.own, title: 'x', dueDate: dueIn(5), templateId: 999_999 })).status).toBe(404);
+    expect((await create('admin', { clientId: 999_999, title: 'x', dueDate: dueIn(5), items: [{ title: 'x' }] })).status).toBe(404);
+  });
+
+  it('access matrix: Client users and CPAs without the client or the report type are refused; another firm sees nothing', async () => {
+    const body = { clientId: ids.own, title: 'x', dueDate: dueIn(5), reportTypeId: ids.gst, items: [{ title: 'x' }] };
+    expect((await create('client', body)).status).toBe(403);
+    expect((await create('client', body)).body).toMatchObject({ message: REQUEST_MESSAGES.clientsCannotManage });
+    expect((await create('cpaOther', body)).status).toBe(404);
+    expect((await create('cpaAudit', body)).status).toBe(404);
+    for (const who of ['admin', 'dta', 'cpa', 'client']) expect([who, (await get(who, ids.march!)).status]).toEqual([who, 200]);
+    for (const who of ['cpaOther', 'cpaAudit', 'clientOther']) expect([who, (await get(who, ids.march!)).status]).toEqual([who, 404]);
+    expect((await get('betaAdmin', ids.march!, BETA)).status).toBe(404);
+    expect((await get('betaAdmin', ids.march!)).status).toBeGreaterThanOrEqual(401);
+    expect((await listOf('cpaOther')).map((r) => r.id)).not.toContain(ids.march);
+    expect((await listOf('cpaAudit')).map((r) => r.id)).not.toContain(ids.march);
+    expect((await listOf('clientOther')).map((r) => r.id)).not.toContain(ids.march);
+    expect((await call<DocumentRequestSummary[]>('GET', requestsPath(BETA), tokens.betaAdmin)).body).toEqual([]);
+    for (const [method, path] of [['PATCH', ''], ['POST', '/send'], ['POST', '/links'], ['GET', '/links']] as const) {
+      expect([method, path, (await call(method, `${requestsPath()}/${ids.march}${path}`, tokens.client, method === 'GET' ? undefined : {})).status]).toEqual([method, path, 403]);
+    }
+  });
+
+  it('lists with filters: client, status, overdue', async () => {
+    const late = await create('admin', { clientId: ids.other, title: 'Late one', dueDate: dueIn(-3), items: [{ title: 'Ledger' }] });
+    expect(late.status).toBe(201);
+    const all = await listOf('admin');
+    expect(all.map((r) => r.id)).toEqual(expect.arrayContaining([ids.march, late.body.id]));
+    expect((await listOf('admin', `?clientId=${ids.other}`)).every((r) => r.clientId === ids.other)).toBe(true);
+    expect((await listOf('admin', '?overdue=true')).map((r) => r.id)).toEqual([late.body.id]);
+    expect((await listOf('admin', '?status=cancelled')).every((r) => r.status === 'cancelled')).toBe(true);
+    expect((await listOf('client')).map((r) => r.clientId).every((c) => c === ids.own)).toBe(true);
+    expect((await call('GET', `${requestsPath()}?status=done`, tokens.admin)).status).toBe(400);
+  });
+
+  it('PATCH edits, cancels and reopens (staff only)', async () => {
+    const r = await call<DocumentRequest>('PATCH', `${requestsPath()}/${ids.march}`, tokens.admin, { reminderEveryDays: 5, assignedToId: ids.dta });
+    expect(r.body).toMatchObject({ reminderEveryDays: 5, assignedToId: ids.dta, assignedToName: `dta of ${ACME}` });
+    expect((await call<DocumentRequest>('PATCH', `${requestsPath()}/${ids.march}`, tokens.admin, { status: 'cancelled' })).body.status).toBe('cancelled');
+    expect((await call<DocumentRequest>('PATCH', `${requestsPath()}/${ids.march}`, tokens.admin, { status: 'open', assignedToId: ids.admin })).body.status).toBe('open');
+    expect((await call('PATCH', `${requestsPath()}/${ids.march}`, tokens.admin, { status: 'completed' })).status).toBe(400);
+  });
+});
+
+describe('items: upload, reject, not applicable, accept, completion', () => {
+  it('a Client user uploads for an item: the file is a report of the client with the item\'s report type, found by content', async () => {
+    const request = (await get('client', ids.march!)).body;
+    const [sales, purchases] = request.items;
+    const r = await upload(`${requestsPath()}/${ids.march}/items/${sales!.id}/files`, tokens.client!, 'sales-march.txt', `Sales register march ${suffix} zucchini`);
+    expect(r.status).toBe(201);
+    const item = (r.body as unknown as DocumentRequest).items.find((i) => i.id === sales!.id)!;
+    expect(item.status).toBe('uploaded');
+    expect(item.files).toEqual([expect.objectContaining({ fileName: 'sales-march.txt', uploadedByName: `client of ${ACME}`, viaLink: false })]);
+    const files = await call<PortalFile[]>('GET', `/api/${ACME}/files?clientId=${ids.own}`, tokens.admin);
+    expect(files.body.find((f) => f.id === item.files[0]!.fileId)).toMatchObject({ clientId: ids.own, reportTypeId: ids.gst, fileType: 'report' });
+    await eventually(async () => {
+      const found = await call<PortalFile[]>('GET', `/api/${ACME}/files?search=zucchini`, tokens.admin);
+      expect(found.body.map((f) => f.id)).toContain(item.files[0]!.fileId);
+    }, 20_000, 300);
+    ids.sales = sales!.id;
+    ids.purchases = purchases!.id;
+  });
+
+  it('another client\'s user, another firm and a CPA without the report type cannot upload', async () => {
+    for (const who of ['clientOther', 'cpaAudit']) {
+      expect([who, (await upload(`${requestsPath()}/${ids.march}/items/${ids.sales}/files`, tokens[who]!, 'x.txt', 'x')).status]).toEqual([who, 404]);
+    }
+    expect((await upload(`${requestsPath(BETA)}/${ids.march}/items/${ids.sales}/files`, tokens.betaAdmin!, 'x.txt', 'x')).status).toBe(404);
+    expect((await upload(`${requestsPath()}/${ids.march}/items/999999/files`, tokens.client!, 'x.txt', 'x')).body).toMatchObject({ message: REQUEST_MESSAGES.itemNotFound });
+  });
+
+  it('a rejection needs a comment and returns the item to the client as requested with the reason', async () => {
+    expect((await decide('admin', ids.march!, ids.sales!, { status: 'rejected' })).body).toMatchObject({ message: REQUEST_MESSAGES.rejectionNeedsComment });
+    const r = await decide('admin', ids.march!, ids.sales!, { status: 'rejected', comment: 'Page 2 is missing' });
+    expect(r.status).toBe(200);
+    expect(r.body.items.find((i) => i.id === ids.sales)).toMatchObject({ status: 'requested', staffComment: 'Page 2 is missing' });
+    expect((await get('client', ids.march!)).body.items.find((i) => i.id === ids.sales)!.staffComment).toBe('Page 2 is missing');
+    await eventually(async () => {
+      const mine = await call<Notification[]>('GET', `/api/${ACME}/notifications`, tokens.client);
+      expect(mine.body.map((n) => n.message).join('\n')).toContain('Page 2 is missing');
+    }, BUS_WAIT_MS, 300);
+  });
+
+  it('client users only mark not applicable (with a comment); staff only accept or reject', async () => {
+    expect((await decide('client', ids.march!, ids.purchases!, { status: 'accepted' })).body).toMatchObject({ message: REQUEST_MESSAGES.clientMayOnlyMarkNotApplicable });
+    expect((await decide('client', ids.march!, ids.purchases!, { status: 'not_applicable' })).body).toMatchObject({ message: REQUEST_MESSAGES.notApplicableNeedsComment });
+    expect((await decide('admin', ids.march!, ids.purchases!, { status: 'not_applicable', comment: 'x' })).body).toMatchObject({ message: REQUEST_MESSAGES.staffDecision });
+    expect((await decide('admin', ids.march!, ids.purchases!, { status: 'accepted' })).body).toMatchObject({ message: REQUEST_MESSAGES.nothingToAccept });
+    expect((await decide('clientOther', ids.march!, ids.purchases!, { status: 'not_applicable', comment: 'x' })).status).toBe(404);
+    const r = await decide('client', ids.march!, ids.purchases!, { status: 'not_applicable', comment: 'No purchases in March' });
+    expect(r.body.items.find((i) => i.id === ids.purchases)).toMatchObject({ status: 'not_applicable', clientComment: 'No purchases in March' });
+  });
+
+  it('when every required item is accepted or not applicable the request completes and the reviewer is told', async () => {
+    expect((await upload(`${requestsPath()}/${ids.march}/items/${ids.sales}/files`, tokens.client!, 'sales-march-v2.txt', 'Sales register, all pages')).status).toBe(201);
+    // The client's "does not apply" already counts: accepting the last upload completes the request.
+    const done = await decide('admin', ids.march!, ids.sales!, { status: 'accepted' });
+    expect(done.body).toMatchObject({ status: 'completed', progress: { required: 2, done: 2 } });
+    expect(done.body.items.find((i) => i.id === ids.sales)!.files.map((f) => f.fileName)).toEqual(['sales-march.txt', 'sales-march-v2.txt']);
+    await eventually(async () => {
+      const mine = await call<Notification[]>('GET', `/api/${ACME}/notifications`, tokens.admin);
+      expect(mine.body.map((n) => n.title)).toContain('Documents complete: March GSTR-3B');
+    }, BUS_WAIT_MS, 300);
+    expect((await decide('client', ids.march!, ids.sales!, { status: 'not_applicable', comment: 'x' })).body).toMatchObject({ message: REQUEST_MESSAGES.notOpen });
+    expect((await call('PATCH', `${requestsPath()}/${ids.march}`, tokens.admin, { status: 'open' })).status).toBe(409);
+  });
+});
+
+describe('send and links', () => {
+  let request: DocumentRequest;
+  let link: CreatedRequestLink;
+  const token = (url: string) => url.slice(url.lastIndexOf('/') + 1);
+  const publicPath = (t: string) => `/api/public/document-requests/${t}`;
+
+  beforeAll(async () => {
+    request = (await create('admin', { clientId: ids.own, title: 'Form 1040 2025', message: 'For your return', dueDate: dueIn(20), items: [{ title: 'W-2s' }, { title: '1099s' }, { title: 'Prior-year return', required: false }] })).body;
+  });
+
+  it('send notifies the client\'s users now', async () => {
+    const r = await call(`POST`, `${requestsPath()}/${request.id}/send`, tokens.admin);
+    expect(r.body).toMatchObject({ message: REQUEST_MESSAGES.sent });
+    await eventually(async () => {
+      const mine = await call<Notification[]>('GET', `/api/${ACME}/notifications`, tokens.client);
+      expect(mine.body.map((n) => n.title)).toContain(`${ACME} Tax asks for documents: Form 1040 2025`);
+    }, BUS_WAIT_MS, 300);
+  });
+
+  it('creates a link (default 14 days, at most 90), lists it without its token, e-mails it to the recipient', async () => {
+    expect((await call('POST', `${requestsPath()}/${request.id}/links`, tokens.admin, { expiresInDays: 91 })).body).toMatchObject({ message: 'expiresInDays must be a whole number from 1 to 90' });
+    expect((await call('POST', `${requestsPath()}/${request.id}/links`, tokens.admin, { email: 'not-an-address' })).status).toBe(400);
+    const r = await call<CreatedRequestLink>('POST', `${requestsPath()}/${request.id}/links`, tokens.admin, { email: linkRecipient });
+    expect(r.status).toBe(201);
+    link = r.body;
+    expect(link.url).toMatch(new RegExp(`/document-request/${ACME}\\.[A-Za-z0-9_-]{43}$`));
+    const days = (Date.parse(link.expiresAt) - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(13.9);
+    expect(days).toBeLessThanOrEqual(14);
+    const listed = await call<RequestLink[]>('GET', `${requestsPath()}/${request.id}/links`, tokens.admin);
+    expect(listed.body).toEqual([expect.objectContaining({ id: link.id, email: linkRecipient, revokedAt: null })]);
+    expect(JSON.stringify(listed.body)).not.toContain(token(link.url));
+    if (mail) {
+      const received = await mail.waitForMail(linkRecipient);
+      expect(received.Subject).toBe(`${ACME} Tax asks for documents: Form 1040 2025`);
+      expect(received.Text).toContain(link.url);
+    }
+  });
+
+  it('the public call shows what is needed, never file names; uploads and not-applicable work by link only', async () => {
+    const t = token(link.url);
+    const shown = await call<PublicDocumentRequest>('GET', publicPath(t));
+    expect(shown.status).toBe(200);
+    expect(shown.body).toEqual({
+      firmName: `${ACME} Tax`, clientName: 'Own Client', title: 'Form 1040 2025', message: 'For your return', dueDate: request.dueDate,
+      items: request.items.map((i) => ({ id: i.id, title: i.title, description: null, required: i.required, status: 'requested', fileCount: 0 })),
+    });
+    const [w2, n1099, prior] = request.items;
+    const up = await upload(`${publicPath(t)}/items/${w2!.id}/files`, null, 'w2-secret-name.txt', 'W-2 wages 1000');
+    expect(up.status).toBe(201);
+    expect(JSON.stringify(up.body)).not.toContain('w2-secret-name');
+    expect((up.body as unknown as PublicDocumentRequest).items[0]).toMatchObject({ status: 'uploaded', fileCount: 1 });
+    expect((await call('POST', `${publicPath(t)}/items/${prior!.id}/not-applicable`, null, {})).body).toMatchObject({ message: REQUEST_MESSAGES.notApplicableNeedsComment });
+    expect((await call<PublicDocumentRequest>('POST', `${publicPath(t)}/items/${prior!.id}/not-applicable`, null, { comment: 'First year' })).body.items[2]).toMatchObject({ status: 'not_applicable' });
+    const staffView = (await get('admin', request.id)).body;
+    expect(staffView.items[0]!.files).toEqual([expect.objectContaining({ fileName: 'w2-secret-name.txt', viaLink: true, uploadedByName: `Own Client (upload link sent to ${linkRecipient})` })]);
+    // The files service's own rules apply to link uploads, with its messages.
+    expect(await upload(`${publicPath(t)}/items/${n1099!.id}/files`, null, '1099.pdf', 'not a pdf at all')).toMatchObject({ status: 415 });
+    expect(await upload(`${publicPath(t)}/items/${n1099!.id}/files`, null, 'empty.txt', '')).toMatchObject({ status: 400, body: { message: 'The file "empty.txt" is empty.' } });
+    expect((await get('admin', request.id)).body.items[1]).toMatchObject({ status: 'requested', files: [] });
+  });
+
+  it('an unknown token is 404; a revoked link, or a request completed or cancelled, answers 410 with a message', async () => {
+    expect((await call('GET', publicPath(`${ACME}.${'A'.repeat(43)}`))).status).toBe(404);
+    expect((await call('GET', publicPath('nosuchfirm.abc'))).status).toBe(404);
+    const second = (await call<CreatedRequestLink>('POST', `${requestsPath()}/${request.id}/links`, tokens.admin, { expiresInDays: 90 })).body;
+    expect((await call('DELETE', `${requestsPath()}/${request.id}/links/${second.id}`, tokens.admin)).body).toMatchObject({ message: REQUEST_MESSAGES.linkRevoked });
+    const revoked = await call('GET', publicPath(token(second.url)));
+    expect(revoked).toMatchObject({ status: 410, body: { message: REQUEST_MESSAGES.linkGone } });
+    expect((await upload(`${publicPath(token(second.url))}/items/${request.items[0]!.id}/files`, null, 'x.txt', 'x')).status).toBe(410);
+    expect((await call('DELETE', `${requestsPath()}/${request.id}/links/999999`, tokens.admin)).status).toBe(404);
+    expect((await call('PATCH', `${requestsPath()}/${request.id}`, tokens.admin, { status: 'cancelled' })).status).toBe(200);
+    expect(await call('GET', publicPath(token(link.url)))).toMatchObject({ status: 410, body: { message: REQUEST_MESSAGES.requestDone } });
+  });
+});
+
+describe('POST /compliance-tracker/{id}/document-request (answered by compliance, made here)', () => {
+  let item: ComplianceItem;
+  const trackerPath = (id: number, tenant = ACME) => `/api/${tenant}/compliance-tracker/${id}/document-request`;
+
+  beforeAll(async () => {
+    const year = new Date().getUTCFullYear() + 1;
+    // No grants: the CPA serving the client keeps their own report types, so GSTR-3B stays outside them.
+    expect((await call('POST', `/api/${ACME}/compliance-presets/india/apply`, tokens.admin, { clientIds: [ids.own], grantToUserIds: [] })).status).toBe(200);
+    expect((await call('POST', `/api/${ACME}/compliance-schedules/generate/${year}?clientId=${ids.own}`, tokens.admin)).status).toBeLessThan(300);
+    const items = await call<ComplianceItem[]>('GET', `/api/${ACME}/compliance-tracker?clientId=${ids.own}&limit=500`, tokens.admin);
+    item = items.body.find((i) => i.reportTypeName === 'GSTR-3B')!;
+    expect(item).toBeDefined();
+  });
+
+  it('makes a request for the item\'s client and report type from the calendar\'s checklist, due 7 days before the item', async () => {
+    const r = await call<DocumentRequest>('POST', trackerPath(item.id), tokens.admin, {});
+    expect(r.status).toBe(201);
+    expect(r.body).toMatchObject({
+      clientId: ids.own, reportTypeId: item.reportTypeId, trackerItemId: item.id, title: `GSTR-3B — ${item.period}`,
+      dueDate: addDays(item.dueDate, -7), assignedToId: ids.admin, progress: { required: 3, done: 0 },
+    });
+    expect(r.body.items.map((i) => i.title)).toEqual(['Sales register', 'Purchase register', 'Bank statements']);
+    expect(r.body.items.every((i) => i.reportTypeId === item.reportTypeId)).toBe(true);
+    expect((await call<DocumentRequest>('POST', trackerPath(item.id), tokens.admin, { daysBefore: 10 })).body.dueDate).toBe(addDays(item.dueDate, -10));
+  });
+
+  it('the firm\'s own template for the report type wins; a templateId wins over both', async () => {
+    const own = await call<RequestTemplate>('POST', `/api/${ACME}/request-templates`, tokens.admin, { name: 'Our GSTR-3B', reportTypeId: item.reportTypeId, items: [{ title: 'GST workbook' }] });
+    expect((await call<DocumentRequest>('POST', trackerPath(item.id), tokens.admin, {})).body.items.map((i) => i.title)).toEqual(['GST workbook']);
+    expect((await call<DocumentRequest>('POST', trackerPath(item.id), tokens.admin, { templateId: ids.template })).body.items.map((i) => i.title)).toEqual(['Sales register', 'Purchase register']);
+    expect((await call('POST', trackerPath(item.id), tokens.admin, { templateId: 999_999 })).status).toBe(404);
+    await call('DELETE', `/api/${ACME}/request-templates/${own.body.id}`, tokens.admin);
+  });
+
+  it('refused to Client users, a CPA without the item\'s report type, another firm; a missing item is 404; bad input 400', async () => {
+    expect((await call('POST', trackerPath(item.id), tokens.client, {})).status).toBe(403);
+    expect((await call('POST', trackerPath(item.id), tokens.cpa, {})).status).toBe(404);
+    expect((await call('POST', trackerPath(item.id, BETA), tokens.betaAdmin, {})).status).toBe(404);
+    expect((await call('POST', trackerPath(999_999), tokens.admin, {})).status).toBe(404);
+    expect(await call('POST', trackerPath(item.id), tokens.admin, { daysBefore: -1 })).toMatchObject({ status: 400, body: { message: 'daysBefore must be a whole number from 0 to 365' } });
+  });
+});

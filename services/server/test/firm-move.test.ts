@@ -1,0 +1,306 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createHash, randomBytes } from 'node:crypto';
+import { PassThrough, Readable } from 'node:stream';
+import { readTar, TarWriter } from '@ledgerline/kit/portability/tar-archive.ts';
+import { eventually } from '@ledgerline/kit/testing/eventually.ts';
+import { apiClient, createSignedInUser, startTestPortal, TEST_USER_PASSWORD, testClient } from '../src/portal-harness.ts';
+import type { RunningPortal } from '../src/portal.ts';
+
+/*
+ * Moving a firm (README "Backup, restore and moving a firm"): a firm with data in every
+ * service is exported and imported under a new short name on the same installation; the
+ * copy answers every read the same, its files are byte-identical and found by content,
+ * its users sign in with their passwords, and exporting the copy gives the same checksums.
+ * Runs on the embedded default, and on PostgreSQL and RabbitMQ when POSTGRES_URL/AMQP_URL are set.
+ */
+type Portal = RunningPortal & { gatewayUrl: string; adminToken: string };
+let portal: Portal;
+let call: ReturnType<typeof apiClient>;
+const suffix = randomBytes(3).toString('hex');
+const FIRM = `mv${suffix}`;
+const COPY = `cp${suffix}`;
+let firmId: number;
+let admin: string;
+const CONTENT = `Annual statement of Zephyrine Holdings ${suffix}: turnover 45,00,000`;
+
+/** Every list and read a firm Admin makes, per service (ids are kept in the copy, so paths with ids hold too). */
+const READS = [
+  '/users', '/roles', '/auth/me', '/clients', '/report-types', '/client-field-settings', '/files', '/files?search=zephyrine',
+  '/activity-logs', '/dashboard', '/prompt-templates', '/tasks', '/notifications', '/compliance-schedules',
+  '/compliance-tracker', '/compliance-insights', '/conversations', '/messages/unread/count',
+];
+
+const poll = async <T>(fn: () => Promise<T | null>): Promise<T> => {
+  for (let i = 0; i < 300; i++) {
+    const v = await fn();
+    if (v) return v;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('timed out');
+};
+
+async function exportFirm(path: string, token: string): Promise<{ bytes: Buffer; manifest: { files: Record<string, { sha256: string }>; services: Record<string, { rows: Record<string, number>; objects: number }> } }> {
+  const started = await call<{ id: string; status: string }>('POST', `${path}/export`, token);
+  expect(started.status).toBe(202);
+  expect(started.body.status).toBe('running');
+  const listPath = path.startsWith('/api/companies') ? `${path}/exports` : `${path}/export`;
+  const ready = await poll(async () => {
+    const list = await call<{ id: string; status: string; size: number; progress: number }[]>('GET', listPath, token);
+    const job = list.body.find((j) => j.id === started.body.id);
+    if (job?.status === 'failed') throw new Error(JSON.stringify(job));
+    return job?.status === 'ready' ? job : null;
+  });
+  expect(ready.progress).toBe(100);
+  const downloadPath = path.startsWith('/api/companies') ? `${path}/exports/${ready.id}/download` : `${path}/export/${ready.id}/download`;
+  const r = await fetch(`${portal.gatewayUrl}${downloadPath}`, { headers: { authorization: `Bearer ${token}` } });
+  expect(r.status).toBe(200);
+  const bytes = Buffer.from(await r.arrayBuffer());
+  expect(bytes.length).toBe(ready.size);
+  // The manifest is the last entry: its JSON sits before the end-of-archive blocks.
+  const text = bytes.toString('utf8');
+  const start = text.lastIndexOf('{\n  "format"');
+  const manifest = JSON.parse(text.slice(start, text.indexOf('\0', start))) as Awaited<ReturnType<typeof exportFirm>>['manifest'];
+  return { bytes, manifest };
+}
+
+async function importArchive(bytes: Buffer, name: string, shortName: string): Promise<{ status: number; body: { id?: string; message?: string } }> {
+  const form = new FormData();
+  form.append('name', name);
+  form.append('shortName', shortName);
+  form.append('file', new Blob([new Uint8Array(bytes)]), 'firm.tar');
+  const r = await fetch(`${portal.gatewayUrl}/api/companies/import`, { method: 'POST', headers: { authorization: `Bearer ${portal.adminToken}` }, body: form });
+  return { status: r.status, body: (await r.json()) as { id?: string; message?: string } };
+}
+
+const companyCount = async () => (await call<unknown[]>('GET', '/api/companies', portal.adminToken)).body.length;
+
+beforeAll(async () => {
+  portal = await startTestPortal({ GATEWAY_RATE_LIMIT_PER_MINUTE: '1000000' });
+  call = apiClient(portal.gatewayUrl);
+  const firm = await call<{ id: number }>('POST', '/api/companies', portal.adminToken, { name: `Move ${suffix}`, shortName: FIRM });
+  firmId = firm.body.id;
+  const created = async (path: string, body: unknown) => {
+    const r = await call<{ id: number }>('POST', `/api/${FIRM}${path}`, portal.adminToken, body);
+    if (r.status !== 201) throw new Error(`${path}: ${r.status} ${JSON.stringify(r.body)}`);
+    return r.body.id;
+  };
+  const clientId = await created('/clients', testClient('Zephyrine Holdings'));
+  const reportTypeId = await created('/report-types', { name: 'Annual Statement' });
+  const staff = await createSignedInUser(call, portal.adminToken, FIRM, { username: `mover_${suffix}`, fullName: 'Mia Mover', roleId: 1, clientIds: null, reportTypeIds: null });
+  admin = staff.token;
+  const colleague = await createSignedInUser(call, portal.adminToken, FIRM, { username: `colleague_${suffix}`, fullName: 'Colin Colleague', roleId: 2, clientIds: null, reportTypeIds: null });
+  await created('/roles', { name: 'Reviewer' });
+  const form = new FormData();
+  form.append('fileType', 'report');
+  form.append('clientId', String(clientId));
+  form.append('reportTypeId', String(reportTypeId));
+  form.append('file', new Blob([CONTENT]), 'statement.txt');
+  const up = await fetch(`${portal.gatewayUrl}/api/${FIRM}/files`, { method: 'POST', headers: { authorization: `Bearer ${admin}` }, body: form });
+  expect(up.status).toBe(201);
+  await created('/tasks', { title: 'Collect receipts', clientIds: [clientId] });
+  const schedule = await created('/compliance-schedules', { clientId, reportTypeId, frequency: 'yearly', dueMonths: ['6'] });
+  await call('POST', `/api/${FIRM}/compliance-schedules/${schedule}/generate/2030`, portal.adminToken);
+  await created('/prompt-templates', { name: 'Summary', content: 'Summarise the statement' }).catch(() => undefined);
+  const conversation = await poll(async () => {
+    const c = await call<{ id: number }>('POST', `/api/${FIRM}/conversations`, admin, { title: 'Year end', participantIds: [colleague.id] });
+    return c.status === 201 ? c.body.id : null;
+  });
+  expect((await call('POST', `/api/${FIRM}/conversations/${conversation}/messages`, admin, { content: 'Statement is in' })).status).toBe(201);
+  // Derived data settles: the text is searchable, the insight and the activity are written.
+  await eventually(async () => {
+    const found = await call<unknown[]>('GET', `/api/${FIRM}/files?search=zephyrine`, admin);
+    expect(found.body).toHaveLength(1);
+    const insights = await call<unknown[]>('GET', `/api/${FIRM}/compliance-insights`, admin);
+    expect(insights.body.length).toBeGreaterThan(0);
+  }, 20_000);
+}, 180_000);
+
+afterAll(async () => {
+  await portal?.stop();
+});
+
+describe('moving a firm', () => {
+  let original: Awaited<ReturnType<typeof exportFirm>>;
+
+  it('exports a firm into an archive whose manifest counts every service\'s rows and objects', async () => {
+    original = await exportFirm(`/api/companies/${firmId}`, portal.adminToken);
+    expect(original.manifest.services.files!.objects).toBe(1);
+    expect(original.manifest.services.identity!.rows.users).toBe(2);
+    expect(original.manifest.services.files!.rows.files).toBe(1);
+    expect(Object.keys(original.manifest.services).sort()).toEqual(['activity', 'chat', 'compliance', 'directory', 'files', 'identity', 'insights', 'messaging', 'tasks']);
+  }, 60_000);
+
+  it('lets a firm\'s Admin export their own firm, and no other', async () => {
+    const own = await exportFirm(`/api/${FIRM}`, admin);
+    expect(own.manifest.files).toEqual(original.manifest.files);
+    expect((await call('POST', `/api/companies/${firmId}/export`, admin)).status).toBe(403);
+    expect((await call('GET', `/api/companies/${firmId}/exports`, admin)).status).toBe(403);
+  }, 60_000);
+
+  it('refuses a truncated archive, a changed byte, a short name in use and a newer version, creating nothing', async () => {
+    const before = await companyCount();
+    const truncated = await importArchive(original.bytes.subarray(0, original.bytes.length - 2048), 'Broken', `br${suffix}`);
+    expect(truncated).toEqual({ status: 400, body: { message: 'The archive is truncated or damaged.' } });
+    const changed = Buffer.from(original.bytes);
+    const at = changed.indexOf(Buffer.from(CONTENT.slice(0, 20)));
+    changed[at] = changed[at]! ^ 1;
+    const mismatch = await importArchive(changed, 'Changed', `ch${suffix}`);
+    expect(mismatch.status).toBe(400);
+    expect(mismatch.body.message).toMatch(/does not match its checksum/);
+    const taken = await importArchive(original.bytes, 'Taken', FIRM);
+    expect(taken).toEqual({ status: 409, body: { message: 'A tenant with this short name already exists' } });
+    const newer = Buffer.from(original.bytes.toString('latin1').replace(/"productVersion": "[^"]+"/, (m) => m.replace(/"[^"]+"$/, '"9.0.0"')), 'latin1');
+    // Same length, so the tar headers hold; the manifest is not in its own checksum list.
+    const refusedNewer = await importArchive(newer, 'Newer', `nw${suffix}`);
+    expect(refusedNewer.status).toBe(400);
+    expect(refusedNewer.body.message).toMatch(/newer version of Ledgerline \(9\.0\.0\)/);
+    expect(await companyCount()).toBe(before);
+  }, 60_000);
+
+  it('imports the archive as a new firm that answers every read the same', async () => {
+    const job = await importArchive(original.bytes, `Copy ${suffix}`, COPY);
+    expect(job.status).toBe(202);
+    const done = await poll(async () => {
+      const r = await call<{ status: string; company: { id: number; shortName: string } | null; message: string | null }>('GET', `/api/companies/imports/${job.body.id}`, portal.adminToken);
+      if (r.body.status === 'failed') throw new Error(r.body.message ?? 'failed');
+      return r.body.status === 'ready' ? r.body : null;
+    });
+    expect(done.company!.shortName).toBe(COPY);
+    // Exported again before anyone signs in to the copy (a sign-in records its time): the same checksums, file for file.
+    const again = await exportFirm(`/api/companies/${done.company!.id}`, portal.adminToken);
+    expect(again.manifest.files).toEqual(original.manifest.files);
+    const login = await call<{ token: string }>('POST', `/api/${COPY}/auth/login`, null, { username: `mover_${suffix}`, password: TEST_USER_PASSWORD });
+    expect(login.status).toBe(200);
+    const copyAdmin = login.body.token;
+    for (const path of READS) {
+      const a = await call('GET', `/api/${FIRM}${path}`, admin);
+      const b = await call('GET', `/api/${COPY}${path}`, copyAdmin);
+      expect({ path, status: b.status, body: normalise(b.body) }).toEqual({ path, status: a.status, body: normalise(a.body) });
+    }
+    const files = await call<{ id: number }[]>('GET', `/api/${COPY}/files`, copyAdmin);
+    const bytes = await fetch(`${portal.gatewayUrl}/api/${COPY}/files/${files.body[0]!.id}`, { headers: { authorization: `Bearer ${copyAdmin}` } });
+    expect(bytes.status).toBe(200);
+    expect(await bytes.text()).toBe(CONTENT);
+  }, 120_000);
+
+  it('imports an archive from an older version after running the newer migrations', async () => {
+    // The archive as a version before identity's 003_credentials_disabled made it: that
+    // migration not applied, its column not in the rows, the checksums to match.
+    const older = await rewriteArchive(original.bytes, (name, body) => {
+      if (name === 'identity/migrations.json') {
+        const versions = JSON.parse(body.toString()) as Record<string, string[]>;
+        versions.identity = versions.identity!.filter((id) => id !== '003_credentials_disabled');
+        return Buffer.from(JSON.stringify(versions));
+      }
+      if (name.startsWith('identity/tables/credentials.')) {
+        return Buffer.from(body.toString().split('\n').map((line) => (line ? JSON.stringify(omit(JSON.parse(line) as Record<string, unknown>, 'disabled')) : line)).join('\n'));
+      }
+      return body;
+    });
+    const job = await importArchive(older, `Older ${suffix}`, `old${suffix}`);
+    expect(job.status).toBe(202);
+    await poll(async () => {
+      const r = await call<{ status: string; message: string | null }>('GET', `/api/companies/imports/${job.body.id}`, portal.adminToken);
+      if (r.body.status === 'failed') throw new Error(r.body.message ?? 'failed');
+      return r.body.status === 'ready' ? r.body : null;
+    });
+    const login = await call('POST', `/api/old${suffix}/auth/login`, null, { username: `mover_${suffix}`, password: TEST_USER_PASSWORD });
+    expect(login.status).toBe(200);
+  }, 120_000);
+
+  it('leaves nothing behind when a service refuses its part midway, so the same name imports afterwards', async () => {
+    const before = await companyCount();
+    const broken = await rewriteArchive(original.bytes, (name, body) =>
+      (name.startsWith('tasks/tables/tasks.') ? Buffer.from(body.toString().replace(/"id": \d+/, '"id": "not a number"')) : body));
+    const job = await importArchive(broken, 'Broken', `bad${suffix}`);
+    expect(job.status).toBe(202);
+    const failed = await poll(async () => {
+      const r = await call<{ status: string; message: string | null; company: unknown }>('GET', `/api/companies/imports/${job.body.id}`, portal.adminToken);
+      return r.body.status === 'failed' ? r.body : null;
+    });
+    expect(failed.message).toMatch(/The tasks service could not import its part/);
+    expect(failed.company).toBeNull();
+    expect(await companyCount()).toBe(before);
+    const again = await importArchive(original.bytes, 'Second try', `bad${suffix}`);
+    expect(again.status).toBe(202);
+    const second = await poll(async () => {
+      const r = await call<{ status: string }>('GET', `/api/companies/imports/${again.body.id}`, portal.adminToken);
+      return r.body.status === 'running' ? null : r.body;
+    });
+    expect(second.status).toBe('ready');
+  }, 120_000);
+
+  it('gives an Admin one client\'s documents as a ZIP by type and report type, with an index, and nobody else', async () => {
+    const clients = await call<{ id: number }[]>('GET', `/api/${FIRM}/clients`, admin);
+    const url = `${portal.gatewayUrl}/api/${FIRM}/files/clients/${clients.body[0]!.id}/archive`;
+    const r = await fetch(url, { headers: { authorization: `Bearer ${admin}` } });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toBe('application/zip');
+    const entries = unzip(Buffer.from(await r.arrayBuffer()));
+    expect(Object.keys(entries)).toEqual(['Reports/Annual Statement/statement.txt', 'index.csv']);
+    expect(entries['Reports/Annual Statement/statement.txt']!.toString()).toBe(CONTENT);
+    expect(entries['index.csv']!.toString()).toMatch(/^path,original name,type,report type,uploaded at,size\r\nReports\/Annual Statement\/statement\.txt,statement\.txt,report,Annual Statement,\d{4}-/);
+    const colleague = await call<{ token: string }>('POST', `/api/${FIRM}/auth/login`, null, { username: `colleague_${suffix}`, password: TEST_USER_PASSWORD });
+    expect((await fetch(url, { headers: { authorization: `Bearer ${colleague.body.token}` } })).status).toBe(403);
+    const copyAdmin = (await call<{ token: string }>('POST', `/api/${COPY}/auth/login`, null, { username: `mover_${suffix}`, password: TEST_USER_PASSWORD })).body.token;
+    expect((await fetch(url, { headers: { authorization: `Bearer ${copyAdmin}` } })).status).toBe(403);
+  });
+
+  it('keeps the original firm untouched and apart from the copy', async () => {
+    const other = await call('GET', `/api/${COPY}/files`, admin);
+    expect(other.status).toBe(403);
+    expect((await call<unknown[]>('GET', `/api/${FIRM}/files?search=zephyrine`, admin)).body).toHaveLength(1);
+  });
+});
+
+/** Rebuilds an archive with some entries changed, and a manifest whose checksums and counts match them. */
+async function rewriteArchive(bytes: Buffer, change: (name: string, body: Buffer) => Buffer): Promise<Buffer> {
+  const entries: { name: string; body: Buffer }[] = [];
+  for await (const e of readTar(Readable.from([bytes]))) {
+    const parts: Buffer[] = [];
+    for await (const c of e.body) parts.push(c as Buffer);
+    entries.push({ name: e.name, body: Buffer.concat(parts) });
+  }
+  const manifestEntry = entries.pop()!;
+  const manifest = JSON.parse(manifestEntry.body.toString()) as { files: Record<string, { size: number; sha256: string }>; services: Record<string, { migrations: Record<string, string[]> }> };
+  const out = new PassThrough();
+  const chunks: Buffer[] = [];
+  out.on('data', (c: Buffer) => chunks.push(c));
+  const tar = new TarWriter(out);
+  for (const e of entries) {
+    const body = change(e.name, e.body);
+    manifest.files[e.name] = { size: body.length, sha256: createHash('sha256').update(body).digest('hex') };
+    if (e.name.endsWith('/migrations.json')) manifest.services[e.name.split('/')[0]!]!.migrations = JSON.parse(body.toString()) as Record<string, string[]>;
+    await tar.add(e.name, body.length, body);
+  }
+  const manifestBody = Buffer.from(JSON.stringify(manifest, null, 2));
+  await tar.add(manifestEntry.name, manifestBody.length, manifestBody);
+  await tar.finish();
+  return Buffer.concat(chunks);
+}
+
+/** The stored entries of a ZIP, read through its central directory. */
+function unzip(zip: Buffer): Record<string, Buffer> {
+  const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  const count = zip.readUInt16LE(end + 10);
+  let at = zip.readUInt32LE(end + 16);
+  const out: Record<string, Buffer> = {};
+  for (let i = 0; i < count; i++) {
+    const size = zip.readUInt32LE(at + 20);
+    const nameLength = zip.readUInt16LE(at + 28);
+    const name = zip.toString('utf8', at + 46, at + 46 + nameLength);
+    const local = zip.readUInt32LE(at + 42);
+    const data = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
+    out[name] = zip.subarray(data, data + size);
+    at += 46 + nameLength + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
+  }
+  return out;
+}
+
+const omit = (row: Record<string, unknown>, key: string) => Object.fromEntries(Object.entries(row).filter(([k]) => k !== key));
+
+/** What must differ between the firm and its copy: the firm's own name and short name. */
+function normalise(body: unknown): unknown {
+  return JSON.parse(JSON.stringify(body).replaceAll(COPY, '<firm>').replaceAll(FIRM, '<firm>').replaceAll(`Copy ${suffix}`, '<name>').replaceAll(`Move ${suffix}`, '<name>'));
+}
+
