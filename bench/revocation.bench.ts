@@ -3,7 +3,7 @@
 // process on the environment's servers (the embedded default, or PostgreSQL, RabbitMQ and
 // Keycloak when their URLs are exported), repeats each change ROUNDS times, and prints,
 // per change and service, the median and worst time from the change call's answer to
-// the first refusal. No target is asserted: the README states what to expect.
+// the first refusal. No target is asserted: docs/building/benchmarks.md states what to expect.
 import { randomBytes } from 'node:crypto';
 import { apiClient, createSignedInUser, startTestPortal, testClient } from '@ledgerline/server/portal-harness.ts';
 
