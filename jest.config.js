@@ -9,7 +9,7 @@ export default {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts', '.tsx'],
   transform: { '^.+\\.(ts|tsx)$': swc },
-  testMatch: ['<rootDir>/{services,gateway,frontends}/*/{src,test}/**/*.test.{ts,tsx}', '<rootDir>/gateway/{src,test}/**/*.test.{ts,tsx}', '<rootDir>/charts/**/*.test.ts', '<rootDir>/loadtests/test/**/*.test.ts'],
+  testMatch: ['<rootDir>/{services,gateway,frontends}/*/{src,test}/**/*.test.{ts,tsx}', '<rootDir>/gateway/{src,test}/**/*.test.{ts,tsx}', '<rootDir>/charts/**/*.test.ts', '<rootDir>/loadtests/test/**/*.test.ts', '<rootDir>/scripts/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   testTimeout: 60_000,
 };

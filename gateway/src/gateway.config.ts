@@ -12,6 +12,7 @@ const isAddressOrBlock = (entry: string): boolean => {
 
 export const gatewayConfigSpec = {
   port: field('PORT', env.port(8080), 'port the gateway (the whole product) listens on'),
+  host: field('GATEWAY_HOST', env.string('0.0.0.0'), 'address the gateway listens on'),
   jsonMaxBytes: field('GATEWAY_JSON_MAX_BYTES', env.int(1024 * 1024, 1), 'largest non-upload request body accepted'),
   uploadMaxBytes: field('GATEWAY_UPLOAD_MAX_BYTES', env.int(5 * 1024 ** 3, 1), 'largest multipart (upload) request body accepted'),
   rateLimitPerMinute: field('GATEWAY_RATE_LIMIT_PER_MINUTE', env.int(1200, 1), 'API requests per client IP per minute'),

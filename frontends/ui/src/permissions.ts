@@ -3,8 +3,8 @@ import { useAuth } from '@ledgerline/ui/auth-context.tsx';
 import type { StoredUser } from './auth-storage.ts';
 
 /**
- * What the signed-in user may change, mirroring the server's authorization table (README
- * "Authorization"), so screens never offer an action the server would refuse. The server
+ * What the signed-in user may change, mirroring the server's authorization table
+ * (docs/api/authorization.md), so screens never offer an action the server would refuse. The server
  * stays the authority; this only decides what is shown.
  */
 
@@ -18,7 +18,7 @@ export function canSetUpFirmWork(user: StoredUser | null | undefined): boolean {
   return canAdministerFirm(user) || user?.role.toLowerCase() === 'dta';
 }
 
-/** The roles the server never lets anyone rename or delete (README "Firms, users and sign-in"). */
+/** The roles the server never lets anyone rename or delete (docs/api/firms-users-sign-in.md). */
 const BUILT_IN_ROLES = new Set(['admin', 'client']);
 
 export function isBuiltInRole(name: string): boolean {

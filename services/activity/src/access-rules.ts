@@ -5,7 +5,7 @@ import { Forbidden } from '@ledgerline/kit/errors.ts';
 import type { TenantRequest } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 
 /**
- * What a caller sees of a firm's activity (README "Authorization", activity rows).
+ * What a caller sees of a firm's activity (docs/api/authorization.md, activity rows).
  * Log entries: Admin and DTA every one; CPA and custom roles the entries of the clients in
  * their access list plus their own; a Client user the entries of their own client.
  * Documents (recent files, document counts, top files) follow the files service's rule:

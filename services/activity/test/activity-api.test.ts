@@ -152,7 +152,7 @@ const ACME_ACTORS: Actor[] = ['platform', 'admin', 'dta', 'cpa', 'cpaNone', 'cli
 const OTHER_FIRM: Actor[] = ['betaAdmin', 'betaClient'];
 const userIdOf = (a: Actor) => (a === 'platform' ? -ids.platform! : ids[`${ACME}_${a}`]!);
 
-/** The README rule for activity entries. */
+/** The rule for activity entries (docs/api/authorization.md). */
 const sees = (a: Actor, e: ActivityLog): boolean => {
   switch (a) {
     case 'platform': case 'admin': case 'dta': return true;

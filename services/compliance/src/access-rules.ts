@@ -4,7 +4,7 @@ import type { TenantRequest } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import { COMPLIANCE_MESSAGES } from '@ledgerline/contracts/compliance.contracts.ts';
 
 /**
- * Who reaches which schedules and tracker items (README "Authorization", compliance rows).
+ * Who reaches which schedules and tracker items (docs/api/authorization.md, compliance rows).
  * Admin, DTA and platform administrators: all of the firm's. CPA and custom roles: those whose
  * client is in their client list AND whose report type is in their report-type list. Client
  * users: read the tracker items of their own client; nothing else.

@@ -25,7 +25,7 @@ import { createTrackerRouter } from './tracker/tracker.router.ts';
 const userAccess = createUserAccessReadModel('compliance');
 const directory = createDirectoryReadModel('compliance');
 
-/** Compliance schedules, tracker items, reminders and statutory presets (spec 001; README "Compliance"). */
+/** Compliance schedules, tracker items, reminders and statutory presets (spec 001; docs/api/compliance.md). */
 export const complianceModule: ServiceModule = {
   name: 'compliance',
   defaultPort: 8107,

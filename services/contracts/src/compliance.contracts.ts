@@ -217,8 +217,9 @@ export interface ComplianceSchedule {
 
 /**
  * Spec 001 §3 "Compliance tracker item". dueDate and extensionDate are calendar days
- * (YYYY-MM-DD); filedDate is an instant. `period` is the label (README "Compliance": 'Mar 2027',
- * 'Q1 2027', 'FY 2027'); periodStart/periodEnd are the days it spans.
+ * (YYYY-MM-DD); filedDate is an instant. `period` labels the period the item covers in its
+ * jurisdiction's years (e.g. 'Oct 2026', 'Q2 FY 2026-27', '2025-26'; docs/using/compliance.md);
+ * periodStart/periodEnd are the days it spans.
  */
 export interface ComplianceItem {
   id: number;

@@ -2,7 +2,7 @@ import { Forbidden } from '@ledgerline/kit/errors.ts';
 import type { TenantRequest } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 
 /**
- * Directory's server-side rules (README "Authorization"): only Admin (and platform
+ * Directory's server-side rules (docs/api/authorization.md): only Admin (and platform
  * administrators) change clients, report types, field settings and Google Drive;
  * everyone else reads within their scope (access-scope.ts).
  */

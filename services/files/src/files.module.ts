@@ -32,7 +32,7 @@ const directory = createDirectoryReadModel('files');
 /**
  * Files (DESIGN §2): uploads to the object store or a client's Google Drive, downloads,
  * deletion, public links, content extraction and full-text search, within the caller's
- * reach (README "Authorization").
+ * reach (docs/api/authorization.md).
  */
 export const filesModule: ServiceModule = {
   name: 'files',

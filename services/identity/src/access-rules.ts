@@ -3,7 +3,7 @@ import { Forbidden } from '@ledgerline/kit/errors.ts';
 import type { AuthContext } from '@ledgerline/kit/http/authenticate.ts';
 
 /**
- * Identity's server-side rules (README "Authorization"): platform administrators manage
+ * Identity's server-side rules (docs/api/authorization.md): platform administrators manage
  * firms and act as Admin in any firm; a firm's Admin manages its users and roles; DTA
  * and other staff read; Client users see only themselves.
  */

@@ -5,7 +5,7 @@ import type { TenantRequest } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import { INSIGHT_MESSAGES, type ComplianceInsight } from '@ledgerline/contracts/insights.contracts.ts';
 
 /*
- * Who reaches which insights (README "Authorization", insights rows). Admin, DTA and
+ * Who reaches which insights (docs/api/authorization.md, insights rows). Admin, DTA and
  * platform administrators: every insight of the firm. CPA and custom roles: those about
  * the clients of their list and, where the insight concerns a report type (its file's or
  * its tracker item's, metadata.reportTypeId), a type of their list: what files and the

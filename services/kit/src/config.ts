@@ -9,7 +9,7 @@ import { z } from 'zod';
 export interface ConfigField<S extends z.ZodType = z.ZodType> {
   env: string;
   schema: S;
-  /** Shown in `--help`-style listings and the README table. */
+  /** Shown in the generated configuration reference (docs/running/configuration.md). */
   doc: string;
 }
 

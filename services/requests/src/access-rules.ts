@@ -4,7 +4,7 @@ import { Forbidden, NotFound } from '@ledgerline/kit/errors.ts';
 import { REQUEST_MESSAGES } from '@ledgerline/contracts/requests.contracts.ts';
 
 /**
- * Who reaches which document requests (README "Authorization"). Admin and DTA: all of the
+ * Who reaches which document requests (docs/api/authorization.md). Admin and DTA: all of the
  * firm's. CPA and custom roles: requests of a client in their list whose report type (if
  * it has one) is in their list. Client users: their own client's, to read, upload and mark
  * items not applicable only. Templates: Admin and DTA manage them; staff read them.

@@ -1,7 +1,8 @@
-import { ConfigError } from '@ledgerline/kit/config.ts';
+import { ConfigError, loadConfig } from '@ledgerline/kit/config.ts';
 import { createLogger } from '@ledgerline/kit/logger.ts';
 import { runBackupCommand } from './backup/backup-cli.ts';
 import { DataDirInUseError } from './data-dir-lock.ts';
+import { platformConfigSpec } from './platform.config.ts';
 import { startPortal } from './portal.ts';
 import { listTargets, UnknownTargetError } from './targets.ts';
 
@@ -21,10 +22,10 @@ if (args[0] === 'backup' || args[0] === 'restore') {
     return 1;
   }));
 }
-const target = args.find((a) => a.startsWith('--target='))?.slice('--target='.length) ?? process.env.PORTAL_TARGET ?? 'all';
 const logger = createLogger('portal');
 
 try {
+  const target = args.find((a) => a.startsWith('--target='))?.slice('--target='.length) ?? loadConfig({ target: platformConfigSpec.target }).target;
   const portal = await startPortal({ target, logger });
   if (portal.gatewayUrl) {
     const port = new URL(portal.gatewayUrl).port;

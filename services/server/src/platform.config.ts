@@ -7,7 +7,7 @@ import { z } from 'zod';
  * data, and the URLs that switch each adapter to its real server.
  */
 export const platformConfigSpec = {
-  dataDir: field('PORTAL_DATA_DIR', z.string().min(1).default('./data').transform((p) => resolve(p)), 'folder of the embedded defaults (PGlite, objects, keys)'),
+  dataDir: field('PORTAL_DATA_DIR', z.string().min(1).default('./data').transform((p) => resolve(p)), 'folder of the embedded defaults (PGlite, objects, keys); one process at a time holds it (a lock the kernel frees when that process ends; a second start is refused with the holder\'s pid)'),
   postgresUrl: field('POSTGRES_URL', env.optionalString(), 'PostgreSQL connection URL; unset uses embedded PGlite'),
   amqpUrl: field('AMQP_URL', env.optionalString(), 'RabbitMQ URL; unset uses the in-process bus'),
   busNamespace: field('BUS_NAMESPACE', z.string().regex(/^[a-z0-9_-]*$/).default(''), 'prefix of the broker exchange and queues (installations sharing one RabbitMQ)'),
@@ -20,6 +20,11 @@ export const platformConfigSpec = {
   keycloakRealmPrefix: field('KEYCLOAK_REALM_PREFIX', env.string('portal-'), 'realm name = prefix + firm short name'),
   tokenIssuer: field('PORTAL_TOKEN_ISSUER', env.string('ledgerline'), 'iss claim of tokens from the built-in issuer'),
   shutdownGraceMs: field('SHUTDOWN_GRACE_MS', env.int(10_000, 0), 'how long in-flight requests may finish on SIGTERM'),
+  serviceHost: field('SERVICE_HOST', env.string('127.0.0.1'), 'address the services listen on; 0.0.0.0 when they run in pods of their own (the chart and k8s/base set it), so the gateway and the other services can reach them'),
+  target: field('PORTAL_TARGET', env.string('all'), 'what this process runs when no --target= is given: all (the embedded default), gateway, a service name, or a comma list'),
+  // The logger exists before any config is loaded (it reports config errors), so it reads
+  // LOG_LEVEL itself; the field is here so a bad level fails the start like any setting.
+  logLevel: field('LOG_LEVEL', z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(), 'pino log level; unset: info (silent under NODE_ENV=test)'),
   outboxPollMs: field('OUTBOX_POLL_MS', env.int(2000, 10), 'safety-net poll of the outbox relay (events enqueued in this process are published at once)'),
 };
 

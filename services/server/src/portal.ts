@@ -124,7 +124,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<RunningP
         const started = await startService(module, {
           ...adapters, tokens, env, dataDir: config.dataDir, peers,
           logger: logger.child({ service: module.name }),
-        }, env, () => urlOf('identity'));
+        }, env, config.serviceHost, () => urlOf('identity'));
         listening.push(started.listening);
         serviceUrls.set(module.name, started.listening.url);
         inProcessApps.set(module.name, started.app);
@@ -169,6 +169,7 @@ async function startService(
   module: ServiceModule,
   deps: Parameters<ServiceModule['init']>[0],
   env: NodeJS.ProcessEnv,
+  host: string,
   identityUrl: () => string,
 ): Promise<{ listening: Listening; app: http.RequestListener; stop(): Promise<void> }> {
   const instance: ServiceInstance = await module.init(deps);
@@ -187,7 +188,7 @@ async function startService(
   const port = Number(env[servicePortEnv(module.name)] ?? module.defaultPort);
   const server = http.createServer(app);
   instance.attach?.(server);
-  const listening = await listen(module.name, server, port, env.SERVICE_HOST ?? '127.0.0.1');
+  const listening = await listen(module.name, server, port, host);
   deps.logger.info({ url: listening.url }, 'service listening');
   // Identity migrates its own tenant tables as it provisions firms; the others follow.
   const follower = module.name === 'identity' ? null : await followTenantSchemas({
@@ -222,7 +223,7 @@ async function startGateway(
   });
   const server = http.createServer(gateway.handle);
   server.on('upgrade', gateway.upgrade);
-  const listening = await listen('gateway', server, config.port, env.GATEWAY_HOST ?? '0.0.0.0');
+  const listening = await listen('gateway', server, config.port, config.host);
   logger.info({ url: listening.url }, 'gateway listening');
   return { listening: { ...listening, beforeClose: gateway.closeUpgrades }, stop: async () => { poller.stop(); await gateway.close(); } };
 }

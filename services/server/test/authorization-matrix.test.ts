@@ -362,7 +362,7 @@ describe('authorization matrix, generated from the OpenAPI', () => {
 
 /*
  * Access that changes after a conversation or an insight exists is enforced there too
- * (README "Authorization", messaging and insights rows): every call decides from the stored
+ * (docs/api/authorization.md, messaging and insights rows): every call decides from the stored
  * user of that moment, so a revoked client or a demotion takes effect on what was already
  * there, once the change has reached the service (events, a one-second cache).
  */

@@ -7,7 +7,7 @@ import { apiClient, createSignedInUser, startTestPortal, TEST_USER_PASSWORD, tes
 import type { RunningPortal } from '../src/portal.ts';
 
 /*
- * Moving a firm (README "Backup, restore and moving a firm"): a firm with data in every
+ * Moving a firm (docs/running/backup-restore.md): a firm with data in every
  * service is exported and imported under a new short name on the same installation; the
  * copy answers every read the same, its files are byte-identical and found by content,
  * its users sign in with their passwords, and exporting the copy gives the same checksums.

@@ -7,7 +7,7 @@ import { adminLogin, apiClient, portalTestEnv, testClient } from '../src/portal-
 import { startPortal, type RunningPortal } from '../src/portal.ts';
 
 /*
- * Backup of a running embedded installation (README "Backup, restore and moving a firm"):
+ * Backup of a running embedded installation (docs/running/backup-restore.md):
  * uploads and task edits go on while `backup` runs; the backup restored into an empty
  * folder starts and answers as the original did at one instant within the backup:
  * everything finished before it began is there, nothing begun after it ended is, every

@@ -7,8 +7,8 @@ import type { RunningPortal } from '../src/portal.ts';
 import { SERVICE_MODULES } from '../src/targets.ts';
 
 /*
- * Every service decides from the stored user, not from the token's claims (README
- * "Authorization"): after a user is deleted, demoted, re-created under the same username,
+ * Every service decides from the stored user, not from the token's claims (docs/api/authorization.md):
+ * after a user is deleted, demoted, re-created under the same username,
  * or their firm is deactivated, their old token loses what it granted in every service
  * within about a second (the read models' per-process cache), long before it expires.
  */

@@ -4,7 +4,7 @@ import type { TenantRequest } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import { TASK_MESSAGES } from '@ledgerline/contracts/tasks.contracts.ts';
 
 /**
- * Who reaches which tasks (README "Authorization", tasks rows). Admin, DTA and platform
+ * Who reaches which tasks (docs/api/authorization.md, tasks rows). Admin, DTA and platform
  * administrators: every task of the firm and every client status. CPA and custom roles: the
  * tasks assigned to them or touching a client in their list, and the statuses of those
  * clients only. Client users: no task API at all.

@@ -15,7 +15,7 @@ type ArmedItem = Pick<ComplianceItem, 'id' | 'scheduleId' | 'dueDate'>;
 const startOfDay = (isoDay: string) => new Date(`${isoDay}T00:00:00Z`).getTime();
 
 /**
- * A tracker item's two notices (spec 001 §3 reminderDays; README "Compliance"): at the start
+ * A tracker item's two notices (spec 001 §3 reminderDays; docs/api/compliance.md): at the start
  * (UTC) of the day `reminderDays` before it is due, unless it is filed by then; and at the start
  * of the day after its due date, if it is still pending (§4's list-view overdue). They go to the
  * assignee, or to the firm's Admins when nobody is assigned, as notification.requested events

@@ -21,7 +21,7 @@ export const FILE_MESSAGES = {
 const seesEverything = (scope: AccessScope) => !scope.isClient && (scope.isAdmin || (scope.clients === 'all' && scope.reportTypes === 'all'));
 
 /**
- * README "Authorization", as one SQL condition over `files f` that list, search, get,
+ * docs/api/authorization.md, as one SQL condition over `files f` that list, search, get,
  * public links and delete all apply (null: no restriction). Staff: files of readable
  * clients, reports only of readable report types (a report without a type goes with its
  * client), and documents without a client (firm documents). Client users: their own
@@ -48,7 +48,7 @@ export function visibilityCondition(scope: AccessScope, params: unknown[]): stri
 }
 
 /**
- * Deleting (README): never a Client user; Admin any file; other staff the files they can
+ * Deleting (docs/api/authorization.md): never a Client user; Admin any file; other staff the files they can
  * see, but a firm document only if they uploaded it. Visibility is checked before this.
  */
 export function assertMayDelete(t: TenantRequest, file: { fileType: FileType; uploadedById: number }): void {

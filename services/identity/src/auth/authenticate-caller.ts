@@ -12,7 +12,7 @@ import { SESSION_ENDED } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 
 /**
  * Identity's authentication: the token, then the stored user it names. Every rule
- * decides from what is stored now (README "Authorization"), never from the token's
+ * decides from what is stored now (docs/api/authorization.md), never from the token's
  * claims: a deleted user's token is refused (401), a demoted user acts with their new
  * role at once, a retired firm's users are refused like an unknown firm. The claims'
  * role is replaced by the stored one, so the rules in access-rules.ts read the truth.

@@ -58,7 +58,7 @@ export interface Finding extends Pick<ComplianceInsight, 'insightType' | 'priori
   trackerMatch?: { trackerItemId: number; aiConfidence: number; sourceFileId: number };
 }
 
-/** Rule constants (README "AI compliance insights" gives the reasons). */
+/** Rule constants (docs/api/insights.md gives the reasons). */
 export const RULES = {
   missingConfidence: 0.9,
   matchBase: 0.55,

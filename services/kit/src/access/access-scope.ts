@@ -3,7 +3,7 @@ import { roleIs, ROLES } from '../auth/roles.ts';
 import { Unauthenticated } from '../errors.ts';
 import type { UserAccess } from './user-access-read-model.ts';
 
-/** Which records of a firm a signed-in user reaches (DESIGN §3, README "Authorization"). */
+/** Which records of a firm a signed-in user reaches (DESIGN §3, docs/api/authorization.md). */
 export interface AccessScope {
   /** The role the rules were applied for (platform administrators count as Admin). */
   role: string;

@@ -1,7 +1,7 @@
 import { canReadClient, type AccessScope } from './access-scope.ts';
 
 /**
- * Who may message whom inside a firm (README "Authorization", messaging rows): staff talk
+ * Who may message whom inside a firm (docs/api/authorization.md, messaging rows): staff talk
  * to any staff; a Client user talks to the staff who serve their client (Admin and DTA
  * serve every client; other staff the clients in their list), and never to another Client
  * user. The rule is symmetric, so it also says whether two people may share a conversation.
@@ -26,7 +26,7 @@ export interface ConversationMember {
 
 /**
  * Who of a conversation's participants may no longer take part in it, now that access was
- * changed after it began (README "Authorization", messaging rows): everyone in a conversation
+ * changed after it began (docs/api/authorization.md, messaging rows): everyone in a conversation
  * reads everything in it, so every two who remain must still be allowed to talk. Of two who
  * may not, the one whose stored access changed later leaves: the CPA who lost the client, the
  * staff user demoted to Client, the Client user moved to another client. Members are weighed

@@ -45,7 +45,7 @@ export interface TenantRequest extends AuthContext, TenantHandle {
 /**
  * For every service but identity (which owns the firms and users): resolves the firm a
  * request acts in (gateway header, else the token's firm) through the registry of firms,
- * and the caller's access from the stored user (README "Authorization"): the user-access
+ * and the caller's access from the stored user (docs/api/authorization.md): the user-access
  * read model, or, for a user it does not know yet (their event is on its way, or this
  * service was deployed after they were made), identity itself, asked with the caller's
  * own token and remembered. A deleted user, or one identity does not know, is refused

@@ -21,8 +21,8 @@ const NOTIFICATION_PREVIEW_CHARS = 200;
 export type AccessOf = (t: TenantRequest, userId: number) => Promise<UserAccess | null>;
 
 /**
- * Spec 001 §5 conversation and message rules and who may talk to whom (README
- * "Authorization", messaging rows): only participants see a conversation (anyone else is
+ * Spec 001 §5 conversation and message rules and who may talk to whom (docs/api/authorization.md,
+ * messaging rows): only participants see a conversation (anyone else is
  * told it does not exist); every two participants must be allowed to message each other
  * (kit's mayMessage), when it starts and at every read, send, edit, read receipt and push
  * after it (#settle: whoever may no longer has left); only a message's sender edits or

@@ -18,7 +18,7 @@ const CLOSED: readonly TaskStatus[] = ['completed', 'cancelled'];
 const STATUS_LABEL: Record<TaskStatus, string> = { pending: 'Pending', in_progress: 'In Progress', completed: 'Completed', cancelled: 'Cancelled' };
 
 /**
- * Task changes (spec 001 §4, §5; README "Tasks"): each one commits with its client status
+ * Task changes (spec 001 §4, §5; docs/api/tasks.md): each one commits with its client status
  * rows, its reminders, the next occurrence of a recurring series, and the notifications it
  * causes (notification.requested through the outbox), or none of them.
  */
