@@ -218,11 +218,14 @@ describe('threshold_alert', () => {
     expect((await call('GET', `/api/${ACME}/compliance-insights/rules`, tokens.cpa)).body).toEqual(saved.body);
     await analyze('admin', ids.other!);
     expect((await insightsOf('admin')).find((i) => i.fileId === fileId && i.insightType === 'threshold_alert')?.status).toBe('dismissed');
-    // Counted as a UK client, the same ₹45,00,000 (read as 4,500,000) crosses the £90,000 VAT threshold, said in pounds.
-    await call('PUT', `/api/${ACME}/compliance-insights/rules`, tokens.admin, { keywords: ['turnover'], defaultJurisdiction: 'UK', thresholds: saved.body.thresholds });
-    await analyze('admin', ids.other!);
-    expect((await insightsOf('admin')).find((i) => i.fileId === fileId && i.insightType === 'threshold_alert' && i.status === 'pending'))
-      .toMatchObject({ title: 'Turnover of £4,500,000 is above the UK threshold of £90,000', metadata: { currency: 'GBP', jurisdiction: 'UK' } });
+    // Once the client is a UK one, the same ₹45,00,000 (read as 4,500,000) crosses the £90,000 VAT threshold, said in pounds.
+    expect((await call('PUT', `/api/${ACME}/clients/${ids.other}`, tokens.platform, { ...testClient('Other Client'), jurisdiction: 'UK' })).status).toBe(200);
+    await eventually(async () => {
+      await analyze('admin', ids.other!);
+      expect((await insightsOf('admin')).find((i) => i.fileId === fileId && i.insightType === 'threshold_alert' && i.status === 'pending'))
+        .toMatchObject({ title: 'Turnover of £4,500,000 is above the UK threshold of £90,000', metadata: { currency: 'GBP', jurisdiction: 'UK' } });
+    }, BUS_WAIT_MS, 500);
+    expect((await call('PUT', `/api/${ACME}/clients/${ids.other}`, tokens.platform, { ...testClient('Other Client'), jurisdiction: 'IN' })).status).toBe(200);
     await call('PUT', `/api/${ACME}/compliance-insights/rules`, tokens.admin, { ...DEFAULT_RULE_SETTINGS });
   });
 });

@@ -45,7 +45,8 @@ describe('extractive summary (no model configured)', () => {
       documents: [{ name: 'letter.txt', passages: splitPassages(ANNUAL_LETTER) }],
     }, { firm: 'acme' });
     expect(a.text.startsWith(`${SUMMARY_LABEL}\n\n### Opening\n\n**letter.txt, lines 1–3:**\n\n> ACME Ltd\n> Annual report to Own Client`)).toBe(true);
-    expect(a.text).toContain('### Headings\n\n**letter.txt, line 5:**\n\n> 1. Revenue');
+    // Quoted document text is escaped Markdown (it renders as written, never as markup).
+    expect(a.text).toContain('### Headings\n\n**letter.txt, line 5:**\n\n> 1\\. Revenue');
     expect(a.text).toContain('### Most central sentences\n\n**letter.txt, line 6:**');
     expect(a.text).not.toContain('weather');
   });
