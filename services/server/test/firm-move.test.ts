@@ -301,6 +301,10 @@ const omit = (row: Record<string, unknown>, key: string) => Object.fromEntries(O
 
 /** What must differ between the firm and its copy: the firm's own name and short name. */
 function normalise(body: unknown): unknown {
-  return JSON.parse(JSON.stringify(body).replaceAll(COPY, '<firm>').replaceAll(FIRM, '<firm>').replaceAll(`Copy ${suffix}`, '<name>').replaceAll(`Move ${suffix}`, '<name>'));
+  // Each sign-in has a session of its own: the copy's user signed in separately.
+  return JSON.parse(
+    JSON.stringify(body).replaceAll(COPY, '<firm>').replaceAll(FIRM, '<firm>').replaceAll(`Copy ${suffix}`, '<name>').replaceAll(`Move ${suffix}`, '<name>'),
+    (key, value: unknown) => (key === 'sessionId' ? undefined : value),
+  );
 }
 
