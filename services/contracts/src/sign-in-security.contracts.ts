@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { LoginResponse } from './auth.contracts.ts';
+import { isoDateSchema } from './scalars.ts';
 
 /** Ways to prove the second factor at sign-in. */
 export const MFA_METHODS = ['totp', 'email', 'recovery'] as const;
@@ -104,11 +105,10 @@ export interface SecurityEvent {
   actorId: number | null;
 }
 
-const dateSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates are YYYY-MM-DD');
 export const securityEventsQuerySchema = z.object({
   userId: z.coerce.number({ error: 'userId must be a number' }).int().min(1).max(2_147_483_647).optional(),
   kind: z.enum(SECURITY_EVENT_KINDS, { error: `kind must be one of ${SECURITY_EVENT_KINDS.join(', ')}` }).optional(),
-  from: dateSchema.optional(),
-  to: dateSchema.optional(),
+  from: isoDateSchema('from').optional(),
+  to: isoDateSchema('to').optional(),
   format: z.enum(['json', 'csv'], { error: 'format must be json or csv' }).optional(),
 });
