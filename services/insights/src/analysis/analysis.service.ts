@@ -42,6 +42,10 @@ export class AnalysisService {
 
   async analyzeClient(tx: Queryable, firm: string, clientId: number, context?: RunContext): Promise<ReconcileResult> {
     const { files, tracker, insights } = this.#deps;
+    // One analysis of a client at a time (until the transaction ends): two run at once when
+    // uploads are extracted back to back, and the one that read the facts first would retire
+    // what the other had just found as "no longer found".
+    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1), $2)', [`insights-analysis:${firm}`, clientId]);
     const { today, settings, reportTypeNames } = context ?? await this.#context(tx, firm);
     const items = await tracker.ofClient(tx, clientId);
     const clientFiles = await files.ofClient(tx, clientId);
