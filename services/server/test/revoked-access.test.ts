@@ -42,6 +42,7 @@ const READS: { service: string; path: string }[] = [
   { service: 'insights', path: '/compliance-insights' },
   { service: 'messaging', path: '/conversations' },
   { service: 'messaging', path: '/messages/unread/count' },
+  { service: 'requests', path: '/document-requests' },
 ];
 
 const statuses = async (token: string) =>
