@@ -98,12 +98,13 @@ async function uploadReport(text = 'Matrix statement total 42'): Promise<number>
 /** A pending insight about the own client: a report whose turnover is above the default threshold, once its text is extracted. */
 async function victimInsight(): Promise<number> {
   const fileId = await uploadReport('Turnover for the year: 45,00,000');
-  for (;;) {
+  for (const deadline = Date.now() + 30_000; Date.now() < deadline;) {
     const r = await platformCall<{ id: number; fileId: number }[]>('GET', `/api/${FIRM}/compliance-insights?clientId=${ids.ownClient}`);
     const insight = r.body.find((i) => i.fileId === fileId);
     if (insight) return insight.id;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+  throw new Error(`no insight about file ${fileId} within 30 s`);
 }
 
 /** Keyed "METHOD /api/path" as the OpenAPI lists them. */
@@ -338,7 +339,8 @@ beforeAll(async () => {
   tokens.anonymous = null;
   ids.firm = await created('POST', '/api/companies', { name: `Matrix ${suffix}`, shortName: FIRM });
   await created('POST', '/api/companies', { name: `Matrix other ${suffix}`, shortName: OTHER });
-  ids.ownClient = await created('POST', `/api/${FIRM}/clients`, testClient('Own Client'));
+  // An Indian company: the insights rules saved below hold an Indian threshold (victimInsight needs an alert).
+  ids.ownClient = await created('POST', `/api/${FIRM}/clients`, { ...testClient('Own Client'), jurisdiction: 'IN' });
   ids.reportType = await created('POST', `/api/${FIRM}/report-types`, { name: 'Matrix Type' });
   const people: [Actor, string, number, number[] | null, number[] | null][] = [
     ['admin', FIRM, 1, null, null], ['dta', FIRM, 2, null, null], ['cpa', FIRM, 3, [ids.ownClient], [ids.reportType]],
