@@ -109,6 +109,8 @@ export class PresetService {
       const wanted = [...new Set(entries.map((e) => typeIds.get(e.id)!))].filter((id) => !user.reportTypeIds.includes(id));
       if (!wanted.length) continue;
       const granted = await this.#grants.grant(t, user.userId, wanted);
+      // Known here at once: applying again before identity's event arrives grants nothing twice.
+      await this.#users.rememberGranted(t.db, user.userId, wanted);
       if (granted.reportTypeIds.length) result.push(granted);
     }
     return result;

@@ -46,6 +46,12 @@ export interface UserAccessReadModel {
    * `version` is when that answer was true, so any event about a later change still wins.
    */
   remember(db: SchemaDb, userId: number, access: UserAccess & { roleId: number }, version: string): Promise<void>;
+  /**
+   * Adds report types identity has just granted (its answer) to a known user's list, so the
+   * granting service acts on the grant before identity's event arrives; the row's version is
+   * kept, so that event (or any later one) still replaces the row.
+   */
+  rememberGranted(db: SchemaDb, userId: number, reportTypeIds: readonly number[]): Promise<void>;
   /** Whether identity announced this sign-in session revoked. */
   sessionRevoked(db: SchemaDb, sessionId: string): Promise<boolean>;
   /** Names of the live users among `ids` (DESIGN §7: names shown beside tasks, trackers, messages). */
@@ -191,6 +197,15 @@ export function createUserAccessReadModel(service: string): UserAccessReadModel 
 
     async remember(db, userId, access, version) {
       await upsert(db, userId, version, { roleId: access.roleId, role: access.role, clientIds: access.clientIds, reportTypeIds: access.reportTypeIds, deleted: false });
+      cache.delete(cacheKey(db.schema, userId));
+    },
+
+    async rememberGranted(db, userId, reportTypeIds) {
+      await db.query(
+        `UPDATE ${table} SET report_type_ids = ARRAY(SELECT DISTINCT unnest(report_type_ids || $2::int[]) ORDER BY 1)
+         WHERE user_id = $1 AND NOT deleted`,
+        [userId, [...reportTypeIds]],
+      );
       cache.delete(cacheKey(db.schema, userId));
     },
   };
