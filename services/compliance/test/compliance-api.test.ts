@@ -461,6 +461,17 @@ describe('compliance: who may do what (roles × own/other client × own/other fi
     expect((await call('GET', '/api/compliance-presets', tokens.client)).status).toBe(403);
   });
 
+  it('one item by id (an insight\'s link): as the lists reach it, 404 beyond', async () => {
+    const one = (who: string, id: number | string, tenant = ACME) => call<ComplianceItem & { message?: string }>('GET', path(`/compliance-tracker/${id}`, tenant), tokens[who]);
+    expect((await one('dta', otherClientItem.id)).body).toMatchObject({ id: otherClientItem.id, period: otherClientItem.period, clientId: ids.other });
+    expect((await one('cpa', ownItem.id)).body.id).toBe(ownItem.id);
+    expect(await one('cpa', otherTypeItem.id)).toMatchObject({ status: 404, body: { message: COMPLIANCE_MESSAGES.itemNotFound } });
+    expect((await one('client', otherTypeItem.id)).body.id).toBe(otherTypeItem.id);
+    expect((await one('client', otherClientItem.id)).status).toBe(404);
+    expect((await one('admin', 'abc')).status).toBe(400);
+    expect((await one('betaAdmin', ownItem.id, BETA)).status).toBe(404);
+  });
+
   it('another firm: nothing of this firm is reachable, in either path form', async () => {
     expect([401, 403, 404]).toContain((await call('GET', path('/compliance-tracker'), tokens.betaAdmin)).status);
     expect([401, 403, 404]).toContain((await put('betaAdmin', ownItem.id, { status: 'filed' })).status);

@@ -22,6 +22,9 @@ export const INSIGHT_TRANSITIONS: Record<InsightStatus, readonly InsightStatus[]
 };
 export const canMoveInsight = (from: InsightStatus, to: InsightStatus): boolean => INSIGHT_TRANSITIONS[from].includes(to);
 
+/** How long after dismissing an insight its dismisser may undo it (the toast's Undo). */
+export const INSIGHT_UNDO_MINUTES = 10;
+
 export const INSIGHT_MESSAGES = {
   loginRequired: 'Please log in to view compliance insights.',
   fetchFailed: 'Failed to fetch insights',
@@ -40,6 +43,10 @@ export const INSIGHT_MESSAGES = {
   firmAnalysis: (created: number, clients: number) => `Analysis complete: ${created} new insight${created === 1 ? '' : 's'} across ${clients} client${clients === 1 ? '' : 's'}`,
   bulkUpdated: (n: number) => `${n} insight${n === 1 ? '' : 's'} updated`,
   emptyTab: (status: string) => `No ${status} insights found.`,
+  undone: (n: number) => `${n} insight${n === 1 ? '' : 's'} restored`,
+  undoFailed: 'Failed to undo the dismissal',
+  notUndoable: `Only a dismissal you made in the last ${INSIGHT_UNDO_MINUTES} minutes can be undone.`,
+  undoSuperseded: 'A newer insight about the same periods has been raised since; this one stays dismissed.',
   rulesSaved: 'Insight rules saved',
   rulesSaveFailed: 'Failed to save insight rules',
 } as const;
@@ -59,6 +66,11 @@ export interface ComplianceInsight {
   confidence: number;
   status: InsightStatus;
   metadata: Record<string, unknown>;
+  /**
+   * The labels of the covered periods the insight concerns ('Aug 2026', 'Sep 2026'): every
+   * period of a grouped missing-document card, a match's one period, none for the others.
+   */
+  periods: string[];
   createdAt: string;
   reviewedAt: string | null;
   reviewedById: number | null;
@@ -93,6 +105,11 @@ export interface InsightBulkResult {
   updated: ComplianceInsight[];
   refused: { id: number; message: string }[];
 }
+
+/** POST /api/compliance-insights/undo-dismissal: insights the caller dismissed moments ago go back to where they were. */
+export const insightUndoSchema = z.object({
+  ids: insightBulkStatusSchema.shape.ids,
+});
 
 /** Reply of POST /api/compliance-insights/analyze-all (Admin): every client of the firm analysed. */
 export interface FirmAnalysisResult extends AnalysisResult {

@@ -117,5 +117,18 @@ export const insightsTenantMigrations: ServiceMigrations = {
               'obligation', 'GST registration', 'source', NULL))
             FROM jsonb_array_elements(settings->'thresholds') t), '[]'::jsonb))
       WHERE settings ? 'defaultThreshold'`,
+  }, {
+    id: '003_grouped_missing_periods',
+    // Issue 23: missing periods become one card per client and report type (its periods listed),
+    // and a dismissal can be undone by its dismisser for a while (undo: what it replaced). The
+    // per-month cards and the consecutive-missing pattern cards still open are retired and, where
+    // there were any, an analysis of the firm is booked at once (a nightly run's key of its own) to group them.
+    sql: `ALTER TABLE compliance_insights ADD COLUMN undo jsonb;
+    UPDATE compliance_insights SET status = 'dismissed', retired_at = now(), updated_at = now(),
+        metadata = metadata || jsonb_build_object('retiredAt', now(), 'regrouped', true)
+      WHERE status IN ('pending', 'reviewed') AND (subject LIKE 'missing_document:item:%' OR subject LIKE 'pattern_detected:missing:%');
+    INSERT INTO insights_jobs (kind, key, run_at, payload)
+      SELECT '${NIGHTLY_JOB}', '${NIGHTLY_JOB}:regroup', now(), '{}' WHERE EXISTS (SELECT 1 FROM compliance_insights WHERE metadata ? 'regrouped')
+      ON CONFLICT (key) DO NOTHING`,
   }],
 };

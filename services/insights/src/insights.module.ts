@@ -65,7 +65,7 @@ export const insightsModule: ServiceModule = {
         follow: [
           (c) => userAccess.follow(c),
           (c) => directory.follow(c),
-          (c) => followCompliance({ ...c, tracker, insights }),
+          (c) => followCompliance({ ...c, tracker, insights, analysis }),
           (c) => followFiles({ ...c, files, texts, classifier, analysis }),
         ],
         scheduler: {

@@ -25,7 +25,7 @@ const ofType = (type: string, findings: ReturnType<typeof run>) => findings.filt
 describe('missing_document', () => {
   it('is high when the item is overdue and nothing names its period', () => {
     const [f] = ofType('missing_document', run([item({ id: 1 })], []));
-    expect(f).toMatchObject({ priority: 'high', subject: 'missing_document:item:1', fileId: null });
+    expect(f).toMatchObject({ priority: 'high', subject: `missing_document:client:1:type:${GST}`, fileId: null, title: 'GSTR-3B for Mar 2027 is overdue', metadata: { periods: ['Mar 2027'] } });
     expect(f!.recommendedAction).toBe('Upload the GSTR-3B for Mar 2027 (due Apr 20, 2027), or mark it filed in the compliance tracker.');
   });
 
@@ -51,6 +51,55 @@ describe('missing_document', () => {
     expect(ofType('missing_document', run([item({ id: 1 })], [file(5, 'TDS March 2027.pdf', '', { reportTypeId: TDS })]))).toHaveLength(1);
     expect(ofType('missing_document', run([item({ id: 1 })], [file(5, 'GSTR-3B February 2027.pdf', '')]))).toHaveLength(1);
     expect(ofType('missing_document', run([item({ id: 1 })], [file(5, 'Board minutes March 2027.pdf', '', { isReport: false })]))).toHaveLength(1);
+  });
+});
+
+describe('missing periods, grouped', () => {
+  /** A November onboarding: GSTR-1 and GSTR-3B for every month from August, TDS for the July–September quarter. */
+  const monthOf = (id: number, reportTypeId: number, name: string, month: number, dueDay: number): TrackerItemFacts => {
+    const start = `2026-${String(month).padStart(2, '0')}-01`;
+    const end = new Date(Date.UTC(2026, month, 0)).toISOString().slice(0, 10);
+    const label = new Date(`${start}T00:00:00Z`).toLocaleDateString('en-US', { month: 'short', year: 'numeric', timeZone: 'UTC' });
+    const due = new Date(Date.UTC(2026, month, dueDay)).toISOString().slice(0, 10);
+    return item({ id, reportTypeId, reportTypeName: name, periodLabel: label, periodKey: periodKeyOf(start, end), dueDate: due });
+  };
+  const items = [
+    ...[8, 9, 10].map((m, i) => monthOf(10 + i, GST, 'GSTR-3B', m, 20)),
+    ...[8, 9, 10].map((m, i) => monthOf(20 + i, 9, 'GSTR-1', m, 11)),
+    item({ id: 30, reportTypeId: TDS, reportTypeName: 'TDS Return', periodLabel: 'Q2 2026-27', periodKey: periodKeyOf('2026-07-01', '2026-09-30'), dueDate: '2026-10-31' }),
+  ];
+  const today = '2026-11-26';
+
+  it('makes one card per report type with the count and the periods, oldest first', () => {
+    const cards = ofType('missing_document', run(items, [], today));
+    expect(cards.map((c) => [c.subject, c.title, c.metadata.periods])).toEqual([
+      ['missing_document:client:1:type:9', 'GSTR-1 overdue for 3 periods', ['Aug 2026', 'Sep 2026', 'Oct 2026']],
+      [`missing_document:client:1:type:${GST}`, 'GSTR-3B overdue for 3 periods', ['Aug 2026', 'Sep 2026', 'Oct 2026']],
+      [`missing_document:client:1:type:${TDS}`, 'TDS Return for Q2 2026-27 is overdue', ['Q2 2026-27']],
+    ]);
+    expect(cards[1]!.description).toBe('No GSTR-3B is marked filed or uploaded for Aug 2026, Sep 2026 and Oct 2026; the earliest was due on Sep 20, 2026.');
+    expect(cards[1]!.metadata.items).toEqual([
+      { trackerItemId: 10, period: 'Aug 2026', dueDate: '2026-09-20', overdue: true },
+      { trackerItemId: 11, period: 'Sep 2026', dueDate: '2026-10-20', overdue: true },
+      { trackerItemId: 12, period: 'Oct 2026', dueDate: '2026-11-20', overdue: true },
+    ]);
+    expect(cards.every((c) => c.renewable && c.priority === 'high')).toBe(true);
+    // No pattern card repeats what the group says.
+    expect(ofType('pattern_detected', run(items, [], today))).toEqual([]);
+  });
+
+  it('says how many are overdue when some periods are only due soon', () => {
+    const soon = monthOf(13, GST, 'GSTR-3B', 11, 1);
+    const [card] = ofType('missing_document', run([...items.slice(0, 3), soon], [], today));
+    expect(card).toMatchObject({ title: 'GSTR-3B missing for 4 periods, 3 overdue', priority: 'high' });
+  });
+
+  it('drops a filed period, a period whose report arrived, and periods a person already closed', () => {
+    const filed = items.map((i) => (i.id === 10 ? { ...i, status: 'filed' as const, filedDate: '2026-09-19' } : i));
+    const withReport = run(filed, [file(9, 'GSTR-3B September 2026 working.xlsx', '')], today);
+    expect(ofType('missing_document', withReport).find((c) => c.subject.endsWith(`type:${GST}`))!.metadata.periods).toEqual(['Oct 2026']);
+    const settled = findInsights({ clientId: 1, items, files: [], settings: DEFAULT_RULE_SETTINGS, today, jurisdiction: 'IN', settledItemIds: new Set([10, 11, 12, 30]) });
+    expect(ofType('missing_document', settled).map((c) => c.subject)).toEqual(['missing_document:client:1:type:9']);
   });
 });
 
@@ -197,13 +246,6 @@ describe('pattern_detected', () => {
   it('does not count on-time filings or items older than a year', () => {
     const items = [late(1, '2025-08-20', 'delayed'), late(2, '2026-10-20', 'filed', '2026-10-19'), late(3, '2027-01-20', 'delayed'), late(4, '2027-02-20', 'delayed')];
     expect(run(items, []).filter((f) => f.subject.startsWith('pattern_detected:late'))).toEqual([]);
-  });
-
-  it('fires when the same document is missing in consecutive periods', () => {
-    const feb = item({ id: 1, periodLabel: 'Feb 2027', periodKey: periodKeyOf('2027-02-01', '2027-02-28'), dueDate: '2027-03-20' });
-    const mar = item({ id: 2 });
-    expect(ofType('pattern_detected', run([feb, mar], []))[0]).toMatchObject({ subject: `pattern_detected:missing:1:${GST}`, priority: 'high' });
-    expect(ofType('pattern_detected', run([feb, mar], [file(9, 'GSTR-3B Feb 2027.pdf', '')]))).toEqual([]);
   });
 });
 

@@ -72,8 +72,13 @@ const insightsOf = async (who: string, query = '', tenant = ACME) => {
   expect(r.status).toBe(200);
   return r.body;
 };
+/** The tracker items an insight is about: a grouped card's, or a match's one. */
+const itemIdsOf = (i: ComplianceInsight): number[] => {
+  const m = i.metadata as { items?: { trackerItemId: number }[]; trackerItemId?: number };
+  return m.items ? m.items.map((x) => x.trackerItemId) : m.trackerItemId ? [m.trackerItemId] : [];
+};
 const about = (list: ComplianceInsight[], itemId: number, type: string) =>
-  list.filter((i) => i.insightType === type && (i.metadata as { trackerItemId?: number }).trackerItemId === itemId);
+  list.filter((i) => i.insightType === type && itemIdsOf(i).includes(itemId));
 const analyze = (who: string | null, clientId: number, tenant = ACME) =>
   call<AnalysisResult>('POST', `/api/${tenant}/public/clients/${clientId}/analyze-compliance`, who ? tokens[who] : null);
 const review = (who: string, id: number, body: Record<string, unknown>, tenant = ACME) =>
@@ -263,7 +268,7 @@ describe('reviewing and visibility', () => {
 
   it('keeps a subject a person acted upon closed on re-run', async () => {
     await analyze('admin', ids.own!);
-    const subject = (pending.metadata as { trackerItemId: number }).trackerItemId;
+    const subject = itemIdsOf(pending)[0]!;
     expect(about(await insightsOf('admin'), subject, 'missing_document').map((i) => i.status)).toEqual(['acted_upon']);
   });
 
@@ -437,5 +442,95 @@ describe('analysing every client and moving several insights at once', () => {
     const byAdmin = await bulk('admin', { ids: [own.id, other.id, final.id], status: 'acted_upon' });
     expect(byAdmin.body.updated.map((i) => i.id).sort()).toEqual([own.id, other.id].sort());
     expect(byAdmin.body.refused).toEqual([{ id: final.id, message: INSIGHT_MESSAGES.transition('dismissed', 'acted_upon') }]);
+  });
+});
+
+describe('a November onboarding: missing periods grouped per client and report type', () => {
+  let onboard: number;
+  let gstCard: ComplianceInsight;
+  const gstItems: number[] = [];
+  const labels: string[] = [];
+
+  beforeAll(async () => {
+    onboard = (await call<Client>('POST', `/api/${ACME}/clients`, tokens.platform, { ...testClient('Onboard Traders'), jurisdiction: 'IN' })).body.id;
+    // The year's covered periods so far, as "Generate" makes them: two monthly returns for each of
+    // the last ten months (due 11th and 20th of the month after) and a quarterly TDS return.
+    for (let back = 10; back >= 1; back--) {
+      gstItems.push(await publishItem(ACME, { clientId: onboard, reportTypeId: ids.gst! }, -back, -back * 30 + 20));
+      labels.push(month(-back).label);
+      await publishItem(ACME, { clientId: onboard, reportTypeId: ids.tds! }, -back, -back * 30 + 11);
+    }
+  });
+
+  it('gives one card per report type with the count and the periods, not one per month; re-analysis changes nothing', async () => {
+    let cards: ComplianceInsight[] = [];
+    await eventually(async () => {
+      await analyze('admin', onboard);
+      cards = (await insightsOf('admin', `?clientId=${onboard}`)).filter((i) => i.status === 'pending');
+      expect(cards.map((c) => c.insightType).sort()).toEqual(['missing_document', 'missing_document']);
+      expect(about(cards, gstItems.at(-1)!, 'missing_document')).toHaveLength(1);
+    }, BUS_WAIT_MS, 300);
+    gstCard = cards.find((c) => c.metadata.reportTypeId === ids.gst)!;
+    expect(gstCard).toMatchObject({ title: 'GSTR-3B overdue for 10 periods', priority: 'high', periods: labels, clientName: 'Onboard Traders' });
+    expect(itemIdsOf(gstCard)).toEqual(gstItems);
+    expect(cards.find((c) => c.metadata.reportTypeId === ids.tds)!.periods).toHaveLength(10);
+
+    const again = await analyze('admin', onboard);
+    expect(again.body.newInsights).toBe(0);
+    expect((await insightsOf('admin', `?clientId=${onboard}`)).filter((i) => i.status === 'pending').map((c) => [c.id, c.periods])).toEqual(cards.map((c) => [c.id, c.periods]));
+  });
+
+  it('drops a filed period from the same card', async () => {
+    const m = month(-10);
+    await portal.bus!.publish([newEvent(COMPLIANCE_ITEM_UPSERTED, ACME, {
+      id: gstItems[0]!, scheduleId: 1, clientId: onboard, reportTypeId: ids.gst!, period: m.label, periodStart: m.start, periodEnd: m.end, dueDate: day(-280),
+      status: 'filed', filedDate: new Date().toISOString(), extensionDate: null, assignedToId: null, aiConfidence: 0, autoDetected: false, sourceFileId: null,
+    } satisfies ComplianceItemEvent)]);
+    await eventually(async () => {
+      const card = (await insightsOf('admin', `?clientId=${onboard}`)).find((i) => i.id === gstCard.id)!;
+      expect(card).toMatchObject({ status: 'pending', title: 'GSTR-3B overdue for 9 periods', periods: labels.slice(1) });
+    }, BUS_WAIT_MS, 200);
+  });
+
+  it('is seen by those who serve the client and the report type only, and by no other firm', async () => {
+    const tdsOnly = await createSignedInUser(call, portal.adminToken, ACME, { username: `onboardtds_${suffix}`, fullName: 'TDS only', roleId: 3, clientIds: [onboard], reportTypeIds: [ids.tds!] });
+    tokens.onboardTds = tdsOnly.token;
+    const seen = await insightsOf('onboardTds', `?clientId=${onboard}`);
+    expect(seen.map((i) => i.metadata.reportTypeId)).toEqual([ids.tds]);
+    expect(await insightsOf('cpa', `?clientId=${onboard}`)).toEqual([]);
+    expect(await insightsOf('betaAdmin', '', BETA)).not.toContainEqual(expect.objectContaining({ clientId: onboard }));
+    expect((await review('onboardTds', gstCard.id, { status: 'reviewed' })).status).toBe(404);
+  });
+
+  it('a dismissal is undone by its dismisser, who gets the card back as it was; nobody else undoes it', async () => {
+    const undo = (who: string, ids2: number[], tenant = ACME) => call<InsightBulkResult & { message?: string }>('POST', `/api/${tenant}/compliance-insights/undo-dismissal`, tokens[who], { ids: ids2 });
+    expect((await review('cpa', gstCard.id, { status: 'reviewed' })).status).toBe(404);
+    expect((await review('dta', gstCard.id, { status: 'reviewed' })).body).toMatchObject({ status: 'reviewed', reviewedByName: 'dta person' });
+    expect((await review('admin', gstCard.id, { status: 'dismissed' })).body).toMatchObject({ status: 'dismissed', reviewedById: ids.admin });
+    expect((await undo('client', [gstCard.id])).status).toBe(403);
+    expect((await undo('dta', [gstCard.id])).body).toEqual({ updated: [], refused: [{ id: gstCard.id, message: INSIGHT_MESSAGES.notUndoable }] });
+    expect((await undo('betaAdmin', [gstCard.id], BETA)).body).toEqual({ updated: [], refused: [{ id: gstCard.id, message: INSIGHT_MESSAGES.notFound }] });
+    expect((await undo('admin', [])).status).toBe(400);
+    const back = await undo('admin', [gstCard.id]);
+    expect(back.status).toBe(200);
+    expect(back.body.updated).toEqual([expect.objectContaining({ id: gstCard.id, status: 'reviewed', reviewedByName: 'dta person', periods: labels.slice(1) })]);
+    // Undone once; a second undo finds nothing to undo, and a run leaves the card as it is.
+    expect((await undo('admin', [gstCard.id])).body.refused).toEqual([{ id: gstCard.id, message: INSIGHT_MESSAGES.notUndoable }]);
+    expect((await analyze('admin', onboard)).body.newInsights).toBe(0);
+    expect((await insightsOf('admin', `?clientId=${onboard}`)).find((i) => i.id === gstCard.id)?.status).toBe('reviewed');
+  });
+
+  it('a dismissed card stays closed for its periods; a period missing later makes a new card of its own', async () => {
+    expect((await review('admin', gstCard.id, { status: 'dismissed' })).status).toBe(200);
+    expect((await analyze('admin', onboard)).body.newInsights).toBe(0);
+    const later = await publishItem(ACME, { clientId: onboard, reportTypeId: ids.gst! }, 0, -2);
+    await eventually(async () => {
+      await analyze('admin', onboard);
+      const open = (await insightsOf('admin', `?clientId=${onboard}`)).filter((i) => i.status === 'pending' && i.metadata.reportTypeId === ids.gst);
+      expect(open.map((c) => [c.periods, itemIdsOf(c)])).toEqual([[[month(0).label], [later]]]);
+    }, BUS_WAIT_MS, 200);
+    // The new card holds the subject: the older dismissal can no longer be undone.
+    const undone = await call<InsightBulkResult>('POST', `/api/${ACME}/compliance-insights/undo-dismissal`, tokens.admin, { ids: [gstCard.id] });
+    expect(undone.body.refused).toEqual([{ id: gstCard.id, message: INSIGHT_MESSAGES.undoSuperseded }]);
   });
 });

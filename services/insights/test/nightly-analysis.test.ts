@@ -60,7 +60,7 @@ describe.each(databaseTargets())('the nightly run through the durable scheduler 
     }, false);
     expect(await scheduler.tick()).toBe(1);
     const { rows } = await firm.query<{ subject: string; priority: string }>('SELECT subject, priority FROM compliance_insights');
-    expect(rows).toEqual([{ subject: 'missing_document:item:11', priority: 'high' }]);
+    expect(rows).toEqual([{ subject: 'missing_document:client:5:type:3', priority: 'high' }]);
     const next = await firm.query<{ key: string; run_at: Date }>(`SELECT key, run_at FROM ${jobs.table}`);
     expect(next.rows).toHaveLength(1);
     expect(next.rows[0]!.run_at.getTime()).toBeGreaterThan(Date.now());

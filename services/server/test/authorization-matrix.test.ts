@@ -265,6 +265,7 @@ const RULES: Record<string, Rule> = {
   'GET /api/compliance-tracker': { allowed: EVERYONE },
   'GET /api/compliance-tracker/overdue': { allowed: EVERYONE },
   'GET /api/compliance-tracker/upcoming': { allowed: EVERYONE },
+  'GET /api/compliance-tracker/{id}': { allowed: EVERYONE, request: async () => ({ path: String(await victimComplianceItem()) }) },
   'PUT /api/compliance-tracker/{id}': { allowed: STAFF, request: async () => ({ path: String(await victimComplianceItem()), body: { status: 'filed' } }) },
   'GET /api/compliance-presets': { allowed: STAFF },
   'POST /api/compliance-presets/{id}/apply': { allowed: MANAGERS, request: () => ({ path: 'india', body: { clientIds: [ids.ownClient] } }) },
@@ -274,6 +275,8 @@ const RULES: Record<string, Rule> = {
   'PUT /api/compliance-insights/rules': { allowed: ADMINS, request: () => ({ body: { keywords: ['turnover'], thresholds: [{ jurisdiction: 'IN', threshold: 2_000_000 }] } }) },
   'POST /api/compliance-insights/bulk-status': { allowed: STAFF, request: async () => ({ body: { ids: [await victimInsight()], status: 'reviewed' } }) },
   'POST /api/compliance-insights/analyze-all': { allowed: ADMINS },
+  // Each caller undoes only their own dismissals: an empty refusal list is still a 200 for staff.
+  'POST /api/compliance-insights/undo-dismissal': { allowed: STAFF, request: async () => ({ body: { ids: [await victimInsight()] } }) },
   'PUT /api/compliance-insights/{id}': { allowed: STAFF, request: async () => ({ path: String(await victimInsight()), body: { status: 'reviewed' } }) },
   'POST /api/public/clients/{clientId}/analyze-compliance': { allowed: ADMINS, request: () => ({ path: String(ids.ownClient) }) },
 

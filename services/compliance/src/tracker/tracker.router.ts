@@ -1,5 +1,6 @@
 import express, { type Response, type Router } from 'express';
 import type { TokenVerifier } from '@ledgerline/kit/auth/token-verifier.ts';
+import { NotFound } from '@ledgerline/kit/errors.ts';
 import type { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
 import { authenticate } from '@ledgerline/kit/http/authenticate.ts';
 import { parsePathId } from '@ledgerline/kit/http/path-id.ts';
@@ -36,6 +37,14 @@ export function createTrackerRouter(deps: { api: ApiRegistry; items: TrackerStor
   api.route(router, { method: 'get', path: '/api/compliance-tracker/upcoming', summary: `Items due within 30 days and not filed${paging}`, query: trackerClientQuerySchema, before }, async ({ res, query }) => {
     const t = await tenants.ofRequest(res);
     sendList(res, await items.upcoming(t.db, readReach(t), query.clientId, query));
+  });
+
+  // An insight's or a notification's link opens one item (/compliance?item=12): read like the lists.
+  api.route(router, { method: 'get', path: '/api/compliance-tracker/:id', summary: 'One tracker item within the caller\'s reach (staff within their lists, a Client user their own client\'s)', before }, async ({ res, params }) => {
+    const t = await tenants.ofRequest(res);
+    const item = await items.get(t.db, readReach(t), parsePathId(params.id, COMPLIANCE_MESSAGES.itemNotFound));
+    if (!item) throw new NotFound(COMPLIANCE_MESSAGES.itemNotFound);
+    return item;
   });
 
   api.route(router, { method: 'put', path: '/api/compliance-tracker/:id', summary: 'Update an item\'s status, filed date, extension, remarks or assignee', body: trackerUpdateSchema, before }, async ({ res, params, body }) => {

@@ -50,7 +50,8 @@ export class AnalysisService {
     const items = await tracker.ofClient(tx, clientId);
     const clientFiles = await files.ofClient(tx, clientId);
     const jurisdiction = await this.#jurisdiction(tx, clientId, settings);
-    const findings = findInsights({ clientId, items, files: clientFiles, today, settings, jurisdiction }, reportTypeNames);
+    const settledItemIds = await insights.settledItems(tx, clientId);
+    const findings = findInsights({ clientId, items, files: clientFiles, today, settings, jurisdiction, settledItemIds }, reportTypeNames);
     const result = await insights.reconcile(tx, clientId, findings, new Map(clientFiles.map((f) => [f.id, f.name])));
     const byId = new Map(items.map((i) => [i.id, i]));
     const events = [];

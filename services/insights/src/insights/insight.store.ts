@@ -12,8 +12,14 @@ const SELECT = (clientsTable: string) => `SELECT i.id, i.client_id AS "clientId"
   i.reviewed_by_id AS "reviewedById", i.reviewed_by_name AS "reviewedByName"
   FROM compliance_insights i LEFT JOIN ${clientsTable} c ON c.id = i.client_id AND NOT c.deleted`;
 
-type Row = Omit<ComplianceInsight, 'createdAt' | 'reviewedAt'> & { createdAt: Date; reviewedAt: Date | null };
-const present = (r: Row): ComplianceInsight => ({ ...r, createdAt: r.createdAt.toISOString(), reviewedAt: r.reviewedAt ? r.reviewedAt.toISOString() : null });
+type Row = Omit<ComplianceInsight, 'createdAt' | 'reviewedAt' | 'periods'> & { createdAt: Date; reviewedAt: Date | null };
+/** The covered periods an insight concerns: a group's list, a match's one period (metadata, as the rules wrote them). */
+const periodsOf = (metadata: Record<string, unknown>): string[] =>
+  Array.isArray(metadata.periods) ? metadata.periods.filter((p): p is string => typeof p === 'string')
+    : typeof metadata.period === 'string' ? [metadata.period] : [];
+const present = (r: Row): ComplianceInsight => ({
+  ...r, periods: periodsOf(r.metadata), createdAt: r.createdAt.toISOString(), reviewedAt: r.reviewedAt ? r.reviewedAt.toISOString() : null,
+});
 
 export interface ReconcileResult {
   created: number;
@@ -21,9 +27,13 @@ export interface ReconcileResult {
 }
 
 interface OpenRow { id: number; subject: string; fingerprint: string }
-/** What a run may change on an open insight; equal fingerprints mean nothing to write. */
-const fingerprint = (f: Pick<Finding, 'priority' | 'title' | 'description' | 'recommendedAction' | 'confidence' | 'fileId'>): string =>
-  JSON.stringify([f.priority, f.title, f.description, f.recommendedAction, Number(f.confidence).toFixed(2), f.fileId]);
+/** JSON with object keys sorted: jsonb gives keys back in its own order. */
+const canonical = (v: unknown): unknown =>
+  Array.isArray(v) ? v.map(canonical)
+    : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])])) : v;
+/** What a run may change on an open insight (a group's periods among it); equal fingerprints mean nothing to write. */
+const fingerprint = (f: Pick<Finding, 'priority' | 'title' | 'description' | 'recommendedAction' | 'confidence' | 'fileId' | 'metadata'>): string =>
+  JSON.stringify([f.priority, f.title, f.description, f.recommendedAction, Number(f.confidence).toFixed(2), f.fileId, canonical(f.metadata)]);
 
 export class InsightStore {
   readonly #select: string;
@@ -49,11 +59,47 @@ export class InsightStore {
     return rows[0] ? present(rows[0]) : null;
   }
 
+  /** A dismissal keeps what it replaced (status and reviewer), so its dismisser can undo it for a while. */
   async review(tx: Queryable, id: number, status: InsightStatus, reviewer: { id: number; name: string }): Promise<void> {
     await tx.query(
-      `UPDATE compliance_insights SET status = $2, reviewed_at = now(), reviewed_by_id = $3, reviewed_by_name = $4, updated_at = now() WHERE id = $1`,
+      `UPDATE compliance_insights SET status = $2, reviewed_at = now(), reviewed_by_id = $3, reviewed_by_name = $4, updated_at = now(),
+         undo = CASE WHEN $2 = 'dismissed' THEN jsonb_build_object('status', status, 'reviewedAt', reviewed_at, 'reviewedById', reviewed_by_id, 'reviewedByName', reviewed_by_name) END
+       WHERE id = $1`,
       [id, status, reviewer.id, reviewer.name],
     );
+  }
+
+  /**
+   * Undoes a dismissal `reviewerId` made within the last `minutes`: the insight gets back the
+   * status and reviewer it had. Null when it may not (someone else's, older, a run's
+   * retirement, not dismissed); 'superseded' when an open insight about its subject exists.
+   */
+  async undoDismissal(tx: Queryable, id: number, reviewerId: number, minutes: number): Promise<'done' | 'superseded' | null> {
+    const { rows } = await tx.query<{ subject: string }>(
+      `SELECT subject FROM compliance_insights WHERE id = $1 AND status = 'dismissed' AND undo IS NOT NULL AND retired_at IS NULL
+         AND reviewed_by_id = $2 AND reviewed_at > now() - make_interval(mins => $3) FOR UPDATE`, [id, reviewerId, minutes],
+    );
+    if (!rows[0]) return null;
+    const open = await tx.query(`SELECT 1 FROM compliance_insights WHERE subject = $1 AND ${OPEN}`, [rows[0].subject]);
+    if (open.rows.length) return 'superseded';
+    await tx.query(
+      `UPDATE compliance_insights SET status = undo->>'status', reviewed_at = (undo->>'reviewedAt')::timestamptz, reviewed_by_id = (undo->>'reviewedById')::int,
+         reviewed_by_name = undo->>'reviewedByName', undo = NULL, updated_at = now() WHERE id = $1`, [id],
+    );
+    return 'done';
+  }
+
+  /**
+   * Tracker items whose missing-document card a person acted upon or dismissed: the rules do
+   * not raise them again (a grouped card's items, or an older card's one item).
+   */
+  async settledItems(db: Queryable, clientId: number): Promise<Set<number>> {
+    const { rows } = await db.query<{ id: number }>(
+      `SELECT DISTINCT COALESCE((e->>'trackerItemId')::int, (i.metadata->>'trackerItemId')::int) AS id
+       FROM compliance_insights i LEFT JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(i.metadata->'items') = 'array' THEN i.metadata->'items' ELSE '[]'::jsonb END) e ON true
+       WHERE i.client_id = $1 AND i.insight_type = 'missing_document' AND i.status IN ('acted_upon', 'dismissed') AND i.retired_at IS NULL`, [clientId],
+    );
+    return new Set(rows.map((r) => r.id).filter((id) => id !== null));
   }
 
   /**
@@ -65,9 +111,9 @@ export class InsightStore {
    */
   async reconcile(tx: Queryable, clientId: number, findings: readonly Finding[], fileNames: ReadonlyMap<number, string>): Promise<ReconcileResult> {
     await tx.query(`SELECT pg_advisory_xact_lock(hashtext('insights:client:' || $1::text))`, [clientId]);
-    const { rows } = await tx.query<OpenRow & { status: InsightStatus; priority: InsightPriority; title: string; description: string; recommendedAction: string; confidence: number; fileId: number | null }>(
+    const { rows } = await tx.query<OpenRow & { status: InsightStatus; priority: InsightPriority; title: string; description: string; recommendedAction: string; confidence: number; fileId: number | null; metadata: Record<string, unknown> }>(
       `SELECT id, subject, status, priority, title, description, recommended_action AS "recommendedAction",
-         confidence::float8 AS confidence, file_id AS "fileId"
+         confidence::float8 AS confidence, file_id AS "fileId", metadata
        FROM compliance_insights WHERE client_id = $1 AND (${OPEN} OR retired_at IS NULL)`, [clientId],
     );
     const open = new Map<string, OpenRow>();
@@ -83,7 +129,7 @@ export class InsightStore {
       found.add(f.subject);
       const existing = open.get(f.subject);
       if (existing) { if (existing.fingerprint !== fingerprint(f)) toRefresh.push({ ...f, id: existing.id }); }
-      else if (!closedByPerson.has(f.subject)) toInsert.push(f);
+      else if (f.renewable || !closedByPerson.has(f.subject)) toInsert.push(f);
     }
     const toRetire = [...open.values()].filter((o) => !found.has(o.subject)).map((o) => o.id);
     const record = (f: Finding) => ({
@@ -112,14 +158,19 @@ export class InsightStore {
     return { created: toInsert.length, retired: toRetire.length };
   }
 
-  /** Open insights about a tracker item that was filed or removed (no run needed to know they are resolved). */
-  async retireForItem(tx: Queryable, itemId: number): Promise<number> {
-    const { rows } = await tx.query<{ id: number }>(
-      `SELECT id FROM compliance_insights WHERE ${OPEN} AND subject = ANY($1::text[])`,
-      [[`missing_document:item:${itemId}`, `compliance_match:item:${itemId}`]],
-    );
+  /**
+   * A tracker item was filed or removed: its match insight is resolved at once (no run needed).
+   * True when an open missing-documents card still lists it: the caller re-analyses the
+   * client, which drops the period from the card (or retires the card with its last period).
+   */
+  async retireForItem(tx: Queryable, itemId: number): Promise<boolean> {
+    const { rows } = await tx.query<{ id: number }>(`SELECT id FROM compliance_insights WHERE ${OPEN} AND subject = $1`, [`compliance_match:item:${itemId}`]);
     await this.retire(tx, rows.map((r) => r.id));
-    return rows.length;
+    const listed = await tx.query(
+      `SELECT 1 FROM compliance_insights WHERE ${OPEN} AND insight_type = 'missing_document' AND metadata->'items' @> $1::jsonb LIMIT 1`,
+      [JSON.stringify([{ trackerItemId: itemId }])],
+    );
+    return listed.rows.length > 0;
   }
 
   async retire(tx: Queryable, ids: readonly number[]): Promise<void> {

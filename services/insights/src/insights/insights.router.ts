@@ -8,7 +8,7 @@ import { authenticate } from '@ledgerline/kit/http/authenticate.ts';
 import { parsePathId } from '@ledgerline/kit/http/path-id.ts';
 import type { ServiceTenants } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import {
-  canMoveInsight, INSIGHT_MESSAGES, insightBulkStatusSchema, insightListQuerySchema, insightRuleSettingsSchema, insightUpdateSchema,
+  canMoveInsight, INSIGHT_MESSAGES, INSIGHT_UNDO_MINUTES, insightBulkStatusSchema, insightUndoSchema, insightListQuerySchema, insightRuleSettingsSchema, insightUpdateSchema,
   type AnalysisResult, type ComplianceInsight, type FirmAnalysisResult, type InsightBulkResult,
 } from '@ledgerline/contracts/insights.contracts.ts';
 import { readableInsights, requireAdmin, requireStaff, reviewable } from '../access-rules.ts';
@@ -62,6 +62,32 @@ export function createInsightsRouter(deps: {
       }
     });
     const updated = await Promise.all(moved.map(async (id) => (await insights.get(t.db, id))!));
+    return { updated, refused };
+  });
+
+  api.route(router, {
+    method: 'post', path: '/api/compliance-insights/undo-dismissal', body: insightUndoSchema, before,
+    summary: `Undo dismissals the caller made in the last ${INSIGHT_UNDO_MINUTES} minutes (the toast's Undo): each insight gets back its status and reviewer; answers those restored and why each other one was not`,
+  }, async ({ res, body }): Promise<InsightBulkResult> => {
+    const t = await tenants.ofRequest(res);
+    requireStaff(t);
+    const refused: InsightBulkResult['refused'] = [];
+    const restored: number[] = [];
+    await t.db.transaction(async (tx) => {
+      for (const id of body.ids) {
+        try {
+          reviewable(t, await insights.get(tx, id, true));
+        } catch (err) {
+          if (!(err instanceof DomainError)) throw err;
+          refused.push({ id, message: err.message });
+          continue;
+        }
+        const outcome = await insights.undoDismissal(tx, id, actorId(t.claims), INSIGHT_UNDO_MINUTES);
+        if (outcome === 'done') restored.push(id);
+        else refused.push({ id, message: outcome === 'superseded' ? INSIGHT_MESSAGES.undoSuperseded : INSIGHT_MESSAGES.notUndoable });
+      }
+    });
+    const updated = await Promise.all(restored.map(async (id) => (await insights.get(t.db, id))!));
     return { updated, refused };
   });
 

@@ -20,21 +20,24 @@ const CONSUMER = 'insights';
 
 /**
  * Tracker items and schedules from the compliance service. A filed or removed item retires
- * its open insights at once; the rest waits for the next analysis (on demand, after an
- * extraction, nightly), so generating a year of items stays one write per item.
+ * its match insight at once, and its client is re-analysed when a missing-documents card
+ * lists it (the card drops the period); the rest waits for the next analysis (on demand,
+ * after an extraction, nightly), so generating a year of items stays one write per item.
  */
-export function followCompliance(deps: TenantConsumerDeps & { tracker: TrackerStore; insights: InsightStore }): Promise<Subscription> {
-  return consumeTenantEvents(deps, `${CONSUMER}.compliance`, [COMPLIANCE_ITEM_UPSERTED, COMPLIANCE_ITEM_DELETED, COMPLIANCE_SCHEDULE_UPSERTED, COMPLIANCE_SCHEDULE_DELETED], async (tx, event) => {
+export function followCompliance(deps: TenantConsumerDeps & { tracker: TrackerStore; insights: InsightStore; analysis: AnalysisService }): Promise<Subscription> {
+  return consumeTenantEvents(deps, `${CONSUMER}.compliance`, [COMPLIANCE_ITEM_UPSERTED, COMPLIANCE_ITEM_DELETED, COMPLIANCE_SCHEDULE_UPSERTED, COMPLIANCE_SCHEDULE_DELETED], async (tx, event, tenant) => {
     switch (event.type) {
       case COMPLIANCE_ITEM_UPSERTED: {
         const item = complianceItemEventSchema.parse(event.payload);
-        if (await deps.tracker.upsertItem(tx, item, event.occurredAt) && item.status === 'filed') await deps.insights.retireForItem(tx, item.id);
+        if (await deps.tracker.upsertItem(tx, item, event.occurredAt) && item.status === 'filed' && await deps.insights.retireForItem(tx, item.id)) {
+          await deps.analysis.analyzeClient(tx, tenant.shortName, item.clientId);
+        }
         return;
       }
       case COMPLIANCE_ITEM_DELETED: {
-        const { id } = complianceDeletedEventSchema.parse(event.payload);
+        const { id, clientId } = complianceDeletedEventSchema.parse(event.payload);
         await deps.tracker.deleteItem(tx, id);
-        await deps.insights.retireForItem(tx, id);
+        if (await deps.insights.retireForItem(tx, id)) await deps.analysis.analyzeClient(tx, tenant.shortName, clientId);
         return;
       }
       case COMPLIANCE_SCHEDULE_UPSERTED:

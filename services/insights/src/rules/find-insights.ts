@@ -49,6 +49,8 @@ export interface ClientFacts {
   jurisdiction: Jurisdiction;
   /** 'YYYY-MM-DD' in the firm's time zone. */
   today: string;
+  /** Items whose missing-document card a person acted upon or dismissed: not raised again. */
+  settledItemIds?: ReadonlySet<number>;
 }
 
 /** What a rule found: the insight's own fields, and the subject it is about. */
@@ -56,6 +58,11 @@ export interface Finding extends Pick<ComplianceInsight, 'insightType' | 'priori
   subject: string;
   /** compliance_match: what the tracker item's AI fields become. */
   trackerMatch?: { trackerItemId: number; aiConfidence: number; sourceFileId: number };
+  /**
+   * A person closing its card does not close the subject for good: the rule itself leaves
+   * out what they closed (grouped missing periods: a new missing period makes a new card).
+   */
+  renewable?: boolean;
 }
 
 /** Rule constants (docs/api/insights.md gives the reasons). */
@@ -111,21 +118,51 @@ function matchConfidence(item: TrackerItemFacts, f: FileFacts): number | null {
   return round2(c);
 }
 
-function missingDocument(item: TrackerItemFacts, today: string): Finding {
-  const overdue = isOverdue(item, today);
-  const due = displayDay(effectiveDue(item));
+/** 'Aug 2026, Sep 2026 and Oct 2026'; past eight, 'and N more'. */
+function listOf(labels: readonly string[]): string {
+  const shown = labels.slice(0, 8);
+  const rest = labels.length - shown.length;
+  if (rest > 0) return `${shown.join(', ')} and ${rest} more`;
+  return shown.length > 1 ? `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}` : shown.join('');
+}
+
+/**
+ * The periods of one report type that a client has neither filed nor sent, as ONE card: a
+ * firm onboarding in November would otherwise get a card per month of the year. Re-analysis
+ * rewrites the card's periods in place; it retires when the last period is filed.
+ */
+function missingDocuments(clientId: number, items: readonly TrackerItemFacts[], today: string): Finding {
+  const first = items[0]!;
+  const name = first.reportTypeName;
+  const overdue = items.filter((i) => isOverdue(i, today));
+  const periods = items.map((i) => i.periodLabel);
+  const earliest = displayDay(effectiveDue(first));
+  const one = items.length === 1;
+  const title = one ? `${name} for ${first.periodLabel} ${overdue.length ? 'is overdue' : 'is due soon'}`
+    : overdue.length === items.length ? `${name} overdue for ${items.length} periods`
+      : overdue.length === 0 ? `${name} due soon for ${items.length} periods`
+        : `${name} missing for ${items.length} periods, ${overdue.length} overdue`;
+  const description = one
+    ? (overdue.length
+      ? `The ${name} for ${first.periodLabel} was due on ${earliest}; it is not marked filed and no report of this type names the period.`
+      : `The ${name} for ${first.periodLabel} is due on ${earliest}; no report of this type naming the period has been uploaded yet.`)
+    : `No ${name} is marked filed or uploaded for ${listOf(periods)}; the earliest ${overdue.length ? 'was' : 'is'} due on ${earliest}.`;
   return {
-    subject: `missing_document:item:${item.id}`,
+    subject: `missing_document:client:${clientId}:type:${first.reportTypeId}`,
     insightType: 'missing_document',
-    priority: overdue ? 'high' : 'medium',
-    title: `${item.reportTypeName} for ${item.periodLabel} ${overdue ? 'is overdue' : 'is due soon'}`,
-    description: overdue
-      ? `The ${item.reportTypeName} for ${item.periodLabel} was due on ${due}; it is not marked filed and no report of this type names the period.`
-      : `The ${item.reportTypeName} for ${item.periodLabel} is due on ${due}; no report of this type naming the period has been uploaded yet.`,
-    recommendedAction: `Upload the ${item.reportTypeName} for ${item.periodLabel} (due ${due}), or mark it filed in the compliance tracker.`,
+    priority: overdue.length ? 'high' : 'medium',
+    title,
+    description,
+    recommendedAction: one
+      ? `Upload the ${name} for ${first.periodLabel} (due ${earliest}), or mark it filed in the compliance tracker.`
+      : `Ask the client for the ${name} documents of these ${items.length} periods and upload them, or mark the periods filed in the compliance tracker.`,
     confidence: RULES.missingConfidence,
     fileId: null,
-    metadata: { trackerItemId: item.id, reportTypeId: item.reportTypeId, period: item.periodLabel, dueDate: effectiveDue(item), overdue },
+    metadata: {
+      reportTypeId: first.reportTypeId, reportTypeName: name, periods, overdueCount: overdue.length,
+      items: items.map((i) => ({ trackerItemId: i.id, period: i.periodLabel, dueDate: effectiveDue(i), overdue: isOverdue(i, today) })),
+    },
+    renewable: true,
   };
 }
 
@@ -139,7 +176,7 @@ function complianceMatch(item: TrackerItemFacts, file: FileFacts, confidence: nu
     recommendedAction: `Check "${file.name}" and mark ${item.reportTypeName} for ${item.periodLabel} as filed in the compliance tracker.`,
     confidence,
     fileId: file.id,
-    metadata: { trackerItemId: item.id, reportTypeId: item.reportTypeId, period: item.periodLabel, model: file.model !== null },
+    metadata: { trackerItemId: item.id, reportTypeId: item.reportTypeId, reportTypeName: item.reportTypeName, period: item.periodLabel, periods: [item.periodLabel], model: file.model !== null },
     trackerMatch: { trackerItemId: item.id, aiConfidence: confidence, sourceFileId: file.id },
   };
 }
@@ -191,48 +228,13 @@ function latePattern(items: readonly TrackerItemFacts[], clientId: number, today
   };
 }
 
-function consecutiveMissing(missing: readonly TrackerItemFacts[], items: readonly TrackerItemFacts[], clientId: number): Finding[] {
-  const out: Finding[] = [];
-  const missingIds = new Set(missing.map((i) => i.id));
-  const byType = new Map<number, TrackerItemFacts[]>();
-  for (const i of items) {
-    const list = byType.get(i.reportTypeId);
-    if (list) list.push(i);
-    else byType.set(i.reportTypeId, [i]);
-  }
-  for (const [reportTypeId, ofType] of byType) {
-    ofType.sort((a, b) => a.dueDate.localeCompare(b.dueDate) || a.id - b.id);
-    const run: TrackerItemFacts[] = [];
-    let longest: TrackerItemFacts[] = [];
-    for (const i of ofType) {
-      if (missingIds.has(i.id)) run.push(i);
-      else run.length = 0;
-      if (run.length > longest.length) longest = [...run];
-    }
-    if (longest.length < 2) continue;
-    const name = longest[0]!.reportTypeName;
-    out.push({
-      subject: `pattern_detected:missing:${clientId}:${reportTypeId}`,
-      insightType: 'pattern_detected',
-      priority: 'high',
-      title: `${name} missing for ${longest.length} consecutive periods`,
-      description: `No ${name} has arrived for ${longest.map((i) => i.periodLabel).join(', ')}.`,
-      recommendedAction: `Ask the client for the ${name} documents of every missing period and review why they stopped arriving.`,
-      confidence: RULES.patternConfidence,
-      fileId: null,
-      metadata: { reportTypeId, trackerItemIds: longest.map((i) => i.id) },
-    });
-  }
-  return out;
-}
-
 /** Every finding about one client, at most one per subject. */
 export function findInsights(input: ClientFacts, reportTypeNames: ReadonlyMap<number, string> = new Map()): Finding[] {
-  const { items, files, settings, today, clientId, jurisdiction } = input;
+  const { items, files, settings, today, clientId, jurisdiction, settledItemIds = new Set<number>() } = input;
   const periodsOf = new Map(files.map((f) => [f.id, filePeriods(f)]));
   const findings: Finding[] = [];
-  const missing: TrackerItemFacts[] = [];
-  for (const item of items) {
+  const missingByType = new Map<number, TrackerItemFacts[]>();
+  for (const item of [...items].sort((a, b) => a.dueDate.localeCompare(b.dueDate) || a.id - b.id)) {
     if (item.status === 'filed') continue;
     const reports = reportsFor(item, files, periodsOf);
     let best: { file: FileFacts; confidence: number } | null = null;
@@ -241,17 +243,16 @@ export function findInsights(input: ClientFacts, reportTypeNames: ReadonlyMap<nu
       if (c !== null && (!best || c > best.confidence || (c === best.confidence && f.id > best.file.id))) best = { file: f, confidence: c };
     }
     if (best) findings.push(complianceMatch(item, best.file, best.confidence));
-    if (reports.length === 0 && (isOverdue(item, today) || inReminderWindow(item, today))) {
-      findings.push(missingDocument(item, today));
-      if (isOverdue(item, today)) missing.push(item);
+    if (reports.length === 0 && !settledItemIds.has(item.id) && (isOverdue(item, today) || inReminderWindow(item, today))) {
+      missingByType.set(item.reportTypeId, [...(missingByType.get(item.reportTypeId) ?? []), item]);
     }
   }
+  for (const ofType of missingByType.values()) findings.push(missingDocuments(clientId, ofType, today));
   for (const f of files) {
     const alert = thresholdAlert(f, settings, jurisdiction, f.reportTypeId === null ? null : (reportTypeNames.get(f.reportTypeId) ?? null));
     if (alert) findings.push(alert);
   }
   const late = latePattern(items, clientId, today);
   if (late) findings.push(late);
-  findings.push(...consecutiveMissing(missing, items, clientId));
   return findings;
 }
