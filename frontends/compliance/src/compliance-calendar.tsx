@@ -9,8 +9,8 @@ import {
 } from './compliance-view.ts';
 import { useItemList, useTrackerRange, type ItemListSource } from './compliance.api.ts';
 
-/** What opening an entry does (staff: the item's dialog); null: entries are text. */
-type OpenItem = ((item: ComplianceItem) => void) | null;
+/** What opening an entry does: the item's dialog (staff update it there, Client users read it). */
+type OpenItem = (item: ComplianceItem) => void;
 /** '+N more' opens the whole list of a day or panel. */
 type OpenList = (list: { title: string; source: ItemListSource }) => void;
 
@@ -27,13 +27,12 @@ const describe = (item: ComplianceItem) => `${item.clientName} — ${item.report
 
 function ItemChip({ item, onOpen }: { item: ComplianceItem; onOpen: OpenItem }) {
   const body = <><strong>{item.reportTypeName}</strong><span>{item.period}</span><span>{shortName(item.clientName)}</span></>;
-  const className = `compliance-chip compliance-chip--${item.status}`;
-  return onOpen
-    ? <button type="button" className={className} title={describe(item)} aria-label={`Open ${describe(item)}`} onClick={() => onOpen(item)}>{body}</button>
-    : <span className={className} title={describe(item)}>{body}</span>;
+  return (
+    <button type="button" className={`compliance-chip compliance-chip--${item.status}`} title={describe(item)} aria-label={`Open ${describe(item)}`} onClick={() => onOpen(item)}>{body}</button>
+  );
 }
 
-/** One line of a list: the report type and period, the client, the due date and status; a button when it opens. */
+/** One line of a list: the report type and period, the client, the due date and status; it opens the item. */
 function ItemLine({ item, onOpen, withStatus = false }: { item: ComplianceItem; onOpen: OpenItem; withStatus?: boolean }) {
   const text = (<>
     <span className="compliance-line__what">{item.reportTypeName} · {item.period}</span>
@@ -42,7 +41,7 @@ function ItemLine({ item, onOpen, withStatus = false }: { item: ComplianceItem; 
   </>);
   return (
     <li className={isCalendarOverdue(item) ? 'compliance-mini-list__overdue' : undefined}>
-      {onOpen ? <button type="button" className="compliance-line" aria-label={`Open ${describe(item)}`} onClick={() => onOpen(item)}>{text}</button> : <span className="compliance-line">{text}</span>}
+      <button type="button" className="compliance-line" aria-label={`Open ${describe(item)}`} onClick={() => onOpen(item)}>{text}</button>
     </li>
   );
 }
@@ -70,7 +69,7 @@ function ItemListDialog({ list, filters, onOpen, onHide }: { list: { title: stri
   const items = useItemList(list?.source ?? null, filters);
   return (
     <Dialog header={list?.title ?? ''} visible={list !== null} onHide={onHide} style={{ width: 'min(36rem, 95vw)' }}>
-      <ul className="compliance-mini-list">{items.map((i) => <ItemLine key={i.id} item={i} withStatus onOpen={onOpen ? (item) => { onHide(); onOpen(item); } : null} />)}</ul>
+      <ul className="compliance-mini-list">{items.map((i) => <ItemLine key={i.id} item={i} withStatus onOpen={(item) => { onHide(); onOpen(item); }} />)}</ul>
     </Dialog>
   );
 }

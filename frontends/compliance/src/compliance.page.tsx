@@ -1,21 +1,30 @@
+import { useQuery } from '@tanstack/react-query';
 import { Button } from 'primereact/button';
+import { Dialog } from 'primereact/dialog';
 import { Dropdown } from 'primereact/dropdown';
 import { TabPanel, TabView } from 'primereact/tabview';
-import { useState } from 'react';
+import { Tag } from 'primereact/tag';
+import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import type { ComplianceItem, ComplianceSchedule, TrackerStatus } from '@ledgerline/contracts/compliance.contracts.ts';
+import { apiPath } from '@ledgerline/ui/api-client.ts';
 import { useAuth } from '@ledgerline/ui/auth-context.tsx';
 import { isClientRole } from '@ledgerline/ui/auth-storage.ts';
 import { PageHeading } from '@ledgerline/ui/page-heading.tsx';
 import { canSetUpFirmWork } from '@ledgerline/ui/permissions.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 import { ComplianceCalendar } from './compliance-calendar.tsx';
-import { STATUS_OPTIONS } from './compliance-view.ts';
+import { STATUS_LABELS, STATUS_OPTIONS, trackerDate } from './compliance-view.ts';
 import { useClients, useComplianceMutations, useOverdue, useSchedules, useTracker, useUpcoming } from './compliance.api.ts';
 import { PresetDialog } from './preset-dialog.tsx';
 import { ScheduleCards } from './schedule-cards.tsx';
 import { ScheduleFormDialog } from './schedule-form-dialog.tsx';
 import { TrackerStatusDialog } from './tracker-status-dialog.tsx';
-import { TrackerTable } from './tracker-table.tsx';
+import { STATUS_SEVERITY, TrackerTable } from './tracker-table.tsx';
+
+/** Links into the page: ?item=12 opens that tracker item (an insight's period, a notification), ?client=5 filters by a client. */
+const ITEM_PARAM = 'item';
+const CLIENT_PARAM = 'client';
 
 function SummaryCard({ label, value, icon, tone }: { label: string; value: number; icon: string; tone: string }) {
   return (
@@ -23,6 +32,31 @@ function SummaryCard({ label, value, icon, tone }: { label: string; value: numbe
       <i className={icon} aria-hidden="true" />
       <div><span className="compliance-summary__value">{value}</span><span className="compliance-summary__label">{label}</span></div>
     </div>
+  );
+}
+
+/** A Client user's view of one item: what it covers, when it is due and where it stands (they change nothing). */
+function TrackerItemDetails({ item, onHide }: { item: ComplianceItem | null; onHide(): void }) {
+  const rows: [string, string][] = item ? [
+    ['Company', item.clientName],
+    ['Report Type', item.reportTypeName],
+    ['Period', `${item.period} (${trackerDate(item.periodStart)} – ${trackerDate(item.periodEnd)})`],
+    ['Due Date', trackerDate(item.dueDate)],
+    ...(item.extensionDate ? [['Extended To', trackerDate(item.extensionDate)] as [string, string]] : []),
+    ...(item.filedDate ? [['Filed', trackerDate(item.filedDate.slice(0, 10))] as [string, string]] : []),
+    ['Handled By', item.assignedToName ?? 'Your firm'],
+    ...(item.remarks ? [['Remarks', item.remarks] as [string, string]] : []),
+  ] : [];
+  return (
+    <Dialog header="Compliance Item" visible={item !== null} onHide={onHide} style={{ width: 'min(30rem, 95vw)' }}
+      footer={<Button label="Close" outlined onClick={onHide} />}>
+      {item && (
+        <div className="compliance-details">
+          <Tag value={STATUS_LABELS[item.status]} severity={STATUS_SEVERITY[item.status]} />
+          <dl>{rows.map(([label, value]) => <div key={label}><dt>{label}</dt><dd>{value}</dd></div>)}</dl>
+        </div>
+      )}
+    </Dialog>
   );
 }
 
@@ -35,7 +69,8 @@ export function CompliancePage() {
   const { state } = useAuth();
   const user = state.status === 'authenticated' ? state.user : null;
   const staff = !!user && (user.platformAdmin === true || !isClientRole(user.role));
-  const [clientId, setClientId] = useState<number | undefined>(undefined);
+  const [search, setSearch] = useSearchParams();
+  const [clientId, setClientId] = useState<number | undefined>(() => Number(search.get(CLIENT_PARAM)) || undefined);
   const [status, setStatus] = useState<TrackerStatus | undefined>(undefined);
   const [addOpen, setAddOpen] = useState(false);
   const [editingSchedule, setEditingSchedule] = useState<ComplianceSchedule | null>(null);
@@ -51,6 +86,15 @@ export function CompliancePage() {
   const { generate, generateAll, deleteSchedule } = useComplianceMutations();
   // A Client user's page is about their own company: no client filter, and it says so.
   const ownCompany = !staff ? clients[0]?.name : undefined;
+  // A link's item opens once it is read (staff: to update it; a Client user: to read it); one out of reach says so.
+  const linkedItemId = Number(search.get(ITEM_PARAM)) || null;
+  const linkedItem = useQuery<ComplianceItem>({ queryKey: [apiPath(`compliance-tracker/${linkedItemId}`)], enabled: linkedItemId !== null && !!user, retry: false });
+  useEffect(() => {
+    if (linkedItemId === null || linkedItem.isPending) return;
+    if (linkedItem.data) setEditing(linkedItem.data);
+    else showToast({ severity: 'warn', summary: 'Item not found', detail: 'That compliance item no longer exists or is not yours to see.' });
+    setSearch((params) => { params.delete(ITEM_PARAM); return params; }, { replace: true });
+  }, [linkedItemId, linkedItem.isPending, linkedItem.data, setSearch]);
 
   const onGenerate = (s: ComplianceSchedule, year: number, from: string | undefined) => {
     setGenerating(s.id);
@@ -74,14 +118,18 @@ export function CompliancePage() {
 
   return (
     <div className="compliance-page">
-      <PageHeading title="Compliance" subtitle={staff ? 'Statutory schedules, deadlines and filing status for your clients' : `Filing deadlines and status for ${ownCompany ?? 'your company'}`}
+      <PageHeading title={staff || !ownCompany ? 'Compliance' : `Compliance · ${ownCompany}`} subtitle={staff ? 'Statutory schedules, deadlines and filing status for your clients' : `Filing deadlines and status for ${ownCompany ?? 'your company'}`}
         actions={staff && (<>
           {canSetUpFirmWork(user) && <Button label="Statutory Calendars" icon="pi pi-globe" outlined onClick={() => setPresetOpen(true)} />}
           <Button label="Add Schedule" icon="pi pi-plus" onClick={() => setAddOpen(true)} />
         </>)} />
       <div className="compliance-filters">
         {staff && <Dropdown aria-label="Client" value={clientId ?? 'all'} filter options={[{ label: 'All Clients', value: 'all' }, ...clients.map((c) => ({ label: c.name, value: c.id }))]}
-          onChange={(e) => { setClientId(e.value === 'all' ? undefined : e.value); setTrackerFirst(0); }} />}
+          onChange={(e) => {
+            setClientId(e.value === 'all' ? undefined : e.value);
+            setTrackerFirst(0);
+            setSearch((params) => { params.delete(CLIENT_PARAM); return params; }, { replace: true });
+          }} />}
         <Dropdown aria-label="Status" value={status ?? 'all'} options={[{ label: 'All', value: 'all' }, ...STATUS_OPTIONS]}
           onChange={(e) => { setStatus(e.value === 'all' ? undefined : e.value); setTrackerFirst(0); }} />
       </div>
@@ -91,7 +139,7 @@ export function CompliancePage() {
         {staff && <SummaryCard label="Active Schedules" value={schedules.filter((s) => s.isActive).length} icon="pi pi-calendar" tone="info" />}
       </div>
       <TabView>
-        <TabPanel header="Calendar View"><ComplianceCalendar clientId={clientId} status={status} overdue={overdue} upcoming={upcoming} onOpen={staff ? setEditing : null} /></TabPanel>
+        <TabPanel header="Calendar View"><ComplianceCalendar clientId={clientId} status={status} overdue={overdue} upcoming={upcoming} onOpen={setEditing} /></TabPanel>
         <TabPanel header="Compliance Tracker"><TrackerTable page={tracker} first={trackerFirst} onPage={setTrackerFirst} onEdit={staff ? setEditing : null} /></TabPanel>
         {staff && <TabPanel header="Schedules">
           <ScheduleCards schedules={schedules} actions={{ onGenerate, onGenerateAll, onEdit: setEditingSchedule, onDelete, generating }} />
@@ -100,7 +148,7 @@ export function CompliancePage() {
       {staff && <ScheduleFormDialog visible={addOpen || editingSchedule !== null} schedule={editingSchedule}
         onHide={() => { setAddOpen(false); setEditingSchedule(null); }} />}
       {staff && <PresetDialog visible={presetOpen} onHide={() => setPresetOpen(false)} />}
-      <TrackerStatusDialog item={editing} onHide={() => setEditing(null)} />
+      {staff ? <TrackerStatusDialog item={editing} onHide={() => setEditing(null)} /> : <TrackerItemDetails item={editing} onHide={() => setEditing(null)} />}
     </div>
   );
 }

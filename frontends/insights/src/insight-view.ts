@@ -46,3 +46,44 @@ export function insightActions(status: InsightStatus): { review: boolean; actUpo
   const open = status === 'pending' || status === 'reviewed';
   return { review: status === 'pending', actUpon: open, dismiss: open };
 }
+
+/** A tracker item an insight concerns, by the period it covers. */
+export interface InsightItem {
+  trackerItemId: number;
+  period: string;
+}
+
+/** The tracker items of an insight: every period of a grouped missing-documents card, a match's one item, none for the others. */
+export function insightItems(insight: Pick<ComplianceInsight, 'metadata'>): InsightItem[] {
+  const m = insight.metadata as { items?: unknown; trackerItemId?: unknown; period?: unknown };
+  if (Array.isArray(m.items)) {
+    return m.items.filter((i): i is InsightItem => typeof i?.trackerItemId === 'number' && typeof i?.period === 'string')
+      .map((i) => ({ trackerItemId: i.trackerItemId, period: i.period }));
+  }
+  return typeof m.trackerItemId === 'number' && typeof m.period === 'string' ? [{ trackerItemId: m.trackerItemId, period: m.period }] : [];
+}
+
+/** What a card can lead to besides its status buttons, by its type: only open insights about tracker items have any. */
+export function insightLeads(insight: Pick<ComplianceInsight, 'insightType' | 'status' | 'metadata'>): { markFiled: boolean; createTask: boolean; requestDocuments: boolean } {
+  const open = insight.status === 'pending' || insight.status === 'reviewed';
+  const aboutItems = insightItems(insight).length > 0;
+  return {
+    markFiled: open && insight.insightType === 'compliance_match' && aboutItems,
+    createTask: open && insight.insightType === 'missing_document',
+    requestDocuments: open && insight.insightType === 'missing_document' && aboutItems,
+  };
+}
+
+/** The task a missing-documents card creates: its client, report type and periods, its text as the description. */
+export function taskFromInsight(insight: ComplianceInsight): { title: string; description: string; priority: 'high' | 'medium' | 'low'; clientIds: number[]; reportTypeId: number | null } {
+  const m = insight.metadata as { reportTypeId?: unknown; reportTypeName?: unknown };
+  const name = typeof m.reportTypeName === 'string' ? m.reportTypeName : 'Documents';
+  const periods = insight.periods.length > 3 ? `${insight.periods.slice(0, 3).join(', ')} and ${insight.periods.length - 3} more` : insight.periods.join(', ');
+  return {
+    title: `Collect ${name}${periods ? ` for ${periods}` : ''}${insight.clientName ? ` (${insight.clientName})` : ''}`.slice(0, 500),
+    description: `${insight.description}\n\n${insight.recommendedAction}`,
+    priority: insight.priority,
+    clientIds: [insight.clientId],
+    reportTypeId: typeof m.reportTypeId === 'number' ? m.reportTypeId : null,
+  };
+}

@@ -1,5 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ComplianceItem } from '@ledgerline/contracts/compliance.contracts.ts';
 import type { Client, ReportType } from '@ledgerline/contracts/directory.contracts.ts';
+import type { Task } from '@ledgerline/contracts/tasks.contracts.ts';
 import { type AnalysisResult, type ComplianceInsight, type FirmAnalysisResult, type InsightBulkResult, type InsightPriority, type InsightRuleSettings, type InsightStatus } from '@ledgerline/contracts/insights.contracts.ts';
 import { apiJson, apiPath, apiQueryPath } from '@ledgerline/ui/api-client.ts';
 import { invalidateApiResources } from '@ledgerline/ui/api-invalidation.ts';
@@ -9,6 +11,15 @@ export interface InsightFilters {
   clientId?: number;
   status?: InsightStatus;
   priority?: InsightPriority;
+}
+
+/** What "Create task" sends (POST /api/tasks; no due date: the person sets it on the task). */
+export interface TaskInputBody {
+  title: string;
+  description: string;
+  priority: 'high' | 'medium' | 'low';
+  clientIds: number[];
+  reportTypeId: number | null;
 }
 
 export const useInsights = (filters: InsightFilters) => useQuery<ComplianceInsight[]>({ queryKey: [apiQueryPath('compliance-insights', filters)] });
@@ -38,6 +49,24 @@ export function useInsightMutations() {
     bulk: useMutation({
       mutationFn: ({ ids, status }: { ids: number[]; status: InsightStatus }) => apiJson<InsightBulkResult>('POST', apiPath('compliance-insights/bulk-status'), { ids, status }),
       onSuccess: refresh,
+    }),
+    undo: useMutation({
+      mutationFn: (ids: number[]) => apiJson<InsightBulkResult>('POST', apiPath('compliance-insights/undo-dismissal'), { ids }),
+      onSuccess: refresh,
+    }),
+    /** Mark filed: the match's tracker item is filed today (the card is then marked acted upon by the caller). */
+    fileItem: useMutation({
+      mutationFn: ({ trackerItemId, filedDate }: { trackerItemId: number; filedDate: string }) =>
+        apiJson<ComplianceItem>('PUT', apiPath(`compliance-tracker/${trackerItemId}`), { status: 'filed', filedDate }),
+      onSuccess: () => invalidateApiResources(queryClient, ['compliance-tracker']),
+    }),
+    createTask: useMutation({
+      mutationFn: (task: TaskInputBody) => apiJson<Task>('POST', apiPath('tasks'), task),
+      onSuccess: () => invalidateApiResources(queryClient, ['tasks']),
+    }),
+    /** A document request for one tracker item (the requests service makes it from the item's client, type and period). */
+    requestDocuments: useMutation({
+      mutationFn: (trackerItemId: number) => apiJson<{ id: number }>('POST', apiPath(`compliance-tracker/${trackerItemId}/document-request`), {}),
     }),
     analyzeAll: useMutation({
       mutationFn: () => apiJson<FirmAnalysisResult>('POST', apiPath('compliance-insights/analyze-all')),

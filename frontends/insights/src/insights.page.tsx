@@ -4,18 +4,23 @@ import { Checkbox } from 'primereact/checkbox';
 import { Dropdown } from 'primereact/dropdown';
 import { TabPanel, TabView } from 'primereact/tabview';
 import { useState } from 'react';
-import { INSIGHT_MESSAGES, INSIGHT_PRIORITIES, INSIGHT_STATUSES, type ComplianceInsight, type InsightStatus } from '@ledgerline/contracts/insights.contracts.ts';
+import { useNavigate } from 'react-router-dom';
+import { INSIGHT_MESSAGES, INSIGHT_PRIORITIES, INSIGHT_STATUSES, type ComplianceInsight, type InsightBulkResult, type InsightStatus } from '@ledgerline/contracts/insights.contracts.ts';
+import { taskActionUrl } from '@ledgerline/contracts/tasks.contracts.ts';
 import { isClientRole } from '@ledgerline/ui/auth-storage.ts';
 import { useAuth } from '@ledgerline/ui/auth-context.tsx';
 import { EmptyState } from '@ledgerline/ui/empty-state.tsx';
 import { useFailureToast } from '@ledgerline/ui/failure-toast.ts';
+import { todayCalendarDate } from '@ledgerline/ui/calendar-date.ts';
 import { PageHeading } from '@ledgerline/ui/page-heading.tsx';
+import { serverMessage } from '@ledgerline/ui/server-message.ts';
 import { canAdministerFirm } from '@ledgerline/ui/permissions.ts';
 import { StatCard } from '@ledgerline/ui/stat-card.tsx';
+import { inCurrentFirm } from '@ledgerline/ui/tenant-path.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
-import { InsightCard } from './insight-card.tsx';
+import { InsightCard, type InsightLeadHandlers } from './insight-card.tsx';
 import { RuleSettingsDialog } from './rule-settings-dialog.tsx';
-import { emptyTabText, insightActions, insightStats, PRIORITY_LABELS, STATUS_LABELS } from './insight-view.ts';
+import { emptyTabText, insightActions, insightStats, PRIORITY_LABELS, STATUS_LABELS, taskFromInsight } from './insight-view.ts';
 import { useInsightClients, useInsightMutations, useInsights, type InsightFilters } from './insights.api.ts';
 
 /** The AI Compliance Insights screen of spec 001 §2. */
@@ -32,7 +37,8 @@ function SignedInInsights({ role, userId, admin }: { role: string; userId: numbe
   const insights = useInsights(filters);
   useFailureToast(insights, INSIGHT_MESSAGES.fetchFailed);
   const clients = useInsightClients().data ?? [];
-  const { update, analyze, analyzeAll, bulk } = useInsightMutations();
+  const { update, analyze, analyzeAll, bulk, undo, fileItem, createTask, requestDocuments } = useInsightMutations();
+  const navigate = useNavigate();
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   const readOnly = isClientRole(role);
   const list = insights.data ?? [];
@@ -40,19 +46,53 @@ function SignedInInsights({ role, userId, admin }: { role: string; userId: numbe
   const setFilter = <K extends keyof InsightFilters>(key: K, value: InsightFilters[K] | null) => setFilters((f) => ({ ...f, [key]: value ?? undefined }));
   const clientOptions = clients.map((c) => ({ label: c.name, value: c.id }));
 
-  /** Dismissing is final (§4): it is asked first. */
+  /** Dismissing closes an insight (§4): it is asked first, and can be undone from the toast for a while. */
   const confirmed = (status: InsightStatus, count: number, go: () => void) => {
     if (status !== 'dismissed') { go(); return; }
     confirmDialog({
       header: 'Dismiss insights', icon: 'pi pi-exclamation-triangle', defaultFocus: 'reject', acceptLabel: 'Dismiss', rejectLabel: 'Cancel',
-      message: count === 1 ? 'Dismiss this insight? A dismissed insight cannot be reopened.' : `Dismiss ${count} insights? Dismissed insights cannot be reopened.`,
+      message: count === 1 ? 'Dismiss this insight? You can undo it from the message that follows.' : `Dismiss ${count} insights? You can undo it from the message that follows.`,
       accept: go,
     });
   };
+  const failed = (fallback: string) => (err: unknown) => showToast({ severity: 'error', summary: 'Error', detail: serverMessage(err) ?? fallback });
+  /** A dismissal's toast offers Undo: the insights go back to where they were (the server allows it for a while, to the dismisser). */
+  const undoable = (ids: number[], detail: string) => showToast({
+    severity: 'success', summary: 'Success', detail,
+    action: {
+      label: 'Undo',
+      run: () => undo.mutate(ids, {
+        onSuccess: (r: InsightBulkResult) => showToast(r.refused.length
+          ? { severity: 'warn', summary: 'Not undone', detail: r.refused[0]!.message }
+          : { severity: 'success', summary: 'Success', detail: INSIGHT_MESSAGES.undone(r.updated.length) }),
+        onError: failed(INSIGHT_MESSAGES.undoFailed),
+      }),
+    },
+  });
   const move = (insight: ComplianceInsight, status: InsightStatus) => confirmed(status, 1, () => update.mutate({ id: insight.id, status, reviewedById: userId }, {
-    onSuccess: () => showToast({ severity: 'success', summary: 'Success', detail: INSIGHT_MESSAGES.updated }),
+    onSuccess: () => (status === 'dismissed' ? undoable([insight.id], INSIGHT_MESSAGES.updated) : showToast({ severity: 'success', summary: 'Success', detail: INSIGHT_MESSAGES.updated })),
     onError: () => showToast({ severity: 'error', summary: 'Error', detail: INSIGHT_MESSAGES.updateFailed }),
   }));
+  /** Acting from a card marks it acted upon (unless someone already closed it). */
+  const actedUpon = (insight: ComplianceInsight) => update.mutate({ id: insight.id, status: 'acted_upon', reviewedById: userId });
+  const leads: InsightLeadHandlers = {
+    markFiled: (insight, item) => fileItem.mutate({ trackerItemId: item.trackerItemId, filedDate: todayCalendarDate() }, {
+      onSuccess: (filed) => {
+        actedUpon(insight);
+        showToast({ severity: 'success', summary: 'Marked Filed', detail: `${filed.reportTypeName} ${filed.period} is filed` });
+      },
+      onError: failed('Failed to update status'),
+    }),
+    createTask: (insight) => createTask.mutate(taskFromInsight(insight), {
+      onSuccess: (task) => { actedUpon(insight); navigate(inCurrentFirm(taskActionUrl(task.id))); },
+      onError: failed('Failed to create task'),
+    }),
+    requestDocuments: (_insight, item) => requestDocuments.mutate(item.trackerItemId, {
+      onSuccess: (request) => navigate(inCurrentFirm(`/requests/${request.id}`)),
+      onError: failed('Failed to create the document request'),
+    }),
+  };
+  const leading = fileItem.isPending || createTask.isPending || requestDocuments.isPending;
   const select = (insight: ComplianceInsight, on: boolean) => setSelected((s) => {
     const next = new Set(s);
     if (on) next.add(insight.id); else next.delete(insight.id);
@@ -62,7 +102,9 @@ function SignedInInsights({ role, userId, admin }: { role: string; userId: numbe
     onSuccess: (r) => {
       setSelected(new Set());
       const refused = r.refused.length ? ` (${r.refused.length} not changed: ${r.refused[0]!.message})` : '';
-      showToast({ severity: r.refused.length ? 'warn' : 'success', summary: 'Success', detail: `${INSIGHT_MESSAGES.bulkUpdated(r.updated.length)}${refused}` });
+      const detail = `${INSIGHT_MESSAGES.bulkUpdated(r.updated.length)}${refused}`;
+      if (status === 'dismissed' && r.updated.length) undoable(r.updated.map((i) => i.id), detail);
+      else showToast({ severity: r.refused.length ? 'warn' : 'success', summary: 'Success', detail });
     },
     onError: () => showToast({ severity: 'error', summary: 'Error', detail: INSIGHT_MESSAGES.updateFailed }),
   }));
@@ -122,7 +164,7 @@ function SignedInInsights({ role, userId, admin }: { role: string; userId: numbe
               {inTab.length === 0
                 ? <EmptyState icon="pi pi-lightbulb" text={emptyTabText(status)} />
                 : <div className="insight-list">{inTab.map((i) => (
-                  <InsightCard key={i.id} insight={i} onMove={readOnly ? null : move} busy={update.isPending}
+                  <InsightCard key={i.id} insight={i} onMove={readOnly ? null : move} onLead={readOnly ? null : leads} busy={update.isPending || leading}
                     selected={selected.has(i.id)} onSelect={selectable ? select : null} />
                 ))}</div>}
             </TabPanel>

@@ -4,7 +4,7 @@ import { confidenceText, emptyTabText, insightActions, insightStats } from '../s
 
 const insight = (id: number, status: InsightStatus, priority: InsightPriority): ComplianceInsight => ({
   id, clientId: 1, clientName: 'Acme', fileId: null, fileName: null, insightType: 'missing_document', priority, title: 't', description: 'd',
-  recommendedAction: 'r', confidence: 0.9, status, metadata: {}, createdAt: '2027-01-01T00:00:00Z', reviewedAt: null, reviewedById: null, reviewedByName: null,
+  recommendedAction: 'r', confidence: 0.9, status, metadata: {}, periods: [], createdAt: '2027-01-01T00:00:00Z', reviewedAt: null, reviewedById: null, reviewedByName: null,
 });
 
 describe('insight view', () => {

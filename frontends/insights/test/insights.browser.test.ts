@@ -27,7 +27,7 @@ describe('AI compliance insights screen in Chromium', () => {
   const insightsOf = async () => (await call<ComplianceInsight[]>('GET', `/api/${TENANT}/compliance-insights?clientId=${clientId}`, admin.token)).body;
 
   beforeAll(async () => {
-    portal = await startPortalBrowser(['shell', 'insights']);
+    portal = await startPortalBrowser(['shell', 'insights', 'compliance']);
     call = apiClient(portal.baseUrl);
     expect((await call('POST', '/api/companies', portal.adminToken, FIRM)).status).toBe(201);
     const client = await call<{ id: number }>('POST', `/api/${TENANT}/clients`, portal.adminToken, {
@@ -42,17 +42,17 @@ describe('AI compliance insights screen in Chromium', () => {
     await portal?.close();
   });
 
-  it('an Admin applies a preset, generates the year, analyses, uploads a filed acknowledgement and works the insights through the tabs', async () => {
+  it('an Admin applies a preset, generates the year and analyses: one card per report type lists its periods, leads to the item, and "Mark filed" files a matched one', async () => {
     // The compliance side through its API: India's calendar for the client, this year generated.
     const applied = await call<PresetApplyResult>('POST', `/api/${TENANT}/compliance-presets/india/apply`, admin.token, { clientIds: [clientId] });
     expect(applied.status).toBe(200);
     const gstr3b = applied.body.createdSchedules.find((s: ComplianceSchedule) => s.reportTypeName === 'GSTR-3B')!;
     gstr3bReportTypeId = gstr3b.reportTypeId;
     for (const schedule of applied.body.createdSchedules) {
-      expect((await call('POST', `/api/${TENANT}/compliance-schedules/${schedule.id}/generate/${YEAR}`, admin.token)).status).toBe(200);
+      expect((await call('POST', `/api/${TENANT}/compliance-schedules/${schedule.id}/generate/${YEAR}?from=${YEAR}-01-01`, admin.token)).status).toBe(200);
     }
     const today = new Date().toISOString().slice(0, 10);
-    const items = (await call<ComplianceItem[]>('GET', `/api/${TENANT}/compliance-tracker?clientId=${clientId}`, admin.token)).body;
+    const items = (await call<ComplianceItem[]>('GET', `/api/${TENANT}/compliance-tracker?clientId=${clientId}&limit=1000`, admin.token)).body;
     const overdue = items.filter((i) => i.reportTypeId === gstr3b.reportTypeId && i.dueDate < today).sort((a, b) => b.dueDate.localeCompare(a.dueDate));
     expect(overdue.length).toBeGreaterThan(1);
     const [filed, stillMissing] = [overdue[0]!, overdue[1]!];
@@ -64,14 +64,25 @@ describe('AI compliance insights screen in Chromium', () => {
     await page.getByText('No pending insights found.').waitFor();
 
     // The tracker items reach the insights service as events: analyse once they have.
-    await eventually(async () => expect((await call('POST', `/api/${TENANT}/public/clients/${clientId}/analyze-compliance`, portal.adminToken)).status).toBe(200), BUS_WAIT_MS);
-    await eventually(async () => expect((await insightsOf()).some((i) => (i.metadata as { trackerItemId?: number }).trackerItemId === stillMissing.id)).toBe(true), BUS_WAIT_MS, 200);
+    const groupOf = async () => (await insightsOf()).find((i) => i.insightType === 'missing_document' && i.status === 'pending' && i.metadata.reportTypeId === gstr3b.reportTypeId);
+    await eventually(async () => {
+      expect((await call('POST', `/api/${TENANT}/public/clients/${clientId}/analyze-compliance`, portal.adminToken)).status).toBe(200);
+      expect((await groupOf())?.periods).toContain(overdue.at(-1)!.period);
+    }, BUS_WAIT_MS, 300);
     await page.locator('.p-dropdown', { has: page.locator('#insights-analyze') }).click();
     await pick(page, 'Bayview Bakery').click();
     await expectToast(page, 'Analysis Complete', /^Analysis complete: \d+ new insights?$/);
-    const missingTitle = `GSTR-3B for ${stillMissing.period} is overdue`;
-    await page.getByRole('article', { name: missingTitle }).waitFor();
-    expect(await page.locator('.insight-card__icon--missing_document').count()).toBeGreaterThan(2);
+    const group = (await groupOf())!;
+    // A year of overdue returns is a handful of cards, one per report type, not one per month.
+    const missingCards = (await insightsOf()).filter((i) => i.insightType === 'missing_document');
+    expect(missingCards.length).toBeLessThanOrEqual(applied.body.createdSchedules.length);
+    expect(group.periods.length).toBeGreaterThanOrEqual(overdue.length);
+    const card = page.getByRole('article', { name: group.title });
+    await card.waitFor();
+    await expect(card.getByRole('list', { name: 'Periods' }).getByRole('link').count()).resolves.toBe(group.periods.length);
+    await card.getByRole('button', { name: 'Create task' }).waitFor();
+    await card.getByRole('button', { name: 'Request documents' }).waitFor();
+    await portal.screenshot(page, 'insights-grouped-card');
 
     // One filed acknowledgement for the latest overdue month arrives.
     const month = LONG_MONTHS[Number(filed.periodStart.slice(5, 7)) - 1];
@@ -90,29 +101,22 @@ describe('AI compliance insights screen in Chromium', () => {
     await match.waitFor();
     await match.getByText('GSTR-3B acknowledgement.txt', { exact: true }).waitFor();
     await match.getByText(/^\d+% confidence$/).waitFor();
-    await match.getByText('Recommended Action').waitFor();
-    // The acknowledgement resolved that month's missing document: its insight left the Pending tab.
-    await expect(page.getByRole('article', { name: `GSTR-3B for ${filed.period} is overdue` }).count()).resolves.toBe(0);
-    const pendingBefore = Number(/\((\d+)\)/.exec((await tab(page, 'Pending').textContent())!)![1]);
+    // The acknowledgement took that month off the group's card: the same card, one period fewer.
+    await eventually(async () => expect((await groupOf())).toMatchObject({ id: group.id, periods: group.periods.filter((p) => p !== filed.period) }), BUS_WAIT_MS, 200);
 
-    await match.getByRole('button', { name: 'Mark Reviewed' }).click();
-    await expectToast(page, 'Success', 'Compliance insight updated successfully');
-    await tab(page, 'Reviewed').filter({ hasText: 'Reviewed (1)' }).waitFor();
-    await page.getByRole('article', { name: missingTitle }).getByRole('button', { name: 'Mark Acted Upon' }).click();
+    // "Mark filed" files the tracker item (today) and the card is acted upon.
+    await match.getByRole('button', { name: 'Mark filed' }).click();
+    await expectToast(page, 'Marked Filed', `GSTR-3B ${filed.period} is filed`);
+    const item = (await call<ComplianceItem>('GET', `/api/${TENANT}/compliance-tracker/${filed.id}`, admin.token)).body;
+    expect(item).toMatchObject({ status: 'filed' });
+    expect(item.filedDate?.slice(0, 10)).toBe(today);
     await tab(page, 'Acted Upon').filter({ hasText: 'Acted Upon (1)' }).waitFor();
-    await tab(page, 'Pending').filter({ hasText: `Pending (${pendingBefore - 2})` }).waitFor();
 
-    await tab(page, 'Reviewed').click();
-    const reviewed = page.getByRole('article', { name: `GSTR-3B for ${filed.period} appears to be filed` });
-    await reviewed.getByText('Ada Admin').waitFor();
-    await expect(reviewed.getByRole('button', { name: 'Mark Reviewed' }).count()).resolves.toBe(0);
-    await reviewed.getByRole('button', { name: 'Dismiss' }).waitFor();
-    await tab(page, 'Acted Upon').click();
-    const acted = page.getByRole('article', { name: missingTitle });
-    await acted.waitFor();
-    await expect(acted.getByRole('button').count()).resolves.toBe(0);
-    await tab(page, 'Dismissed').click();
-    await page.getByRole('article', { name: `GSTR-3B for ${filed.period} is overdue` }).waitFor();
+    // A period of the card opens its item in the compliance tracker.
+    await page.getByRole('article', { name: (await groupOf())!.title }).getByRole('link', { name: `Open ${stillMissing.period} in the compliance tracker` }).click();
+    const dialog = page.getByRole('dialog', { name: 'Update Compliance Status' });
+    await dialog.getByText(`Bayview Bakery · GSTR-3B · ${stillMissing.period}`).waitFor();
+    expect(page.url()).toBe(`${portal.baseUrl}/${TENANT}/compliance`);
     await page.close();
   });
 
@@ -159,7 +163,7 @@ describe('AI compliance insights screen in Chromium', () => {
     await page.close();
   });
 
-  it.each([[390, 844], [1440, 900]])('at %i px an Admin analyses all clients, moves several insights at once and confirms a dismissal', async (width, height) => {
+  it.each([[390, 844], [1440, 900]])('at %i px an Admin analyses all clients, moves several insights at once, confirms a dismissal and undoes it from the toast', async (width, height) => {
     const page = await portal.browser.newPage(portal.baseUrl);
     await page.setViewportSize({ width, height });
     await setLocalStorage(page, { token: admin.token, user: admin.user });
@@ -181,13 +185,13 @@ describe('AI compliance insights screen in Chromium', () => {
     await expectToast(page, 'Success', '2 insights updated');
     await eventually(async () => expect((await insightsOf()).filter((i) => pending.slice(0, 2).some((p) => p.id === i.id)).map((i) => i.status)).toEqual(['reviewed', 'reviewed']), BUS_WAIT_MS, 200);
 
-    // Dismissing is final: it is asked first; Cancel keeps the insight.
+    // Dismissing is asked first; Cancel keeps the insight.
     const target = pending[0]!;
     await tab(page, 'Reviewed').click();
     const card = page.getByRole('article', { name: target.title }).first();
     await card.getByRole('button', { name: 'Dismiss' }).click();
     const confirm = page.getByRole('dialog', { name: 'Dismiss insights' });
-    await confirm.getByText('Dismiss this insight? A dismissed insight cannot be reopened.').waitFor();
+    await confirm.getByText('Dismiss this insight? You can undo it from the message that follows.').waitFor();
     await page.screenshot({ path: `${SCREENSHOT_DIR}/insights-dismiss-confirm-${width}.png` });
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     expect((await insightsOf()).find((i) => i.id === target.id)?.status).toBe('reviewed');
@@ -195,6 +199,13 @@ describe('AI compliance insights screen in Chromium', () => {
     await page.getByRole('dialog', { name: 'Dismiss insights' }).getByRole('button', { name: 'Dismiss' }).click();
     await expectToast(page, 'Success', 'Compliance insight updated successfully');
     expect((await insightsOf()).find((i) => i.id === target.id)?.status).toBe('dismissed');
+    // The toast's Undo brings the card back as it was.
+    const undo = page.locator('.p-toast').getByRole('button', { name: 'Undo' });
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/insights-dismiss-undo-${width}.png` });
+    await undo.click();
+    await expectToast(page, 'Success', '1 insight restored');
+    expect((await insightsOf()).find((i) => i.id === target.id)).toMatchObject({ status: 'reviewed', reviewedByName: 'Ada Admin' });
+    await page.getByRole('article', { name: target.title }).first().waitFor();
     // Nothing on the page is wider than the screen.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
     await page.close();

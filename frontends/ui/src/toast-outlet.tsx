@@ -1,4 +1,5 @@
 import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { Button } from 'primereact/button';
 import { Toast } from 'primereact/toast';
 // By package name so this outlet and every showToast() caller share one store (see optional-query.ts).
 import { activeToast, dismissToast, latestToast, subscribeToasts } from '@ledgerline/ui/toast-store.ts';
@@ -19,7 +20,14 @@ export function ToastOutlet() {
     }
     // A toast raised on the previous page keeps only what is left of its lifetime.
     const life = Math.max(toast.expiresAt - Date.now(), 1);
-    ref.current?.replace({ id: String(toast.id), severity: toast.severity, summary: toast.summary, detail: toast.detail, life });
+    const { action } = toast;
+    const detail = action ? (
+      <span className="toast-action">
+        <span className="toast-action__text">{toast.detail}</span>
+        <Button label={action.label} size="small" text className="toast-action__button" onClick={() => { dismissToast(toast.id); action.run(); }} />
+      </span>
+    ) : toast.detail;
+    ref.current?.replace({ id: String(toast.id), severity: toast.severity, summary: toast.summary, detail, life });
   }, [latest]);
 
   return <Toast ref={ref} position="top-right" onRemove={(message) => dismissToast(Number(message.id))} />;

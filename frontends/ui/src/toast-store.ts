@@ -12,6 +12,8 @@ export interface ToastMessage {
   severity: ToastSeverity;
   summary: string;
   detail?: string;
+  /** One button on the toast (an Undo); choosing it closes the toast. */
+  action?: { label: string; run(): void };
 }
 
 export interface ActiveToast extends ToastMessage {
