@@ -468,7 +468,8 @@ describe('a November onboarding: missing periods grouped per client and report t
       await analyze('admin', onboard);
       cards = (await insightsOf('admin', `?clientId=${onboard}`)).filter((i) => i.status === 'pending');
       expect(cards.map((c) => c.insightType).sort()).toEqual(['missing_document', 'missing_document']);
-      expect(about(cards, gstItems.at(-1)!, 'missing_document')).toHaveLength(1);
+      // Every item's event has arrived (the bus may deliver them in any order).
+      expect(cards.map((c) => c.periods.length)).toEqual([10, 10]);
     }, BUS_WAIT_MS, 300);
     gstCard = cards.find((c) => c.metadata.reportTypeId === ids.gst)!;
     expect(gstCard).toMatchObject({ title: 'GSTR-3B overdue for 10 periods', priority: 'high', periods: labels, clientName: 'Onboard Traders' });
