@@ -3,7 +3,7 @@ import type { ComplianceItem } from '@ledgerline/contracts/compliance.contracts.
 import type { Client, ReportType } from '@ledgerline/contracts/directory.contracts.ts';
 import type { Task } from '@ledgerline/contracts/tasks.contracts.ts';
 import { type AnalysisResult, type ComplianceInsight, type FirmAnalysisResult, type InsightBulkResult, type InsightPriority, type InsightRuleSettings, type InsightStatus } from '@ledgerline/contracts/insights.contracts.ts';
-import { apiJson, apiPath, apiQueryPath } from '@ledgerline/ui/api-client.ts';
+import { ApiError, apiJson, apiPath, apiQueryPath } from '@ledgerline/ui/api-client.ts';
 import { invalidateApiResources } from '@ledgerline/ui/api-invalidation.ts';
 
 /** Spec 001 §7 "Insights" as the screen calls it (tenant form when a firm is chosen). */
@@ -54,11 +54,19 @@ export function useInsightMutations() {
       mutationFn: (ids: number[]) => apiJson<InsightBulkResult>('POST', apiPath('compliance-insights/undo-dismissal'), { ids }),
       onSuccess: refresh,
     }),
-    /** Mark filed: the match's tracker item is filed today (the card is then marked acted upon by the caller). */
-    fileItem: useMutation({
-      mutationFn: ({ trackerItemId, filedDate }: { trackerItemId: number; filedDate: string }) =>
-        apiJson<ComplianceItem>('PUT', apiPath(`compliance-tracker/${trackerItemId}`), { status: 'filed', filedDate }),
-      onSuccess: () => invalidateApiResources(queryClient, ['compliance-tracker']),
+    /**
+     * Mark filed: the card is marked acted upon by the caller, then its tracker item filed. In
+     * that order: filing retires the card's match at once (insights follows the tracker), so a
+     * card moved after it would already be closed. One someone else closed meanwhile is still filed.
+     */
+    markFiled: useMutation({
+      mutationFn: async ({ insightId, reviewedById, trackerItemId, filedDate }: { insightId: number; reviewedById: number; trackerItemId: number; filedDate: string }) => {
+        await apiJson<ComplianceInsight>('PUT', apiPath(`compliance-insights/${insightId}`), { status: 'acted_upon', reviewedById }).catch((err: unknown) => {
+          if (!(err instanceof ApiError && err.status === 409)) throw err;
+        });
+        return apiJson<ComplianceItem>('PUT', apiPath(`compliance-tracker/${trackerItemId}`), { status: 'filed', filedDate });
+      },
+      onSettled: () => invalidateApiResources(queryClient, ['compliance-insights', 'compliance-tracker']),
     }),
     createTask: useMutation({
       mutationFn: (task: TaskInputBody) => apiJson<Task>('POST', apiPath('tasks'), task),

@@ -37,7 +37,7 @@ function SignedInInsights({ role, userId, admin }: { role: string; userId: numbe
   const insights = useInsights(filters);
   useFailureToast(insights, INSIGHT_MESSAGES.fetchFailed);
   const clients = useInsightClients().data ?? [];
-  const { update, analyze, analyzeAll, bulk, undo, fileItem, createTask, requestDocuments } = useInsightMutations();
+  const { update, analyze, analyzeAll, bulk, undo, markFiled, createTask, requestDocuments } = useInsightMutations();
   const navigate = useNavigate();
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   const readOnly = isClientRole(role);
@@ -73,14 +73,11 @@ function SignedInInsights({ role, userId, admin }: { role: string; userId: numbe
     onSuccess: () => (status === 'dismissed' ? undoable([insight.id], INSIGHT_MESSAGES.updated) : showToast({ severity: 'success', summary: 'Success', detail: INSIGHT_MESSAGES.updated })),
     onError: () => showToast({ severity: 'error', summary: 'Error', detail: INSIGHT_MESSAGES.updateFailed }),
   }));
-  /** Acting from a card marks it acted upon (unless someone already closed it). */
+  /** Making a task from a card marks it acted upon (unless someone already closed it). */
   const actedUpon = (insight: ComplianceInsight) => update.mutate({ id: insight.id, status: 'acted_upon', reviewedById: userId });
   const leads: InsightLeadHandlers = {
-    markFiled: (insight, item) => fileItem.mutate({ trackerItemId: item.trackerItemId, filedDate: todayCalendarDate() }, {
-      onSuccess: (filed) => {
-        actedUpon(insight);
-        showToast({ severity: 'success', summary: 'Marked Filed', detail: `${filed.reportTypeName} ${filed.period} is filed` });
-      },
+    markFiled: (insight, item) => markFiled.mutate({ insightId: insight.id, reviewedById: userId, trackerItemId: item.trackerItemId, filedDate: todayCalendarDate() }, {
+      onSuccess: (filed) => showToast({ severity: 'success', summary: 'Marked Filed', detail: `${filed.reportTypeName} ${filed.period} is filed` }),
       onError: failed('Failed to update status'),
     }),
     createTask: (insight) => createTask.mutate(taskFromInsight(insight), {
@@ -92,7 +89,7 @@ function SignedInInsights({ role, userId, admin }: { role: string; userId: numbe
       onError: failed('Failed to create the document request'),
     }),
   };
-  const leading = fileItem.isPending || createTask.isPending || requestDocuments.isPending;
+  const leading = markFiled.isPending || createTask.isPending || requestDocuments.isPending;
   const select = (insight: ComplianceInsight, on: boolean) => setSelected((s) => {
     const next = new Set(s);
     if (on) next.add(insight.id); else next.delete(insight.id);
