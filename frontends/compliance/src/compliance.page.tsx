@@ -70,7 +70,8 @@ export function CompliancePage() {
   const user = state.status === 'authenticated' ? state.user : null;
   const staff = !!user && (user.platformAdmin === true || !isClientRole(user.role));
   const [search, setSearch] = useSearchParams();
-  const [clientId, setClientId] = useState<number | undefined>(() => Number(search.get(CLIENT_PARAM)) || undefined);
+  // Only staff filter by client; a Client user's page is their own client's whatever the link says.
+  const [clientId, setClientId] = useState<number | undefined>(() => (staff ? Number(search.get(CLIENT_PARAM)) || undefined : undefined));
   const [status, setStatus] = useState<TrackerStatus | undefined>(undefined);
   const [addOpen, setAddOpen] = useState(false);
   const [editingSchedule, setEditingSchedule] = useState<ComplianceSchedule | null>(null);
