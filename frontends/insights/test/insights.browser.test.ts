@@ -119,6 +119,12 @@ describe('AI compliance insights screen in Chromium', () => {
     // The link is used once: the address keeps the page, not the item.
     expect(new URL(page.url())).toMatchObject({ pathname: expect.stringMatching(/\/compliance$/), search: '' });
     await portal.screenshot(page, 'insights-period-opens-item');
+
+    // The client's name leads to the client's compliance.
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await page.goBack();
+    await page.getByRole('article', { name: (await groupOf())!.title }).getByRole('link', { name: "Bayview Bakery's compliance" }).click();
+    await page.locator('.compliance-filters .p-dropdown-label', { hasText: 'Bayview Bakery' }).waitFor();
     await page.close();
   });
 
@@ -176,6 +182,8 @@ describe('AI compliance insights screen in Chromium', () => {
     await tab(page, 'Pending').click();
     const pending = (await insightsOf()).filter((i) => i.status === 'pending');
     expect(pending.length).toBeGreaterThan(1);
+    const grouped = pending.find((i) => i.periods.length > 1)!;
+    await page.getByRole('article', { name: grouped.title }).screenshot({ path: `${SCREENSHOT_DIR}/insights-grouped-card-${width}.png` });
 
     // Two cards selected, moved together.
     const panel = page.locator('.p-tabview-panel:not([hidden])');
