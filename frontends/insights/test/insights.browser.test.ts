@@ -128,6 +128,34 @@ describe('AI compliance insights screen in Chromium', () => {
     await page.close();
   });
 
+  it('"Request documents" asks the client for one period\'s documents and opens the request; "Create task" makes the task and opens it', async () => {
+    const page = await portal.browser.newPage(portal.baseUrl);
+    await setLocalStorage(page, { token: admin.token, user: admin.user });
+    await page.goto(`${portal.baseUrl}/${TENANT}/compliance-insights`);
+    const group = (await insightsOf()).find((i) => i.insightType === 'missing_document' && i.status === 'pending' && i.metadata.reportTypeId === gstr3bReportTypeId)!;
+    const [period] = group.periods;
+    const card = page.getByRole('article', { name: group.title });
+    await card.getByRole('button', { name: 'Request documents' }).click();
+    // Several periods: the card asks which.
+    await page.getByRole('menuitem', { name: period }).click();
+    await page.waitForURL(/\/requests\/\d+$/);
+    const requestId = Number(/\/requests\/(\d+)$/.exec(page.url())![1]);
+    const request = await call<{ clientId: number; reportTypeId: number; title: string }>('GET', `/api/${TENANT}/document-requests/${requestId}`, admin.token);
+    expect(request.body).toMatchObject({ clientId, reportTypeId: gstr3bReportTypeId, title: `GSTR-3B — ${period}` });
+
+    await page.goto(`${portal.baseUrl}/${TENANT}/compliance-insights`);
+    await page.getByRole('article', { name: group.title }).getByRole('button', { name: 'Create task' }).click();
+    await page.waitForURL(/\/tasks\?task=\d+$/);
+    const taskId = Number(/task=(\d+)$/.exec(page.url())![1]);
+    const tasks = await call<{ id: number; title: string; clientIds: number[]; reportTypeId: number; priority: string }[]>('GET', `/api/${TENANT}/tasks?clientId=${clientId}`, admin.token);
+    const task = tasks.body.find((t) => t.id === taskId)!;
+    expect(task).toMatchObject({ clientIds: [clientId], reportTypeId: gstr3bReportTypeId, priority: 'high' });
+    expect(task.title).toMatch(/^Collect GSTR-3B for .+ \(Bayview Bakery\)$/);
+    // The card was acted upon.
+    expect((await insightsOf()).find((i) => i.id === group.id)?.status).toBe('acted_upon');
+    await page.close();
+  });
+
   it('an Admin sets the threshold rules: keywords, thresholds by jurisdiction in their currency and a report type\'s own; a refusal shows the server\'s message', async () => {
     const page = await portal.browser.newPage(portal.baseUrl);
     await setLocalStorage(page, { token: admin.token, user: admin.user });
