@@ -106,7 +106,9 @@ export class InsightStore {
    * Makes a client's insights match a run's findings: a new subject becomes a pending
    * insight; an open one is refreshed in place (a due-soon document that is now overdue
    * turns high); an open one whose subject was not found is retired (dismissed, with no
-   * reviewer). A subject a person acted upon or dismissed is not raised again. Runs for the
+   * reviewer). A subject a person acted upon or dismissed is not raised again, unless the
+   * finding is renewable (grouped missing periods: the rules left out the periods the person
+   * closed, so what remains is new). Runs for the
    * same client wait for each other (advisory lock), so two never insert the same subject.
    */
   async reconcile(tx: Queryable, clientId: number, findings: readonly Finding[], fileNames: ReadonlyMap<number, string>): Promise<ReconcileResult> {

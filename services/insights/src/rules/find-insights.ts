@@ -8,6 +8,7 @@ import { classifiedPeriod, type ReportClassification } from './report-classifica
  * its tracker items, its files' facts, the firm's settings and today. Each finding names
  * its subject; the store keeps at most one open insight per subject and retires open
  * insights whose subject no run finds any more (the document arrived, the item was filed).
+ * Missing periods are one finding per report type (issue 23), not one per item.
  */
 
 export type TrackerStatus = 'pending' | 'filed' | 'delayed' | 'extended';
