@@ -14,6 +14,7 @@ const TENANT_SECTIONS: ReadonlySet<string> = new Set([
   'tasks',
   'compliance',
   'compliance-insights',
+  'requests',
   'messages',
 ]);
 
