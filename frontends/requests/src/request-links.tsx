@@ -10,7 +10,9 @@ import { showToast } from '@ledgerline/ui/toast-store.ts';
 import { linkState } from './request-view.ts';
 import { useRequestLinks, useRequestMutations } from './requests.api.ts';
 
-const LINK_STATE = { live: ['Active', 'success'], expired: ['Expired', 'secondary'], revoked: ['Revoked', 'danger'] } as const;
+const LINK_STATE = {
+  live: ['Active', 'success'], expired: ['Expired', 'secondary'], revoked: ['Revoked', 'danger'], closed: ['Closed', 'secondary'], paused: ['Paused', 'warning'],
+} as const;
 
 /**
  * Upload links that need no account: made here (the URL is shown once, since the portal keeps
@@ -67,7 +69,7 @@ export function RequestLinks({ request }: { request: DocumentRequest }) {
       )}
       <ul className="request-links__list">
         {(links.data ?? []).map((link) => {
-          const state = linkState(link);
+          const state = linkState(link, request.status);
           return (
             <li key={link.id} className={`request-link-${link.id}`}>
               <span>
@@ -75,7 +77,7 @@ export function RequestLinks({ request }: { request: DocumentRequest }) {
                 <small>Made {formatDate(link.createdAt)} · expires {formatDate(link.expiresAt)}</small>
               </span>
               <Tag value={LINK_STATE[state][0]} severity={LINK_STATE[state][1]} />
-              {state === 'live' && (
+              {(state === 'live' || state === 'paused') && (
                 <Button label="Revoke" size="small" text severity="danger" aria-label={`Revoke link ${link.email ?? link.id}`}
                   onClick={() => revokeLink.mutate({ id: request.id, linkId: link.id }, {
                     onSuccess: () => showToast({ severity: 'success', summary: 'Link Revoked', detail: 'It no longer opens the request.' }),

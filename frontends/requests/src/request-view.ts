@@ -81,8 +81,12 @@ export function checklistProblem(items: readonly DraftItem[]): string | null {
 /** What the item upload offers (the link page's list): photos, PDFs, spreadsheets, documents. */
 export const ITEM_FILE_ACCEPT = 'image/*,application/pdf,.csv,.xlsx,.xls,.doc,.docx,.txt,.zip';
 
-/** A link as the list shows it: live until it expires or is revoked. */
-export function linkState(link: { expiresAt: string; revokedAt: string | null }, now = Date.now()): 'live' | 'expired' | 'revoked' {
+/**
+ * A link as the list shows it: live until it expires or is revoked; while its request is not
+ * open it opens nothing (closed: completed; paused: cancelled, live again if reopened).
+ */
+export function linkState(link: { expiresAt: string; revokedAt: string | null }, requestStatus: RequestStatus, now = Date.now()): 'live' | 'expired' | 'revoked' | 'closed' | 'paused' {
   if (link.revokedAt) return 'revoked';
-  return Date.parse(link.expiresAt) <= now ? 'expired' : 'live';
+  if (Date.parse(link.expiresAt) <= now) return 'expired';
+  return requestStatus === 'completed' ? 'closed' : requestStatus === 'cancelled' ? 'paused' : 'live';
 }

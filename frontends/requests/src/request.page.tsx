@@ -77,7 +77,7 @@ export function RequestPage() {
               {staff && <span>{r.clientName}</span>}
               <span className={overdue ? 'request-due--overdue' : undefined}>Due {formatDate(r.dueDate)}{overdue ? ' (Overdue)' : ''}</span>
               {staff && <span>Reviewer {r.assignedToName}</span>}
-              {staff && <span>Reminders every {r.reminderEveryDays} day{r.reminderEveryDays === 1 ? '' : 's'}</span>}
+              {staff && r.status === 'open' && <span>Reminders every {r.reminderEveryDays} day{r.reminderEveryDays === 1 ? '' : 's'}</span>}
             </p>
           </div>
           <span className="request-summary__status"><Tag value={REQUEST_STATUS_LABELS[r.status]} severity={REQUEST_STATUS_SEVERITY[r.status]} data-testid="request-status" /></span>

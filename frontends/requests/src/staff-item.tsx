@@ -54,6 +54,7 @@ export function StaffItems({ request }: { request: DocumentRequest }) {
             <li key={item.id} className={`request-item request-item-${item.id}`} aria-label={item.title}>
               <ItemHeading item={item} />
               <ItemFiles files={item.files} />
+              {open && item.status === 'requested' && <p className="request-panel__hint">Waiting for the client.</p>}
               {open && (may.accept || may.reject) && (
                 <div className="request-item__actions">
                   <Button label="Accept" icon="pi pi-check" size="small" severity="success" onClick={() => accept(item)} disabled={decide.isPending} />

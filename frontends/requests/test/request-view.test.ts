@@ -45,10 +45,13 @@ describe('request view rules', () => {
     expect(checklistProblem([{ key: 1, title: 'W-2s', description: null, required: true }])).toBeNull();
   });
 
-  it('tells a live link from an expired or revoked one', () => {
+  it('tells a live link from an expired or revoked one, and from one whose request is done or cancelled', () => {
     const now = Date.parse('2030-01-01T00:00:00Z');
-    expect(linkState({ expiresAt: '2030-01-02T00:00:00Z', revokedAt: null }, now)).toBe('live');
-    expect(linkState({ expiresAt: '2029-12-31T00:00:00Z', revokedAt: null }, now)).toBe('expired');
-    expect(linkState({ expiresAt: '2030-01-02T00:00:00Z', revokedAt: '2030-01-01T00:00:00Z' }, now)).toBe('revoked');
+    const live = { expiresAt: '2030-01-02T00:00:00Z', revokedAt: null };
+    expect(linkState(live, 'open', now)).toBe('live');
+    expect(linkState({ expiresAt: '2029-12-31T00:00:00Z', revokedAt: null }, 'open', now)).toBe('expired');
+    expect(linkState({ ...live, revokedAt: '2030-01-01T00:00:00Z' }, 'open', now)).toBe('revoked');
+    expect(linkState(live, 'completed', now)).toBe('closed');
+    expect(linkState(live, 'cancelled', now)).toBe('paused');
   });
 });
