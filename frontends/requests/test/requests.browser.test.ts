@@ -32,6 +32,8 @@ const PURCHASE_WORD = `quokkapurchase${suffix}`;
 
 const sideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 const pick = (page: Page, name: string) => page.locator('li[role="option"]', { hasText: name });
+/** The browser's clock in another zone: a due date must stay the calendar date typed, wherever the user is. */
+const inTimeZone = async (page: Page, timezoneId: string) => (await page.context().newCDPSession(page)).send('Emulation.setTimezoneOverride', { timezoneId });
 const item = (page: Page, title: string) => page.locator('li.request-item', { has: page.getByRole('heading', { name: title, exact: true }) });
 
 describe('document requests in Chromium', () => {
@@ -43,6 +45,7 @@ describe('document requests in Chromium', () => {
   const files = mkdtempSync(join(tmpdir(), 'request-uploads-'));
   const file = (name: string, text: string) => { const path = join(files, name); writeFileSync(path, text); return path; };
   let requestId = 0;
+  let otherClientsRequestId = 0;
   let linkPath = '';
 
   beforeAll(async () => {
@@ -50,8 +53,8 @@ describe('document requests in Chromium', () => {
     call = apiClient(portal.baseUrl);
     expect((await call('POST', '/api/companies', portal.adminToken, FIRM)).status).toBe(201);
     client = (await call<Client>('POST', `/api/${TENANT}/clients`, portal.adminToken, testClient('Mehta Traders'))).body;
-    // Another client: its user must never see Mehta's request.
-    await call<Client>('POST', `/api/${TENANT}/clients`, portal.adminToken, testClient('Coral Imports'));
+    // Another client's request, which Mehta's user must never see.
+    const coral = (await call<Client>('POST', `/api/${TENANT}/clients`, portal.adminToken, testClient('Coral Imports'))).body;
     admin = (await addFirmUser(portal, TENANT, { username: `asha${suffix}`, fullName: 'Asha Admin', roleId: 1, clientIds: null })).login;
     await addFirmUser(portal, TENANT, { ...clientUser, roleId: 4, clientIds: [client.id] });
     const template = await call<RequestTemplate>('POST', `/api/${TENANT}/request-templates`, admin.token, {
@@ -59,6 +62,11 @@ describe('document requests in Chromium', () => {
       items: [{ title: 'Sales register' }, { title: 'Purchase register' }, { title: 'Bank statements', required: true }],
     });
     expect(template.status).toBe(201);
+    const coralRequest = await call<DocumentRequest>('POST', `/api/${TENANT}/document-requests`, admin.token, {
+      clientId: coral.id, title: 'Coral payroll', dueDate: DUE_DATE, items: [{ title: 'Payroll register' }],
+    });
+    expect(coralRequest.status).toBe(201);
+    otherClientsRequestId = coralRequest.body.id;
     await portal.browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: portal.baseUrl });
   }, 600_000);
 
@@ -69,6 +77,7 @@ describe('document requests in Chromium', () => {
   it('an Admin creates a request from a template, edits its checklist, and copies an upload link', async () => {
     const page = await openAs(portal, portal.baseUrl, admin, `/${TENANT}/requests`);
     await page.setViewportSize(DESKTOP);
+    await inTimeZone(page, 'America/Los_Angeles');
     await page.getByRole('heading', { name: 'Requests', exact: true }).waitFor();
     await expect(page.locator('.app-header__title').textContent()).resolves.toBe('Requests');
     await page.locator('nav.side-nav .side-nav__link', { hasText: 'Requests' }).waitFor();
@@ -166,6 +175,7 @@ describe('document requests in Chromium', () => {
   it("the client's user signs in on a phone, reads the reason, uploads again and says an optional item does not apply", async () => {
     const page = await portal.browser.newPage(portal.baseUrl);
     await page.setViewportSize(PHONE);
+    await inTimeZone(page, 'Pacific/Kiritimati');
     await page.goto(`${portal.baseUrl}/${TENANT}/login`);
     await submitLogin(page, clientUser.username, 'password1');
     await page.waitForURL(`${portal.baseUrl}/${TENANT}/dashboard`);
@@ -173,6 +183,10 @@ describe('document requests in Chromium', () => {
     const rows = page.locator('.request-table tbody tr');
     await page.locator(`.request-row-${requestId}`).waitFor();
     await expect(rows.count()).resolves.toBe(1);
+    await page.locator(`.request-row-${requestId}`).getByText(`04/13/${DUE_YEAR}`).waitFor();
+    await page.goto(`${portal.baseUrl}/${TENANT}/requests/${otherClientsRequestId}`);
+    await page.getByRole('heading', { name: 'Request not found' }).waitFor();
+    await page.goto(`${portal.baseUrl}/${TENANT}/requests`);
     await page.locator(`.request-row-${requestId}`).getByRole('link', { name: 'Open March GSTR-3B' }).click();
     await page.waitForURL(`${portal.baseUrl}/${TENANT}/requests/${requestId}`);
 
