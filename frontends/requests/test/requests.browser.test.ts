@@ -47,6 +47,7 @@ describe('document requests in Chromium', () => {
   let requestId = 0;
   let otherClientsRequestId = 0;
   let linkPath = '';
+  let clientPage: Page | null = null;
 
   beforeAll(async () => {
     portal = await startPortalBrowser(['shell', 'access', 'requests'], { PUBLIC_BASE_URL: 'http://portal.invalid' });
@@ -151,45 +152,54 @@ describe('document requests in Chromium', () => {
     await page.close();
   });
 
-  it('the Admin rejects one item with a reason', async () => {
-    const page = await openAs(portal, portal.baseUrl, admin, `/${TENANT}/requests/${requestId}`);
-    await page.setViewportSize(DESKTOP);
-    const purchases = item(page, 'Purchase register');
-    await purchases.getByText('purchases-feb.csv').waitFor();
-    await purchases.getByText(/by link/).waitFor();
-    // Download goes through the files API, under the file's own name.
-    const [download] = await Promise.all([page.waitForEvent('download'), purchases.getByRole('button', { name: 'Download purchases-feb.csv' }).click()]);
-    expect(download.suggestedFilename()).toBe('purchases-feb.csv');
-
-    await purchases.getByRole('button', { name: 'Reject' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Reject Purchase register' });
-    await dialog.getByRole('button', { name: 'Reject Item' }).click();
-    await dialog.getByText('A rejection needs a comment saying what is wrong').waitFor();
-    await dialog.locator('#reject-reason').fill(REASON);
-    await dialog.getByRole('button', { name: 'Reject Item' }).click();
-    await expectToast(page, 'Item Returned', 'Purchase register went back to the client.');
-    await purchases.getByText(`Returned: ${REASON}`).waitFor();
-    await page.close();
-  });
-
-  it("the client's user signs in on a phone, reads the reason, uploads again and says an optional item does not apply", async () => {
-    const page = await portal.browser.newPage(portal.baseUrl);
+  it("the client's user signs in on a phone and opens the request; the Admin rejects one item with a reason, which reaches the client's open page", async () => {
+    // An origin of their own, so the Admin's sign-in in this browser leaves theirs alone.
+    const clientOrigin = portal.baseUrl.replace('127.0.0.1', 'localhost');
+    clientPage = await portal.browser.newPage(clientOrigin);
+    const page = clientPage;
     await page.setViewportSize(PHONE);
     await inTimeZone(page, 'Pacific/Kiritimati');
-    await page.goto(`${portal.baseUrl}/${TENANT}/login`);
+    await page.goto(`${clientOrigin}/${TENANT}/login`);
     await submitLogin(page, clientUser.username, 'password1');
-    await page.waitForURL(`${portal.baseUrl}/${TENANT}/dashboard`);
-    await page.goto(`${portal.baseUrl}/${TENANT}/requests`);
+    await page.waitForURL(`${clientOrigin}/${TENANT}/dashboard`);
+    await page.goto(`${clientOrigin}/${TENANT}/requests`);
     const rows = page.locator('.request-table tbody tr');
     await page.locator(`.request-row-${requestId}`).waitFor();
     await expect(rows.count()).resolves.toBe(1);
     await page.locator(`.request-row-${requestId}`).getByText(`04/13/${DUE_YEAR}`).waitFor();
-    await page.goto(`${portal.baseUrl}/${TENANT}/requests/${otherClientsRequestId}`);
+    await page.goto(`${clientOrigin}/${TENANT}/requests/${otherClientsRequestId}`);
     await page.getByRole('heading', { name: 'Request not found' }).waitFor();
-    await page.goto(`${portal.baseUrl}/${TENANT}/requests`);
+    await page.goto(`${clientOrigin}/${TENANT}/requests`);
     await page.locator(`.request-row-${requestId}`).getByRole('link', { name: 'Open March GSTR-3B' }).click();
-    await page.waitForURL(`${portal.baseUrl}/${TENANT}/requests/${requestId}`);
+    await page.waitForURL(`${clientOrigin}/${TENANT}/requests/${requestId}`);
 
+    await page.getByText('2 of 2 required items in').waitFor();
+
+    const staffPage = await openAs(portal, portal.baseUrl, admin, `/${TENANT}/requests/${requestId}`);
+    await staffPage.setViewportSize(DESKTOP);
+    const purchases = item(staffPage, 'Purchase register');
+    await purchases.getByText('purchases-feb.csv').waitFor();
+    await purchases.getByText(/by link/).waitFor();
+    // Download goes through the files API, under the file's own name.
+    const [download] = await Promise.all([staffPage.waitForEvent('download'), purchases.getByRole('button', { name: 'Download purchases-feb.csv' }).click()]);
+    expect(download.suggestedFilename()).toBe('purchases-feb.csv');
+
+    await purchases.getByRole('button', { name: 'Reject' }).click();
+    const dialog = staffPage.getByRole('dialog', { name: 'Reject Purchase register' });
+    await dialog.getByRole('button', { name: 'Reject Item' }).click();
+    await dialog.getByText('A rejection needs a comment saying what is wrong').waitFor();
+    await dialog.locator('#reject-reason').fill(REASON);
+    await dialog.getByRole('button', { name: 'Reject Item' }).click();
+    await expectToast(staffPage, 'Item Returned', 'Purchase register went back to the client.');
+    await purchases.getByText(`Returned: ${REASON}`).waitFor();
+    await staffPage.close();
+
+    // The client's notification of the return refreshes their open page: no reload.
+    await item(page, 'Purchase register').getByText(`Returned: ${REASON}`).waitFor({ timeout: 20_000 });
+  });
+
+  it("the client's user reads the reason, uploads again and says an optional item does not apply", async () => {
+    const page = clientPage!;
     const purchases = item(page, 'Purchase register');
     await purchases.getByText(`Returned: ${REASON}`).waitFor();
     await page.getByText('1 of 2 required items in').waitFor();
