@@ -123,6 +123,12 @@ describe('document requests in Chromium', () => {
     await page.locator('.request-links__list').getByText('Active').waitFor();
     expect(await sideways(page)).toBe(0);
     await portal.screenshot(page, 'requests-detail-desktop');
+    await page.setViewportSize(PHONE);
+    await page.reload();
+    await page.getByRole('button', { name: 'Create Link' }).waitFor();
+    expect(await sideways(page)).toBe(0);
+    await portal.screenshot(page, 'requests-detail-phone');
+    await page.setViewportSize(DESKTOP);
 
     await page.goto(`${portal.baseUrl}/${TENANT}/requests`);
     await page.locator(`.request-row-${requestId}`).getByText('Mehta Traders').waitFor();
