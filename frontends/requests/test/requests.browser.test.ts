@@ -140,6 +140,14 @@ describe('document requests in Chromium', () => {
     await page.locator(`.request-row-${requestId}`).getByRole('link', { name: 'Open March GSTR-3B' }).waitFor();
     expect(await sideways(page)).toBe(0);
     await portal.screenshot(page, 'requests-list-phone');
+    // The create dialog fills the phone's screen; its checklist rows keep their buttons in view.
+    await page.getByRole('button', { name: 'New Request' }).click();
+    const phoneDialog = page.getByRole('dialog', { name: 'New Document Request' });
+    await phoneDialog.locator('.p-dropdown', { has: page.locator('#request-template') }).click();
+    await pick(page, 'GSTR-3B documents').click();
+    await phoneDialog.getByRole('button', { name: 'Remove item 3' }).waitFor();
+    expect(await phoneDialog.locator('.p-dialog-content').evaluate((d) => d.scrollWidth - d.clientWidth)).toBeLessThanOrEqual(0);
+    await portal.screenshot(page, 'requests-create-phone');
     await page.close();
   });
 
