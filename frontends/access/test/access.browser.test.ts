@@ -10,7 +10,7 @@ const client = { fullName: 'Cleo Client', username: `cleo${suffix}`, password: '
 const cleoHoldings = { name: 'Cleo Holdings', address: '1 Harbour Street', phone: '(555)-123-4567', federalId: '12-3456789', stateId: 'ST-4411', email: 'office@cleo.test' };
 
 /** A CPA's navigation: staff pages without the firm's administration (Clients, Users, Roles, Report Types, Settings), which the server refuses them. */
-const CPA_NAV = ['Dashboard', 'Reports', 'Tasks', 'Compliance', 'AI Insights', 'AI Assistant', 'Firm Documents'];
+const CPA_NAV = ['Dashboard', 'Reports', 'Tasks', 'Compliance', 'Requests', 'AI Insights', 'AI Assistant', 'Firm Documents'];
 
 describe('sign-in, users and roles in Chromium', () => {
   let portal: PortalBrowser;
@@ -171,7 +171,7 @@ describe('sign-in, users and roles in Chromium', () => {
     await page.getByText('Welcome, Carl Price Jr').waitFor();
   });
 
-  it("shows a Client user only Dashboard, Reports, Compliance and their messages, and their organisation's name in the header", async () => {
+  it("shows a Client user only Dashboard, Reports, Compliance, their requests and their messages, and their organisation's name in the header", async () => {
     await page.locator('.app-header').getByRole('button', { name: 'Logout' }).click();
     await page.waitForURL(`${baseUrl}/${firm.shortName}/login`);
     await submitLogin(page, client.username, client.password);
@@ -181,6 +181,7 @@ describe('sign-in, users and roles in Chromium', () => {
       ['Dashboard', `/${firm.shortName}/dashboard`],
       ['Reports', `/${firm.shortName}/client-reports`],
       ['Compliance', `/${firm.shortName}/compliance`],
+      ['Requests', `/${firm.shortName}/requests`],
       ['AI Assistant', `/${firm.shortName}/messages`],
     ]);
     await page.locator('.client-org-name', { hasText: cleoHoldings.name }).waitFor();

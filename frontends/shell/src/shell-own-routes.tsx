@@ -20,6 +20,9 @@ const TENANT_SCOPED_PAGES: readonly (readonly [string, readonly NavAudience[]])[
   // Client users read their own client's compliance items there.
   ['/compliance', EVERYONE],
   ['/compliance-insights', STAFF],
+  // Document requests: staff review them, Client users answer their client's.
+  ['/requests', EVERYONE],
+  ['/requests/:id', EVERYONE],
   // Client users reach their messages from their own navigation (design §7).
   ['/messages', EVERYONE],
   ['/settings', STAFF],

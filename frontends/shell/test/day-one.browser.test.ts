@@ -36,6 +36,7 @@ const STAFF_PAGES: readonly (readonly [string, string])[] = [
   ['/compliance', 'Compliance'],
   ['/compliance-insights', 'AI Insights'],
   ['/messages', 'Messages'],
+  ['/requests', 'Requests'],
 ];
 const PAGES: Record<Role, readonly (readonly [string, string])[]> = {
   Admin: STAFF_PAGES,
@@ -45,6 +46,7 @@ const PAGES: Record<Role, readonly (readonly [string, string])[]> = {
     ['/client-reports', 'Client Reports'],
     ['/compliance', 'Compliance'],
     ['/messages', 'Messages'],
+    ['/requests', 'Requests'],
   ],
   Platform: [
     ['/admin/dashboard', 'Admin Dashboard'],
@@ -59,7 +61,7 @@ describe('day one in Chromium, per role, on a phone and a desktop', () => {
   const sessions = {} as Record<Role, { token: string; user: object }>;
 
   beforeAll(async () => {
-    portal = await startPortalBrowser(['shell', 'access', 'account', 'admin', 'dashboard', 'directory', 'documents', 'tasks', 'chat', 'compliance', 'insights', 'messaging']);
+    portal = await startPortalBrowser(['shell', 'access', 'account', 'admin', 'dashboard', 'directory', 'documents', 'tasks', 'chat', 'compliance', 'insights', 'messaging', 'requests']);
     baseUrl = portal.baseUrl;
     axeSource = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
     const call = apiClient(baseUrl);

@@ -17,7 +17,7 @@ const clientUser = { id: 9, role: 'Client', username: 'cleo', fullName: null };
 // The shell only checks that a token is stored; the gateway verifies it.
 const jwtShaped = `${'e'.repeat(20)}.${'p'.repeat(40)}.${'s'.repeat(30)}`;
 
-const STAFF_NAV = ['Dashboard', 'Reports', 'Tasks', 'Compliance', 'AI Insights', 'AI Assistant', 'Clients', 'Users', 'Roles', 'Report Types', 'Firm Documents', 'Settings'];
+const STAFF_NAV = ['Dashboard', 'Reports', 'Tasks', 'Compliance', 'Requests', 'AI Insights', 'AI Assistant', 'Clients', 'Users', 'Roles', 'Report Types', 'Firm Documents', 'Settings'];
 
 describe('shell in Chromium', () => {
   let server: Server;
@@ -89,7 +89,7 @@ describe('shell in Chromium', () => {
     await page.goto(`${baseUrl}/acme/dashboard`);
     await page.locator('nav.side-nav').waitFor();
     expect(await navLinks(page)).toEqual(
-      STAFF_NAV.map((label, index) => [label, index === 0 ? '/acme/dashboard' : `/acme${['', '/cpa-dashboard', '/tasks', '/compliance', '/compliance-insights', '/messages', '/clients', '/users', '/roles', '/report-types', '/firm-documents', '/settings'][index]}`]),
+      STAFF_NAV.map((label, index) => [label, index === 0 ? '/acme/dashboard' : `/acme${['', '/cpa-dashboard', '/tasks', '/compliance', '/requests', '/compliance-insights', '/messages', '/clients', '/users', '/roles', '/report-types', '/firm-documents', '/settings'][index]}`]),
     );
     await expect(page.locator('.app-header__title').textContent()).resolves.toBe('Dashboard');
     await expect(page.getByText('Welcome, Ann Smith').isVisible()).resolves.toBe(true);
@@ -99,7 +99,7 @@ describe('shell in Chromium', () => {
     await page.close();
   });
 
-  it('shows a Client user only Dashboard, Reports, Compliance and their messages, unprefixed without a tenant', async () => {
+  it('shows a Client user only Dashboard, Reports, Compliance, their requests and their messages, unprefixed without a tenant', async () => {
     const page = await signedInPage(clientUser);
     await page.goto(`${baseUrl}/`);
     await page.locator('nav.side-nav').waitFor();
@@ -107,6 +107,7 @@ describe('shell in Chromium', () => {
       ['Dashboard', '/'],
       ['Reports', '/client-reports'],
       ['Compliance', '/compliance'],
+      ['Requests', '/requests'],
       ['AI Assistant', '/messages'],
     ]);
     await expect(page.getByText('Welcome, cleo').isVisible()).resolves.toBe(true);

@@ -22,6 +22,7 @@ const SECTION_TITLES: Readonly<Record<string, string>> = {
   tasks: 'Tasks',
   compliance: 'Compliance',
   'compliance-insights': 'AI Insights',
+  requests: 'Requests',
   messages: 'Messages',
   settings: 'Settings',
   'prompt-templates': 'Prompt Templates',

@@ -8,6 +8,8 @@ export const SPEC_NAV_ITEMS: readonly ShellNavItem[] = [
   { id: 'client-reports', label: 'Reports', path: '/client-reports', icon: 'pi pi-file', audience: ['client'] },
   { id: 'tasks', label: 'Tasks', path: '/tasks', icon: 'pi pi-check-square' },
   { id: 'compliance', label: 'Compliance', path: '/compliance', icon: 'pi pi-shield', audience: ['staff', 'client'] },
+  // Issue 27: document requests; Client users answer their client's there.
+  { id: 'requests', label: 'Requests', path: '/requests', icon: 'pi pi-inbox', audience: ['staff', 'client'] },
   { id: 'compliance-insights', label: 'AI Insights', path: '/compliance-insights', icon: 'pi pi-lightbulb' },
   // Spec 001 §2: the Messages page, labelled AI Assistant; Client users reach it too (DESIGN §7).
   { id: 'messages', label: 'AI Assistant', path: '/messages', icon: 'pi pi-comments', audience: ['staff', 'client'] },

@@ -16,6 +16,7 @@ const TENANT_SECTIONS: ReadonlySet<string> = new Set([
   'tasks',
   'compliance',
   'compliance-insights',
+  'requests',
   'messages',
 ]);
 

@@ -12,6 +12,7 @@ describe('resolveNavItems', () => {
       ['Reports', '/cpa-dashboard'],
       ['Tasks', '/tasks'],
       ['Compliance', '/compliance'],
+      ['Requests', '/requests'],
       ['AI Insights', '/compliance-insights'],
       ['AI Assistant', '/messages'],
       ['Clients', '/clients'],
@@ -30,6 +31,7 @@ describe('resolveNavItems', () => {
       '/acme/cpa-dashboard',
       '/acme/tasks',
       '/acme/compliance',
+      '/acme/requests',
       '/acme/compliance-insights',
       '/acme/messages',
       '/acme/firm-documents',
@@ -39,12 +41,13 @@ describe('resolveNavItems', () => {
     expect(dta.map((item) => item.label)).toEqual(items.map((item) => item.label));
   });
 
-  it('shows Client users only Dashboard, Reports (/client-reports), Compliance (their own items) and their messages (DESIGN §7), in either role spelling', () => {
+  it('shows Client users only Dashboard, Reports (/client-reports), Compliance (their own items), their requests and their messages (DESIGN §7), in either role spelling', () => {
     for (const role of ['Client', 'client']) {
       expect(labelsAndHrefs(resolveNavItems(SPEC_NAV_ITEMS, { role, administersFirm: false, tenantShortName: undefined, pathname: '/' }))).toEqual([
         ['Dashboard', '/'],
         ['Reports', '/client-reports'],
         ['Compliance', '/compliance'],
+        ['Requests', '/requests'],
         ['AI Assistant', '/messages'],
       ]);
     }
@@ -52,6 +55,7 @@ describe('resolveNavItems', () => {
       ['Dashboard', '/acme/dashboard'],
       ['Reports', '/acme/client-reports'],
       ['Compliance', '/acme/compliance'],
+      ['Requests', '/acme/requests'],
       ['AI Assistant', '/acme/messages'],
     ]);
   });
@@ -82,7 +86,7 @@ describe('resolveNavItems', () => {
     expect(staff.find((item) => item.id === 'reports')!.children.map((child) => child.href)).toEqual(['/cpa-dashboard/report/7']);
     expect(staff.some((item) => item.id === 'report-7' || item.id === 'portal')).toBe(false);
     const client = resolveNavItems(extra, { role: 'Client', administersFirm: false, tenantShortName: undefined, pathname: '/' });
-    expect(client.map((item) => item.label)).toEqual(['Dashboard', 'Reports', 'Compliance', 'AI Assistant', 'Portal']);
+    expect(client.map((item) => item.label)).toEqual(['Dashboard', 'Reports', 'Compliance', 'Requests', 'AI Assistant', 'Portal']);
   });
 
   it('marks the item of the current location active', () => {

@@ -1,0 +1,15 @@
+import { lazyPage } from '@ledgerline/ui/lazy-page.tsx';
+import { declaredRoutes, type RegisterRemote } from '@ledgerline/ui/shell-contract.ts';
+import { ROUTES } from './routes.ts';
+
+const styles = () => import('./requests.css');
+
+/** Exposed as './register': the Requests list and a request's page (staff review, client upload). */
+const register: RegisterRemote = (shell) => {
+  shell.addRoutes(declaredRoutes(ROUTES, {
+    requests: lazyPage(() => import('./requests.page.tsx'), 'RequestsPage', styles),
+    request: lazyPage(() => import('./request.page.tsx'), 'RequestPage', styles),
+  }));
+};
+
+export default register;

@@ -1,0 +1,94 @@
+import { Button } from 'primereact/button';
+import { InputNumber } from 'primereact/inputnumber';
+import { InputText } from 'primereact/inputtext';
+import { Tag } from 'primereact/tag';
+import { useState, type FormEvent } from 'react';
+import { REQUEST_DEFAULTS, type CreatedRequestLink, type DocumentRequest } from '@ledgerline/contracts/requests.contracts.ts';
+import { formatDate } from '@ledgerline/ui/date-format.ts';
+import { serverMessage } from '@ledgerline/ui/server-message.ts';
+import { showToast } from '@ledgerline/ui/toast-store.ts';
+import { linkState } from './request-view.ts';
+import { useRequestLinks, useRequestMutations } from './requests.api.ts';
+
+const LINK_STATE = {
+  live: ['Active', 'success'], expired: ['Expired', 'secondary'], revoked: ['Revoked', 'danger'], closed: ['Closed', 'secondary'], paused: ['Paused', 'warning'],
+} as const;
+
+/**
+ * Upload links that need no account: made here (the URL is shown once, since the portal keeps
+ * only its hash), copied, listed and revoked.
+ */
+export function RequestLinks({ request }: { request: DocumentRequest }) {
+  const [email, setEmail] = useState('');
+  const [days, setDays] = useState<number>(REQUEST_DEFAULTS.linkExpiresInDays);
+  const [created, setCreated] = useState<CreatedRequestLink | null>(null);
+  const links = useRequestLinks(request.id, true);
+  const { createLink, revokeLink } = useRequestMutations();
+  const failed = (fallback: string) => (err: unknown) => showToast({ severity: 'error', summary: 'Error', detail: serverMessage(err) ?? fallback });
+  const create = (event: FormEvent) => {
+    event.preventDefault();
+    createLink.mutate({ id: request.id, email: email.trim() || null, expiresInDays: days }, {
+      onSuccess: (link) => { setCreated(link); setEmail(''); showToast({ severity: 'success', summary: 'Link Created', detail: email.trim() ? `Sent to ${email.trim()}` : 'Copy it and send it to the client.' }); },
+      onError: failed('Failed to create the link'),
+    });
+  };
+  const copy = async (url: string) => {
+    try {
+      await navigator.clipboard.writeText(url);
+      showToast({ severity: 'success', summary: 'Copied', detail: 'The link is on your clipboard.' });
+    } catch {
+      showToast({ severity: 'warn', summary: 'Copy Failed', detail: 'Select the link and copy it yourself.' });
+    }
+  };
+  return (
+    <section className="request-panel" aria-labelledby="request-links-title">
+      <h3 id="request-links-title">Upload Links</h3>
+      <p className="request-panel__hint">Anyone holding a link can upload to this request without an account, until it expires or you revoke it.</p>
+      {request.status === 'open' && (
+        <form className="request-links__form" onSubmit={create}>
+          <span className="request-links__field">
+            <label htmlFor="link-email">E-mail it to (optional)</label>
+            <InputText id="link-email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} />
+          </span>
+          <span className="request-links__field request-links__field--days">
+            <label htmlFor="link-days">Expires in (days)</label>
+            <InputNumber inputId="link-days" value={days} min={1} max={REQUEST_DEFAULTS.linkMaxExpiresInDays}
+              onValueChange={(e) => setDays(e.value ?? REQUEST_DEFAULTS.linkExpiresInDays)} />
+          </span>
+          <Button type="submit" label="Create Link" icon="pi pi-link" loading={createLink.isPending} />
+        </form>
+      )}
+      {created && (
+        <div className="request-links__created">
+          <label htmlFor="link-url">New link (shown only now)</label>
+          <span className="request-links__url">
+            <InputText id="link-url" value={created.url} readOnly onFocus={(e) => e.currentTarget.select()} />
+            <Button type="button" label="Copy" icon="pi pi-copy" onClick={() => void copy(created.url)} />
+          </span>
+        </div>
+      )}
+      <ul className="request-links__list">
+        {(links.data ?? []).map((link) => {
+          const state = linkState(link, request.status);
+          return (
+            <li key={link.id} className={`request-link-${link.id}`}>
+              <span>
+                <strong>{link.email ?? 'No recipient'}</strong>
+                <small>Made {formatDate(link.createdAt)} · expires {formatDate(link.expiresAt)}</small>
+              </span>
+              <Tag value={LINK_STATE[state][0]} severity={LINK_STATE[state][1]} />
+              {(state === 'live' || state === 'paused') && (
+                <Button label="Revoke" size="small" text severity="danger" aria-label={`Revoke link ${link.email ?? link.id}`}
+                  onClick={() => revokeLink.mutate({ id: request.id, linkId: link.id }, {
+                    onSuccess: () => showToast({ severity: 'success', summary: 'Link Revoked', detail: 'It no longer opens the request.' }),
+                    onError: failed('Failed to revoke the link'),
+                  })} />
+              )}
+            </li>
+          );
+        })}
+        {links.data?.length === 0 && <li className="request-panel__hint">No links yet.</li>}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,11 @@
+import type { RouteDeclaration } from '@ledgerline/ui/shell-contract.ts';
+
+/**
+ * The document-request pages (issue 27), known to the shell before the remote loads. Other
+ * screens link to exactly these: notifications (/requests/{id}), the dashboard and the
+ * compliance tracker. Client users see their own client's requests on the same pages.
+ */
+export const ROUTES = {
+  requests: { path: '/requests', tenantScoped: true, title: 'Requests', audience: ['staff', 'client'] },
+  request: { path: '/requests/:id', tenantScoped: true, title: 'Document Request', audience: ['staff', 'client'] },
+} satisfies Record<string, RouteDeclaration>;
