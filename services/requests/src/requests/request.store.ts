@@ -1,8 +1,9 @@
 import type { AccessScope } from '@ledgerline/kit/access/access-scope.ts';
+import { ROLES } from '@ledgerline/kit/auth/roles.ts';
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import { SqlParams } from '@ledgerline/kit/db/sql-params.ts';
 import type {
-  DocumentRequest, DocumentRequestSummary, ItemStatus, RequestItem, RequestItemFile, RequestLink, RequestStatus, RequestTemplate,
+  DocumentRequest, DocumentRequestChanged, DocumentRequestSummary, ItemStatus, RequestItem, RequestItemFile, RequestLink, RequestStatus, RequestTemplate,
 } from '@ledgerline/contracts/requests.contracts.ts';
 import { reachableRequests } from '../access-rules.ts';
 
@@ -139,6 +140,18 @@ export class RequestStore {
     return { required: r.rows[0]!.required_count, done: r.rows[0]!.done_count };
   }
 
+  /** The request's next revision and its state, for the event of a change (locks the row until the transaction ends). */
+  async nextRevision(tx: Queryable, id: number): Promise<Omit<DocumentRequestChanged, 'action' | 'actorId' | 'actorName'>> {
+    const r = await tx.query<{ client_id: number; client_name: string; title: string; report_type_id: number | null; tracker_item_id: number | null; status: RequestStatus; required_count: number; done_count: number; revision: number }>(
+      `UPDATE document_requests SET revision = revision + 1 WHERE id = $1
+       RETURNING client_id, client_name, title, report_type_id, tracker_item_id, status, required_count, done_count, revision`, [id]);
+    const x = r.rows[0]!;
+    return {
+      requestId: id, clientId: x.client_id, clientName: x.client_name, title: x.title, reportTypeId: x.report_type_id, trackerItemId: x.tracker_item_id,
+      status: x.status, progress: { required: x.required_count, done: x.done_count }, revision: x.revision,
+    };
+  }
+
   /** Records that the reviewer is told about this due date; false when they already were. */
   async claimOverdueNotice(tx: Queryable, id: number, dueDate: string): Promise<boolean> {
     const r = await tx.query(`UPDATE document_requests SET overdue_notice_for = $2 WHERE id = $1 AND overdue_notice_for IS DISTINCT FROM $2::date`, [id, dueDate]);
@@ -208,6 +221,20 @@ export class RequestStore {
     const r = await db.query<{ user_id: number }>(
       `SELECT user_id FROM ${this.#userAccessTable} WHERE NOT deleted AND lower(role) = 'client' AND client_ids[1] = $1 ORDER BY user_id`, [clientId]);
     return r.rows.map((x) => x.user_id);
+  }
+
+  /**
+   * The firm's live users who reach a request (access-rules.ts, as a query over the read
+   * model): Admin and DTA, staff whose lists hold its client and report type, the client's users.
+   */
+  async usersReaching(db: Queryable, r: { clientId: number; reportTypeId: number | null }): Promise<number[]> {
+    const res = await db.query<{ user_id: number }>(
+      `SELECT user_id FROM ${this.#userAccessTable} WHERE NOT deleted AND (
+         lower(trim(role)) = ANY($3::text[])
+         OR (lower(trim(role)) = $4 AND client_ids[1] = $1)
+         OR (lower(trim(role)) <> $4 AND $1 = ANY(client_ids) AND ($2::int IS NULL OR $2 = ANY(report_type_ids)))
+       ) ORDER BY user_id`, [r.clientId, r.reportTypeId, [ROLES.admin, ROLES.dta].map((x) => x.toLowerCase()), ROLES.client.toLowerCase()]);
+    return res.rows.map((x) => x.user_id);
   }
 
   /** Whether a user is a live staff user of the firm (a reviewer must be). */
