@@ -159,6 +159,11 @@ export function useComplianceMutations() {
       mutationFn: ({ id, payload }: { id: number; payload: TrackerPayload }) => apiJson<ComplianceItem>('PUT', apiPath(`compliance-tracker/${id}`), payload),
       onSuccess: refresh(['compliance-tracker']),
     }),
+    // The request belongs to the requests service; the tracker shows it once its event arrives.
+    requestDocuments: useMutation({
+      mutationFn: (itemId: number) => apiJson<{ id: number }>('POST', apiPath(`compliance-tracker/${itemId}/document-request`), {}),
+      onSuccess: refresh(['compliance-tracker', 'document-requests']),
+    }),
     applyPreset: useMutation({
       mutationFn: ({ presetId, ...body }: { presetId: string; clientIds: number[]; entryIds: Record<string, string[]>; grantToUserIds: number[] }) =>
         apiJson<PresetApplyResult>('POST', apiPath(`compliance-presets/${presetId}/apply`), body),
