@@ -71,7 +71,7 @@ export const requestsModule: ServiceModule = {
       ],
       start: () => runtime.start({
         follow: [(c) => userAccess.follow(c), (c) => directory.follow(c), (c) => followRequestPushes({ ...c, store, emitter: deps.realtime.emitter })],
-        scheduler: { queue: jobs, handlers, pollMs: config.schedulerPollMs },
+        scheduler: { queue: jobs, handlers, batchHandlers: reminders.batchHandlers(), pollMs: config.schedulerPollMs },
       }),
       async stop() {
         await runtime.stop();

@@ -312,8 +312,19 @@ describe('send and links', () => {
     if (mail) {
       const received = await mail.waitForMail(linkRecipient);
       expect(received.Subject).toBe(`${ACME} Tax asks for documents: Form 1040 2025`);
+      expect(received.From.Name).toBe(`${ACME} Tax via Ledgerline`);
       expect(received.Text).toContain(link.url);
     }
+  });
+
+  it('send now e-mails the links\' recipients what is still needed (read from the SMTP server in CI)', async () => {
+    expect((await call('POST', `${requestsPath()}/${request.id}/send`, tokens.admin)).status).toBe(200);
+    if (!mail) return;
+    const sent = await mail.waitForMail(linkRecipient, 2);
+    expect(sent.Subject).toBe(`${ACME} Tax asks for documents: Form 1040 2025`);
+    expect(sent.Text).toContain('Still needed: W-2s, 1099s.');
+    expect(sent.Text).toContain('Use the upload link from our first e-mail; no account is needed.');
+    expect(sent.Text).not.toContain(link.url);
   });
 
   it('the public call shows what is needed, never file names; uploads and not-applicable work by link only', async () => {

@@ -30,6 +30,11 @@ export interface NewRequest {
   clientId: number; clientName: string; title: string; message: string | null; dueDate: string; reminderEveryDays: number;
   reportTypeId: number | null; trackerItemId: number | null; assignedToId: number; assignedToName: string; createdById: number;
 }
+/** An open request as a reminder or a "send now" tells it (chaseTargets). */
+export interface ChaseTarget {
+  id: number; clientId: number; clientName: string; title: string; dueDate: string; reminderEveryDays: number;
+  missing: string[]; clientUserIds: number[]; recipients: string[];
+}
 export interface NewItem { title: string; description: string | null; required: boolean; reportTypeId: number | null }
 export type TemplateInput = Omit<RequestTemplate, 'id' | 'createdAt' | 'updatedAt'>;
 
@@ -158,11 +163,23 @@ export class RequestStore {
     return (r.rowCount ?? 0) > 0;
   }
 
-  /** Titles of the required items still waiting for the client: neither uploaded, accepted nor not applicable. */
-  async outstandingTitles(db: Queryable, requestId: number): Promise<string[]> {
-    const r = await db.query<{ title: string }>(
-      `SELECT title FROM document_request_items WHERE request_id = $1 AND required AND status IN ('requested', 'rejected') ORDER BY position, id`, [requestId]);
-    return r.rows.map((x) => x.title);
+  /**
+   * Everything chasing open requests needs, for many at once in one statement (a morning's
+   * reminders): the required items still waiting for the client (neither uploaded, accepted nor
+   * not applicable), the client's users and the live links' recipients. Locks the requests.
+   */
+  async chaseTargets(tx: Queryable, requestIds: readonly number[]): Promise<ChaseTarget[]> {
+    const r = await tx.query<{ id: number; client_id: number; client_name: string; title: string; due_date: string; reminder_every_days: number; missing: string[]; users: number[]; recipients: string[] }>(
+      `SELECT r.id, r.client_id, r.client_name, r.title, r.due_date::text AS due_date, r.reminder_every_days,
+         ARRAY(SELECT i.title FROM document_request_items i WHERE i.request_id = r.id AND i.required AND i.status IN ('requested', 'rejected') ORDER BY i.position, i.id) AS missing,
+         ARRAY(SELECT u.user_id FROM ${this.#userAccessTable} u WHERE NOT u.deleted AND lower(u.role) = 'client' AND u.client_ids[1] = r.client_id ORDER BY u.user_id) AS users,
+         ARRAY(SELECT DISTINCT l.email FROM document_request_links l
+               WHERE l.request_id = r.id AND l.email IS NOT NULL AND l.revoked_at IS NULL AND l.expires_at > now() ORDER BY l.email) AS recipients
+       FROM document_requests r WHERE r.id = ANY($1::int[]) AND r.status = 'open' ORDER BY r.id FOR UPDATE OF r`, [requestIds]);
+    return r.rows.map((x) => ({
+      id: x.id, clientId: x.client_id, clientName: x.client_name, title: x.title, dueDate: x.due_date, reminderEveryDays: x.reminder_every_days,
+      missing: x.missing, clientUserIds: x.users, recipients: x.recipients,
+    }));
   }
 
   // Items
@@ -207,13 +224,6 @@ export class RequestStore {
       'SELECT id, request_id, email, (revoked_at IS NULL AND expires_at > now()) AS live FROM document_request_links WHERE token_hash = $1', [tokenHash]);
     const l = r.rows[0];
     return l ? { id: l.id, requestId: l.request_id, email: l.email, live: l.live } : null;
-  }
-
-  /** Recipients of reminders by link: the addresses of the request's live links. */
-  async linkRecipients(db: Queryable, requestId: number): Promise<string[]> {
-    const r = await db.query<{ email: string }>(
-      'SELECT DISTINCT email FROM document_request_links WHERE request_id = $1 AND email IS NOT NULL AND revoked_at IS NULL AND expires_at > now()', [requestId]);
-    return r.rows.map((x) => x.email);
   }
 
   /** The client's users, from the user-access read model (a Client user's first client is theirs). */
