@@ -35,6 +35,8 @@ export interface SchedulerOptions {
   pollMs: number;
   /** Jobs claimed per firm and transaction. */
   batchSize?: number;
+  /** Jobs of a batch-handled kind claimed per firm and transaction (they run as one set, so more at once costs little). */
+  batchClaimSize?: number;
   /** First retry delay after a failed run; doubles per attempt up to an hour. */
   retryBaseMs?: number;
 }
@@ -59,14 +61,17 @@ const MAX_RETRY_MS = 60 * 60_000;
 export function startScheduler(options: SchedulerOptions, autoStart = true): Scheduler {
   const { db, queue, logger } = options;
   const batch = options.batchSize ?? 50;
+  const batchClaim = options.batchClaimSize ?? 1000;
   const retryBaseMs = options.retryBaseMs ?? 30_000;
   let stopped = false;
   let running: Promise<number> | null = null;
 
-  const runBatch = async (firm: ScheduledTenant, schemaDb: SchemaDb): Promise<number> => schemaDb.transaction(async (tx) => {
+  /** Claims and runs due jobs: of one batch-handled kind, or of any kind. */
+  const runBatch = async (firm: ScheduledTenant, schemaDb: SchemaDb, kind?: string): Promise<number> => schemaDb.transaction(async (tx) => {
     const { rows } = await tx.query<{ id: number; kind: string; key: string; run_at: Date; payload: unknown; attempts: number }>(
       `SELECT id, kind, key, run_at, payload, attempts FROM ${queue.table}
-       WHERE run_at <= now() ORDER BY run_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`, [batch],
+       WHERE run_at <= now()${kind === undefined ? '' : ' AND kind = $2'} ORDER BY run_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`,
+      kind === undefined ? [batch] : [batchClaim, kind],
     );
     const jobs = rows.map((row): DueJob => ({ id: Number(row.id), kind: row.kind, key: row.key, runAt: row.run_at, payload: row.payload, attempts: row.attempts }));
     const batched = new Map<string, DueJob[]>();
@@ -115,6 +120,12 @@ export function startScheduler(options: SchedulerOptions, autoStart = true): Sch
       const schemaDb = db.forSchema(firm.schema);
       try {
         // A full batch may mean more is due: keep going until the firm has nothing due.
+        for (const kind of Object.keys(options.batchHandlers ?? {})) {
+          for (let n = batchClaim; n === batchClaim && !stopped;) {
+            n = await runBatch(firm, schemaDb, kind);
+            total += n;
+          }
+        }
         for (let n = batch; n === batch && !stopped;) {
           n = await runBatch(firm, schemaDb);
           total += n;
