@@ -170,12 +170,18 @@ export class RequestStore {
    */
   async chaseTargets(tx: Queryable, requestIds: readonly number[]): Promise<ChaseTarget[]> {
     const r = await tx.query<{ id: number; client_id: number; client_name: string; title: string; due_date: string; reminder_every_days: number; missing: string[]; users: number[]; recipients: string[] }>(
-      `SELECT r.id, r.client_id, r.client_name, r.title, r.due_date::text AS due_date, r.reminder_every_days,
+      // The client users are grouped once for the whole set (one pass over the read model), not looked up per request.
+      `WITH client_users AS (
+         SELECT u.client_ids[1] AS client_id, array_agg(u.user_id ORDER BY u.user_id) AS ids
+         FROM ${this.#userAccessTable} u WHERE NOT u.deleted AND lower(u.role) = 'client' GROUP BY 1
+       )
+       SELECT r.id, r.client_id, r.client_name, r.title, r.due_date::text AS due_date, r.reminder_every_days,
          ARRAY(SELECT i.title FROM document_request_items i WHERE i.request_id = r.id AND i.required AND i.status IN ('requested', 'rejected') ORDER BY i.position, i.id) AS missing,
-         ARRAY(SELECT u.user_id FROM ${this.#userAccessTable} u WHERE NOT u.deleted AND lower(u.role) = 'client' AND u.client_ids[1] = r.client_id ORDER BY u.user_id) AS users,
+         COALESCE(cu.ids, '{}') AS users,
          ARRAY(SELECT DISTINCT l.email FROM document_request_links l
                WHERE l.request_id = r.id AND l.email IS NOT NULL AND l.revoked_at IS NULL AND l.expires_at > now() ORDER BY l.email) AS recipients
-       FROM document_requests r WHERE r.id = ANY($1::int[]) AND r.status = 'open' ORDER BY r.id FOR UPDATE OF r`, [requestIds]);
+       FROM document_requests r LEFT JOIN client_users cu ON cu.client_id = r.client_id
+       WHERE r.id = ANY($1::int[]) AND r.status = 'open' ORDER BY r.id FOR UPDATE OF r`, [requestIds]);
     return r.rows.map((x) => ({
       id: x.id, clientId: x.client_id, clientName: x.client_name, title: x.title, dueDate: x.due_date, reminderEveryDays: x.reminder_every_days,
       missing: x.missing, clientUserIds: x.users, recipients: x.recipients,
