@@ -11,7 +11,8 @@ import { startPortalBrowser, uniqueSuffix, type PortalBrowser } from '../../ui/t
  * "Request documents" on a compliance tracker item (issue 27): an Admin asks the item's client
  * for its documents and lands on the request's page (built by the requests remote); the item
  * then shows the request's progress, its action opens that request instead of making another,
- * and once the client is done the item shows "Documents in". A Client user gets no action.
+ * and once the client is done the item shows "Documents in" (pushed to the open page). A Client
+ * user gets no action.
  */
 
 const BUS_WAIT_MS = 15_000;
@@ -84,11 +85,14 @@ describe('Request documents from the compliance tracker (Chromium)', () => {
     await tracker.waitForURL(new RegExp(`/${TENANT}/requests/${request!.id}$`));
     expect(await requestsFor()).toHaveLength(1);
 
-    // The client says nothing applies: the request completes and the item says its documents are in.
+    // The client says nothing applies: the request completes, and the open tracker says the documents are in at once (the push), without a reload.
+    const live = await openTracker('admin');
+    await row(live).getByText(`Documents 0/${request!.progress.required}`).waitFor();
     const full = (await call<DocumentRequest>('GET', `/api/${TENANT}/document-requests/${request!.id}`, logins.client!.token)).body;
     for (const i of full.items) {
       expect((await call('PATCH', `/api/${TENANT}/document-requests/${request!.id}/items/${i.id}`, logins.client!.token, { status: 'not_applicable', comment: 'No sales this month' })).status).toBe(200);
     }
+    await row(live).getByText('Documents in').waitFor({ timeout: BUS_WAIT_MS });
     await eventually(async () => expect((await call<ComplianceItem[]>('GET', `/api/${TENANT}/compliance-tracker?limit=1&offset=0`, logins.admin!.token)).body[0]!.documentRequest?.status).toBe('completed'), BUS_WAIT_MS, 300);
     const done = await openTracker('admin', 390);
     await row(done).getByText('Documents in').waitFor();

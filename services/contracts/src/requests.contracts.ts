@@ -244,7 +244,7 @@ export interface DocumentRequestChanged {
  * Never the address or browser of a link upload.
  */
 export const DOCUMENT_REQUEST_PUSH = 'document-request.changed';
-export type DocumentRequestPush = Pick<DocumentRequestChanged, 'requestId' | 'clientId' | 'title' | 'status' | 'progress' | 'action' | 'itemId' | 'actorName'>;
+export type DocumentRequestPush = Pick<DocumentRequestChanged, 'requestId' | 'clientId' | 'trackerItemId' | 'title' | 'status' | 'progress' | 'action' | 'itemId' | 'actorName'>;
 
 /**
  * The files service's internal upload for a request item (never routed by the gateway):

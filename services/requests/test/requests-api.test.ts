@@ -503,7 +503,7 @@ describe('activity log and pushes', () => {
       expect(actions(cpa)).toEqual(expected);
     }, BUS_WAIT_MS, 200);
     expect(client.find((p) => p.action === 'completed')).toEqual({
-      requestId: request.id, clientId: ids.own, title: `Audit pack ${suffix}`, status: 'completed', progress: { required: 2, done: 2 }, action: 'completed', actorName: 'System',
+      requestId: request.id, clientId: ids.own, trackerItemId: null, title: `Audit pack ${suffix}`, status: 'completed', progress: { required: 2, done: 2 }, action: 'completed', actorName: 'System',
     });
     expect(JSON.stringify(client)).not.toContain('PhoneBrowser');
     expect(client.map((p) => p.requestId)).toContain(cancelled.id);
