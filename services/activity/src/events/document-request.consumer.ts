@@ -25,6 +25,8 @@ const DETAILS: Partial<Record<DocumentRequestAction, (r: DocumentRequestChanged)
 export function followDocumentRequests(deps: TenantConsumerDeps & { logs: ActivityLogStore }): Promise<Subscription> {
   return consumeTenantEvents(deps, DOCUMENT_REQUEST_CONSUMER, [DOCUMENT_REQUEST_CHANGED], async (tx, event) => {
     const r = event.payload as DocumentRequestChanged;
+    // Events published before they carried the actor and the request's state (an upgrade's backlog) have nothing to record.
+    if (r.actorId === undefined || r.revision === undefined) return;
     const entry: Omit<NewActivity, 'details' | 'fileId' | 'fileName'> = {
       action: 'update', userId: r.actorId, userName: r.actorName, clientId: r.clientId, clientName: r.clientName, timestamp: event.occurredAt,
       address: r.address ?? null, userAgent: r.userAgent ?? null,

@@ -30,12 +30,13 @@ export function followInsightMatches(deps: TenantConsumerDeps & { tracker: Track
 
 /**
  * Document requests made for tracker items (issue 27): the tracker shows each item's newest
- * open or completed request and its progress. Requests of no tracker item are not kept.
+ * open or completed request and its progress.
  */
 export function followTrackerDocumentRequests(deps: TenantConsumerDeps): Promise<Subscription> {
   return consumeTenantEvents(deps, 'compliance.document-requests', [DOCUMENT_REQUEST_CHANGED], async (tx, event) => {
     const r = event.payload as DocumentRequestChanged;
-    if (r.trackerItemId === null || r.trackerItemId === undefined) return;
+    // Requests of no tracker item, and events published before they carried the request's state, are not kept.
+    if (r.trackerItemId === null || r.trackerItemId === undefined || r.revision === undefined) return;
     await tx.query(
       `INSERT INTO compliance_document_requests (request_id, tracker_item_id, status, required, done, revision) VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (request_id) DO UPDATE SET status = EXCLUDED.status, required = EXCLUDED.required, done = EXCLUDED.done, revision = EXCLUDED.revision
