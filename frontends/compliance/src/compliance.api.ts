@@ -1,12 +1,15 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient, type Query } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import {
   COMPLIANCE_ITEMS_PER_DAY, type BulkGenerationResult, type CalendarDayCounts, type ComplianceItem, type CompliancePreset, type ComplianceSchedule, type GenerationResult, type PeriodChoice, type PresetApplyResult, type ScheduleDeletion, type TrackerStatus,
 } from '@ledgerline/contracts/compliance.contracts.ts';
 import type { Client, ReportType } from '@ledgerline/contracts/directory.contracts.ts';
 import type { User } from '@ledgerline/contracts/identity.contracts.ts';
+import { DOCUMENT_REQUEST_PUSH, type DocumentRequestPush } from '@ledgerline/contracts/requests.contracts.ts';
 import { apiJson, apiPath } from '@ledgerline/ui/api-client.ts';
-import { invalidateApiResources } from '@ledgerline/ui/api-invalidation.ts';
+import { invalidateApiResources, readsApiResource } from '@ledgerline/ui/api-invalidation.ts';
 import { fetchList, fetchListPage, type ListPage } from '@ledgerline/ui/list-page.ts';
+import { useRealtimeEvents } from '@ledgerline/ui/realtime-connection.ts';
 
 /** Spec 001 §7 "Compliance" as the screen calls it (tenant form when a firm is chosen). */
 const withQuery = (path: string, params: Record<string, string | number | undefined>) => {
@@ -159,10 +162,41 @@ export function useComplianceMutations() {
       mutationFn: ({ id, payload }: { id: number; payload: TrackerPayload }) => apiJson<ComplianceItem>('PUT', apiPath(`compliance-tracker/${id}`), payload),
       onSuccess: refresh(['compliance-tracker']),
     }),
+    // The request belongs to the requests service; the tracker shows it once its event arrives.
+    requestDocuments: useMutation({
+      mutationFn: (itemId: number) => apiJson<{ id: number }>('POST', apiPath(`compliance-tracker/${itemId}/document-request`), {}),
+      onSuccess: refresh(['compliance-tracker', 'document-requests']),
+    }),
     applyPreset: useMutation({
       mutationFn: ({ presetId, ...body }: { presetId: string; clientIds: number[]; entryIds: Record<string, string[]>; grantToUserIds: number[] }) =>
         apiJson<PresetApplyResult>('POST', apiPath(`compliance-presets/${presetId}/apply`), body),
       onSuccess: refresh(['compliance-schedules', 'report-types', 'users']),
     }),
   };
+}
+
+/**
+ * A tracker item's document request changes while the page is open (the requests service's
+ * push): the cached tracker pages (tracker, overdue, upcoming) show its progress at once; a
+ * cancelled one leaves the item (an older request it may uncover shows on the next read).
+ * The calendar's ranges catch up on their next read.
+ */
+export function useDocumentRequestPushes(): void {
+  const queryClient = useQueryClient();
+  const handlers = useMemo(() => ({
+    [DOCUMENT_REQUEST_PUSH]: (push: DocumentRequestPush) => {
+      if (push.trackerItemId === null) return;
+      const shown = push.status === 'cancelled' ? null : { id: push.requestId, status: push.status, required: push.progress.required, done: push.progress.done };
+      const update = (i: ComplianceItem): ComplianceItem => {
+        if (i.id !== push.trackerItemId) return i;
+        // Only the newest request counts: a push about an older one changes nothing shown.
+        if (i.documentRequest && i.documentRequest.id > push.requestId) return i;
+        if (!shown && i.documentRequest?.id !== push.requestId) return i;
+        return { ...i, documentRequest: shown };
+      };
+      const trackerPage = (q: Query) => readsApiResource(q.queryKey, ['compliance-tracker']) && Array.isArray((q.state.data as Partial<ListPage<ComplianceItem>> | undefined)?.rows);
+      queryClient.setQueriesData<ListPage<ComplianceItem>>({ predicate: trackerPage }, (page) => page && { ...page, rows: page.rows.map(update) });
+    },
+  }), [queryClient]);
+  useRealtimeEvents(true, handlers);
 }

@@ -15,7 +15,7 @@ import { canSetUpFirmWork } from '@ledgerline/ui/permissions.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 import { ComplianceCalendar } from './compliance-calendar.tsx';
 import { STATUS_LABELS, STATUS_OPTIONS, trackerDate } from './compliance-view.ts';
-import { useClients, useComplianceMutations, useOverdue, useSchedules, useTracker, useUpcoming } from './compliance.api.ts';
+import { useClients, useComplianceMutations, useDocumentRequestPushes, useOverdue, useSchedules, useTracker, useUpcoming } from './compliance.api.ts';
 import { PresetDialog } from './preset-dialog.tsx';
 import { ScheduleCards } from './schedule-cards.tsx';
 import { ScheduleFormDialog } from './schedule-form-dialog.tsx';
@@ -80,6 +80,7 @@ export function CompliancePage() {
   const [generating, setGenerating] = useState<number | 'all' | null>(null);
   const [trackerFirst, setTrackerFirst] = useState(0);
   const tracker = useTracker({ clientId, status }, trackerFirst);
+  useDocumentRequestPushes();
   const overdue = useOverdue(clientId);
   const upcoming = useUpcoming(clientId);
   const schedules = useSchedules(clientId, staff).data;

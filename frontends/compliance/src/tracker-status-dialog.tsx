@@ -11,6 +11,7 @@ import { serverMessage } from '@ledgerline/ui/server-message.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 import { STATUS_OPTIONS } from './compliance-view.ts';
 import { useComplianceMutations, useUsers } from './compliance.api.ts';
+import { DocumentRequestChip, RequestDocumentsButton } from './document-request-action.tsx';
 
 interface FormState { status: TrackerStatus; filedDate: Date | null; extensionDate: Date | null; remarks: string; assignedToId: number | null }
 
@@ -46,6 +47,7 @@ export function TrackerStatusDialog({ item, onHide }: { item: ComplianceItem | n
       {item && (
         <div className="compliance-form">
           <p className="compliance-form__subject">{item.clientName} · {item.reportTypeName} · {item.period}</p>
+          <div className="compliance-form__documents"><RequestDocumentsButton item={item} /><DocumentRequestChip request={item.documentRequest} /></div>
           <label htmlFor="tracker-status">Status</label>
           <Dropdown inputId="tracker-status" value={form.status} options={STATUS_OPTIONS} onChange={(e) => setForm((f) => ({ ...f, status: e.value as TrackerStatus }))} />
           {form.status === 'filed' && (<>

@@ -5,6 +5,7 @@ import { Tag } from 'primereact/tag';
 import type { ComplianceItem, TrackerStatus } from '@ledgerline/contracts/compliance.contracts.ts';
 import { useState } from 'react';
 import { TRACKER_PAGE_ROWS } from './compliance.api.ts';
+import { DocumentRequestChip, RequestDocumentsButton } from './document-request-action.tsx';
 import { TrackerBulkBar } from './tracker-bulk-bar.tsx';
 import { daysLabel, STATUS_LABELS, trackerDate } from './compliance-view.ts';
 
@@ -49,8 +50,12 @@ export function TrackerTable({ page, first, onPage, onEdit }: {
       <Column header="Status" body={(i: ComplianceItem) => <Tag value={STATUS_LABELS[i.status]} severity={STATUS_SEVERITY[i.status]} />} />
       <Column header="Days" body={(i: ComplianceItem) => <DaysCell item={i} />} />
       <Column header="Assigned To" body={(i: ComplianceItem) => i.assignedToName ?? 'Unassigned'} />
+      <Column header="Documents" body={(i: ComplianceItem) => <DocumentRequestChip request={i.documentRequest} />} />
       {onEdit && <Column header="Actions" body={(i: ComplianceItem) => (
-        <Button icon="pi pi-pencil" size="small" text aria-label={`Update ${i.reportTypeName} ${i.period}`} onClick={() => onEdit(i)} />
+        <div className="compliance-actions">
+          <Button icon="pi pi-pencil" size="small" text aria-label={`Update ${i.reportTypeName} ${i.period}`} onClick={() => onEdit(i)} />
+          <RequestDocumentsButton item={i} compact />
+        </div>
       )} />}
     </DataTable>
     </>

@@ -1,8 +1,8 @@
 import { Button } from 'primereact/button';
 import { useNavigate } from 'react-router-dom';
 import type { Notification } from '@ledgerline/contracts/notifications.contracts.ts';
-import { readCurrentTenant } from './auth-storage.ts';
 import { formatDate } from './date-format.ts';
+import { firmPagePath } from './firm-path.ts';
 import { useNotificationActions } from './notifications.api.ts';
 
 const ICONS: Record<string, string> = { success: 'pi pi-check-circle', warning: 'pi pi-exclamation-triangle', error: 'pi pi-times-circle' };
@@ -16,8 +16,7 @@ export function NotificationList({ items, onOpen }: { items: readonly Notificati
   const open = (n: Notification) => {
     if (!n.isRead) markRead.mutate(n.id);
     if (n.actionUrl) {
-      const tenant = readCurrentTenant()?.shortName;
-      navigate(tenant ? `/${tenant}${n.actionUrl}` : n.actionUrl);
+      navigate(firmPagePath(n.actionUrl));
       onOpen?.();
     }
   };

@@ -87,5 +87,11 @@ export const activityTenantMigrations: ServiceMigrations = {
         PRIMARY KEY (client_id, file_type, report_type_id)
       )`,
     },
+    {
+      id: '002_activity_origin',
+      // A document-request link upload has no signed-in user: the entry keeps where it came from.
+      sql: `ALTER TABLE activity_logs ADD COLUMN address text;
+      ALTER TABLE activity_logs ADD COLUMN user_agent text`,
+    },
   ],
 };

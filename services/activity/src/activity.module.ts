@@ -7,6 +7,7 @@ import { loadActivityConfig } from './activity.config.ts';
 import { activityTenantMigrations } from './activity.migrations.ts';
 import { DashboardStore } from './dashboard/dashboard.store.ts';
 import { createDashboardRouter } from './dashboard/dashboard.router.ts';
+import { followDocumentRequests } from './events/document-request.consumer.ts';
 import { followFileChats } from './events/file-chatted.consumer.ts';
 import { followFileDeletions } from './events/file-deleted.consumer.ts';
 import { followFileUploads } from './events/file-uploaded.consumer.ts';
@@ -45,6 +46,7 @@ export const activityModule: ServiceModule = {
           (c) => followFileUploads({ ...c, files, logs }),
           (c) => followFileDeletions({ ...c, files, logs }),
           (c) => followFileChats({ ...c, logs }),
+          (c) => followDocumentRequests({ ...c, logs }),
         ],
       }),
       stop: () => runtime.stop(),

@@ -171,7 +171,7 @@ describe('recording views and downloads (POST activity-logs)', () => {
     expect(r.body).toEqual({
       id: expect.any(Number), action: 'download', fileId: files.ownAudit!.id, fileName: 'Own audit 2024.pdf',
       userId: ids[`${ACME}_cpa`], userName: fullName(ACME, 'cpa'), clientId: OWN(), clientName: 'Own Client',
-      details: 'Downloaded for the audit', timestamp: expect.any(String), fileDeleted: false,
+      details: 'Downloaded for the audit', timestamp: expect.any(String), fileDeleted: false, address: null, userAgent: null,
     });
     expect(Math.abs(Date.parse(r.body.timestamp) - Date.now())).toBeLessThan(60_000);
     expect((await allEntries(ACME))[0]).toEqual(r.body);

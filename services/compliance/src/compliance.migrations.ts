@@ -141,5 +141,18 @@ export const complianceTenantMigrations: ServiceMigrations = {
     -- A deleted schedule's row stays while the items it made are kept in the tracker.
     ALTER TABLE compliance_schedules ADD COLUMN deleted_at timestamptz`,
     run: relabelCoveredPeriods,
+  }, {
+    id: '003_tracker_document_requests',
+    // The requests service's document requests made for tracker items, as its events tell
+    // them (DESIGN §2: a read model, never its tables); each row keeps the newest revision.
+    sql: `CREATE TABLE compliance_document_requests (
+      request_id integer PRIMARY KEY,
+      tracker_item_id integer NOT NULL,
+      status text NOT NULL,
+      required integer NOT NULL,
+      done integer NOT NULL,
+      revision integer NOT NULL
+    );
+    CREATE INDEX compliance_document_requests_by_item ON compliance_document_requests (tracker_item_id, request_id DESC) WHERE status <> 'cancelled'`,
   }],
 };

@@ -7,7 +7,7 @@ import { tenantServiceRuntime } from '@ledgerline/kit/tenancy/tenant-service-run
 import { loadComplianceConfig } from './compliance.config.ts';
 import { complianceJobs as jobs } from './compliance-jobs.ts';
 import { complianceTenantMigrations, REPUBLISH_ITEMS_JOB } from './compliance.migrations.ts';
-import { followClientDeletions, followInsightMatches } from './events/compliance.consumers.ts';
+import { followClientDeletions, followInsightMatches, followTrackerDocumentRequests } from './events/compliance.consumers.ts';
 import { DirectoryReportTypes } from './presets/directory-report-types.client.ts';
 import { IdentityGrants } from './presets/identity-grants.client.ts';
 import { PresetService } from './presets/preset.service.ts';
@@ -60,6 +60,7 @@ export const complianceModule: ServiceModule = {
           (c) => directory.follow(c),
           (c) => followClientDeletions({ ...c, schedules }),
           (c) => followInsightMatches({ ...c, tracker }),
+          (c) => followTrackerDocumentRequests(c),
         ],
         scheduler: {
           queue: jobs,

@@ -26,6 +26,13 @@ export interface ActivityLog {
   timestamp: string;
   /** The file the entry names has been deleted since (screens then offer no View/Download). */
   fileDeleted: boolean;
+  /**
+   * Where an action without a sign-in came from (a document-request link upload): the address
+   * and browser; null otherwise, and for Client users. (Optional in the type only: older
+   * screens' fixtures predate them; the API always sends both.)
+   */
+  address?: string | null;
+  userAgent?: string | null;
 }
 
 /** POST /api/activity-logs: what a screen records after it viewed or downloaded a file. */

@@ -243,6 +243,18 @@ export interface ComplianceItem {
   sourceFileId: number | null;
   createdAt: string;
   updatedAt: string;
+  /**
+   * The newest document request made for this item that is not cancelled (issue 27), as the
+   * requests service's events told compliance; `completed` is "Documents in".
+   */
+  documentRequest: TrackerDocumentRequest | null;
+}
+
+export interface TrackerDocumentRequest {
+  id: number;
+  status: 'open' | 'completed';
+  required: number;
+  done: number;
 }
 
 /** The reply of DELETE /compliance-schedules/{id}. */

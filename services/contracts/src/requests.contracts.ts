@@ -207,18 +207,44 @@ export interface PublicDocumentRequest {
   items: { id: number; title: string; description: string | null; required: boolean; status: ItemStatus; fileCount: number }[];
 }
 
-/** Events (outbox): every change to a request. */
+/** Events (outbox): every change to a request, with the request's state after it. */
 export const DOCUMENT_REQUEST_CHANGED = 'document-request.changed';
+export type DocumentRequestAction =
+  'created' | 'updated' | 'sent' | 'item_uploaded' | 'item_accepted' | 'item_rejected' | 'item_not_applicable' | 'completed' | 'cancelled' | 'reopened' | 'link_created' | 'link_revoked';
 export interface DocumentRequestChanged {
   requestId: number;
   clientId: number;
-  action: 'created' | 'updated' | 'sent' | 'item_uploaded' | 'item_accepted' | 'item_rejected' | 'item_not_applicable' | 'completed' | 'cancelled' | 'reopened' | 'link_created' | 'link_revoked';
+  clientName: string;
+  title: string;
+  reportTypeId: number | null;
+  trackerItemId: number | null;
+  status: RequestStatus;
+  progress: { required: number; done: number };
+  /** Counts up with every event of the request: a read model keeps the highest it has seen (deliveries may come out of order). */
+  revision: number;
+  action: DocumentRequestAction;
   itemId?: number;
+  itemTitle?: string;
+  /** item_uploaded: the files the upload made (the files service's ids). */
+  files?: { fileId: number; fileName: string }[];
+  /** Who did it: a user's actorId; for a link upload, the request's creator (who let them in). */
+  actorId: number;
   actorName: string;
+  /** staffComment of a rejection, clientComment of "does not apply". */
+  comment?: string | null;
   viaLink?: boolean;
+  /** A link upload's address and browser. */
   address?: string;
   userAgent?: string;
 }
+
+/**
+ * Pushed over the realtime endpoint (event name DOCUMENT_REQUEST_PUSH) to the staff who reach
+ * the request and to the client's users after every change: the screens re-read what changed.
+ * Never the address or browser of a link upload.
+ */
+export const DOCUMENT_REQUEST_PUSH = 'document-request.changed';
+export type DocumentRequestPush = Pick<DocumentRequestChanged, 'requestId' | 'clientId' | 'trackerItemId' | 'title' | 'status' | 'progress' | 'action' | 'itemId' | 'actorName'>;
 
 /**
  * The files service's internal upload for a request item (never routed by the gateway):

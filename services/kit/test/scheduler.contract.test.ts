@@ -72,6 +72,36 @@ describe.each(databaseTargets())('Scheduler ($name)', (target) => {
     await s.stop();
   });
 
+  it('a batch handler gets every claimed job of its kind at once; its rows go, or all are retried if it throws', async () => {
+    await reset();
+    const past = new Date(Date.now() - 1000);
+    for (const key of ['x1', 'x2', 'x3']) await schedule(firmA, key, past, 'sweep');
+    await schedule(firmA, 'single', past);
+    const calls: string[][] = [];
+    const sweep = async (tx: Parameters<JobHandler>[0], jobs: readonly { key: string }[]) => {
+      calls.push(jobs.map((j) => j.key));
+      for (const j of jobs) await tx.query('INSERT INTO fired (key, replica) VALUES ($1, $2)', [j.key, 'batch']);
+    };
+    const s = startScheduler({ db, queue, tenants: firms, handlers: { remind: fire('r1') }, batchHandlers: { sweep }, logger, pollMs: 60_000 }, false);
+    expect(await s.tick()).toBe(4);
+    await s.stop();
+    expect(calls).toEqual([['x1', 'x2', 'x3']]);
+    expect(await firedKeys(firmA)).toEqual(['single', 'x1', 'x2', 'x3']);
+    expect(await pending(firmA)).toBe(0);
+
+    await reset();
+    for (const key of ['y1', 'y2']) await schedule(firmA, key, past, 'sweep');
+    const failing = startScheduler({
+      db, queue, tenants: firms, handlers: {}, logger, pollMs: 60_000, retryBaseMs: 3_600_000,
+      batchHandlers: { sweep: async (tx) => { await tx.query("INSERT INTO fired (key, replica) VALUES ('half', 'batch')"); throw new Error('down'); } },
+    }, false);
+    await failing.tick();
+    await failing.stop();
+    expect(await firedKeys(firmA)).toEqual([]);
+    const rows = await db.forSchema(firmA.schema).query<{ key: string; attempts: number; last_error: string }>(`SELECT key, attempts, last_error FROM ${queue.table} ORDER BY key`);
+    expect(rows.rows).toEqual([{ key: 'y1', attempts: 1, last_error: 'Error: down' }, { key: 'y2', attempts: 1, last_error: 'Error: down' }]);
+  });
+
   it('scheduleMany adds many jobs in one statement, moving those whose key is pending', async () => {
     await reset();
     await schedule(firmA, 'm1', new Date(Date.now() + 3_600_000));

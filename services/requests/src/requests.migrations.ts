@@ -82,5 +82,10 @@ export const requestsTenantMigrations: ServiceMigrations = {
       created_at timestamptz NOT NULL DEFAULT now()
     );
     CREATE INDEX document_request_links_by_request ON document_request_links (request_id, id)`,
+  }, {
+    id: '002_request_revision',
+    // Every event of a request carries the next revision, so the read models fed by them
+    // (compliance's tracker) keep the newest state whatever order deliveries come in.
+    sql: 'ALTER TABLE document_requests ADD COLUMN revision integer NOT NULL DEFAULT 0',
   }],
 };

@@ -16,6 +16,7 @@ import { REQUEST_UPLOAD_KEY_PURPOSE, type RequestUploadAssertion } from '@ledger
 import { createPublicPageRouter, PUBLIC_PAGE_PATH } from './public-page/public-page.router.ts';
 import { FileForwarder } from './requests/file-forwarder.ts';
 import { AttemptCounter, createPublicRequestsRouter } from './requests/public-requests.router.ts';
+import { followRequestPushes } from './requests/request-push.consumer.ts';
 import { RequestReminders, type Firm } from './requests/request-reminders.ts';
 import { RequestService } from './requests/request.service.ts';
 import { RequestStore } from './requests/request.store.ts';
@@ -69,8 +70,8 @@ export const requestsModule: ServiceModule = {
         createTrackerRequestsRouter({ tokens: deps.tokens, tenants, store, service, firm }),
       ],
       start: () => runtime.start({
-        follow: [(c) => userAccess.follow(c), (c) => directory.follow(c)],
-        scheduler: { queue: jobs, handlers, pollMs: config.schedulerPollMs },
+        follow: [(c) => userAccess.follow(c), (c) => directory.follow(c), (c) => followRequestPushes({ ...c, store, emitter: deps.realtime.emitter })],
+        scheduler: { queue: jobs, handlers, batchHandlers: reminders.batchHandlers(), pollMs: config.schedulerPollMs },
       }),
       async stop() {
         await runtime.stop();

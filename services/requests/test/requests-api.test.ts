@@ -1,17 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
+import { io as connect, type Socket } from 'socket.io-client';
 import { addDays } from '@ledgerline/kit/calendar/firm-time-zone.ts';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import { mailpit } from '@ledgerline/kit/testing/mailpit.ts';
 import { apiClient, createSignedInUser, startTestPortal, testClient } from '@ledgerline/server/portal-harness.ts';
 import type { RunningPortal } from '@ledgerline/server/portal.ts';
 import type { ComplianceItem } from '@ledgerline/contracts/compliance.contracts.ts';
+import type { ActivityLog } from '@ledgerline/contracts/activity.contracts.ts';
 import type { Client, ReportType } from '@ledgerline/contracts/directory.contracts.ts';
 import type { Company } from '@ledgerline/contracts/identity.contracts.ts';
 import type { Notification } from '@ledgerline/contracts/notifications.contracts.ts';
 import type { PortalFile } from '@ledgerline/contracts/files.contracts.ts';
 import {
-  REQUEST_MESSAGES, type CreatedRequestLink, type DocumentRequest, type DocumentRequestSummary, type PublicDocumentRequest, type RequestLink, type RequestTemplate,
+  DOCUMENT_REQUEST_PUSH, REQUEST_MESSAGES, type CreatedRequestLink, type DocumentRequest, type DocumentRequestPush, type DocumentRequestSummary, type PublicDocumentRequest, type RequestLink, type RequestTemplate,
 } from '@ledgerline/contracts/requests.contracts.ts';
 
 /** Users, clients and report types reach the requests service as events (RabbitMQ in CI). */
@@ -47,10 +49,10 @@ const listOf = async (who: string, query = '') => {
 const decide = (who: string, id: number, itemId: number, body: Record<string, unknown>) =>
   call<DocumentRequest>('PATCH', `${requestsPath()}/${id}/items/${itemId}`, tokens[who], body);
 
-async function upload(path: string, token: string | null, name: string, content: string): Promise<{ status: number; body: Record<string, unknown> }> {
+async function upload(path: string, token: string | null, name: string, content: string, headers: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown> }> {
   const form = new FormData();
   form.append('file', new Blob([content], { type: 'text/plain' }), name);
-  const r = await fetch(`${portal.gatewayUrl}${path}`, { method: 'POST', body: form, headers: token ? { authorization: `Bearer ${token}` } : {} });
+  const r = await fetch(`${portal.gatewayUrl}${path}`, { method: 'POST', body: form, headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) } });
   return { status: r.status, body: (await r.json()) as Record<string, unknown> };
 }
 
@@ -95,7 +97,9 @@ beforeAll(async () => {
   }, BUS_WAIT_MS, 300);
 }, 180_000);
 
+const sockets: Socket[] = [];
 afterAll(async () => {
+  for (const socket of sockets) socket.close();
   await portal?.stop();
 });
 
@@ -308,8 +312,19 @@ describe('send and links', () => {
     if (mail) {
       const received = await mail.waitForMail(linkRecipient);
       expect(received.Subject).toBe(`${ACME} Tax asks for documents: Form 1040 2025`);
+      expect(received.From.Name).toBe(`${ACME} Tax via Ledgerline`);
       expect(received.Text).toContain(link.url);
     }
+  });
+
+  it('send now e-mails the links\' recipients what is still needed (read from the SMTP server in CI)', async () => {
+    expect((await call('POST', `${requestsPath()}/${request.id}/send`, tokens.admin)).status).toBe(200);
+    if (!mail) return;
+    const sent = await mail.waitForMail(linkRecipient, 2);
+    expect(sent.Subject).toBe(`${ACME} Tax asks for documents: Form 1040 2025`);
+    expect(sent.Text).toContain('Still needed: W-2s, 1099s.');
+    expect(sent.Text).toContain('Use the upload link from our first e-mail; no account is needed.');
+    expect(sent.Text).not.toContain(link.url);
   });
 
   it('the public call shows what is needed, never file names; uploads and not-applicable work by link only', async () => {
@@ -375,6 +390,30 @@ describe('POST /compliance-tracker/{id}/document-request (answered by compliance
     expect((await call<DocumentRequest>('POST', trackerPath(item.id), tokens.admin, { daysBefore: 10 })).body.dueDate).toBe(addDays(item.dueDate, -10));
   });
 
+  it('the tracker item shows its request and progress (from the requests service\'s events), and "documents in" once it completes', async () => {
+    const trackerItem = async (who = 'admin') => {
+      const r = await call<ComplianceItem[]>('GET', `/api/${ACME}/compliance-tracker?clientId=${ids.own}&limit=500`, tokens[who]);
+      return r.body.find((i) => i.id === item.id)!;
+    };
+    const r = await call<DocumentRequest>('POST', trackerPath(item.id), tokens.admin, { daysBefore: 3 });
+    await eventually(async () => expect((await trackerItem()).documentRequest).toEqual({ id: r.body.id, status: 'open', required: 3, done: 0 }), BUS_WAIT_MS, 300);
+    // The client says each item does not apply: each moves the count, the last completes the request.
+    const notApplicable = (itemId: number) => decide('client', r.body.id, itemId, { status: 'not_applicable', comment: 'Nothing this month' });
+    expect((await notApplicable(r.body.items[0]!.id)).body.progress).toEqual({ required: 3, done: 1 });
+    await eventually(async () => expect((await trackerItem()).documentRequest).toMatchObject({ id: r.body.id, status: 'open', done: 1 }), BUS_WAIT_MS, 300);
+    for (const i of r.body.items.slice(1)) expect((await notApplicable(i.id)).status).toBe(200);
+    await eventually(async () => expect((await trackerItem()).documentRequest).toEqual({ id: r.body.id, status: 'completed', required: 3, done: 3 }), BUS_WAIT_MS, 300);
+    // The client's own user reads it on their tracker too; a tracker item without a request answers null.
+    expect((await trackerItem('client')).documentRequest).toMatchObject({ id: r.body.id, status: 'completed' });
+    const items = await call<ComplianceItem[]>('GET', `/api/${ACME}/compliance-tracker?clientId=${ids.own}&limit=500`, tokens.admin);
+    expect(items.body.find((i) => i.id !== item.id)!.documentRequest).toBeNull();
+    // A cancelled request leaves the item free for a new one: the tracker shows the newest that is not cancelled.
+    const next = await call<DocumentRequest>('POST', trackerPath(item.id), tokens.admin, {});
+    await eventually(async () => expect((await trackerItem()).documentRequest).toMatchObject({ id: next.body.id, status: 'open' }), BUS_WAIT_MS, 300);
+    expect((await call('PATCH', `${requestsPath()}/${next.body.id}`, tokens.admin, { status: 'cancelled' })).status).toBe(200);
+    await eventually(async () => expect((await trackerItem()).documentRequest).toMatchObject({ id: r.body.id, status: 'completed' }), BUS_WAIT_MS, 300);
+  });
+
   it('the firm\'s own template for the report type wins; a templateId wins over both', async () => {
     const own = await call<RequestTemplate>('POST', `/api/${ACME}/request-templates`, tokens.admin, { name: 'Our GSTR-3B', reportTypeId: item.reportTypeId, items: [{ title: 'GST workbook' }] });
     expect((await call<DocumentRequest>('POST', trackerPath(item.id), tokens.admin, {})).body.items.map((i) => i.title)).toEqual(['GST workbook']);
@@ -389,5 +428,85 @@ describe('POST /compliance-tracker/{id}/document-request (answered by compliance
     expect((await call('POST', trackerPath(item.id, BETA), tokens.betaAdmin, {})).status).toBe(404);
     expect((await call('POST', trackerPath(999_999), tokens.admin, {})).status).toBe(404);
     expect(await call('POST', trackerPath(item.id), tokens.admin, { daysBefore: -1 })).toMatchObject({ status: 400, body: { message: 'daysBefore must be a whole number from 0 to 365' } });
+  });
+});
+
+describe('activity log and pushes', () => {
+  /** The pushes one user's socket received, as they came. */
+  async function listen(who: string): Promise<DocumentRequestPush[]> {
+    const socket = connect(portal.gatewayUrl, { path: '/socket.io', auth: { token: tokens[who] }, transports: ['websocket'], reconnection: false, forceNew: true });
+    sockets.push(socket);
+    await new Promise<void>((resolve, reject) => { socket.once('connect', resolve); socket.once('connect_error', reject); });
+    const received: DocumentRequestPush[] = [];
+    socket.on(DOCUMENT_REQUEST_PUSH, (p: DocumentRequestPush) => received.push(p));
+    return received;
+  }
+  const entries = async (who: string, clientId: number) =>
+    (await call<ActivityLog[]>('GET', `/api/${ACME}/activity-logs?clientId=${clientId}&limit=1000`, tokens[who])).body;
+
+  it('uploads (signed in and by link, with address and browser), decisions, completion and cancellation are logged and pushed to those who reach the request only', async () => {
+    const client = await listen('client');
+    const cpa = await listen('cpa');
+    const others = [await listen('clientOther'), await listen('cpaOther'), await listen('betaAdmin')];
+    const request = (await create('admin', { clientId: ids.own, reportTypeId: ids.gst, title: `Audit pack ${suffix}`, dueDate: dueIn(15), items: [{ title: 'Ledger' }, { title: 'Invoices' }, { title: 'Notes', required: false }] })).body;
+    const [ledger, invoices, notes] = request.items;
+    const link = (await call<CreatedRequestLink>('POST', `${requestsPath()}/${request.id}/links`, tokens.admin, {})).body;
+    const token = link.url.slice(link.url.lastIndexOf('/') + 1);
+
+    const byLink = await upload(`/api/public/document-requests/${token}/items/${ledger!.id}/files`, null, 'ledger.txt', 'General ledger', { 'user-agent': 'PhoneBrowser/1.0' });
+    expect(byLink.status).toBe(201);
+    expect((await upload(`${requestsPath()}/${request.id}/items/${invoices!.id}/files`, tokens.client!, 'invoices.txt', 'Invoices of the year')).status).toBe(201);
+    expect((await decide('client', request.id, notes!.id, { status: 'not_applicable', comment: 'No notes this year' })).status).toBe(200);
+    expect((await decide('admin', request.id, invoices!.id, { status: 'rejected', comment: 'Page 3 missing' })).status).toBe(200);
+    expect((await upload(`${requestsPath()}/${request.id}/items/${invoices!.id}/files`, tokens.client!, 'invoices-all.txt', 'All invoices')).status).toBe(201);
+    for (const item of [ledger!, invoices!]) expect((await decide('admin', request.id, item.id, { status: 'accepted' })).status).toBe(200);
+    const cancelled = (await create('admin', { clientId: ids.own, title: `Spare ${suffix}`, dueDate: dueIn(15), items: [{ title: 'x' }] })).body;
+    expect((await call('PATCH', `${requestsPath()}/${cancelled.id}`, tokens.admin, { status: 'cancelled' })).status).toBe(200);
+
+    // Events of one transaction share an instant, and deliveries may interleave: the entries are compared as a set.
+    const mine = (log: ActivityLog[]) => log.filter((e) => e.details?.includes(`Audit pack ${suffix}`) || e.details?.includes(`Spare ${suffix}`));
+    let log: ActivityLog[] = [];
+    const entry = (details: string) => log.find((e) => e.details === details);
+    await eventually(async () => {
+      log = mine(await entries('admin', ids.own!));
+      expect(log.map((e) => e.details).sort()).toEqual([
+        `Uploaded ledger.txt for "Ledger" by upload link — document request "Audit pack ${suffix}"`,
+        `Uploaded invoices.txt for "Invoices" — document request "Audit pack ${suffix}"`,
+        `Marked "Notes" as not applicable — document request "Audit pack ${suffix}": No notes this year`,
+        `Returned "Invoices" — document request "Audit pack ${suffix}": Page 3 missing`,
+        `Uploaded invoices-all.txt for "Invoices" — document request "Audit pack ${suffix}"`,
+        `Accepted "Ledger" — document request "Audit pack ${suffix}"`,
+        `Accepted "Invoices" — document request "Audit pack ${suffix}"`,
+        `Document request "Audit pack ${suffix}" completed: every required item is in`,
+        `Cancelled document request "Spare ${suffix}"`,
+      ].sort());
+    }, BUS_WAIT_MS, 300);
+    const linkFile = (await get('admin', request.id)).body.items[0]!.files[0]!;
+    expect(entry(`Uploaded ledger.txt for "Ledger" by upload link — document request "Audit pack ${suffix}"`)).toMatchObject({
+      action: 'update', fileId: linkFile.fileId, fileName: 'ledger.txt', userId: ids.admin, userName: 'Own Client (upload link)',
+      clientId: ids.own, clientName: 'Own Client', address: expect.stringMatching(/\S/), userAgent: 'PhoneBrowser/1.0',
+    });
+    expect(entry(`Uploaded invoices.txt for "Invoices" — document request "Audit pack ${suffix}"`)).toMatchObject({ userId: ids.client, userName: `client of ${ACME}`, address: null, userAgent: null });
+    expect(entry(`Returned "Invoices" — document request "Audit pack ${suffix}": Page 3 missing`)).toMatchObject({ userId: ids.admin, userName: `admin of ${ACME}` });
+    // The client's user reads their client's entries, without where a link upload came from; another client's user and another firm do not.
+    const seenByClient = mine(await entries('client', ids.own!));
+    expect(seenByClient).toHaveLength(9);
+    expect(seenByClient.find((e) => e.fileName === 'ledger.txt')).toMatchObject({ address: null, userAgent: null });
+    expect(mine(await entries('clientOther', ids.own!))).toEqual([]);
+    expect((await call('GET', `/api/${BETA}/activity-logs?clientId=${ids.own}`, tokens.betaAdmin)).body).toEqual([]);
+
+    // Pushes: the client's user and the CPA serving the client saw every change (best effort, in no promised order); the others nothing.
+    const actions = (received: DocumentRequestPush[]) => received.filter((p) => p.requestId === request.id).map((p) => p.action).sort();
+    const expected = ['created', 'link_created', 'item_uploaded', 'item_uploaded', 'item_not_applicable', 'item_rejected', 'item_uploaded', 'item_accepted', 'item_accepted', 'completed'].sort();
+    await eventually(async () => {
+      expect(actions(client)).toEqual(expected);
+      expect(actions(cpa)).toEqual(expected);
+    }, BUS_WAIT_MS, 200);
+    expect(client.find((p) => p.action === 'completed')).toEqual({
+      requestId: request.id, clientId: ids.own, trackerItemId: null, title: `Audit pack ${suffix}`, status: 'completed', progress: { required: 2, done: 2 }, action: 'completed', actorName: 'System',
+    });
+    expect(JSON.stringify(client)).not.toContain('PhoneBrowser');
+    expect(client.map((p) => p.requestId)).toContain(cancelled.id);
+    for (const other of others) expect(other).toEqual([]);
   });
 });

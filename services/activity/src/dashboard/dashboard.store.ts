@@ -99,7 +99,7 @@ export class DashboardStore {
   async userActivity(db: Queryable, v: ActivityVisibility, userId: number): Promise<Omit<UserActivityDetails, 'userName'> & { userName: string | null }> {
     const counts = await this.#actionCounts(db, v, [['user_id', userId]]);
     const p = new SqlParams();
-    const recent = await this.#logs.newest(db, [`user_id = ${p.add(userId)}`, visibleEntries(v, p)], p, DETAIL_RECENT_LIMIT);
+    const recent = await this.#logs.newest(db, [`user_id = ${p.add(userId)}`, visibleEntries(v, p)], p, DETAIL_RECENT_LIMIT, !v.isClient);
     return {
       userId,
       userName: recent[0]?.userName ?? null,
@@ -121,7 +121,7 @@ export class DashboardStore {
     const documents = Number(docs.rows[0]?.n ?? 0);
     if (totalActions === 0 && documents === 0) return null;
     const r = new SqlParams();
-    const recent = await this.#logs.newest(db, [`client_id = ${r.add(clientId)}`], r, DETAIL_RECENT_LIMIT);
+    const recent = await this.#logs.newest(db, [`client_id = ${r.add(clientId)}`], r, DETAIL_RECENT_LIMIT, !v.isClient);
     const name = await db.query<{ name: string }>(`SELECT ${latestClientName('$1::int')} AS name`, [clientId]);
     return { clientId, clientName: name.rows[0]?.name ?? '', documents, totalActions, actionCounts: counts, recent };
   }

@@ -15,9 +15,12 @@ export interface ActivityLogRow {
   details: string | null;
   timestamp: Date | string;
   file_deleted?: boolean;
+  address: string | null;
+  user_agent: string | null;
 }
 
-export const toActivityLog = (r: ActivityLogRow): ActivityLog => ({
+/** `showOrigin`: staff see where a link upload came from; a Client user does not. */
+export const toActivityLog = (r: ActivityLogRow, showOrigin = true): ActivityLog => ({
   id: Number(r.id),
   action: r.action,
   fileId: r.file_id,
@@ -29,12 +32,14 @@ export const toActivityLog = (r: ActivityLogRow): ActivityLog => ({
   details: r.details,
   timestamp: new Date(r.timestamp).toISOString(),
   fileDeleted: r.file_deleted === true,
+  address: showOrigin ? r.address : null,
+  userAgent: showOrigin ? r.user_agent : null,
 });
 
 /** What happened, as the log records it; `timestamp` defaults to now. */
 export type NewActivity = Omit<ActivityLog, 'id' | 'timestamp' | 'fileDeleted'> & { timestamp?: string };
 
-export const LOG_COLUMNS = 'id, action, file_id, file_name, user_id, user_name, client_id, client_name, details, "timestamp"';
+export const LOG_COLUMNS = 'id, action, file_id, file_name, user_id, user_name, client_id, client_name, details, "timestamp", address, user_agent';
 
 /** Whether the entry's file is gone (file.deleted marked it in activity_files). */
 const FILE_DELETED_COLUMN = `EXISTS (SELECT 1 FROM activity_files f WHERE f.id = activity_logs.file_id AND f.deleted_at IS NOT NULL) AS file_deleted`;
@@ -49,8 +54,8 @@ export class ActivityLogStore {
   async record(tx: Queryable, a: NewActivity): Promise<ActivityLog> {
     const { rows } = await tx.query<ActivityLogRow>(
       `WITH log AS (
-         INSERT INTO activity_logs (action, file_id, file_name, user_id, user_name, client_id, client_name, details, "timestamp")
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, coalesce($9::timestamptz, now()))
+         INSERT INTO activity_logs (action, file_id, file_name, user_id, user_name, client_id, client_name, details, "timestamp", address, user_agent)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, coalesce($9::timestamptz, now()), $10, $11)
          RETURNING ${LOG_COLUMNS}
        ), counts AS (
          INSERT INTO activity_counts (client_id, user_id, action, count, last_at)
@@ -68,7 +73,7 @@ export class ActivityLogStore {
            downloads = activity_file_counts.downloads + EXCLUDED.downloads, chats = activity_file_counts.chats + EXCLUDED.chats
        )
        SELECT * FROM log`,
-      [a.action, a.fileId, a.fileName, a.userId, a.userName, a.clientId, a.clientName, a.details, a.timestamp ?? null],
+      [a.action, a.fileId, a.fileName, a.userId, a.userName, a.clientId, a.clientName, a.details, a.timestamp ?? null, a.address ?? null, a.userAgent ?? null],
     );
     return toActivityLog(rows[0]!);
   }
@@ -81,15 +86,15 @@ export class ActivityLogStore {
     if (query.fileId) where.push(`file_id = ${p.add(query.fileId)}`);
     if (query.clientId) where.push(`client_id = ${p.add(query.clientId)}`);
     if (query.userId) where.push(`user_id = ${p.add(query.userId)}`);
-    return this.newest(db, where, p, query.limit);
+    return this.newest(db, where, p, query.limit, !v.isClient);
   }
 
   /** The newest `limit` entries matching every condition (built with `p`). */
-  async newest(db: Queryable, where: readonly string[], p: SqlParams, limit: number): Promise<ActivityLog[]> {
+  async newest(db: Queryable, where: readonly string[], p: SqlParams, limit: number, showOrigin: boolean): Promise<ActivityLog[]> {
     const { rows } = await db.query<ActivityLogRow>(
       `SELECT ${LOG_COLUMNS}, ${FILE_DELETED_COLUMN} FROM activity_logs WHERE ${where.join(' AND ')} ORDER BY "timestamp" DESC, id DESC LIMIT ${p.add(limit)}`,
       p.values,
     );
-    return rows.map(toActivityLog);
+    return rows.map((r) => toActivityLog(r, showOrigin));
   }
 }

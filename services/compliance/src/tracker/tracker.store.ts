@@ -54,7 +54,8 @@ const isoInstant = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'Y
 
 /**
  * Tracker items (spec 001 §3) with the names the screens show: client and report type from the
- * directory read model, assignee from the user read model (DESIGN §7), joined in the query.
+ * directory read model, assignee from the user read model (DESIGN §7), the newest document request
+ * from the requests read model (compliance.consumers.ts), joined in the query.
  * The select yields the API's shape itself (dates as text, timestamps in ISO form), so the lists
  * can be built as JSON by PostgreSQL and sent as they come: a firm's month is thousands of items,
  * and parsing and re-serialising them row by row cost more than the query.
@@ -69,7 +70,10 @@ export class TrackerStore {
         i.extension_date::text AS "extensionDate",
         i.remarks, i.assigned_to_id AS "assignedToId", NULLIF(COALESCE(NULLIF(u.full_name, ''), u.username), '') AS "assignedToName",
         i.ai_confidence::float8 AS "aiConfidence", i.auto_detected AS "autoDetected", i.source_file_id AS "sourceFileId",
-        ${isoInstant('i.created_at')} AS "createdAt", ${isoInstant('i.updated_at')} AS "updatedAt"
+        ${isoInstant('i.created_at')} AS "createdAt", ${isoInstant('i.updated_at')} AS "updatedAt",
+        (SELECT json_build_object('id', d.request_id, 'status', d.status, 'required', d.required, 'done', d.done)
+         FROM compliance_document_requests d WHERE d.tracker_item_id = i.id AND d.status <> 'cancelled'
+         ORDER BY d.request_id DESC LIMIT 1) AS "documentRequest"
       FROM compliance_items i
       LEFT JOIN ${directory.tables.clients} c ON c.id = i.client_id
       LEFT JOIN ${directory.tables.reportTypes} rt ON rt.id = i.report_type_id

@@ -15,6 +15,11 @@ export function queueMail(queue: JobQueue, tx: Queryable, mail: Mail, runAt: Dat
   return queue.schedule(tx, { kind: MAIL_JOB, runAt, payload: mail });
 }
 
+/** The same for many mails, in one statement. */
+export function queueMails(queue: JobQueue, tx: Queryable, mails: readonly Mail[], runAt: Date = new Date()): Promise<void> {
+  return queue.scheduleMany(tx, mails.map((payload) => ({ kind: MAIL_JOB, runAt, payload })));
+}
+
 /** The handler to register under MAIL_JOB in the service's scheduler. */
 export function mailJob(mailer: Mailer): JobHandler {
   return async (_tx, job) => {

@@ -40,6 +40,8 @@ export interface JobQueue {
   scheduleMany(tx: Queryable, jobs: readonly JobInput[]): Promise<void>;
   /** Drops the pending job with this key, if any. */
   cancel(tx: Queryable, key: string): Promise<void>;
+  /** The same for many keys in one statement. */
+  cancelMany(tx: Queryable, keys: readonly string[]): Promise<void>;
 }
 
 export function createJobQueue(service: string): JobQueue {
@@ -84,6 +86,9 @@ export function createJobQueue(service: string): JobQueue {
     },
     async cancel(tx, key) {
       await tx.query(`DELETE FROM ${table} WHERE key = $1`, [key]);
+    },
+    async cancelMany(tx, keys) {
+      if (keys.length) await tx.query(`DELETE FROM ${table} WHERE key = ANY($1::text[])`, [keys]);
     },
   };
 }

@@ -16,16 +16,27 @@ export interface ScheduledTenant {
  */
 export type JobHandler = (tx: Queryable, job: DueJob, tenant: ScheduledTenant) => Promise<void>;
 
+/**
+ * Runs every claimed job of one kind in one call, for work that is cheaper as a set (a
+ * morning's reminders over a firm's thousands of requests: a few statements instead of a
+ * few per job). The jobs succeed or fail together: on a throw, all are rolled back and retried.
+ */
+export type BatchJobHandler = (tx: Queryable, jobs: readonly DueJob[], tenant: ScheduledTenant) => Promise<void>;
+
 export interface SchedulerOptions {
   db: Database;
   queue: JobQueue;
   /** The firms to visit (active ones), asked again on every tick. */
   tenants: () => Promise<ScheduledTenant[]>;
   handlers: Record<string, JobHandler>;
+  /** Kinds whose claimed jobs run together (BatchJobHandler). */
+  batchHandlers?: Record<string, BatchJobHandler>;
   logger: Logger;
   pollMs: number;
   /** Jobs claimed per firm and transaction. */
   batchSize?: number;
+  /** Jobs of a batch-handled kind claimed per firm and transaction (they run as one set, so more at once costs little). */
+  batchClaimSize?: number;
   /** First retry delay after a failed run; doubles per attempt up to an hour. */
   retryBaseMs?: number;
 }
@@ -50,17 +61,33 @@ const MAX_RETRY_MS = 60 * 60_000;
 export function startScheduler(options: SchedulerOptions, autoStart = true): Scheduler {
   const { db, queue, logger } = options;
   const batch = options.batchSize ?? 50;
+  const batchClaim = options.batchClaimSize ?? 1000;
   const retryBaseMs = options.retryBaseMs ?? 30_000;
   let stopped = false;
   let running: Promise<number> | null = null;
 
-  const runBatch = async (firm: ScheduledTenant, schemaDb: SchemaDb): Promise<number> => schemaDb.transaction(async (tx) => {
+  /** Claims and runs due jobs: of one batch-handled kind, or of any kind. */
+  const runBatch = async (firm: ScheduledTenant, schemaDb: SchemaDb, kind?: string): Promise<number> => schemaDb.transaction(async (tx) => {
     const { rows } = await tx.query<{ id: number; kind: string; key: string; run_at: Date; payload: unknown; attempts: number }>(
       `SELECT id, kind, key, run_at, payload, attempts FROM ${queue.table}
-       WHERE run_at <= now() ORDER BY run_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`, [batch],
+       WHERE run_at <= now()${kind === undefined ? '' : ' AND kind = $2'} ORDER BY run_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`,
+      kind === undefined ? [batch] : [batchClaim, kind],
     );
-    for (const row of rows) {
-      const job: DueJob = { id: Number(row.id), kind: row.kind, key: row.key, runAt: row.run_at, payload: row.payload, attempts: row.attempts };
+    const jobs = rows.map((row): DueJob => ({ id: Number(row.id), kind: row.kind, key: row.key, runAt: row.run_at, payload: row.payload, attempts: row.attempts }));
+    const batched = new Map<string, DueJob[]>();
+    for (const job of jobs) if (options.batchHandlers?.[job.kind]) batched.set(job.kind, [...(batched.get(job.kind) ?? []), job]);
+    for (const [kind, group] of batched) {
+      await tx.query('SAVEPOINT scheduled_job');
+      try {
+        await options.batchHandlers![kind]!(tx, group, firm);
+        await tx.query(`DELETE FROM ${queue.table} WHERE id = ANY($1::bigint[])`, [group.map((j) => j.id)]);
+        await tx.query('RELEASE SAVEPOINT scheduled_job');
+      } catch (err) {
+        await tx.query('ROLLBACK TO SAVEPOINT scheduled_job');
+        for (const job of group) await retryLater(tx, job, err, firm);
+      }
+    }
+    for (const job of jobs.filter((j) => !batched.has(j.kind))) {
       const handler = options.handlers[job.kind];
       await tx.query('SAVEPOINT scheduled_job');
       try {
@@ -71,16 +98,20 @@ export function startScheduler(options: SchedulerOptions, autoStart = true): Sch
         await tx.query('RELEASE SAVEPOINT scheduled_job');
       } catch (err) {
         await tx.query('ROLLBACK TO SAVEPOINT scheduled_job');
-        const delayMs = Math.min(retryBaseMs * 2 ** job.attempts, MAX_RETRY_MS);
-        await tx.query(
-          `UPDATE ${queue.table} SET attempts = attempts + 1, last_error = $2, run_at = now() + ($3::int * interval '1 millisecond') WHERE id = $1`,
-          [job.id, String(err).slice(0, 2000), delayMs],
-        );
-        logger.warn({ err: String(err), kind: job.kind, key: job.key, tenant: firm.shortName, attempts: job.attempts + 1 }, 'scheduled job failed; retried later');
+        await retryLater(tx, job, err, firm);
       }
     }
     return rows.length;
   });
+
+  const retryLater = async (tx: Queryable, job: DueJob, err: unknown, firm: ScheduledTenant): Promise<void> => {
+    const delayMs = Math.min(retryBaseMs * 2 ** job.attempts, MAX_RETRY_MS);
+    await tx.query(
+      `UPDATE ${queue.table} SET attempts = attempts + 1, last_error = $2, run_at = now() + ($3::int * interval '1 millisecond') WHERE id = $1`,
+      [job.id, String(err).slice(0, 2000), delayMs],
+    );
+    logger.warn({ err: String(err), kind: job.kind, key: job.key, tenant: firm.shortName, attempts: job.attempts + 1 }, 'scheduled job failed; retried later');
+  };
 
   const tick = async (): Promise<number> => {
     let total = 0;
@@ -89,6 +120,12 @@ export function startScheduler(options: SchedulerOptions, autoStart = true): Sch
       const schemaDb = db.forSchema(firm.schema);
       try {
         // A full batch may mean more is due: keep going until the firm has nothing due.
+        for (const kind of Object.keys(options.batchHandlers ?? {})) {
+          for (let n = batchClaim; n === batchClaim && !stopped;) {
+            n = await runBatch(firm, schemaDb, kind);
+            total += n;
+          }
+        }
         for (let n = batch; n === batch && !stopped;) {
           n = await runBatch(firm, schemaDb);
           total += n;

@@ -2,7 +2,7 @@ import type { UserAccessReadModel } from '../access/user-access-read-model.ts';
 import type { Subscription } from '../bus/bus.ts';
 import { tenantSchema } from '../db/tenant-schema.ts';
 import type { JobQueue } from '../scheduler/job-queue.ts';
-import { startScheduler, type JobHandler, type Scheduler } from '../scheduler/scheduler.ts';
+import { startScheduler, type BatchJobHandler, type JobHandler, type Scheduler } from '../scheduler/scheduler.ts';
 import type { ServiceDeps } from '../service-module.ts';
 import type { TenantEventPayload } from './tenant-events.ts';
 import { identityTenantSource, TenantRegistry } from './tenant-registry.ts';
@@ -15,7 +15,7 @@ export interface TenantServiceStart {
   /** Consumers to subscribe, in order (the read models' first). */
   follow: ((deps: ConsumerDeps) => Promise<Subscription>)[];
   /** Kit's durable scheduler over every active firm, for a service with jobs. */
-  scheduler?: { queue: JobQueue; handlers: Record<string, JobHandler>; pollMs: number };
+  scheduler?: { queue: JobQueue; handlers: Record<string, JobHandler>; batchHandlers?: Record<string, BatchJobHandler>; pollMs: number };
 }
 
 export interface TenantServiceRuntime {
@@ -56,7 +56,7 @@ export function tenantServiceRuntime(deps: ServiceDeps, options: { userAccess: U
       for (const subscribe of follow) subscriptions.push(await subscribe(consumerDeps));
       if (jobs) {
         scheduler = startScheduler({
-          db, queue: jobs.queue, handlers: jobs.handlers, logger, pollMs: jobs.pollMs,
+          db, queue: jobs.queue, handlers: jobs.handlers, ...(jobs.batchHandlers ? { batchHandlers: jobs.batchHandlers } : {}), logger, pollMs: jobs.pollMs,
           tenants: async () => (await registry.active()).map((f) => ({ shortName: f.shortName, schema: tenantSchema(f.schemaName) })),
         });
       }

@@ -1,18 +1,21 @@
 import { addDays, instantAt, todayIn } from '@ledgerline/kit/calendar/firm-time-zone.ts';
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import { firmMail } from '@ledgerline/kit/mail/mail-templates.ts';
-import { queueMail } from '@ledgerline/kit/mail/mail-job.ts';
+import { queueMails } from '@ledgerline/kit/mail/mail-job.ts';
+import type { Mail } from '@ledgerline/kit/mail/mailer.ts';
 import { requestNotifications } from '@ledgerline/kit/notifications/request-notification.ts';
 import type { JobQueue } from '@ledgerline/kit/scheduler/job-queue.ts';
-import type { JobHandler } from '@ledgerline/kit/scheduler/scheduler.ts';
+import type { BatchJobHandler, JobHandler } from '@ledgerline/kit/scheduler/scheduler.ts';
+import type { NotificationRequest } from '@ledgerline/contracts/notifications.contracts.ts';
 import type { DocumentRequestSummary } from '@ledgerline/contracts/requests.contracts.ts';
-import type { RequestStore } from './request.store.ts';
+import type { ChaseTarget, RequestStore } from './request.store.ts';
 
 export const REMINDER_JOB = 'request.reminder';
 export const OVERDUE_JOB = 'request.overdue';
 const REMINDER_TIME = '09:00';
 const reminderKey = (id: number) => `request-reminder:${id}`;
 const overdueKey = (id: number) => `request-overdue:${id}`;
+const requestIdOf = (payload: unknown) => (payload as { requestId: number }).requestId;
 
 /** What the service knows of a firm from the tenant registry. */
 export interface Firm { shortName: string; name: string; timeZone: string }
@@ -35,12 +38,14 @@ export class RequestReminders {
     this.#firm = deps.firm;
   }
 
+  /** Overdue notices, one job each. */
   handlers(): Record<string, JobHandler> {
-    const requestIdOf = (payload: unknown) => (payload as { requestId: number }).requestId;
-    return {
-      [REMINDER_JOB]: (tx, job, tenant) => this.#remind(tx, tenant.shortName, requestIdOf(job.payload)),
-      [OVERDUE_JOB]: (tx, job, tenant) => this.#overdue(tx, tenant.shortName, requestIdOf(job.payload)),
-    };
+    return { [OVERDUE_JOB]: (tx, job, tenant) => this.#overdue(tx, tenant.shortName, requestIdOf(job.payload)) };
+  }
+
+  /** Reminders, as a set: a morning when thousands come round costs a few statements per claimed batch, not a few per request. */
+  batchHandlers(): Record<string, BatchJobHandler> {
+    return { [REMINDER_JOB]: (tx, jobs, tenant) => this.#remind(tx, tenant.shortName, jobs.map((j) => requestIdOf(j.payload))) };
   }
 
   /** (Re)schedules an open request's next reminder, counted from `from`, and its overdue notice. */
@@ -52,47 +57,54 @@ export class RequestReminders {
   }
 
   async disarm(tx: Queryable, id: number): Promise<void> {
-    await this.#jobs.cancel(tx, reminderKey(id));
-    await this.#jobs.cancel(tx, overdueKey(id));
+    await this.#jobs.cancelMany(tx, [reminderKey(id), overdueKey(id)]);
   }
 
   /** Tells the client what is still needed: their users in the portal (and by e-mail where their username is an address), and the links' recipients by e-mail. */
   async chase(tx: Queryable, firm: Firm, id: number, why: 'sent' | 'reminder'): Promise<void> {
-    const request = (await this.#store.summary(tx, id))!;
-    await this.#chase(tx, firm, request, await this.#store.outstandingTitles(tx, id), why);
+    const [target] = await this.#store.chaseTargets(tx, [id]);
+    if (target) await this.#send(tx, firm, [target], why);
   }
 
-  async #chase(tx: Queryable, firm: Firm, request: DocumentRequestSummary, missing: readonly string[], why: 'sent' | 'reminder'): Promise<void> {
-    const list = missing.length ? `Still needed: ${missing.join(', ')}.` : 'Everything requested is in; we are reviewing it.';
-    const title = why === 'sent' ? `${firm.name} asks for documents: ${request.title}` : `Reminder: documents due ${request.dueDate} — ${request.title}`;
-    await this.notifyClient(tx, firm, request, title, `${list} Due ${request.dueDate}.`);
-    for (const to of await this.#store.linkRecipients(tx, request.id)) {
-      await queueMail(this.#jobs, tx, firmMail({
+  async #send(tx: Queryable, firm: Firm, targets: readonly ChaseTarget[], why: 'sent' | 'reminder'): Promise<void> {
+    const notices: NotificationRequest[] = [];
+    const mails: Mail[] = [];
+    for (const request of targets) {
+      const list = request.missing.length ? `Still needed: ${request.missing.join(', ')}.` : 'Everything requested is in; we are reviewing it.';
+      const title = why === 'sent' ? `${firm.name} asks for documents: ${request.title}` : `Reminder: documents due ${request.dueDate} — ${request.title}`;
+      notices.push(...this.#clientNotices(request, request.clientUserIds, title, `${list} Due ${request.dueDate}.`));
+      mails.push(...request.recipients.map((to) => firmMail({
         to, firmName: firm.name, subject: title,
         paragraphs: [`${firm.name} needs documents from ${request.clientName} by ${request.dueDate}.`, list, 'Use the upload link from our first e-mail; no account is needed.'],
         footer: `You receive this because ${firm.name} sent you an upload link for "${request.title}". Reminders stop when everything is in.`,
-      }));
+      })));
     }
+    await requestNotifications(tx, firm.shortName, notices);
+    await queueMails(this.#jobs, tx, mails);
   }
 
   async notifyClient(tx: Queryable, firm: Firm, request: DocumentRequestSummary, title: string, message: string): Promise<void> {
-    const users = await this.#store.clientUserIds(tx, request.clientId);
-    await requestNotifications(tx, firm.shortName, users.map((userId) => ({
-      userId, title: title.slice(0, 200), message: message.slice(0, 2000), type: 'info' as const, category: 'reminder' as const,
-      clientId: request.clientId, clientName: request.clientName, actionUrl: `/requests/${request.id}`, email: true,
-    })));
+    await requestNotifications(tx, firm.shortName, this.#clientNotices(request, await this.#store.clientUserIds(tx, request.clientId), title, message));
   }
 
-  async #remind(tx: Queryable, shortName: string, requestId: number): Promise<void> {
-    const request = await this.#store.summary(tx, requestId, true);
-    if (!request || request.status !== 'open') return;
-    const missing = await this.#store.outstandingTitles(tx, requestId);
-    if (!missing.length) return;
+  #clientNotices(request: { id: number; clientId: number; clientName: string }, users: readonly number[], title: string, message: string): NotificationRequest[] {
+    return users.map((userId) => ({
+      userId, title: title.slice(0, 200), message: message.slice(0, 2000), type: 'info' as const, category: 'reminder' as const,
+      clientId: request.clientId, clientName: request.clientName, actionUrl: `/requests/${request.id}`, email: true,
+    }));
+  }
+
+  /** The due reminders of `requestIds`: those still open with a required item outstanding are chased and armed again; for the rest the chase is over. */
+  async #remind(tx: Queryable, shortName: string, requestIds: readonly number[]): Promise<void> {
+    const due = (await this.#store.chaseTargets(tx, requestIds)).filter((r) => r.missing.length);
+    if (!due.length) return;
     const firm = await this.#firm(shortName);
-    await this.#chase(tx, firm, request, missing, 'reminder');
-    // The scheduler deletes the row it ran by id: the next reminder must be a new row, not this one moved.
-    await this.#jobs.cancel(tx, reminderKey(requestId));
-    await this.#jobs.schedule(tx, { kind: REMINDER_JOB, key: reminderKey(requestId), runAt: this.#nextReminder(firm, request.reminderEveryDays, Date.now()), payload: { requestId } });
+    await this.#send(tx, firm, due, 'reminder');
+    // The scheduler deletes the rows it ran by id: the next reminders must be new rows, not these moved.
+    await this.#jobs.cancelMany(tx, due.map((r) => reminderKey(r.id)));
+    await this.#jobs.scheduleMany(tx, due.map((r) => ({
+      kind: REMINDER_JOB, key: reminderKey(r.id), runAt: this.#nextReminder(firm, r.reminderEveryDays, Date.now()), payload: { requestId: r.id },
+    })));
   }
 
   async #overdue(tx: Queryable, shortName: string, requestId: number): Promise<void> {

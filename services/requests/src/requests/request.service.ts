@@ -12,6 +12,7 @@ import { requestNotifications } from '@ledgerline/kit/notifications/request-noti
 import { enqueueEvents } from '@ledgerline/kit/outbox/outbox.ts';
 import type { JobQueue } from '@ledgerline/kit/scheduler/job-queue.ts';
 import type { TenantRequest } from '@ledgerline/kit/tenancy/tenant-requests.ts';
+import { SYSTEM_ACTOR } from '@ledgerline/contracts/files.contracts.ts';
 import {
   DOCUMENT_REQUEST_CHANGED, REQUEST_MESSAGES,
   type CreatedRequestLink, type DocumentRequest, type DocumentRequestChanged, type DocumentRequestSummary, type PublicDocumentRequest,
@@ -99,7 +100,7 @@ export class RequestService {
         assignedToId: reviewer.id, assignedToName: reviewer.name, createdById: actorId(t.claims),
       }, items.map((i) => ({ ...i, reportTypeId: i.reportTypeId ?? input.reportTypeId ?? null })));
       await this.#reminders.arm(tx, firm, { id: requestId, dueDate: input.dueDate, reminderEveryDays: input.reminderEveryDays });
-      await this.#event(tx, t.shortName, { requestId, clientId: client.id, action: 'created', actorName: actorName(t.claims) });
+      await this.#event(tx, t.shortName, requestId, { action: 'created', ...this.#actorOf(t) });
       if (input.sendNow) await this.#reminders.chase(tx, firm, requestId, 'sent');
       return requestId;
     });
@@ -121,7 +122,7 @@ export class RequestService {
       if (now.status === 'open') await this.#reminders.arm(tx, firm, now);
       else await this.#reminders.disarm(tx, id);
       const action = change.status === 'cancelled' && current.status !== 'cancelled' ? 'cancelled' : change.status === 'open' && current.status === 'cancelled' ? 'reopened' : 'updated';
-      await this.#event(tx, t.shortName, { requestId: id, clientId: current.clientId, action, actorName: actorName(t.claims) });
+      await this.#event(tx, t.shortName, id, { action, ...this.#actorOf(t) });
     });
     return (await this.#store.find(t.db, id))!;
   }
@@ -133,7 +134,7 @@ export class RequestService {
     const firm = await this.#firm(t.shortName);
     await t.db.transaction(async (tx) => {
       await this.#reminders.chase(tx, firm, id, 'sent');
-      await this.#event(tx, t.shortName, { requestId: id, clientId: request.clientId, action: 'sent', actorName: actorName(t.claims) });
+      await this.#event(tx, t.shortName, id, { action: 'sent', ...this.#actorOf(t) });
     });
     return { message: REQUEST_MESSAGES.sent };
   }
@@ -166,7 +167,10 @@ export class RequestService {
       await this.#store.setItem(tx, itemId, decision.status === 'accepted'
         ? { status: 'accepted', staffComment: decision.comment }
         : { status: 'requested', staffComment: decision.comment });
-      await this.#event(tx, t.shortName, { requestId: id, clientId: request.clientId, itemId, action: decision.status === 'accepted' ? 'item_accepted' : 'item_rejected', actorName: actor.name });
+      await this.#store.recount(tx, id);
+      await this.#event(tx, t.shortName, id, {
+        action: decision.status === 'accepted' ? 'item_accepted' : 'item_rejected', itemId, itemTitle: item.title, comment: decision.comment, actorId: actor.id, actorName: actor.name,
+      });
       if (decision.status === 'rejected') await this.#reminders.notifyClient(tx, firm, request, `Please look again: ${item.title}`, `${item.title} (${request.title}) was returned: ${decision.comment}`);
       await this.#settle(tx, firm, id);
     });
@@ -194,7 +198,7 @@ export class RequestService {
           link: { label: 'Upload documents', url }, footer: `This link works until ${expiresAt.toISOString().slice(0, 10)}. Keep it to yourself: anyone holding it can upload to this request.`,
         }));
       }
-      await this.#event(tx, t.shortName, { requestId: id, clientId: request.clientId, action: 'link_created', actorName: actorName(t.claims) });
+      await this.#event(tx, t.shortName, id, { action: 'link_created', ...this.#actorOf(t) });
       return linkId;
     });
     return { id: linkId, url, expiresAt: expiresAt.toISOString() };
@@ -211,7 +215,7 @@ export class RequestService {
     const request = await this.get(t, id);
     await t.db.transaction(async (tx) => {
       if (!await this.#store.revokeLink(tx, id, linkId)) throw new NotFound(REQUEST_MESSAGES.linkNotFound);
-      await this.#event(tx, t.shortName, { requestId: id, clientId: request.clientId, action: 'link_revoked', actorName: actorName(t.claims) });
+      await this.#event(tx, t.shortName, id, { action: 'link_revoked', ...this.#actorOf(t) });
     });
     return { message: REQUEST_MESSAGES.linkRevoked };
   }
@@ -261,10 +265,8 @@ export class RequestService {
       await this.#store.summary(tx, request.id, true);
       await this.#store.addFiles(tx, itemId, files, actor.name, actor.viaLink);
       await this.#store.setItem(tx, itemId, { status: 'uploaded' });
-      await this.#event(tx, shortName, {
-        requestId: request.id, clientId: request.clientId, itemId, action: 'item_uploaded', actorName: actor.name, viaLink: actor.viaLink,
-        ...(actor.address ? { address: actor.address } : {}), ...(actor.userAgent ? { userAgent: actor.userAgent } : {}),
-      });
+      await this.#store.recount(tx, request.id);
+      await this.#event(tx, shortName, request.id, { action: 'item_uploaded', itemId, itemTitle: item.title, files, ...this.#actorFields(actor) });
       await this.#settle(tx, firm, request.id);
     });
     return (await this.#store.find(db, request.id))!;
@@ -278,25 +280,22 @@ export class RequestService {
     await db.transaction(async (tx) => {
       await this.#store.summary(tx, request.id, true);
       await this.#store.setItem(tx, item.id, { status: 'not_applicable', clientComment: comment });
-      await this.#event(tx, shortName, {
-        requestId: request.id, clientId: request.clientId, itemId: item.id, action: 'item_not_applicable', actorName: actor.name, viaLink: actor.viaLink,
-        ...(actor.address ? { address: actor.address } : {}), ...(actor.userAgent ? { userAgent: actor.userAgent } : {}),
-      });
+      await this.#store.recount(tx, request.id);
+      await this.#event(tx, shortName, request.id, { action: 'item_not_applicable', itemId: item.id, itemTitle: item.title, comment, ...this.#actorFields(actor) });
       await this.#settle(tx, firm, request.id);
     });
     return (await this.#store.find(db, request.id))!;
   }
 
-  /** Recounts progress; when every required item is accepted or not applicable, completes and tells the reviewer. */
+  /** After a recount: when every required item is accepted or not applicable, completes and tells the reviewer. */
   async #settle(tx: Queryable, firm: Firm, id: number): Promise<void> {
-    const progress = await this.#store.recount(tx, id);
     const request = (await this.#store.summary(tx, id))!;
-    if (request.status !== 'open' || progress.done < progress.required) return;
+    if (request.status !== 'open' || request.progress.done < request.progress.required) return;
     const items = await this.#store.items(tx, id);
     if (items.some((i) => i.status === 'uploaded' || (i.required && i.status === 'requested'))) return;
     await this.#store.update(tx, id, { status: 'completed' });
     await this.#reminders.disarm(tx, id);
-    await this.#event(tx, firm.shortName, { requestId: id, clientId: request.clientId, action: 'completed', actorName: 'system' });
+    await this.#event(tx, firm.shortName, id, { action: 'completed', actorId: SYSTEM_ACTOR.id, actorName: SYSTEM_ACTOR.name });
     if (request.assignedToId > 0) {
       await requestNotifications(tx, firm.shortName, [{
         userId: request.assignedToId, title: `Documents complete: ${request.title}`, message: `${request.clientName} has sent everything for "${request.title}".`,
@@ -322,7 +321,20 @@ export class RequestService {
     if (request.status !== 'open') throw new Conflict(REQUEST_MESSAGES.notOpen);
   }
 
-  async #event(tx: Queryable, shortName: string, payload: DocumentRequestChanged): Promise<void> {
-    await enqueueEvents(tx, [newEvent(DOCUMENT_REQUEST_CHANGED, shortName, payload)]);
+  #actorOf(t: TenantRequest): Pick<DocumentRequestChanged, 'actorId' | 'actorName'> {
+    return { actorId: actorId(t.claims), actorName: actorName(t.claims) };
+  }
+
+  #actorFields(actor: Actor): Pick<DocumentRequestChanged, 'actorId' | 'actorName' | 'viaLink' | 'address' | 'userAgent'> {
+    return {
+      actorId: actor.id, actorName: actor.name, viaLink: actor.viaLink,
+      ...(actor.address ? { address: actor.address } : {}), ...(actor.userAgent ? { userAgent: actor.userAgent } : {}),
+    };
+  }
+
+  /** The change's event, with the request's state as this transaction leaves it (call after the change and its recount). */
+  async #event(tx: Queryable, shortName: string, requestId: number, change: Pick<DocumentRequestChanged, 'action' | 'actorId' | 'actorName'> & Partial<DocumentRequestChanged>): Promise<void> {
+    const state = await this.#store.nextRevision(tx, requestId);
+    await enqueueEvents(tx, [newEvent<DocumentRequestChanged>(DOCUMENT_REQUEST_CHANGED, shortName, { ...change, ...state })]);
   }
 }

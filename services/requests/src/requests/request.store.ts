@@ -1,8 +1,9 @@
 import type { AccessScope } from '@ledgerline/kit/access/access-scope.ts';
+import { ROLES } from '@ledgerline/kit/auth/roles.ts';
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import { SqlParams } from '@ledgerline/kit/db/sql-params.ts';
 import type {
-  DocumentRequest, DocumentRequestSummary, ItemStatus, RequestItem, RequestItemFile, RequestLink, RequestStatus, RequestTemplate,
+  DocumentRequest, DocumentRequestChanged, DocumentRequestSummary, ItemStatus, RequestItem, RequestItemFile, RequestLink, RequestStatus, RequestTemplate,
 } from '@ledgerline/contracts/requests.contracts.ts';
 import { reachableRequests } from '../access-rules.ts';
 
@@ -28,6 +29,11 @@ const summary = (r: RequestRow): DocumentRequestSummary => ({
 export interface NewRequest {
   clientId: number; clientName: string; title: string; message: string | null; dueDate: string; reminderEveryDays: number;
   reportTypeId: number | null; trackerItemId: number | null; assignedToId: number; assignedToName: string; createdById: number;
+}
+/** An open request as a reminder or a "send now" tells it (chaseTargets). */
+export interface ChaseTarget {
+  id: number; clientId: number; clientName: string; title: string; dueDate: string; reminderEveryDays: number;
+  missing: string[]; clientUserIds: number[]; recipients: string[];
 }
 export interface NewItem { title: string; description: string | null; required: boolean; reportTypeId: number | null }
 export type TemplateInput = Omit<RequestTemplate, 'id' | 'createdAt' | 'updatedAt'>;
@@ -139,17 +145,47 @@ export class RequestStore {
     return { required: r.rows[0]!.required_count, done: r.rows[0]!.done_count };
   }
 
+  /** The request's next revision and its state, for the event of a change (locks the row until the transaction ends). */
+  async nextRevision(tx: Queryable, id: number): Promise<Omit<DocumentRequestChanged, 'action' | 'actorId' | 'actorName'>> {
+    const r = await tx.query<{ client_id: number; client_name: string; title: string; report_type_id: number | null; tracker_item_id: number | null; status: RequestStatus; required_count: number; done_count: number; revision: number }>(
+      `UPDATE document_requests SET revision = revision + 1 WHERE id = $1
+       RETURNING client_id, client_name, title, report_type_id, tracker_item_id, status, required_count, done_count, revision`, [id]);
+    const x = r.rows[0]!;
+    return {
+      requestId: id, clientId: x.client_id, clientName: x.client_name, title: x.title, reportTypeId: x.report_type_id, trackerItemId: x.tracker_item_id,
+      status: x.status, progress: { required: x.required_count, done: x.done_count }, revision: x.revision,
+    };
+  }
+
   /** Records that the reviewer is told about this due date; false when they already were. */
   async claimOverdueNotice(tx: Queryable, id: number, dueDate: string): Promise<boolean> {
     const r = await tx.query(`UPDATE document_requests SET overdue_notice_for = $2 WHERE id = $1 AND overdue_notice_for IS DISTINCT FROM $2::date`, [id, dueDate]);
     return (r.rowCount ?? 0) > 0;
   }
 
-  /** Titles of the required items still waiting for the client: neither uploaded, accepted nor not applicable. */
-  async outstandingTitles(db: Queryable, requestId: number): Promise<string[]> {
-    const r = await db.query<{ title: string }>(
-      `SELECT title FROM document_request_items WHERE request_id = $1 AND required AND status IN ('requested', 'rejected') ORDER BY position, id`, [requestId]);
-    return r.rows.map((x) => x.title);
+  /**
+   * Everything chasing open requests needs, for many at once in one statement (a morning's
+   * reminders): the required items still waiting for the client (neither uploaded, accepted nor
+   * not applicable), the client's users and the live links' recipients. Locks the requests.
+   */
+  async chaseTargets(tx: Queryable, requestIds: readonly number[]): Promise<ChaseTarget[]> {
+    const r = await tx.query<{ id: number; client_id: number; client_name: string; title: string; due_date: string; reminder_every_days: number; missing: string[]; users: number[]; recipients: string[] }>(
+      // The client users are grouped once for the whole set (one pass over the read model), not looked up per request.
+      `WITH client_users AS (
+         SELECT u.client_ids[1] AS client_id, array_agg(u.user_id ORDER BY u.user_id) AS ids
+         FROM ${this.#userAccessTable} u WHERE NOT u.deleted AND lower(u.role) = 'client' GROUP BY 1
+       )
+       SELECT r.id, r.client_id, r.client_name, r.title, r.due_date::text AS due_date, r.reminder_every_days,
+         ARRAY(SELECT i.title FROM document_request_items i WHERE i.request_id = r.id AND i.required AND i.status IN ('requested', 'rejected') ORDER BY i.position, i.id) AS missing,
+         COALESCE(cu.ids, '{}') AS users,
+         ARRAY(SELECT DISTINCT l.email FROM document_request_links l
+               WHERE l.request_id = r.id AND l.email IS NOT NULL AND l.revoked_at IS NULL AND l.expires_at > now() ORDER BY l.email) AS recipients
+       FROM document_requests r LEFT JOIN client_users cu ON cu.client_id = r.client_id
+       WHERE r.id = ANY($1::int[]) AND r.status = 'open' ORDER BY r.id FOR UPDATE OF r`, [requestIds]);
+    return r.rows.map((x) => ({
+      id: x.id, clientId: x.client_id, clientName: x.client_name, title: x.title, dueDate: x.due_date, reminderEveryDays: x.reminder_every_days,
+      missing: x.missing, clientUserIds: x.users, recipients: x.recipients,
+    }));
   }
 
   // Items
@@ -196,18 +232,25 @@ export class RequestStore {
     return l ? { id: l.id, requestId: l.request_id, email: l.email, live: l.live } : null;
   }
 
-  /** Recipients of reminders by link: the addresses of the request's live links. */
-  async linkRecipients(db: Queryable, requestId: number): Promise<string[]> {
-    const r = await db.query<{ email: string }>(
-      'SELECT DISTINCT email FROM document_request_links WHERE request_id = $1 AND email IS NOT NULL AND revoked_at IS NULL AND expires_at > now()', [requestId]);
-    return r.rows.map((x) => x.email);
-  }
-
   /** The client's users, from the user-access read model (a Client user's first client is theirs). */
   async clientUserIds(db: Queryable, clientId: number): Promise<number[]> {
     const r = await db.query<{ user_id: number }>(
       `SELECT user_id FROM ${this.#userAccessTable} WHERE NOT deleted AND lower(role) = 'client' AND client_ids[1] = $1 ORDER BY user_id`, [clientId]);
     return r.rows.map((x) => x.user_id);
+  }
+
+  /**
+   * The firm's live users who reach a request (access-rules.ts, as a query over the read
+   * model): Admin and DTA, staff whose lists hold its client and report type, the client's users.
+   */
+  async usersReaching(db: Queryable, r: { clientId: number; reportTypeId: number | null }): Promise<number[]> {
+    const res = await db.query<{ user_id: number }>(
+      `SELECT user_id FROM ${this.#userAccessTable} WHERE NOT deleted AND (
+         lower(trim(role)) = ANY($3::text[])
+         OR (lower(trim(role)) = $4 AND client_ids[1] = $1)
+         OR (lower(trim(role)) <> $4 AND $1 = ANY(client_ids) AND ($2::int IS NULL OR $2 = ANY(report_type_ids)))
+       ) ORDER BY user_id`, [r.clientId, r.reportTypeId, [ROLES.admin, ROLES.dta].map((x) => x.toLowerCase()), ROLES.client.toLowerCase()]);
+    return res.rows.map((x) => x.user_id);
   }
 
   /** Whether a user is a live staff user of the firm (a reviewer must be). */

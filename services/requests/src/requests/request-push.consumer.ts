@@ -1,0 +1,23 @@
+import type { Subscription } from '@ledgerline/kit/bus/bus.ts';
+import { consumeTenantEvents, type TenantConsumerDeps } from '@ledgerline/kit/outbox/tenant-consumer.ts';
+import type { RealtimeEmitter } from '@ledgerline/kit/realtime/realtime-emitter.ts';
+import { userRoom } from '@ledgerline/kit/realtime/realtime-rooms.ts';
+import { DOCUMENT_REQUEST_CHANGED, DOCUMENT_REQUEST_PUSH, type DocumentRequestChanged, type DocumentRequestPush } from '@ledgerline/contracts/requests.contracts.ts';
+import type { RequestStore } from './request.store.ts';
+
+/**
+ * Every change of a request, pushed to the user rooms of those who reach it (staff within
+ * their lists, and the client's own users), never to a firm room (which holds other clients'
+ * users too). From the outbox event rather than the call, so changes made by the scheduler
+ * and by links push alike, once, whichever replica consumes it.
+ */
+export function followRequestPushes(deps: TenantConsumerDeps & { store: RequestStore; emitter: RealtimeEmitter }): Promise<Subscription> {
+  return consumeTenantEvents(deps, 'requests.push', [DOCUMENT_REQUEST_CHANGED], async (tx, event, tenant) => {
+    const change = event.payload as DocumentRequestChanged;
+    const push: DocumentRequestPush = {
+      requestId: change.requestId, clientId: change.clientId, trackerItemId: change.trackerItemId, title: change.title, status: change.status, progress: change.progress,
+      action: change.action, actorName: change.actorName, ...(change.itemId ? { itemId: change.itemId } : {}),
+    };
+    for (const userId of await deps.store.usersReaching(tx, change)) deps.emitter.emit(userRoom(tenant.shortName, userId), DOCUMENT_REQUEST_PUSH, push);
+  });
+}
