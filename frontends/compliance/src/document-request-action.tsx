@@ -2,7 +2,7 @@ import { Button } from 'primereact/button';
 import { Tag } from 'primereact/tag';
 import { useNavigate } from 'react-router-dom';
 import type { ComplianceItem, TrackerDocumentRequest } from '@ledgerline/contracts/compliance.contracts.ts';
-import { firmPagePath } from '@ledgerline/ui/firm-path.ts';
+import { inCurrentFirm } from '@ledgerline/ui/tenant-path.ts';
 import { serverMessage } from '@ledgerline/ui/server-message.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 import { useComplianceMutations } from './compliance.api.ts';
@@ -31,11 +31,11 @@ export function RequestDocumentsButton({ item, compact = false }: { item: Compli
   const label = existing ? 'Open document request' : 'Request documents';
   const onClick = () => {
     if (existing) {
-      navigate(firmPagePath(`/requests/${existing.id}`));
+      navigate(inCurrentFirm(`/requests/${existing.id}`));
       return;
     }
     requestDocuments.mutate(item.id, {
-      onSuccess: (r) => navigate(firmPagePath(`/requests/${r.id}`)),
+      onSuccess: (r) => navigate(inCurrentFirm(`/requests/${r.id}`)),
       onError: (err) => showToast({ severity: 'error', summary: 'Error', detail: serverMessage(err) ?? 'Failed to request documents' }),
     });
   };

@@ -13,7 +13,7 @@ import { CreateEditDialog } from '@ledgerline/ui/create-edit-dialog.tsx';
 import { FormField } from '@ledgerline/ui/form-field.tsx';
 import { serverMessage } from '@ledgerline/ui/server-message.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
-import { requestPagePath } from './request-path.ts';
+import { inCurrentFirm } from '@ledgerline/ui/tenant-path.ts';
 import { checklistProblem, type DraftItem } from './request-view.ts';
 import { useRequestClients, useRequestMutations, useReviewers, useTemplates } from './requests.api.ts';
 
@@ -84,7 +84,7 @@ export function CreateRequestDialog({ visible, onHide }: { visible: boolean; onH
       onSuccess: (created) => {
         showToast({ severity: 'success', summary: 'Request Created', detail: form.sendNow ? `${created.title}: the client has been notified.` : created.title });
         onHide();
-        navigate(requestPagePath(created.id));
+        navigate(inCurrentFirm(`/requests/${created.id}`));
       },
       onError: (err) => setErrors({ form: serverMessage(err) ?? 'Failed to create the request' }),
     });

@@ -13,7 +13,7 @@ import { showToast } from '@ledgerline/ui/toast-store.ts';
 import type { DocumentRequest } from '@ledgerline/contracts/requests.contracts.ts';
 import { ClientItems } from './client-items.tsx';
 import { RequestLinks } from './request-links.tsx';
-import { requestPagePath } from './request-path.ts';
+import { inCurrentFirm } from '@ledgerline/ui/tenant-path.ts';
 import { RequestProgress } from './request-progress.tsx';
 import { isOverdue, receivedProgress, REQUEST_STATUS_LABELS, REQUEST_STATUS_SEVERITY } from './request-view.ts';
 import { useRequest, useRequestMutations } from './requests.api.ts';
@@ -51,7 +51,7 @@ export function RequestPage() {
   const user = state.status === 'authenticated' ? state.user : null;
   const staff = !!user && (user.platformAdmin === true || !isClientRole(user.role));
   const request = useRequest(id);
-  const back = <Link to={requestPagePath()} className="request-back"><i className="pi pi-arrow-left" aria-hidden="true" /> All requests</Link>;
+  const back = <Link to={inCurrentFirm('/requests')} className="request-back"><i className="pi pi-arrow-left" aria-hidden="true" /> All requests</Link>;
 
   if (request.isError || id === 0) {
     const missing = id === 0 || (request.error instanceof ApiError && request.error.status === 404);

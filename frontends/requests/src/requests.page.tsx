@@ -16,7 +16,7 @@ import { PageHeading } from '@ledgerline/ui/page-heading.tsx';
 import { CreateRequestDialog } from './create-request-dialog.tsx';
 import { RequestProgress } from './request-progress.tsx';
 import { isOverdue, REQUEST_STATUS_LABELS, REQUEST_STATUS_SEVERITY } from './request-view.ts';
-import { requestPagePath } from './request-path.ts';
+import { inCurrentFirm } from '@ledgerline/ui/tenant-path.ts';
 import { useRequestClients, useRequests, type RequestFilters } from './requests.api.ts';
 
 function DueCell({ request, today }: { request: DocumentRequestSummary; today: string }) {
@@ -60,14 +60,14 @@ export function RequestsPage() {
         <DataTable value={requests.data ?? []} dataKey="id" loading={requests.isLoading} emptyMessage="No document requests found" size="small"
           className="request-table table--key-and-actions" rowClassName={(r: DocumentRequestSummary) => `request-row-${r.id}`}>
           <Column header="Request" body={(r: DocumentRequestSummary) => (
-            <div><Link className="request-table__title" to={requestPagePath(r.id)}>{r.title}</Link>{staff && <small className="request-table__client">{r.clientName}</small>}</div>
+            <div><Link className="request-table__title" to={inCurrentFirm(`/requests/${r.id}`)}>{r.title}</Link>{staff && <small className="request-table__client">{r.clientName}</small>}</div>
           )} />
           <Column header="Due Date" body={(r: DocumentRequestSummary) => <DueCell request={r} today={today} />} />
           <Column header="Progress" body={(r: DocumentRequestSummary) => <RequestProgress progress={r.progress} compact />} />
           <Column header="Status" body={(r: DocumentRequestSummary) => <Tag value={REQUEST_STATUS_LABELS[r.status]} severity={REQUEST_STATUS_SEVERITY[r.status]} />} />
           <Column header="Last Activity" body={(r: DocumentRequestSummary) => formatDate(r.lastActivityAt, { withTime: true })} />
           <Column header="Actions" body={(r: DocumentRequestSummary) => (
-            <Link className="p-button p-button-sm p-button-text" to={requestPagePath(r.id)} aria-label={`Open ${r.title}`}>Open</Link>
+            <Link className="p-button p-button-sm p-button-text" to={inCurrentFirm(`/requests/${r.id}`)} aria-label={`Open ${r.title}`}>Open</Link>
           )} />
         </DataTable>
       )}

@@ -2,7 +2,7 @@ import { Button } from 'primereact/button';
 import { useNavigate } from 'react-router-dom';
 import type { Notification } from '@ledgerline/contracts/notifications.contracts.ts';
 import { formatDate } from './date-format.ts';
-import { firmPagePath } from './firm-path.ts';
+import { inCurrentFirm } from './tenant-path.ts';
 import { useNotificationActions } from './notifications.api.ts';
 
 const ICONS: Record<string, string> = { success: 'pi pi-check-circle', warning: 'pi pi-exclamation-triangle', error: 'pi pi-times-circle' };
@@ -16,7 +16,7 @@ export function NotificationList({ items, onOpen }: { items: readonly Notificati
   const open = (n: Notification) => {
     if (!n.isRead) markRead.mutate(n.id);
     if (n.actionUrl) {
-      navigate(firmPagePath(n.actionUrl));
+      navigate(inCurrentFirm(n.actionUrl));
       onOpen?.();
     }
   };
