@@ -9,7 +9,7 @@ const task = (fields: { dueDate?: string | null; status?: TaskStatus; priority?:
   id: nextId++, title: `Task ${nextId}`, description: null, priority: fields.priority ?? 'medium', status: fields.status ?? 'pending',
   dueDate: fields.dueDate ?? null, assignedToId: null, assignedToName: null, createdById: 1,
   clientIds: [], clientName: null, reportTypeId: null, isRecurring: false, recurringPattern: null, recurringEndDate: null, completedAt: null,
-  createdAt: NOW.toISOString(), updatedAt: NOW.toISOString(),
+  createdAt: NOW.toISOString(), updatedAt: NOW.toISOString(), clientProgress: { done: 0, total: 0 }, latestClientComment: null,
 });
 /** A due date in March 2025 (due dates are calendar dates). */
 const at = (day: number) => `2025-03-${String(day).padStart(2, '0')}`;
