@@ -34,7 +34,7 @@ function ClientsCell({ task }: { task: Task }) {
       {progress && <small className="task-clients__progress">{progress}</small>}
       {comment && (
         <small className="task-clients__comment" title={comment.comments}>
-          <i className="pi pi-comment" aria-hidden="true" /> {comment.clientName ? `${comment.clientName}: ` : ''}“{comment.comments}”
+          <i className="pi pi-comment task-clients__icon" aria-hidden="true" />{comment.clientName ? `${comment.clientName}: ` : ''}“{comment.comments}”
         </small>
       )}
     </div>
