@@ -191,6 +191,9 @@ describe('home panels, task progress and read status in Chromium', () => {
       const row = page.locator(`.task-row-${tasks.admin.id}`);
       await row.getByText('1 of 2 clients done').waitFor();
       await expect(row.locator('.task-clients__comment').innerText()).resolves.toBe('Bayview Bakery: “Filed, receipt in Reports”');
+      // The comment never pushes the row's last action out of view.
+      const remove = await row.getByRole('button', { name: 'Delete task' }).boundingBox();
+      expect(remove!.x + remove!.width).toBeLessThanOrEqual(viewport.width);
       await portal.screenshot(page, `tasks-progress-${viewport.width}`);
       await page.close();
     }
