@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import lighthouse, { desktopConfig, type Flags } from 'lighthouse';
+import lighthouse, { desktopConfig, type Flags, type Result } from 'lighthouse';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@ledgerline/kit/testing/browser.ts';
 import { apiClient, startTestPortal } from '@ledgerline/server/portal-harness.ts';
@@ -123,13 +123,21 @@ async function setStoredSignIn(port: number, origin: string, values: Record<stri
   }
 }
 
+/** A run whose trace Lighthouse could not record (it asks to run again, e.g. NO_NAVSTART on a busy machine) is repeated. */
+const ATTEMPTS = 3;
+
 async function measure(port: number, url: string, formFactor: (typeof FORM_FACTORS)[number]): Promise<Figures> {
   // Storage stays: the sign-in written above.
   const flags: Flags = { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'], disableStorageReset: true };
-  const result = await lighthouse(url, flags, formFactor === 'desktop' ? desktopConfig : undefined);
-  if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
-  const { lhr } = result;
-  if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.message}`);
+  for (let attempt = 1; ; attempt += 1) {
+    const result = await lighthouse(url, flags, formFactor === 'desktop' ? desktopConfig : undefined);
+    if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
+    if (!result.lhr.runtimeError) return figures(result.lhr);
+    if (attempt === ATTEMPTS) throw new Error(`Lighthouse: ${result.lhr.runtimeError.message}`);
+  }
+}
+
+function figures(lhr: Result): Figures {
   const value = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
   if (process.env.LIGHTHOUSE_VERBOSE) {
     // What moved, for finding a layout shift's cause.

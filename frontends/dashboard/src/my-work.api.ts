@@ -3,7 +3,7 @@ import type { ComplianceItem } from '@ledgerline/contracts/compliance.contracts.
 import type { DocumentRequest, DocumentRequestSummary } from '@ledgerline/contracts/requests.contracts.ts';
 import type { Task } from '@ledgerline/contracts/tasks.contracts.ts';
 import { apiPath, apiQueryPath } from '@ledgerline/ui/api-client.ts';
-import { isClientRole, type StoredUser } from '@ledgerline/ui/auth-storage.ts';
+import { firmActorId, isClientRole, type StoredUser } from '@ledgerline/ui/auth-storage.ts';
 import { todayCalendarDate } from '@ledgerline/ui/calendar-date.ts';
 import { canSetUpFirmWork } from '@ledgerline/ui/permissions.ts';
 import {
@@ -39,6 +39,7 @@ const dayEnd = (date: string) => `${date}T23:59:59.999Z`;
 
 export function useMyWork(user: StoredUser, tenant: string): MyWork {
   const client = isClientRole(user.role);
+  const me = firmActorId(user);
   const today = todayCalendarDate();
   const staffOnly = { enabled: !client };
 
@@ -50,7 +51,7 @@ export function useMyWork(user: StoredUser, tenant: string): MyWork {
   const open = useQuery<DocumentRequestSummary[]>({ queryKey: [apiQueryPath('document-requests', { status: 'open', limit: 100 }, { tenant })] });
 
   // The list carries no items: the requests this viewer reviews are read one by one for their uploads.
-  const reviewed = client || !open.data ? [] : requestsToReview(open.data, user.id, canSetUpFirmWork(user)).slice(0, REVIEW_REQUESTS_READ);
+  const reviewed = client || !open.data ? [] : requestsToReview(open.data, me, canSetUpFirmWork(user)).slice(0, REVIEW_REQUESTS_READ);
   const details = useQueries({
     queries: reviewed.map((r) => ({ queryKey: [apiPath(`document-requests/${r.id}`, { tenant })] })),
     combine: (results) => ({
@@ -60,7 +61,7 @@ export function useMyWork(user: StoredUser, tenant: string): MyWork {
   });
 
   const tasks: PanelState | null = client ? null : {
-    entries: overdue.data && upcoming.data ? myTaskEntries(overdue.data, upcoming.data, user.id) : undefined,
+    entries: overdue.data && upcoming.data ? myTaskEntries(overdue.data, upcoming.data, me) : undefined,
     error: overdue.error ?? upcoming.error,
   };
   const uploads: PanelState | null = client ? null : {
