@@ -13,6 +13,8 @@ import { ACTIVITY_CACHE, activityLogsPath, clientEngagementPath, dashboardPath, 
 import { dashboardTabs, summaryFigures, type DashboardTabId } from './dashboard-labels.ts';
 import { DocumentAnalyticsTab } from './document-analytics-tab.tsx';
 import { EngagementTab } from './engagement-tab.tsx';
+import { useMyWork } from './my-work.api.ts';
+import { ClientWorkPanels, StaffWorkPanels } from './my-work-panels.tsx';
 import { OverviewTab } from './overview-tab.tsx';
 import { StatCard } from './stat-card.tsx';
 import { UserActivityTab } from './user-activity-tab.tsx';
@@ -34,14 +36,18 @@ function reportsHref(user: StoredUser, tenant: string): string {
 }
 
 function Dashboard({ user, tenant }: { user: StoredUser; tenant: string }) {
+  const work = useMyWork(user, tenant);
+  // The document figures and charts load once the work panels above them have their answers:
+  // what the viewer has to do comes first on a slow phone.
+  const afterPanels = { enabled: work.settled };
   // The server scopes both to what the caller may see (a Client user: their own client).
-  const overview = useQuery<DashboardOverview>({ queryKey: [dashboardPath(tenant)], ...ACTIVITY_CACHE });
-  const activity = useQuery<ActivityLog[]>({ queryKey: [activityLogsPath(tenant, { limit: RECENT_ACTIVITY_LIMIT })], ...ACTIVITY_CACHE });
+  const overview = useQuery<DashboardOverview>({ queryKey: [dashboardPath(tenant)], ...ACTIVITY_CACHE, ...afterPanels });
+  const activity = useQuery<ActivityLog[]>({ queryKey: [activityLogsPath(tenant, { limit: RECENT_ACTIVITY_LIMIT })], ...ACTIVITY_CACHE, ...afterPanels });
   const [userDetails, setUserDetails] = useState<DetailsTarget | null>(null);
   const [clientDetails, setClientDetails] = useState<DetailsTarget | null>(null);
   const client = isClientRole(user.role);
   // Staff's Clients card counts the directory's clients within their reach, not only the active ones.
-  const firmClients = useQuery<unknown[]>({ queryKey: [apiPath('clients', { tenant })], enabled: !client });
+  const firmClients = useQuery<unknown[]>({ queryKey: [apiPath('clients', { tenant })], enabled: !client && work.settled });
 
   const tabContent = (id: DashboardTabId) => {
     switch (id) {
@@ -77,8 +83,9 @@ function Dashboard({ user, tenant }: { user: StoredUser; tenant: string }) {
     <section className="dashboard">
       <PageHeading
         title={client ? 'Company Dashboard' : 'Firm Dashboard'}
-        subtitle={client ? "Your company's documents and activity" : 'Documents, activity and engagement across your clients'}
+        subtitle={client ? "What is due from your company, and its documents" : 'Your work first, then documents, activity and engagement across your clients'}
       />
+      {client ? <ClientWorkPanels work={work} /> : <StaffWorkPanels work={work} />}
       {overview.isError && <Message severity="error" text={failureReason(overview.error)} className="page-error" />}
       {activity.isError && <Message severity="error" text={failureReason(activity.error)} className="page-error" />}
       <div className="stat-grid">

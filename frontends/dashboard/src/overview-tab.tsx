@@ -1,7 +1,8 @@
-import { useMemo } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Column } from 'primereact/column';
 import { DataTable } from 'primereact/datatable';
+import { Skeleton } from 'primereact/skeleton';
 import { DASHBOARD_LIMITS, type ActivityLog, type DashboardFile, type DashboardOverview } from '@ledgerline/contracts/activity.contracts.ts';
 import { formatDate } from '@ledgerline/ui/date-format.ts';
 import { formatMegabytes } from '@ledgerline/ui/file-size.ts';
@@ -54,27 +55,31 @@ export function OverviewTab({ overview, activity, viewer, reportsHref }: Overvie
   );
 }
 
+type FileRow = DashboardFile | { fileId: number; placeholder: true };
+
+/** Skeleton rows while the files load, as the activity feed does: a covering overlay would move as the page settles (CLS). */
+const FILE_PLACEHOLDERS: readonly FileRow[] = Array.from({ length: 3 }, (_, index) => ({ fileId: -1 - index, placeholder: true }));
+
 function RecentFilesTable({ files }: { files: DashboardFile[] | undefined }) {
+  const rows: readonly FileRow[] = files ?? FILE_PLACEHOLDERS;
+  const cell = (render: (file: DashboardFile) => ReactNode) => (row: FileRow) => ('placeholder' in row ? <Skeleton /> : render(row));
   return (
     <DataTable
-      value={files ?? []}
+      value={rows as FileRow[]}
       dataKey="fileId"
-      loading={files === undefined}
       emptyMessage="No files uploaded yet."
       size="small"
       stripedRows
       className="recent-files"
+      aria-busy={files === undefined}
     >
-      <Column field="fileName" header="File Name" className="recent-files__name" />
-      <Column header="Client" body={(file: DashboardFile) => file.clientName ?? '—'} />
-      <Column header="Type" body={(file: DashboardFile) => FILE_TYPE_LABELS[file.fileType] ?? file.fileType} />
-      <Column header="Size" className="recent-files__size" body={(file: DashboardFile) => formatMegabytes(file.size)} />
-      <Column field="uploaderName" header="Uploaded By" />
-      <Column header="Upload Date" body={(file: DashboardFile) => formatDate(file.uploadedAt)} />
-      <Column
-        header="Action"
-        body={(file: DashboardFile) => <FileActions file={{ id: file.fileId, originalName: file.fileName }} />}
-      />
+      <Column header="File Name" className="recent-files__name" body={cell((file) => file.fileName)} />
+      <Column header="Client" body={cell((file) => file.clientName ?? '—')} />
+      <Column header="Type" body={cell((file) => FILE_TYPE_LABELS[file.fileType] ?? file.fileType)} />
+      <Column header="Size" className="recent-files__size" body={cell((file) => formatMegabytes(file.size))} />
+      <Column header="Uploaded By" body={cell((file) => file.uploaderName)} />
+      <Column header="Upload Date" body={cell((file) => formatDate(file.uploadedAt))} />
+      <Column header="Action" body={cell((file) => <FileActions file={{ id: file.fileId, originalName: file.fileName }} />)} />
     </DataTable>
   );
 }

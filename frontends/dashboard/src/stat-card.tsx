@@ -18,7 +18,7 @@ export function StatCard({ title, icon, value, note }: StatCardProps) {
       <div>
         <h3 className="stat-card__title">{title}</h3>
         {value === undefined ? (
-          <Skeleton width="4rem" height="2rem" className="stat-card__placeholder" />
+          <Skeleton width="4rem" height="2.25rem" className="stat-card__placeholder" />
         ) : (
           <p className="stat-card__value">{value.toLocaleString('en-US')}</p>
         )}

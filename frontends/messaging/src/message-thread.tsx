@@ -8,7 +8,7 @@ import { serverMessage } from '@ledgerline/ui/server-message.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 import { AttachFileDialog } from './attach-file-dialog.tsx';
 import { dayLabel, messageTime, startsDay } from './message-time.ts';
-import { useMessagingActions, useThread, type Attachment } from './messaging.api.ts';
+import { readByOthers, useMessagingActions, useThread, type Attachment } from './messaging.api.ts';
 
 const failed = (fallback: string) => (err: unknown) => showToast({ severity: 'error', summary: 'Error', detail: serverMessage(err) ?? fallback });
 const succeeded = (detail: string) => () => showToast({ severity: 'success', summary: 'Success', detail });
@@ -18,7 +18,14 @@ const onEnter = (action: () => void) => (e: KeyboardEvent<HTMLTextAreaElement>) 
   if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); action(); }
 };
 
-function MessageItem({ message, own, onReply }: { message: Message; own: boolean; onReply(m: Message): void }) {
+/** On the sender's own messages: Read once every other participant has read it, else Sent. */
+function ReadStatus({ read }: { read: boolean }) {
+  return read
+    ? <span className="message__status message__status--read"><i className="pi pi-check-circle" aria-hidden="true" /> Read</span>
+    : <span className="message__status"><i className="pi pi-check" aria-hidden="true" /> Sent</span>;
+}
+
+function MessageItem({ message, own, read, onReply }: { message: Message; own: boolean; read: boolean; onReply(m: Message): void }) {
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState('');
   const { edit, remove } = useMessagingActions();
@@ -37,6 +44,7 @@ function MessageItem({ message, own, onReply }: { message: Message; own: boolean
         <strong className="message__sender">{message.senderName}</strong>
         <time dateTime={message.sentAt}>{messageTime(message.sentAt)}</time>
         {message.isEdited && <span className="message__edited">(edited)</span>}
+        {own && <ReadStatus read={read} />}
       </div>
       {message.replyToId !== null && (
         <blockquote className="message__quote">
@@ -94,6 +102,7 @@ export function MessageThread({ conversation, me }: { conversation: Conversation
   const [picking, setPicking] = useState(false);
   const end = useRef<HTMLLIElement>(null);
 
+  const readUpTo = readByOthers(conversation, me);
   const newest = messages.at(-1);
   useEffect(() => { end.current?.scrollIntoView({ block: 'end' }); }, [newest?.id]);
   // §4: messages from others are read while the conversation is open.
@@ -127,7 +136,7 @@ export function MessageThread({ conversation, me }: { conversation: Conversation
         {messages.map((m, i) => (
           <Fragment key={m.id}>
             {startsDay(m.sentAt, messages[i - 1]?.sentAt) && <li className="thread__day">{dayLabel(m.sentAt)}</li>}
-            <MessageItem message={m} own={m.senderId === me} onReply={setReplyTo} />
+            <MessageItem message={m} own={m.senderId === me} read={m.id <= readUpTo} onReply={setReplyTo} />
           </Fragment>
         ))}
         <li ref={end} aria-hidden="true" />

@@ -6,6 +6,7 @@ import { InputText } from 'primereact/inputtext';
 import { useEffect, useState } from 'react';
 import type { Conversation } from '@ledgerline/contracts/messaging.contracts.ts';
 import { useAuth } from '@ledgerline/ui/auth-context.tsx';
+import { firmActorId } from '@ledgerline/ui/auth-storage.ts';
 import { useFailureToast } from '@ledgerline/ui/failure-toast.ts';
 import { badgeText } from '@ledgerline/ui/notification-bell.tsx';
 import { PageHeading } from '@ledgerline/ui/page-heading.tsx';
@@ -37,8 +38,7 @@ function ConversationItem({ conversation, selected, onSelect }: { conversation: 
 export function MessagesPage() {
   const { state } = useAuth();
   const user = state.status === 'authenticated' ? state.user : null;
-  // Platform administrators are stored negated in a firm's records (kit actorId).
-  const me = user ? (user.platformAdmin === true ? -user.id : user.id) : 0;
+  const me = user ? firmActorId(user) : 0;
   useMessagingPushes();
   const conversations = useConversations();
   useFailureToast(conversations, 'Failed to fetch conversations');

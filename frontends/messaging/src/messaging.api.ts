@@ -40,13 +40,27 @@ function storeMessage(queryClient: QueryClient, message: Message): void {
 
 const refreshList = (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: [conversationsPath()] });
 
+/** A pushed read receipt moves that participant's read position in the cached list at once (the sender's Sent turns Read). */
+function storeReceipt(queryClient: QueryClient, receipt: ReadReceipt): void {
+  queryClient.setQueryData<Conversation[]>([conversationsPath()], (list) => list?.map((c) => (c.id !== receipt.conversationId ? c : {
+    ...c,
+    readPositions: c.readPositions.map((p) => (p.userId === receipt.userId ? { ...p, lastReadMessageId: Math.max(p.lastReadMessageId, receipt.lastReadMessageId) } : p)),
+  })));
+}
+
+/** Own messages up to this id have been read by every other participant (0: none yet). */
+export function readByOthers(conversation: Conversation, me: number): number {
+  const others = conversation.readPositions.filter((p) => p.userId !== me);
+  return others.length ? Math.min(...others.map((p) => p.lastReadMessageId)) : 0;
+}
+
 /** Applies the messaging pushes (kit realtime) to the cached list and threads while the page is open. */
 export function useMessagingPushes(): void {
   const queryClient = useQueryClient();
   const handlers = useMemo(() => ({
     [MESSAGING_PUSH.conversation]: () => { void refreshList(queryClient); },
     [MESSAGING_PUSH.message]: (push: MessagePush) => { storeMessage(queryClient, push.message); void refreshList(queryClient); },
-    [MESSAGING_PUSH.read]: (_receipt: ReadReceipt) => { void refreshList(queryClient); },
+    [MESSAGING_PUSH.read]: (receipt: ReadReceipt) => { storeReceipt(queryClient, receipt); void refreshList(queryClient); },
   }), [queryClient]);
   useRealtimeEvents(true, handlers);
 }

@@ -12,7 +12,7 @@ import { parseCalendarDate, toCalendarDate } from '@ledgerline/ui/calendar-date.
 import { serverMessage } from '@ledgerline/ui/server-message.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 import { PRIORITY_LABELS, STATUS_LABELS } from './task-view.ts';
-import { useStaffUsers, useTaskClients, useTaskMutations, type TaskPayload } from './tasks.api.ts';
+import { useStaffUsers, useTaskClients, useTaskMutations, useTaskReportTypes, type TaskPayload } from './tasks.api.ts';
 
 interface FormState {
   title: string;
@@ -22,15 +22,16 @@ interface FormState {
   dueDate: Date | null;
   assignedToId: number | null;
   clientIds: number[];
+  reportTypeId: number | null;
   isRecurring: boolean;
   recurringPattern: RecurringPattern;
   recurringEndDate: Date | null;
 }
 
-const blank = (): FormState => ({ title: '', description: '', priority: 'medium', status: 'pending', dueDate: null, assignedToId: null, clientIds: [], isRecurring: false, recurringPattern: 'monthly', recurringEndDate: null });
+const blank = (): FormState => ({ title: '', description: '', priority: 'medium', status: 'pending', dueDate: null, assignedToId: null, clientIds: [], reportTypeId: null, isRecurring: false, recurringPattern: 'monthly', recurringEndDate: null });
 const fromTask = (t: Task): FormState => ({
   title: t.title, description: t.description ?? '', priority: t.priority, status: t.status, dueDate: parseCalendarDate(t.dueDate),
-  assignedToId: t.assignedToId, clientIds: t.clientIds, isRecurring: t.isRecurring, recurringPattern: t.recurringPattern ?? 'monthly',
+  assignedToId: t.assignedToId, clientIds: t.clientIds, reportTypeId: t.reportTypeId, isRecurring: t.isRecurring, recurringPattern: t.recurringPattern ?? 'monthly',
   recurringEndDate: parseCalendarDate(t.recurringEndDate),
 });
 /** A date typed as MM/DD/YYYY, or null while it is incomplete or not a day. */
@@ -51,6 +52,7 @@ export function TaskFormDialog({ task, visible, onHide }: { task: Task | null; v
   const [pastDate, setPastDate] = useState<Partial<Record<'dueDate' | 'recurringEndDate', string>>>({});
   const users = useStaffUsers().data ?? [];
   const clients = useTaskClients().data ?? [];
+  const reportTypes = useTaskReportTypes().data ?? [];
   const { save } = useTaskMutations();
   useEffect(() => { if (visible) { setForm(task ? fromTask(task) : blank()); setError(null); setPastDate({}); } }, [visible, task]);
   const set = <K extends keyof FormState>(key: K, value: FormState[K]) => setForm((f) => ({ ...f, [key]: value }));
@@ -78,7 +80,7 @@ export function TaskFormDialog({ task, visible, onHide }: { task: Task | null; v
     if (typedPast) { setError(typedPast); return; }
     const payload: TaskPayload = {
       title: form.title.trim(), description: form.description.trim() || null, priority: form.priority, status: form.status,
-      dueDate: form.dueDate ? toCalendarDate(form.dueDate) : null, assignedToId: form.assignedToId ?? 0, clientIds: form.clientIds, isRecurring: form.isRecurring,
+      dueDate: form.dueDate ? toCalendarDate(form.dueDate) : null, assignedToId: form.assignedToId ?? 0, clientIds: form.clientIds, reportTypeId: form.reportTypeId, isRecurring: form.isRecurring,
       ...(form.isRecurring && { recurringPattern: form.recurringPattern, recurringEndDate: form.recurringEndDate ? toCalendarDate(form.recurringEndDate) : null }),
     };
     save.mutate({ id: task?.id ?? null, payload }, {
@@ -117,6 +119,10 @@ export function TaskFormDialog({ task, visible, onHide }: { task: Task | null; v
         <label htmlFor="task-clients">Clients</label>
         <MultiSelect inputId="task-clients" value={form.clientIds} filter display="chip" placeholder="Select clients"
           options={clients.map((c) => ({ label: c.name, value: c.id }))} onChange={(e) => set('clientIds', e.value as number[])} />
+        <label htmlFor="task-report-type">Report Type</label>
+        {/* Only the types the caller may use are offered; a task keeps a type set by someone with wider access when edited. */}
+        <Dropdown inputId="task-report-type" value={form.reportTypeId} showClear filter placeholder="No report type"
+          options={reportTypes.map((r) => ({ label: r.name, value: r.id }))} onChange={(e) => set('reportTypeId', e.value ?? null)} />
         <div className="task-form__check">
           <Checkbox inputId="task-recurring" checked={form.isRecurring} onChange={(e) => set('isRecurring', !!e.checked)} />
           <label htmlFor="task-recurring">Recurring task</label>

@@ -4,7 +4,7 @@ import { DataTable } from 'primereact/datatable';
 import { Tag } from 'primereact/tag';
 import type { Task } from '@ledgerline/contracts/tasks.contracts.ts';
 import { formatDate } from '@ledgerline/ui/date-format.ts';
-import { isDueToday, isOverdue, PRIORITY_LABELS, recurrenceLabel, STATUS_LABELS } from './task-view.ts';
+import { clientProgressLabel, isDueToday, isOverdue, PRIORITY_LABELS, recurrenceLabel, STATUS_LABELS } from './task-view.ts';
 
 export interface TaskActions {
   onEdit(task: Task): void;
@@ -24,6 +24,23 @@ function DueCell({ task }: { task: Task }) {
   );
 }
 
+/** The clients' names, how many are done, and the newest comment on one of them. */
+function ClientsCell({ task }: { task: Task }) {
+  const progress = clientProgressLabel(task);
+  const comment = task.latestClientComment;
+  return (
+    <div className="task-clients">
+      <span>{task.clientName ?? '—'}</span>
+      {progress && <small className="task-clients__progress">{progress}</small>}
+      {comment && (
+        <small className="task-clients__comment" title={comment.comments}>
+          <i className="pi pi-comment task-clients__icon" aria-hidden="true" />{comment.clientName ? `${comment.clientName}: ` : ''}“{comment.comments}”
+        </small>
+      )}
+    </div>
+  );
+}
+
 /** The List View's table with the quick actions of spec 001 §4. */
 export function TaskTable({ tasks, actions }: { tasks: readonly Task[]; actions: TaskActions }) {
   return (
@@ -33,7 +50,7 @@ export function TaskTable({ tasks, actions }: { tasks: readonly Task[]; actions:
       <Column header="Status" body={(t: Task) => STATUS_LABELS[t.status]} />
       <Column header="Due Date" body={(t: Task) => <DueCell task={t} />} />
       <Column header="Assigned To" body={(t: Task) => t.assignedToName ?? 'Unassigned'} />
-      <Column header="Clients" body={(t: Task) => t.clientName ?? '—'} />
+      <Column header="Clients" body={(t: Task) => <ClientsCell task={t} />} />
       <Column header="Actions" body={(t: Task) => (
         <div className="task-table__actions">
           <Button label={t.status === 'completed' ? 'Mark Pending' : 'Mark Complete'} size="small" text onClick={() => actions.onToggleComplete(t)} />

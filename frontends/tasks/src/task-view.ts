@@ -19,6 +19,9 @@ export function clientsNotDoneQuestion(statuses: readonly Pick<TaskClientStatus,
 /** How a recurring task repeats, as the list shows it ('Repeats monthly'); null for a one-off task. */
 export const recurrenceLabel = (t: Pick<Task, 'isRecurring' | 'recurringPattern'>): string | null =>
   t.isRecurring && t.recurringPattern ? `Repeats ${t.recurringPattern}` : null;
+/** The list's per-client progress ('1 of 2 clients done'); null for a task without clients in the caller's reach. */
+export const clientProgressLabel = ({ clientProgress: { done, total } }: Pick<Task, 'clientProgress'>): string | null =>
+  total ? `${done} of ${total} client${total === 1 ? '' : 's'} done` : null;
 export const STATUS_LABELS = { pending: 'Pending', in_progress: 'In Progress', completed: 'Completed', cancelled: 'Cancelled' } as const;
 /** Calendar dots: at most 3 per day, plus a grey one for more (§2, §9). */
 export const MAX_DAY_DOTS = 3;

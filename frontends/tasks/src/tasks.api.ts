@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Client } from '@ledgerline/contracts/directory.contracts.ts';
+import type { Client, ReportType } from '@ledgerline/contracts/directory.contracts.ts';
 import type { User } from '@ledgerline/contracts/identity.contracts.ts';
 import { TASK_UPCOMING_DAYS, type Task, type TaskClientStatus, type TaskPriority, type TaskStats, type TaskStatus } from '@ledgerline/contracts/tasks.contracts.ts';
 import { apiJson, apiPath, apiQueryPath } from '@ledgerline/ui/api-client.ts';
@@ -26,6 +26,8 @@ export function useStaffUsers() {
   return { ...users, data: users.data?.filter((u) => u.role !== 'Client') };
 }
 export const useTaskClients = () => useQuery<Client[]>({ queryKey: [apiPath('clients')], staleTime: 30_000 });
+/** The report types the caller may use: the server answers only those (a CPA's report-access list). */
+export const useTaskReportTypes = () => useQuery<ReportType[]>({ queryKey: [apiPath('report-types')], staleTime: 30_000 });
 
 /** The task payload of §7; recurring fields only when the checkbox is on (§5). */
 export interface TaskPayload {
@@ -36,6 +38,8 @@ export interface TaskPayload {
   dueDate: string | null;
   assignedToId: number;
   clientIds: number[];
+  /** null: no report type. */
+  reportTypeId: number | null;
   isRecurring: boolean;
   recurringPattern?: string;
   recurringEndDate?: string | null;

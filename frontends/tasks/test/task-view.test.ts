@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Task, TaskPriority, TaskStatus } from '@ledgerline/contracts/tasks.contracts.ts';
-import { activeFilterCount, clientsNotDoneQuestion, completionRate, dayDots, dayKey, dueWithin, isDueToday, isOverdue, recurrenceLabel, tasksByDay } from '../src/task-view.ts';
+import { activeFilterCount, clientProgressLabel, clientsNotDoneQuestion, completionRate, dayDots, dayKey, dueWithin, isDueToday, isOverdue, recurrenceLabel, tasksByDay } from '../src/task-view.ts';
 import { monthGrid } from '@ledgerline/ui/calendar-date.ts';
 
 const NOW = new Date(2025, 2, 10, 12, 0, 0);
@@ -9,12 +9,18 @@ const task = (fields: { dueDate?: string | null; status?: TaskStatus; priority?:
   id: nextId++, title: `Task ${nextId}`, description: null, priority: fields.priority ?? 'medium', status: fields.status ?? 'pending',
   dueDate: fields.dueDate ?? null, assignedToId: null, assignedToName: null, createdById: 1,
   clientIds: [], clientName: null, reportTypeId: null, isRecurring: false, recurringPattern: null, recurringEndDate: null, completedAt: null,
-  createdAt: NOW.toISOString(), updatedAt: NOW.toISOString(),
+  createdAt: NOW.toISOString(), updatedAt: NOW.toISOString(), clientProgress: { done: 0, total: 0 }, latestClientComment: null,
 });
 /** A due date in March 2025 (due dates are calendar dates). */
 const at = (day: number) => `2025-03-${String(day).padStart(2, '0')}`;
 
 describe('task view helpers', () => {
+  it('per-client progress reads "1 of 2 clients done", and nothing without clients', () => {
+    expect(clientProgressLabel({ clientProgress: { done: 1, total: 2 } })).toBe('1 of 2 clients done');
+    expect(clientProgressLabel({ clientProgress: { done: 0, total: 1 } })).toBe('0 of 1 client done');
+    expect(clientProgressLabel({ clientProgress: { done: 0, total: 0 } })).toBeNull();
+  });
+
   it('overdue means due before today and still open; a task due today is not overdue yet', () => {
     expect(isOverdue(task({ dueDate: at(9) }), NOW)).toBe(true);
     expect(isOverdue(task({ dueDate: at(9), status: 'completed' }), NOW)).toBe(false);

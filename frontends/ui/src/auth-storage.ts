@@ -42,6 +42,11 @@ export function isClientRole(role: string | undefined): boolean {
   return role?.toLowerCase() === 'client';
 }
 
+/** The user's id as a firm's records hold it: a platform administrator's is negated (kit actorId), so it never matches a firm user's. */
+export function firmActorId(user: LoginUser): number {
+  return user.platformAdmin === true ? -user.id : user.id;
+}
+
 export function withCommonRouting(user: LoginUser): StoredUser {
   return { ...user, commonRouting: COMMON_ROUTING_ROLES.has(String(user.role).toLowerCase()) };
 }

@@ -84,7 +84,11 @@ export interface Conversation {
   updatedAt: string;
   /** Messages from others the caller has not read. */
   unreadCount: number;
+  /** Beyond §3: each participant's read position (the newest message id they have read, 0 for none), so a sender sees Sent or Read. */
+  readPositions: ReadPosition[];
 }
+
+export type ReadPosition = Pick<ReadReceipt, 'userId' | 'lastReadMessageId'>;
 
 /** Spec 001 §3 "Message". A deleted message keeps its place but not its content or attachment. */
 export interface Message {

@@ -113,6 +113,18 @@ export interface Task {
   completedAt: string | null;
   createdAt: string;
   updatedAt: string;
+  /** Beyond §3: how many of the task's clients (those the caller reaches) are completed, for "1 of 2 clients done". */
+  clientProgress: { done: number; total: number };
+  /** Beyond §3: the newest comment on one of those clients' statuses, or null when none has one. */
+  latestClientComment: TaskClientComment | null;
+}
+
+export interface TaskClientComment {
+  clientId: number;
+  clientName: string | null;
+  comments: string;
+  updatedByName: string | null;
+  updatedAt: string;
 }
 
 /** Spec 001 §3 "Task client status". */

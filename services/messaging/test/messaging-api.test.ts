@@ -167,6 +167,11 @@ describe('messaging: every call', () => {
     expect(read.body).toMatchObject({ conversationId: id, userId: ids.admin, lastReadMessageId: third.body.id });
     expect(await unread('admin')).toBe(0);
     expect((await listOf('admin')).find((c) => c.id === id)!.unreadCount).toBe(0);
+    // The sender learns from the list how far each participant has read (Sent / Read); sending reads up to one's own message.
+    expect((await listOf('client')).find((c) => c.id === id)!.readPositions).toEqual([
+      { userId: ids.admin, lastReadMessageId: third.body.id },
+      { userId: ids.client, lastReadMessageId: third.body.id },
+    ]);
   });
 
   it('pages newest first with a cursor; the first page is the default', async () => {

@@ -187,6 +187,24 @@ describe('tasks: every call', () => {
     expect((await call('PATCH', `/api/${ACME}/tasks/${task.id}/client-status/${ids.own}`, tokens.cpa, { status: 'finished' })).status).toBe(400);
   });
 
+  it('the list carries per-client progress and the latest client comment', async () => {
+    const listed = async () => (await tasksOf('admin')).find((t) => t.id === task.id)!;
+    expect(await listed()).toMatchObject({
+      clientProgress: { done: 0, total: 2 },
+      latestClientComment: { clientId: ids.own, clientName: 'Own Client', comments: 'Waiting on bank statements', updatedByName: `cpa of ${ACME}` },
+    });
+    await call('PATCH', `/api/${ACME}/tasks/${task.id}/client-status/${ids.other}`, tokens.admin, { status: 'completed', comments: 'Filed on the portal' });
+    expect(await listed()).toMatchObject({
+      clientProgress: { done: 1, total: 2 },
+      latestClientComment: { clientId: ids.other, clientName: 'Other Client', comments: 'Filed on the portal' },
+    });
+    // Clearing a comment leaves the one before it as the latest.
+    await call('PATCH', `/api/${ACME}/tasks/${task.id}/client-status/${ids.other}`, tokens.admin, { status: 'completed', comments: '' });
+    expect((await listed()).latestClientComment).toMatchObject({ clientId: ids.own, comments: 'Waiting on bank statements' });
+    const fresh = (await create('admin', { title: 'No clients yet' })).body;
+    expect(fresh).toMatchObject({ clientProgress: { done: 0, total: 0 }, latestClientComment: null });
+  });
+
   it('quick actions: Mark Complete stamps completedAt, Mark Pending clears it', async () => {
     const completedAt = new Date().toISOString();
     const done = await call<Task>('PATCH', `/api/${ACME}/tasks/${task.id}/status`, tokens.admin, { status: 'completed', completedAt });
@@ -276,6 +294,10 @@ describe('tasks: who may do what', () => {
     // An edit by the CPA answers the same way, and keeps the client outside their list on the task.
     const edited = await call<Task>('PATCH', `/api/${ACME}/tasks/${both.id}`, tokens.cpa, { priority: 'high' });
     expect(edited.body).toMatchObject({ clientIds: [ids.own, ids.other], clientName: 'Own Client' });
+    // Progress and the latest comment count only the clients the caller reaches.
+    await call('PATCH', `/api/${ACME}/tasks/${both.id}/client-status/${ids.other}`, tokens.admin, { status: 'completed', comments: 'Other client note' });
+    expect((await tasksOf('cpa')).find((t) => t.id === both.id)).toMatchObject({ clientProgress: { done: 0, total: 1 }, latestClientComment: null });
+    expect((await tasksOf('cpaOther')).find((t) => t.id === both.id)).toMatchObject({ clientProgress: { done: 1, total: 1 }, latestClientComment: { comments: 'Other client note' } });
   });
 
   it('a task\'s report type must exist and be one the caller may use (else 404 Report type not found)', async () => {

@@ -113,19 +113,20 @@ export class MessagingStore {
   async conversations(db: Queryable, userId: number, only?: number): Promise<Conversation[]> {
     const { rows } = await db.query<{
       id: number; type: 'direct'; title: string; created_by_id: number; created_at: Date; updated_at: Date;
-      last_message: string | null; last_message_at: Date | null; unread_count: number; participant_ids: number[]; participant_names: string[];
+      last_message: string | null; last_message_at: Date | null; unread_count: number; participant_ids: number[]; participant_names: string[]; participant_read_ids: number[];
     }>(
       `SELECT c.id, c.type, c.title, c.created_by_id, c.created_at, c.updated_at,
          lm.content AS last_message, lm.sent_at AS last_message_at,
          (SELECT count(*)::int FROM messages u WHERE u.conversation_id = c.id AND u.id > me.last_read_message_id
             AND u.sender_id <> me.user_id AND NOT u.is_deleted) AS unread_count,
-         ps.ids AS participant_ids, ps.names AS participant_names
+         ps.ids AS participant_ids, ps.names AS participant_names, ps.read_ids AS participant_read_ids
        FROM conversation_participants me
        JOIN conversations c ON c.id = me.conversation_id
        LEFT JOIN LATERAL (SELECT m.content, m.sent_at FROM messages m WHERE m.conversation_id = c.id AND NOT m.is_deleted ORDER BY m.id DESC LIMIT 1) lm ON true
        CROSS JOIN LATERAL (
          SELECT array_agg(p.user_id ORDER BY p.joined_at, p.user_id) AS ids,
-                array_agg(${this.#name('pu', 'p.name')} ORDER BY p.joined_at, p.user_id) AS names
+                array_agg(${this.#name('pu', 'p.name')} ORDER BY p.joined_at, p.user_id) AS names,
+                array_agg(p.last_read_message_id ORDER BY p.joined_at, p.user_id) AS read_ids
          FROM conversation_participants p ${this.#userJoin('pu', 'p.user_id')}
          WHERE p.conversation_id = c.id AND p.left_at IS NULL) ps
        WHERE me.user_id = $1 AND me.left_at IS NULL AND ($2::int IS NULL OR c.id = $2)
@@ -137,6 +138,7 @@ export class MessagingStore {
       participantIds: r.participant_ids.map(Number), participantNames: r.participant_names,
       lastMessage: r.last_message, lastMessageAt: iso(r.last_message_at),
       createdAt: iso(r.created_at)!, updatedAt: iso(r.updated_at)!, unreadCount: r.unread_count,
+      readPositions: r.participant_ids.map((id, i) => ({ userId: Number(id), lastReadMessageId: Number(r.participant_read_ids[i]) })),
     }));
   }
 

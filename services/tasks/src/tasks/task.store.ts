@@ -2,7 +2,7 @@ import type { UserAccessReadModel } from '@ledgerline/kit/access/user-access-rea
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import { SqlParams } from '@ledgerline/kit/db/sql-params.ts';
 import type { DirectoryReadModel } from '@ledgerline/kit/directory/directory-read-model.ts';
-import type { RecurringPattern, Task, TaskClientStatus, TaskListQuery, TaskPriority, TaskStats, TaskStatus } from '@ledgerline/contracts/tasks.contracts.ts';
+import type { RecurringPattern, Task, TaskClientComment, TaskClientStatus, TaskListQuery, TaskPriority, TaskStats, TaskStatus } from '@ledgerline/contracts/tasks.contracts.ts';
 import { canReachClient, reachableTasks, type TaskReach } from '../access-rules.ts';
 
 /** A task row as the service works with it (calendar dates as 'YYYY-MM-DD', instants as Date). */
@@ -192,6 +192,7 @@ export class TaskStore {
       const { rows: named } = await db.query<{ id: number; name: string }>(`SELECT id, name FROM ${this.#directory.tables.clients} WHERE id = ANY($1::int[])`, [clientIds]);
       for (const c of named) clients.set(c.id, c.name);
     }
+    const { progress, comments } = await this.#clientSummaries(db, reach, rows.map((r) => r.id));
     return rows.map((r) => {
       const names = r.clientIds.map((id) => clients.get(id)).filter((n): n is string => !!n);
       const assignee = r.assignedToId ? users.get(r.assignedToId) : undefined;
@@ -202,7 +203,33 @@ export class TaskStore {
         reportTypeId: r.reportTypeId, isRecurring: r.isRecurring, recurringPattern: r.recurringPattern,
         recurringEndDate: r.recurringEndDate, completedAt: iso(r.completedAt),
         createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString(),
+        clientProgress: progress.get(r.id) ?? { done: 0, total: 0 },
+        latestClientComment: comments.get(r.id) ?? null,
       };
     });
+  }
+
+  /** Per task, over the clients the caller reaches: how many are completed, and the newest comment. */
+  async #clientSummaries(db: Queryable, reach: TaskReach, taskIds: readonly number[]) {
+    const progress = new Map<number, Task['clientProgress']>();
+    const comments = new Map<number, TaskClientComment>();
+    if (!taskIds.length) return { progress, comments };
+    const p = new SqlParams();
+    const where = [`s.task_id = ANY(${p.add(taskIds)}::int[])`];
+    if (reach.clients !== 'all') where.push(`s.client_id = ANY(${p.add(reach.clients)}::int[])`);
+    const counted = await db.query<{ taskId: number; done: number; total: number }>(
+      `SELECT s.task_id AS "taskId", count(*) FILTER (WHERE s.status = 'completed')::int AS done, count(*)::int AS total
+       FROM task_client_statuses s WHERE ${where.join(' AND ')} GROUP BY s.task_id`, p.values,
+    );
+    for (const c of counted.rows) progress.set(c.taskId, { done: c.done, total: c.total });
+    const latest = await db.query<TaskClientComment & { taskId: number; updatedAt: Date }>(
+      `SELECT DISTINCT ON (s.task_id) s.task_id AS "taskId", s.client_id AS "clientId", c.name AS "clientName", s.comments,
+         s.updated_by_name AS "updatedByName", s.updated_at AS "updatedAt"
+       FROM task_client_statuses s LEFT JOIN ${this.#directory.tables.clients} c ON c.id = s.client_id
+       WHERE ${where.join(' AND ')} AND s.comments IS NOT NULL
+       ORDER BY s.task_id, s.updated_at DESC, s.id DESC`, p.values,
+    );
+    for (const { taskId, ...comment } of latest.rows) comments.set(taskId, { ...comment, updatedAt: comment.updatedAt.toISOString() });
+    return { progress, comments };
   }
 }

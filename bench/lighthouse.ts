@@ -1,0 +1,152 @@
+// `npm run bench:lighthouse`: Lighthouse's performance figures (score, LCP, TBT, CLS) of a
+// firm's sign-in page and its signed-in Dashboard, with Lighthouse's mobile and desktop
+// settings, on Debian's Chromium. A measurement, never a timed test.
+//
+// Against a running portal: PORTAL_URL, LIGHTHOUSE_FIRM (its short name) and
+// LIGHTHOUSE_USERNAME / LIGHTHOUSE_PASSWORD of one of its users. Without PORTAL_URL it starts
+// the portal on the built frontends (`npm run build:frontends` first), with a firm, an Admin
+// and a client. LIGHTHOUSE_RUNS (default 3) runs per page and form factor; the median counts.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import lighthouse, { desktopConfig, type Flags, type Result } from 'lighthouse';
+import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@ledgerline/kit/testing/browser.ts';
+import { apiClient, startTestPortal } from '@ledgerline/server/portal-harness.ts';
+
+interface Target { url: string; firm: string; username: string; password: string; stop(): Promise<void> }
+interface Figures { score: number; lcpMs: number; tbtMs: number; cls: number }
+
+const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
+const FORM_FACTORS = ['mobile', 'desktop'] as const;
+/** A run whose trace Lighthouse could not record (it asks to run again, e.g. NO_NAVSTART on a busy machine) is repeated. */
+const ATTEMPTS = 3;
+
+const target = process.env.PORTAL_URL ? runningPortal() : await ownPortal();
+const chrome = await launchChromium();
+try {
+  const session = await signIn(target);
+  const pages = [
+    { name: 'firm sign-in', path: `/${target.firm}/login`, signedIn: false },
+    { name: 'signed-in dashboard', path: `/${target.firm}/dashboard`, signedIn: true },
+  ];
+  console.log(`Lighthouse on ${CHROMIUM_PATH}, median of ${RUNS} runs each (performance score 0-100; LCP, TBT in ms; CLS)`);
+  for (const page of pages) {
+    for (const formFactor of FORM_FACTORS) {
+      const runs: Figures[] = [];
+      for (let run = 0; run < RUNS; run += 1) {
+        await setStoredSignIn(chrome.port, target.url, page.signedIn ? session : null);
+        runs.push(await measure(chrome.port, `${target.url}${page.path}`, formFactor));
+      }
+      const median = (pick: (f: Figures) => number) => runs.map(pick).sort((a, b) => a - b)[Math.floor(runs.length / 2)]!;
+      console.log(`${page.name.padEnd(20)} ${formFactor.padEnd(8)} performance ${median((f) => f.score)}  LCP ${median((f) => f.lcpMs)}  TBT ${median((f) => f.tbtMs)}  CLS ${median((f) => f.cls).toFixed(3)}`
+        + `   (scores: ${runs.map((f) => f.score).join(', ')})`);
+    }
+  }
+} finally {
+  await chrome.stop();
+  await target.stop();
+}
+
+function runningPortal(): Target {
+  const need = (name: string) => process.env[name] ?? (() => { throw new Error(`${name} is required with PORTAL_URL`); })();
+  return { url: process.env.PORTAL_URL!.replace(/\/$/, ''), firm: need('LIGHTHOUSE_FIRM'), username: need('LIGHTHOUSE_USERNAME'), password: need('LIGHTHOUSE_PASSWORD'), stop: async () => {} };
+}
+
+/** The portal on its embedded default, with a firm whose Admin has a client. */
+async function ownPortal(): Promise<Target> {
+  const portal = await startTestPortal({ GATEWAY_RATE_LIMIT_PER_MINUTE: '100000', LOG_LEVEL: 'warn' });
+  const call = apiClient(portal.gatewayUrl);
+  const firm = 'harborlight';
+  const created = await call('POST', '/api/companies', portal.adminToken, { name: 'Harbor Light Accounting', shortName: firm });
+  if (created.status !== 201) throw new Error(`creating the firm answered ${created.status}`);
+  await call('POST', `/api/${firm}/clients`, portal.adminToken, { name: 'Bayview Bakery', address: '4 Market Road', phone: '(555)-123-4567', federalId: '12-3456789', stateId: 'ST-4411', email: 'bakery@example.com' });
+  const user = await call('POST', `/api/${firm}/users`, portal.adminToken, { username: 'lighthouse-admin', password: 'password1', fullName: 'Lena Light', roleId: 1, clientIds: null });
+  if (user.status !== 201) throw new Error(`creating the Admin answered ${user.status}`);
+  return { url: portal.gatewayUrl, firm, username: 'lighthouse-admin', password: 'password1', stop: () => portal.stop() };
+}
+
+async function signIn(t: Target): Promise<Record<string, unknown>> {
+  const r = await apiClient(t.url)<{ token: string; user: unknown; tenant?: unknown }>('POST', `/api/${t.firm}/auth/login`, null, { username: t.username, password: t.password });
+  if (r.status !== 200) throw new Error(`signing in answered ${r.status}`);
+  return { token: r.body.token, user: r.body.user, ...(r.body.tenant ? { currentTenant: r.body.tenant } : {}) };
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    }).on('error', reject);
+  });
+}
+
+/** Debian's Chromium with a debugging port Lighthouse connects to (the handbook's container flags). */
+async function launchChromium(): Promise<{ port: number; stop(): Promise<void> }> {
+  const port = await freePort();
+  const profile = mkdtempSync(join(tmpdir(), 'ledgerline-lighthouse-'));
+  const child = spawn(CHROMIUM_PATH, [...CHROMIUM_ARGS, '--headless=new', `--remote-debugging-port=${port}`, `--user-data-dir=${profile}`, 'about:blank'], { stdio: 'ignore' });
+  for (let i = 0; ; i += 1) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/json/version`)).ok) break;
+    } catch { /* not listening yet */ }
+    if (i > 100) throw new Error('Chromium did not open its debugging port');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    port,
+    stop: async () => {
+      child.kill();
+      await new Promise((r) => child.once('exit', r));
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Writes (or clears) the shell's stored sign-in on the portal's origin, which Lighthouse then keeps (disableStorageReset). */
+async function setStoredSignIn(port: number, origin: string, values: Record<string, unknown> | null): Promise<void> {
+  const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
+  try {
+    const page = await browser.contexts()[0]!.newPage();
+    // A static file of the gateway: the origin without starting the app.
+    await page.goto(`${origin}/frontends.json`);
+    await page.evaluate((entries) => {
+      localStorage.clear();
+      for (const [key, value] of Object.entries(entries ?? {})) localStorage.setItem(key, JSON.stringify(value));
+    }, values);
+    // Lighthouse keeps storage, and with it the HTTP cache: emptied here, so each run is a first visit.
+    await (await page.context().newCDPSession(page)).send('Network.clearBrowserCache');
+    await page.close();
+  } finally {
+    // Disconnects only: the browser was not launched by playwright, so it keeps running.
+    await browser.close();
+  }
+}
+
+async function measure(port: number, url: string, formFactor: (typeof FORM_FACTORS)[number]): Promise<Figures> {
+  // Storage stays: the sign-in written above.
+  const flags: Flags = { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'], disableStorageReset: true };
+  for (let attempt = 1; ; attempt += 1) {
+    const result = await lighthouse(url, flags, formFactor === 'desktop' ? desktopConfig : undefined);
+    if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
+    if (!result.lhr.runtimeError) return figures(result.lhr);
+    if (attempt === ATTEMPTS) throw new Error(`Lighthouse: ${result.lhr.runtimeError.message}`);
+  }
+}
+
+function figures(lhr: Result): Figures {
+  const value = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
+  if (process.env.LIGHTHOUSE_VERBOSE) {
+    // What moved, for finding a layout shift's cause.
+    const shifts = (lhr.audits['layout-shifts']?.details as { items?: { score: number; node?: { selector?: string; snippet?: string } }[] } | undefined)?.items ?? [];
+    for (const shift of shifts) console.log(`    shift ${shift.score.toFixed(3)} ${shift.node?.selector ?? ''} ${shift.node?.snippet?.slice(0, 120) ?? ''}`);
+  }
+  return {
+    score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+    lcpMs: Math.round(value('largest-contentful-paint')),
+    tbtMs: Math.round(value('total-blocking-time')),
+    cls: Math.round(value('cumulative-layout-shift') * 1000) / 1000,
+  };
+}

@@ -1,0 +1,75 @@
+import { useQueries, useQuery } from '@tanstack/react-query';
+import type { ComplianceItem } from '@ledgerline/contracts/compliance.contracts.ts';
+import type { DocumentRequest, DocumentRequestSummary } from '@ledgerline/contracts/requests.contracts.ts';
+import type { Task } from '@ledgerline/contracts/tasks.contracts.ts';
+import { apiPath, apiQueryPath } from '@ledgerline/ui/api-client.ts';
+import { firmActorId, isClientRole, type StoredUser } from '@ledgerline/ui/auth-storage.ts';
+import { todayCalendarDate } from '@ledgerline/ui/calendar-date.ts';
+import { canSetUpFirmWork } from '@ledgerline/ui/permissions.ts';
+import {
+  addDays, clientRequestEntries, COMPLIANCE_SOON_DAYS, complianceEntries, MY_TASKS_DAYS, myTaskEntries, requestsToReview,
+  REVIEW_REQUESTS_READ, uploadEntries, type WorkEntry,
+} from './my-work.ts';
+
+/*
+ * The reads behind the home panels. Each service scopes its answer to the caller (a CPA gets
+ * only their clients and report types, a Client user their own client), so the panels only
+ * narrow further to "mine".
+ */
+
+export interface PanelState<E extends WorkEntry = WorkEntry> {
+  entries: E[] | undefined;
+  error: unknown;
+}
+
+export interface MyWork {
+  /** Staff only: tasks, and uploads waiting for review. */
+  tasks: PanelState | null;
+  uploads: PanelState | null;
+  /** Client users only: their open document requests. */
+  requests: PanelState<ReturnType<typeof clientRequestEntries>[number]> | null;
+  compliance: PanelState;
+  /** Every panel has its answer (or its error): the charts below may load now. */
+  settled: boolean;
+}
+
+/** The tracker's range is sent as the ISO instants of the local days' bounds, as the Compliance page does. */
+const dayStart = (date: string) => `${date}T00:00:00.000Z`;
+const dayEnd = (date: string) => `${date}T23:59:59.999Z`;
+
+export function useMyWork(user: StoredUser, tenant: string): MyWork {
+  const client = isClientRole(user.role);
+  const me = firmActorId(user);
+  const today = todayCalendarDate();
+  const staffOnly = { enabled: !client };
+
+  const overdue = useQuery<Task[]>({ queryKey: [apiPath('tasks/overdue', { tenant })], ...staffOnly });
+  const upcoming = useQuery<Task[]>({ queryKey: [apiPath(`tasks/upcoming?days=${MY_TASKS_DAYS - 1}`, { tenant })], ...staffOnly });
+  const tracker = useQuery<ComplianceItem[]>({
+    queryKey: [apiQueryPath('compliance-tracker', { startDate: dayStart(today), endDate: dayEnd(addDays(today, COMPLIANCE_SOON_DAYS)), limit: 200 }, { tenant })],
+  });
+  const open = useQuery<DocumentRequestSummary[]>({ queryKey: [apiQueryPath('document-requests', { status: 'open', limit: 100 }, { tenant })] });
+
+  // The list carries no items: the requests this viewer reviews are read one by one for their uploads.
+  const reviewed = client || !open.data ? [] : requestsToReview(open.data, me, canSetUpFirmWork(user)).slice(0, REVIEW_REQUESTS_READ);
+  const details = useQueries({
+    queries: reviewed.map((r) => ({ queryKey: [apiPath(`document-requests/${r.id}`, { tenant })] })),
+    combine: (results) => ({
+      requests: results.every((r) => r.isSuccess) ? results.map((r) => r.data as DocumentRequest) : undefined,
+      error: results.find((r) => r.isError)?.error ?? null,
+    }),
+  });
+
+  const tasks: PanelState | null = client ? null : {
+    entries: overdue.data && upcoming.data ? myTaskEntries(overdue.data, upcoming.data, me) : undefined,
+    error: overdue.error ?? upcoming.error,
+  };
+  const uploads: PanelState | null = client ? null : {
+    entries: open.data && details.requests ? uploadEntries(details.requests, today) : undefined,
+    error: open.error ?? details.error,
+  };
+  const requests = client ? { entries: open.data && clientRequestEntries(open.data, today), error: open.error } : null;
+  const compliance: PanelState = { entries: tracker.data && complianceEntries(tracker.data), error: tracker.error };
+  const panels = [tasks, uploads, requests, compliance].filter((p): p is PanelState => p !== null);
+  return { tasks, uploads, requests, compliance, settled: panels.every((p) => p.entries !== undefined || p.error) };
+}

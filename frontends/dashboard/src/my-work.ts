@@ -1,0 +1,106 @@
+import type { ComplianceItem } from '@ledgerline/contracts/compliance.contracts.ts';
+import type { DocumentRequest, DocumentRequestSummary } from '@ledgerline/contracts/requests.contracts.ts';
+import { taskActionUrl, type Task } from '@ledgerline/contracts/tasks.contracts.ts';
+import { parseCalendarDate, toCalendarDate } from '@ledgerline/ui/calendar-date.ts';
+
+/*
+ * What the home panels list (docs/using/getting-started.md "Your home"): plain selections over
+ * the reads the panels make, so the rules are tested without a browser.
+ */
+
+/** "This week": today and the six days after it, the Tasks page's upcoming window. */
+export const MY_TASKS_DAYS = 7;
+/** Compliance items shown are due within this many days from today. */
+export const COMPLIANCE_SOON_DAYS = 14;
+/** A panel lists at most this many entries and says how many more there are. */
+export const PANEL_ROWS = 5;
+/** Open requests whose items are read to find uploads waiting for review (the list carries no items). */
+export const REVIEW_REQUESTS_READ = 20;
+
+export const complianceItemHref = (id: number): string => `/compliance?item=${id}`;
+export const requestHref = (id: number): string => `/requests/${id}`;
+
+export interface WorkEntry {
+  key: string;
+  title: string;
+  detail: string;
+  /** A calendar date 'YYYY-MM-DD', or null. */
+  dueDate: string | null;
+  overdue: boolean;
+  href: string;
+}
+
+export function addDays(date: string, days: number): string {
+  const day = parseCalendarDate(date)!;
+  day.setDate(day.getDate() + days);
+  return toCalendarDate(day);
+}
+
+const taskEntry = (t: Task, overdue: boolean): WorkEntry => ({
+  key: `task-${t.id}`,
+  title: t.title,
+  detail: t.clientName ?? 'No client',
+  dueDate: t.dueDate,
+  overdue,
+  href: taskActionUrl(t.id),
+});
+
+/**
+ * The viewer's own open tasks: the overdue ones first, then those due this week. Both lists
+ * come from the server, which reads "today" in the firm's time zone.
+ */
+export function myTaskEntries(overdue: readonly Task[], upcoming: readonly Task[], userId: number): WorkEntry[] {
+  const mine = (t: Task) => t.assignedToId === userId;
+  return [...overdue.filter(mine).map((t) => taskEntry(t, true)), ...upcoming.filter(mine).map((t) => taskEntry(t, false))];
+}
+
+/** Tracker items not yet filed, soonest due first (the read asks for today to COMPLIANCE_SOON_DAYS ahead). */
+export function complianceEntries(items: readonly ComplianceItem[]): WorkEntry[] {
+  return items
+    .filter((i) => i.status !== 'filed')
+    .sort((a, b) => a.dueDate.localeCompare(b.dueDate) || a.id - b.id)
+    .map((i) => ({
+      key: `compliance-${i.id}`,
+      title: `${i.reportTypeName} · ${i.period}`,
+      detail: i.clientName,
+      dueDate: i.dueDate,
+      overdue: false,
+      href: complianceItemHref(i.id),
+    }));
+}
+
+/** Requests the viewer reviews: all of them for Admin and DTA, else those assigned to them. */
+export function requestsToReview(requests: readonly DocumentRequestSummary[], userId: number, reviewsAll: boolean): DocumentRequestSummary[] {
+  return requests.filter((r) => r.status === 'open' && (reviewsAll || r.assignedToId === userId));
+}
+
+/** One entry per item with an upload waiting for a decision (status 'uploaded'). */
+export function uploadEntries(requests: readonly DocumentRequest[], today: string): WorkEntry[] {
+  return requests.flatMap((r) =>
+    r.items
+      .filter((i) => i.status === 'uploaded')
+      .map((i) => ({
+        key: `upload-${r.id}-${i.id}`,
+        title: i.title,
+        detail: `${r.clientName} · ${r.title}`,
+        dueDate: r.dueDate,
+        overdue: r.dueDate < today,
+        href: requestHref(r.id),
+      })),
+  );
+}
+
+/** A Client user's open requests with how far along they are ("2 of 5 in"). */
+export function clientRequestEntries(requests: readonly DocumentRequestSummary[], today: string): (WorkEntry & { progress: DocumentRequestSummary['progress'] })[] {
+  return requests
+    .filter((r) => r.status === 'open')
+    .map((r) => ({
+      key: `request-${r.id}`,
+      title: r.title,
+      detail: `${r.progress.done} of ${r.progress.required} required items done`,
+      dueDate: r.dueDate,
+      overdue: r.dueDate < today,
+      href: requestHref(r.id),
+      progress: r.progress,
+    }));
+}

@@ -1,0 +1,245 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Page } from 'playwright-core';
+import type { ComplianceSchedule } from '@ledgerline/contracts/compliance.contracts.ts';
+import type { Conversation, Message } from '@ledgerline/contracts/messaging.contracts.ts';
+import type { DocumentRequest } from '@ledgerline/contracts/requests.contracts.ts';
+import type { Task } from '@ledgerline/contracts/tasks.contracts.ts';
+import { toCalendarDate } from '@ledgerline/ui/calendar-date.ts';
+import { eventually } from '@ledgerline/kit/testing/eventually.ts';
+import { apiClient } from '@ledgerline/server/portal-harness.ts';
+import { addFirmUser, openAs, startPortalBrowser, uniqueSuffix, type FirmLogin, type PortalBrowser } from '../../ui/test/portal-browser.ts';
+
+/*
+ * The everyday screens of issue 24 at a phone's and a desktop's size: each person's home
+ * (staff Admin, a CPA who serves one of the two clients, a Client user), the task list's
+ * per-client progress and latest comment, and Sent turning Read for a message's sender.
+ */
+const BUS_WAIT_MS = 20_000;
+const suffix = uniqueSuffix();
+const TENANT = `home${suffix}`;
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1440, height: 900 };
+const clientDetails = (name: string) => ({ name, address: '4 Market Road', phone: '(555)-123-4567', federalId: '12-3456789', stateId: 'ST-4411', email: `${name.split(' ')[0]!.toLowerCase()}@example.com` });
+/** A calendar date `days` from today. */
+const inDays = (days: number) => { const d = new Date(); d.setDate(d.getDate() + days); return d; };
+
+/** Retries a set-up call until it answers (services learn of new firms, clients and users from events); its answer. */
+async function once<T>(attempt: () => Promise<T>): Promise<T> {
+  let result: T | undefined;
+  await eventually(async () => { result = await attempt(); }, BUS_WAIT_MS, 300);
+  return result!;
+}
+
+describe('home panels, task progress and read status in Chromium', () => {
+  let portal: PortalBrowser;
+  let call: ReturnType<typeof apiClient>;
+  let admin: FirmLogin;
+  let cpa: FirmLogin;
+  let clientUser: FirmLogin;
+  let clientUserId: number;
+  const clients: Record<string, number> = {};
+  const tasks = {} as Record<'admin' | 'cpa', Task>;
+  const requests = {} as Record<'bayview' | 'coral', DocumentRequest>;
+
+  const panel = (page: Page, title: string) => page.getByRole('region', { name: title, exact: true });
+  const entries = (page: Page, title: string) => panel(page, title).locator('.my-work__entry');
+  const entryTexts = (page: Page, title: string) => entries(page, title).allInnerTexts();
+  const hrefs = (page: Page, title: string) => entries(page, title).evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+  /** The page never scrolls sideways. */
+  const overflowsSideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
+
+  async function upload(requestId: number, itemId: number, token: string, name: string): Promise<void> {
+    const form = new FormData();
+    form.append('file', new Blob([`${name} contents`], { type: 'text/plain' }), name);
+    const r = await fetch(`${portal.baseUrl}/api/${TENANT}/document-requests/${requestId}/items/${itemId}/files`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token}` } });
+    expect(r.status).toBe(201);
+  }
+
+  beforeAll(async () => {
+    portal = await startPortalBrowser(['shell', 'dashboard', 'tasks', 'messaging']);
+    call = apiClient(portal.baseUrl);
+    expect((await call('POST', '/api/companies', portal.adminToken, { name: `Harbor Accounts ${suffix}`, shortName: TENANT })).status).toBe(201);
+    for (const name of ['Bayview Bakery', 'Coral Imports']) {
+      const r = await call<{ id: number }>('POST', `/api/${TENANT}/clients`, portal.adminToken, clientDetails(name));
+      expect(r.status).toBe(201);
+      clients[name] = r.body.id;
+    }
+    const type = await call<{ id: number }>('POST', `/api/${TENANT}/report-types`, portal.adminToken, { name: 'Sales Tax' });
+    expect(type.status).toBe(201);
+    const adminUser = await addFirmUser(portal, TENANT, { username: `ada${suffix}`, fullName: 'Ada Admin', roleId: 1, clientIds: null });
+    admin = adminUser.login;
+    // A CPA who serves Bayview only, with the Sales Tax report type.
+    const cpaCreated = await call<{ id: number }>('POST', `/api/${TENANT}/users`, portal.adminToken, {
+      username: `carl${suffix}`, password: 'password1', fullName: 'Carl CPA', roleId: 3, clientIds: [clients['Bayview Bakery']], reportTypeIds: [type.body.id],
+    });
+    expect(cpaCreated.status).toBe(201);
+    cpa = (await call<FirmLogin>('POST', `/api/${TENANT}/auth/login`, null, { username: `carl${suffix}`, password: 'password1' })).body;
+    const added = await addFirmUser(portal, TENANT, { username: `bea${suffix}`, fullName: 'Bea Baker', roleId: 4, clientIds: [clients['Bayview Bakery']!] });
+    clientUser = added.login;
+    clientUserId = added.id;
+
+    // Monthly sales tax for both clients, due five days from now: one item each in the next 14 days.
+    const due = inDays(5);
+    for (const name of ['Bayview Bakery', 'Coral Imports']) {
+      const schedule = await once(async () => {
+        const r = await call<ComplianceSchedule>('POST', `/api/${TENANT}/compliance-schedules`, admin.token, { clientId: clients[name], reportTypeId: type.body.id, frequency: 'monthly', dueDayOfMonth: due.getDate() });
+        expect(r.status).toBe(201);
+        return r.body;
+      });
+      for (const year of new Set([new Date().getFullYear(), due.getFullYear()])) {
+        expect((await call('POST', `/api/${TENANT}/compliance-schedules/${schedule.id}/generate/${year}`, admin.token)).status).toBe(200);
+      }
+    }
+
+    // Tasks: one for the Admin across both clients (Bayview done, with a comment), one for the CPA.
+    const week = toCalendarDate(inDays(2));
+    tasks.admin = await once(async () => {
+      const r = await call<Task>('POST', `/api/${TENANT}/tasks`, admin.token, { title: 'Quarterly sales tax', dueDate: week, assignedToId: adminUser.id, clientIds: [clients['Bayview Bakery'], clients['Coral Imports']] });
+      expect(r.status).toBe(201);
+      return r.body;
+    });
+    expect((await call('PATCH', `/api/${TENANT}/tasks/${tasks.admin.id}/client-status/${clients['Bayview Bakery']}`, admin.token, { status: 'completed', comments: 'Filed, receipt in Reports' })).status).toBe(200);
+    const cpaId = (cpa.user as { id: number }).id;
+    tasks.cpa = (await call<Task>('POST', `/api/${TENANT}/tasks`, admin.token, { title: 'Bayview payroll check', dueDate: week, assignedToId: cpaId, clientIds: [clients['Bayview Bakery']] })).body;
+
+    // Document requests: Bayview's is the CPA's to review, Coral's the Admin's; each has an upload waiting.
+    const ask = (name: string, reviewer: number, title: string) => once(async () => {
+      const r = await call<DocumentRequest>('POST', `/api/${TENANT}/document-requests`, admin.token, {
+        clientId: clients[name], title, dueDate: toCalendarDate(inDays(10)), assignedToId: reviewer, items: [{ title: 'Sales register' }, { title: 'Bank statements' }],
+      });
+      expect(r.status).toBe(201);
+      return r.body;
+    });
+    requests.bayview = await ask('Bayview Bakery', cpaId, 'November books');
+    requests.coral = await ask('Coral Imports', adminUser.id, 'Coral year-end');
+    await upload(requests.bayview.id, requests.bayview.items[0]!.id, clientUser.token, 'sales-register.txt');
+    await upload(requests.coral.id, requests.coral.items[1]!.id, admin.token, 'coral-bank.txt');
+  }, 600_000);
+
+  afterAll(async () => {
+    await portal?.close();
+  });
+
+  for (const [size, viewport] of [['phone', PHONE], ['desktop', DESKTOP]] as const) {
+    it(`an Admin's home (${size}): their tasks, compliance of every client due soon, and every upload to review; each entry opens its item`, async () => {
+      const page = await openAs(portal, portal.baseUrl, admin, `/${TENANT}/dashboard`);
+      await page.setViewportSize(viewport);
+      await panel(page, 'My Tasks').getByText('Quarterly sales tax').waitFor();
+      expect(await entryTexts(page, 'My Tasks')).toEqual([expect.stringMatching(/^Quarterly sales tax\s+Bayview Bakery, Coral Imports\s+Due /)]);
+      await panel(page, 'Compliance Due Soon').getByText('Coral Imports').waitFor();
+      const compliance = await entryTexts(page, 'Compliance Due Soon');
+      expect(compliance).toHaveLength(2);
+      expect(compliance.join('\n')).toMatch(/Sales Tax · .*\s+Bayview Bakery/);
+      expect((await hrefs(page, 'Compliance Due Soon')).every((h) => /^\/compliance\?item=\d+$/.test(h!))).toBe(true);
+      await panel(page, 'Uploads to Review').getByText('Coral Imports · Coral year-end').waitFor();
+      expect(await entryTexts(page, 'Uploads to Review')).toEqual(expect.arrayContaining([
+        expect.stringMatching(/^Sales register\s+Bayview Bakery · November books/),
+        expect.stringMatching(/^Bank statements\s+Coral Imports · Coral year-end/),
+      ]));
+      expect(await hrefs(page, 'Uploads to Review')).toEqual(expect.arrayContaining([`/requests/${requests.bayview.id}`, `/requests/${requests.coral.id}`]));
+      // The document charts still follow below the panels.
+      await page.getByRole('tab', { name: 'Overview' }).waitFor();
+      expect(await overflowsSideways(page)).toBe(false);
+      await portal.screenshot(page, `home-admin-${size}`);
+      // A task entry opens the task itself.
+      await entries(page, 'My Tasks').first().click();
+      const form = page.getByRole('dialog', { name: 'Edit Task' });
+      await form.waitFor();
+      await expect(form.getByLabel('Title *').inputValue()).resolves.toBe('Quarterly sales tax');
+      await page.close();
+    });
+  }
+
+  it('a CPA with one of the two clients sees only that client\'s compliance and only the uploads they review', async () => {
+    const page = await openAs(portal, portal.baseUrl, cpa, `/${TENANT}/dashboard`);
+    await page.setViewportSize(PHONE);
+    await panel(page, 'My Tasks').getByText('Bayview payroll check').waitFor();
+    expect(await entryTexts(page, 'My Tasks')).toEqual([expect.stringMatching(/^Bayview payroll check\s+Bayview Bakery/)]);
+    await panel(page, 'Compliance Due Soon').getByText('Bayview Bakery').waitFor();
+    expect(await entryTexts(page, 'Compliance Due Soon')).toEqual([expect.stringMatching(/Bayview Bakery/)]);
+    await panel(page, 'Uploads to Review').getByText('Sales register').waitFor();
+    expect(await entryTexts(page, 'Uploads to Review')).toEqual([expect.stringMatching(/^Sales register\s+Bayview Bakery · November books/)]);
+    expect(await page.locator('.my-work').innerText()).not.toContain('Coral');
+    await portal.screenshot(page, 'home-cpa-phone');
+    await page.close();
+  });
+
+  for (const [size, viewport] of [['phone', PHONE], ['desktop', DESKTOP]] as const) {
+    it(`a Client user's home (${size}) says what the firm needs from them: the open request with its progress and their compliance due`, async () => {
+      const page = await openAs(portal, portal.baseUrl.replace('127.0.0.1', 'localhost'), clientUser, `/${TENANT}/dashboard`);
+      await page.setViewportSize(viewport);
+      await page.getByRole('heading', { name: 'What we need from you' }).waitFor();
+      await panel(page, 'Document Requests').getByText('November books').waitFor();
+      expect(await entryTexts(page, 'Document Requests')).toEqual([expect.stringMatching(/^November books\s+0 of 2 required items done/)]);
+      expect(await hrefs(page, 'Document Requests')).toEqual([`/requests/${requests.bayview.id}`]);
+      await expect(panel(page, 'Document Requests').locator('.p-progressbar').count()).resolves.toBe(1);
+      await panel(page, 'Compliance Due Soon').getByText('Bayview Bakery').waitFor();
+      expect(await entryTexts(page, 'Compliance Due Soon')).toHaveLength(1);
+      // Staff's panels are not offered to a client.
+      await expect(page.getByRole('region', { name: 'My Tasks' }).count()).resolves.toBe(0);
+      await expect(page.getByRole('region', { name: 'Uploads to Review' }).count()).resolves.toBe(0);
+      expect(await overflowsSideways(page)).toBe(false);
+      await portal.screenshot(page, `home-client-${size}`);
+      await page.close();
+    });
+  }
+
+  it('the task list shows "1 of 2 clients done" and the latest client comment; the form offers the report types the user may use', async () => {
+    for (const viewport of [DESKTOP, PHONE]) {
+      const page = await openAs(portal, portal.baseUrl, admin, `/${TENANT}/tasks`);
+      await page.setViewportSize(viewport);
+      const row = page.locator(`.task-row-${tasks.admin.id}`);
+      await row.getByText('1 of 2 clients done').waitFor();
+      await expect(row.locator('.task-clients__comment').innerText()).resolves.toBe('Bayview Bakery: “Filed, receipt in Reports”');
+      // The comment never pushes the row's last action out of view.
+      const remove = await row.getByRole('button', { name: 'Delete task' }).boundingBox();
+      expect(remove!.x + remove!.width).toBeLessThanOrEqual(viewport.width);
+      await portal.screenshot(page, `tasks-progress-${viewport.width}`);
+      await page.close();
+    }
+    const page = await openAs(portal, portal.baseUrl, cpa, `/${TENANT}/tasks?task=${tasks.cpa.id}`);
+    const form = page.getByRole('dialog', { name: 'Edit Task' });
+    await form.waitFor();
+    await form.locator('.p-dropdown', { has: page.locator('#task-report-type') }).click();
+    await expect(page.locator('li[role="option"]').allInnerTexts()).resolves.toEqual(['Sales Tax']);
+    await page.locator('li[role="option"]', { hasText: 'Sales Tax' }).click();
+    await form.getByRole('button', { name: 'Update Task' }).click();
+    await form.waitFor({ state: 'hidden' });
+    await eventually(async () => {
+      const saved = (await call<Task[]>('GET', `/api/${TENANT}/tasks`, cpa.token)).body.find((t) => t.id === tasks.cpa.id)!;
+      expect(saved.reportTypeId).not.toBeNull();
+    }, 5_000);
+    await page.close();
+  });
+
+  it('the sender sees Sent, then Read the moment the recipient opens the conversation', async () => {
+    const conversation = await once(async () => {
+      const r = await call<Conversation>('POST', `/api/${TENANT}/conversations`, admin.token, { title: 'Receipts', participantIds: [clientUserId] });
+      expect(r.status).toBe(201);
+      return r.body;
+    });
+    const sent = await call<Message>('POST', `/api/${TENANT}/conversations/${conversation.id}/messages`, admin.token, { content: 'Your receipt is in Reports.', messageType: 'text' });
+    expect(sent.status).toBe(201);
+    for (const viewport of [PHONE, DESKTOP]) {
+      const adminPage = await openAs(portal, portal.baseUrl, admin, `/${TENANT}/messages`);
+      await adminPage.setViewportSize(viewport);
+      const own = adminPage.locator(`.message[data-message-id="${sent.body.id}"]`);
+      if (viewport === PHONE) {
+        await own.locator('.message__status', { hasText: 'Sent' }).waitFor();
+        await portal.screenshot(adminPage, 'message-sent-phone');
+        // The recipient opens the conversation: the sender's page turns it Read without a reload.
+        const clientPage = await openAs(portal, portal.baseUrl.replace('127.0.0.1', 'localhost'), clientUser, `/${TENANT}/messages`);
+        await clientPage.locator('.thread__head', { hasText: 'Receipts' }).waitFor();
+        await own.locator('.message__status', { hasText: 'Read' }).waitFor();
+        await portal.screenshot(adminPage, 'message-read-phone');
+        await clientPage.close();
+      } else {
+        // Read status also comes with the page, not only live.
+        await own.locator('.message__status', { hasText: 'Read' }).waitFor();
+      }
+      // Only the sender's own messages carry a status.
+      await expect(adminPage.locator('.message:not(.message--own) .message__status').count()).resolves.toBe(0);
+      await adminPage.close();
+    }
+  });
+});

@@ -1,0 +1,66 @@
+import { describe, expect, it } from '@jest/globals';
+import type { ComplianceItem } from '@ledgerline/contracts/compliance.contracts.ts';
+import type { DocumentRequest, DocumentRequestSummary } from '@ledgerline/contracts/requests.contracts.ts';
+import type { Task } from '@ledgerline/contracts/tasks.contracts.ts';
+import { addDays, clientRequestEntries, complianceEntries, myTaskEntries, requestsToReview, uploadEntries } from '../src/my-work.ts';
+
+const task = (id: number, assignedToId: number | null, dueDate: string): Task => ({
+  id, title: `Task ${id}`, description: null, priority: 'medium', status: 'pending', dueDate, assignedToId, assignedToName: null,
+  createdById: 1, clientIds: [], clientName: id === 1 ? 'Mehta Exports' : null, reportTypeId: null, isRecurring: false, recurringPattern: null,
+  recurringEndDate: null, completedAt: null, createdAt: '', updatedAt: '', clientProgress: { done: 0, total: 0 }, latestClientComment: null,
+});
+
+const item = (id: number, dueDate: string, status: ComplianceItem['status']): ComplianceItem => ({
+  id, scheduleId: 1, clientId: 7, clientName: 'Mehta Exports', reportTypeId: 2, reportTypeName: 'GST Return', period: 'Oct 2026',
+  periodStart: '2026-10-01', periodEnd: '2026-10-31', dueDate, status, filedDate: null, extensionDate: null, remarks: null,
+  assignedToId: null, assignedToName: null, aiConfidence: 0, autoDetected: false, sourceFileId: null, createdAt: '', updatedAt: '',
+});
+
+const request = (id: number, assignedToId: number, dueDate: string, items: DocumentRequest['items'] = []): DocumentRequest => ({
+  id, clientId: 7, clientName: 'Mehta Exports', title: `Request ${id}`, message: null, dueDate, status: 'open', reminderEveryDays: 3,
+  reportTypeId: null, trackerItemId: null, assignedToId, assignedToName: 'Priya', createdById: 1, createdAt: '', updatedAt: '', lastActivityAt: '',
+  progress: { required: 4, done: 1 }, items,
+});
+
+const requestItem = (id: number, status: DocumentRequest['items'][number]['status']) => ({
+  id, title: `Item ${id}`, description: null, required: true, reportTypeId: null, status, clientComment: null, staffComment: null, files: [],
+});
+
+describe('home panels', () => {
+  it('adds calendar days across a month end', () => {
+    expect(addDays('2026-11-26', 14)).toBe('2026-12-10');
+  });
+
+  it('my tasks: only the viewer\'s, overdue first and marked, each opening its task', () => {
+    const entries = myTaskEntries([task(3, 5, '2026-11-20'), task(4, 6, '2026-11-19')], [task(1, 5, '2026-11-27'), task(2, 6, '2026-11-28')], 5);
+    expect(entries.map((e) => [e.title, e.overdue, e.href, e.detail])).toEqual([
+      ['Task 3', true, '/tasks?task=3', 'No client'],
+      ['Task 1', false, '/tasks?task=1', 'Mehta Exports'],
+    ]);
+  });
+
+  it('compliance due soon: filed items left out, soonest first, each opening the compliance page at its item', () => {
+    const entries = complianceEntries([item(2, '2026-12-05', 'pending'), item(1, '2026-11-30', 'delayed'), item(3, '2026-11-29', 'filed')]);
+    expect(entries.map((e) => [e.title, e.dueDate, e.href])).toEqual([
+      ['GST Return · Oct 2026', '2026-11-30', '/compliance?item=1'],
+      ['GST Return · Oct 2026', '2026-12-05', '/compliance?item=2'],
+    ]);
+  });
+
+  it('uploads to review: a reviewer sees their own requests, Admin and DTA all; only uploaded items count', () => {
+    const open = [request(1, 5, '2026-12-01'), request(2, 6, '2026-12-02')];
+    expect(requestsToReview(open, 5, false).map((r) => r.id)).toEqual([1]);
+    expect(requestsToReview(open, 5, true).map((r) => r.id)).toEqual([1, 2]);
+    const entries = uploadEntries([request(1, 5, '2026-11-20', [requestItem(10, 'uploaded'), requestItem(11, 'requested'), requestItem(12, 'accepted')])], '2026-11-26');
+    expect(entries).toEqual([
+      { key: 'upload-1-10', title: 'Item 10', detail: 'Mehta Exports · Request 1', dueDate: '2026-11-20', overdue: true, href: '/requests/1' },
+    ]);
+  });
+
+  it("a Client user's open requests carry their progress and open /requests/{id}", () => {
+    const summary: DocumentRequestSummary = (({ items: _items, ...rest }) => rest)(request(9, 5, '2026-12-01'));
+    expect(clientRequestEntries([summary, { ...summary, id: 10, status: 'completed' }], '2026-11-26')).toEqual([
+      { key: 'request-9', title: 'Request 9', detail: '1 of 4 required items done', dueDate: '2026-12-01', overdue: false, href: '/requests/9', progress: { required: 4, done: 1 } },
+    ]);
+  });
+});
