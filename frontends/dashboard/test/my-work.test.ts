@@ -13,7 +13,7 @@ const task = (id: number, assignedToId: number | null, dueDate: string): Task =>
 const item = (id: number, dueDate: string, status: ComplianceItem['status']): ComplianceItem => ({
   id, scheduleId: 1, clientId: 7, clientName: 'Mehta Exports', reportTypeId: 2, reportTypeName: 'GST Return', period: 'Oct 2026',
   periodStart: '2026-10-01', periodEnd: '2026-10-31', dueDate, status, filedDate: null, extensionDate: null, remarks: null,
-  assignedToId: null, assignedToName: null, aiConfidence: 0, autoDetected: false, sourceFileId: null, createdAt: '', updatedAt: '',
+  assignedToId: null, assignedToName: null, aiConfidence: 0, autoDetected: false, sourceFileId: null, createdAt: '', updatedAt: '', documentRequest: null,
 });
 
 const request = (id: number, assignedToId: number, dueDate: string, items: DocumentRequest['items'] = []): DocumentRequest => ({
