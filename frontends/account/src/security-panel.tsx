@@ -12,6 +12,7 @@ import { formatDate } from '@ledgerline/ui/date-format.ts';
 import { failureReason } from '@ledgerline/ui/server-message.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 import { CodeForm, RecoveryCodesPanel, TotpEnrolment } from '@ledgerline/ui/totp-enrolment.tsx';
+import { PasskeysSection } from './passkeys-section.tsx';
 
 const mfaPath = () => apiPath('auth/mfa');
 const sessionsPath = () => apiPath('auth/sessions');
@@ -21,7 +22,7 @@ const signInsPath = () => apiPath('auth/sign-ins');
 
 type Action = 'setup' | 'remove' | 'regenerate' | null;
 
-/** Security (issue 26): the signed-in user's authenticator, recovery codes and recent sign-ins. */
+/** Security (issue 26): the signed-in user's authenticator, recovery codes, passkeys, sessions and recent sign-ins. */
 export function SecurityPanel() {
   const queryClient = useQueryClient();
   const status = useQuery({ queryKey: [mfaPath()], queryFn: () => apiJson<MfaStatus>('GET', mfaPath()) });
@@ -89,6 +90,7 @@ export function SecurityPanel() {
           )}
         </section>
       )}
+      {s && !s.managedByKeycloak && <PasskeysSection onChange={() => queryClient.invalidateQueries({ queryKey: [mfaPath()] })} />}
       <SessionsSection />
       <section aria-labelledby="security-sign-ins">
         <h3 id="security-sign-ins">Recent sign-ins</h3>

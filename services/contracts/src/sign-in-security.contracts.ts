@@ -144,7 +144,8 @@ export const authenticationResponseSchema = z.object({
   response: z.object({
     clientDataJSON: base64url('clientDataJSON', 4000),
     authenticatorData: base64url('authenticatorData', 4000),
-    signature: base64url('signature', 2000),
+    // Post-quantum keys (ML-DSA, which browsers now offer) sign with up to 4.6 kB.
+    signature: base64url('signature', 10_000),
     userHandle: base64url('userHandle', 200).optional(),
   }, { error: 'The passkey\'s response is missing' }).loose(),
 }, { error: 'The passkey\'s response is missing' });
