@@ -15,6 +15,7 @@ const suffix = uniqueSuffix();
 const firm = { name: `Passkey Tax ${suffix}`, shortName: `passkey${suffix}` };
 const PASSWORD = 'password1';
 const cpa = { username: `paula${suffix}`, fullName: 'Paula Key', roleId: 3 };
+const admin = { username: `adam${suffix}`, fullName: 'Adam Admin', roleId: 1 };
 
 describe('passkeys in Chromium', () => {
   let portal: PortalBrowser;
@@ -26,10 +27,12 @@ describe('passkeys in Chromium', () => {
   beforeAll(async () => {
     const port = await freePort();
     baseUrl = `http://localhost:${port}`;
-    portal = await startPortalBrowser(['shell', 'access', 'account'], { KEYCLOAK_URL: '', PORT: String(port), PUBLIC_BASE_URL: baseUrl });
+    portal = await startPortalBrowser(['shell', 'access', 'account', 'directory'], { KEYCLOAK_URL: '', PORT: String(port), PUBLIC_BASE_URL: baseUrl });
     const call = apiClient(portal.baseUrl);
     expect((await call('POST', '/api/companies', portal.adminToken, firm)).status).toBe(201);
-    expect((await call('POST', `/api/${firm.shortName}/users`, portal.adminToken, { ...cpa, password: PASSWORD, clientIds: [], reportTypeIds: [] })).status).toBe(201);
+    for (const person of [cpa, admin]) {
+      expect((await call('POST', `/api/${firm.shortName}/users`, portal.adminToken, { ...person, password: PASSWORD, clientIds: [], reportTypeIds: [] })).status).toBe(201);
+    }
     page = await portal.browser.newPage(baseUrl);
     cdp = await page.context().newCDPSession(page);
     await cdp.send('WebAuthn.enable', { enableUI: false });
@@ -101,7 +104,23 @@ describe('passkeys in Chromium', () => {
     await expectToast(page, 'Login Successful');
   });
 
+  it('an Admin sees the passkey among the CPA\'s second factors, with a reset', async () => {
+    await signOut();
+    await submitLogin(page, admin.username, PASSWORD);
+    await page.waitForURL(`**/${firm.shortName}/dashboard`);
+    await page.goto(`${baseUrl}/${firm.shortName}/settings`);
+    await page.getByRole('tab', { name: 'Security' }).click();
+    const row = page.getByTestId('user-factors').locator('tr', { hasText: cpa.username });
+    await row.getByRole('button', { name: `Reset second factors of ${cpa.username}` }).waitFor();
+    expect(await row.locator('td').allTextContents()).toEqual([`${cpa.fullName} (${cpa.username})`, 'CPA', 'Off', '0', '1', 'Reset']);
+    await page.getByTestId('security-events').getByText('factor-added').first().waitFor();
+    await signOut();
+  });
+
   it('removes the passkey in Security; the password alone signs in again', async () => {
+    await submitLogin(page, cpa.username, PASSWORD);
+    await page.getByRole('button', { name: 'Use a passkey' }).click();
+    await reachDashboard();
     await page.goto(`${baseUrl}/${firm.shortName}/account-settings`);
     await page.getByRole('button', { name: 'Remove passkey Work laptop' }).click();
     await page.getByTestId('passkeys').getByText('No passkeys yet').waitFor();
