@@ -45,7 +45,13 @@ export function SecurityPanel() {
   return (
     <Card title="Security" className="account-security">
       {status.isError && <Message severity="error" text={failureReason(status.error)} className="page-error" />}
-      {s?.managedByKeycloak && <p>Your firm signs in through Keycloak: set up second factors in your Keycloak account.</p>}
+      {s?.managedByKeycloak && (
+        <section aria-labelledby="security-keycloak">
+          <h3 id="security-keycloak">Second factors</h3>
+          <p>Your firm signs in through Keycloak: set up an authenticator app or a passkey in your Keycloak account.</p>
+          {s.accountConsoleUrl && <a className="p-button p-button-outlined" href={s.accountConsoleUrl} target="_blank" rel="noopener noreferrer"><i className="pi pi-external-link" aria-hidden="true" />&nbsp;Open your Keycloak account</a>}
+        </section>
+      )}
       {s && !s.managedByKeycloak && (
         <section aria-labelledby="security-authenticator">
           <h3 id="security-authenticator">Authenticator app</h3>

@@ -80,6 +80,8 @@ export interface MfaStatus {
   required: boolean;
   /** Second factors are kept by the firm's Keycloak realm, not here. */
   managedByKeycloak: boolean;
+  /** Keycloak firms: the realm's account console, where the user sets up their second factors. */
+  accountConsoleUrl?: string;
 }
 
 export const securitySettingsSchema = z.object({

@@ -19,6 +19,7 @@ export const identityConfigSpec = {
   schedulerPollMs: field('SCHEDULER_POLL_MS', env.int(5000, 50), 'how often each identity replica looks for e-mails to send'),
   emailCodeRequestsPerAddress: field('EMAIL_CODE_REQUESTS_PER_ADDRESS', env.int(5, 1), 'e-mailed codes one address may ask for within the login throttle window before 429'),
   keycloakUrl: field('KEYCLOAK_URL', env.optionalUrl(), 'Keycloak base URL: each firm gets a realm; unset uses the built-in issuer'),
+  keycloakPublicUrl: field('KEYCLOAK_PUBLIC_URL', env.optionalUrl(), 'Keycloak as users\' browsers reach it, for the Security screen\'s link to a firm\'s account console; unset uses KEYCLOAK_URL'),
   keycloakAdminUsername: field('KEYCLOAK_ADMIN_USERNAME', env.string('admin'), 'Keycloak administrator (master realm)'),
   keycloakAdminPassword: field('KEYCLOAK_ADMIN_PASSWORD', env.optionalString(), 'its password'),
   keycloakRealmPrefix: field('KEYCLOAK_REALM_PREFIX', env.string('portal-'), 'realm name = prefix + firm short name'),

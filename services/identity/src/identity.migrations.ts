@@ -273,5 +273,11 @@ export const identityTenantMigrations: ServiceMigrations = {
       ALTER TABLE passkeys ADD FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE;
       ALTER TABLE passkey_ceremonies ADD FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE`,
     },
+    {
+      id: '008_realm_code_step',
+      // Keycloak firms: the password of a sign-in whose realm asks for a one-time code too,
+      // sealed until the code step sends both to the realm (the challenge lives 5 minutes).
+      sql: 'ALTER TABLE mfa_challenges ADD COLUMN sealed_password text',
+    },
   ],
 };

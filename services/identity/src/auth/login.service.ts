@@ -5,7 +5,7 @@ import { NotFound, Unauthenticated } from '@ledgerline/kit/errors.ts';
 import type { Company, User } from '@ledgerline/contracts/identity.contracts.ts';
 import type { LoginResponse } from '@ledgerline/contracts/auth.contracts.ts';
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
-import type { LoginOutcome, MfaMethod } from '@ledgerline/contracts/sign-in-security.contracts.ts';
+import type { CodeMethod, LoginOutcome, MfaMethod } from '@ledgerline/contracts/sign-in-security.contracts.ts';
 import { CHALLENGE_EXPIRED, eventContext, WRONG_CODE, type MfaService } from '../mfa/mfa.service.ts';
 import { PLATFORM_SCOPE, type MfaSubject, type SignInContext } from '../mfa/mfa-subject.ts';
 import type { IdentityProvider } from '../providers/identity-provider.ts';
@@ -58,6 +58,11 @@ export class LoginService {
     return this.#provider.kind === 'builtin';
   }
 
+  /** Where a Keycloak firm's users set up their second factors (null on the built-in issuer). */
+  accountConsoleUrl(shortName: string): string | null {
+    return this.#provider.accountConsoleUrl(shortName);
+  }
+
   async tenantLogin(shortName: string, username: string, password: string, ctx: SignInContext): Promise<LoginOutcome> {
     const company = await this.#activeCompany(shortName);
     const throttleKey = `${shortName}:${username}`;
@@ -66,6 +71,10 @@ export class LoginService {
     const token = await this.#provider.login(shortName, username, password);
     const found = await this.#users.findByUsername(db, username);
     if (!token || !found) {
+      if (found && !this.ownsFactors && (await this.#provider.asksForOtp(shortName, username))) {
+        // The realm refused password and no code alike: its code goes with the password next.
+        return this.#mfa.realmCodeStep(this.#tenantSubject(company, found), throttleKey, password);
+      }
       this.#throttle.recordFailure(throttleKey, ctx.address);
       await this.#mfa.events.record(db, { kind: 'sign-in-failed', userId: found?.id ?? null, username, method: 'password', ...eventContext(ctx) });
       throw new Unauthenticated(INVALID_CREDENTIALS);
@@ -112,7 +121,10 @@ export class LoginService {
    * administrator's path. A challenge of another firm, or of a firm on the platform's path,
    * is refused like an expired one.
    */
-  async verify(pathTenant: string | null, platformOnly: boolean, challenge: string, method: MfaMethod, check: (tx: Queryable, s: MfaSubject) => Promise<boolean>, ctx: SignInContext): Promise<LoginResponse> {
+  async verify(
+    pathTenant: string | null, platformOnly: boolean, challenge: string, method: MfaMethod, check: (tx: Queryable, s: MfaSubject) => Promise<boolean>, ctx: SignInContext,
+    providerToken: () => string | undefined = () => undefined,
+  ): Promise<LoginResponse> {
     const subject = await this.subjectOfChallenge(challenge, pathTenant, platformOnly);
     const token = challengeToken(challenge);
     const wrong = method === 'webauthn' ? PASSKEY_NOT_ACCEPTED : WRONG_CODE;
@@ -131,7 +143,21 @@ export class LoginService {
     await this.#mfa.challenges.delete(subject.db, token);
     this.#throttle.recordSuccess(outcome.challenge.throttleKey);
     if (method === 'recovery') await this.#mfa.events.record(subject.db, { kind: 'recovery-code-used', userId: subject.userId, username: subject.username, ...eventContext(ctx) });
-    return this.#complete(subject, ctx, method);
+    return this.#complete(subject, ctx, method, providerToken());
+  }
+
+  /**
+   * The code step: the portal's own factors check the code; a Keycloak firm's realm gets it
+   * with the password the challenge carries, and its token is the sign-in's.
+   */
+  async verifyCode(pathTenant: string | null, platformOnly: boolean, challenge: string, method: CodeMethod, code: string, ctx: SignInContext): Promise<LoginResponse> {
+    let realmToken: string | null = null;
+    return this.verify(pathTenant, platformOnly, challenge, method, async (tx, s) => {
+      if (!s.company || this.ownsFactors) return this.#mfa.checkCode(tx, s, method, code);
+      const password = method === 'totp' ? await this.#mfa.realmPassword(tx, s, challengeToken(challenge)) : null;
+      realmToken = password ? await this.#provider.login(s.company.shortName, s.username, password, code) : null;
+      return realmToken !== null;
+    }, ctx, () => realmToken ?? undefined);
   }
 
   /**

@@ -86,7 +86,7 @@ export function createMfaRouter(deps: {
     api.route(router, {
       method: 'post', path: `${prefix}/mfa/verify`, public: true, body: mfaVerifySchema,
       summary: 'Second step of a sign-in: a code for the login\'s challenge → { token, user, tenant }. 401 for a wrong code; a challenge lives 5 minutes and 5 wrong codes',
-    }, ({ req, body }) => logins.verify(pathTenant(req), platformOnly, body.challenge, body.method, (tx, s) => mfa.checkCode(tx, s, body.method, body.code), signInContext(req)));
+    }, ({ req, body }) => logins.verifyCode(pathTenant(req), platformOnly, body.challenge, body.method, body.code, signInContext(req)));
 
     api.route(router, {
       method: 'post', path: `${prefix}/mfa/email`, public: true, body: mfaEmailSchema, status: 202,
@@ -98,8 +98,15 @@ export function createMfaRouter(deps: {
 
     api.route(router, {
       method: 'get', path: `${prefix}/mfa`, before,
-      summary: `Second factors of ${who}: authenticator, recovery codes left, whether the firm requires one`,
-    }, async ({ res }) => mfa.status(await callerSubject(res, platformOnly), !logins.ownsFactors));
+      summary: `Second factors of ${who}: authenticator, recovery codes left, passkeys, whether the firm requires one; a Keycloak firm's users get the realm's account console (accountConsoleUrl)`,
+    }, async ({ res }) => {
+      const subject = await callerSubject(res, platformOnly, false);
+      if (subject.company && !logins.ownsFactors) {
+        // The realm keeps them: the user is sent to its account console.
+        return { totp: false, recoveryCodesLeft: 0, passkeys: 0, required: false, managedByKeycloak: true, accountConsoleUrl: logins.accountConsoleUrl(subject.company.shortName)! };
+      }
+      return mfa.status(subject);
+    });
 
     api.route(router, {
       method: 'post', path: `${prefix}/mfa/totp/setup`, before: [challengeOrToken], body: totpSetupSchema,

@@ -55,9 +55,9 @@ export class MfaService {
     return isClientSubject(s) ? policy.allowEmailCodeForClients : policy.allowEmailCodeForStaff;
   }
 
-  async status(s: MfaSubject, managedByKeycloak: boolean): Promise<MfaStatus> {
+  async status(s: MfaSubject): Promise<MfaStatus> {
     const f = await this.factors.status(s.db, s.userId);
-    return { ...f, required: await this.required(s), managedByKeycloak };
+    return { ...f, required: await this.required(s), managedByKeycloak: false };
   }
 
   async methods(s: MfaSubject, db: Queryable = s.db): Promise<MfaMethod[]> {
@@ -85,6 +85,23 @@ export class MfaService {
       if (!(await this.required(s, tx))) return null;
       return { mfaSetupRequired: true as const, challenge: await this.#challenge(tx, s, 'setup', throttleKey) };
     });
+  }
+
+  /**
+   * Keycloak firms: the realm asks users with an authenticator for its code with the password,
+   * and refuses a missing code as it refuses a wrong password. The code step's challenge
+   * carries the password (sealed, bound to the user) to send with the code.
+   */
+  async realmCodeStep(s: MfaSubject, throttleKey: string, password: string): Promise<MfaRequiredResponse> {
+    const token = await this.challenges.create(s.db, {
+      userId: s.userId, purpose: 'verify', throttleKey, ttlSeconds: CHALLENGE_TTL_SECONDS, sealedPassword: this.#box.seal(password, `password/${s.db.schema}/${s.userId}`),
+    });
+    return { mfaRequired: true, challenge: `${scopeOf(s)}.${token}`, methods: ['totp'] };
+  }
+
+  async realmPassword(tx: Queryable, s: MfaSubject, token: string): Promise<string | null> {
+    const sealed = await this.challenges.sealedPassword(tx, token);
+    return sealed ? this.#box.open(sealed, `password/${s.db.schema}/${s.userId}`) : null;
   }
 
   /**
