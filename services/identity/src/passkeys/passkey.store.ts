@@ -18,6 +18,10 @@ interface PasskeyRow {
   name: string; created_at: Date; last_used_at: Date | null;
 }
 
+const summary = (r: PasskeyRow): Passkey => ({
+  id: r.id, name: r.name, createdAt: new Date(r.created_at).toISOString(), lastUsedAt: r.last_used_at ? new Date(r.last_used_at).toISOString() : null,
+});
+
 const stored = (r: PasskeyRow): StoredPasskey => ({
   id: r.id, userId: r.user_id, credentialId: r.credential_id, publicKey: r.public_key, signCount: Number(r.sign_count), transports: r.transports,
 });
@@ -29,7 +33,7 @@ const stored = (r: PasskeyRow): StoredPasskey => ({
 export class PasskeyStore {
   async list(db: Queryable, userId: number): Promise<Passkey[]> {
     const { rows } = await db.query<PasskeyRow>('SELECT * FROM passkeys WHERE user_id = $1 ORDER BY created_at, id', [userId]);
-    return rows.map((r) => ({ id: r.id, name: r.name, createdAt: new Date(r.created_at).toISOString(), lastUsedAt: r.last_used_at ? new Date(r.last_used_at).toISOString() : null }));
+    return rows.map(summary);
   }
 
   async ofUser(db: Queryable, userId: number): Promise<StoredPasskey[]> {
@@ -49,8 +53,7 @@ export class PasskeyStore {
        ON CONFLICT (credential_id) DO NOTHING RETURNING *`,
       [p.userId, p.credentialId, p.publicKey, p.signCount, p.transports, p.name],
     );
-    const r = rows[0];
-    return r ? { id: r.id, name: r.name, createdAt: new Date(r.created_at).toISOString(), lastUsedAt: null } : null;
+    return rows[0] ? summary(rows[0]) : null;
   }
 
   /**
