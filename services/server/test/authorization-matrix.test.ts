@@ -145,6 +145,7 @@ const RULES: Record<string, Rule> = {
   'POST /api/admin/auth/mfa/recovery-codes': { allowed: PLATFORM, request: () => ({ body: { code: '000000' } }) },
   'GET /api/admin/auth/sign-ins': { allowed: PLATFORM },
   // Passkeys: a caller's own (another's id is a 404); the ceremonies of a sign-in are public.
+  // A registration of the right shape whose ceremony was never started: the caller is checked before it.
   'POST /api/auth/mfa/webauthn/options': { allowed: 'public' },
   'POST /api/auth/mfa/webauthn/verify': { allowed: 'public' },
   'POST /api/admin/auth/mfa/webauthn/options': { allowed: 'public' },
@@ -153,11 +154,11 @@ const RULES: Record<string, Rule> = {
   'POST /api/auth/passkey-login/verify': { allowed: 'public' },
   'GET /api/auth/passkeys': { allowed: EVERYONE },
   'POST /api/auth/passkeys/options': { allowed: EVERYONE },
-  'POST /api/auth/passkeys': { allowed: EVERYONE, request: () => ({ body: { name: 'Matrix key', response: {} } }) },
+  'POST /api/auth/passkeys': { allowed: EVERYONE, request: () => ({ body: { name: 'Matrix key', response: { id: 'AAAA', rawId: 'AAAA', type: 'public-key', response: { clientDataJSON: 'AAAA', attestationObject: 'AAAA' } } } }) },
   'DELETE /api/auth/passkeys/{id}': { allowed: EVERYONE, request: () => ({ path: '999999' }) },
   'GET /api/admin/auth/passkeys': { allowed: PLATFORM },
   'POST /api/admin/auth/passkeys/options': { allowed: PLATFORM },
-  'POST /api/admin/auth/passkeys': { allowed: PLATFORM, request: () => ({ body: { name: 'Matrix key', response: {} } }) },
+  'POST /api/admin/auth/passkeys': { allowed: PLATFORM, request: () => ({ body: { name: 'Matrix key', response: { id: 'AAAA', rawId: 'AAAA', type: 'public-key', response: { clientDataJSON: 'AAAA', attestationObject: 'AAAA' } } } }) },
   'DELETE /api/admin/auth/passkeys/{id}': { allowed: PLATFORM, request: () => ({ path: '999999' }) },
   'GET /api/security-settings': { allowed: ADMINS },
   'PUT /api/security-settings': { allowed: ADMINS, request: () => ({ body: { requireMfaForStaff: false, requireMfaForClients: false, allowEmailCodeForStaff: false, allowEmailCodeForClients: true, clientEmailSignIn: true } }) },
