@@ -12,6 +12,8 @@ export interface TenantInfo {
   urlPattern: string;
   /** Whether the firm's Client users may sign in with an e-mailed code. */
   clientEmailSignIn: boolean;
+  /** Whether the firm's users may sign in with a passkey (the built-in issuer's; a Keycloak firm's realm keeps its own). */
+  passkeySignIn: boolean;
 }
 
 export type LoginOutcome =

@@ -2,7 +2,9 @@ import { useState } from 'react';
 import type { LoginResponse } from '@ledgerline/contracts/auth.contracts.ts';
 import type { MfaMethod, MfaRequiredResponse, MfaSetupRequiredResponse, TotpConfirmResponse, TotpSetupResponse } from '@ledgerline/contracts/sign-in-security.contracts.ts';
 import { CodeForm, TotpEnrolment } from '@ledgerline/ui/totp-enrolment.tsx';
+import { passkeysSupported } from '@ledgerline/ui/passkeys.ts';
 import { postPublic } from './login.api.ts';
+import { PasskeyButton } from './passkey-sign-in.tsx';
 
 export type SecondStep = MfaRequiredResponse | MfaSetupRequiredResponse;
 
@@ -24,11 +26,14 @@ export function SecondFactorStep({ authBase, step, onSignedIn, onCancel }: { aut
 
 const METHOD_TEXT: Record<MfaMethod, { intro: string; label: string; switchTo: string }> = {
   totp: { intro: 'Enter the 6-digit code from your authenticator app.', label: 'Authenticator code', switchTo: 'Use your authenticator app' },
+  webauthn: { intro: 'Use the passkey on this device, your phone or your security key.', label: 'Passkey', switchTo: 'Use a passkey' },
   email: { intro: 'Enter the 6-digit code we e-mailed you. It works for 10 minutes.', label: 'Code from the e-mail', switchTo: 'E-mail me a code' },
   recovery: { intro: 'Enter one of your recovery codes. Each works once.', label: 'Recovery code', switchTo: 'Use a recovery code' },
 };
 
-function CodeStep({ authBase, challenge, methods, onSignedIn }: { authBase: string; challenge: string; methods: MfaMethod[]; onSignedIn(response: LoginResponse): void }) {
+function CodeStep({ authBase, challenge, methods: offered, onSignedIn }: { authBase: string; challenge: string; methods: MfaMethod[]; onSignedIn(response: LoginResponse): void }) {
+  // A browser without WebAuthn is not offered the passkey it could not use.
+  const methods = offered.filter((m) => m !== 'webauthn' || passkeysSupported());
   // An e-mailed code is sent on request only: it is never the first thing shown when another method exists.
   const [method, setMethod] = useState<MfaMethod | null>(methods.find((m) => m !== 'email') ?? null);
   const [error, setError] = useState<string | null>(null);
@@ -43,7 +48,14 @@ function CodeStep({ authBase, challenge, methods, onSignedIn }: { authBase: stri
   return (
     <div className="mfa-step">
       {method && <p>{METHOD_TEXT[method].intro}</p>}
-      {method ? (
+      {method === 'webauthn' ? (
+        <PasskeyButton
+          optionsUrl={`${authBase}/mfa/webauthn/options`}
+          verifyUrl={`${authBase}/mfa/webauthn/verify`}
+          challenge={challenge}
+          onSignedIn={onSignedIn}
+        />
+      ) : method ? (
         <CodeForm
           key={method}
           recovery={method === 'recovery'}

@@ -12,6 +12,7 @@ import { formatDate } from '@ledgerline/ui/date-format.ts';
 import { failureReason } from '@ledgerline/ui/server-message.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 import { CodeForm, RecoveryCodesPanel, TotpEnrolment } from '@ledgerline/ui/totp-enrolment.tsx';
+import { PasskeysSection } from './passkeys-section.tsx';
 
 const mfaPath = () => apiPath('auth/mfa');
 const sessionsPath = () => apiPath('auth/sessions');
@@ -21,7 +22,7 @@ const signInsPath = () => apiPath('auth/sign-ins');
 
 type Action = 'setup' | 'remove' | 'regenerate' | null;
 
-/** Security (issue 26): the signed-in user's authenticator, recovery codes and recent sign-ins. */
+/** Security (issue 26): the signed-in user's authenticator, recovery codes, passkeys, sessions and recent sign-ins. */
 export function SecurityPanel() {
   const queryClient = useQueryClient();
   const status = useQuery({ queryKey: [mfaPath()], queryFn: () => apiJson<MfaStatus>('GET', mfaPath()) });
@@ -44,7 +45,13 @@ export function SecurityPanel() {
   return (
     <Card title="Security" className="account-security">
       {status.isError && <Message severity="error" text={failureReason(status.error)} className="page-error" />}
-      {s?.managedByKeycloak && <p>Your firm signs in through Keycloak: set up second factors in your Keycloak account.</p>}
+      {s?.managedByKeycloak && (
+        <section aria-labelledby="security-keycloak">
+          <h3 id="security-keycloak">Second factors</h3>
+          <p>Your firm signs in through Keycloak: set up an authenticator app or a passkey in your Keycloak account.</p>
+          {s.accountConsoleUrl && <a className="p-button p-button-outlined" href={s.accountConsoleUrl} target="_blank" rel="noopener noreferrer"><i className="pi pi-external-link" aria-hidden="true" />&nbsp;Open your Keycloak account</a>}
+        </section>
+      )}
       {s && !s.managedByKeycloak && (
         <section aria-labelledby="security-authenticator">
           <h3 id="security-authenticator">Authenticator app</h3>
@@ -89,6 +96,7 @@ export function SecurityPanel() {
           )}
         </section>
       )}
+      {s && !s.managedByKeycloak && <PasskeysSection onChange={() => queryClient.invalidateQueries({ queryKey: [mfaPath()] })} />}
       <SessionsSection />
       <section aria-labelledby="security-sign-ins">
         <h3 id="security-sign-ins">Recent sign-ins</h3>

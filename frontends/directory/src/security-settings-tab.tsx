@@ -14,7 +14,7 @@ import { formatDate } from '@ledgerline/ui/date-format.ts';
 import { failureReason } from '@ledgerline/ui/server-message.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 
-interface UserFactors { userId: number; username: string; fullName: string; role: string; totp: boolean; recoveryCodesLeft: number }
+interface UserFactors { userId: number; username: string; fullName: string; role: string; totp: boolean; recoveryCodesLeft: number; passkeys: number }
 
 const POLICY_FIELDS: { key: keyof SecuritySettings; label: string }[] = [
   { key: 'requireMfaForStaff', label: 'Require a second factor for staff (Admin, DTA, CPA and custom roles)' },
@@ -90,9 +90,10 @@ function UserFactorsTable() {
         <Column header="Role" field="role" />
         <Column header="Authenticator" body={(u: UserFactors) => (u.totp ? 'On' : 'Off')} />
         <Column header="Recovery codes" field="recoveryCodesLeft" />
+        <Column header="Passkeys" field="passkeys" />
         <Column
           header=""
-          body={(u: UserFactors) => (u.totp || u.recoveryCodesLeft > 0
+          body={(u: UserFactors) => (u.totp || u.recoveryCodesLeft > 0 || u.passkeys > 0
             ? <Button label="Reset" size="small" severity="danger" outlined aria-label={`Reset second factors of ${u.username}`} onClick={() => reset.mutate(u)} />
             : null)}
         />

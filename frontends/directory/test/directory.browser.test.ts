@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdir, readFile } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { ensureFrontendsBuilt, launchBrowser, setLocalStorage, type TestBrowser } from '@ledgerline/kit/testing/browser.ts';
+import { freePort } from '@ledgerline/kit/testing/free-port.ts';
 import { apiClient, startTestPortal } from '@ledgerline/server/portal-harness.ts';
 import { startGoogleStandIn, type GoogleStandIn } from '../../../services/directory/test/support/google-stand-in.ts';
 
@@ -11,15 +11,6 @@ const frontendsDir = path.resolve(import.meta.dirname, '../..');
 const screenshotDir = path.resolve(frontendsDir, '../test-results');
 const TENANT = 'mehtaassoc';
 const CLIENT_NAME = 'Mehta Exports';
-
-/** Google sends the browser back to PUBLIC_BASE_URL, so the gateway needs a port known before it starts. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function until(check: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -39,6 +30,7 @@ describe('directory screens in Chromium', () => {
   let baseUrl: string;
 
   beforeAll(async () => {
+    // Google sends the browser back to PUBLIC_BASE_URL, so the gateway needs a port known before it starts.
     const [port] = await Promise.all([freePort(), ensureFrontendsBuilt(frontendsDir, ['shell', 'directory'])]);
     google = await startGoogleStandIn();
     portal = await startTestPortal({

@@ -3,8 +3,11 @@ import type { LoginResponse } from './auth.contracts.ts';
 import { isoDateSchema } from './scalars.ts';
 
 /** Ways to prove the second factor at sign-in. */
-export const MFA_METHODS = ['totp', 'email', 'recovery'] as const;
+export const MFA_METHODS = ['totp', 'webauthn', 'email', 'recovery'] as const;
 export type MfaMethod = (typeof MFA_METHODS)[number];
+/** The methods `mfa/verify` takes a typed code for (a passkey answers through `mfa/webauthn/verify`). */
+export const CODE_METHODS = ['totp', 'email', 'recovery'] as const;
+export type CodeMethod = (typeof CODE_METHODS)[number];
 
 /** The answer of a login whose password was right but a second factor is still due. */
 export interface MfaRequiredResponse {
@@ -29,7 +32,7 @@ const codeSchema = z.string({ error: 'Code is required' }).trim().min(1, 'Code i
 
 export const mfaVerifySchema = z.object({
   challenge: challengeSchema,
-  method: z.enum(MFA_METHODS, { error: `Method must be one of ${MFA_METHODS.join(', ')}` }),
+  method: z.enum(CODE_METHODS, { error: `Method must be one of ${CODE_METHODS.join(', ')}` }),
   code: codeSchema,
 });
 
@@ -71,10 +74,14 @@ export type TotpConfirmResponse = RecoveryCodesResponse & Partial<LoginResponse>
 export interface MfaStatus {
   totp: boolean;
   recoveryCodesLeft: number;
+  /** Passkeys registered (each a second factor, and a sign-in without a password). */
+  passkeys: number;
   /** The firm's policy requires a second factor of this user. */
   required: boolean;
   /** Second factors are kept by the firm's Keycloak realm, not here. */
   managedByKeycloak: boolean;
+  /** Keycloak firms: the realm's account console, where the user sets up their second factors. */
+  accountConsoleUrl?: string;
 }
 
 export const securitySettingsSchema = z.object({
@@ -112,3 +119,52 @@ export const securityEventsQuerySchema = z.object({
   to: isoDateSchema('to').optional(),
   format: z.enum(['json', 'csv'], { error: 'format must be json or csv' }).optional(),
 });
+
+/**
+ * What a browser's WebAuthn call produced, as JSON (base64url fields): the shape
+ * @simplewebauthn/browser answers. Checked here for shape and size; the signature and
+ * everything inside is the server library's to verify.
+ */
+const base64url = (what: string, max: number) => z.string({ error: `${what} is required` }).min(1, `${what} is required`).max(max, `${what} is too long`).regex(/^[A-Za-z0-9_-]+={0,2}$/, `${what} is not base64url`);
+const credentialIdentity = {
+  id: base64url('Credential id', 1400),
+  rawId: base64url('Credential id', 1400),
+  type: z.literal('public-key', { error: 'Credential type must be public-key' }),
+  authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
+  clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
+};
+export const registrationResponseSchema = z.object({
+  ...credentialIdentity,
+  response: z.object({
+    clientDataJSON: base64url('clientDataJSON', 4000),
+    attestationObject: base64url('attestationObject', 20_000),
+    transports: z.array(z.string().max(40)).max(10).optional(),
+  }, { error: 'The passkey\'s response is missing' }).loose(),
+}, { error: 'The passkey\'s response is missing' });
+export const authenticationResponseSchema = z.object({
+  ...credentialIdentity,
+  response: z.object({
+    clientDataJSON: base64url('clientDataJSON', 4000),
+    authenticatorData: base64url('authenticatorData', 4000),
+    // Post-quantum keys (ML-DSA, which browsers now offer) sign with up to 4.6 kB.
+    signature: base64url('signature', 10_000),
+    userHandle: base64url('userHandle', 200).optional(),
+  }, { error: 'The passkey\'s response is missing' }).loose(),
+}, { error: 'The passkey\'s response is missing' });
+
+/** Registering a passkey while signed in: the browser's answer to the options and a name to tell it apart. */
+export const passkeyRegisterSchema = z.object({
+  name: z.string({ error: 'Name is required' }).trim().min(1, 'Name is required').max(60, 'Name is at most 60 characters'),
+  response: registrationResponseSchema,
+});
+export const mfaWebauthnOptionsSchema = z.object({ challenge: challengeSchema });
+export const mfaWebauthnVerifySchema = z.object({ challenge: challengeSchema, response: authenticationResponseSchema });
+/** Sign-in without a password: the assertion of a discoverable credential. */
+export const passkeyLoginVerifySchema = z.object({ response: authenticationResponseSchema });
+
+export interface Passkey {
+  id: number;
+  name: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}

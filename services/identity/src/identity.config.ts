@@ -15,10 +15,11 @@ export const identityConfigSpec = {
   defaultTimeZone: field('PORTAL_DEFAULT_TIME_ZONE', env.string('UTC'), 'IANA time zone of firms that have not chosen one (dates, "today" and "overdue" are read in it)'),
   encryptionKey: field('PORTAL_ENCRYPTION_KEY', env.optionalString(), '32-byte key (base64 or hex) sealing authenticator secrets at rest; unset generates one in PORTAL_DATA_DIR/keys'),
   ...mailConfigSpec,
-  publicBaseUrl: field('PUBLIC_BASE_URL', env.string('http://localhost:8080'), 'the portal\'s public URL, for the sign-in links in e-mails'),
+  publicBaseUrl: field('PUBLIC_BASE_URL', env.string('http://localhost:8080'), 'the portal\'s public URL: the sign-in links in e-mails; passkeys are bound to its host name (the WebAuthn RP ID) and accepted from its origin only'),
   schedulerPollMs: field('SCHEDULER_POLL_MS', env.int(5000, 50), 'how often each identity replica looks for e-mails to send'),
   emailCodeRequestsPerAddress: field('EMAIL_CODE_REQUESTS_PER_ADDRESS', env.int(5, 1), 'e-mailed codes one address may ask for within the login throttle window before 429'),
   keycloakUrl: field('KEYCLOAK_URL', env.optionalUrl(), 'Keycloak base URL: each firm gets a realm; unset uses the built-in issuer'),
+  keycloakPublicUrl: field('KEYCLOAK_PUBLIC_URL', env.optionalUrl(), 'Keycloak as users\' browsers reach it, for the Security screen\'s link to a firm\'s account console; unset uses KEYCLOAK_URL'),
   keycloakAdminUsername: field('KEYCLOAK_ADMIN_USERNAME', env.string('admin'), 'Keycloak administrator (master realm)'),
   keycloakAdminPassword: field('KEYCLOAK_ADMIN_PASSWORD', env.optionalString(), 'its password'),
   keycloakRealmPrefix: field('KEYCLOAK_REALM_PREFIX', env.string('portal-'), 'realm name = prefix + firm short name'),
@@ -29,6 +30,9 @@ export const loadIdentityConfig = (e: NodeJS.ProcessEnv): IdentityConfig => {
   const config = loadConfig(identityConfigSpec, e);
   if (config.adminPassword !== undefined && config.adminPassword.length < 6) {
     throw new ConfigError('Invalid configuration:\n  PORTAL_ADMIN_PASSWORD: Password must be at least 6 characters');
+  }
+  if (!URL.canParse(config.publicBaseUrl)) {
+    throw new ConfigError('Invalid configuration:\n  PUBLIC_BASE_URL: must be a URL such as https://portal.example.com');
   }
   if (!knownTimeZone(config.defaultTimeZone)) {
     throw new ConfigError(`Invalid configuration:\n  PORTAL_DEFAULT_TIME_ZONE: ${TIME_ZONE_MESSAGE}`);

@@ -60,6 +60,32 @@ const sessionsTable = `
   );
   CREATE INDEX sessions_user ON sessions (user_id, created_at DESC)`;
 
+const passkeyTables = `
+  -- WebAuthn credentials (passkeys): a second factor, and a sign-in without a password.
+  CREATE TABLE passkeys (
+    id serial PRIMARY KEY,
+    user_id integer NOT NULL,
+    -- base64url, as the browser names it: the key an assertion is looked up by.
+    credential_id text NOT NULL UNIQUE,
+    -- base64url of the COSE public key.
+    public_key text NOT NULL,
+    -- The authenticator's signature counter: an assertion must carry a higher one (a cloned key shows).
+    sign_count bigint NOT NULL DEFAULT 0,
+    transports text[] NOT NULL DEFAULT '{}',
+    name text NOT NULL,
+    created_at timestamptz NOT NULL DEFAULT now(),
+    last_used_at timestamptz
+  );
+  CREATE INDEX passkeys_user ON passkeys (user_id);
+  -- The random challenge of a WebAuthn ceremony in progress: used once, lives minutes.
+  -- user_id is null for a sign-in without a password (the passkey names the user).
+  CREATE TABLE passkey_ceremonies (
+    challenge text PRIMARY KEY,
+    purpose text NOT NULL CHECK (purpose IN ('register', 'second-factor', 'sign-in')),
+    user_id integer,
+    expires_at timestamptz NOT NULL
+  )`;
+
 /** Platform-wide identity tables (schema `portal`): firms, platform administrators, signing keys, login index. */
 export const identityPlatformMigrations: ServiceMigrations = {
   service: 'identity',
@@ -142,6 +168,12 @@ export const identityPlatformMigrations: ServiceMigrations = {
       id: '007_sessions',
       sql: `${sessionsTable};
       ALTER TABLE sessions ADD FOREIGN KEY (user_id) REFERENCES platform_admins(id) ON DELETE CASCADE`,
+    },
+    {
+      id: '008_passkeys',
+      sql: `${passkeyTables};
+      ALTER TABLE passkeys ADD FOREIGN KEY (user_id) REFERENCES platform_admins(id) ON DELETE CASCADE;
+      ALTER TABLE passkey_ceremonies ADD FOREIGN KEY (user_id) REFERENCES platform_admins(id) ON DELETE CASCADE`,
     },
   ],
 };
@@ -234,6 +266,18 @@ export const identityTenantMigrations: ServiceMigrations = {
       id: '006_sessions',
       sql: `${sessionsTable};
       ALTER TABLE sessions ADD FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE`,
+    },
+    {
+      id: '007_passkeys',
+      sql: `${passkeyTables};
+      ALTER TABLE passkeys ADD FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE;
+      ALTER TABLE passkey_ceremonies ADD FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE`,
+    },
+    {
+      id: '008_realm_code_step',
+      // Keycloak firms: the password of a sign-in whose realm asks for a one-time code too,
+      // sealed until the code step sends both to the realm (the challenge lives 5 minutes).
+      sql: 'ALTER TABLE mfa_challenges ADD COLUMN sealed_password text',
     },
   ],
 };

@@ -38,6 +38,8 @@ import { MAIL_JOB, mailJob } from '@ledgerline/kit/mail/mail-job.ts';
 import { createJobQueue } from '@ledgerline/kit/scheduler/job-queue.ts';
 import { startScheduler, type Scheduler } from '@ledgerline/kit/scheduler/scheduler.ts';
 import { createMfaRouter } from './mfa/mfa.router.ts';
+import { PasskeyService, relyingPartyOf } from './passkeys/passkey.service.ts';
+import { createPasskeysRouter } from './passkeys/passkeys.router.ts';
 
 /** Identity's durable jobs: the e-mails of sign-in codes. */
 const jobs = createJobQueue('identity');
@@ -77,7 +79,8 @@ export const identityModule: ServiceModule = {
     });
     const mfa = new MfaService(deriveKey(loadMasterKey(config.encryptionKey, deps.dataDir), 'second-factor-secrets'));
     const sessions = new SessionService({ companies, realtime: deps.realtime, events: mfa.events, tokenTtlSeconds: config.tokenTtlSeconds });
-    const logins = new LoginService({ db, companies, users, admins, provider, issuer, throttle, mfa, sessions: sessions.store });
+    const passkeys = new PasskeyService({ relyingParty: relyingPartyOf(config.publicBaseUrl), events: mfa.events });
+    const logins = new LoginService({ db, companies, users, admins, provider, issuer, throttle, mfa, sessions: sessions.store, passkeys });
     const mailer = createMailer(config, deps.logger);
     const emailSignIn = new EmailSignInService({
       db, companies, users, mfa, logins, jobs, throttle, publicBaseUrl: config.publicBaseUrl,
@@ -105,6 +108,7 @@ export const identityModule: ServiceModule = {
         createFirmMovesRouter({ api, companies, exports: firmExports, imports: firmImports, authenticated, tenantOf }),
         createUsersRouter({ api, users, userService: new UserService(users, provider), authenticated, tenantOf }),
         createMfaRouter({ api, db, mfa, logins, emailSignIn, sessions, companies, users, authenticated, tenantOf }),
+        createPasskeysRouter({ api, mfa, passkeys, logins, companies, authenticated }),
       ],
       async start() {
         // Identity's own tables in every firm's schema; the other services follow tenant events.

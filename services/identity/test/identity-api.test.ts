@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { apiClient, startTestPortal, TEST_ADMIN, type ApiReply } from '@ledgerline/server/portal-harness.ts';
 import type { RunningPortal } from '@ledgerline/server/portal.ts';
+import * as OTPAuth from 'otpauth';
+import type { MfaRequiredResponse, MfaStatus } from '@ledgerline/contracts/sign-in-security.contracts.ts';
 
 type Portal = RunningPortal & { gatewayUrl: string; adminToken: string };
 let portal: Portal;
@@ -305,6 +307,74 @@ describe('logins', () => {
     for (let i = 0; i < 3; i++) expect((await call('POST', `/api/${ACME}/auth/login`, null, { username, password: 'nope-nope' })).status).toBe(401);
     const blocked = await call('POST', `/api/${ACME}/auth/login`, null, { username, password: 'password1' });
     expect(blocked).toEqual({ status: 429, body: { message: expect.stringMatching(/^Too many failed login attempts\. Please try again in \d+ minutes?\.$/) } });
+  });
+});
+
+describe('second factors by provider', () => {
+  it('a firm user\'s Security is the portal\'s own on the built-in issuer, the realm\'s account console on Keycloak', async () => {
+    const token = tokens[`${ACME}_cpa`]!;
+    const status = await call<MfaStatus>('GET', `/api/${ACME}/auth/mfa`, token);
+    expect(status.status).toBe(200);
+    const keycloakUrl = process.env.KEYCLOAK_URL;
+    if (!keycloakUrl) {
+      expect(status.body).toEqual({ totp: false, recoveryCodesLeft: 0, passkeys: 0, required: false, managedByKeycloak: false });
+      return;
+    }
+    expect(status.body).toEqual({
+      totp: false, recoveryCodesLeft: 0, passkeys: 0, required: false, managedByKeycloak: true,
+      accountConsoleUrl: `${keycloakUrl.replace(/\/+$/, '')}/realms/${process.env.KEYCLOAK_REALM_PREFIX ?? 'portal-'}${ACME}/account`,
+    });
+    // The link opens the realm's account console (its page; the browser then signs in there).
+    const console = await fetch(status.body.accountConsoleUrl!, { redirect: 'manual' });
+    expect(console.status).toBe(200);
+    expect(await console.text()).toContain('<html');
+    // Enrolment in the portal is refused: the realm keeps the factors.
+    expect((await call('POST', `/api/${ACME}/auth/passkeys/options`, token)).status).toBe(409);
+    expect((await call('POST', `/api/${ACME}/auth/passkey-login/options`, null)).status).toBe(409);
+  });
+
+  // The realm's direct-grant flow asks users with an authenticator for its code with the password.
+  const keycloakUrl = process.env.KEYCLOAK_URL?.replace(/\/+$/, '');
+  if (keycloakUrl) it('on Keycloak, a user with an authenticator in the realm signs in through the product\'s form with password and code', async () => {
+    const username = u('otp_user');
+    expect((await call('POST', `/api/${ACME}/users`, tokens.platform, { username, password: 'password1', fullName: 'Otto Otp', roleId: 3, clientIds: [], reportTypeIds: [] })).status).toBe(201);
+    // The authenticator is set up in the realm (as the account console would), through Keycloak's admin API.
+    const realm = `${process.env.KEYCLOAK_REALM_PREFIX ?? 'portal-'}${ACME}`;
+    const adminToken = ((await (await fetch(`${keycloakUrl}/realms/master/protocol/openid-connect/token`, {
+      method: 'POST', body: new URLSearchParams({ grant_type: 'password', client_id: 'admin-cli', username: process.env.KEYCLOAK_ADMIN_USERNAME ?? 'admin', password: process.env.KEYCLOAK_ADMIN_PASSWORD ?? 'admin' }),
+    })).json()) as { access_token: string }).access_token;
+    const admin = { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' };
+    const [realmUser] = (await (await fetch(`${keycloakUrl}/admin/realms/${realm}/users?username=${username}&exact=true`, { headers: admin })).json()) as { id: string }[];
+    const secret = 'portal-otp-secret-0123';
+    const otp = { type: 'otp', userLabel: 'Phone', secretData: JSON.stringify({ value: secret }), credentialData: JSON.stringify({ subType: 'totp', digits: 6, counter: 0, period: 30, algorithm: 'HmacSHA1' }) };
+    expect((await fetch(`${keycloakUrl}/admin/realms/${realm}/users/${realmUser!.id}`, { method: 'PUT', headers: admin, body: JSON.stringify({ credentials: [otp] }) })).status).toBe(204);
+    // Keycloak keys the code with the secret's own bytes.
+    const code = (at = Date.now()) => new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromLatin1(secret), digits: 6, period: 30 }).generate({ timestamp: at });
+    const signIn = (password: string) => call<MfaRequiredResponse>('POST', `/api/${ACME}/auth/login`, null, { username, password });
+    const verify = (challenge: string, c: string) => call<{ token: string; user: { id: number } }>('POST', `/api/${ACME}/auth/mfa/verify`, null, { challenge, method: 'totp', code: c });
+
+    // The realm locks a user out for a minute after two refusals within a second (brute-force
+    // protection's quick-login check): a person types slower than this test, which waits.
+    const humanPause = () => new Promise((resolve) => setTimeout(resolve, 1_100));
+
+    const first = await signIn('password1');
+    expect(first.body).toEqual({ mfaRequired: true, challenge: expect.stringMatching(new RegExp(`^${ACME}\\.`)), methods: ['totp'] });
+    const signedIn = await verify(first.body.challenge, code());
+    expect(signedIn.status).toBe(200);
+    expect((await call('GET', `/api/${ACME}/auth/me`, signedIn.body.token)).body).toMatchObject({ username });
+    // Another firm's path does not take the challenge (the realm is not asked).
+    const other = await signIn('password1');
+    expect(await call('POST', `/api/${BETA}/auth/mfa/verify`, null, { challenge: other.body.challenge, method: 'totp', code: code() })).toEqual({ status: 401, body: { message: 'This sign-in has expired. Please sign in again.' } });
+    await humanPause();
+    const wrongCode = await signIn('password1');
+    await humanPause();
+    expect(await verify(wrongCode.body.challenge, '000000')).toEqual({ status: 401, body: { message: 'The code is not valid. Please try again.' } });
+    // A wrong password looks the same until the realm sees it with the code: then it is refused.
+    await humanPause();
+    const wrongPassword = await signIn('not-the-password');
+    expect(wrongPassword.body.methods).toEqual(['totp']);
+    await humanPause();
+    expect((await verify(wrongPassword.body.challenge, code(Date.now() + 30_000))).status).toBe(401);
   });
 });
 

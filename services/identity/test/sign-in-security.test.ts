@@ -88,7 +88,7 @@ describe('authenticator app (TOTP) and recovery codes', () => {
     for (const c of confirmed.body.recoveryCodes) expect(c).toMatch(/^[a-z2-9]{5}-[a-z2-9]{5}$/);
     secret = setup.body.secret;
     recoveryCodes = confirmed.body.recoveryCodes;
-    expect((await call('GET', `/api/${ACME}/auth/mfa`, token)).body).toEqual({ totp: true, recoveryCodesLeft: 10, required: false, managedByKeycloak: false });
+    expect((await call('GET', `/api/${ACME}/auth/mfa`, token)).body).toEqual({ totp: true, recoveryCodesLeft: 10, passkeys: 0, required: false, managedByKeycloak: false });
     // A second authenticator needs the first removed.
     expect((await call('POST', `/api/${ACME}/auth/mfa/totp/setup`, token, {})).status).toBe(409);
   });
@@ -203,7 +203,7 @@ describe('firm policy and the Admin\'s reset', () => {
     expect(done.status).toBe(200);
     expect(done.body.recoveryCodes).toHaveLength(10);
     expect(done.body.user.id).toBe(ids[`${ACME}_cpa2`]);
-    expect((await call('GET', `/api/${ACME}/auth/mfa`, done.body.token)).body).toEqual({ totp: true, recoveryCodesLeft: 10, required: true, managedByKeycloak: false });
+    expect((await call('GET', `/api/${ACME}/auth/mfa`, done.body.token)).body).toEqual({ totp: true, recoveryCodesLeft: 10, passkeys: 0, required: true, managedByKeycloak: false });
     expect((await login(ACME, 'cpa2')).body.mfaRequired).toBe(true);
   });
 

@@ -30,13 +30,13 @@ export function createAuthRouter(deps: { api: ApiRegistry; db: Database; logins:
   }, ({ req, body }) => logins.adminLogin(body.username, body.password, signInContext(req)));
 
   api.route(router, {
-    method: 'get', path: '/api/info', public: true, summary: 'Public facts of a firm for its login page (/api/{tenant}/info), whether its Client users may sign in by e-mail included; 404 when unknown or inactive',
+    method: 'get', path: '/api/info', public: true, summary: 'Public facts of a firm for its login page (/api/{tenant}/info), whether its Client users may sign in by e-mail and its users with a passkey included; 404 when unknown or inactive',
   }, async ({ req }) => {
     const shortName = req.header(TENANT_HEADER);
     const company = shortName ? await companies.findByShortName(shortName) : null;
     if (!company?.isActive) throw new NotFound(TENANT_NOT_FOUND);
     const { clientEmailSignIn } = await deps.mfa.settings.get(deps.db.forSchema(company.schemaName));
-    return { id: company.id, name: company.name, shortName: company.shortName, isActive: company.isActive, urlPattern: company.urlPattern, timeZone: company.timeZone, clientEmailSignIn: clientEmailSignIn && logins.ownsFactors };
+    return { id: company.id, name: company.name, shortName: company.shortName, isActive: company.isActive, urlPattern: company.urlPattern, timeZone: company.timeZone, clientEmailSignIn: clientEmailSignIn && logins.ownsFactors, passkeySignIn: logins.ownsFactors };
   });
 
   api.route(router, {

@@ -1,10 +1,11 @@
 import type { TokenIssuer } from '@ledgerline/kit/auth/token-issuer.ts';
-import type { Database } from '@ledgerline/kit/db/database.ts';
+import type { Database, Queryable, SchemaDb } from '@ledgerline/kit/db/database.ts';
 import { PLATFORM_SCHEMA } from '@ledgerline/kit/db/tenant-schema.ts';
 import { NotFound, Unauthenticated } from '@ledgerline/kit/errors.ts';
 import type { Company, User } from '@ledgerline/contracts/identity.contracts.ts';
 import type { LoginResponse } from '@ledgerline/contracts/auth.contracts.ts';
-import type { LoginOutcome, MfaMethod } from '@ledgerline/contracts/sign-in-security.contracts.ts';
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
+import type { CodeMethod, LoginOutcome, MfaMethod } from '@ledgerline/contracts/sign-in-security.contracts.ts';
 import { CHALLENGE_EXPIRED, eventContext, WRONG_CODE, type MfaService } from '../mfa/mfa.service.ts';
 import { PLATFORM_SCOPE, type MfaSubject, type SignInContext } from '../mfa/mfa-subject.ts';
 import type { IdentityProvider } from '../providers/identity-provider.ts';
@@ -13,6 +14,7 @@ import type { UserStore } from '../users/user.store.ts';
 import type { LoginThrottle } from './login-throttle.ts';
 import type { PlatformAdmin, PlatformAdminStore } from './platform-admin.store.ts';
 import type { SessionStore } from '../sessions/session.store.ts';
+import { PASSKEY_NOT_ACCEPTED, type PasskeyService } from '../passkeys/passkey.service.ts';
 
 export const INVALID_CREDENTIALS = 'Invalid username or password';
 export const INVALID_ADMIN_CREDENTIALS = 'Invalid admin credentials';
@@ -36,8 +38,9 @@ export class LoginService {
   readonly #throttle: LoginThrottle;
   readonly #mfa: MfaService;
   readonly #sessions: SessionStore;
+  readonly #passkeys: PasskeyService;
 
-  constructor(deps: { db: Database; companies: CompanyStore; users: UserStore; admins: PlatformAdminStore; provider: IdentityProvider; issuer: TokenIssuer; throttle: LoginThrottle; mfa: MfaService; sessions: SessionStore }) {
+  constructor(deps: { db: Database; companies: CompanyStore; users: UserStore; admins: PlatformAdminStore; provider: IdentityProvider; issuer: TokenIssuer; throttle: LoginThrottle; mfa: MfaService; sessions: SessionStore; passkeys: PasskeyService }) {
     this.#db = deps.db;
     this.#companies = deps.companies;
     this.#users = deps.users;
@@ -47,11 +50,17 @@ export class LoginService {
     this.#throttle = deps.throttle;
     this.#mfa = deps.mfa;
     this.#sessions = deps.sessions;
+    this.#passkeys = deps.passkeys;
   }
 
   /** Whether this firm's second factors are the product's (built-in issuer) rather than its Keycloak realm's. */
   get ownsFactors(): boolean {
     return this.#provider.kind === 'builtin';
+  }
+
+  /** Where a Keycloak firm's users set up their second factors (null on the built-in issuer). */
+  accountConsoleUrl(shortName: string): string | null {
+    return this.#provider.accountConsoleUrl(shortName);
   }
 
   async tenantLogin(shortName: string, username: string, password: string, ctx: SignInContext): Promise<LoginOutcome> {
@@ -62,6 +71,10 @@ export class LoginService {
     const token = await this.#provider.login(shortName, username, password);
     const found = await this.#users.findByUsername(db, username);
     if (!token || !found) {
+      if (found && !this.ownsFactors && (await this.#provider.asksForOtp(shortName, username))) {
+        // The realm refused password and no code alike: its code goes with the password next.
+        return this.#mfa.realmCodeStep(this.#tenantSubject(company, found), throttleKey, password);
+      }
       this.#throttle.recordFailure(throttleKey, ctx.address);
       await this.#mfa.events.record(db, { kind: 'sign-in-failed', userId: found?.id ?? null, username, method: 'password', ...eventContext(ctx) });
       throw new Unauthenticated(INVALID_CREDENTIALS);
@@ -102,18 +115,23 @@ export class LoginService {
   }
 
   /**
-   * The second step: a code for the challenge a login answered. `pathTenant` is the firm the
+   * The second step: proof of a factor for the challenge a login answered (`check` runs in
+   * the challenge's transaction: a code, a passkey's assertion). `pathTenant` is the firm the
    * call was made in (null on /api/auth and /api/admin/auth); `platformOnly` for the
    * administrator's path. A challenge of another firm, or of a firm on the platform's path,
    * is refused like an expired one.
    */
-  async verify(pathTenant: string | null, platformOnly: boolean, challenge: string, method: MfaMethod, code: string, ctx: SignInContext): Promise<LoginResponse> {
+  async verify(
+    pathTenant: string | null, platformOnly: boolean, challenge: string, method: MfaMethod, check: (tx: Queryable, s: MfaSubject) => Promise<boolean>, ctx: SignInContext,
+    providerToken: () => string | undefined = () => undefined,
+  ): Promise<LoginResponse> {
     const subject = await this.subjectOfChallenge(challenge, pathTenant, platformOnly);
     const token = challengeToken(challenge);
+    const wrong = method === 'webauthn' ? PASSKEY_NOT_ACCEPTED : WRONG_CODE;
     const outcome = await this.#mfa.withChallenge(subject, token, 'verify', async (tx, c) => {
       // Wrong codes count like wrong passwords: a new challenge does not buy new guesses.
       this.#throttle.assertAllowed(c.throttleKey, ctx.address);
-      return (await this.#mfa.checkCode(tx, subject, method, code)) ? { ok: true, value: undefined } : { ok: false, message: WRONG_CODE };
+      return (await check(tx, subject)) ? { ok: true, value: undefined } : { ok: false, message: wrong };
     });
     if (!outcome.ok) {
       if (outcome.challenge) {
@@ -125,7 +143,21 @@ export class LoginService {
     await this.#mfa.challenges.delete(subject.db, token);
     this.#throttle.recordSuccess(outcome.challenge.throttleKey);
     if (method === 'recovery') await this.#mfa.events.record(subject.db, { kind: 'recovery-code-used', userId: subject.userId, username: subject.username, ...eventContext(ctx) });
-    return this.#complete(subject, ctx, method);
+    return this.#complete(subject, ctx, method, providerToken());
+  }
+
+  /**
+   * The code step: the portal's own factors check the code; a Keycloak firm's realm gets it
+   * with the password the challenge carries, and its token is the sign-in's.
+   */
+  async verifyCode(pathTenant: string | null, platformOnly: boolean, challenge: string, method: CodeMethod, code: string, ctx: SignInContext): Promise<LoginResponse> {
+    let realmToken: string | null = null;
+    return this.verify(pathTenant, platformOnly, challenge, method, async (tx, s) => {
+      if (!s.company || this.ownsFactors) return this.#mfa.checkCode(tx, s, method, code);
+      const password = method === 'totp' ? await this.#mfa.realmPassword(tx, s, challengeToken(challenge)) : null;
+      realmToken = password ? await this.#provider.login(s.company.shortName, s.username, password, code) : null;
+      return realmToken !== null;
+    }, ctx, () => realmToken ?? undefined);
   }
 
   /**
@@ -140,6 +172,26 @@ export class LoginService {
     }
     this.#throttle.recordSuccess(throttleKey);
     return this.#complete(subject, ctx, 'email');
+  }
+
+  /**
+   * A sign-in without a password: a discoverable passkey's assertion, with the person verified
+   * at the device, is both factors. The throttle counts failures per passkey and address.
+   */
+  async passkeyLogin(shortName: string, response: AuthenticationResponseJSON, ctx: SignInContext): Promise<LoginResponse> {
+    const company = await this.#activeCompany(shortName);
+    const throttleKey = `passkey:${shortName}:${response.id}`;
+    this.#throttle.assertAllowed(throttleKey, ctx.address);
+    const db = this.#db.forSchema(company.schemaName);
+    const passkey = await db.transaction((tx) => this.#passkeys.checkAssertion(tx, response, 'sign-in', null));
+    const subject = passkey ? await this.tenantSubjectById(company, passkey.userId) : null;
+    if (!subject) {
+      this.#throttle.recordFailure(throttleKey, ctx.address);
+      await this.#mfa.events.record(db, { kind: 'sign-in-failed', userId: passkey?.userId ?? null, username: null, method: 'webauthn', ...eventContext(ctx) });
+      throw new Unauthenticated(PASSKEY_NOT_ACCEPTED);
+    }
+    this.#throttle.recordSuccess(throttleKey);
+    return this.#complete(subject, ctx, 'webauthn');
   }
 
   /** Completes a sign-in whose setup challenge was just used to enrol a factor. */
@@ -214,6 +266,11 @@ export class LoginService {
 
   #platformSubject(admin: PlatformAdmin): MfaSubject {
     return { db: this.#db.forSchema(PLATFORM_SCHEMA), company: null, userId: admin.id, username: admin.username, role: 'Admin', email: null };
+  }
+
+  /** The schema of an active firm (404 for another). */
+  async firmDb(shortName: string): Promise<SchemaDb> {
+    return this.#db.forSchema((await this.#activeCompany(shortName)).schemaName);
   }
 
   async #activeCompany(shortName: string): Promise<Company> {

@@ -22,8 +22,8 @@ import type { MfaSubject, SignInContext } from './mfa-subject.ts';
 import type { EmailSignInService } from './email-sign-in.service.ts';
 import type { SessionService } from '../sessions/session.service.ts';
 
-const KEYCLOAK_FACTORS = 'This firm signs in through Keycloak: set up second factors in your Keycloak account.';
-const ADMIN_PATH = '/api/admin/auth';
+export const KEYCLOAK_FACTORS = 'This firm signs in through Keycloak: set up second factors in your Keycloak account.';
+export const ADMIN_PATH = '/api/admin/auth';
 
 export const signInContext = (req: Request): SignInContext => ({ address: clientAddress(req), browser: req.header('user-agent') ?? null });
 
@@ -36,6 +36,26 @@ function runChain(handlers: RequestHandler[], req: Request, res: Response, done:
   };
   at(0)();
 }
+
+/**
+ * The signed-in caller as a subject: a platform administrator, or the firm user as stored
+ * now. Second factors (`forFactors`) of a Keycloak firm's users are the realm's.
+ */
+export const callerSubjectOf = (logins: LoginService, companies: CompanyStore) => async (res: Response, platformOnly: boolean, forFactors = true): Promise<MfaSubject> => {
+  const { claims } = authOf(res);
+  if (claims.platformAdmin) {
+    const subject = await logins.platformSubjectById(Number(claims.sub));
+    if (!subject) throw new Unauthenticated();
+    return subject;
+  }
+  if (platformOnly) throw new Forbidden('Only platform administrators can use this.');
+  if (forFactors && !logins.ownsFactors) throw new Conflict(KEYCLOAK_FACTORS);
+  const company = claims.tenant ? await companies.findByShortName(claims.tenant) : null;
+  const user = storedUserOf(res);
+  const subject = company && user ? await logins.tenantSubjectById(company, user.id) : null;
+  if (!subject) throw new Unauthenticated();
+  return subject;
+};
 
 /**
  * Second factors (README "Sign-in security"): the second step of a login, enrolment and
@@ -55,25 +75,7 @@ export function createMfaRouter(deps: {
     runChain(before, req, res, next);
   };
 
-  /**
-   * The signed-in caller as a subject: a platform administrator, or the firm user as stored
-   * now. Second factors (`forFactors`) of a Keycloak firm's users are the realm's.
-   */
-  const callerSubject = async (res: Response, platformOnly: boolean, forFactors = true): Promise<MfaSubject> => {
-    const { claims } = authOf(res);
-    if (claims.platformAdmin) {
-      const subject = await logins.platformSubjectById(Number(claims.sub));
-      if (!subject) throw new Unauthenticated();
-      return subject;
-    }
-    if (platformOnly) throw new Forbidden('Only platform administrators can use this.');
-    if (forFactors && !logins.ownsFactors) throw new Conflict(KEYCLOAK_FACTORS);
-    const company = claims.tenant ? await companies.findByShortName(claims.tenant) : null;
-    const user = storedUserOf(res);
-    const subject = company && user ? await logins.tenantSubjectById(company, user.id) : null;
-    if (!subject) throw new Unauthenticated();
-    return subject;
-  };
+  const callerSubject = callerSubjectOf(logins, companies);
 
   for (const prefix of ['/api/auth', ADMIN_PATH]) {
     const platformOnly = prefix === ADMIN_PATH;
@@ -84,7 +86,7 @@ export function createMfaRouter(deps: {
     api.route(router, {
       method: 'post', path: `${prefix}/mfa/verify`, public: true, body: mfaVerifySchema,
       summary: 'Second step of a sign-in: a code for the login\'s challenge → { token, user, tenant }. 401 for a wrong code; a challenge lives 5 minutes and 5 wrong codes',
-    }, ({ req, body }) => logins.verify(pathTenant(req), platformOnly, body.challenge, body.method, body.code, signInContext(req)));
+    }, ({ req, body }) => logins.verifyCode(pathTenant(req), platformOnly, body.challenge, body.method, body.code, signInContext(req)));
 
     api.route(router, {
       method: 'post', path: `${prefix}/mfa/email`, public: true, body: mfaEmailSchema, status: 202,
@@ -96,8 +98,15 @@ export function createMfaRouter(deps: {
 
     api.route(router, {
       method: 'get', path: `${prefix}/mfa`, before,
-      summary: `Second factors of ${who}: authenticator, recovery codes left, whether the firm requires one`,
-    }, async ({ res }) => mfa.status(await callerSubject(res, platformOnly), !logins.ownsFactors));
+      summary: `Second factors of ${who}: authenticator, recovery codes left, passkeys, whether the firm requires one; a Keycloak firm's users get the realm's account console (accountConsoleUrl)`,
+    }, async ({ res }) => {
+      const subject = await callerSubject(res, platformOnly, false);
+      if (subject.company && !logins.ownsFactors) {
+        // The realm keeps them: the user is sent to its account console.
+        return { totp: false, recoveryCodesLeft: 0, passkeys: 0, required: false, managedByKeycloak: true, accountConsoleUrl: logins.accountConsoleUrl(subject.company.shortName)! };
+      }
+      return mfa.status(subject);
+    });
 
     api.route(router, {
       method: 'post', path: `${prefix}/mfa/totp/setup`, before: [challengeOrToken], body: totpSetupSchema,
@@ -210,7 +219,7 @@ export function createMfaRouter(deps: {
     const t = await tenantOf(res);
     requireTenantAdmin(t);
     const [all, enrolled] = await Promise.all([users.list(t.db), mfa.factors.enrolled(t.db)]);
-    return all.map((u) => ({ userId: u.id, username: u.username, fullName: u.fullName, role: u.roleName, ...(enrolled.get(u.id) ?? { totp: false, recoveryCodesLeft: 0 }) }));
+    return all.map((u) => ({ userId: u.id, username: u.username, fullName: u.fullName, role: u.roleName, ...(enrolled.get(u.id) ?? { totp: false, recoveryCodesLeft: 0, passkeys: 0 }) }));
   });
 
   api.route(router, { method: 'delete', path: '/api/users/:id/mfa', before, summary: 'Removes every second factor of a user and ends their sessions; they set one up again at next sign-in where required (Admin)' }, async ({ req, res, params }) => {

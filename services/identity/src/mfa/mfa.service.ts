@@ -3,7 +3,7 @@ import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import { Conflict, Invalid } from '@ledgerline/kit/errors.ts';
 import { hasRole, ROLES } from '@ledgerline/kit/auth/roles.ts';
 import type {
-  MfaMethod, MfaRequiredResponse, MfaSetupRequiredResponse, MfaStatus, SecuritySettings, TotpSetupResponse,
+  CodeMethod, MfaMethod, MfaRequiredResponse, MfaSetupRequiredResponse, MfaStatus, SecuritySettings, TotpSetupResponse,
 } from '@ledgerline/contracts/sign-in-security.contracts.ts';
 import { EmailCodeStore } from './email-code.store.ts';
 import { MfaChallengeStore, type StoredChallenge } from './mfa-challenge.store.ts';
@@ -27,7 +27,7 @@ const NO_AUTHENTICATOR = 'No authenticator is set up for this account.';
 /**
  * Second factors of the built-in issuer (DESIGN §8 "sessions and factors"): authenticator
  * apps (RFC 6238, secrets sealed at rest), single-use recovery codes (hashed), the firm's
- * policy, and the challenges that carry a sign-in from the password to the second factor.
+ * policy (passkeys: PasskeyService, counted here among the factors), and the challenges that carry a sign-in from the password to the second factor.
  */
 export class MfaService {
   readonly factors = new SecondFactorStore();
@@ -55,17 +55,18 @@ export class MfaService {
     return isClientSubject(s) ? policy.allowEmailCodeForClients : policy.allowEmailCodeForStaff;
   }
 
-  async status(s: MfaSubject, managedByKeycloak: boolean): Promise<MfaStatus> {
+  async status(s: MfaSubject): Promise<MfaStatus> {
     const f = await this.factors.status(s.db, s.userId);
-    return { ...f, required: await this.required(s), managedByKeycloak };
+    return { ...f, required: await this.required(s), managedByKeycloak: false };
   }
 
   async methods(s: MfaSubject, db: Queryable = s.db): Promise<MfaMethod[]> {
     const f = await this.factors.status(db, s.userId);
     const methods: MfaMethod[] = [];
     if (f.totp) methods.push('totp');
+    if (f.passkeys > 0) methods.push('webauthn');
     // An e-mailed code is offered where the firm allows it, but only as a second factor is due anyway.
-    if ((f.totp || (await this.required(s, db))) && (await this.emailCodeAllowed(s, db))) methods.push('email');
+    if ((f.totp || f.passkeys > 0 || (await this.required(s, db))) && (await this.emailCodeAllowed(s, db))) methods.push('email');
     if (f.recoveryCodesLeft > 0) methods.push('recovery');
     return methods;
   }
@@ -84,6 +85,23 @@ export class MfaService {
       if (!(await this.required(s, tx))) return null;
       return { mfaSetupRequired: true as const, challenge: await this.#challenge(tx, s, 'setup', throttleKey) };
     });
+  }
+
+  /**
+   * Keycloak firms: the realm asks users with an authenticator for its code with the password,
+   * and refuses a missing code as it refuses a wrong password. The code step's challenge
+   * carries the password (sealed, bound to the user) to send with the code.
+   */
+  async realmCodeStep(s: MfaSubject, throttleKey: string, password: string): Promise<MfaRequiredResponse> {
+    const token = await this.challenges.create(s.db, {
+      userId: s.userId, purpose: 'verify', throttleKey, ttlSeconds: CHALLENGE_TTL_SECONDS, sealedPassword: this.#box.seal(password, `password/${s.db.schema}/${s.userId}`),
+    });
+    return { mfaRequired: true, challenge: `${scopeOf(s)}.${token}`, methods: ['totp'] };
+  }
+
+  async realmPassword(tx: Queryable, s: MfaSubject, token: string): Promise<string | null> {
+    const sealed = await this.challenges.sealedPassword(tx, token);
+    return sealed ? this.#box.open(sealed, `password/${s.db.schema}/${s.userId}`) : null;
   }
 
   /**
@@ -107,7 +125,7 @@ export class MfaService {
   }
 
   /** Checks a code of the given method, consuming it (a TOTP step, a recovery code). */
-  async checkCode(tx: Queryable, s: MfaSubject, method: MfaMethod, code: string): Promise<boolean> {
+  async checkCode(tx: Queryable, s: MfaSubject, method: CodeMethod, code: string): Promise<boolean> {
     if (method === 'recovery') return this.factors.useRecoveryCode(tx, s.userId, recoveryCodeHash(code));
     if (method === 'email') return this.emailCodes.useCode(tx, s.userId, 'mfa', code);
     const { secret } = await this.factors.totpSecrets(tx, s.userId);
@@ -117,7 +135,7 @@ export class MfaService {
   }
 
   /** A current authenticator code, else a recovery code: what removing a factor or new codes needs. */
-  async checkAnyCode(tx: Queryable, s: MfaSubject, code: string): Promise<MfaMethod | null> {
+  async checkAnyCode(tx: Queryable, s: MfaSubject, code: string): Promise<CodeMethod | null> {
     if (await this.checkCode(tx, s, 'totp', code)) return 'totp';
     if (await this.checkCode(tx, s, 'recovery', code)) return 'recovery';
     return null;

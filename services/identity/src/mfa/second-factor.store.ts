@@ -3,30 +3,35 @@ import type { Queryable } from '@ledgerline/kit/db/database.ts';
 export interface FactorStatus {
   totp: boolean;
   recoveryCodesLeft: number;
+  /** Registered passkeys (PasskeyStore keeps them). */
+  passkeys: number;
 }
 
 /**
- * A user's authenticator secret (sealed by the caller) and recovery-code hashes, in the
+ * A user's authenticator secret (sealed by the caller) and recovery-code hashes (and how
+ * many passkeys they have), in the
  * schema of the firm (or the platform) the db handle points at.
  */
 export class SecondFactorStore {
   async status(db: Queryable, userId: number): Promise<FactorStatus> {
-    const { rows } = await db.query<{ totp: boolean; left: number }>(
+    const { rows } = await db.query<{ totp: boolean; left: number; passkeys: number }>(
       `SELECT EXISTS (SELECT 1 FROM mfa_factors WHERE user_id = $1 AND totp_secret IS NOT NULL) AS totp,
-              (SELECT count(*)::int FROM mfa_recovery_codes WHERE user_id = $1 AND used_at IS NULL) AS left`, [userId],
+              (SELECT count(*)::int FROM mfa_recovery_codes WHERE user_id = $1 AND used_at IS NULL) AS left,
+              (SELECT count(*)::int FROM passkeys WHERE user_id = $1) AS passkeys`, [userId],
     );
-    return { totp: rows[0]!.totp, recoveryCodesLeft: rows[0]!.left };
+    return { totp: rows[0]!.totp, recoveryCodesLeft: rows[0]!.left, passkeys: rows[0]!.passkeys };
   }
 
-  /** Users among `ids` with a confirmed authenticator (the Admin's factor overview). */
+  /** Users with any second factor (the Admin's factor overview). */
   async enrolled(db: Queryable): Promise<Map<number, FactorStatus>> {
-    const { rows } = await db.query<{ user_id: number; totp: boolean; left: number }>(
-      `SELECT u.user_id, bool_or(f.totp_secret IS NOT NULL) AS totp, count(r.id) FILTER (WHERE r.used_at IS NULL)::int AS left
-       FROM (SELECT user_id FROM mfa_factors UNION SELECT user_id FROM mfa_recovery_codes) u
-       LEFT JOIN mfa_factors f ON f.user_id = u.user_id LEFT JOIN mfa_recovery_codes r ON r.user_id = u.user_id
-       GROUP BY u.user_id`,
+    const { rows } = await db.query<{ user_id: number; totp: boolean; left: number; passkeys: number }>(
+      `SELECT u.user_id,
+              EXISTS (SELECT 1 FROM mfa_factors f WHERE f.user_id = u.user_id AND f.totp_secret IS NOT NULL) AS totp,
+              (SELECT count(*)::int FROM mfa_recovery_codes r WHERE r.user_id = u.user_id AND r.used_at IS NULL) AS left,
+              (SELECT count(*)::int FROM passkeys p WHERE p.user_id = u.user_id) AS passkeys
+       FROM (SELECT user_id FROM mfa_factors UNION SELECT user_id FROM mfa_recovery_codes UNION SELECT user_id FROM passkeys) u`,
     );
-    return new Map(rows.map((r) => [r.user_id, { totp: r.totp === true, recoveryCodesLeft: r.left }]));
+    return new Map(rows.map((r) => [r.user_id, { totp: r.totp === true, recoveryCodesLeft: r.left, passkeys: r.passkeys }]));
   }
 
   async setPendingTotp(db: Queryable, userId: number, sealedSecret: string): Promise<void> {
@@ -73,8 +78,10 @@ export class SecondFactorStore {
     return rowCount > 0;
   }
 
-  /** Everything: the authenticator, recovery codes and open challenges (an Admin's reset). */
+  /** Everything: the authenticator, recovery codes, passkeys and open challenges (an Admin's reset). */
   async removeAll(db: Queryable, userId: number): Promise<void> {
+    await db.query('DELETE FROM passkeys WHERE user_id = $1', [userId]);
+    await db.query('DELETE FROM passkey_ceremonies WHERE user_id = $1', [userId]);
     await db.query('DELETE FROM mfa_factors WHERE user_id = $1', [userId]);
     await db.query('DELETE FROM mfa_recovery_codes WHERE user_id = $1', [userId]);
     await db.query('DELETE FROM mfa_challenges WHERE user_id = $1', [userId]);

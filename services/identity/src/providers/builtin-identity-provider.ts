@@ -64,6 +64,15 @@ export class BuiltinIdentityProvider implements IdentityProvider {
     return this.#issuer.sign({ sub: String(row.user_id), username: row.username, fullName: row.full_name, role: row.role, tenant, platformAdmin: false });
   }
 
+  /** The portal's own second factors follow the password (MfaService), never inside it. */
+  async asksForOtp(): Promise<boolean> {
+    return false;
+  }
+
+  accountConsoleUrl(): null {
+    return null;
+  }
+
   trustFor(): null {
     return null;
   }

@@ -18,6 +18,7 @@ export function createIdentityProvider(
   }
   return new KeycloakIdentityProvider({
     url: config.keycloakUrl,
+    ...(config.keycloakPublicUrl ? { publicUrl: config.keycloakPublicUrl } : {}),
     adminUsername: config.keycloakAdminUsername,
     adminPassword: config.keycloakAdminPassword,
     realmPrefix: config.keycloakRealmPrefix,

@@ -31,8 +31,15 @@ export interface IdentityProvider {
   deleteRole(tenant: string, role: string): Promise<void>;
   upsertUser(tenant: string, user: ProviderUser): Promise<void>;
   deleteUser(tenant: string, username: string): Promise<void>;
-  /** A token for valid credentials; null for a wrong username or password. */
-  login(tenant: string, username: string, password: string): Promise<string | null>;
+  /**
+   * A token for valid credentials; null for a wrong username or password, or (Keycloak) a
+   * missing or wrong one-time code of a user who has an authenticator in the realm.
+   */
+  login(tenant: string, username: string, password: string, otp?: string): Promise<string | null>;
+  /** Whether the provider itself asks this user for a one-time code with the password (a Keycloak realm's OTP). */
+  asksForOtp(tenant: string, username: string): Promise<boolean>;
+  /** Where a tenant's users manage their own second factors outside the portal (Keycloak's account console); null: in the portal. */
+  accountConsoleUrl(tenant: string): string | null;
   /** How verifiers trust this tenant's tokens (null: the built-in issuer's trust covers it). */
   trustFor(tenant: string): IssuerTrust | null;
   close(): Promise<void>;

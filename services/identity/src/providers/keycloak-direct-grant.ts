@@ -48,12 +48,13 @@ export class KeycloakDirectGrant {
    * username or password, disabled or locked-out user; access_denied: a disabled realm,
    * i.e. a retired tenant) and for a realm that does not exist. A rejected client secret
    * (realm re-created, secret rotated) is read again once. Anything else is an outage.
+   * `totp` is the one-time code the realm's direct-grant flow asks of users with an authenticator.
    */
-  async login(realm: string, username: string, password: string): Promise<string | null> {
+  async login(realm: string, username: string, password: string, totp?: string): Promise<string | null> {
     for (let attempt = 1; ; attempt++) {
       const adapter = await this.#adapter(realm);
       if (!adapter) return this.#missingRealm(realm);
-      const answer = await this.#requestToken(realm, adapter.secret, username, password);
+      const answer = await this.#requestToken(realm, adapter.secret, username, password, totp);
       if (answer.ok) return this.#validated(realm, adapter, answer.body);
       if (answer.error === 'invalid_grant' || answer.error === 'access_denied') return null;
       this.forget(realm);
@@ -68,13 +69,13 @@ export class KeycloakDirectGrant {
     this.#adapters.delete(realm);
   }
 
-  async #requestToken(realm: string, secret: string, username: string, password: string) {
+  async #requestToken(realm: string, secret: string, username: string, password: string, totp: string | undefined) {
     let res: Response;
     let body: string;
     try {
       res = await fetch(`${this.#options.url}/realms/${encodeURIComponent(realm)}/protocol/openid-connect/token`, {
         method: 'POST',
-        body: new URLSearchParams({ grant_type: 'password', client_id: PORTAL_CLIENT_ID, client_secret: secret, username, password }),
+        body: new URLSearchParams({ grant_type: 'password', client_id: PORTAL_CLIENT_ID, client_secret: secret, username, password, ...(totp ? { totp } : {}) }),
         signal: AbortSignal.timeout(this.#options.requestTimeoutMs),
       });
       body = await res.text();

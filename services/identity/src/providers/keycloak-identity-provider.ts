@@ -28,6 +28,8 @@ export interface KeycloakIdentityProviderOptions {
   adminPassword: string;
   /** Realm of a tenant = prefix + the tenant's short name. */
   realmPrefix?: string;
+  /** Keycloak as browsers reach it, for links to the account console (default: url). */
+  publicUrl?: string;
   /** Lifetime of tenant users' access tokens; the realm's default (5 minutes) when unset. */
   accessTokenLifespanSeconds?: number;
   /** Limit for each request to Keycloak (default 10 s); a slower answer counts as an outage. */
@@ -47,6 +49,7 @@ const ROLE_MOVE_BATCH = 100;
 export class KeycloakIdentityProvider implements IdentityProvider {
   readonly kind = 'keycloak' as const;
   readonly #url: string;
+  readonly #publicUrl: string;
   readonly #realmPrefix: string;
   readonly #accessTokenLifespanSeconds: number | undefined;
   readonly #logger: Pick<Logger, 'info' | 'warn'> | undefined;
@@ -55,6 +58,7 @@ export class KeycloakIdentityProvider implements IdentityProvider {
 
   constructor(options: KeycloakIdentityProviderOptions) {
     this.#url = options.url.replace(/\/+$/, '');
+    this.#publicUrl = (options.publicUrl ?? options.url).replace(/\/+$/, '');
     this.#realmPrefix = options.realmPrefix ?? 'portal-';
     this.#accessTokenLifespanSeconds = options.accessTokenLifespanSeconds;
     this.#logger = options.logger;
@@ -159,8 +163,19 @@ export class KeycloakIdentityProvider implements IdentityProvider {
     for (const user of users) await this.#admin.call((a) => a.users.del({ realm, id: user.id! }, { catchNotFound: true }));
   }
 
-  login(tenant: string, username: string, password: string): Promise<string | null> {
-    return this.#grants.login(this.#realm(tenant), username, password);
+  login(tenant: string, username: string, password: string, otp?: string): Promise<string | null> {
+    return this.#grants.login(this.#realm(tenant), username, password, otp);
+  }
+
+  /** The realm's direct-grant flow asks for a code from users with an OTP credential ("Conditional OTP"). */
+  async asksForOtp(tenant: string, username: string): Promise<boolean> {
+    const users = await this.#admin.call((a) => a.users.find({ realm: this.#realm(tenant), username, exact: true }));
+    return users.some((u) => u.totp === true);
+  }
+
+  /** The realm's account console: authenticator (OTP), passkeys (WebAuthn) and sessions, as the realm allows. */
+  accountConsoleUrl(tenant: string): string {
+    return `${this.#publicUrl}/realms/${encodeURIComponent(this.#realm(tenant))}/account`;
   }
 
   trustFor(tenant: string): IssuerTrust {

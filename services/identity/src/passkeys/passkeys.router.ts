@@ -1,0 +1,96 @@
+import express, { type Request, type RequestHandler, type Router } from 'express';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
+import type { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
+import { authOf } from '@ledgerline/kit/http/authenticate.ts';
+import { parsePathId } from '@ledgerline/kit/http/path-id.ts';
+import { Conflict, Invalid, Unauthenticated } from '@ledgerline/kit/errors.ts';
+import { TENANT_HEADER } from '@ledgerline/kit/service-module.ts';
+import {
+  mfaWebauthnOptionsSchema, mfaWebauthnVerifySchema, passkeyLoginVerifySchema, passkeyRegisterSchema,
+} from '@ledgerline/contracts/sign-in-security.contracts.ts';
+import { challengeToken, type LoginService } from '../auth/login.service.ts';
+import type { MfaService } from '../mfa/mfa.service.ts';
+import { ADMIN_PATH, callerSubjectOf, KEYCLOAK_FACTORS, signInContext } from '../mfa/mfa.router.ts';
+import type { CompanyStore } from '../tenants/company.store.ts';
+import type { PasskeyService } from './passkey.service.ts';
+
+/**
+ * Passkeys (README "Sign-in security", docs/using/sign-in-security.md): registering and
+ * removing them while signed in, the second step of a sign-in with one, and a sign-in with
+ * a discoverable passkey alone. Each browser call comes in two parts: `options` (what to
+ * pass to navigator.credentials) and the browser's answer. The built-in issuer's only.
+ */
+export function createPasskeysRouter(deps: {
+  api: ApiRegistry; mfa: MfaService; passkeys: PasskeyService; logins: LoginService; companies: CompanyStore; authenticated: RequestHandler[];
+}): Router {
+  const { api, mfa, passkeys, logins } = deps;
+  const router = express.Router();
+  const before = deps.authenticated;
+  const callerSubject = callerSubjectOf(logins, deps.companies);
+
+  for (const prefix of ['/api/auth', ADMIN_PATH]) {
+    const platformOnly = prefix === ADMIN_PATH;
+    const who = platformOnly ? 'the platform administrator' : 'the signed-in user';
+    const pathTenant = (req: Request) => (platformOnly ? null : req.header(TENANT_HEADER) ?? null);
+
+    api.route(router, {
+      method: 'get', path: `${prefix}/passkeys`, before, summary: `Passkeys of ${who}: name, added, last used`,
+    }, async ({ res }) => {
+      const s = await callerSubject(res, platformOnly);
+      return passkeys.store.list(s.db, s.userId);
+    });
+
+    api.route(router, {
+      method: 'post', path: `${prefix}/passkeys/options`, before,
+      summary: 'Starts adding a passkey → the options for navigator.credentials.create() (the challenge lives 5 minutes, once)',
+    }, async ({ res }) => passkeys.registrationOptions(await callerSubject(res, platformOnly), authOf(res).claims.fullName));
+
+    api.route(router, {
+      method: 'post', path: `${prefix}/passkeys`, before, body: passkeyRegisterSchema, status: 201,
+      summary: 'Adds the passkey the browser created for those options, with a name → { id, name, createdAt, lastUsedAt }',
+    }, async ({ req, res, body }) => passkeys.register(await callerSubject(res, platformOnly), body.name, body.response as RegistrationResponseJSON, signInContext(req)));
+
+    api.route(router, {
+      method: 'delete', path: `${prefix}/passkeys/:id`, before, summary: `Removes one of ${who}'s passkeys`,
+    }, async ({ req, res, params }) => {
+      await passkeys.remove(await callerSubject(res, platformOnly), parsePathId(params.id), signInContext(req));
+      return { message: 'Passkey removed.' };
+    });
+
+    api.route(router, {
+      method: 'post', path: `${prefix}/mfa/webauthn/options`, public: true, body: mfaWebauthnOptionsSchema,
+      summary: 'Second step of a sign-in with a passkey: the options for navigator.credentials.get() for the login\'s challenge',
+    }, async ({ req, body }) => {
+      const subject = await logins.subjectOfChallenge(body.challenge, pathTenant(req), platformOnly);
+      const live = await mfa.withChallenge(subject, challengeToken(body.challenge), 'verify', async (tx) => ({ ok: true, value: await passkeys.secondFactorOptions(tx, subject) }));
+      if (!live.ok) throw new Unauthenticated(live.message);
+      return live.value;
+    });
+
+    api.route(router, {
+      method: 'post', path: `${prefix}/mfa/webauthn/verify`, public: true, body: mfaWebauthnVerifySchema,
+      summary: 'Completes the second step with the passkey\'s answer → { token, user, tenant }; 401 when it is not accepted (counts like a wrong code)',
+    }, ({ req, body }) => logins.verify(pathTenant(req), platformOnly, body.challenge, 'webauthn',
+      async (tx, s) => (await passkeys.checkAssertion(tx, body.response as AuthenticationResponseJSON, 'second-factor', s.userId)) !== null, signInContext(req)));
+  }
+
+  // A sign-in without a password names the firm in the path: a passkey is registered to one firm's users.
+  const firmOf = (req: Request): string => {
+    const tenant = req.header(TENANT_HEADER);
+    if (!tenant) throw new Invalid('Sign in on your firm\'s page to use a passkey.');
+    if (!logins.ownsFactors) throw new Conflict(KEYCLOAK_FACTORS);
+    return tenant;
+  };
+
+  api.route(router, {
+    method: 'post', path: '/api/auth/passkey-login/options', public: true,
+    summary: 'Sign-in with a passkey alone: the options for navigator.credentials.get() (any of the firm\'s passkeys; the person verified at the device)',
+  }, async ({ req }) => passkeys.signInOptions(await logins.firmDb(firmOf(req))));
+
+  api.route(router, {
+    method: 'post', path: '/api/auth/passkey-login/verify', public: true, body: passkeyLoginVerifySchema,
+    summary: 'Completes a sign-in with a passkey alone → { token, user, tenant }: the passkey is both factors. 401 when it is not accepted',
+  }, ({ req, body }) => logins.passkeyLogin(firmOf(req), body.response as AuthenticationResponseJSON, signInContext(req)));
+
+  return router;
+}
