@@ -4,6 +4,7 @@ import { apiClient, startTestPortal } from '@ledgerline/server/portal-harness.ts
 import type { RunningPortal } from '@ledgerline/server/portal.ts';
 import type { MfaRequiredResponse, Passkey, SecurityEvent } from '@ledgerline/contracts/sign-in-security.contracts.ts';
 import { SoftwareAuthenticator } from './support/software-authenticator.ts';
+import { personName, seedFirmPeople } from './support/firm-people.ts';
 
 /**
  * Passkeys over the gateway, driven by a software authenticator: registration, the second
@@ -21,7 +22,7 @@ const BETA = `beta${suffix}`;
 const PASSWORD = 'password1';
 const ids: Record<string, number> = {};
 const tokens: Record<string, string> = {};
-const name = (who: string, tenant = ACME) => `${who}_${tenant}`;
+const name = (who: string, tenant = ACME) => personName(who, tenant);
 const NOT_ACCEPTED = { status: 401, body: { message: 'This passkey was not accepted. Please try again.' } };
 const EXPIRED = { status: 401, body: { message: 'This sign-in has expired. Please sign in again.' } };
 
@@ -45,20 +46,9 @@ async function events(tenant: string, userId: number): Promise<SecurityEvent[]> 
 beforeAll(async () => {
   portal = await startTestPortal({ KEYCLOAK_URL: '', PUBLIC_BASE_URL: ORIGIN, LOGIN_MAX_FAILURES_PER_USER: '20' });
   call = apiClient(portal.gatewayUrl);
-  for (const shortName of [ACME, BETA]) {
-    expect((await call('POST', '/api/companies', portal.adminToken, { name: `${shortName} Tax`, shortName })).status).toBe(201);
-  }
-  const people: [string, string, number, number[] | null][] = [
+  await seedFirmPeople(call, portal.adminToken, [ACME, BETA], [
     [ACME, 'admin', 1, null], [ACME, 'cpa', 3, [7]], [ACME, 'cpa2', 3, [7]], [ACME, 'client', 4, [7]], [BETA, 'admin', 1, null],
-  ];
-  for (const [tenant, who, roleId, clientIds] of people) {
-    const r = await call<{ id: number }>('POST', `/api/${tenant}/users`, portal.adminToken, { username: name(who, tenant), password: PASSWORD, fullName: `${who} of ${tenant}`, roleId, clientIds, reportTypeIds: [] });
-    expect(r.status).toBe(201);
-    ids[`${tenant}_${who}`] = r.body.id;
-    const signedIn = await login(tenant, who);
-    expect(signedIn.body.token).toBeDefined();
-    tokens[`${tenant}_${who}`] = signedIn.body.token!;
-  }
+  ], PASSWORD, { ids, tokens });
 }, 180_000);
 afterAll(async () => { await portal?.stop(); });
 

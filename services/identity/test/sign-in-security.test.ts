@@ -6,6 +6,7 @@ import { mailpit, type ReceivedMail } from '@ledgerline/kit/testing/mailpit.ts';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import { io as connect } from 'socket.io-client';
 import { totpCode } from '../src/mfa/totp.ts';
+import { personName, seedFirmPeople } from './support/firm-people.ts';
 
 /**
  * Second factors of the built-in issuer over the gateway (README "Sign-in security"). The
@@ -22,7 +23,7 @@ const BETA = `beta${suffix}`;
 const PASSWORD = 'password1';
 const ids: Record<string, number> = {};
 const tokens: Record<string, string> = {};
-const name = (who: string, tenant = ACME) => `${who}_${tenant}`;
+const name = (who: string, tenant = ACME) => personName(who, tenant);
 const STEP_MS = 30_000;
 
 type Login = { token?: string } & Partial<MfaRequiredResponse> & Partial<MfaSetupRequiredResponse>;
@@ -43,20 +44,9 @@ beforeAll(async () => {
     ...(mail ? { SMTP_URL: mail.smtpUrl } : {}),
   });
   call = apiClient(portal.gatewayUrl);
-  for (const shortName of [ACME, BETA]) {
-    expect((await call('POST', '/api/companies', portal.adminToken, { name: `${shortName} Tax`, shortName })).status).toBe(201);
-  }
-  const people: [string, string, number, number[] | null][] = [
+  await seedFirmPeople(call, portal.adminToken, [ACME, BETA], [
     [ACME, 'admin', 1, null], [ACME, 'cpa', 3, [7]], [ACME, 'cpa2', 3, [7]], [ACME, 'brute', 3, [7]], [ACME, 'client', 4, [7]], [BETA, 'admin', 1, null],
-  ];
-  for (const [tenant, who, roleId, clientIds] of people) {
-    const r = await call<{ id: number }>('POST', `/api/${tenant}/users`, portal.adminToken, { username: name(who, tenant), password: PASSWORD, fullName: `${who} of ${tenant}`, roleId, clientIds, reportTypeIds: [] });
-    expect(r.status).toBe(201);
-    ids[`${tenant}_${who}`] = r.body.id;
-    const signedIn = await login(tenant, who);
-    expect(signedIn.body.token).toBeDefined();
-    tokens[`${tenant}_${who}`] = signedIn.body.token!;
-  }
+  ], PASSWORD, { ids, tokens });
 }, 180_000);
 afterAll(async () => { await portal?.stop(); });
 
