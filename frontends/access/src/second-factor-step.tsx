@@ -5,13 +5,15 @@ import { CodeForm, TotpEnrolment } from '@ledgerline/ui/totp-enrolment.tsx';
 import { passkeysSupported } from '@ledgerline/ui/passkeys.ts';
 import { postPublic } from './login.api.ts';
 import { PasskeyButton } from './passkey-sign-in.tsx';
+import { PasskeySetup } from './passkey-setup.tsx';
 
 export type SecondStep = MfaRequiredResponse | MfaSetupRequiredResponse;
 
 /**
  * After a right password, when a second factor is due: a code from the authenticator (or a
- * recovery code), or, where the firm requires one not set up yet, the setup. `authBase` is
- * the sign-in form's API (`/api/{tenant}/auth`, `/api/auth`, `/api/admin/auth`).
+ * recovery code), or, where the firm requires one not set up yet, the setup (an authenticator
+ * app, or a passkey instead). `authBase` is the sign-in form's API (`/api/{tenant}/auth`,
+ * `/api/auth`, `/api/admin/auth`).
  */
 export function SecondFactorStep({ authBase, step, onSignedIn, onCancel }: { authBase: string; step: SecondStep; onSignedIn(response: LoginResponse): void; onCancel(): void }) {
   return (
@@ -79,6 +81,7 @@ function CodeStep({ authBase, challenge, methods: offered, onSignedIn }: { authB
 
 function SetupStep({ authBase, challenge, onSignedIn }: { authBase: string; challenge: string; onSignedIn(response: LoginResponse): void }) {
   const [signedIn, setSignedIn] = useState<LoginResponse | null>(null);
+  const [withPasskey, setWithPasskey] = useState(false);
   const call = async <T,>(path: string, body: object): Promise<T> => {
     const r = await postPublic<T>(`${authBase}${path}`, { challenge, ...body });
     if (!r.ok) throw new Error(r.message);
@@ -86,8 +89,8 @@ function SetupStep({ authBase, challenge, onSignedIn }: { authBase: string; chal
   };
   return (
     <div className="mfa-step">
-      <p>Your firm requires a second step at sign-in. Set up an authenticator app to continue.</p>
-      <TotpEnrolment
+      <p>Your firm requires a second step at sign-in. {withPasskey ? 'Add a passkey to continue.' : 'Set up an authenticator app to continue.'}</p>
+      {withPasskey ? <PasskeySetup authBase={authBase} challenge={challenge} onSignedIn={onSignedIn} /> : <TotpEnrolment
         start={() => call<TotpSetupResponse>('/mfa/totp/setup', {})}
         confirm={async (code) => {
           const { recoveryCodes, ...login } = await call<TotpConfirmResponse>('/mfa/totp/confirm', { code });
@@ -96,7 +99,13 @@ function SetupStep({ authBase, challenge, onSignedIn }: { authBase: string; chal
         }}
         doneLabel="Continue"
         onDone={() => { if (signedIn) onSignedIn(signedIn); }}
-      />
+      />}
+      {/* Until the authenticator is confirmed, a passkey can be the factor instead (a browser without WebAuthn is not offered it). */}
+      {!signedIn && passkeysSupported() && (
+        <button type="button" className="mfa-step__switch" onClick={() => setWithPasskey(!withPasskey)}>
+          {withPasskey ? 'Use an authenticator app instead' : 'Use a passkey instead'}
+        </button>
+      )}
     </div>
   );
 }

@@ -8,7 +8,8 @@ import { expectToast, startPortalBrowser, submitLogin, uniqueSuffix, type Portal
  * Passkeys in Chromium, with its virtual authenticator (CDP WebAuthn domain: a platform
  * authenticator with resident keys and the user verified): a CPA adds a passkey in
  * Security, signs in with it alone on the firm's page, uses it as the second step after the
- * password, and removes it. The portal's public URL is the page's origin: passkeys are
+ * password, and removes it; where the firm requires a second factor, an unenrolled CPA sets up
+ * a passkey instead of an authenticator app at sign-in. The portal's public URL is the page's origin: passkeys are
  * bound to its host (localhost: a secure context without TLS).
  */
 const suffix = uniqueSuffix();
@@ -16,6 +17,7 @@ const firm = { name: `Passkey Tax ${suffix}`, shortName: `passkey${suffix}` };
 const PASSWORD = 'password1';
 const cpa = { username: `paula${suffix}`, fullName: 'Paula Key', roleId: 3 };
 const admin = { username: `adam${suffix}`, fullName: 'Adam Admin', roleId: 1 };
+const newcomer = { username: `nina${suffix}`, fullName: 'Nina New', roleId: 3 };
 
 describe('passkeys in Chromium', () => {
   let portal: PortalBrowser;
@@ -30,7 +32,7 @@ describe('passkeys in Chromium', () => {
     portal = await startPortalBrowser(['shell', 'access', 'account', 'directory'], { KEYCLOAK_URL: '', PORT: String(port), PUBLIC_BASE_URL: baseUrl });
     const call = apiClient(portal.baseUrl);
     expect((await call('POST', '/api/companies', portal.adminToken, firm)).status).toBe(201);
-    for (const person of [cpa, admin]) {
+    for (const person of [cpa, admin, newcomer]) {
       expect((await call('POST', `/api/${firm.shortName}/users`, portal.adminToken, { ...person, password: PASSWORD, clientIds: [], reportTypeIds: [] })).status).toBe(201);
     }
     page = await portal.browser.newPage(baseUrl);
@@ -51,7 +53,8 @@ describe('passkeys in Chromium', () => {
   };
   /** Waits for the dashboard; a passkey error the page shows instead fails at once with its text. */
   const reachDashboard = async () => {
-    const refused = page.locator('.passkey-sign-in .p-inline-message').waitFor().then(async () => { throw new Error(`refused: ${await page.locator('.passkey-sign-in .p-inline-message').textContent()}`); });
+    const message = page.locator('.passkey-sign-in .p-inline-message, .mfa-step__passkey-form .p-inline-message');
+    const refused = message.waitFor().then(async () => { throw new Error(`refused: ${await message.textContent()}`); });
     await Promise.race([page.waitForURL(`**/${firm.shortName}/dashboard`), refused]);
     refused.catch(() => undefined);
   };
@@ -127,5 +130,31 @@ describe('passkeys in Chromium', () => {
     await signOut();
     await submitLogin(page, cpa.username, PASSWORD);
     await page.waitForURL(`**/${firm.shortName}/dashboard`);
+    await signOut();
+  });
+
+  it('where the firm requires a second factor, an unenrolled CPA sets up a passkey instead of an authenticator app', async () => {
+    const call = apiClient(portal.baseUrl);
+    const adminLogin = await call<{ token: string }>('POST', `/api/${firm.shortName}/auth/login`, null, { username: admin.username, password: PASSWORD });
+    const policy = { requireMfaForStaff: true, requireMfaForClients: false, allowEmailCodeForStaff: false, allowEmailCodeForClients: true, clientEmailSignIn: true };
+    expect((await call('PUT', `/api/${firm.shortName}/security-settings`, adminLogin.body.token, policy)).status).toBe(200);
+    await submitLogin(page, newcomer.username, PASSWORD);
+    await page.getByText('Set up an authenticator app to continue.', { exact: false }).waitFor();
+    await page.getByRole('button', { name: 'Use a passkey instead' }).click();
+    await page.locator('#setup-passkey-name').fill('Office PC');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await portal.screenshot(page, 'passkeys-setup-step-phone');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.getByRole('button', { name: 'Add the passkey and continue' }).click();
+    await reachDashboard();
+    await expectToast(page, 'Login Successful');
+    // The device holds the new passkey beside the CPA's (removed on the server, still on the device).
+    expect(await credentials()).toHaveLength(2);
+    // The next sign-in asks for the passkey after the password.
+    await signOut();
+    await submitLogin(page, newcomer.username, PASSWORD);
+    await page.getByRole('button', { name: 'Use a passkey' }).click();
+    await reachDashboard();
   });
 });

@@ -105,8 +105,8 @@ export function SecurityPanel() {
           <Column header="When" body={(e: SecurityEvent) => formatDate(e.at, { withTime: true })} />
           <Column header="Result" body={(e: SecurityEvent) => (e.kind === 'sign-in' ? 'Signed in' : 'Failed')} />
           <Column header="How" field="method" />
-          <Column header="Address" field="address" />
-          <Column header="Browser" body={(e: SecurityEvent) => e.browser ?? ''} className="account-security__browser" />
+          <Column header="Address" field="address" headerClassName="account-security__secondary" className="account-security__secondary" />
+          <Column header="Browser" body={(e: SecurityEvent) => e.browser ?? ''} headerClassName="account-security__secondary" className="account-security__browser account-security__secondary" />
         </DataTable>
       </section>
     </Card>
@@ -131,7 +131,7 @@ function SessionsSection() {
     <section aria-labelledby="security-sessions">
       <h3 id="security-sessions">Where you are signed in</h3>
       {sessions.isError && <Message severity="error" text={failureReason(sessions.error)} className="page-error" />}
-      <DataTable value={sessions.data ?? []} loading={sessions.isPending} emptyMessage="No sessions" size="small" dataKey="id" data-testid="sessions">
+      <DataTable value={sessions.data ?? []} loading={sessions.isPending} emptyMessage="No sessions" size="small" dataKey="id" className="table--key-and-actions" data-testid="sessions">
         <Column header="Device" body={(x: SessionView) => (x.current ? `${x.device} (this one)` : x.device)} />
         <Column header="Address" field="address" />
         <Column header="Started" body={(x: SessionView) => formatDate(x.startedAt, { withTime: true })} />

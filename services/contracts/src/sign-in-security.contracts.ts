@@ -152,10 +152,13 @@ export const authenticationResponseSchema = z.object({
   }, { error: 'The passkey\'s response is missing' }).loose(),
 }, { error: 'The passkey\'s response is missing' });
 
-/** Registering a passkey while signed in: the browser's answer to the options and a name to tell it apart. */
+/** Starting to add a passkey: signed in, or with a login's setup challenge (the firm requires a second factor). */
+export const passkeyOptionsSchema = z.object({ challenge: challengeSchema.optional() });
+/** Registering a passkey: the browser's answer to the options and a name to tell it apart (and the setup challenge, if any). */
 export const passkeyRegisterSchema = z.object({
   name: z.string({ error: 'Name is required' }).trim().min(1, 'Name is required').max(60, 'Name is at most 60 characters'),
   response: registrationResponseSchema,
+  challenge: challengeSchema.optional(),
 });
 export const mfaWebauthnOptionsSchema = z.object({ challenge: challengeSchema });
 export const mfaWebauthnVerifySchema = z.object({ challenge: challengeSchema, response: authenticationResponseSchema });
@@ -168,3 +171,5 @@ export interface Passkey {
   createdAt: string;
   lastUsedAt: string | null;
 }
+/** A passkey added with a setup challenge also completes the sign-in (token, user, tenant). */
+export type PasskeyRegisterResponse = Passkey & Partial<LoginResponse>;

@@ -47,7 +47,7 @@ beforeAll(async () => {
   portal = await startTestPortal({ KEYCLOAK_URL: '', PUBLIC_BASE_URL: ORIGIN, LOGIN_MAX_FAILURES_PER_USER: '20' });
   call = apiClient(portal.gatewayUrl);
   await seedFirmPeople(call, portal.adminToken, [ACME, BETA], [
-    [ACME, 'admin', 1, null], [ACME, 'cpa', 3, [7]], [ACME, 'cpa2', 3, [7]], [ACME, 'client', 4, [7]], [BETA, 'admin', 1, null],
+    [ACME, 'admin', 1, null], [ACME, 'cpa', 3, [7]], [ACME, 'cpa2', 3, [7]], [ACME, 'client', 4, [7]], [BETA, 'admin', 1, null], [BETA, 'cpa', 3, null],
   ], PASSWORD, { ids, tokens });
 }, 180_000);
 afterAll(async () => { await portal?.stop(); });
@@ -215,6 +215,52 @@ describe('signing in with a passkey alone', () => {
     expect((await call('POST', '/api/nosuchfirm/auth/passkey-login/options', null)).status).toBe(404);
     expect((await call<{ message: string }>('POST', `/api/${ACME}/auth/passkey-login/verify`, null, { response: 'x' })).body.message).toEqual(expect.any(String));
     expect((await call('POST', `/api/${ACME}/auth/passkey-login/verify`, null, {})).status).toBe(400);
+  });
+});
+
+describe('a passkey as the factor a firm requires', () => {
+  const STAFF_REQUIRED = { requireMfaForStaff: true, requireMfaForClients: false, allowEmailCodeForStaff: false, allowEmailCodeForClients: true, clientEmailSignIn: true };
+  beforeAll(async () => { expect((await call('PUT', `/api/${BETA}/security-settings`, tokens[`${BETA}_admin`], STAFF_REQUIRED)).status).toBe(200); });
+  afterAll(async () => { await call('PUT', `/api/${BETA}/security-settings`, tokens[`${BETA}_admin`], { ...STAFF_REQUIRED, requireMfaForStaff: false }); });
+
+  it('an unenrolled CPA adds a passkey with the setup challenge, which signs them in; the next sign-in asks for it', async () => {
+    const device = new SoftwareAuthenticator(ORIGIN);
+    const r = await call<{ mfaSetupRequired?: true; challenge: string }>('POST', `/api/${BETA}/auth/login`, null, { username: name('cpa', BETA), password: PASSWORD });
+    expect(r.body).toEqual({ mfaSetupRequired: true, challenge: expect.any(String) });
+    // Neither another firm's path nor a call without the challenge (or a token) starts it.
+    expect(await call('POST', `/api/${ACME}/auth/passkeys/options`, null, { challenge: r.body.challenge })).toEqual(EXPIRED);
+    expect((await call('POST', `/api/${BETA}/auth/passkeys/options`, null, {})).status).toBe(401);
+    const options = await call<PublicKeyCredentialCreationOptionsJSON>('POST', `/api/${BETA}/auth/passkeys/options`, null, { challenge: r.body.challenge });
+    expect(options.status).toBe(200);
+    expect(options.body).toMatchObject({ rp: { id: 'portal.test', name: `${BETA} Tax` }, user: { name: name('cpa', BETA) }, authenticatorSelection: { residentKey: 'required' } });
+    const response = device.create(options.body);
+    // The answer needs the challenge of this sign-in: another firm's path refuses it.
+    expect(await call('POST', `/api/${ACME}/auth/passkeys`, null, { name: 'Phone', response, challenge: r.body.challenge })).toEqual(EXPIRED);
+    const added = await call<Passkey & Login & { tenant: { shortName: string } }>('POST', `/api/${BETA}/auth/passkeys`, null, { name: 'Phone', response, challenge: r.body.challenge });
+    expect(added.status).toBe(201);
+    expect(added.body).toMatchObject({ id: expect.any(Number), name: 'Phone', lastUsedAt: null, token: expect.any(String), user: { id: ids[`${BETA}_cpa`] }, tenant: { shortName: BETA } });
+    expect((await call('GET', `/api/${BETA}/auth/me`, added.body.token)).status).toBe(200);
+    expect((await events(BETA, ids[`${BETA}_cpa`]!)).slice(0, 2)).toMatchObject([{ kind: 'sign-in', method: 'webauthn' }, { kind: 'factor-added', method: 'webauthn' }]);
+    // The setup challenge was used up.
+    expect(await call('POST', `/api/${BETA}/auth/passkeys/options`, null, { challenge: r.body.challenge })).toEqual(EXPIRED);
+
+    const next = await login(BETA, 'cpa');
+    expect(next.body).toEqual({ mfaRequired: true, challenge: expect.any(String), methods: ['webauthn'] });
+    // A second step's challenge is not a setup challenge: it adds no passkey.
+    expect(await call('POST', `/api/${BETA}/auth/passkeys/options`, null, { challenge: next.body.challenge })).toEqual(EXPIRED);
+    const assertionOptions = await call<PublicKeyCredentialRequestOptionsJSON>('POST', `/api/${BETA}/auth/mfa/webauthn/options`, null, { challenge: next.body.challenge });
+    const ok = await call<Login>('POST', `/api/${BETA}/auth/mfa/webauthn/verify`, null, { challenge: next.body.challenge, response: device.get(assertionOptions.body) });
+    expect(ok.body.user!.id).toBe(ids[`${BETA}_cpa`]);
+  });
+
+  it('an answer that does not verify is a 400 and leaves the setup challenge usable', async () => {
+    const r = await call<{ challenge: string }>('POST', `/api/${BETA}/auth/login`, null, { username: name('admin', BETA), password: PASSWORD });
+    const device = new SoftwareAuthenticator('https://elsewhere.test');
+    const options = await call<PublicKeyCredentialCreationOptionsJSON>('POST', `/api/${BETA}/auth/passkeys/options`, null, { challenge: r.body.challenge });
+    expect(await call('POST', `/api/${BETA}/auth/passkeys`, null, { name: 'Key', response: device.create(options.body), challenge: r.body.challenge }))
+      .toEqual({ status: 400, body: { message: 'The passkey could not be verified. Please try again.' } });
+    expect((await call('POST', `/api/${BETA}/auth/passkeys/options`, null, { challenge: r.body.challenge })).status).toBe(200);
+    expect((await call('POST', `/api/${BETA}/auth/passkeys`, null, { name: 'Key', challenge: r.body.challenge })).status).toBe(400);
   });
 });
 

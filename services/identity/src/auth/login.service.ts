@@ -195,9 +195,9 @@ export class LoginService {
   }
 
   /** Completes a sign-in whose setup challenge was just used to enrol a factor. */
-  async completeSetup(subject: MfaSubject, throttleKey: string, ctx: SignInContext): Promise<LoginResponse> {
+  async completeSetup(subject: MfaSubject, throttleKey: string, ctx: SignInContext, method: 'totp' | 'webauthn'): Promise<LoginResponse> {
     this.#throttle.recordSuccess(throttleKey);
-    return this.#complete(subject, ctx, 'totp');
+    return this.#complete(subject, ctx, method);
   }
 
   /** The user a challenge belongs to, checked against the firm the call was made in. */

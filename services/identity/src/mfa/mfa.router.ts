@@ -37,6 +37,12 @@ function runChain(handlers: RequestHandler[], req: Request, res: Response, done:
   at(0)();
 }
 
+/** Enrolment during a sign-in (authenticator app, passkey) carries the setup challenge instead of a token. */
+export const challengeOrTokenOf = (authenticated: RequestHandler[]): RequestHandler => (req, res, next) => {
+  if (typeof (req.body as { challenge?: unknown } | undefined)?.challenge === 'string') return next();
+  runChain(authenticated, req, res, next);
+};
+
 /**
  * The signed-in caller as a subject: a platform administrator, or the firm user as stored
  * now. Second factors (`forFactors`) of a Keycloak firm's users are the realm's.
@@ -69,11 +75,7 @@ export function createMfaRouter(deps: {
   const { api, mfa, logins, companies, users, tenantOf } = deps;
   const router = express.Router();
   const before = deps.authenticated;
-  // Enrolment during a sign-in carries the setup challenge instead of a token.
-  const challengeOrToken: RequestHandler = (req, res, next) => {
-    if (typeof (req.body as { challenge?: unknown } | undefined)?.challenge === 'string') return next();
-    runChain(before, req, res, next);
-  };
+  const challengeOrToken = challengeOrTokenOf(before);
 
   const callerSubject = callerSubjectOf(logins, companies);
 
@@ -139,7 +141,7 @@ export function createMfaRouter(deps: {
       });
       if (!confirmed.ok) throw new Unauthenticated(confirmed.message);
       await mfa.challenges.delete(subject.db, token);
-      return { recoveryCodes: confirmed.value, ...(await logins.completeSetup(subject, confirmed.challenge.throttleKey, ctx)) };
+      return { recoveryCodes: confirmed.value, ...(await logins.completeSetup(subject, confirmed.challenge.throttleKey, ctx, 'totp')) };
     });
 
     api.route(router, {

@@ -60,23 +60,22 @@ export class PasskeyService {
     return options;
   }
 
-  async register(s: MfaSubject, name: string, response: RegistrationResponseJSON, ctx: SignInContext): Promise<Passkey> {
-    return s.db.transaction(async (tx) => {
-      const challenge = challengeOf(response.response.clientDataJSON);
-      if (!challenge || !(await this.store.takeCeremony(tx, challenge, 'register', s.userId))) throw new Invalid(REGISTRATION_EXPIRED);
-      const verified = await verifyRegistrationResponse({
-        response, expectedChallenge: challenge, expectedOrigin: this.#rp.origin, expectedRPID: this.#rp.id, requireUserVerification: false,
-      }).catch(() => null);
-      if (!verified?.verified) throw new Invalid('The passkey could not be verified. Please try again.');
-      const { credential } = verified.registrationInfo;
-      const added = await this.store.add(tx, {
-        userId: s.userId, credentialId: credential.id, publicKey: isoBase64URL.fromBuffer(credential.publicKey),
-        signCount: credential.counter, transports: credential.transports ?? response.response.transports ?? [], name,
-      });
-      if (!added) throw new Conflict('This passkey is registered already.');
-      await this.#events.record(tx, { kind: 'factor-added', userId: s.userId, username: s.username, method: 'webauthn', ...eventContext(ctx) });
-      return added;
+  /** Adds the passkey that answers this user's registration options (in the caller's transaction, which may hold a setup challenge). */
+  async register(tx: Queryable, s: MfaSubject, name: string, response: RegistrationResponseJSON, ctx: SignInContext): Promise<Passkey> {
+    const challenge = challengeOf(response.response.clientDataJSON);
+    if (!challenge || !(await this.store.takeCeremony(tx, challenge, 'register', s.userId))) throw new Invalid(REGISTRATION_EXPIRED);
+    const verified = await verifyRegistrationResponse({
+      response, expectedChallenge: challenge, expectedOrigin: this.#rp.origin, expectedRPID: this.#rp.id, requireUserVerification: false,
+    }).catch(() => null);
+    if (!verified?.verified) throw new Invalid('The passkey could not be verified. Please try again.');
+    const { credential } = verified.registrationInfo;
+    const added = await this.store.add(tx, {
+      userId: s.userId, credentialId: credential.id, publicKey: isoBase64URL.fromBuffer(credential.publicKey),
+      signCount: credential.counter, transports: credential.transports ?? response.response.transports ?? [], name,
     });
+    if (!added) throw new Conflict('This passkey is registered already.');
+    await this.#events.record(tx, { kind: 'factor-added', userId: s.userId, username: s.username, method: 'webauthn', ...eventContext(ctx) });
+    return added;
   }
 
   async remove(s: MfaSubject, id: number, ctx: SignInContext): Promise<void> {

@@ -6,11 +6,11 @@ import { parsePathId } from '@ledgerline/kit/http/path-id.ts';
 import { Conflict, Invalid, Unauthenticated } from '@ledgerline/kit/errors.ts';
 import { TENANT_HEADER } from '@ledgerline/kit/service-module.ts';
 import {
-  mfaWebauthnOptionsSchema, mfaWebauthnVerifySchema, passkeyLoginVerifySchema, passkeyRegisterSchema,
+  mfaWebauthnOptionsSchema, mfaWebauthnVerifySchema, passkeyLoginVerifySchema, passkeyOptionsSchema, passkeyRegisterSchema, type PasskeyRegisterResponse,
 } from '@ledgerline/contracts/sign-in-security.contracts.ts';
 import { challengeToken, type LoginService } from '../auth/login.service.ts';
 import type { MfaService } from '../mfa/mfa.service.ts';
-import { ADMIN_PATH, callerSubjectOf, KEYCLOAK_FACTORS, signInContext } from '../mfa/mfa.router.ts';
+import { ADMIN_PATH, callerSubjectOf, challengeOrTokenOf, KEYCLOAK_FACTORS, signInContext } from '../mfa/mfa.router.ts';
 import type { CompanyStore } from '../tenants/company.store.ts';
 import type { PasskeyService } from './passkey.service.ts';
 
@@ -27,11 +27,13 @@ export function createPasskeysRouter(deps: {
   const router = express.Router();
   const before = deps.authenticated;
   const callerSubject = callerSubjectOf(logins, deps.companies);
+  const challengeOrToken = challengeOrTokenOf(before);
 
   for (const prefix of ['/api/auth', ADMIN_PATH]) {
     const platformOnly = prefix === ADMIN_PATH;
     const who = platformOnly ? 'the platform administrator' : 'the signed-in user';
     const pathTenant = (req: Request) => (platformOnly ? null : req.header(TENANT_HEADER) ?? null);
+    const challengeSubject = (req: Request, challenge: string) => logins.subjectOfChallenge(challenge, pathTenant(req), platformOnly);
 
     api.route(router, {
       method: 'get', path: `${prefix}/passkeys`, before, summary: `Passkeys of ${who}: name, added, last used`,
@@ -41,14 +43,33 @@ export function createPasskeysRouter(deps: {
     });
 
     api.route(router, {
-      method: 'post', path: `${prefix}/passkeys/options`, before,
-      summary: 'Starts adding a passkey → the options for navigator.credentials.create() (the challenge lives 5 minutes, once)',
-    }, async ({ res }) => passkeys.registrationOptions(await callerSubject(res, platformOnly), authOf(res).claims.fullName));
+      method: 'post', path: `${prefix}/passkeys/options`, before: [challengeOrToken], body: passkeyOptionsSchema,
+      summary: 'Starts adding a passkey (signed in, or with a login\'s setup challenge) → the options for navigator.credentials.create() (the challenge lives 5 minutes, once)',
+    }, async ({ req, res, body }) => {
+      if (!body.challenge) return passkeys.registrationOptions(await callerSubject(res, platformOnly), authOf(res).claims.fullName);
+      const subject = await challengeSubject(req, body.challenge);
+      const live = await mfa.withChallenge(subject, challengeToken(body.challenge), 'setup', async () => ({ ok: true, value: undefined }));
+      if (!live.ok) throw new Unauthenticated(live.message);
+      return passkeys.registrationOptions(subject, subject.username);
+    });
 
     api.route(router, {
-      method: 'post', path: `${prefix}/passkeys`, before, body: passkeyRegisterSchema, status: 201,
-      summary: 'Adds the passkey the browser created for those options, with a name → { id, name, createdAt, lastUsedAt }',
-    }, async ({ req, res, body }) => passkeys.register(await callerSubject(res, platformOnly), body.name, body.response as RegistrationResponseJSON, signInContext(req)));
+      method: 'post', path: `${prefix}/passkeys`, before: [challengeOrToken], body: passkeyRegisterSchema, status: 201,
+      summary: 'Adds the passkey the browser created for those options, with a name → { id, name, createdAt, lastUsedAt }; with a setup challenge also signs in (token, user, tenant)',
+    }, async ({ req, res, body }): Promise<PasskeyRegisterResponse> => {
+      const ctx = signInContext(req);
+      const response = body.response as RegistrationResponseJSON;
+      if (!body.challenge) {
+        const subject = await callerSubject(res, platformOnly);
+        return subject.db.transaction((tx) => passkeys.register(tx, subject, body.name, response, ctx));
+      }
+      const subject = await challengeSubject(req, body.challenge);
+      const token = challengeToken(body.challenge);
+      const added = await mfa.withChallenge(subject, token, 'setup', async (tx) => ({ ok: true, value: await passkeys.register(tx, subject, body.name, response, ctx) }));
+      if (!added.ok) throw new Unauthenticated(added.message);
+      await mfa.challenges.delete(subject.db, token);
+      return { ...added.value, ...(await logins.completeSetup(subject, added.challenge.throttleKey, ctx, 'webauthn')) };
+    });
 
     api.route(router, {
       method: 'delete', path: `${prefix}/passkeys/:id`, before, summary: `Removes one of ${who}'s passkeys`,
