@@ -230,7 +230,7 @@ describe('document requests in Chromium', () => {
     await purchases.getByText(`Returned: ${REASON}`).waitFor();
     await staffPage.close();
 
-    // The client's notification of the return refreshes their open page: no reload.
+    // The return's push (document-request.changed) refreshes the client's open page: no reload.
     await item(page, 'Purchase register').getByText(`Returned: ${REASON}`).waitFor({ timeout: 20_000 });
   });
 
