@@ -1,14 +1,14 @@
-import { useQueries, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { ComplianceItem } from '@ledgerline/contracts/compliance.contracts.ts';
-import type { DocumentRequest, DocumentRequestSummary } from '@ledgerline/contracts/requests.contracts.ts';
+import type { DocumentRequestSummary } from '@ledgerline/contracts/requests.contracts.ts';
 import type { Task } from '@ledgerline/contracts/tasks.contracts.ts';
 import { apiPath, apiQueryPath } from '@ledgerline/ui/api-client.ts';
 import { firmActorId, isClientRole, type StoredUser } from '@ledgerline/ui/auth-storage.ts';
 import { todayCalendarDate } from '@ledgerline/ui/calendar-date.ts';
+import { useDocumentRequestRefresh } from '@ledgerline/ui/document-requests.ts';
 import { canSetUpFirmWork } from '@ledgerline/ui/permissions.ts';
 import {
-  addDays, clientRequestEntries, COMPLIANCE_SOON_DAYS, complianceEntries, MY_TASKS_DAYS, myTaskEntries, requestsToReview,
-  REVIEW_REQUESTS_READ, uploadEntries, type WorkEntry,
+  addDays, clientRequestEntries, COMPLIANCE_SOON_DAYS, complianceEntries, MY_TASKS_DAYS, myTaskEntries, requestsToReview, uploadEntries, type WorkEntry,
 } from './my-work.ts';
 
 /*
@@ -49,24 +49,16 @@ export function useMyWork(user: StoredUser, tenant: string): MyWork {
     queryKey: [apiQueryPath('compliance-tracker', { startDate: dayStart(today), endDate: dayEnd(addDays(today, COMPLIANCE_SOON_DAYS)), limit: 200 }, { tenant })],
   });
   const open = useQuery<DocumentRequestSummary[]>({ queryKey: [apiQueryPath('document-requests', { status: 'open', limit: 100 }, { tenant })] });
-
-  // The list carries no items: the requests this viewer reviews are read one by one for their uploads.
-  const reviewed = client || !open.data ? [] : requestsToReview(open.data, me, canSetUpFirmWork(user)).slice(0, REVIEW_REQUESTS_READ);
-  const details = useQueries({
-    queries: reviewed.map((r) => ({ queryKey: [apiPath(`document-requests/${r.id}`, { tenant })] })),
-    combine: (results) => ({
-      requests: results.every((r) => r.isSuccess) ? results.map((r) => r.data as DocumentRequest) : undefined,
-      error: results.find((r) => r.isError)?.error ?? null,
-    }),
-  });
+  // Uploads to review and a client's progress follow the requests as they change.
+  useDocumentRequestRefresh(true);
 
   const tasks: PanelState | null = client ? null : {
     entries: overdue.data && upcoming.data ? myTaskEntries(overdue.data, upcoming.data, me) : undefined,
     error: overdue.error ?? upcoming.error,
   };
   const uploads: PanelState | null = client ? null : {
-    entries: open.data && details.requests ? uploadEntries(details.requests, today) : undefined,
-    error: open.error ?? details.error,
+    entries: open.data && uploadEntries(requestsToReview(open.data, me, canSetUpFirmWork(user)), today),
+    error: open.error,
   };
   const requests = client ? { entries: open.data && clientRequestEntries(open.data, today), error: open.error } : null;
   const compliance: PanelState = { entries: tracker.data && complianceEntries(tracker.data), error: tracker.error };

@@ -1,7 +1,8 @@
 import type { ComplianceItem } from '@ledgerline/contracts/compliance.contracts.ts';
-import type { DocumentRequest, DocumentRequestSummary } from '@ledgerline/contracts/requests.contracts.ts';
+import type { DocumentRequestSummary } from '@ledgerline/contracts/requests.contracts.ts';
 import { taskActionUrl, type Task } from '@ledgerline/contracts/tasks.contracts.ts';
 import { parseCalendarDate, toCalendarDate } from '@ledgerline/ui/calendar-date.ts';
+import { toReviewText } from '@ledgerline/ui/document-requests.ts';
 
 /*
  * What the home panels list (docs/using/getting-started.md "Your home"): plain selections over
@@ -14,8 +15,6 @@ export const MY_TASKS_DAYS = 7;
 export const COMPLIANCE_SOON_DAYS = 14;
 /** A panel lists at most this many entries and says how many more there are. */
 export const PANEL_ROWS = 5;
-/** Open requests whose items are read to find uploads waiting for review (the list carries no items). */
-export const REVIEW_REQUESTS_READ = 20;
 
 export const complianceItemHref = (id: number): string => `/compliance?item=${id}`;
 export const requestHref = (id: number): string => `/requests/${id}`;
@@ -74,20 +73,18 @@ export function requestsToReview(requests: readonly DocumentRequestSummary[], us
   return requests.filter((r) => r.status === 'open' && (reviewsAll || r.assignedToId === userId));
 }
 
-/** One entry per item with an upload waiting for a decision (status 'uploaded'). */
-export function uploadEntries(requests: readonly DocumentRequest[], today: string): WorkEntry[] {
-  return requests.flatMap((r) =>
-    r.items
-      .filter((i) => i.status === 'uploaded')
-      .map((i) => ({
-        key: `upload-${r.id}-${i.id}`,
-        title: i.title,
-        detail: `${r.clientName} · ${r.title}`,
-        dueDate: r.dueDate,
-        overdue: r.dueDate < today,
-        href: requestHref(r.id),
-      })),
-  );
+/** One entry per request with uploads waiting for a decision (the list counts them). */
+export function uploadEntries(requests: readonly DocumentRequestSummary[], today: string): WorkEntry[] {
+  return requests
+    .filter((r) => r.progress.uploaded > 0)
+    .map((r) => ({
+      key: `upload-${r.id}`,
+      title: r.title,
+      detail: `${r.clientName} · ${toReviewText(r.progress.uploaded)}`,
+      dueDate: r.dueDate,
+      overdue: r.dueDate < today,
+      href: requestHref(r.id),
+    }));
 }
 
 /** A Client user's open requests with how far along they are ("2 of 5 in"). */

@@ -131,10 +131,10 @@ describe('home panels, task progress and read status in Chromium', () => {
       expect(compliance).toHaveLength(2);
       expect(compliance.join('\n')).toMatch(/Sales Tax · .*\s+Bayview Bakery/);
       expect((await hrefs(page, 'Compliance Due Soon')).every((h) => /^\/compliance\?item=\d+$/.test(h!))).toBe(true);
-      await panel(page, 'Uploads to Review').getByText('Coral Imports · Coral year-end').waitFor();
+      await panel(page, 'Uploads to Review').getByText('Coral Imports · 1 to review').waitFor();
       expect(await entryTexts(page, 'Uploads to Review')).toEqual(expect.arrayContaining([
-        expect.stringMatching(/^Sales register\s+Bayview Bakery · November books/),
-        expect.stringMatching(/^Bank statements\s+Coral Imports · Coral year-end/),
+        expect.stringMatching(/^November books\s+Bayview Bakery · 1 to review/),
+        expect.stringMatching(/^Coral year-end\s+Coral Imports · 1 to review/),
       ]));
       expect(await hrefs(page, 'Uploads to Review')).toEqual(expect.arrayContaining([`/requests/${requests.bayview.id}`, `/requests/${requests.coral.id}`]));
       // The document charts still follow below the panels.
@@ -157,8 +157,8 @@ describe('home panels, task progress and read status in Chromium', () => {
     expect(await entryTexts(page, 'My Tasks')).toEqual([expect.stringMatching(/^Bayview payroll check\s+Bayview Bakery/)]);
     await panel(page, 'Compliance Due Soon').getByText('Bayview Bakery').waitFor();
     expect(await entryTexts(page, 'Compliance Due Soon')).toEqual([expect.stringMatching(/Bayview Bakery/)]);
-    await panel(page, 'Uploads to Review').getByText('Sales register').waitFor();
-    expect(await entryTexts(page, 'Uploads to Review')).toEqual([expect.stringMatching(/^Sales register\s+Bayview Bakery · November books/)]);
+    await panel(page, 'Uploads to Review').getByText('Bayview Bakery · 1 to review').waitFor();
+    expect(await entryTexts(page, 'Uploads to Review')).toEqual([expect.stringMatching(/^November books\s+Bayview Bakery · 1 to review/)]);
     expect(await page.locator('.my-work').innerText()).not.toContain('Coral');
     await portal.screenshot(page, 'home-cpa-phone');
     await page.close();

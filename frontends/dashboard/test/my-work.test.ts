@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { ComplianceItem } from '@ledgerline/contracts/compliance.contracts.ts';
-import type { DocumentRequest, DocumentRequestSummary } from '@ledgerline/contracts/requests.contracts.ts';
+import type { DocumentRequestSummary } from '@ledgerline/contracts/requests.contracts.ts';
 import type { Task } from '@ledgerline/contracts/tasks.contracts.ts';
 import { addDays, clientRequestEntries, complianceEntries, myTaskEntries, requestsToReview, uploadEntries } from '../src/my-work.ts';
 
@@ -16,14 +16,10 @@ const item = (id: number, dueDate: string, status: ComplianceItem['status']): Co
   assignedToId: null, assignedToName: null, aiConfidence: 0, autoDetected: false, sourceFileId: null, createdAt: '', updatedAt: '', documentRequest: null,
 });
 
-const request = (id: number, assignedToId: number, dueDate: string, items: DocumentRequest['items'] = []): DocumentRequest => ({
+const request = (id: number, assignedToId: number, dueDate: string, uploaded = 0): DocumentRequestSummary => ({
   id, clientId: 7, clientName: 'Mehta Exports', title: `Request ${id}`, message: null, dueDate, status: 'open', reminderEveryDays: 3,
   reportTypeId: null, trackerItemId: null, assignedToId, assignedToName: 'Priya', createdById: 1, createdAt: '', updatedAt: '', lastActivityAt: '',
-  progress: { required: 4, done: 1 }, items,
-});
-
-const requestItem = (id: number, status: DocumentRequest['items'][number]['status']) => ({
-  id, title: `Item ${id}`, description: null, required: true, reportTypeId: null, status, clientComment: null, staffComment: null, files: [],
+  progress: { required: 4, done: 1, uploaded },
 });
 
 describe('home panels', () => {
@@ -47,20 +43,20 @@ describe('home panels', () => {
     ]);
   });
 
-  it('uploads to review: a reviewer sees their own requests, Admin and DTA all; only uploaded items count', () => {
+  it('uploads to review: a reviewer sees their own requests, Admin and DTA all; one entry per request with uploads, saying how many', () => {
     const open = [request(1, 5, '2026-12-01'), request(2, 6, '2026-12-02')];
     expect(requestsToReview(open, 5, false).map((r) => r.id)).toEqual([1]);
     expect(requestsToReview(open, 5, true).map((r) => r.id)).toEqual([1, 2]);
-    const entries = uploadEntries([request(1, 5, '2026-11-20', [requestItem(10, 'uploaded'), requestItem(11, 'requested'), requestItem(12, 'accepted')])], '2026-11-26');
+    const entries = uploadEntries([request(1, 5, '2026-11-20', 2), request(3, 5, '2026-12-01', 0)], '2026-11-26');
     expect(entries).toEqual([
-      { key: 'upload-1-10', title: 'Item 10', detail: 'Mehta Exports · Request 1', dueDate: '2026-11-20', overdue: true, href: '/requests/1' },
+      { key: 'upload-1', title: 'Request 1', detail: 'Mehta Exports · 2 to review', dueDate: '2026-11-20', overdue: true, href: '/requests/1' },
     ]);
   });
 
   it("a Client user's open requests carry their progress and open /requests/{id}", () => {
-    const summary: DocumentRequestSummary = (({ items: _items, ...rest }) => rest)(request(9, 5, '2026-12-01'));
+    const summary = request(9, 5, '2026-12-01');
     expect(clientRequestEntries([summary, { ...summary, id: 10, status: 'completed' }], '2026-11-26')).toEqual([
-      { key: 'request-9', title: 'Request 9', detail: '1 of 4 required items done', dueDate: '2026-12-01', overdue: false, href: '/requests/9', progress: { required: 4, done: 1 } },
+      { key: 'request-9', title: 'Request 9', detail: '1 of 4 required items done', dueDate: '2026-12-01', overdue: false, href: '/requests/9', progress: { required: 4, done: 1, uploaded: 0 } },
     ]);
   });
 });

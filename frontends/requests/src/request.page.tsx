@@ -7,6 +7,7 @@ import { useAuth } from '@ledgerline/ui/auth-context.tsx';
 import { isClientRole } from '@ledgerline/ui/auth-storage.ts';
 import { todayCalendarDate } from '@ledgerline/ui/calendar-date.ts';
 import { formatDate } from '@ledgerline/ui/date-format.ts';
+import { useDocumentRequestRefresh } from '@ledgerline/ui/document-requests.ts';
 import { EmptyState } from '@ledgerline/ui/empty-state.tsx';
 import { serverMessage } from '@ledgerline/ui/server-message.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
@@ -51,6 +52,7 @@ export function RequestPage() {
   const user = state.status === 'authenticated' ? state.user : null;
   const staff = !!user && (user.platformAdmin === true || !isClientRole(user.role));
   const request = useRequest(id);
+  useDocumentRequestRefresh(true);
   const back = <Link to={inCurrentFirm('/requests')} className="request-back"><i className="pi pi-arrow-left" aria-hidden="true" /> All requests</Link>;
 
   if (request.isError || id === 0) {

@@ -11,6 +11,7 @@ import { useAuth } from '@ledgerline/ui/auth-context.tsx';
 import { isClientRole } from '@ledgerline/ui/auth-storage.ts';
 import { todayCalendarDate } from '@ledgerline/ui/calendar-date.ts';
 import { formatDate } from '@ledgerline/ui/date-format.ts';
+import { toReviewText, useDocumentRequestRefresh } from '@ledgerline/ui/document-requests.ts';
 import { useFailureToast } from '@ledgerline/ui/failure-toast.ts';
 import { PageHeading } from '@ledgerline/ui/page-heading.tsx';
 import { CreateRequestDialog } from './create-request-dialog.tsx';
@@ -35,6 +36,7 @@ export function RequestsPage() {
   const [filters, setFilters] = useState<RequestFilters>({});
   const [creating, setCreating] = useState(false);
   const requests = useRequests(filters);
+  useDocumentRequestRefresh(true);
   useFailureToast(requests, 'Failed to fetch document requests');
   const clients = useRequestClients(staff).data ?? [];
   const today = todayCalendarDate();
@@ -63,7 +65,12 @@ export function RequestsPage() {
             <div><Link className="request-table__title" to={inCurrentFirm(`/requests/${r.id}`)}>{r.title}</Link>{staff && <small className="request-table__client">{r.clientName}</small>}</div>
           )} />
           <Column header="Due Date" body={(r: DocumentRequestSummary) => <DueCell request={r} today={today} />} />
-          <Column header="Progress" body={(r: DocumentRequestSummary) => <RequestProgress progress={r.progress} compact />} />
+          <Column header="Progress" body={(r: DocumentRequestSummary) => (
+            <div>
+              <RequestProgress progress={r.progress} compact />
+              {staff && r.progress.uploaded > 0 && <Tag className="request-table__review" severity="info" value={toReviewText(r.progress.uploaded)} />}
+            </div>
+          )} />
           <Column header="Status" body={(r: DocumentRequestSummary) => <Tag value={REQUEST_STATUS_LABELS[r.status]} severity={REQUEST_STATUS_SEVERITY[r.status]} />} />
           <Column header="Last Activity" body={(r: DocumentRequestSummary) => formatDate(r.lastActivityAt, { withTime: true })} />
           <Column header="Actions" body={(r: DocumentRequestSummary) => (

@@ -151,10 +151,22 @@ describe('document requests in Chromium', () => {
     await page.close();
   });
 
-  it('a person without an account uploads two items through the link on a phone', async () => {
-    const page = await portal.browser.newPage(portal.baseUrl);
+  it('a person without an account uploads two items through the link on a phone; the Admin\'s open pages show them without a reload', async () => {
+    // The Admin keeps the request and the list open while the uploads come in.
+    const staffPage = await openAs(portal, portal.baseUrl, admin, `/${TENANT}/requests/${requestId}`);
+    await staffPage.setViewportSize(DESKTOP);
+    await item(staffPage, 'Sales register').getByText('Requested', { exact: true }).waitFor();
+    const listPage = await openAs(portal, portal.baseUrl, admin, `/${TENANT}/requests`);
+    await listPage.setViewportSize(DESKTOP);
+    const row = listPage.locator(`.request-row-${requestId}`);
+    await row.getByText('0/2').waitFor();
+    await expect(row.getByText(/to review/).count()).resolves.toBe(0);
+
+    // The link opens on an origin of its own: a new page clears its origin's sign-in, and the Admin's stays.
+    const linkOrigin = portal.baseUrl.replace('127.0.0.1', 'localhost');
+    const page = await portal.browser.newPage(linkOrigin);
     await page.setViewportSize(PHONE);
-    await page.goto(`${portal.baseUrl}${linkPath}`);
+    await page.goto(`${linkOrigin}${linkPath}`);
     await page.getByText('0 of 2 required items in').waitFor();
     const sales = page.locator('section.item', { hasText: 'Sales register' });
     await sales.locator('input[type=file]').setInputFiles(file('sales-march.csv', `invoice,amount\n${SALES_WORD},1000\n`));
@@ -164,6 +176,16 @@ describe('document requests in Chromium', () => {
     await page.getByText('2 of 2 required items in').waitFor();
     expect(await sideways(page)).toBe(0);
     await page.close();
+
+    // The requests service's push re-reads both staff pages.
+    const salesOnStaffPage = item(staffPage, 'Sales register');
+    await salesOnStaffPage.getByText('sales-march.csv').waitFor({ timeout: 20_000 });
+    await salesOnStaffPage.getByText('Uploaded', { exact: true }).waitFor();
+    await item(staffPage, 'Purchase register').getByText('purchases-feb.csv').waitFor({ timeout: 20_000 });
+    await row.getByText('2 to review').waitFor({ timeout: 20_000 });
+    await portal.screenshot(listPage, 'requests-list-to-review');
+    await staffPage.close();
+    await listPage.close();
   });
 
   it("the client's user signs in on a phone and opens the request; the Admin rejects one item with a reason, which reaches the client's open page", async () => {
@@ -208,7 +230,7 @@ describe('document requests in Chromium', () => {
     await purchases.getByText(`Returned: ${REASON}`).waitFor();
     await staffPage.close();
 
-    // The client's notification of the return refreshes their open page: no reload.
+    // The return's push (document-request.changed) refreshes the client's open page: no reload.
     await item(page, 'Purchase register').getByText(`Returned: ${REASON}`).waitFor({ timeout: 20_000 });
   });
 

@@ -71,8 +71,7 @@ export function useRealtimeNotifications(enabled: boolean): void {
       addPushedNotification(queryClient, n);
       // A notification about a task means the task lists changed too (assigned, status, next occurrence).
       if (n.taskId) void invalidateApiResources(queryClient, ['tasks']);
-      // One about a document request (returned item, reminder, completion): its page and the list changed.
-      if (n.actionUrl?.startsWith('/requests')) void invalidateApiResources(queryClient, ['document-requests']);
+      // Document requests refresh from their own push (document-requests.ts), not from notifications.
     },
     [UNREAD_COUNT_PUSH]: (c: UnreadCount) => setPushedUnreadCount(queryClient, c),
   }), [queryClient]);

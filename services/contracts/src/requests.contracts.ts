@@ -175,7 +175,8 @@ export interface DocumentRequest {
   createdAt: string;
   updatedAt: string;
   lastActivityAt: string;
-  progress: { required: number; done: number };
+  /** Required items, those of them accepted or not applicable, and items (any) uploaded and waiting for review. */
+  progress: { required: number; done: number; uploaded: number };
   items: RequestItem[];
 }
 

@@ -87,5 +87,12 @@ export const requestsTenantMigrations: ServiceMigrations = {
     // Every event of a request carries the next revision, so the read models fed by them
     // (compliance's tracker) keep the newest state whatever order deliveries come in.
     sql: 'ALTER TABLE document_requests ADD COLUMN revision integer NOT NULL DEFAULT 0',
+  }, {
+    id: '003_request_uploaded_count',
+    // The list says how many items wait for review without reading the items (recount keeps it).
+    sql: `ALTER TABLE document_requests ADD COLUMN uploaded_count integer NOT NULL DEFAULT 0;
+    UPDATE document_requests r SET uploaded_count = c.uploaded
+      FROM (SELECT request_id, count(*)::int AS uploaded FROM document_request_items WHERE status = 'uploaded' GROUP BY request_id) c
+      WHERE c.request_id = r.id`,
   }],
 };

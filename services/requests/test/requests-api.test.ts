@@ -159,7 +159,7 @@ describe('document requests: creation, rules and access', () => {
     expect(r.status).toBe(201);
     expect(r.body).toMatchObject({
       clientId: ids.own, clientName: 'Own Client', status: 'open', reminderEveryDays: 3, reportTypeId: ids.gst, trackerItemId: null,
-      assignedToId: ids.cpa, createdById: ids.cpa, progress: { required: 2, done: 0 },
+      assignedToId: ids.cpa, createdById: ids.cpa, progress: { required: 2, done: 0, uploaded: 0 },
     });
     expect(r.body.items.map((i) => [i.title, i.required, i.reportTypeId, i.status])).toEqual([
       ['Sales register', true, ids.gst, 'requested'], ['Purchase register', true, ids.gst, 'requested'],
@@ -228,6 +228,10 @@ describe('items: upload, reject, not applicable, accept, completion', () => {
       const found = await call<PortalFile[]>('GET', `/api/${ACME}/files?search=zucchini`, tokens.admin);
       expect(found.body.map((f) => f.id)).toContain(item.files[0]!.fileId);
     }, 20_000, 300);
+    // The list says how many items wait for review, to staff and to the client alike.
+    const listed = async (who: string) => (await listOf(who)).find((x) => x.id === ids.march)!.progress;
+    expect(await listed('admin')).toEqual({ required: 2, done: 0, uploaded: 1 });
+    expect(await listed('client')).toEqual({ required: 2, done: 0, uploaded: 1 });
     ids.sales = sales!.id;
     ids.purchases = purchases!.id;
   });
@@ -245,6 +249,9 @@ describe('items: upload, reject, not applicable, accept, completion', () => {
     const r = await decide('admin', ids.march!, ids.sales!, { status: 'rejected', comment: 'Page 2 is missing' });
     expect(r.status).toBe(200);
     expect(r.body.items.find((i) => i.id === ids.sales)).toMatchObject({ status: 'requested', staffComment: 'Page 2 is missing' });
+    // Sent back, it waits for the client again, not for review.
+    expect(r.body.progress).toEqual({ required: 2, done: 0, uploaded: 0 });
+    expect((await listOf('admin')).find((x) => x.id === ids.march)!.progress.uploaded).toBe(0);
     expect((await get('client', ids.march!)).body.items.find((i) => i.id === ids.sales)!.staffComment).toBe('Page 2 is missing');
     await eventually(async () => {
       const mine = await call<Notification[]>('GET', `/api/${ACME}/notifications`, tokens.client);
@@ -399,7 +406,7 @@ describe('POST /compliance-tracker/{id}/document-request (answered by compliance
     await eventually(async () => expect((await trackerItem()).documentRequest).toEqual({ id: r.body.id, status: 'open', required: 3, done: 0 }), BUS_WAIT_MS, 300);
     // The client says each item does not apply: each moves the count, the last completes the request.
     const notApplicable = (itemId: number) => decide('client', r.body.id, itemId, { status: 'not_applicable', comment: 'Nothing this month' });
-    expect((await notApplicable(r.body.items[0]!.id)).body.progress).toEqual({ required: 3, done: 1 });
+    expect((await notApplicable(r.body.items[0]!.id)).body.progress).toEqual({ required: 3, done: 1, uploaded: 0 });
     await eventually(async () => expect((await trackerItem()).documentRequest).toMatchObject({ id: r.body.id, status: 'open', done: 1 }), BUS_WAIT_MS, 300);
     for (const i of r.body.items.slice(1)) expect((await notApplicable(i.id)).status).toBe(200);
     await eventually(async () => expect((await trackerItem()).documentRequest).toEqual({ id: r.body.id, status: 'completed', required: 3, done: 3 }), BUS_WAIT_MS, 300);

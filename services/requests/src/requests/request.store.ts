@@ -10,12 +10,12 @@ import { reachableRequests } from '../access-rules.ts';
 const iso = (v: Date | string | null): string | null => (v === null ? null : new Date(v).toISOString());
 
 const REQUEST_COLUMNS = `r.id, r.client_id, r.client_name, r.title, r.message, r.due_date, r.status, r.reminder_every_days, r.report_type_id,
-  r.tracker_item_id, r.assigned_to_id, r.assigned_to_name, r.created_by_id, r.required_count, r.done_count, r.created_at, r.updated_at, r.last_activity_at`;
+  r.tracker_item_id, r.assigned_to_id, r.assigned_to_name, r.created_by_id, r.required_count, r.done_count, r.uploaded_count, r.created_at, r.updated_at, r.last_activity_at`;
 
 interface RequestRow {
   id: number; client_id: number; client_name: string; title: string; message: string | null; due_date: string; status: RequestStatus;
   reminder_every_days: number; report_type_id: number | null; tracker_item_id: number | null; assigned_to_id: number; assigned_to_name: string;
-  created_by_id: number; required_count: number; done_count: number; created_at: Date; updated_at: Date; last_activity_at: Date;
+  created_by_id: number; required_count: number; done_count: number; uploaded_count: number; created_at: Date; updated_at: Date; last_activity_at: Date;
 }
 
 const summary = (r: RequestRow): DocumentRequestSummary => ({
@@ -23,7 +23,7 @@ const summary = (r: RequestRow): DocumentRequestSummary => ({
   reminderEveryDays: r.reminder_every_days, reportTypeId: r.report_type_id, trackerItemId: r.tracker_item_id,
   assignedToId: r.assigned_to_id, assignedToName: r.assigned_to_name, createdById: r.created_by_id,
   createdAt: iso(r.created_at)!, updatedAt: iso(r.updated_at)!, lastActivityAt: iso(r.last_activity_at)!,
-  progress: { required: r.required_count, done: r.done_count },
+  progress: { required: r.required_count, done: r.done_count, uploaded: r.uploaded_count },
 });
 
 export interface NewRequest {
@@ -137,9 +137,10 @@ export class RequestStore {
   async recount(tx: Queryable, id: number): Promise<{ required: number; done: number }> {
     const r = await tx.query<{ required_count: number; done_count: number }>(
       `UPDATE document_requests r SET
-         required_count = c.required, done_count = c.done, last_activity_at = now(), updated_at = now()
+         required_count = c.required, done_count = c.done, uploaded_count = c.uploaded, last_activity_at = now(), updated_at = now()
        FROM (SELECT count(*) FILTER (WHERE required)::int AS required,
-                    count(*) FILTER (WHERE required AND status IN ('accepted', 'not_applicable'))::int AS done
+                    count(*) FILTER (WHERE required AND status IN ('accepted', 'not_applicable'))::int AS done,
+                    count(*) FILTER (WHERE status = 'uploaded')::int AS uploaded
              FROM document_request_items WHERE request_id = $1) c
        WHERE r.id = $1 RETURNING r.required_count, r.done_count`, [id]);
     return { required: r.rows[0]!.required_count, done: r.rows[0]!.done_count };

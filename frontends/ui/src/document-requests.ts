@@ -1,0 +1,23 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { DOCUMENT_REQUEST_PUSH } from '@ledgerline/contracts/requests.contracts.ts';
+import { invalidateApiResources } from './api-invalidation.ts';
+import { useRealtimeEvents } from './realtime-connection.ts';
+
+/* What the request screens (the requests remote, the home panels) share about document requests. */
+
+/** "3 to review": a request's items uploaded and waiting for a decision (progress.uploaded). */
+export const toReviewText = (uploaded: number): string => `${uploaded} to review`;
+
+/**
+ * A document request changed while a screen showing requests is open (the requests service
+ * pushes to the staff who reach it and to its client's users, link uploads included): the
+ * cached request lists and pages are read again, so an upload shows without a reload.
+ */
+export function useDocumentRequestRefresh(enabled: boolean): void {
+  const queryClient = useQueryClient();
+  const handlers = useMemo(() => ({
+    [DOCUMENT_REQUEST_PUSH]: () => { void invalidateApiResources(queryClient, ['document-requests']); },
+  }), [queryClient]);
+  useRealtimeEvents(enabled, handlers);
+}
