@@ -57,14 +57,17 @@ const dump = async (db: Database, schema: string) => {
   };
 };
 
-async function exportPart(db: Database, schema: string, tables: string[]): Promise<Buffer> {
+async function exportPart(db: Database, schema: string, tables: string[], beforeEntry?: (name: string) => Promise<void>): Promise<Buffer> {
   const out = new PassThrough();
   const chunks: Buffer[] = [];
   out.on('data', (c: Buffer) => chunks.push(c));
   const tar = new TarWriter(out);
   await tablePortability.export({
     service: 'ledger', db: db.forSchema(schema), storage: new LocalObjectStore('/nonexistent'), tables, migrationSets: ['ledger'],
-    write: (name, size, body) => tar.add(name, size, body),
+    write: async (name, size, body) => {
+      await beforeEntry?.(name);
+      await tar.add(name, size, body);
+    },
   });
   await tar.finish();
   out.end();
@@ -132,6 +135,35 @@ describe.each(databaseTargets())('table portability ($name)', (target) => {
       entries: readTar(Readable.from([Buffer.concat(chunks)])),
     })).rejects.toThrow(new Invalid('The archive holds a table this version does not have: secrets.'));
   });
+
+  it('exports the rows of one instant: a book and its entry committed while it reads are wholly out', async () => {
+    const s = db.forSchema(source);
+    const count = async (table: string) => (await s.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]!.n;
+    const [books, entries] = [await count('books'), await count('entries')];
+    let written: Promise<void> | undefined;
+    const archive = await exportPart(db, source, tables, async (name) => {
+      if (written || !name.startsWith('tables/books.')) return;
+      // The books are read, the entries not yet: another request adds a book with an entry.
+      written = s.transaction(async (tx) => {
+        const book = await tx.query<{ id: number }>("INSERT INTO books (title) VALUES ('written during the export') RETURNING id");
+        await tx.query("INSERT INTO entries (book_id, amount, booked_on, at, tags, words) VALUES ($1, 7, '2025-02-01', now(), '{}', '')", [book.rows[0]!.id]);
+      });
+      // PostgreSQL commits it at once; PGlite's one connection is the export's until it ends, so there the write waits.
+      if (db.kind === 'postgres') await written;
+    });
+    await written;
+    expect([await count('books'), await count('entries')]).toEqual([books + 1, entries + 1]);
+    const rows: Record<string, Record<string, unknown>[]> = { books: [], entries: [] };
+    for await (const e of readTar(Readable.from([archive]))) {
+      const table = /^tables\/(books|entries)\./.exec(e.name)?.[1];
+      const parts: Buffer[] = [];
+      for await (const c of e.body) parts.push(c as Buffer);
+      if (table) rows[table]!.push(...Buffer.concat(parts).toString().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>));
+    }
+    expect([rows.books!.length, rows.entries!.length]).toEqual([books, entries]);
+    const bookIds = new Set(rows.books!.map((b) => b.id));
+    expect(rows.entries!.filter((e) => !bookIds.has(e.book_id))).toEqual([]);
+  }, 60_000);
 });
 
 describe('tar archive', () => {
