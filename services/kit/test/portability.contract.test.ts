@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { PassThrough, Readable } from 'node:stream';
 import type { Database } from '../src/db/database.ts';
 import { migrateTenant, type ServiceMigrations } from '../src/db/migrations.ts';
@@ -16,6 +21,8 @@ import { LocalObjectStore } from '../src/storage/local-object-store.ts';
  * every column type as it was, sequences where they were, trigger-kept aggregates as they
  * were; the archive format refuses what is cut short.
  */
+const run = promisify(execFile);
+
 const ledger: ServiceMigrations = {
   service: 'ledger',
   scope: 'tenant',
@@ -196,6 +203,28 @@ describe('tar archive', () => {
     for await (const e of readTar(Readable.from([bytes]))) names.push(e.name);
     expect(names).toEqual(items.map((i) => i.name));
   });
+
+  it('holds more than 65,535 entries (no count limit in tar), which GNU tar and Python list and this reader reads back', async () => {
+    const count = 70_000;
+    const bytes = await build(Array.from({ length: count }, (_, i) => ({ name: `files/objects/${String(i).padStart(8, '0')}`, body: `${i}` })));
+    let seen = 0;
+    let last = '';
+    for await (const e of readTar(Readable.from([bytes]))) {
+      last = await text(e);
+      seen++;
+    }
+    expect([seen, last]).toEqual([count, String(count - 1)]);
+    const dir = await mkdtemp(join(tmpdir(), 'many-entries-'));
+    try {
+      await writeFile(join(dir, 'firm.tar'), bytes);
+      const listed = await run('tar', ['-tf', join(dir, 'firm.tar')], { maxBuffer: 16 << 20 });
+      expect(listed.stdout.trim().split('\n')).toHaveLength(count);
+      const python = await run('python3', ['-c', 'import sys, tarfile; t = tarfile.open(sys.argv[1]); m = t.getmembers(); print(len(m), t.extractfile(m[-1]).read().decode())', join(dir, 'firm.tar')]);
+      expect(python.stdout.trim()).toBe(`${count} ${count - 1}`);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it('refuses a stream cut short or a damaged header', async () => {
     const bytes = await build([{ name: 'a.txt', body: 'hello' }]);
