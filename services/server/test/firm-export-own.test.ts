@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { createObjectStore } from '@ledgerline/kit/storage/create-object-store.ts';
 import { readTar } from '@ledgerline/kit/portability/tar-archive.ts';
 import { apiClient, createSignedInUser, startTestPortal, testClient } from '../src/portal-harness.ts';
 import type { RunningPortal } from '../src/portal.ts';
@@ -19,6 +23,9 @@ const FIRM = `ex${suffix}`;
 const OTHER = `xo${suffix}`;
 const tokens: Record<'admin' | 'dta' | 'cpa' | 'client' | 'otherAdmin', string> = { admin: '', dta: '', cpa: '', client: '', otherAdmin: '' };
 let clientId: number;
+const DATA_DIR = mkdtempSync(join(tmpdir(), 'firm-export-own-'));
+/** From the first export: where the first file's bytes are kept. */
+let firstObjectKey: string;
 
 interface Job { id: string; status: 'running' | 'ready' | 'failed'; progress: number; size: number | null; message: string | null }
 
@@ -71,7 +78,7 @@ async function entries(archive: Buffer): Promise<Map<string, Buffer>> {
 }
 
 beforeAll(async () => {
-  portal = await startTestPortal({ GATEWAY_RATE_LIMIT_PER_MINUTE: '1000000', KEYCLOAK_URL: '' });
+  portal = await startTestPortal({ GATEWAY_RATE_LIMIT_PER_MINUTE: '1000000', KEYCLOAK_URL: '', PORTAL_DATA_DIR: DATA_DIR });
   call = apiClient(portal.gatewayUrl);
   await call('POST', '/api/companies', portal.adminToken, { name: `Export ${suffix}`, shortName: FIRM });
   await call('POST', '/api/companies', portal.adminToken, { name: `Other ${suffix}`, shortName: OTHER });
@@ -95,8 +102,11 @@ describe('a firm Admin exporting their own firm', () => {
 
   it('lets the Admin start, follow and download an export in the firm\'s path form and the unprefixed one', async () => {
     const archive = await exportAndDownload(`/api/${FIRM}`, tokens.admin);
-    const manifest = JSON.parse((await entries(archive)).get('manifest.json')!.toString()) as { firm: { shortName: string } };
+    const parts = await entries(archive);
+    const manifest = JSON.parse(parts.get('manifest.json')!.toString()) as { firm: { shortName: string; schemaName: string } };
     expect(manifest.firm.shortName).toBe(FIRM);
+    const file = JSON.parse(parts.get('files/tables/files.000000.ndjson')!.toString().split('\n')[0]!) as { storage_key: string };
+    firstObjectKey = `files/${manifest.firm.schemaName}/${file.storage_key}`;
     await exportAndDownload('/api', tokens.admin);
     const list = await call<Job[]>('GET', '/api/export', tokens.admin);
     expect(list.body).toHaveLength(2);
@@ -146,4 +156,20 @@ describe('a firm Admin exporting their own firm', () => {
     expect(manifest.services.files).toMatchObject({ rows: { files: rows.length }, objects: rows.length });
     expect((await call<unknown[]>('GET', `/api/${FIRM}/files`, tokens.admin)).body).toHaveLength(7);
   }, 120_000);
+
+  it('fails with the reason when a file\'s bytes are gone before the export reads them (as when it is deleted meanwhile)', async () => {
+    const store = await createObjectStore({
+      dataDir: DATA_DIR,
+      s3: process.env.S3_ENDPOINT
+        ? { endpoint: process.env.S3_ENDPOINT, accessKey: process.env.S3_ACCESS_KEY!, secretKey: process.env.S3_SECRET_KEY!, bucket: process.env.S3_BUCKET ?? 'portal' }
+        : undefined,
+    });
+    await store.delete(firstObjectKey);
+    const started = await call<Job>('POST', `/api/${FIRM}/export`, tokens.admin);
+    const failed = await until(async () => {
+      const job = (await call<Job[]>('GET', `/api/${FIRM}/export`, tokens.admin)).body.find((j) => j.id === started.body.id);
+      return job?.status === 'failed' ? job : null;
+    });
+    expect(failed.message).toBe('A file was deleted while the firm was being exported; start the export again.');
+  }, 60_000);
 });
