@@ -7,6 +7,7 @@ import { useCanAdministerFirm } from '@ledgerline/ui/permissions.ts';
 import { failureReason } from '@ledgerline/ui/server-message.ts';
 import { ClientFieldSettingsForm } from './client-field-settings-form.tsx';
 import { useClientFieldSettings } from './client-field-settings.query.ts';
+import { FirmExportTab } from './firm-export-tab.tsx';
 import { FirmTimeZoneForm } from './firm-time-zone-form.tsx';
 import { SecuritySettingsTab } from './security-settings-tab.tsx';
 
@@ -33,6 +34,11 @@ export function SettingsPage() {
           {isAdmin && (
             <TabPanel header="Security" leftIcon="pi pi-shield">
               <SecuritySettingsTab />
+            </TabPanel>
+          )}
+          {isAdmin && (
+            <TabPanel header="Export" leftIcon="pi pi-download">
+              <FirmExportTab />
             </TabPanel>
           )}
           <TabPanel header="User Settings" leftIcon="pi pi-user">

@@ -60,7 +60,7 @@ describe('user guide screenshots', () => {
 
   beforeAll(async () => {
     await mkdir(OUT_DIR, { recursive: true });
-    portal = await startPortalBrowser(['shell', 'access', 'dashboard', 'documents', 'tasks', 'messaging']);
+    portal = await startPortalBrowser(['shell', 'access', 'dashboard', 'documents', 'tasks', 'messaging', 'directory']);
     call = apiClient(portal.baseUrl);
     expect((await call('POST', '/api/companies', portal.adminToken, FIRM)).status).toBe(201);
     for (const name of ['Mehta Exports Pvt Ltd', 'Bayview Bakery Inc', 'Coral Imports LLC']) {
@@ -116,6 +116,14 @@ describe('user guide screenshots', () => {
     const page = await openAs(portal, portal.baseUrl, admin, `/${FIRM.shortName}/tasks`);
     await page.getByText('Prepare GSTR-3B for November').first().waitFor();
     await picture(page, 'tasks', { width: 1440, height: 900 });
+  });
+
+  it('Settings → Export with a finished export, on a phone', async () => {
+    const page = await openAs(portal, portal.baseUrl, admin, `/${FIRM.shortName}/settings`);
+    await page.getByRole('tab', { name: 'Export' }).click();
+    await page.getByRole('button', { name: 'Start Export' }).click();
+    await page.getByRole('list', { name: 'Exports' }).getByRole('button', { name: /^Download \(/ }).waitFor({ timeout: 60_000 });
+    await picture(page, 'settings-firm-export-phone', { width: 390, height: 844 });
   });
 
   it('a client user\'s reports', async () => {

@@ -12,3 +12,12 @@ export function formatFileSize(bytes: number): string {
   if (bytes < BYTES_PER_MB) return `${(bytes / 1024).toFixed(1)} KB`;
   return formatMegabytes(bytes);
 }
+
+/** A size of any magnitude with its unit, as an archive's: "12.3 MB", "4.2 GB". */
+export function formatByteSize(bytes: number): string {
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) { value /= 1024; unit++; }
+  return `${value.toFixed(unit ? 1 : 0)} ${units[unit]}`;
+}

@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { PassThrough, Readable } from 'node:stream';
 import type { Database } from '../src/db/database.ts';
 import { migrateTenant, type ServiceMigrations } from '../src/db/migrations.ts';
@@ -16,6 +21,8 @@ import { LocalObjectStore } from '../src/storage/local-object-store.ts';
  * every column type as it was, sequences where they were, trigger-kept aggregates as they
  * were; the archive format refuses what is cut short.
  */
+const run = promisify(execFile);
+
 const ledger: ServiceMigrations = {
   service: 'ledger',
   scope: 'tenant',
@@ -57,14 +64,17 @@ const dump = async (db: Database, schema: string) => {
   };
 };
 
-async function exportPart(db: Database, schema: string, tables: string[]): Promise<Buffer> {
+async function exportPart(db: Database, schema: string, tables: string[], beforeEntry?: (name: string) => Promise<void>): Promise<Buffer> {
   const out = new PassThrough();
   const chunks: Buffer[] = [];
   out.on('data', (c: Buffer) => chunks.push(c));
   const tar = new TarWriter(out);
   await tablePortability.export({
     service: 'ledger', db: db.forSchema(schema), storage: new LocalObjectStore('/nonexistent'), tables, migrationSets: ['ledger'],
-    write: (name, size, body) => tar.add(name, size, body),
+    write: async (name, size, body) => {
+      await beforeEntry?.(name);
+      await tar.add(name, size, body);
+    },
   });
   await tar.finish();
   out.end();
@@ -132,6 +142,35 @@ describe.each(databaseTargets())('table portability ($name)', (target) => {
       entries: readTar(Readable.from([Buffer.concat(chunks)])),
     })).rejects.toThrow(new Invalid('The archive holds a table this version does not have: secrets.'));
   });
+
+  it('exports the rows of one instant: a book and its entry committed while it reads are wholly out', async () => {
+    const s = db.forSchema(source);
+    const count = async (table: string) => (await s.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]!.n;
+    const [books, entries] = [await count('books'), await count('entries')];
+    let written: Promise<void> | undefined;
+    const archive = await exportPart(db, source, tables, async (name) => {
+      if (written || !name.startsWith('tables/books.')) return;
+      // The books are read, the entries not yet: another request adds a book with an entry.
+      written = s.transaction(async (tx) => {
+        const book = await tx.query<{ id: number }>("INSERT INTO books (title) VALUES ('written during the export') RETURNING id");
+        await tx.query("INSERT INTO entries (book_id, amount, booked_on, at, tags, words) VALUES ($1, 7, '2025-02-01', now(), '{}', '')", [book.rows[0]!.id]);
+      });
+      // PostgreSQL commits it at once; PGlite's one connection is the export's until it ends, so there the write waits.
+      if (db.kind === 'postgres') await written;
+    });
+    await written;
+    expect([await count('books'), await count('entries')]).toEqual([books + 1, entries + 1]);
+    const rows: Record<string, Record<string, unknown>[]> = { books: [], entries: [] };
+    for await (const e of readTar(Readable.from([archive]))) {
+      const table = /^tables\/(books|entries)\./.exec(e.name)?.[1];
+      const parts: Buffer[] = [];
+      for await (const c of e.body) parts.push(c as Buffer);
+      if (table) rows[table]!.push(...Buffer.concat(parts).toString().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>));
+    }
+    expect([rows.books!.length, rows.entries!.length]).toEqual([books, entries]);
+    const bookIds = new Set(rows.books!.map((b) => b.id));
+    expect(rows.entries!.filter((e) => !bookIds.has(e.book_id))).toEqual([]);
+  }, 60_000);
 });
 
 describe('tar archive', () => {
@@ -164,6 +203,28 @@ describe('tar archive', () => {
     for await (const e of readTar(Readable.from([bytes]))) names.push(e.name);
     expect(names).toEqual(items.map((i) => i.name));
   });
+
+  it('holds more than 65,535 entries (no count limit in tar), which GNU tar and Python list and this reader reads back', async () => {
+    const count = 70_000;
+    const bytes = await build(Array.from({ length: count }, (_, i) => ({ name: `files/objects/${String(i).padStart(8, '0')}`, body: `${i}` })));
+    let seen = 0;
+    let last = '';
+    for await (const e of readTar(Readable.from([bytes]))) {
+      last = await text(e);
+      seen++;
+    }
+    expect([seen, last]).toEqual([count, String(count - 1)]);
+    const dir = await mkdtemp(join(tmpdir(), 'many-entries-'));
+    try {
+      await writeFile(join(dir, 'firm.tar'), bytes);
+      const listed = await run('tar', ['-tf', join(dir, 'firm.tar')], { maxBuffer: 16 << 20 });
+      expect(listed.stdout.trim().split('\n')).toHaveLength(count);
+      const python = await run('python3', ['-c', 'import sys, tarfile; t = tarfile.open(sys.argv[1]); m = t.getmembers(); print(len(m), t.extractfile(m[-1]).read().decode())', join(dir, 'firm.tar')]);
+      expect(python.stdout.trim()).toBe(`${count} ${count - 1}`);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it('refuses a stream cut short or a damaged header', async () => {
     const bytes = await build([{ name: 'a.txt', body: 'hello' }]);

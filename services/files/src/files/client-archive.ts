@@ -48,7 +48,7 @@ export async function sendClientArchive(deps: { blobs: BlobStorage; reportTypesT
     if (used.has(path)) path = `${folder}/${f.id}-${safe(f.original_name)}`;
     used.add(path);
     const location: BlobLocation = f.storage === 'object' ? { kind: 'object', key: f.storage_key } : { kind: 'google_drive', fileId: f.storage_key, clientId };
-    await zip.add(path, await deps.blobs.open(t.shortName, location), new Date(f.uploaded_at));
+    await zip.add(path, await deps.blobs.open(t.shortName, location), new Date(f.uploaded_at), Number(f.size));
     index.push([path, f.original_name, f.file_type, f.report_type ?? '', new Date(f.uploaded_at).toISOString(), f.size].map(csv).join(','));
   }
   await zip.add('index.csv', Buffer.from(`${index.join('\r\n')}\r\n`));

@@ -1,8 +1,8 @@
-import type { SchemaDb } from '@ledgerline/kit/db/database.ts';
-import { NotFound } from '@ledgerline/kit/errors.ts';
+import type { Queryable } from '@ledgerline/kit/db/database.ts';
+import { Conflict, NotFound } from '@ledgerline/kit/errors.ts';
 import type { ServicePortability } from '@ledgerline/kit/portability/portability.ts';
 import { UnknownEntry } from '@ledgerline/kit/portability/portability.ts';
-import { exportTables, TableImporter } from '@ledgerline/kit/portability/table-portability.ts';
+import { exportTables, inSnapshot, TableImporter } from '@ledgerline/kit/portability/table-portability.ts';
 
 const OBJECT_ENTRY = /^objects\/([0-9a-f-]{36})$/;
 const PAGE = 500;
@@ -16,11 +16,21 @@ const PAGE = 500;
  */
 export const filesPortability: ServicePortability = {
   async export(ctx) {
-    await exportTables(ctx.db, ctx.migrationSets, ctx.tables, (name, body) => ctx.write(name, body.length, body), {
-      files: { storage_key: `CASE WHEN t.storage = 'object' THEN ${objectName('t.storage_key')} ELSE t.storage_key END` },
+    // The rows and the list of their objects from one snapshot; the bytes are read after it
+    // (objects never change under a key, and PGlite waits while a snapshot is open). The
+    // list is the one thing held: about a hundred bytes per stored file.
+    const objects = await inSnapshot(ctx.db, async (snapshot) => {
+      await exportTables(snapshot, ctx.migrationSets, ctx.tables, (name, body) => ctx.write(name, body.length, body), {
+        files: { storage_key: `CASE WHEN t.storage = 'object' THEN ${objectName('t.storage_key')} ELSE t.storage_key END` },
+      });
+      const listed: { key: string; name: string }[] = [];
+      for await (const o of storedObjects(snapshot)) listed.push(o);
+      return listed;
     });
-    for await (const { key, name } of storedObjects(ctx.db)) {
-      const { size } = await ctx.storage.stat(key);
+    for (const { key, name } of objects) {
+      const { size } = await ctx.storage.stat(key).catch((err: unknown) => {
+        throw err instanceof NotFound ? new Conflict(DELETED_DURING_EXPORT) : err;
+      });
       await ctx.write(`objects/${name}`, size, await ctx.storage.get(key));
     }
   },
@@ -41,11 +51,13 @@ export const filesPortability: ServicePortability = {
   },
 };
 
+const DELETED_DURING_EXPORT = 'A file was deleted while the firm was being exported; start the export again.';
+
 const objectKey = (schema: string, name: string) => `files/${schema}/${name}`;
 /** The uuid at the end of an object key (also of a bare uuid, as an unfinished import has it). */
 const objectName = (column: string) => `regexp_replace(${column}, '^.*/', '')`;
 
-async function* storedObjects(db: SchemaDb): AsyncGenerator<{ key: string; name: string }> {
+async function* storedObjects(db: Queryable): AsyncGenerator<{ key: string; name: string }> {
   let after = 0;
   for (;;) {
     const { rows } = await db.query<{ id: number; key: string; name: string }>(

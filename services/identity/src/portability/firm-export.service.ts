@@ -1,11 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { PassThrough, Readable } from 'node:stream';
 import type { Database } from '@ledgerline/kit/db/database.ts';
-import { NotFound, Unavailable } from '@ledgerline/kit/errors.ts';
+import { Conflict, NotFound, Unavailable } from '@ledgerline/kit/errors.ts';
 import type { Logger } from '@ledgerline/kit/logger.ts';
 import { FIRM_ARCHIVE_FORMAT, MANIFEST_ENTRY, PRODUCT_VERSION, type FirmManifest } from '@ledgerline/kit/portability/firm-manifest.ts';
-import { INTERNAL_PORTABILITY_PATH } from '@ledgerline/kit/portability/portability.router.ts';
-import { SEQUENCES_ENTRY, TABLE_ENTRY, VERSIONS_ENTRY } from '@ledgerline/kit/portability/table-portability.ts';
+import { EXPORT_REFUSED_ENTRY, INTERNAL_PORTABILITY_PATH } from '@ledgerline/kit/portability/portability.router.ts';
+import { SEQUENCES_ENTRY, TABLE_ENTRY, text, VERSIONS_ENTRY } from '@ledgerline/kit/portability/table-portability.ts';
 import { readTar, TarWriter } from '@ledgerline/kit/portability/tar-archive.ts';
 import type { ServicePeer } from '@ledgerline/kit/service-module.ts';
 import type { ObjectStore } from '@ledgerline/kit/storage/object-store.ts';
@@ -105,6 +105,7 @@ export class FirmExportService {
       }).catch(() => { throw new Unavailable(`The ${peer.service} service is unavailable; try the export again shortly.`); });
       if (!response.ok || !response.body) throw new Unavailable(`The ${peer.service} service could not export: ${response.status}`);
       for await (const entry of readTar(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>))) {
+        if (entry.name === EXPORT_REFUSED_ENTRY) throw new Conflict((JSON.parse(await text(entry)) as { message: string }).message);
         const name = `${peer.service}/${entry.name}`;
         const hash = createHash('sha256');
         const table = TABLE_ENTRY.exec(entry.name)?.[1];

@@ -6,7 +6,7 @@ import type { TokenVerifier } from '../auth/token-verifier.ts';
 import type { Database } from '../db/database.ts';
 import type { ServiceMigrations } from '../db/migrations.ts';
 import { tenantSchema } from '../db/tenant-schema.ts';
-import { Forbidden } from '../errors.ts';
+import { DomainError, Forbidden } from '../errors.ts';
 import { authenticate, authOf } from '../http/authenticate.ts';
 import { parseInput } from '../http/validate.ts';
 import type { Logger } from '../logger.ts';
@@ -17,6 +17,12 @@ import { readTar, TarWriter } from './tar-archive.ts';
 
 /** Every service's internal portability calls (service port only; identity runs firm exports and imports). */
 export const INTERNAL_PORTABILITY_PATH = '/internal/portability';
+
+/**
+ * The last entry of a service's part when its export was refused between two entries
+ * (`{ message }`): the firm export fails with that message instead of "truncated".
+ */
+export const EXPORT_REFUSED_ENTRY = '.export-refused.json';
 
 const schemaQuery = z.object({ schemaName: z.string().min(1) });
 const importQuery = z.object({ schemaName: z.string().min(1), sourceSchema: z.string().min(1) });
@@ -60,9 +66,16 @@ export function createPortabilityRouter(deps: {
       await tar.finish();
       out.end();
     } catch (err) {
-      // Headers are gone: cutting the stream short is how the reader learns it failed (no end marker).
       deps.logger.error({ err, schemaName }, 'export failed');
-      out.destroy(err as Error);
+      if (err instanceof DomainError && tar.betweenEntries) {
+        const refusal = Buffer.from(JSON.stringify({ message: err.message }));
+        await tar.add(EXPORT_REFUSED_ENTRY, refusal.length, refusal);
+        await tar.finish();
+        out.end();
+      } else {
+        // Headers are gone: cutting the stream short is how the reader learns it failed (no end marker).
+        out.destroy(err as Error);
+      }
     }
     await sent.catch(() => undefined);
   });

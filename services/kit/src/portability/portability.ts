@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { SchemaDb } from '../db/database.ts';
 import { Invalid } from '../errors.ts';
 import type { ObjectStore } from '../storage/object-store.ts';
-import { exportTables, TableImporter } from './table-portability.ts';
+import { exportTables, inSnapshot, TableImporter } from './table-portability.ts';
 import type { TarEntry } from './tar-archive.ts';
 
 /**
@@ -49,9 +49,9 @@ export interface ServicePortability {
   discard?(ctx: DiscardContext): Promise<void>;
 }
 
-/** The default: every owned table's rows, its sequences and the schema's migration ids. */
+/** The default: every owned table's rows as of one instant, its sequences and the schema's migration ids. */
 export const tablePortability: ServicePortability = {
-  export: (ctx) => exportTables(ctx.db, ctx.migrationSets, ctx.tables, (name, body) => ctx.write(name, body.length, body)),
+  export: (ctx) => inSnapshot(ctx.db, (snapshot) => exportTables(snapshot, ctx.migrationSets, ctx.tables, (name, body) => ctx.write(name, body.length, body))),
   async import(ctx) {
     const tables = new TableImporter(ctx.db, ctx.tables);
     for await (const entry of ctx.entries) {

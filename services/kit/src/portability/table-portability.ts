@@ -18,6 +18,26 @@ const tableEntry = (table: string, piece: number) => `tables/${table}.${String(p
 
 type Write = (name: string, body: Buffer) => Promise<void>;
 
+/** A schema read at one instant: every query through it sees the same committed rows. */
+export interface Snapshot extends Queryable {
+  readonly schema: string;
+}
+
+/**
+ * Runs `read` in one read-only REPEATABLE READ transaction of the schema, timestamps in
+ * UTC: rows committed while it reads are wholly out of what it sees, so an export never
+ * holds a child without its parent or half of what one request wrote. On PostgreSQL the
+ * firm keeps writing meanwhile; on PGlite (one connection) other queries wait until the
+ * read ends, which is why a service reads only its rows in it, not its stored objects.
+ */
+export function inSnapshot<T>(db: SchemaDb, read: (snapshot: Snapshot) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
+    await tx.query("SET LOCAL TimeZone = 'UTC'");
+    return read({ schema: db.schema, query: (text, params) => tx.query(text, params) });
+  });
+}
+
 /**
  * Per table, columns written as an SQL expression over the row `t` instead of their value:
  * for values that embed where the firm lives (an object key naming its schema), so the
@@ -28,10 +48,10 @@ export type ColumnOverrides = Record<string, Record<string, string>>;
 /**
  * Writes every owned table as NDJSON (one JSON object per row, as PostgreSQL renders it,
  * never parsed in JavaScript: numerics, timestamps and byte strings keep their exact
- * text), then the sequences' positions and the migrations the schema is at. Pages walk
- * the primary key outside any long transaction, so the firm keeps working meanwhile.
+ * text), then the sequences' positions and the migrations the schema is at. Every read
+ * goes through one snapshot (see `inSnapshot`), pages walking the primary key.
  */
-export async function exportTables(db: SchemaDb, migrationSets: readonly string[], tables: readonly string[], write: Write, overrides: ColumnOverrides = {}): Promise<void> {
+export async function exportTables(db: Snapshot, migrationSets: readonly string[], tables: readonly string[], write: Write, overrides: ColumnOverrides = {}): Promise<void> {
   const sequences: { table: string; column: string; lastValue: string; isCalled: boolean }[] = [];
   for (const table of tables) {
     const shape = await tableShape(db, db.schema, table);
@@ -52,7 +72,7 @@ export async function exportTables(db: SchemaDb, migrationSets: readonly string[
  * One table's rows, in numbered pieces of bounded size (an entry's length must be known
  * before its bytes, so a piece is buffered, never the table).
  */
-async function writeTable(db: SchemaDb, table: string, shape: TableShape, write: Write, overrides: Record<string, string>): Promise<void> {
+async function writeTable(db: Snapshot, table: string, shape: TableShape, write: Write, overrides: Record<string, string>): Promise<void> {
   const literal = (c: string) => `'${c.replaceAll("'", "''")}'`;
   let json = `(to_jsonb(t) - ARRAY[${shape.generated.map(literal).join(', ')}]::text[])`;
   for (const [column, sql] of Object.entries(overrides)) json = `jsonb_set(${json}, ARRAY[${literal(column)}], to_jsonb(${sql}))`;
@@ -75,7 +95,7 @@ async function writeTable(db: SchemaDb, table: string, shape: TableShape, write:
     bytes = 0;
   };
   if (!shape.key.length) {
-    add((await inUtc(db, (tx) => tx.query<{ row: string }>(`SELECT ${row} FROM ${name} t ORDER BY 1`))).rows);
+    add((await db.query<{ row: string }>(`SELECT ${row} FROM ${name} t ORDER BY 1`)).rows);
     return flush();
   }
   const keyList = shape.key.map((k) => `t.${quoteIdent(k.name)}`).join(', ');
@@ -86,27 +106,19 @@ async function writeTable(db: SchemaDb, table: string, shape: TableShape, write:
     const where: string = last ? `WHERE (${keyList}) > (${after})` : '';
     // At most PAGE_ROWS rows and, past the first, BATCH_BYTES of them: a table of wide rows
     // (a document's extracted text) reaches this process a few megabytes at a time.
-    const page = await inUtc(db, (tx) => tx.query<{ row: string; k: string[]; rows: number }>(
+    const page: { rows: { row: string; k: string[]; rows: number }[] } = await db.query<{ row: string; k: string[]; rows: number }>(
       `SELECT p.row, p.k, p.rows FROM (
          SELECT r.row, r.k, count(*) OVER () AS rows,
                 sum(octet_length(r.row)) OVER (ORDER BY r.n) - octet_length(r.row) AS before
          FROM (SELECT ${row}, ARRAY[${keyText}] AS k, row_number() OVER (ORDER BY ${keyList}) AS n
                FROM ${name} t ${where} ORDER BY ${keyList} LIMIT ${PAGE_ROWS}) r
-       ) p WHERE p.before < ${BATCH_BYTES} ORDER BY p.before`, last ?? []));
+       ) p WHERE p.before < ${BATCH_BYTES} ORDER BY p.before`, last ?? []);
     add(page.rows);
     if (!page.rows.length || (Number(page.rows[0]!.rows) < PAGE_ROWS && page.rows.length === Number(page.rows[0]!.rows))) break;
     last = page.rows.at(-1)!.k;
     if (bytes >= BATCH_BYTES) await flush();
   }
   await flush();
-}
-
-/** Timestamps render in UTC whatever the server's zone, so the same rows give the same bytes. */
-function inUtc<T>(db: SchemaDb, fn: (tx: Queryable) => Promise<T>): Promise<T> {
-  return db.transaction(async (tx) => {
-    await tx.query("SET LOCAL TimeZone = 'UTC'");
-    return fn(tx);
-  });
 }
 
 /**

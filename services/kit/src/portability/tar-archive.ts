@@ -15,9 +15,15 @@ const MAX_SIZE = 8 ** 11 - 1;
 export class TarWriter {
   readonly #out: Writable;
   #written = 0;
+  #inEntry = false;
 
   constructor(out: Writable) {
     this.#out = out;
+  }
+
+  /** Whether the stream ends at an entry's end (no entry is being written), so another may follow. */
+  get betweenEntries(): boolean {
+    return !this.#inEntry;
   }
 
   /** Bytes written so far (headers and padding included). */
@@ -30,6 +36,7 @@ export class TarWriter {
    * (an object changing under the reader must not corrupt the stream that follows).
    */
   async add(name: string, size: number, body: Readable | Buffer, onChunk?: (chunk: Buffer) => void): Promise<void> {
+    this.#inEntry = true;
     await this.#write(header(name, size));
     let seen = 0;
     for await (const chunk of body instanceof Buffer ? [body] : body) {
@@ -42,6 +49,7 @@ export class TarWriter {
     if (seen !== size) throw new Error(`Archive entry ${name} ended after ${seen} of ${size} bytes`);
     const pad = (BLOCK - (size % BLOCK)) % BLOCK;
     if (pad) await this.#write(Buffer.alloc(pad));
+    this.#inEntry = false;
   }
 
   /** A folder entry (a restore must recreate empty folders too, e.g. a database's). */
