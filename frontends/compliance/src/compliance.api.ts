@@ -1,7 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type Query } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import {
-  COMPLIANCE_ITEMS_PER_DAY, type BulkGenerationResult, type CalendarDayCounts, type ComplianceItem, type CompliancePreset, type ComplianceSchedule, type GenerationResult, type PeriodChoice, type PresetApplyResult, type ScheduleDeletion, type TrackerStatus,
+  COMPLIANCE_ITEMS_PER_DAY, type BulkGenerationResult, type CalendarDayCounts, type ComplianceItem, type CompliancePreset, type ComplianceSchedule, type EarlierPeriods, type GenerationResult, type PeriodChoice, type PresetApplyResult, type ScheduleDeletion, type TrackerStatus,
 } from '@ledgerline/contracts/compliance.contracts.ts';
 import type { Client, ReportType } from '@ledgerline/contracts/directory.contracts.ts';
 import type { User } from '@ledgerline/contracts/identity.contracts.ts';
@@ -149,13 +149,13 @@ export function useComplianceMutations() {
       onSuccess: refresh(['compliance-schedules', 'compliance-tracker']),
     }),
     generate: useMutation({
-      mutationFn: ({ scheduleId, year, from }: { scheduleId: number; year: number; from?: string }) =>
-        apiJson<GenerationResult>('POST', withQuery(`compliance-schedules/${scheduleId}/generate/${year}`, { from })),
+      mutationFn: ({ scheduleId, year, from, earlier }: { scheduleId: number; year: number; from?: string; earlier?: EarlierPeriods }) =>
+        apiJson<GenerationResult>('POST', withQuery(`compliance-schedules/${scheduleId}/generate/${year}`, { from, earlier })),
       onSuccess: refresh(['compliance-tracker']),
     }),
     generateAll: useMutation({
-      mutationFn: ({ year, clientId, from }: { year: number; clientId: number | undefined; from?: string }) =>
-        apiJson<BulkGenerationResult>('POST', withQuery(`compliance-schedules/generate/${year}`, { clientId, from })),
+      mutationFn: ({ year, clientId, from, earlier }: { year: number; clientId: number | undefined; from?: string; earlier?: EarlierPeriods }) =>
+        apiJson<BulkGenerationResult>('POST', withQuery(`compliance-schedules/generate/${year}`, { clientId, from, earlier })),
       onSuccess: refresh(['compliance-tracker']),
     }),
     updateItem: useMutation({

@@ -17,7 +17,7 @@ import { ComplianceCalendar } from './compliance-calendar.tsx';
 import { STATUS_LABELS, STATUS_OPTIONS, trackerDate } from './compliance-view.ts';
 import { useClients, useComplianceMutations, useDocumentRequestPushes, useOverdue, useSchedules, useTracker, useUpcoming } from './compliance.api.ts';
 import { PresetDialog } from './preset-dialog.tsx';
-import { ScheduleCards } from './schedule-cards.tsx';
+import { ScheduleCards, type GenerationStart } from './schedule-cards.tsx';
 import { ScheduleFormDialog } from './schedule-form-dialog.tsx';
 import { TrackerStatusDialog } from './tracker-status-dialog.tsx';
 import { STATUS_SEVERITY, TrackerTable } from './tracker-table.tsx';
@@ -98,18 +98,18 @@ export function CompliancePage() {
     setSearch((params) => { params.delete(ITEM_PARAM); return params; }, { replace: true });
   }, [linkedItemId, linkedItem.isPending, linkedItem.data, setSearch]);
 
-  const onGenerate = (s: ComplianceSchedule, year: number, from: string | undefined) => {
+  const onGenerate = (s: ComplianceSchedule, year: number, start: GenerationStart) => {
     setGenerating(s.id);
     // §8: a failed generate has no visible reaction.
-    generate.mutate({ scheduleId: s.id, year, from }, {
-      onSuccess: (r) => showToast({ severity: 'success', summary: 'Trackers Generated', detail: `${r.created} items created for ${s.reportTypeName} ${year}` }),
+    generate.mutate({ scheduleId: s.id, year, ...start }, {
+      onSuccess: (r) => showToast({ severity: 'success', summary: 'Trackers Generated', detail: `${r.created} items created for ${s.reportTypeName} ${year}${filedNote(r.createdFiled)}` }),
       onSettled: () => setGenerating(null),
     });
   };
-  const onGenerateAll = (year: number, from: string | undefined) => {
+  const onGenerateAll = (year: number, start: GenerationStart) => {
     setGenerating('all');
-    generateAll.mutate({ year, clientId, from }, {
-      onSuccess: (r) => showToast({ severity: 'success', summary: 'Trackers Generated', detail: `${r.created} items created for ${r.schedules} schedules, ${year}` }),
+    generateAll.mutate({ year, clientId, ...start }, {
+      onSuccess: (r) => showToast({ severity: 'success', summary: 'Trackers Generated', detail: `${r.created} items created for ${r.schedules} schedules, ${year}${filedNote(r.createdFiled)}` }),
       onSettled: () => setGenerating(null),
     });
   };
@@ -153,4 +153,9 @@ export function CompliancePage() {
       {staff ? <TrackerStatusDialog item={editing} onHide={() => setEditing(null)} /> : <TrackerItemDetails item={editing} onHide={() => setEditing(null)} />}
     </div>
   );
+}
+
+/** The toast's note on the earlier periods made as filed, if any. */
+function filedNote(createdFiled: number): string {
+  return createdFiled ? ` (${createdFiled} earlier periods as filed)` : '';
 }

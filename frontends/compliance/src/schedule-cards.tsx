@@ -1,18 +1,22 @@
 import { Button } from 'primereact/button';
 import { Calendar } from 'primereact/calendar';
+import { Checkbox } from 'primereact/checkbox';
 import { Dialog } from 'primereact/dialog';
 import { Tag } from 'primereact/tag';
 import { useState } from 'react';
-import type { ComplianceSchedule } from '@ledgerline/contracts/compliance.contracts.ts';
+import type { ComplianceSchedule, EarlierPeriods } from '@ledgerline/contracts/compliance.contracts.ts';
 import { toCalendarDate } from '@ledgerline/ui/calendar-date.ts';
 import { EmptyState } from '@ledgerline/ui/empty-state.tsx';
 import { generationStart, generationYears, monthNames } from './compliance-view.ts';
 
 export const NO_SCHEDULES = 'No compliance schedules found. Create your first schedule to start tracking deadlines.';
 
+/** Where a generation starts, and whether the periods before that day are made as filed. */
+export interface GenerationStart { from: string | undefined; earlier?: EarlierPeriods }
+
 export interface ScheduleActions {
-  onGenerate(s: ComplianceSchedule, year: number, from: string | undefined): void;
-  onGenerateAll(year: number, from: string | undefined): void;
+  onGenerate(s: ComplianceSchedule, year: number, start: GenerationStart): void;
+  onGenerateAll(year: number, start: GenerationStart): void;
   onEdit(s: ComplianceSchedule): void;
   onDelete(s: ComplianceSchedule, deleteItems: 'pending' | 'none'): void;
   generating: number | 'all' | null;
@@ -26,10 +30,14 @@ export interface ScheduleActions {
  */
 export function ScheduleCards({ schedules, actions }: { schedules: readonly ComplianceSchedule[]; actions: ScheduleActions }) {
   const [start, setStart] = useState<Date | null>(null);
+  const [earlierFiled, setEarlierFiled] = useState(false);
   const [deleting, setDeleting] = useState<ComplianceSchedule | null>(null);
   const years = generationYears();
   if (schedules.length === 0) return <EmptyState icon="pi pi-calendar" text={NO_SCHEDULES} />;
-  const fromFor = (list: readonly ComplianceSchedule[]) => (start ? toCalendarDate(start) : generationStart(list));
+  // The periods before the start are skipped, or made as filed when the firm says they were filed before it took over.
+  const startFor = (list: readonly ComplianceSchedule[]): GenerationStart => ({
+    from: start ? toCalendarDate(start) : generationStart(list), ...(earlierFiled ? { earlier: 'filed' as const } : {}),
+  });
   return (
     <>
     <div className="compliance-schedules__toolbar">
@@ -37,9 +45,13 @@ export function ScheduleCards({ schedules, actions }: { schedules: readonly Comp
         <label htmlFor="generation-start">Start from</label>
         <Calendar inputId="generation-start" value={start} showIcon showButtonBar placeholder="The day it was made" onChange={(e) => setStart((e.value as Date | null) ?? null)} />
       </span>
+      <span className="compliance-schedules__earlier">
+        <Checkbox inputId="generation-earlier-filed" checked={earlierFiled} onChange={(e) => setEarlierFiled(e.checked === true)} />
+        <label htmlFor="generation-earlier-filed">Add the periods before it as filed</label>
+      </span>
       {years.map((year) => (
         <Button key={year} label={`Generate ${year} for all schedules shown`} icon="pi pi-bolt" size="small" loading={actions.generating === 'all'}
-          onClick={() => actions.onGenerateAll(year, fromFor(schedules))} />
+          onClick={() => actions.onGenerateAll(year, startFor(schedules))} />
       ))}
     </div>
     <div className="compliance-schedules">
@@ -64,7 +76,7 @@ export function ScheduleCards({ schedules, actions }: { schedules: readonly Comp
           <div className="compliance-schedule__actions">
             {s.isActive && years.map((year) => (
               <Button key={year} label={`Generate ${year}`} icon="pi pi-bolt" size="small" outlined loading={actions.generating === s.id}
-                onClick={() => actions.onGenerate(s, year, fromFor([s]))} />
+                onClick={() => actions.onGenerate(s, year, startFor([s]))} />
             ))}
             <Button icon="pi pi-pencil" size="small" text aria-label={`Edit ${s.clientName} ${s.reportTypeName}`} onClick={() => actions.onEdit(s)} />
             <Button icon="pi pi-trash" size="small" text severity="danger" aria-label={`Delete ${s.clientName} ${s.reportTypeName}`} onClick={() => setDeleting(s)} />

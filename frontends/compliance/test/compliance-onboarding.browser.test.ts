@@ -136,6 +136,17 @@ describe('a firm onboarding in November (Chromium)', () => {
     // Nothing whose period ended before onboarding; so nothing overdue but what falls due in the days left.
     expect(items.length).toBeGreaterThan(0);
     expect(items.every((i) => i.periodEnd >= TODAY)).toBe(true);
+    // One client's earlier GSTR-3B returns were filed by its former accountant: made as filed, none overdue.
+    await page.getByLabel('Add the periods before it as filed').check();
+    await page.getByRole('article', { name: 'Mumbai Textiles Pvt Ltd GSTR-3B' }).getByRole('button', { name: `Generate ${YEAR}` }).click();
+    await expectToast(page, 'Trackers Generated', new RegExp(`^\\d+ items created for GSTR-3B ${YEAR} \\(\\d+ earlier periods as filed\\)$`));
+    const mumbai3b = (await call<ComplianceItem[]>('GET', `/api/${TENANT}/compliance-tracker?clientId=${ids['Mumbai Textiles Pvt Ltd']}`, admin.token)).body
+      .filter((i) => i.reportTypeName === 'GSTR-3B' && i.dueDate.startsWith(String(YEAR)));
+    expect(mumbai3b).toHaveLength(12);
+    expect(mumbai3b.filter((i) => i.periodEnd < TODAY).every((i) => i.status === 'filed')).toBe(true);
+    const overdue = (await call<ComplianceItem[]>('GET', `/api/${TENANT}/compliance-tracker/overdue`, admin.token)).body;
+    expect(overdue.filter((i) => i.reportTypeName === 'GSTR-3B' && i.clientId === ids['Mumbai Textiles Pvt Ltd'])).toEqual([]);
+    await page.getByLabel('Add the periods before it as filed').uncheck();
     const gstr3b = items.find((i) => i.reportTypeName === 'GSTR-3B');
     expect(gstr3b?.period).toBe(new Date(`${gstr3b!.periodStart}T00:00:00Z`).toLocaleString('en-US', { month: 'short', year: 'numeric', timeZone: 'UTC' }).replace(',', ''));
     if (LATE_IN_YEAR) {

@@ -204,15 +204,15 @@ describe('compliance schedules: generating a year', () => {
     const all = (await call<ComplianceSchedule[]>('GET', path('/compliance-schedules'), tokens.admin)).body;
     const ofOwn = all.filter((s) => s.clientId === ids.own);
     const perYear = (list: ComplianceSchedule[]) => list.reduce((n, s) => n + (s.frequency === 'monthly' ? 12 : s.dueMonths.length), 0);
-    expect((await bulk('admin', 2050, `?clientId=${ids.own}`)).body).toEqual({ year: 2050, schedules: ofOwn.length, created: perYear(ofOwn), existing: 0 });
+    expect((await bulk('admin', 2050, `?clientId=${ids.own}`)).body).toEqual({ year: 2050, schedules: ofOwn.length, created: perYear(ofOwn), createdFiled: 0, existing: 0 });
     const r = await bulk('dta', 2050);
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ year: 2050, schedules: all.length, created: perYear(all) - perYear(ofOwn), existing: perYear(ofOwn) });
+    expect(r.body).toEqual({ year: 2050, schedules: all.length, created: perYear(all) - perYear(ofOwn), createdFiled: 0, existing: perYear(ofOwn) });
     expect((await bulk('admin', 2050)).body).toMatchObject({ created: 0, existing: perYear(all) });
     expect((await tracker('admin', '?startDate=2050-01-01&endDate=2050-12-31')).length).toBe(perYear(all));
     // A CPA generates only within their lists; a Client user not at all.
     const cpaSchedules = (await call<ComplianceSchedule[]>('GET', path('/compliance-schedules'), tokens.cpa)).body;
-    expect((await bulk('cpa', 2051)).body).toEqual({ year: 2051, schedules: cpaSchedules.length, created: perYear(cpaSchedules), existing: 0 });
+    expect((await bulk('cpa', 2051)).body).toEqual({ year: 2051, schedules: cpaSchedules.length, created: perYear(cpaSchedules), createdFiled: 0, existing: 0 });
     expect((await tracker('admin', '?startDate=2051-01-01&endDate=2051-12-31')).every((i) => i.clientId === ids.own && i.reportTypeId === ids.rtOwn)).toBe(true);
     expect((await bulk('client', 2052)).status).toBe(403);
     expect(await call('POST', path('/compliance-schedules/generate/1999'), tokens.admin)).toMatchObject({ status: 400, body: { message: COMPLIANCE_MESSAGES.year } });
@@ -609,6 +609,30 @@ describe('covered periods, onboarding mid-year, schedule edit and delete (issue 
     // Monthly schedules (lag 1 or 0) of this client: December's period at most; the quarterly one ends in September.
     expect(all.body.created).toBeLessThanOrEqual(all.body.schedules);
     expect((await call('POST', path(`/compliance-schedules/${s.id}/generate/2026?from=26-11-2026`), tokens.admin))).toMatchObject({ status: 400, body: { message: COMPLIANCE_MESSAGES.from } });
+  });
+
+  it('earlier=filed makes the periods before the start as filed (a client taken over mid-year): none overdue, remarked', async () => {
+    const s = await schedule({ clientId: ids.inCo, reportTypeId: ids.rtGst, frequency: 'monthly', dueDayOfMonth: 20, periodLagMonths: 1 });
+    const from = today();
+    const year = Number(from.slice(0, 4));
+    const r = await call<GenerationResult>('POST', path(`/compliance-schedules/${s.id}/generate/${year}?from=${from}&earlier=filed`), tokens.admin);
+    expect(r.status).toBe(200);
+    const before = r.body.items.filter((i) => i.periodEnd < from);
+    expect(r.body).toMatchObject({ created: 12, createdFiled: before.length, existing: 0 });
+    expect(before.every((i) => i.status === 'filed' && i.filedDate === null && i.remarks === `Filed before ${from}, when the firm took the work over`)).toBe(true);
+    expect(r.body.items.filter((i) => i.periodEnd >= from).every((i) => i.status === 'pending' && i.remarks === null)).toBe(true);
+    // Those due before today are not overdue: they are filed.
+    const overdue = (await call<ComplianceItem[]>('GET', path(`/compliance-tracker/overdue?clientId=${ids.inCo}`), tokens.admin)).body;
+    expect(overdue.filter((i) => i.scheduleId === s.id)).toEqual([]);
+    // Again: everything exists, nothing is made twice.
+    const again = await call<GenerationResult>('POST', path(`/compliance-schedules/${s.id}/generate/${year}?from=${from}&earlier=filed`), tokens.admin);
+    expect(again.body).toMatchObject({ created: 0, createdFiled: 0, existing: 12 });
+    const all = await call<BulkGenerationResult>('POST', path(`/compliance-schedules/generate/2028?clientId=${ids.inCo}&from=2028-07-01&earlier=filed`), tokens.admin);
+    expect(all.status).toBe(200);
+    expect(all.body.createdFiled).toBeGreaterThan(0);
+    expect(all.body.createdFiled).toBeLessThan(all.body.created);
+    expect(await call('POST', path(`/compliance-schedules/${s.id}/generate/2030?earlier=filed`), tokens.admin)).toMatchObject({ status: 400, body: { message: COMPLIANCE_MESSAGES.earlierNeedsFrom } });
+    expect(await call('POST', path(`/compliance-schedules/${s.id}/generate/2030?from=2030-06-01&earlier=yes`), tokens.admin)).toMatchObject({ status: 400, body: { message: COMPLIANCE_MESSAGES.earlier } });
   });
 
   it('PUT replaces a schedule: due day, lag, months, active; later generations follow it, the items made keep theirs', async () => {

@@ -49,6 +49,8 @@ export const COMPLIANCE_MESSAGES = {
   periodLag: `periodLagMonths must be a whole number from ${-12} to 24`,
   filedInFuture: 'The filed date cannot be in the future',
   from: 'from must be a date (YYYY-MM-DD)',
+  earlier: 'earlier must be skip or filed',
+  earlierNeedsFrom: 'earlier=filed needs from: the day the firm took the work over',
   deleteItems: 'deleteItems must be pending or none',
   entryIds: 'entryIds must be ids of the calendar\'s entries',
   grantToUserIds: 'grantToUserIds must be a list of user ids',
@@ -117,7 +119,13 @@ export const scheduleDeleteQuerySchema = z.object({
 export const generationQuerySchema = z.object({
   clientId: idSchema('clientId').optional(),
   from: isoDateSchema('from', COMPLIANCE_MESSAGES.from).optional(),
+  /**
+   * The periods that ended before `from`: not created (skip, the default), or created as filed
+   * when the firm says they were filed before it took the work over (filed).
+   */
+  earlier: z.enum(['skip', 'filed'], { error: COMPLIANCE_MESSAGES.earlier }).optional(),
 });
+export type EarlierPeriods = 'skip' | 'filed';
 export type ScheduleInput = z.output<typeof scheduleInputSchema>;
 
 export const scheduleListQuerySchema = z.object({ clientId: idSchema('clientId').optional() });
@@ -271,6 +279,8 @@ export interface GenerationResult {
   year: number;
   /** Items made by this call; those that already existed are left as they are. */
   created: number;
+  /** Of those, the periods before `from` made as filed (`earlier=filed`). */
+  createdFiled: number;
   existing: number;
   items: ComplianceItem[];
 }
@@ -280,6 +290,8 @@ export interface BulkGenerationResult {
   year: number;
   schedules: number;
   created: number;
+  /** Of those, the periods before `from` made as filed (`earlier=filed`). */
+  createdFiled: number;
   existing: number;
 }
 

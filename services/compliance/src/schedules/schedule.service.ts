@@ -3,7 +3,7 @@ import type { DirectoryLookup } from '@ledgerline/kit/directory/directory-lookup
 import { Invalid, NotFound } from '@ledgerline/kit/errors.ts';
 import type { TenantRequest } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import {
-  COMPLIANCE_MESSAGES, type BulkGenerationResult, type ComplianceItemEvent, type ComplianceSchedule, type GenerationResult, type ScheduleDeletion,
+  COMPLIANCE_MESSAGES, type BulkGenerationResult, type ComplianceItemEvent, type ComplianceSchedule, type EarlierPeriods, type GenerationResult, type ScheduleDeletion,
   type ScheduleInput, type ScheduleUpdate,
 } from '@ledgerline/contracts/compliance.contracts.ts';
 import type { ClientJurisdiction } from '@ledgerline/contracts/directory.contracts.ts';
@@ -89,35 +89,42 @@ export class ScheduleService {
     });
   }
 
-  /** One schedule's year (the Schedules tab's 'Generate {year}'); `from`: only periods ending on or after it. */
-  async generate(t: TenantRequest, scheduleId: number, year: number, from?: string): Promise<GenerationResult> {
+  /** One schedule's year (the Schedules tab's 'Generate {year}'); `from`: only periods ending on or after it, unless `earlier` is filed. */
+  async generate(t: TenantRequest, scheduleId: number, year: number, from?: string, earlier?: EarlierPeriods): Promise<GenerationResult> {
     const schedule = await this.#schedules.get(t.db, staffReach(t), scheduleId);
     if (!schedule) throw new NotFound(COMPLIANCE_MESSAGES.scheduleNotFound);
-    const { items, periods } = await this.#generate(t, [schedule], year, from);
-    return { scheduleId, year, created: items.length, existing: periods - items.length, items: await this.#items.byIds(t.db, items.map((i) => i.id)) };
+    const { items, filed, periods } = await this.#generate(t, [schedule], year, from, earlier);
+    return { scheduleId, year, created: items.length, createdFiled: filed, existing: periods - items.length, items: await this.#items.byIds(t.db, items.map((i) => i.id)) };
   }
 
   /** The year of every active schedule within the caller's reach (of one client, if given), in one transaction. */
-  async generateAll(t: TenantRequest, year: number, clientId: number | undefined, from?: string): Promise<BulkGenerationResult> {
+  async generateAll(t: TenantRequest, year: number, clientId: number | undefined, from?: string, earlier?: EarlierPeriods): Promise<BulkGenerationResult> {
     const schedules = (await this.#schedules.list(t.db, staffReach(t), clientId)).filter((s) => s.isActive);
-    const { items, periods } = await this.#generate(t, schedules, year, from);
-    return { year, schedules: schedules.length, created: items.length, existing: periods - items.length };
+    const { items, filed, periods } = await this.#generate(t, schedules, year, from, earlier);
+    return { year, schedules: schedules.length, created: items.length, createdFiled: filed, existing: periods - items.length };
   }
 
   /**
    * Inserts the year's missing items (the unique schedule+period key makes a repeat, or two at
-   * once, insert each item once) and arms the reminders of those this call made.
+   * once, insert each item once) and arms the reminders of the pending ones this call made. With
+   * `earlier` filed, the periods that ended before `from` are made too, as filed (a firm taking
+   * over a client mid-year whose earlier returns were filed elsewhere): no reminders, no overdue.
    */
-  async #generate(t: TenantRequest, schedules: readonly ComplianceSchedule[], year: number, from?: string): Promise<{ items: ComplianceItemEvent[]; periods: number }> {
+  async #generate(t: TenantRequest, schedules: readonly ComplianceSchedule[], year: number, from?: string, earlier?: EarlierPeriods): Promise<{ items: ComplianceItemEvent[]; filed: number; periods: number }> {
+    if (earlier === 'filed' && !from) throw new Invalid(COMPLIANCE_MESSAGES.earlierNeedsFrom);
     const periods = schedules.flatMap((schedule) => periodsOf(schedule, year, from).map((period) => ({ schedule, period })));
+    const before = earlier === 'filed' && from
+      ? schedules.flatMap((schedule) => periodsOf(schedule, year).filter((p) => p.end < from).map((period) => ({ schedule, period })))
+      : [];
     const reminderDays = new Map(schedules.map((s) => [s.id, s.reminderDays]));
-    const items = await t.db.transaction(async (tx) => {
-      const made = await this.#items.insertMissing(tx, periods);
-      await publishItems(tx, t.shortName, made);
-      await this.#reminders.arm(tx, made, (item) => reminderDays.get(item.scheduleId)!);
-      return made;
+    const { made, madeFiled } = await t.db.transaction(async (tx) => {
+      const pending = await this.#items.insertMissing(tx, periods);
+      const filed = await this.#items.insertMissing(tx, before, { filedBefore: from });
+      await publishItems(tx, t.shortName, [...pending, ...filed]);
+      await this.#reminders.arm(tx, pending, (item) => reminderDays.get(item.scheduleId)!);
+      return { made: pending, madeFiled: filed };
     });
-    return { items, periods: periods.length };
+    return { items: [...made, ...madeFiled], filed: madeFiled.length, periods: periods.length + before.length };
   }
 }
 

@@ -54,22 +54,22 @@ export function createSchedulesRouter(deps: { api: ApiRegistry; schedules: Sched
 
   api.route(router, {
     method: 'post', path: '/api/compliance-schedules/generate/:year',
-    summary: 'Create the year\'s missing tracker items of every active schedule within reach (?clientId: of one client; ?from=YYYY-MM-DD: only periods ending on or after it)',
+    summary: 'Create the year\'s missing tracker items of every active schedule within reach (?clientId: of one client; ?from=YYYY-MM-DD: only periods ending on or after it; ?earlier=filed: the periods before it made as filed)',
     query: generationQuerySchema, pathParams: { year: { type: 'integer', minimum: GENERATION_YEARS.min, maximum: GENERATION_YEARS.max } }, before,
   }, async ({ res, params, query }) => {
     const t = await tenants.ofRequest(res);
     staffReach(t);
-    return service.generateAll(t, yearOf(params.year), query.clientId, query.from);
+    return service.generateAll(t, yearOf(params.year), query.clientId, query.from, query.earlier);
   });
 
   api.route(router, {
     method: 'post', path: '/api/compliance-schedules/:scheduleId/generate/:year',
-    summary: 'Create the year\'s tracker items of a schedule (those missing only; ?from=YYYY-MM-DD: only periods ending on or after it)',
-    query: generationQuerySchema.pick({ from: true }), pathParams: { year: { type: 'integer', minimum: GENERATION_YEARS.min, maximum: GENERATION_YEARS.max } }, before,
+    summary: 'Create the year\'s tracker items of a schedule (those missing only; ?from=YYYY-MM-DD: only periods ending on or after it; ?earlier=filed: the periods before it made as filed)',
+    query: generationQuerySchema.pick({ from: true, earlier: true }), pathParams: { year: { type: 'integer', minimum: GENERATION_YEARS.min, maximum: GENERATION_YEARS.max } }, before,
   }, async ({ res, params, query }) => {
     const t = await tenants.ofRequest(res);
     staffReach(t);
-    return service.generate(t, parsePathId(params.scheduleId, COMPLIANCE_MESSAGES.scheduleNotFound), yearOf(params.year), query.from);
+    return service.generate(t, parsePathId(params.scheduleId, COMPLIANCE_MESSAGES.scheduleNotFound), yearOf(params.year), query.from, query.earlier);
   });
   return router;
 }

@@ -174,23 +174,30 @@ export class TrackerStore {
    * Inserts the schedules' periods they lack, in one statement; returns the items this call made,
    * as their events tell them (a new item is pending, unassigned, with no AI match yet).
    */
-  async insertMissing(tx: Queryable, periods: readonly SchedulePeriod[]): Promise<ComplianceItemEvent[]> {
+  /**
+   * Inserts the periods' items that do not exist yet; answers those it made. With `filedBefore`
+   * (a day) they are made as filed, remarked as filed before that day (the firm took the work
+   * over then), with no filed date the firm did not give.
+   */
+  async insertMissing(tx: Queryable, periods: readonly SchedulePeriod[], options: { filedBefore?: string } = {}): Promise<ComplianceItemEvent[]> {
     if (!periods.length) return [];
+    const status = options.filedBefore ? 'filed' : 'pending';
+    const remarks = options.filedBefore ? `Filed before ${options.filedBefore}, when the firm took the work over` : null;
     const { rows } = await tx.query<{ id: number; schedule_id: number; period_key: string }>(
-      `INSERT INTO compliance_items (schedule_id, client_id, report_type_id, period_key, period, period_start, period_end, due_date)
-       SELECT p.schedule_id, p.client_id, p.report_type_id, p.key, p.label, p.start::date, p.end_day::date, p.due::date
+      `INSERT INTO compliance_items (schedule_id, client_id, report_type_id, period_key, period, period_start, period_end, due_date, status, remarks)
+       SELECT p.schedule_id, p.client_id, p.report_type_id, p.key, p.label, p.start::date, p.end_day::date, p.due::date, $2, $3
        FROM jsonb_to_recordset($1::jsonb) AS p(schedule_id int, client_id int, report_type_id int, key text, label text, start text, end_day text, due text)
        ON CONFLICT (schedule_id, period_key) DO NOTHING RETURNING id, schedule_id, period_key`,
       [JSON.stringify(periods.map(({ schedule: s, period: x }) => ({
         schedule_id: s.id, client_id: s.clientId, report_type_id: s.reportTypeId, key: x.key, label: x.label, start: x.start, end_day: x.end, due: x.dueDate,
-      })))],
+      }))), status, remarks],
     );
     const asked = new Map(periods.map((p) => [`${p.schedule.id}/${p.period.key}`, p]));
     return rows.sort((a, b) => a.id - b.id).map((r) => {
       const { schedule: s, period: x } = asked.get(`${r.schedule_id}/${r.period_key}`)!;
       return {
         id: r.id, scheduleId: s.id, clientId: s.clientId, reportTypeId: s.reportTypeId, period: x.label, periodStart: x.start, periodEnd: x.end, dueDate: x.dueDate,
-        status: 'pending', filedDate: null, extensionDate: null, assignedToId: null, aiConfidence: 0, autoDetected: false, sourceFileId: null,
+        status, filedDate: null, extensionDate: null, assignedToId: null, aiConfidence: 0, autoDetected: false, sourceFileId: null,
       };
     });
   }
