@@ -21,13 +21,17 @@ function newestMtime(path) {
 export async function buildFrontends(nodeBin, { force = false } = {}) {
   const sharedInputs = Math.max(newestMtime(join(FRONTENDS, 'ui')), newestMtime(join(ROOT, 'package-lock.json')));
   const packages = readdirSync(FRONTENDS).filter((name) => existsSync(join(FRONTENDS, name, 'webpack.config.mjs')));
-  for (const name of packages) {
+  const stale = packages.filter((name) => {
     const dir = join(FRONTENDS, name);
     const stamp = join(dir, 'dist', 'index.html');
     const manifest = join(dir, 'dist', 'mf-manifest.json');
     const built = Math.max(existsSync(stamp) ? statSync(stamp).mtimeMs : 0, existsSync(manifest) ? statSync(manifest).mtimeMs : 0);
-    if (!force && built > 0 && built >= Math.max(newestMtime(dir), sharedInputs)) continue;
-    console.log(`Building frontend ${name} ...`);
+    return force || built === 0 || built < Math.max(newestMtime(dir), sharedInputs);
+  });
+  for (const [index, name] of stale.entries()) {
+    const dir = join(FRONTENDS, name);
+    // One line per step, so a first start shows how far it is.
+    console.log(`Building frontend ${name} (${index + 1} of ${stale.length}) ...`);
     const code = await run(nodeBin, [join(ROOT, 'node_modules', 'webpack-cli', 'bin', 'cli.js'), '--mode', 'production', '--config', join(dir, 'webpack.config.mjs')], { cwd: dir });
     if (code !== 0) throw new Error(`frontend ${name} failed to build`);
   }

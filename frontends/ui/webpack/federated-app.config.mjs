@@ -122,6 +122,10 @@ export function federatedAppConfig({ name, root, publicPath, entry, exposes, htm
       // "singleton with exclude may duplicate instances" caution does not apply.
       ignoreWarnings: [/"singleton: true" is used together with "exclude\.request/],
       stats: 'errors-warnings',
+      // The manifest plugin notes on every remote that publicPath 'auto' resolves chunks beside
+      // the manifest at run time: that is the intent (the gateway serves each remote under its own
+      // path), and twelve identical notes read like an error to someone starting the product.
+      infrastructureLogging: { level: 'error' },
     };
   };
 }
