@@ -75,7 +75,8 @@ describe('a Client user\'s compliance page in Chromium', () => {
     // "+1 more" lists the whole day; a line of it opens that item.
     await day.getByRole('button', { name: '+1 more' }).click();
     const list = page.getByRole('dialog', { name: /^Due / });
-    await expect(list.locator('li').count()).resolves.toBe(4);
+    // The day's list is read when the dialog opens: counted once it has come.
+    await eventually(async () => expect(await list.locator('li').count()).toBe(4), 10_000);
     await list.getByRole('button', { name: /PF Return/ }).click();
     await page.getByRole('dialog', { name: 'Compliance Item' }).getByText('PF Return').waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
