@@ -64,6 +64,23 @@ export const callerSubjectOf = (logins: LoginService, companies: CompanyStore) =
 };
 
 /**
+ * The two paths every sign-in route exists on: the firm's (`/api/auth`, reached as
+ * `/api/{tenant}/auth` too) and the platform administrator's (`/api/admin/auth`), each with who
+ * it serves, the firm its path names, and the subject of a login challenge on that path.
+ */
+export function signInPaths(logins: LoginService) {
+  return ['/api/auth', ADMIN_PATH].map((prefix) => {
+    const platformOnly = prefix === ADMIN_PATH;
+    const pathTenant = (req: Request) => (platformOnly ? null : req.header(TENANT_HEADER) ?? null);
+    return {
+      prefix, platformOnly, pathTenant,
+      who: platformOnly ? 'the platform administrator' : 'the signed-in user',
+      challengeSubject: (req: Request, challenge: string) => logins.subjectOfChallenge(challenge, pathTenant(req), platformOnly),
+    };
+  });
+}
+
+/**
  * Second factors (README "Sign-in security"): the second step of a login, enrolment and
  * the firm's policy. Every sign-in route exists on the firm's path (`/api/{tenant}/auth`,
  * `/api/auth`) and on the platform administrator's (`/api/admin/auth`).
@@ -79,11 +96,7 @@ export function createMfaRouter(deps: {
 
   const callerSubject = callerSubjectOf(logins, companies);
 
-  for (const prefix of ['/api/auth', ADMIN_PATH]) {
-    const platformOnly = prefix === ADMIN_PATH;
-    const who = platformOnly ? 'the platform administrator' : 'the signed-in user';
-    const pathTenant = (req: Request) => (platformOnly ? null : req.header(TENANT_HEADER) ?? null);
-    const challengeSubject = (req: Request, challenge: string) => logins.subjectOfChallenge(challenge, pathTenant(req), platformOnly);
+  for (const { prefix, platformOnly, who, pathTenant, challengeSubject } of signInPaths(logins)) {
 
     api.route(router, {
       method: 'post', path: `${prefix}/mfa/verify`, public: true, body: mfaVerifySchema,

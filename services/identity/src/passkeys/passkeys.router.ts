@@ -10,7 +10,7 @@ import {
 } from '@ledgerline/contracts/sign-in-security.contracts.ts';
 import { challengeToken, type LoginService } from '../auth/login.service.ts';
 import type { MfaService } from '../mfa/mfa.service.ts';
-import { ADMIN_PATH, callerSubjectOf, challengeOrTokenOf, KEYCLOAK_FACTORS, signInContext } from '../mfa/mfa.router.ts';
+import { callerSubjectOf, challengeOrTokenOf, KEYCLOAK_FACTORS, signInContext, signInPaths } from '../mfa/mfa.router.ts';
 import type { CompanyStore } from '../tenants/company.store.ts';
 import type { PasskeyService } from './passkey.service.ts';
 
@@ -29,11 +29,7 @@ export function createPasskeysRouter(deps: {
   const callerSubject = callerSubjectOf(logins, deps.companies);
   const challengeOrToken = challengeOrTokenOf(before);
 
-  for (const prefix of ['/api/auth', ADMIN_PATH]) {
-    const platformOnly = prefix === ADMIN_PATH;
-    const who = platformOnly ? 'the platform administrator' : 'the signed-in user';
-    const pathTenant = (req: Request) => (platformOnly ? null : req.header(TENANT_HEADER) ?? null);
-    const challengeSubject = (req: Request, challenge: string) => logins.subjectOfChallenge(challenge, pathTenant(req), platformOnly);
+  for (const { prefix, platformOnly, who, pathTenant, challengeSubject } of signInPaths(logins)) {
 
     api.route(router, {
       method: 'get', path: `${prefix}/passkeys`, before, summary: `Passkeys of ${who}: name, added, last used`,
