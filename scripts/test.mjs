@@ -38,7 +38,9 @@ async function jest(name, args, workers = 2) {
 }
 
 const RESTART = '\\.restart\\.test\\.ts$';
-const phases = [await jest('main', ['--testPathIgnorePatterns', RESTART, '/node_modules/', '/dist/', ...jestArgs])];
+// Paths and options given (`npm test -- <path>`) come first: after --testPathIgnorePatterns a
+// path would be taken as one more pattern to ignore.
+const phases = [await jest('main', [...jestArgs, '--testPathIgnorePatterns', RESTART, '/node_modules/', '/dist/'])];
 // One at a time: a suite that restarts the broker would cut another's connections mid-test.
 if (jestArgs.length === 0) phases.push(await jest('restart', ['--passWithNoTests', RESTART], 1));
 

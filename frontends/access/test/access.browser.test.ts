@@ -54,7 +54,7 @@ describe('sign-in, users and roles in Chromium', () => {
     await page.goto(`${baseUrl}/login`);
     await page.getByText('Secure Login').waitFor();
     await expect(page.getByRole('link', { name: 'Contact Support' }).getAttribute('href')).resolves.toMatch(/^mailto:/);
-    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
     await page.getByText('Username is required').waitFor();
     await page.getByText('Password is required').waitFor();
     await portal.screenshot(page, 'access-generic-login');

@@ -100,7 +100,7 @@ describe('user guide screenshots', () => {
   it('the firm sign-in page', async () => {
     const page = await portal.browser.newPage(portal.baseUrl);
     await page.goto(`${portal.baseUrl}/${FIRM.shortName}/login`);
-    await page.getByRole('button', { name: 'Sign In' }).waitFor();
+    await page.getByRole('button', { name: 'Sign In', exact: true }).waitFor();
     await page.getByText(FIRM.name).first().waitFor();
     await picture(page, 'firm-login', { width: 1440, height: 900 });
   });
