@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type Query } from '@tanstack/react-query';
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import {
   COMPLIANCE_ITEMS_PER_DAY, type BulkGenerationResult, type CalendarDayCounts, type ComplianceItem, type CompliancePreset, type ComplianceSchedule, type EarlierPeriods, type GenerationResult, type PeriodChoice, type PresetApplyResult, type ScheduleDeletion, type TrackerStatus,
 } from '@ledgerline/contracts/compliance.contracts.ts';
@@ -10,6 +10,7 @@ import { apiJson, apiPath } from '@ledgerline/ui/api-client.ts';
 import { invalidateApiResources, readsApiResource } from '@ledgerline/ui/api-invalidation.ts';
 import { fetchList, fetchListPage, type ListPage } from '@ledgerline/ui/list-page.ts';
 import { useRealtimeEvents } from '@ledgerline/ui/realtime-connection.ts';
+import { forgetDocumentRequestPushes, rememberDocumentRequestPush, withPushedDocumentRequest } from './pushed-document-requests.ts';
 
 /** Spec 001 §7 "Compliance" as the screen calls it (tenant form when a firm is chosen). */
 const withQuery = (path: string, params: Record<string, string | number | undefined>) => {
@@ -29,9 +30,15 @@ export interface TrackerFilters {
 /** The tracker table pages on the server: a firm's tracker runs to tens of thousands of items. */
 export const TRACKER_PAGE_ROWS = 25;
 
+/** A page of tracker items, each with the newest of its read and pushed document request. */
+async function fetchItemPage(url: string, signal: AbortSignal): Promise<ListPage<ComplianceItem>> {
+  const page = await fetchListPage<ComplianceItem>(url, signal);
+  return { ...page, rows: page.rows.map(withPushedDocumentRequest) };
+}
+
 /** A page of a tracker list and how many items match in all (X-Total-Count). */
 function useItemPage(url: string) {
-  const r = useQuery<ListPage<ComplianceItem>>({ queryKey: [url], queryFn: ({ signal }) => fetchListPage<ComplianceItem>(url, signal), placeholderData: keepPreviousData });
+  const r = useQuery<ListPage<ComplianceItem>>({ queryKey: [url], queryFn: ({ signal }) => fetchItemPage(url, signal), placeholderData: keepPreviousData });
   return { items: r.data?.rows ?? [], total: r.data?.total ?? 0 };
 }
 
@@ -83,7 +90,7 @@ export function useItemList(source: ItemListSource | null, filters: TrackerFilte
       : withQuery('compliance-tracker', {
         startDate: 'day' in source ? source.day : source.from, endDate: 'day' in source ? source.day : source.to, clientId: filters.clientId, status: filters.status, limit: ITEM_LIST_LIMIT,
       });
-  const r = useQuery<ListPage<ComplianceItem>>({ queryKey: [url], queryFn: ({ signal }) => fetchListPage<ComplianceItem>(url!, signal), enabled: url !== null });
+  const r = useQuery<ListPage<ComplianceItem>>({ queryKey: [url], queryFn: ({ signal }) => fetchItemPage(url!, signal), enabled: url !== null });
   return r.data?.rows ?? [];
 }
 
@@ -177,26 +184,22 @@ export function useComplianceMutations() {
 
 /**
  * A tracker item's document request changes while the page is open (the requests service's
- * push): the cached tracker pages (tracker, overdue, upcoming) show its progress at once; a
- * cancelled one leaves the item (an older request it may uncover shows on the next read).
+ * push): the cached tracker pages (tracker, overdue, upcoming) show its progress at once, and
+ * a later read that is older than a push keeps the push's state (pushed-document-requests.ts);
+ * a cancelled one leaves the item (an older request it may uncover shows on the next read).
  * The calendar's ranges catch up on their next read.
  */
 export function useDocumentRequestPushes(): void {
   const queryClient = useQueryClient();
   const handlers = useMemo(() => ({
+    // Pushes made before the socket (re)connected never arrive: read the items again.
+    connect: () => { void invalidateApiResources(queryClient, ['compliance-tracker']); },
     [DOCUMENT_REQUEST_PUSH]: (push: DocumentRequestPush) => {
-      if (push.trackerItemId === null) return;
-      const shown = push.status === 'cancelled' ? null : { id: push.requestId, status: push.status, required: push.progress.required, done: push.progress.done };
-      const update = (i: ComplianceItem): ComplianceItem => {
-        if (i.id !== push.trackerItemId) return i;
-        // Only the newest request counts: a push about an older one changes nothing shown.
-        if (i.documentRequest && i.documentRequest.id > push.requestId) return i;
-        if (!shown && i.documentRequest?.id !== push.requestId) return i;
-        return { ...i, documentRequest: shown };
-      };
+      if (!rememberDocumentRequestPush(push)) return;
       const trackerPage = (q: Query) => readsApiResource(q.queryKey, ['compliance-tracker']) && Array.isArray((q.state.data as Partial<ListPage<ComplianceItem>> | undefined)?.rows);
-      queryClient.setQueriesData<ListPage<ComplianceItem>>({ predicate: trackerPage }, (page) => page && { ...page, rows: page.rows.map(update) });
+      queryClient.setQueriesData<ListPage<ComplianceItem>>({ predicate: trackerPage }, (page) => page && { ...page, rows: page.rows.map(withPushedDocumentRequest) });
     },
   }), [queryClient]);
+  useEffect(() => forgetDocumentRequestPushes, []);
   useRealtimeEvents(true, handlers);
 }

@@ -16,8 +16,10 @@ export const toReviewText = (uploaded: number): string => `${uploaded} to review
  */
 export function useDocumentRequestRefresh(enabled: boolean): void {
   const queryClient = useQueryClient();
-  const handlers = useMemo(() => ({
-    [DOCUMENT_REQUEST_PUSH]: () => { void invalidateApiResources(queryClient, ['document-requests']); },
-  }), [queryClient]);
+  const handlers = useMemo(() => {
+    const refresh = () => { void invalidateApiResources(queryClient, ['document-requests']); };
+    // 'connect': pushes made before the socket (re)connected never arrive, so read again.
+    return { connect: refresh, [DOCUMENT_REQUEST_PUSH]: refresh };
+  }, [queryClient]);
   useRealtimeEvents(enabled, handlers);
 }

@@ -263,6 +263,8 @@ export interface TrackerDocumentRequest {
   status: 'open' | 'completed';
   required: number;
   done: number;
+  /** The request's revision this state is from (DocumentRequestChanged.revision): a screen keeps the newest of a read and the pushes. */
+  revision: number;
 }
 
 /** The reply of DELETE /compliance-schedules/{id}. */

@@ -403,13 +403,13 @@ describe('POST /compliance-tracker/{id}/document-request (answered by compliance
       return r.body.find((i) => i.id === item.id)!;
     };
     const r = await call<DocumentRequest>('POST', trackerPath(item.id), tokens.admin, { daysBefore: 3 });
-    await eventually(async () => expect((await trackerItem()).documentRequest).toEqual({ id: r.body.id, status: 'open', required: 3, done: 0 }), BUS_WAIT_MS, 300);
+    await eventually(async () => expect((await trackerItem()).documentRequest).toEqual({ id: r.body.id, status: 'open', required: 3, done: 0, revision: expect.any(Number) }), BUS_WAIT_MS, 300);
     // The client says each item does not apply: each moves the count, the last completes the request.
     const notApplicable = (itemId: number) => decide('client', r.body.id, itemId, { status: 'not_applicable', comment: 'Nothing this month' });
     expect((await notApplicable(r.body.items[0]!.id)).body.progress).toEqual({ required: 3, done: 1, uploaded: 0 });
     await eventually(async () => expect((await trackerItem()).documentRequest).toMatchObject({ id: r.body.id, status: 'open', done: 1 }), BUS_WAIT_MS, 300);
     for (const i of r.body.items.slice(1)) expect((await notApplicable(i.id)).status).toBe(200);
-    await eventually(async () => expect((await trackerItem()).documentRequest).toEqual({ id: r.body.id, status: 'completed', required: 3, done: 3 }), BUS_WAIT_MS, 300);
+    await eventually(async () => expect((await trackerItem()).documentRequest).toEqual({ id: r.body.id, status: 'completed', required: 3, done: 3, revision: expect.any(Number) }), BUS_WAIT_MS, 300);
     // The client's own user reads it on their tracker too; a tracker item without a request answers null.
     expect((await trackerItem('client')).documentRequest).toMatchObject({ id: r.body.id, status: 'completed' });
     const items = await call<ComplianceItem[]>('GET', `/api/${ACME}/compliance-tracker?clientId=${ids.own}&limit=500`, tokens.admin);
@@ -510,8 +510,12 @@ describe('activity log and pushes', () => {
       expect(actions(cpa)).toEqual(expected);
     }, BUS_WAIT_MS, 200);
     expect(client.find((p) => p.action === 'completed')).toEqual({
-      requestId: request.id, clientId: ids.own, trackerItemId: null, title: `Audit pack ${suffix}`, status: 'completed', progress: { required: 2, done: 2 }, action: 'completed', actorName: 'System',
+      requestId: request.id, clientId: ids.own, trackerItemId: null, title: `Audit pack ${suffix}`, status: 'completed', progress: { required: 2, done: 2 }, revision: expect.any(Number), action: 'completed', actorName: 'System',
     });
+    // Each push names its revision, one per change, so a screen can keep the newest of pushes that crossed.
+    const revisions = client.filter((p) => p.requestId === request.id).map((p) => p.revision).sort((a, b) => a - b);
+    expect(new Set(revisions).size).toBe(expected.length);
+    expect(client.find((p) => p.action === 'completed')!.revision).toBe(revisions.at(-1));
     expect(JSON.stringify(client)).not.toContain('PhoneBrowser');
     expect(client.map((p) => p.requestId)).toContain(cancelled.id);
     for (const other of others) expect(other).toEqual([]);

@@ -71,7 +71,7 @@ export class TrackerStore {
         i.remarks, i.assigned_to_id AS "assignedToId", NULLIF(COALESCE(NULLIF(u.full_name, ''), u.username), '') AS "assignedToName",
         i.ai_confidence::float8 AS "aiConfidence", i.auto_detected AS "autoDetected", i.source_file_id AS "sourceFileId",
         ${isoInstant('i.created_at')} AS "createdAt", ${isoInstant('i.updated_at')} AS "updatedAt",
-        (SELECT json_build_object('id', d.request_id, 'status', d.status, 'required', d.required, 'done', d.done)
+        (SELECT json_build_object('id', d.request_id, 'status', d.status, 'required', d.required, 'done', d.done, 'revision', d.revision)
          FROM compliance_document_requests d WHERE d.tracker_item_id = i.id AND d.status <> 'cancelled'
          ORDER BY d.request_id DESC LIMIT 1) AS "documentRequest"
       FROM compliance_items i

@@ -15,7 +15,7 @@ export function followRequestPushes(deps: TenantConsumerDeps & { store: RequestS
   return consumeTenantEvents(deps, 'requests.push', [DOCUMENT_REQUEST_CHANGED], async (tx, event, tenant) => {
     const change = event.payload as DocumentRequestChanged;
     const push: DocumentRequestPush = {
-      requestId: change.requestId, clientId: change.clientId, trackerItemId: change.trackerItemId, title: change.title, status: change.status, progress: change.progress,
+      requestId: change.requestId, clientId: change.clientId, trackerItemId: change.trackerItemId, title: change.title, status: change.status, progress: change.progress, revision: change.revision,
       action: change.action, actorName: change.actorName, ...(change.itemId ? { itemId: change.itemId } : {}),
     };
     for (const userId of await deps.store.usersReaching(tx, change)) deps.emitter.emit(userRoom(tenant.shortName, userId), DOCUMENT_REQUEST_PUSH, push);
