@@ -30,8 +30,11 @@ log() { printf '\n[cluster %s] %s\n' "$(date +%T)" "$*" >&2; }
 fail() { log "FAILED: $*"; exit 1; }
 
 started=$SECONDS
-eval "$(bash "$ROOT/scripts/ci/install-kube-tools.sh")"
-eval "$(bash "$ROOT/scripts/ci/build-kube-binaries.sh")"
+# Assigned first so that a failing script stops here (set -e) instead of being swallowed by eval.
+kube_tools="$(bash "$ROOT/scripts/ci/install-kube-tools.sh")"
+eval "$kube_tools"
+kube_binaries="$(bash "$ROOT/scripts/ci/build-kube-binaries.sh")"
+eval "$kube_binaries"
 TOOLS_SECONDS=$((SECONDS - started))
 
 WORK="$(mktemp -d /tmp/ledgerline-cluster.XXXXXX)"

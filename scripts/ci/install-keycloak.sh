@@ -90,8 +90,10 @@ else
   # The warm-up start: the same options as every later start, so none of them rebuilds.
   log "first start with $JAVA_DIR (one-time build and database; a minute or two)"
   rm -rf "$HOME_DIR/.ci-db-template" "$HOME_DIR/.ci-class-cache.aot"
+  # This start records the class cache and builds the server: on a busy 2-core machine (a cold
+  # CI run builds the Kubernetes binaries beside it) it has taken over 5 minutes.
   KEYCLOAK_HOME="$HOME_DIR" KEYCLOAK_JAVA_HOME="$JAVA_DIR" KEYCLOAK_WARMUP=1 \
-    KEYCLOAK_PORT="${KEYCLOAK_WARMUP_PORT:-8189}" \
+    KEYCLOAK_PORT="${KEYCLOAK_WARMUP_PORT:-8189}" KEYCLOAK_START_TIMEOUT_SECONDS="${KEYCLOAK_WARMUP_TIMEOUT_SECONDS:-1200}" \
     bash "$HERE/start-keycloak.sh" "$work/warmup" > "$work/warmup.env"
   warmup_pid="$(sed -n 's/^export KEYCLOAK_PID=//p' "$work/warmup.env")"
   kill "$warmup_pid"

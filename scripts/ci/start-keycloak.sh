@@ -11,7 +11,7 @@
 # Environment: KEYCLOAK_HOME and KEYCLOAK_JAVA_HOME (from the install script, which runs
 # when KEYCLOAK_HOME is unset), KEYCLOAK_PORT (default 8180), KEYCLOAK_ADMIN_USERNAME /
 # KEYCLOAK_ADMIN_PASSWORD (bootstrap admin of the master realm, default admin / admin:
-# the server listens on loopback only), KEYCLOAK_START_TIMEOUT_SECONDS (default 300).
+# the server listens on loopback only), KEYCLOAK_START_TIMEOUT_SECONDS (default 600).
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -21,14 +21,15 @@ RUN_DIR="${1:?usage: start-keycloak.sh RUN_DIR}"
 PORT="${KEYCLOAK_PORT:-8180}"
 ADMIN_USERNAME="${KEYCLOAK_ADMIN_USERNAME:-admin}"
 ADMIN_PASSWORD="${KEYCLOAK_ADMIN_PASSWORD:-admin}"
-TIMEOUT_SECONDS="${KEYCLOAK_START_TIMEOUT_SECONDS:-300}"
+TIMEOUT_SECONDS="${KEYCLOAK_START_TIMEOUT_SECONDS:-600}"
 URL="http://127.0.0.1:$PORT"
 # Answers once the master realm is bootstrapped. The health endpoints would need
 # health-enabled and the management interface, whose default port 9000 is MinIO's.
 READY_URL="$URL/realms/master/.well-known/openid-configuration"
 
 if [[ -z "${KEYCLOAK_HOME:-}" ]]; then
-  eval "$(bash "$HERE/install-keycloak.sh")"
+  install_exports="$(bash "$HERE/install-keycloak.sh")"
+  eval "$install_exports"
 fi
 JAVA_DIR="${KEYCLOAK_JAVA_HOME:-${JAVA_HOME:-}}"
 
