@@ -53,7 +53,9 @@ describe("a firm's sign-in page before and after the app takes it over, in Chrom
     const held: Route[] = [];
     let holding = true;
     await page.route('**/main.js', (route) => (holding ? held.push(route) : route.continue()));
-    await page.goto(`${portal.baseUrl}/${firm.shortName}/login`, { waitUntil: 'domcontentloaded' });
+    // Not 'domcontentloaded': that waits for the deferred app script held here. The page paints without it.
+    await page.goto(`${portal.baseUrl}/${firm.shortName}/login`, { waitUntil: 'commit' });
+    await page.locator('#first-paint-form').waitFor();
     return {
       page,
       release: async () => {
