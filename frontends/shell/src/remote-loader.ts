@@ -63,6 +63,8 @@ function remoteOf(remotes: readonly RemoteEntry[], pathname: string): string | u
 }
 
 const registrations = new Map<string, Promise<Registration>>();
+/** On a processor that is never idle, the sign-in remotes wait no longer than this for a quiet moment. */
+const SIGN_IN_REMOTES_WAIT_MS = 2000;
 const signInRemotes: string[] = [];
 
 /**
@@ -76,7 +78,7 @@ export function loadSignInRemotes(): void {
     for (const name of signInRemotes) {
       registration(name).catch((error: unknown) => console.error(`Remote '${name}' failed to load; continuing without it`, error));
     }
-  }));
+  }, { timeout: SIGN_IN_REMOTES_WAIT_MS }));
 }
 
 /** The remote's register() result, loading the remote on the first call only. */
