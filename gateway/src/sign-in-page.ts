@@ -34,7 +34,8 @@ const HOLD_SUBMIT_SCRIPT = "(function(){var f=document.getElementById('first-pai
 /** The CSP source that allows exactly that inline script (gateway.ts adds it to script-src). */
 export const HOLD_SUBMIT_SCRIPT_SOURCE = `'sha256-${createHash('sha256').update(HOLD_SUBMIT_SCRIPT).digest('base64')}'`;
 
-const FONT = "system-ui,-apple-system,'Segoe UI',Roboto,'Helvetica Neue',Arial,sans-serif";
+/** The app's typeface stack (frontends/ui/src/theme.css). */
+const FONT = "-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,'Helvetica Neue',Arial,'Liberation Sans',sans-serif";
 const PRIMARY = '#1d4ed8';
 // Every rule is under the stand-in's id, so the theme's style sheets, arriving later, leave it as it is.
 const STYLE = [
