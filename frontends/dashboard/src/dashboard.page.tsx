@@ -1,7 +1,8 @@
 import { memo, useCallback, useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Message } from 'primereact/message';
-import { TabPanel, TabView } from 'primereact/tabview';
+import { TabPanel } from 'primereact/tabview';
+import { PageTabView } from '@ledgerline/ui/page-tab-view.tsx';
 import type { ActivityLog, ClientEngagementDetails, DashboardOverview, UserActivityDetails } from '@ledgerline/contracts/activity.contracts.ts';
 import { apiPath } from '@ledgerline/ui/api-client.ts';
 import { isClientRole, type StoredUser } from '@ledgerline/ui/auth-storage.ts';
@@ -121,12 +122,12 @@ const DashboardTabs = memo(function DashboardTabs({ user, tenant, overview, acti
     }
   };
   return (
-    <TabView className="dashboard-tabs">
+    <PageTabView className="dashboard-tabs">
       {dashboardTabs(user.role).map((tab) => (
         <TabPanel key={tab.id} header={tab.label}>
           {tabContent(tab.id)}
         </TabPanel>
       ))}
-    </TabView>
+    </PageTabView>
   );
 });

@@ -137,8 +137,9 @@ describe('home panels, task progress and read status in Chromium', () => {
         expect.stringMatching(/^Coral year-end\s+Coral Imports · 1 to review/),
       ]));
       expect(await hrefs(page, 'Uploads to Review')).toEqual(expect.arrayContaining([`/requests/${requests.bayview.id}`, `/requests/${requests.coral.id}`]));
-      // The document charts still follow below the panels.
+      // The document charts still follow below the panels, and the home opens at its top, not scrolled to their tabs.
       await page.getByRole('tab', { name: 'Overview' }).waitFor();
+      await expect(page.evaluate(() => window.scrollY)).resolves.toBe(0);
       expect(await overflowsSideways(page)).toBe(false);
       await portal.screenshot(page, `home-admin-${size}`);
       // A task entry opens the task itself.
