@@ -4,7 +4,7 @@
 // Chrome's "Fast 3G" preset) and prints the JavaScript transferred (bytes on the wire,
 // after compression), every request's path, which remotes were fetched, and the time
 // until the sign-in form is interactive. A measurement, never a timed test.
-// Build first: `npm run build:frontends`.
+// Build first: `npm run build`.
 import { chromium } from 'playwright-core';
 import { apiClient, startTestPortal } from '@ledgerline/server/portal-harness.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@ledgerline/kit/testing/browser.ts';

@@ -4,16 +4,16 @@
 //
 // Against a running portal: PORTAL_URL, LIGHTHOUSE_FIRM (its short name) and
 // LIGHTHOUSE_USERNAME / LIGHTHOUSE_PASSWORD of one of its users. Without PORTAL_URL it starts
-// the portal on the built frontends (`npm run build:frontends` first), with a firm, an Admin
+// the portal on the built frontends (`npm run build` first), with a firm, an Admin
 // and a client. LIGHTHOUSE_RUNS (default 3) runs per page and form factor; the median counts.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import lighthouse, { desktopConfig, type Flags, type Result } from 'lighthouse';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@ledgerline/kit/testing/browser.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, setLocalStorage } from '@ledgerline/kit/testing/browser.ts';
 import { apiClient, startTestPortal } from '@ledgerline/server/portal-harness.ts';
 
 interface Target { url: string; firm: string; username: string; password: string; stop(): Promise<void> }
@@ -41,8 +41,9 @@ try {
         runs.push(await measure(chrome.port, `${target.url}${page.path}`, formFactor));
       }
       const median = (pick: (f: Figures) => number) => runs.map(pick).sort((a, b) => a - b)[Math.floor(runs.length / 2)]!;
+      // Lighthouse slows the processor down in its own model: a busy machine reads as a slow phone, so the load is part of the figure.
       console.log(`${page.name.padEnd(20)} ${formFactor.padEnd(8)} performance ${median((f) => f.score)}  LCP ${median((f) => f.lcpMs)}  TBT ${median((f) => f.tbtMs)}  CLS ${median((f) => f.cls).toFixed(3)}`
-        + `   (scores: ${runs.map((f) => f.score).join(', ')})`);
+        + `   (scores: ${runs.map((f) => f.score).join(', ')}; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')})`);
     }
   }
 } finally {
@@ -112,10 +113,9 @@ async function setStoredSignIn(port: number, origin: string, values: Record<stri
     const page = await browser.contexts()[0]!.newPage();
     // A static file of the gateway: the origin without starting the app.
     await page.goto(`${origin}/frontends.json`);
-    await page.evaluate((entries) => {
-      localStorage.clear();
-      for (const [key, value] of Object.entries(entries ?? {})) localStorage.setItem(key, JSON.stringify(value));
-    }, values);
+    await page.evaluate(() => localStorage.clear());
+    // As the shell stores them: the token as it is, the user and firm as JSON.
+    if (values) await setLocalStorage(page, values);
     // Lighthouse keeps storage, and with it the HTTP cache: emptied here, so each run is a first visit.
     await (await page.context().newCDPSession(page)).send('Network.clearBrowserCache');
     await page.close();
@@ -138,6 +138,10 @@ async function measure(port: number, url: string, formFactor: (typeof FORM_FACTO
 
 function figures(lhr: Result): Figures {
   const value = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
+  // Figures of a page whose calls failed (a sign-in the app did not accept) measure an error page.
+  const requests = (lhr.audits['network-requests']?.details as { items?: { url: string; statusCode: number }[] } | undefined)?.items ?? [];
+  const failed = requests.filter((r) => new URL(r.url).pathname.startsWith('/api/') && r.statusCode >= 400);
+  if (failed.length) throw new Error(`${lhr.finalDisplayedUrl}: API calls failed during the run: ${failed.map((r) => `${r.statusCode} ${new URL(r.url).pathname}`).join(', ')}`);
   if (process.env.LIGHTHOUSE_VERBOSE) {
     // What moved, for finding a layout shift's cause.
     const shifts = (lhr.audits['layout-shifts']?.details as { items?: { score: number; node?: { selector?: string; snippet?: string } }[] } | undefined)?.items ?? [];

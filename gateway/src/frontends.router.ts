@@ -1,13 +1,20 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import express, { type Response } from 'express';
-import { precompressedFiles } from './precompressed.ts';
+import { SHORT_NAME_PATTERN } from '@ledgerline/contracts/identity.contracts.ts';
+import { precompressedFiles, sendCompressed } from './precompressed.ts';
+import { firmSignInPage, type FirmSignInInfo } from './sign-in-page.ts';
 
 export interface FrontendsRouterOptions {
   /** The repository's frontends folder; each app's build is in {frontendsDir}/{app}/dist. */
   frontendsDir: string;
   /** Remote names the shell loads at run time, each served from /remotes/{name}/. */
   remotes: readonly string[];
+  /**
+   * A firm's public facts (identity's /api/{tenant}/info), null for an unknown or inactive firm:
+   * with it, /{tenant}/login is served with the firm's sign-in page in its first HTML.
+   */
+  firmSignIn?: (shortName: string) => Promise<FirmSignInInfo | null>;
 }
 
 /** Webpack names built files [name].[contenthash:16].ext; those never change in place. */
@@ -17,6 +24,8 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'no-cache';
 /** Paths that belong to the API and realtime layers: never answered with the shell page. */
 const NOT_SPA = /^\/(api|socket\.io|remotes)(\/|$)/;
+/** A firm's own sign-in page (the access remote's /:tenant/login; /admin/login is the platform's). */
+const FIRM_SIGN_IN = /^\/([^/]+)\/login\/?$/;
 
 /**
  * Serves the built frontends: the remote list the shell reads at boot, each remote's bundle,
@@ -28,12 +37,12 @@ export function createFrontendsRouter(options: FrontendsRouterOptions): express.
   const shellDist = path.join(options.frontendsDir, 'shell', 'dist');
   const shellIndex = path.join(shellDist, 'index.html');
 
-  router.get('/frontends.json', async (_req, res) => {
+  router.get('/frontends.json', async (req, res) => {
     const entries = await Promise.all(
       remotes.map(async (name) => ({ name, manifestUrl: `/remotes/${name}/mf-manifest.json`, ...(await readDeclarations(options.frontendsDir, name)) })),
     );
     res.set('Cache-Control', REVALIDATE);
-    res.json({ remotes: entries });
+    sendCompressed(req, res, JSON.stringify({ remotes: entries }), 'json');
   });
 
   for (const name of remotes) {
@@ -42,15 +51,25 @@ export function createFrontendsRouter(options: FrontendsRouterOptions): express.
 
   router.use(staticFiles(shellDist));
 
-  router.use((req, res, next) => {
+  router.use(async (req, res, next) => {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || NOT_SPA.test(req.path) || !req.accepts('html')) return next();
     res.set('Cache-Control', REVALIDATE);
+    const page = await firmSignInHtml(req.path).catch(() => null);
+    if (page) return sendCompressed(req, res, page, 'html');
     // A shell that is not built yet is a plain 404 from the gateway, not a crash.
     res.sendFile(shellIndex, (error?: Error & { status?: number }) => {
       if (!error || res.headersSent) return;
       next(error.status === 404 ? undefined : error);
     });
   });
+
+  /** The shell's page with the firm's sign-in in it, or null to serve the plain shell (not a firm's sign-in, no such firm, no shell). */
+  async function firmSignInHtml(urlPath: string): Promise<string | null> {
+    const shortName = FIRM_SIGN_IN.exec(urlPath)?.[1];
+    if (!options.firmSignIn || !shortName || shortName === 'admin' || !SHORT_NAME_PATTERN.test(shortName)) return null;
+    const [firm, indexHtml] = await Promise.all([options.firmSignIn(shortName), readFile(shellIndex, 'utf8')]);
+    return firm?.isActive ? firmSignInPage(indexHtml, firm) : null;
+  }
 
   return router;
 }

@@ -1,8 +1,9 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useLayoutEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Button } from 'primereact/button';
 import { InputText } from 'primereact/inputtext';
 import { Password } from 'primereact/password';
 import { loginRequestSchema, type LoginRequest } from '@ledgerline/contracts/auth.contracts.ts';
+import { removeFirstPaint, type FirstPaintSignIn } from '@ledgerline/ui/first-paint.ts';
 import { FormField } from '@ledgerline/ui/form-field.tsx';
 import { validateForm, type FieldErrors } from '@ledgerline/ui/form-validation.ts';
 
@@ -12,13 +13,24 @@ export interface LoginFormProps {
   onSubmit(credentials: LoginRequest): Promise<void>;
   /** Above the fields: the tenant login's error banner. */
   banner?: ReactNode;
+  /** The form of the gateway's first HTML this one takes over (ui/first-paint.ts). */
+  firstPaint?: FirstPaintSignIn | null;
 }
 
 /** Username and password with the spec's required-field messages (spec 000 §5). */
-export function LoginForm({ submitLabel, onSubmit, banner }: LoginFormProps) {
-  const [values, setValues] = useState<LoginRequest>({ username: '', password: '' });
+export function LoginForm({ submitLabel, onSubmit, banner, firstPaint }: LoginFormProps) {
+  const [values, setValues] = useState<LoginRequest>({ username: firstPaint?.username ?? '', password: firstPaint?.password ?? '' });
   const [errors, setErrors] = useState<FieldErrors>({});
   const [pending, setPending] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+
+  // Before the first paint with this form: the gateway's copy goes, the cursor comes back, a sent form is sent.
+  useLayoutEffect(() => {
+    if (!firstPaint) return;
+    removeFirstPaint();
+    document.getElementById(firstPaint.focused === 'password' ? 'login-password' : 'login-username')?.focus();
+    if (firstPaint.submitted) form.current?.requestSubmit();
+  }, [firstPaint]);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -36,7 +48,7 @@ export function LoginForm({ submitLabel, onSubmit, banner }: LoginFormProps) {
   const set = (field: keyof LoginRequest) => (value: string) => setValues((current) => ({ ...current, [field]: value }));
 
   return (
-    <form className="login-form" onSubmit={submit} noValidate>
+    <form ref={form} className="login-form" onSubmit={submit} noValidate>
       {banner}
       <FormField label="Username" htmlFor="login-username" error={errors.username}>
         <InputText

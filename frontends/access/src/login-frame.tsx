@@ -1,4 +1,5 @@
-import type { ReactNode } from 'react';
+import { useLayoutEffect, type ReactNode } from 'react';
+import { removeFirstPaint } from '@ledgerline/ui/first-paint.ts';
 import { ToastOutlet } from '@ledgerline/ui/toast-outlet.tsx';
 
 export interface LoginFrameProps {
@@ -12,6 +13,8 @@ export interface LoginFrameProps {
 
 /** The centred card every sign-in page sits in; sign-in pages are outside the app layout, so they carry their own toast outlet. */
 export function LoginFrame({ mark, title, subtitle, children, footer }: LoginFrameProps) {
+  // Whatever a sign-in page shows replaces the gateway's first-paint copy (ui/first-paint.ts).
+  useLayoutEffect(removeFirstPaint, []);
   return (
     <div className="login-page">
       <main className="login-card">

@@ -4,8 +4,9 @@ import { Button } from 'primereact/button';
 import { Message } from 'primereact/message';
 import { useNavigate, useParams } from 'react-router-dom';
 import type { LoginRequest, LoginResponse } from '@ledgerline/contracts/auth.contracts.ts';
+import { firstPaintFirm, readFirstPaintSignIn } from '@ledgerline/ui/first-paint.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
-import { initials } from '@ledgerline/ui/user-display.ts';
+import { initials } from '@ledgerline/contracts/initials.ts';
 import { LoginForm } from './login-form.tsx';
 import { LoginFrame } from './login-frame.tsx';
 import { fetchTenantInfo, NETWORK_ERROR, requestLogin, type TenantInfo } from './login.api.ts';
@@ -16,10 +17,19 @@ import { passkeysSupported } from '@ledgerline/ui/passkeys.ts';
 import { PasskeyButton } from './passkey-sign-in.tsx';
 import { useSignIn } from './use-sign-in.ts';
 
+/** The firm's facts do not change while someone signs in. */
+const FIRM_INFO_STALE_MS = 5 * 60_000;
+
 /** /{tenant}/login (spec 000 §2): the firm's own, branded sign-in. */
 export function TenantLoginPage() {
   const shortName = useParams().tenant ?? '';
-  const info = useQuery({ queryKey: ['tenant-info', shortName], queryFn: ({ signal }) => fetchTenantInfo(shortName, signal) });
+  // The gateway's first HTML carries the firm it was written for: no second ask, no 'Loading...'.
+  const info = useQuery({
+    queryKey: ['tenant-info', shortName],
+    queryFn: ({ signal }) => fetchTenantInfo(shortName, signal),
+    initialData: () => firstPaintFirm(shortName) as TenantInfo | undefined,
+    staleTime: FIRM_INFO_STALE_MS,
+  });
   if (info.isPending) {
     return (
       <div className="page-message" role="status">
@@ -40,6 +50,8 @@ export function TenantLoginPage() {
 
 function TenantLoginForm({ tenant }: { tenant: TenantInfo }) {
   const signIn = useSignIn();
+  // Read before this form's first render replaces it (LoginForm takes it over).
+  const [firstPaint] = useState(readFirstPaintSignIn);
   const [error, setError] = useState<string | null>(null);
   const [second, setSecond] = useState<SecondStep | null>(null);
   const [byEmail, setByEmail] = useState(false);
@@ -77,6 +89,7 @@ function TenantLoginForm({ tenant }: { tenant: TenantInfo }) {
           <LoginForm
             submitLabel="Sign In"
             onSubmit={submit}
+            firstPaint={firstPaint}
             banner={(error ?? linkError) && <Message severity="error" text={(error ?? linkError)!} className="login-form__banner" />}
           />
           {tenant.passkeySignIn && passkeysSupported() && (

@@ -2,7 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Card } from 'primereact/card';
 import { Column } from 'primereact/column';
 import { Message } from 'primereact/message';
-import { TabPanel, TabView } from 'primereact/tabview';
+import { TabPanel } from 'primereact/tabview';
+import { PageTabView } from '@ledgerline/ui/page-tab-view.tsx';
 import { Tag } from 'primereact/tag';
 import { Link } from 'react-router-dom';
 import { formatDate } from '@ledgerline/ui/date-format.ts';
@@ -60,7 +61,7 @@ export function AdminDashboardPage() {
         />
       </div>
       <Card className="admin-dashboard__tabs">
-        <TabView>
+        <PageTabView>
           <TabPanel header="Client Engagement">
             <AnalyticsPanel data={topList(analytics, (a) => a.topClients)} limit={ADMIN_DASHBOARD_LIMITS.topClients} subject="client engagement">
               <Column field="clientName" header="Client" />
@@ -91,7 +92,7 @@ export function AdminDashboardPage() {
           <TabPanel header="Tenant Management">
             <TenantManagementTab recent={figures?.recentTenants ?? []} />
           </TabPanel>
-        </TabView>
+        </PageTabView>
       </Card>
     </section>
   );

@@ -4,6 +4,7 @@ import { SelectButton } from 'primereact/selectbutton';
 import { useMemo, useState } from 'react';
 import type { CalendarDayCounts, ComplianceItem, TrackerStatus } from '@ledgerline/contracts/compliance.contracts.ts';
 import { monthGrid, toCalendarDate } from '@ledgerline/ui/calendar-date.ts';
+import { useFirmToday } from '@ledgerline/ui/firm-today.ts';
 import {
   firstFew, isCalendarOverdue, itemsByDay, MONTH_LABELS, shiftView, shortName, STATUS_LABELS, todayView, trackerDate, viewMonths, viewRange, viewTitle, type CalendarView,
 } from './compliance-view.ts';
@@ -34,13 +35,14 @@ function ItemChip({ item, onOpen }: { item: ComplianceItem; onOpen: OpenItem }) 
 
 /** One line of a list: the report type and period, the client, the due date and status; it opens the item. */
 function ItemLine({ item, onOpen, withStatus = false }: { item: ComplianceItem; onOpen: OpenItem; withStatus?: boolean }) {
+  const today = useFirmToday();
   const text = (<>
     <span className="compliance-line__what">{item.reportTypeName} · {item.period}</span>
     <span className="compliance-line__who">{shortName(item.clientName)}</span>
     <small>{trackerDate(item.dueDate)}{withStatus ? ` · ${STATUS_LABELS[item.status]}` : ''}</small>
   </>);
   return (
-    <li className={isCalendarOverdue(item) ? 'compliance-mini-list__overdue' : undefined}>
+    <li className={today && isCalendarOverdue(item, today) ? 'compliance-mini-list__overdue' : undefined}>
       <button type="button" className="compliance-line" aria-label={`Open ${describe(item)}`} onClick={() => onOpen(item)}>{text}</button>
     </li>
   );
@@ -74,10 +76,9 @@ function ItemListDialog({ list, filters, onOpen, onHide }: { list: { title: stri
   );
 }
 
-function MonthGrid({ year, month, byDay, days, onOpen, onList }: {
-  year: number; month: number; byDay: Map<string, ComplianceItem[]>; days: CalendarDayCounts; onOpen: OpenItem; onList: OpenList;
+function MonthGrid({ year, month, today, byDay, days, onOpen, onList }: {
+  year: number; month: number; today: string; byDay: Map<string, ComplianceItem[]>; days: CalendarDayCounts; onOpen: OpenItem; onList: OpenList;
 }) {
-  const today = toCalendarDate(new Date());
   return (
     <div className="compliance-calendar__grid" role="group" aria-label={`${MONTH_LABELS[month]} ${year}`}>
       {WEEKDAYS.map((d) => <div key={d} className="compliance-calendar__weekday">{d}</div>)}
@@ -118,11 +119,18 @@ function MonthCard({ year, month, items, total, onOpen, onList }: { year: number
   );
 }
 
-/** Calendar View (spec 001 §2): month or quarter, previous/next, Today, overdue and upcoming panels. */
-export function ComplianceCalendar({ clientId, status, overdue, upcoming, onOpen }: {
+interface CalendarProps {
   clientId: number | undefined; status: TrackerStatus | undefined; overdue: ItemsHead; upcoming: ItemsHead; onOpen: OpenItem;
-}) {
-  const [view, setView] = useState<CalendarView>(() => todayView('month'));
+}
+
+/** Calendar View (spec 001 §2): month or quarter, previous/next, Today, overdue and upcoming panels; it opens on the firm's today. */
+export function ComplianceCalendar(props: CalendarProps) {
+  const today = useFirmToday();
+  return today ? <CalendarOn today={today} {...props} /> : null;
+}
+
+function CalendarOn({ today, clientId, status, overdue, upcoming, onOpen }: CalendarProps & { today: string }) {
+  const [view, setView] = useState<CalendarView>(() => todayView('month', today));
   const [list, setList] = useState<{ title: string; source: ItemListSource } | null>(null);
   const { items, days } = useTrackerRange(viewRange(view), { clientId, status });
   const byDay = useMemo(() => itemsByDay(items), [items]);
@@ -131,15 +139,15 @@ export function ComplianceCalendar({ clientId, status, overdue, upcoming, onOpen
     <div className="compliance-calendar">
       <div className="compliance-calendar__main">
         <div className="compliance-calendar__toolbar">
-          <SelectButton value={view.mode} options={MODES} allowEmpty={false} aria-label="Calendar view" onChange={(e) => setView(todayView(e.value, new Date(view.year, view.month, 1)))} />
+          <SelectButton value={view.mode} options={MODES} allowEmpty={false} aria-label="Calendar view" onChange={(e) => setView(todayView(e.value, toCalendarDate(new Date(view.year, view.month, 1))))} />
           <div className="compliance-calendar__nav">
             <Button icon="pi pi-chevron-left" text aria-label={view.mode === 'month' ? 'Previous month' : 'Previous quarter'} onClick={() => setView(shiftView(view, -1))} />
             <h3 data-testid="calendar-title">{viewTitle(view)}</h3>
             <Button icon="pi pi-chevron-right" text aria-label={view.mode === 'month' ? 'Next month' : 'Next quarter'} onClick={() => setView(shiftView(view, 1))} />
-            <Button label="Today" outlined size="small" onClick={() => setView(todayView(view.mode))} />
+            <Button label="Today" outlined size="small" onClick={() => setView(todayView(view.mode, today))} />
           </div>
         </div>
-        {view.mode === 'month' ? <MonthGrid year={view.year} month={view.month} byDay={byDay} days={days} onOpen={onOpen} onList={setList} /> : (
+        {view.mode === 'month' ? <MonthGrid year={view.year} month={view.month} today={today} byDay={byDay} days={days} onOpen={onOpen} onList={setList} /> : (
           <div className="compliance-quarter">
             {months.map((m) => {
               const prefix = `${m.year}-${String(m.month + 1).padStart(2, '0')}`;

@@ -19,27 +19,25 @@ export const QUARTER_PATTERNS = [1, 2, 3].map((first) => {
 });
 const DAY_MS = 86_400_000;
 
-/** Whole days from today (local) to the due date: negative when past. */
-export function daysUntil(dueDate: string, now = new Date()): number {
-  const due = parseCalendarDate(dueDate)!;
-  const today = parseCalendarDate(toCalendarDate(now))!;
-  return Math.round((due.getTime() - today.getTime()) / DAY_MS);
+/** Whole days from `today` (the firm's, ui/firm-today.ts) to the due date: negative when past. */
+export function daysUntil(dueDate: string, today: string): number {
+  return Math.round((parseCalendarDate(dueDate)!.getTime() - parseCalendarDate(today)!.getTime()) / DAY_MS);
 }
 
 /**
  * The tracker's Days column: 'N overdue', 'Today' or 'N days'; warned at 7 or fewer (§2, §9).
  * An extended item counts to its extension date.
  */
-export function daysLabel(item: Pick<ComplianceItem, 'dueDate' | 'status' | 'extensionDate'>, now = new Date()): { text: string; tone: 'danger' | 'warning' | 'normal' } {
-  const days = daysUntil(item.status === 'extended' && item.extensionDate ? item.extensionDate : item.dueDate, now);
+export function daysLabel(item: Pick<ComplianceItem, 'dueDate' | 'status' | 'extensionDate'>, today: string): { text: string; tone: 'danger' | 'warning' | 'normal' } {
+  const days = daysUntil(item.status === 'extended' && item.extensionDate ? item.extensionDate : item.dueDate, today);
   if (days < 0) return { text: `${-days} overdue`, tone: 'danger' };
   if (days === 0) return { text: 'Today', tone: 'warning' };
   return { text: `${days} days`, tone: days <= COMPLIANCE_WARNING_DAYS ? 'warning' : 'normal' };
 }
 
 /** §4, calendar view: due date passed and neither filed nor extended. */
-export const isCalendarOverdue = (item: Pick<ComplianceItem, 'dueDate' | 'status'>, now = new Date()): boolean =>
-  daysUntil(item.dueDate, now) < 0 && item.status !== 'filed' && item.status !== 'extended';
+export const isCalendarOverdue = (item: Pick<ComplianceItem, 'dueDate' | 'status'>, today: string): boolean =>
+  item.dueDate < today && item.status !== 'filed' && item.status !== 'extended';
 
 /** Client names in the calendar are cut to 15 characters (§9). */
 export const shortName = (name: string): string =>
@@ -77,10 +75,11 @@ export function shiftView(view: CalendarView, direction: 1 | -1): CalendarView {
   return { ...view, year: Math.floor(total / 12), month: total % 12 };
 }
 
-/** The view holding today ('Today'), in the given mode; a quarter starts in Jan, Apr, Jul or Oct. */
-export function todayView(mode: CalendarView['mode'], now = new Date()): CalendarView {
-  const month = now.getMonth();
-  return { mode, year: now.getFullYear(), month: mode === 'month' ? month : month - (month % 3) };
+/** The view holding a day ('Today': the firm's today), in the given mode; a quarter starts in Jan, Apr, Jul or Oct. */
+export function todayView(mode: CalendarView['mode'], day: string): CalendarView {
+  const year = Number(day.slice(0, 4));
+  const month = Number(day.slice(5, 7)) - 1;
+  return { mode, year, month: mode === 'month' ? month : month - (month % 3) };
 }
 
 /** The displayed range as the calendar asks for it (§7: ISO strings of the range shown). */
@@ -108,10 +107,10 @@ export function trackerDate(isoDay: string | null): string {
   return `${d.toLocaleDateString('en-US', { month: 'short' })} ${String(d.getDate()).padStart(2, '0')}, ${d.getFullYear()}`;
 }
 
-/** The years the Schedules tab generates: this one, and the next from October on (the firm prepares its coming year). */
-export function generationYears(now = new Date()): number[] {
-  const year = now.getFullYear();
-  return now.getMonth() >= 9 ? [year, year + 1] : [year];
+/** The years the Schedules tab generates: the firm's current one, and the next from October on (the firm prepares its coming year). */
+export function generationYears(today: string): number[] {
+  const year = Number(today.slice(0, 4));
+  return Number(today.slice(5, 7)) >= 10 ? [year, year + 1] : [year];
 }
 
 /**

@@ -2,7 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Button } from 'primereact/button';
 import { Dialog } from 'primereact/dialog';
 import { Dropdown } from 'primereact/dropdown';
-import { TabPanel, TabView } from 'primereact/tabview';
+import { TabPanel } from 'primereact/tabview';
+import { PageTabView } from '@ledgerline/ui/page-tab-view.tsx';
 import { Tag } from 'primereact/tag';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
@@ -140,13 +141,13 @@ export function CompliancePage() {
         <SummaryCard label="Upcoming (30 days)" value={upcoming.total} icon="pi pi-clock" tone="warning" />
         {staff && <SummaryCard label="Active Schedules" value={schedules.filter((s) => s.isActive).length} icon="pi pi-calendar" tone="info" />}
       </div>
-      <TabView>
+      <PageTabView>
         <TabPanel header="Calendar View"><ComplianceCalendar clientId={clientId} status={status} overdue={overdue} upcoming={upcoming} onOpen={setEditing} /></TabPanel>
         <TabPanel header="Compliance Tracker"><TrackerTable page={tracker} first={trackerFirst} onPage={setTrackerFirst} onEdit={staff ? setEditing : null} /></TabPanel>
         {staff && <TabPanel header="Schedules">
           <ScheduleCards schedules={schedules} actions={{ onGenerate, onGenerateAll, onEdit: setEditingSchedule, onDelete, generating }} />
         </TabPanel>}
-      </TabView>
+      </PageTabView>
       {staff && <ScheduleFormDialog visible={addOpen || editingSchedule !== null} schedule={editingSchedule}
         onHide={() => { setAddOpen(false); setEditingSchedule(null); }} />}
       {staff && <PresetDialog visible={presetOpen} onHide={() => setPresetOpen(false)} />}

@@ -7,6 +7,7 @@ import { useState } from 'react';
 import type { ComplianceSchedule, EarlierPeriods } from '@ledgerline/contracts/compliance.contracts.ts';
 import { toCalendarDate } from '@ledgerline/ui/calendar-date.ts';
 import { EmptyState } from '@ledgerline/ui/empty-state.tsx';
+import { useFirmToday } from '@ledgerline/ui/firm-today.ts';
 import { generationStart, generationYears, monthNames } from './compliance-view.ts';
 
 export const NO_SCHEDULES = 'No compliance schedules found. Create your first schedule to start tracking deadlines.';
@@ -32,7 +33,8 @@ export function ScheduleCards({ schedules, actions }: { schedules: readonly Comp
   const [start, setStart] = useState<Date | null>(null);
   const [earlierFiled, setEarlierFiled] = useState(false);
   const [deleting, setDeleting] = useState<ComplianceSchedule | null>(null);
-  const years = generationYears();
+  const today = useFirmToday();
+  const years = today ? generationYears(today) : [];
   if (schedules.length === 0) return <EmptyState icon="pi pi-calendar" text={NO_SCHEDULES} />;
   // The periods before the start are skipped, or made as filed when the firm says they were filed before it took over.
   const startFor = (list: readonly ComplianceSchedule[]): GenerationStart => ({

@@ -4,6 +4,7 @@ import { DataTable } from 'primereact/datatable';
 import { Tag } from 'primereact/tag';
 import type { ComplianceItem, TrackerStatus } from '@ledgerline/contracts/compliance.contracts.ts';
 import { useState } from 'react';
+import { useFirmToday } from '@ledgerline/ui/firm-today.ts';
 import { TRACKER_PAGE_ROWS } from './compliance.api.ts';
 import { DocumentRequestChip, RequestDocumentsButton } from './document-request-action.tsx';
 import { TrackerBulkBar } from './tracker-bulk-bar.tsx';
@@ -13,8 +14,9 @@ export const STATUS_SEVERITY: Record<TrackerStatus, 'warning' | 'success' | 'dan
 export const NO_ITEMS = 'No compliance items found. Generate compliance trackers from schedules to start tracking.';
 
 function DaysCell({ item }: { item: ComplianceItem }) {
-  if (item.status === 'filed') return <span className="compliance-muted">—</span>;
-  const { text, tone } = daysLabel(item);
+  const today = useFirmToday();
+  if (item.status === 'filed' || !today) return <span className="compliance-muted">—</span>;
+  const { text, tone } = daysLabel(item, today);
   return <span className={`compliance-days compliance-days--${tone}`}>{text}</span>;
 }
 

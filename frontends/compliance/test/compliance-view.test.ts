@@ -4,24 +4,25 @@ import {
   daysLabel, firstFew, generationStart, generationYears, isCalendarOverdue, itemsByDay, monthNames, QUARTER_PATTERNS, shiftView, shortName, todayView, trackerDate, viewMonths, viewRange, viewTitle,
 } from '../src/compliance-view.ts';
 
-const NOW = new Date(2027, 2, 10, 15, 30);
+/** The firm's today (ui/firm-today.ts). */
+const TODAY = '2027-03-10';
 const item = (dueDate: string, status: ComplianceItem['status'] = 'pending', extensionDate: string | null = null) => ({ dueDate, status, extensionDate });
 
 describe('compliance view', () => {
   it('Days: N overdue, Today, N days; warned at 7 or fewer', () => {
-    expect(daysLabel(item('2027-03-07'), NOW)).toEqual({ text: '3 overdue', tone: 'danger' });
-    expect(daysLabel(item('2027-03-10'), NOW)).toEqual({ text: 'Today', tone: 'warning' });
-    expect(daysLabel(item('2027-03-17'), NOW)).toEqual({ text: '7 days', tone: 'warning' });
-    expect(daysLabel(item('2027-03-18'), NOW)).toEqual({ text: '8 days', tone: 'normal' });
-    expect(daysLabel(item('2027-03-01', 'extended', '2027-04-30'), NOW)).toEqual({ text: '51 days', tone: 'normal' });
+    expect(daysLabel(item('2027-03-07'), TODAY)).toEqual({ text: '3 overdue', tone: 'danger' });
+    expect(daysLabel(item('2027-03-10'), TODAY)).toEqual({ text: 'Today', tone: 'warning' });
+    expect(daysLabel(item('2027-03-17'), TODAY)).toEqual({ text: '7 days', tone: 'warning' });
+    expect(daysLabel(item('2027-03-18'), TODAY)).toEqual({ text: '8 days', tone: 'normal' });
+    expect(daysLabel(item('2027-03-01', 'extended', '2027-04-30'), TODAY)).toEqual({ text: '51 days', tone: 'normal' });
   });
 
   it('calendar overdue: past due and neither filed nor extended', () => {
-    expect(isCalendarOverdue(item('2027-03-09'), NOW)).toBe(true);
-    expect(isCalendarOverdue(item('2027-03-09', 'delayed'), NOW)).toBe(true);
-    expect(isCalendarOverdue(item('2027-03-09', 'filed'), NOW)).toBe(false);
-    expect(isCalendarOverdue(item('2027-03-09', 'extended'), NOW)).toBe(false);
-    expect(isCalendarOverdue(item('2027-03-10'), NOW)).toBe(false);
+    expect(isCalendarOverdue(item('2027-03-09'), TODAY)).toBe(true);
+    expect(isCalendarOverdue(item('2027-03-09', 'delayed'), TODAY)).toBe(true);
+    expect(isCalendarOverdue(item('2027-03-09', 'filed'), TODAY)).toBe(false);
+    expect(isCalendarOverdue(item('2027-03-09', 'extended'), TODAY)).toBe(false);
+    expect(isCalendarOverdue(item('2027-03-10'), TODAY)).toBe(false);
   });
 
   it('cuts client names to 15 characters and shows three items and how many more', () => {
@@ -36,11 +37,11 @@ describe('compliance view', () => {
   });
 
   it('month and quarter views: titles, the range asked for, previous/next by 1 or 3 months, Today', () => {
-    const month = todayView('month', NOW);
+    const month = todayView('month', TODAY);
     expect(viewTitle(month)).toBe('March 2027');
     expect(viewRange(month)).toEqual({ startDate: '2027-03-01', endDate: '2027-03-31' });
     expect(viewTitle(shiftView({ mode: 'month', year: 2027, month: 0 }, -1))).toBe('December 2026');
-    const quarter = todayView('quarter', new Date(2027, 10, 5));
+    const quarter = todayView('quarter', '2027-11-05');
     expect(viewTitle(quarter)).toBe('Q4 2027 (Oct – Dec)');
     expect(viewRange(quarter)).toEqual({ startDate: '2027-10-01', endDate: '2027-12-31' });
     expect(viewMonths(shiftView(quarter, 1))).toEqual([{ year: 2028, month: 0 }, { year: 2028, month: 1 }, { year: 2028, month: 2 }]);
@@ -56,9 +57,9 @@ describe('compliance view', () => {
 
 describe('generation on the Schedules tab', () => {
   it('offers next year from October on', () => {
-    expect(generationYears(new Date(2026, 8, 30))).toEqual([2026]);
-    expect(generationYears(new Date(2026, 9, 1))).toEqual([2026, 2027]);
-    expect(generationYears(new Date(2026, 10, 26))).toEqual([2026, 2027]);
+    expect(generationYears('2026-09-30')).toEqual([2026]);
+    expect(generationYears('2026-10-01')).toEqual([2026, 2027]);
+    expect(generationYears('2026-11-26')).toEqual([2026, 2027]);
   });
 
   it('starts by default on the day the (earliest) schedule was made, whichever year is generated', () => {

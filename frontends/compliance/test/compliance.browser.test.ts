@@ -4,7 +4,8 @@ import { setLocalStorage } from '@ledgerline/kit/testing/browser.ts';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import { apiClient } from '@ledgerline/server/portal-harness.ts';
 import type { ComplianceItem, ComplianceSchedule } from '@ledgerline/contracts/compliance.contracts.ts';
-import { expectToast, startPortalBrowser, uniqueSuffix, type PortalBrowser } from '../../ui/test/portal-browser.ts';
+import { addDays, dateIn, instantAt, todayIn } from '@ledgerline/contracts/firm-time-zone.ts';
+import { addFirmUser, expectToast, startPortalBrowser, uniqueSuffix, type PortalBrowser } from '../../ui/test/portal-browser.ts';
 
 const BUS_WAIT_MS = 15_000;
 const suffix = uniqueSuffix();
@@ -38,7 +39,7 @@ describe('compliance screen in Chromium', () => {
   const itemsOf = async (clientId: number) => (await call<ComplianceItem[]>('GET', `/api/${TENANT}/compliance-tracker?clientId=${clientId}`, admin.token)).body;
 
   beforeAll(async () => {
-    portal = await startPortalBrowser(['shell', 'compliance']);
+    portal = await startPortalBrowser(['shell', 'compliance', 'dashboard']);
     call = apiClient(portal.baseUrl);
     expect((await call('POST', '/api/companies', portal.adminToken, FIRM)).status).toBe(201);
     for (const name of ['Bayview Bakery', 'Coral Imports']) {
@@ -161,6 +162,38 @@ describe('compliance screen in Chromium', () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.locator('.compliance-table .p-paginator').waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    await page.close();
+  });
+
+  it("counts today on the firm's clocks: a firm in Kolkata seen from a browser in Los Angeles late in the evening", async () => {
+    // A firm of its own, so the other walks keep the platform's default zone.
+    const kolkata = { name: `Kolkata Ledgers ${suffix}`, shortName: `kolkata${suffix}`, timeZone: 'Asia/Kolkata' };
+    expect((await call('POST', '/api/companies', portal.adminToken, kolkata)).status).toBe(201);
+    const owner = (await addFirmUser(portal, kolkata.shortName, { username: `kira${suffix}`, fullName: 'Kira Kapoor', roleId: 1, clientIds: null })).login;
+    // The latest 22:30 in Los Angeles before now: Kolkata is already on the next day then.
+    const la = 'America/Los_Angeles';
+    const tonight = instantAt(todayIn(la), '22:30', la);
+    const evening = tonight.getTime() <= Date.now() ? tonight : instantAt(addDays(todayIn(la), -1), '22:30', la);
+    const browserDay = dateIn(evening, la);
+    const firmDay = dateIn(evening, kolkata.timeZone);
+    expect(firmDay).toBe(addDays(browserDay, 1));
+
+    const page = await portal.browser.newPage(portal.baseUrl);
+    await (await page.context().newCDPSession(page)).send('Emulation.setTimezoneOverride', { timezoneId: la });
+    await page.clock.setFixedTime(evening);
+    await setLocalStorage(page, { token: owner.token, user: owner.user, currentTenant: owner.tenant });
+    await expect(page.evaluate(() => [Intl.DateTimeFormat().resolvedOptions().timeZone, new Date().getDate()])).resolves.toEqual([la, Number(browserDay.slice(8))]);
+
+    // The home's "Compliance Due Soon" asks for the firm's next 14 days.
+    const dueSoon = page.waitForRequest((request) => request.url().includes('/compliance-tracker?startDate='));
+    await page.goto(`${portal.baseUrl}/${kolkata.shortName}/dashboard`);
+    const asked = new URL((await dueSoon).url()).searchParams;
+    expect([asked.get('startDate'), asked.get('endDate')]).toEqual([firmDay, addDays(firmDay, 14)]);
+
+    // The Compliance calendar opens on the firm's month and marks the firm's day as today.
+    await page.goto(`${portal.baseUrl}/${kolkata.shortName}/compliance`);
+    await page.locator(`[data-day="${firmDay}"].compliance-calendar__day--today`).waitFor();
+    await expect(page.locator('.compliance-calendar__day--today').count()).resolves.toBe(1);
     await page.close();
   });
 

@@ -1,7 +1,8 @@
-import { useState } from 'react';
+import { memo, useCallback, useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Message } from 'primereact/message';
-import { TabPanel, TabView } from 'primereact/tabview';
+import { TabPanel } from 'primereact/tabview';
+import { PageTabView } from '@ledgerline/ui/page-tab-view.tsx';
 import type { ActivityLog, ClientEngagementDetails, DashboardOverview, UserActivityDetails } from '@ledgerline/contracts/activity.contracts.ts';
 import { apiPath } from '@ledgerline/ui/api-client.ts';
 import { isClientRole, type StoredUser } from '@ledgerline/ui/auth-storage.ts';
@@ -36,10 +37,10 @@ function reportsHref(user: StoredUser, tenant: string): string {
 }
 
 function Dashboard({ user, tenant }: { user: StoredUser; tenant: string }) {
-  const work = useMyWork(user, tenant);
   // The document figures and charts load once the work panels above them have their answers:
   // what the viewer has to do comes first on a slow phone.
-  const afterPanels = { enabled: work.settled };
+  const [panelsSettled, setPanelsSettled] = useState(false);
+  const afterPanels = { enabled: panelsSettled };
   // The server scopes both to what the caller may see (a Client user: their own client).
   const overview = useQuery<DashboardOverview>({ queryKey: [dashboardPath(tenant)], ...ACTIVITY_CACHE, ...afterPanels });
   const activity = useQuery<ActivityLog[]>({ queryKey: [activityLogsPath(tenant, { limit: RECENT_ACTIVITY_LIMIT })], ...ACTIVITY_CACHE, ...afterPanels });
@@ -47,37 +48,8 @@ function Dashboard({ user, tenant }: { user: StoredUser; tenant: string }) {
   const [clientDetails, setClientDetails] = useState<DetailsTarget | null>(null);
   const client = isClientRole(user.role);
   // Staff's Clients card counts the directory's clients within their reach, not only the active ones.
-  const firmClients = useQuery<unknown[]>({ queryKey: [apiPath('clients', { tenant })], enabled: !client && work.settled });
-
-  const tabContent = (id: DashboardTabId) => {
-    switch (id) {
-      case 'overview':
-        return (
-          <OverviewTab
-            overview={overview.data}
-            activity={{ logs: activity.data, loading: activity.isPending }}
-            viewer={user}
-            reportsHref={reportsHref(user, tenant)}
-          />
-        );
-      case 'engagement':
-        return (
-          <EngagementTab
-            overview={overview.data}
-            onOpenClient={(row) => setClientDetails({ url: clientEngagementPath(tenant, row.clientId), name: row.clientName })}
-          />
-        );
-      case 'documents':
-        return <DocumentAnalyticsTab overview={overview.data} />;
-      case 'users':
-        return (
-          <UserActivityTab
-            overview={overview.data}
-            onOpenUser={(row) => setUserDetails({ url: userActivityPath(tenant, row.userId), name: row.userName })}
-          />
-        );
-    }
-  };
+  const firmClients = useQuery<unknown[]>({ queryKey: [apiPath('clients', { tenant })], enabled: !client && panelsSettled });
+  const openDetails = useCallback((target: 'client' | 'user', url: string, name: string) => (target === 'client' ? setClientDetails : setUserDetails)({ url, name }), []);
 
   return (
     <section className="dashboard">
@@ -85,7 +57,7 @@ function Dashboard({ user, tenant }: { user: StoredUser; tenant: string }) {
         title={client ? 'Company Dashboard' : 'Firm Dashboard'}
         subtitle={client ? "What is due from your company, and its documents" : 'Your work first, then documents, activity and engagement across your clients'}
       />
-      {client ? <ClientWorkPanels work={work} /> : <StaffWorkPanels work={work} />}
+      <WorkPanels user={user} tenant={tenant} onSettled={setPanelsSettled} />
       {overview.isError && <Message severity="error" text={failureReason(overview.error)} className="page-error" />}
       {activity.isError && <Message severity="error" text={failureReason(activity.error)} className="page-error" />}
       <div className="stat-grid">
@@ -93,13 +65,7 @@ function Dashboard({ user, tenant }: { user: StoredUser; tenant: string }) {
           <StatCard key={figure.title} {...figure} />
         ))}
       </div>
-      <TabView className="dashboard-tabs">
-        {dashboardTabs(user.role).map((tab) => (
-          <TabPanel key={tab.id} header={tab.label}>
-            {tabContent(tab.id)}
-          </TabPanel>
-        ))}
-      </TabView>
+      <DashboardTabs user={user} tenant={tenant} overview={overview.data} activityLogs={activity.data} activityLoading={activity.isPending} onOpenDetails={openDetails} />
       <ActivityDetailsDialog<UserActivityDetails>
         header="User Activity Details"
         target={userDetails}
@@ -122,3 +88,46 @@ function Dashboard({ user, tenant }: { user: StoredUser; tenant: string }) {
     </section>
   );
 }
+
+/** The panels read their own answers: each one arriving redraws the panels alone, not the tables and charts below. */
+function WorkPanels({ user, tenant, onSettled }: { user: StoredUser; tenant: string; onSettled(settled: true): void }) {
+  const work = useMyWork(user, tenant);
+  useEffect(() => {
+    if (work.settled) onSettled(true);
+  }, [work.settled, onSettled]);
+  return isClientRole(user.role) ? <ClientWorkPanels work={work} /> : <StaffWorkPanels work={work} />;
+}
+
+interface DashboardTabsProps {
+  user: StoredUser;
+  tenant: string;
+  overview: DashboardOverview | undefined;
+  activityLogs: ActivityLog[] | undefined;
+  activityLoading: boolean;
+  onOpenDetails(target: 'client' | 'user', url: string, name: string): void;
+}
+
+/** The tabs with their tables and charts: drawn again only when their own data changes (PrimeReact's tables and tab bar are costly to redraw). */
+const DashboardTabs = memo(function DashboardTabs({ user, tenant, overview, activityLogs, activityLoading, onOpenDetails }: DashboardTabsProps) {
+  const tabContent = (id: DashboardTabId) => {
+    switch (id) {
+      case 'overview':
+        return <OverviewTab overview={overview} activity={{ logs: activityLogs, loading: activityLoading }} viewer={user} reportsHref={reportsHref(user, tenant)} />;
+      case 'engagement':
+        return <EngagementTab overview={overview} onOpenClient={(row) => onOpenDetails('client', clientEngagementPath(tenant, row.clientId), row.clientName)} />;
+      case 'documents':
+        return <DocumentAnalyticsTab overview={overview} />;
+      case 'users':
+        return <UserActivityTab overview={overview} onOpenUser={(row) => onOpenDetails('user', userActivityPath(tenant, row.userId), row.userName)} />;
+    }
+  };
+  return (
+    <PageTabView className="dashboard-tabs">
+      {dashboardTabs(user.role).map((tab) => (
+        <TabPanel key={tab.id} header={tab.label}>
+          {tabContent(tab.id)}
+        </TabPanel>
+      ))}
+    </PageTabView>
+  );
+});

@@ -1,14 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ComplianceItem } from '@ledgerline/contracts/compliance.contracts.ts';
+import { addDays } from '@ledgerline/contracts/firm-time-zone.ts';
 import type { DocumentRequestSummary } from '@ledgerline/contracts/requests.contracts.ts';
 import type { Task } from '@ledgerline/contracts/tasks.contracts.ts';
 import { apiPath, apiQueryPath } from '@ledgerline/ui/api-client.ts';
 import { firmActorId, isClientRole, type StoredUser } from '@ledgerline/ui/auth-storage.ts';
-import { todayCalendarDate } from '@ledgerline/ui/calendar-date.ts';
 import { useDocumentRequestRefresh } from '@ledgerline/ui/document-requests.ts';
+import { useFirmToday } from '@ledgerline/ui/firm-today.ts';
 import { canSetUpFirmWork } from '@ledgerline/ui/permissions.ts';
 import {
-  addDays, clientRequestEntries, COMPLIANCE_SOON_DAYS, complianceEntries, MY_TASKS_DAYS, myTaskEntries, requestsToReview, uploadEntries, type WorkEntry,
+  clientRequestEntries, COMPLIANCE_SOON_DAYS, complianceEntries, MY_TASKS_DAYS, myTaskEntries, requestsToReview, uploadEntries, type WorkEntry,
 } from './my-work.ts';
 
 /*
@@ -33,20 +34,19 @@ export interface MyWork {
   settled: boolean;
 }
 
-/** The tracker's range is sent as the ISO instants of the local days' bounds, as the Compliance page does. */
-const dayStart = (date: string) => `${date}T00:00:00.000Z`;
-const dayEnd = (date: string) => `${date}T23:59:59.999Z`;
-
 export function useMyWork(user: StoredUser, tenant: string): MyWork {
   const client = isClientRole(user.role);
   const me = firmActorId(user);
-  const today = todayCalendarDate();
+  // The firm's day, as the server's overdue and upcoming tasks count it; the window waits for it.
+  const today = useFirmToday(tenant);
   const staffOnly = { enabled: !client };
 
   const overdue = useQuery<Task[]>({ queryKey: [apiPath('tasks/overdue', { tenant })], ...staffOnly });
   const upcoming = useQuery<Task[]>({ queryKey: [apiPath(`tasks/upcoming?days=${MY_TASKS_DAYS - 1}`, { tenant })], ...staffOnly });
+  // The tracker's range is of calendar dates, as the Compliance calendar asks for it.
   const tracker = useQuery<ComplianceItem[]>({
-    queryKey: [apiQueryPath('compliance-tracker', { startDate: dayStart(today), endDate: dayEnd(addDays(today, COMPLIANCE_SOON_DAYS)), limit: 200 }, { tenant })],
+    queryKey: [apiQueryPath('compliance-tracker', { startDate: today, endDate: today && addDays(today, COMPLIANCE_SOON_DAYS), limit: 200 }, { tenant })],
+    enabled: today !== undefined,
   });
   const open = useQuery<DocumentRequestSummary[]>({ queryKey: [apiQueryPath('document-requests', { status: 'open', limit: 100 }, { tenant })] });
   // Uploads to review and a client's progress follow the requests as they change.
@@ -57,10 +57,10 @@ export function useMyWork(user: StoredUser, tenant: string): MyWork {
     error: overdue.error ?? upcoming.error,
   };
   const uploads: PanelState | null = client ? null : {
-    entries: open.data && uploadEntries(requestsToReview(open.data, me, canSetUpFirmWork(user)), today),
+    entries: open.data && today !== undefined ? uploadEntries(requestsToReview(open.data, me, canSetUpFirmWork(user)), today) : undefined,
     error: open.error,
   };
-  const requests = client ? { entries: open.data && clientRequestEntries(open.data, today), error: open.error } : null;
+  const requests = client ? { entries: open.data && today !== undefined ? clientRequestEntries(open.data, today) : undefined, error: open.error } : null;
   const compliance: PanelState = { entries: tracker.data && complianceEntries(tracker.data), error: tracker.error };
   const panels = [tasks, uploads, requests, compliance].filter((p): p is PanelState => p !== null);
   return { tasks, uploads, requests, compliance, settled: panels.every((p) => p.entries !== undefined || p.error) };

@@ -1,7 +1,6 @@
 import type { ComplianceItem } from '@ledgerline/contracts/compliance.contracts.ts';
 import type { DocumentRequestSummary } from '@ledgerline/contracts/requests.contracts.ts';
 import { taskActionUrl, type Task } from '@ledgerline/contracts/tasks.contracts.ts';
-import { parseCalendarDate, toCalendarDate } from '@ledgerline/ui/calendar-date.ts';
 import { toReviewText } from '@ledgerline/ui/document-requests.ts';
 
 /*
@@ -27,12 +26,6 @@ export interface WorkEntry {
   dueDate: string | null;
   overdue: boolean;
   href: string;
-}
-
-export function addDays(date: string, days: number): string {
-  const day = parseCalendarDate(date)!;
-  day.setDate(day.getDate() + days);
-  return toCalendarDate(day);
 }
 
 const taskEntry = (t: Task, overdue: boolean): WorkEntry => ({

@@ -137,8 +137,9 @@ describe('home panels, task progress and read status in Chromium', () => {
         expect.stringMatching(/^Coral year-end\s+Coral Imports · 1 to review/),
       ]));
       expect(await hrefs(page, 'Uploads to Review')).toEqual(expect.arrayContaining([`/requests/${requests.bayview.id}`, `/requests/${requests.coral.id}`]));
-      // The document charts still follow below the panels.
+      // The document charts still follow below the panels, and the home opens at its top, not scrolled to their tabs.
       await page.getByRole('tab', { name: 'Overview' }).waitFor();
+      await expect(page.evaluate(() => window.scrollY)).resolves.toBe(0);
       expect(await overflowsSideways(page)).toBe(false);
       await portal.screenshot(page, `home-admin-${size}`);
       // A task entry opens the task itself.
@@ -150,19 +151,21 @@ describe('home panels, task progress and read status in Chromium', () => {
     });
   }
 
-  it('a CPA with one of the two clients sees only that client\'s compliance and only the uploads they review', async () => {
-    const page = await openAs(portal, portal.baseUrl, cpa, `/${TENANT}/dashboard`);
-    await page.setViewportSize(PHONE);
-    await panel(page, 'My Tasks').getByText('Bayview payroll check').waitFor();
-    expect(await entryTexts(page, 'My Tasks')).toEqual([expect.stringMatching(/^Bayview payroll check\s+Bayview Bakery/)]);
-    await panel(page, 'Compliance Due Soon').getByText('Bayview Bakery').waitFor();
-    expect(await entryTexts(page, 'Compliance Due Soon')).toEqual([expect.stringMatching(/Bayview Bakery/)]);
-    await panel(page, 'Uploads to Review').getByText('Bayview Bakery · 1 to review').waitFor();
-    expect(await entryTexts(page, 'Uploads to Review')).toEqual([expect.stringMatching(/^November books\s+Bayview Bakery · 1 to review/)]);
-    expect(await page.locator('.my-work').innerText()).not.toContain('Coral');
-    await portal.screenshot(page, 'home-cpa-phone');
-    await page.close();
-  });
+  for (const [size, viewport] of [['phone', PHONE], ['desktop', DESKTOP]] as const) {
+    it(`a CPA with one of the two clients (${size}) sees only that client's compliance and only the uploads they review`, async () => {
+      const page = await openAs(portal, portal.baseUrl, cpa, `/${TENANT}/dashboard`);
+      await page.setViewportSize(viewport);
+      await panel(page, 'My Tasks').getByText('Bayview payroll check').waitFor();
+      expect(await entryTexts(page, 'My Tasks')).toEqual([expect.stringMatching(/^Bayview payroll check\s+Bayview Bakery/)]);
+      await panel(page, 'Compliance Due Soon').getByText('Bayview Bakery').waitFor();
+      expect(await entryTexts(page, 'Compliance Due Soon')).toEqual([expect.stringMatching(/Bayview Bakery/)]);
+      await panel(page, 'Uploads to Review').getByText('Bayview Bakery · 1 to review').waitFor();
+      expect(await entryTexts(page, 'Uploads to Review')).toEqual([expect.stringMatching(/^November books\s+Bayview Bakery · 1 to review/)]);
+      expect(await page.locator('.my-work').innerText()).not.toContain('Coral');
+      await portal.screenshot(page, `home-cpa-${size}`);
+      await page.close();
+    });
+  }
 
   for (const [size, viewport] of [['phone', PHONE], ['desktop', DESKTOP]] as const) {
     it(`a Client user's home (${size}) says what the firm needs from them: the open request with its progress and their compliance due`, async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { ComplianceItem } from '@ledgerline/contracts/compliance.contracts.ts';
 import type { DocumentRequestSummary } from '@ledgerline/contracts/requests.contracts.ts';
 import type { Task } from '@ledgerline/contracts/tasks.contracts.ts';
-import { addDays, clientRequestEntries, complianceEntries, myTaskEntries, requestsToReview, uploadEntries } from '../src/my-work.ts';
+import { clientRequestEntries, complianceEntries, myTaskEntries, requestsToReview, uploadEntries } from '../src/my-work.ts';
 
 const task = (id: number, assignedToId: number | null, dueDate: string): Task => ({
   id, title: `Task ${id}`, description: null, priority: 'medium', status: 'pending', dueDate, assignedToId, assignedToName: null,
@@ -23,10 +23,6 @@ const request = (id: number, assignedToId: number, dueDate: string, uploaded = 0
 });
 
 describe('home panels', () => {
-  it('adds calendar days across a month end', () => {
-    expect(addDays('2026-11-26', 14)).toBe('2026-12-10');
-  });
-
   it('my tasks: only the viewer\'s, overdue first and marked, each opening its task', () => {
     const entries = myTaskEntries([task(3, 5, '2026-11-20'), task(4, 6, '2026-11-19')], [task(1, 5, '2026-11-27'), task(2, 6, '2026-11-28')], 5);
     expect(entries.map((e) => [e.title, e.overdue, e.href, e.detail])).toEqual([

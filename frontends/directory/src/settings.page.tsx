@@ -1,7 +1,8 @@
 import { Card } from 'primereact/card';
 import { Message } from 'primereact/message';
 import { ProgressSpinner } from 'primereact/progressspinner';
-import { TabPanel, TabView } from 'primereact/tabview';
+import { TabPanel } from 'primereact/tabview';
+import { PageTabView } from '@ledgerline/ui/page-tab-view.tsx';
 import { PageHeading } from '@ledgerline/ui/page-heading.tsx';
 import { useCanAdministerFirm } from '@ledgerline/ui/permissions.ts';
 import { failureReason } from '@ledgerline/ui/server-message.ts';
@@ -19,7 +20,7 @@ export function SettingsPage() {
     <section className="directory-page">
       <PageHeading title="Settings" subtitle="Configure how your firm's portal works" />
       <Card>
-        <TabView className="settings-tabs">
+        <PageTabView className="settings-tabs">
           <TabPanel header="Client Fields" leftIcon="pi pi-list">
             {settings.isPending && <ProgressSpinner className="directory-page__spinner" aria-label="Loading" />}
             {settings.isError && <Message severity="error" text={failureReason(settings.error)} className="page-error" />}
@@ -47,7 +48,7 @@ export function SettingsPage() {
           <TabPanel header="System" leftIcon="pi pi-server">
             <p className="settings-placeholder">System settings will be implemented here</p>
           </TabPanel>
-        </TabView>
+        </PageTabView>
       </Card>
     </section>
   );

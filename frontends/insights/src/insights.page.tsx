@@ -2,7 +2,8 @@ import { Button } from 'primereact/button';
 import { ConfirmDialog, confirmDialog } from 'primereact/confirmdialog';
 import { Checkbox } from 'primereact/checkbox';
 import { Dropdown } from 'primereact/dropdown';
-import { TabPanel, TabView } from 'primereact/tabview';
+import { TabPanel } from 'primereact/tabview';
+import { PageTabView } from '@ledgerline/ui/page-tab-view.tsx';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { INSIGHT_MESSAGES, INSIGHT_PRIORITIES, INSIGHT_STATUSES, type ComplianceInsight, type InsightBulkResult, type InsightStatus } from '@ledgerline/contracts/insights.contracts.ts';
@@ -138,7 +139,7 @@ function SignedInInsights({ role, userId, admin }: { role: string; userId: numbe
             onChange={(e) => { if (typeof e.value === 'number') runAnalysis(e.value); }} />
         )}
       </div>
-      <TabView activeIndex={tab} onTabChange={(e) => { setTab(e.index); setSelected(new Set()); }}>
+      <PageTabView activeIndex={tab} onTabChange={(e) => { setTab(e.index); setSelected(new Set()); }}>
         {INSIGHT_STATUSES.map((status) => {
           const inTab = list.filter((i) => i.status === status);
           const chosen = inTab.filter((i) => selected.has(i.id)).map((i) => i.id);
@@ -167,7 +168,7 @@ function SignedInInsights({ role, userId, admin }: { role: string; userId: numbe
             </TabPanel>
           );
         })}
-      </TabView>
+      </PageTabView>
       <ConfirmDialog />
       {admin && <RuleSettingsDialog visible={editingRules} onHide={() => setEditingRules(false)} />}
     </div>

@@ -3,6 +3,7 @@ import 'primeicons/primeicons.css';
 import '@ledgerline/ui/theme.css';
 import { createRoot } from 'react-dom/client';
 import { createQueryClient } from '@ledgerline/ui/api-client.ts';
+import { readStoredAuth } from '@ledgerline/ui/auth-storage.ts';
 // Provided by the host, so the documents remote (Chat buttons) and the chat remote (the
 // dialog) share one launcher registry whichever of them loads first.
 import '@ledgerline/ui/file-chat-launcher.ts';
@@ -13,12 +14,14 @@ import { keepEscapeInOpenOverlays } from './overlay-escape.ts';
 import { loadRemotes } from './remote-loader.ts';
 import { ShellApp } from './shell-app.tsx';
 import { SHELL_OWN_ROUTES } from './shell-own-routes.tsx';
+import { preloadShellLayout } from './shell-routes.tsx';
 import { createShellRegistry } from './shell-registry.ts';
 
 async function start(container: HTMLElement): Promise<void> {
   keepEscapeInOpenOverlays(document.body);
   const root = createRoot(container);
   root.render(<LoadingScreen />);
+  if (readStoredAuth()) preloadShellLayout();
   // Routes are mounted once every remote's pages are known (declared, or registered by the
   // remotes without declarations), so a deep link never flashes the not-found page.
   const registry = createShellRegistry(SHELL_OWN_ROUTES, SPEC_NAV_ITEMS);

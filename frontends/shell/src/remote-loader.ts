@@ -1,5 +1,7 @@
 import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
+import { matchRoutes } from 'react-router-dom';
 import type { RegisterRemote, RouteDeclaration, ShellContract, ShellNavItem, ShellRoute } from '@ledgerline/ui/shell-contract.ts';
+import { expandRoutes } from './route-table.ts';
 
 /** One entry of the gateway's /frontends.json. */
 export interface RemoteEntry {
@@ -48,20 +50,35 @@ export async function loadRemotes(shell: ShellContract, declaredPage: (remote: s
       );
     }
   }
+  // The page being opened needs its remote: fetched now, alongside the shell's own first render.
+  const opening = remoteOf(remotes, window.location.pathname);
+  if (opening) void registration(opening);
   await Promise.all(eager);
 }
 
+/** The remote that declares the page at `pathname` (react-router's ranking, as the routes themselves). */
+function remoteOf(remotes: readonly RemoteEntry[], pathname: string): string | undefined {
+  const entries = remotes.flatMap((remote) => expandRoutes((remote.routes ?? []).map((route) => ({ ...route, element: null }))).map((entry) => ({ ...entry, remote: remote.name })));
+  return matchRoutes(entries, pathname)?.[0]?.route.remote;
+}
+
 const registrations = new Map<string, Promise<Registration>>();
+/** On a processor that is never idle, the sign-in remotes wait no longer than this for a quiet moment. */
+const SIGN_IN_REMOTES_WAIT_MS = 2000;
 const signInRemotes: string[] = [];
 
 /**
  * Loads, in the background, the remotes that asked to be there for every signed-in page
  * (RemoteDeclarations.loadOnSignIn); the signed-in layout calls it, the sign-in pages never do.
+ * They wait for the remotes already on their way (the page being opened) and for an idle
+ * moment, so the first page does not share the network and the processor with them.
  */
 export function loadSignInRemotes(): void {
-  for (const name of signInRemotes) {
-    registration(name).catch((error: unknown) => console.error(`Remote '${name}' failed to load; continuing without it`, error));
-  }
+  void Promise.allSettled(registrations.values()).then(() => requestIdleCallback(() => {
+    for (const name of signInRemotes) {
+      registration(name).catch((error: unknown) => console.error(`Remote '${name}' failed to load; continuing without it`, error));
+    }
+  }, { timeout: SIGN_IN_REMOTES_WAIT_MS }));
 }
 
 /** The remote's register() result, loading the remote on the first call only. */
@@ -87,7 +104,8 @@ export function collect(register: unknown): Registration {
 
 async function fetchRemoteList(): Promise<RemoteEntry[]> {
   try {
-    const response = await fetch('/frontends.json', { cache: 'no-cache' });
+    // As index.html preloads it (the server has it revalidated: Cache-Control no-cache).
+    const response = await fetch('/frontends.json');
     if (!response.ok) throw new Error(`${response.status}: ${response.statusText}`);
     const body = (await response.json()) as { remotes?: unknown };
     if (!Array.isArray(body.remotes)) throw new Error('frontends.json has no remotes list');

@@ -1,4 +1,5 @@
 import { Component, Suspense, type ErrorInfo, type ReactNode } from 'react';
+import { removeFirstPaint } from '@ledgerline/ui/first-paint.ts';
 import { LoadingScreen } from './loading-screen.tsx';
 
 interface BoundaryState {
@@ -18,6 +19,8 @@ export class RouteErrorBoundary extends Component<{ children: ReactNode }, Bound
 
   override componentDidCatch(error: unknown, info: ErrorInfo): void {
     console.error('A page failed to render', error, info.componentStack);
+    // The message shows, not a first-paint sign-in that can no longer be taken over.
+    removeFirstPaint();
   }
 
   override render() {

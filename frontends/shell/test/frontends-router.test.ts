@@ -2,10 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { createHash } from 'node:crypto';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import express from 'express';
 import request from 'supertest';
 import { createFrontendsRouter } from '@ledgerline/gateway/frontends.router.ts';
+import { HOLD_SUBMIT_SCRIPT_SOURCE, type FirmSignInInfo } from '@ledgerline/gateway/sign-in-page.ts';
 
 describe('frontends router', () => {
   let frontendsDir: string;
@@ -14,7 +16,7 @@ describe('frontends router', () => {
   beforeAll(async () => {
     frontendsDir = await mkdtemp(path.join(tmpdir(), 'frontends-'));
     const files: Record<string, string> = {
-      'shell/dist/index.html': '<!doctype html><div id="root"></div>',
+      'shell/dist/index.html': '<!doctype html><html><head><title>Ledgerline</title><script defer src="/main.js"></script></head><body><div id="root"></div></body></html>',
       'shell/dist/main.js': 'main()',
       'shell/dist/836.550e4d8bfe9dc915.js': 'chunk()',
       'account/dist/mf-manifest.json': '{"name":"account"}',
@@ -22,6 +24,8 @@ describe('frontends router', () => {
       'account/dist/41.a666a808b3de2c41.js': 'remoteChunk()',
       'hidden/dist/secret.js': 'not listed',
       'account/dist/routes.json': JSON.stringify({ routes: [{ path: '/account-settings', tenantScoped: true, title: 'Account Settings' }], navItems: [], loadOnSignIn: true }),
+      // A remote with many pages: its list is worth compressing.
+      'tasks/dist/routes.json': JSON.stringify({ routes: Array.from({ length: 40 }, (_, i) => ({ path: `/tasks/page-${i}`, tenantScoped: true, title: `Task page ${i}` })), navItems: [] }),
     };
     // What the build's precompression writes beside a file; each copy says which it is.
     const compressed: Record<string, Buffer> = {
@@ -126,6 +130,74 @@ describe('frontends router', () => {
     await request(app).get('/socket.io/').set('Accept', 'text/html').expect(404);
     await request(app).get('/acme/dashboard').set('Accept', 'application/json').expect(404);
     await request(app).post('/acme/dashboard').set('Accept', 'text/html').expect(404);
+  });
+
+  it('sends the remote list compressed when it is worth it', async () => {
+    const large = express();
+    large.use(createFrontendsRouter({ frontendsDir, remotes: ['account', 'tasks'] }));
+    // supertest decodes the body it receives.
+    const br = await request(large).get('/frontends.json').set('Accept-Encoding', 'gzip, br').expect(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toMatch(/^application\/json/);
+    expect(br.headers.vary).toContain('Accept-Encoding');
+    const list = br.body as { remotes: { name: string; routes: unknown[] }[] };
+    expect(list.remotes.map((r) => [r.name, r.routes.length])).toEqual([['account', 1], ['tasks', 40]]);
+    const plain = await request(large).get('/frontends.json').set('Accept-Encoding', 'identity').expect(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toEqual(list);
+  });
+
+  describe("a firm's sign-in page in the first HTML", () => {
+    const firms: Record<string, FirmSignInInfo> = {
+      acme: { name: 'Acme <Tax> & "Books" Co', shortName: 'acme', isActive: true, passkeySignIn: true, clientEmailSignIn: false },
+      sleepy: { name: 'Sleepy Ledgers', shortName: 'sleepy', isActive: false },
+    };
+    const asked: string[] = [];
+    const withFirms = express();
+    beforeAll(() => {
+      withFirms.use(createFrontendsRouter({ frontendsDir, remotes: ['account'], firmSignIn: async (shortName) => { asked.push(shortName); return firms[shortName] ?? null; } }));
+    });
+    const page = (url: string) => request(withFirms).get(url).set('Accept', 'text/html').set('Accept-Encoding', 'identity').expect(200);
+
+    it("carries the firm's name, the form and the firm's facts, escaped, before the app's root", async () => {
+      const html = (await page('/acme/login')).text;
+      expect(html).toContain('<h1 class="login-card__title">Acme &lt;Tax&gt; &amp; &quot;Books&quot; Co</h1>');
+      expect(html).toContain('<span class="login-card__initials">AC</span>');
+      expect(html.indexOf('id="first-paint-form"')).toBeLessThan(html.indexOf('<div id="root">'));
+      expect(html).toContain('<input id="first-paint-username"');
+      expect(html).toContain('type="password"');
+      // The firm offers passkeys, not e-mailed codes.
+      expect(html).toContain('Sign in with a passkey');
+      expect(html).not.toContain('E-mail me a sign-in code');
+      const json = /<script type="application\/json" id="first-paint-firm">([^<]*)<\/script>/.exec(html)?.[1];
+      expect(JSON.parse(json!)).toEqual(firms.acme);
+      expect(json).not.toContain('<');
+      expect(html).toContain('<title>Sign In · Ledgerline</title>');
+      expect(html).toMatch(/<style>#first-paint~#root\{display:none\}/);
+    });
+
+    it('holds a form sent early with the one inline script, which the content security policy names by its hash', async () => {
+      const html = (await page('/acme/login')).text;
+      const scripts = [...html.matchAll(/<script>([^<]*)<\/script>/g)].map((m) => m[1]!);
+      expect(scripts).toHaveLength(1);
+      expect(`'sha256-${createHash('sha256').update(scripts[0]!).digest('base64')}'`).toBe(HOLD_SUBMIT_SCRIPT_SOURCE);
+    });
+
+    it('is compressed like the other files', async () => {
+      const br = await request(withFirms).get('/acme/login').set('Accept', 'text/html').set('Accept-Encoding', 'br').expect(200);
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(br.text).toContain('first-paint-form');
+    });
+
+    it('is the plain shell for an unknown or inactive firm, the platform sign-in and every other page', async () => {
+      asked.length = 0;
+      for (const url of ['/nobody/login', '/sleepy/login', '/admin/login', '/login', '/acme/dashboard', '/Bad-Name/login']) {
+        const html = (await page(url)).text;
+        expect(html).not.toContain('first-paint');
+        expect(html).toContain('<div id="root"></div>');
+      }
+      expect(asked).toEqual(['nobody', 'sleepy']);
+    });
   });
 
   it('answers 404 rather than failing when the shell is not built', async () => {

@@ -1,5 +1,6 @@
 import { Button } from 'primereact/button';
-import { TabPanel, TabView } from 'primereact/tabview';
+import { TabPanel } from 'primereact/tabview';
+import { PageTabView } from '@ledgerline/ui/page-tab-view.tsx';
 import { NotificationList } from '@ledgerline/ui/notification-list.tsx';
 import { useNotificationActions, useNotifications } from '@ledgerline/ui/notifications.api.ts';
 
@@ -15,11 +16,11 @@ export function NotificationsPanel() {
         <h3>Notifications</h3>
         <Button label="Mark all read" text size="small" disabled={unread.length === 0} onClick={() => markAllRead.mutate()} />
       </div>
-      <TabView>
+      <PageTabView>
         <TabPanel header={`All (${all.length})`}><NotificationList items={all} /></TabPanel>
         <TabPanel header={`Unread (${unread.length})`}><NotificationList items={unread} /></TabPanel>
         <TabPanel header={`Read (${read.length})`}><NotificationList items={read} /></TabPanel>
-      </TabView>
+      </PageTabView>
     </div>
   );
 }

@@ -1,7 +1,8 @@
 import { Button } from 'primereact/button';
 import { confirmDialog, ConfirmDialog } from 'primereact/confirmdialog';
 import { Dropdown } from 'primereact/dropdown';
-import { TabPanel, TabView } from 'primereact/tabview';
+import { TabPanel } from 'primereact/tabview';
+import { PageTabView } from '@ledgerline/ui/page-tab-view.tsx';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { TASK_LINK_PARAM, TASK_PRIORITIES, TASK_SIDE_CARD_ITEMS, TASK_STATUSES, type Task, type TaskClientStatus } from '@ledgerline/contracts/tasks.contracts.ts';
@@ -105,7 +106,7 @@ export function TasksPage() {
         {filterCount > 0 && <span className="task-filters__count" data-testid="filter-count">{filterCount}</span>}
         <Button label="Clear All" text size="small" disabled={filterCount === 0} onClick={() => setFilters({})} />
       </div>
-      <TabView>
+      <PageTabView>
         <TabPanel header="List View">
           <div className="tasks-list-view">
             <div>
@@ -127,7 +128,7 @@ export function TasksPage() {
         </TabPanel>
         <TabPanel header="Calendar View"><TaskCalendar tasks={allTasks.data ?? []} /></TabPanel>
         <TabPanel header="Notifications"><NotificationsPanel /></TabPanel>
-      </TabView>
+      </PageTabView>
       <TaskFormDialog task={editing} visible={formOpen} onHide={() => setFormOpen(false)} />
       <ClientStatusDialog task={statusTask} onHide={() => setStatusTask(null)} />
     </div>

@@ -2,7 +2,8 @@ import { Avatar } from 'primereact/avatar';
 import { Button } from 'primereact/button';
 import type { ReactNode } from 'react';
 import { SIDE_NAV_ID } from './side-nav.tsx';
-import { displayName, initials } from './user-display.ts';
+import { initials } from '@ledgerline/contracts/initials.ts';
+import { displayName } from './user-display.ts';
 import type { StoredUser } from './auth-storage.ts';
 
 export interface AppHeaderProps {

@@ -15,12 +15,15 @@ export function canSwitchTenant(user: StoredUser): boolean {
 
 /**
  * The header's tenant selector (spec 000 "Shell"): interactive outside tenant-scoped paths,
- * read-only on them; hidden until the user has at least one company.
+ * read-only on them; elsewhere hidden until the user has at least one company.
  */
 export function TenantSelector({ pathname }: { pathname: string }) {
   const { data: companies } = useQuery<CompanySummary[] | null>({ queryKey: COMPANIES_QUERY_KEY });
   // Choosing a tenant reloads the page, so reading it once per load is enough.
   const current = useMemo(() => readCurrentTenant(), []);
+  // On a firm's page the firm is known: shown at once, not after the list (on a phone the
+  // selector has a row of its own, and arriving late it pushed the page down).
+  if (isTenantScopedPath(pathname) && current) return <CurrentTenant tenant={current} />;
   if (!companies?.length) return null;
   if (isTenantScopedPath(pathname)) return <CurrentTenant tenant={current} />;
   return <TenantDropdown companies={companies} current={current} />;

@@ -49,6 +49,13 @@ describe('header centre', () => {
     expect(render(user('DTA'), '/acme/users', [acme])).toContain('No tenant selected');
   });
 
+  it('shows the stored tenant on a tenant-scoped path before the company list has come (nothing moves when it does)', () => {
+    installLocalStorage().setItem('currentTenant', JSON.stringify(acme));
+    const html = render(user('Admin'), '/acme/dashboard');
+    expect(html).toContain('Current Tenant');
+    expect(html).toContain('Acme Tax');
+  });
+
   it('shows nothing without companies, for CPA users, or for a Client before their organisation loads', () => {
     installLocalStorage();
     expect(render(user('Admin'), '/admin/tenants', [])).toBe('');

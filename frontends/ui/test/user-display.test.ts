@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { displayName, initials } from '@ledgerline/ui/user-display.ts';
+import { displayName } from '@ledgerline/ui/user-display.ts';
 
 describe('user display', () => {
   it('greets with the full name, else the username', () => {
@@ -7,12 +7,5 @@ describe('user display', () => {
     expect(displayName({ fullName: '  ', username: 'ann' })).toBe('ann');
     expect(displayName({ fullName: null, username: 'ann' })).toBe('ann');
     expect(displayName({ username: 'ann' })).toBe('ann');
-  });
-
-  it('takes initials from the first and last word', () => {
-    expect(initials('Ann Smith')).toBe('AS');
-    expect(initials('mary ann  van der berg')).toBe('MB');
-    expect(initials('ann')).toBe('A');
-    expect(initials('')).toBe('');
   });
 });

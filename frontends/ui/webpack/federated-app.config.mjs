@@ -7,6 +7,7 @@ import path from 'node:path';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
 import MiniCssExtractPlugin from 'mini-css-extract-plugin';
+import MinimizerPlugin from 'minimizer-webpack-plugin';
 import { PrecompressPlugin } from './precompress.plugin.mjs';
 import { readDeclarations, RoutesManifestPlugin } from './routes-manifest.plugin.mjs';
 
@@ -103,6 +104,11 @@ export function federatedAppConfig({ name, root, publicPath, entry, exposes, htm
           filename: 'remoteEntry.js',
           exposes,
           shared: SHARED_SINGLETONS,
+          // Every app is built from the one lockfile, so the copy of a shared package already on
+          // the page is the right one. The default ('version-first') fetches EVERY registered
+          // remote's manifest and entry to compare versions the first time the shell loads a
+          // shared module late (a firm's sign-in page would download all thirteen apps' entries).
+          shareStrategy: 'loaded-first',
           // Remotes are found through their manifest; the host publishes none.
           manifest: Boolean(exposes),
           // Types are shared through the workspace, not downloaded at run time.
@@ -114,6 +120,9 @@ export function federatedAppConfig({ name, root, publicPath, entry, exposes, htm
         // Production builds are minified (webpack's default for 'production') and precompressed.
         ...(mode === 'production' ? [new PrecompressPlugin()] : []),
       ],
+      // SWC's minifier instead of webpack's default Terser: a third of the build's time for the
+      // same size (the shared fallbacks every remote carries make each build ~1.3 MB of JS).
+      optimization: { minimizer: [new MinimizerPlugin({ minify: MinimizerPlugin.swcMinify, minimizerOptions: { compress: { passes: 2 } } })] },
       // No persistent cache: module federation's shared chunks came out inconsistent from
       // incremental builds (a shell that never booted), and a full build takes seconds.
       cache: false,

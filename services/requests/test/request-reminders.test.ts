@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { createUserAccessReadModel } from '@ledgerline/kit/access/user-access-read-model.ts';
-import { addDays, instantAt, todayIn } from '@ledgerline/kit/calendar/firm-time-zone.ts';
+import { addDays, instantAt, todayIn } from '@ledgerline/contracts/firm-time-zone.ts';
 import type { Database, SchemaDb } from '@ledgerline/kit/db/database.ts';
 import { migratePlatform, migrateTenant } from '@ledgerline/kit/db/migrations.ts';
 import { databaseTargets, type TestDatabase } from '@ledgerline/kit/db/test-databases.ts';

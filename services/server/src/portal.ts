@@ -14,7 +14,7 @@ import { createServiceApp } from '@ledgerline/kit/http/service-app.ts';
 import { createLogger, type Logger } from '@ledgerline/kit/logger.ts';
 import { outboxMigrations } from '@ledgerline/kit/outbox/outbox.migrations.ts';
 import { startOutboxRelay } from '@ledgerline/kit/outbox/outbox-relay.ts';
-import type { ServiceInstance, ServiceModule, ServicePeer } from '@ledgerline/kit/service-module.ts';
+import { TENANT_HEADER, type ServiceInstance, type ServiceModule, type ServicePeer } from '@ledgerline/kit/service-module.ts';
 import { createTenantMigrationRouter } from '@ledgerline/kit/tenancy/tenant-migration.router.ts';
 import { createPortabilityRouter } from '@ledgerline/kit/portability/portability.router.ts';
 import { followTenantSchemas } from '@ledgerline/kit/tenancy/tenant-schema-follower.ts';
@@ -22,6 +22,7 @@ import { createRealtimeHub, type RealtimeHub } from '@ledgerline/kit/realtime/re
 import { createObjectStore } from '@ledgerline/kit/storage/create-object-store.ts';
 import type { ObjectStore } from '@ledgerline/kit/storage/object-store.ts';
 import { createFrontendsRouter } from '@ledgerline/gateway/frontends.router.ts';
+import type { FirmSignInInfo } from '@ledgerline/gateway/sign-in-page.ts';
 import { createGateway } from '@ledgerline/gateway/gateway.ts';
 import { loadGatewayConfig } from '@ledgerline/gateway/gateway.config.ts';
 import { RouteTable, type RouteTarget } from '@ledgerline/gateway/route-table.ts';
@@ -219,13 +220,24 @@ async function startGateway(
     config, routes, tokens, logger,
     services: targets,
     tenants,
-    frontends: config.frontendsUrl ? null : createFrontendsRouter({ frontendsDir: FRONTENDS_DIR, remotes: builtRemotes() }),
+    frontends: config.frontendsUrl ? null : createFrontendsRouter({ frontendsDir: FRONTENDS_DIR, remotes: builtRemotes(), firmSignIn: (shortName) => firmInfo(urlOf('identity'), shortName) }),
   });
   const server = http.createServer(gateway.handle);
   server.on('upgrade', gateway.upgrade);
   const listening = await listen('gateway', server, config.port, config.host);
   logger.info({ url: listening.url }, 'gateway listening');
   return { listening: { ...listening, beforeClose: gateway.closeUpgrades }, stop: async () => { poller.stop(); await gateway.close(); } };
+}
+
+/** A firm's sign-in page waits at most this long for the firm's name; without it the plain shell is served. */
+const FIRM_INFO_TIMEOUT_MS = 1500;
+
+/** A firm's public facts as its sign-in page shows them (identity's /api/info for the firm); null when unknown or inactive. */
+async function firmInfo(identityUrl: string, shortName: string): Promise<FirmSignInInfo | null> {
+  const r = await fetch(`${identityUrl}/api/info`, { headers: { [TENANT_HEADER]: shortName }, signal: AbortSignal.timeout(FIRM_INFO_TIMEOUT_MS) });
+  if (r.ok) return (await r.json()) as FirmSignInInfo;
+  await r.body?.cancel();
+  return null;
 }
 
 /** Remotes whose build exists; each is loaded by the shell from its mf-manifest.json. */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { SMTPServer } from 'smtp-server';
 import { io as connect, type Socket } from 'socket.io-client';
-import { addDays, todayIn } from '@ledgerline/kit/calendar/firm-time-zone.ts';
+import { addDays, todayIn } from '@ledgerline/contracts/firm-time-zone.ts';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import { apiClient, createSignedInUser, startTestPortal, testClient } from '@ledgerline/server/portal-harness.ts';
 import type { RunningPortal } from '@ledgerline/server/portal.ts';

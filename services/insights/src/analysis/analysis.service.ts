@@ -2,7 +2,7 @@ import { newEvent } from '@ledgerline/kit/bus/bus.ts';
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import { enqueueEvents } from '@ledgerline/kit/outbox/outbox.ts';
 import { INSIGHTS_MATCH_DETECTED, type InsightsMatchDetected } from '@ledgerline/contracts/compliance.contracts.ts';
-import { todayIn } from '@ledgerline/kit/calendar/firm-time-zone.ts';
+import { todayIn } from '@ledgerline/contracts/firm-time-zone.ts';
 import { JURISDICTIONS, type InsightRuleSettings, type Jurisdiction } from '@ledgerline/contracts/insights.contracts.ts';
 import type { InsightStore, ReconcileResult } from '../insights/insight.store.ts';
 import type { RuleSettingsStore } from '../insights/rule-settings.store.ts';

@@ -33,7 +33,7 @@ const ANSWER_VERSION_SLACK_MS = 10_000;
 export interface TenantHandle {
   shortName: string;
   db: SchemaDb;
-  /** The firm's IANA time zone: its "today", "due" and "overdue" (kit/calendar/firm-time-zone.ts). */
+  /** The firm's IANA time zone: its "today", "due" and "overdue" (contracts/firm-time-zone.ts). */
   timeZone: string;
 }
 

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, rm, stat, utimes } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -73,45 +73,10 @@ export async function setLocalStorage(page: Page, entries: Readonly<Record<strin
 }
 
 /**
- * Builds each frontend app (folder under frontendsDir: 'shell', 'account', …) whose dist is
- * missing or older than its sources or the shared ui package, with the app's own `build`
- * script. Browser tests call it once in beforeAll; a fresh build costs ~10-30 s per app.
+ * Builds those of the frontend apps (folders under frontendsDir: 'shell', 'account', …) whose
+ * build is missing or older than their inputs, in one webpack process, as `npm start` does
+ * (frontends/ui/webpack/build-apps.mjs). Browser tests call it once in beforeAll.
  */
-export async function ensureFrontendsBuilt(frontendsDir: string, apps: readonly string[]): Promise<string[]> {
-  const built: string[] = [];
-  const sharedUi = path.join(frontendsDir, 'ui');
-  for (const app of apps) {
-    const appDir = path.join(frontendsDir, app);
-    // Written last by every build: the shell's page, a remote's manifest.
-    const marker = path.join(appDir, 'dist', app === 'shell' ? 'index.html' : 'mf-manifest.json');
-    const builtAt = await stat(marker).then((s) => s.mtimeMs, () => 0);
-    const changedAt = Math.max(await newestMtime(appDir), await newestMtime(sharedUi));
-    if (builtAt > changedAt) continue;
-    await runBuild(appDir);
-    // webpack leaves files whose content did not change untouched; mark the build time.
-    const now = new Date();
-    await utimes(marker, now, now);
-    built.push(app);
-  }
-  return built;
-}
-
-const SKIPPED_DIRS = new Set(['dist', 'node_modules', 'test']);
-
-async function newestMtime(dir: string): Promise<number> {
-  let newest = 0;
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    if (entry.isDirectory() && SKIPPED_DIRS.has(entry.name)) continue;
-    const full = path.join(dir, entry.name);
-    const mtime = entry.isDirectory() ? await newestMtime(full) : (await stat(full)).mtimeMs;
-    newest = Math.max(newest, mtime);
-  }
-  return newest;
-}
-
-async function runBuild(appDir: string): Promise<void> {
-  // Under `npm run`, npm_execpath is the npm that started us; reuse it with this Node.
-  const npmCli = process.env.npm_execpath;
-  const [command, args] = npmCli ? [process.execPath, [npmCli, 'run', 'build']] : ['npm', ['run', 'build']];
-  await promisify(execFile)(command, args, { cwd: appDir, maxBuffer: 16 * 1024 * 1024, timeout: 300_000 });
+export async function ensureFrontendsBuilt(frontendsDir: string, apps: readonly string[]): Promise<void> {
+  await promisify(execFile)(process.execPath, [path.join(frontendsDir, 'ui', 'webpack', 'build-apps.mjs'), ...apps], { maxBuffer: 16 * 1024 * 1024, timeout: 600_000 });
 }

@@ -1,4 +1,4 @@
-import { addDays, instantAt, todayIn } from '@ledgerline/kit/calendar/firm-time-zone.ts';
+import { addDays, instantAt, todayIn } from '@ledgerline/contracts/firm-time-zone.ts';
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import { firmMail } from '@ledgerline/kit/mail/mail-templates.ts';
 import { queueMails } from '@ledgerline/kit/mail/mail-job.ts';

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { actorId, actorName } from '@ledgerline/kit/auth/actor-id.ts';
 import { newEvent } from '@ledgerline/kit/bus/bus.ts';
-import { todayIn } from '@ledgerline/kit/calendar/firm-time-zone.ts';
+import { todayIn } from '@ledgerline/contracts/firm-time-zone.ts';
 import { hashToken, newHashedToken } from '@ledgerline/kit/crypto/hashed-token.ts';
 import type { Queryable, SchemaDb } from '@ledgerline/kit/db/database.ts';
 import type { DirectoryLookup } from '@ledgerline/kit/directory/directory-lookup.ts';

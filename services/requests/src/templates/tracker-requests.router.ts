@@ -1,6 +1,6 @@
 import express, { type Router } from 'express';
 import type { TokenVerifier } from '@ledgerline/kit/auth/token-verifier.ts';
-import { addDays, todayIn } from '@ledgerline/kit/calendar/firm-time-zone.ts';
+import { addDays, todayIn } from '@ledgerline/contracts/firm-time-zone.ts';
 import { Invalid, NotFound } from '@ledgerline/kit/errors.ts';
 import { authenticate } from '@ledgerline/kit/http/authenticate.ts';
 import { parseInput } from '@ledgerline/kit/http/validate.ts';

@@ -1,4 +1,4 @@
-import { addDays, instantAt } from '@ledgerline/kit/calendar/firm-time-zone.ts';
+import { addDays, instantAt } from '@ledgerline/contracts/firm-time-zone.ts';
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import { requestNotifications } from '@ledgerline/kit/notifications/request-notification.ts';
 import type { JobQueue } from '@ledgerline/kit/scheduler/job-queue.ts';

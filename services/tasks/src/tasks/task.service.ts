@@ -3,7 +3,7 @@ import { actorId, actorName } from '@ledgerline/kit/auth/actor-id.ts';
 import { roleIs, ROLES } from '@ledgerline/kit/auth/roles.ts';
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import type { DirectoryLookup } from '@ledgerline/kit/directory/directory-lookup.ts';
-import { calendarDateOf } from '@ledgerline/kit/calendar/firm-time-zone.ts';
+import { calendarDateOf } from '@ledgerline/contracts/firm-time-zone.ts';
 import { Invalid, NotFound } from '@ledgerline/kit/errors.ts';
 import { requestNotifications } from '@ledgerline/kit/notifications/request-notification.ts';
 import type { TenantRequest } from '@ledgerline/kit/tenancy/tenant-requests.ts';

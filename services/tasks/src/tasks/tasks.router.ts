@@ -1,7 +1,7 @@
 import express, { type Response, type Router } from 'express';
 import type { TokenVerifier } from '@ledgerline/kit/auth/token-verifier.ts';
 import type { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
-import { todayIn } from '@ledgerline/kit/calendar/firm-time-zone.ts';
+import { todayIn } from '@ledgerline/contracts/firm-time-zone.ts';
 import { authenticate } from '@ledgerline/kit/http/authenticate.ts';
 import { parsePathId } from '@ledgerline/kit/http/path-id.ts';
 import type { ServiceTenants } from '@ledgerline/kit/tenancy/tenant-requests.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { knownTimeZone } from '@ledgerline/contracts/time-zone.ts';
-import { addDays, calendarDateOf, dateIn, instantAt, isOverdue, startOfDay, todayIn } from './firm-time-zone.ts';
+import { addDays, calendarDateOf, dateIn, instantAt, isOverdue, startOfDay, todayIn } from '../src/firm-time-zone.ts';
 
 describe('firm time zone arithmetic', () => {
   // One instant, 2026-12-15 03:00 UTC, is a different date on either side of the date line.

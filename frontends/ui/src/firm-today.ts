@@ -1,0 +1,25 @@
+import { useQuery } from '@tanstack/react-query';
+import { todayIn } from '@ledgerline/contracts/firm-time-zone.ts';
+import { apiPath } from './api-client.ts';
+import { todayCalendarDate } from './calendar-date.ts';
+
+/** The firm's public facts (GET /api/{tenant}/info) that its "today" needs. */
+interface FirmInfo {
+  timeZone: string;
+}
+
+/** A firm changes its zone rarely; the Settings form writes a new zone into this cache. */
+const FIRM_INFO_STALE_MS = 5 * 60_000;
+
+/**
+ * Today's date ('YYYY-MM-DD') on the firm's clocks, the day the server counts due, overdue
+ * and reminders by (docs/using/time-zones-and-thresholds.md): someone in Los Angeles late in
+ * the evening, looking at a firm in Kolkata, sees the firm's next day. Undefined until the
+ * firm's zone is read, so a screen asks for its dates once, with the firm's day; should the
+ * zone not be readable, the browser's day stands in rather than leaving the screen empty.
+ */
+export function useFirmToday(tenant?: string | null): string | undefined {
+  const info = useQuery<FirmInfo>({ queryKey: [apiPath('info', { tenant })], staleTime: FIRM_INFO_STALE_MS });
+  if (info.data) return todayIn(info.data.timeZone);
+  return info.isError ? todayCalendarDate() : undefined;
+}

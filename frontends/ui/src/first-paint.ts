@@ -1,0 +1,49 @@
+/*
+ * The firm's sign-in page the gateway writes into its first HTML (gateway/src/sign-in-page.ts):
+ * shown before any script, in front of the app's root, which stays hidden while it is there.
+ * The sign-in form takes it over: it starts from what was typed, removes this copy in the same
+ * frame it shows its own, puts the cursor back and sends a form submitted meanwhile. The shell
+ * removes it when a page other than the sign-in shows instead (a signed-in visitor's redirect,
+ * an error).
+ */
+
+const STAND_IN_ID = 'first-paint';
+const FIRM_JSON_ID = 'first-paint-firm';
+
+/** What the visitor did on the first-paint form before the app took it over. */
+export interface FirstPaintSignIn {
+  username: string;
+  password: string;
+  /** The field the cursor was in. */
+  focused: 'username' | 'password' | null;
+  /** Sign In was pressed (the gateway's script held the form). */
+  submitted: boolean;
+}
+
+const input = (name: string) => document.getElementById(`first-paint-${name}`) as HTMLInputElement | null;
+
+/** The first-paint form's state, or null when the page has none (any other page, or once taken over). Reads only. */
+export function readFirstPaintSignIn(): FirstPaintSignIn | null {
+  const username = input('username');
+  const password = input('password');
+  if (!username || !password) return null;
+  const focused = document.activeElement === password ? 'password' : document.activeElement === username ? 'username' : null;
+  return { username: username.value, password: password.value, focused, submitted: document.getElementById('first-paint-form')?.hasAttribute('data-submitted') === true };
+}
+
+/** Removes the first-paint page, showing the app beneath it; nothing when there is none. */
+export function removeFirstPaint(): void {
+  document.getElementById(STAND_IN_ID)?.remove();
+}
+
+/** The firm the first-paint page was written for (its /api/{tenant}/info answer), when it is `shortName`. */
+export function firstPaintFirm(shortName: string): unknown {
+  const text = document.getElementById(FIRM_JSON_ID)?.textContent;
+  if (!text) return undefined;
+  try {
+    const firm = JSON.parse(text) as { shortName?: unknown } | null;
+    return firm?.shortName === shortName ? firm : undefined;
+  } catch {
+    return undefined;
+  }
+}
