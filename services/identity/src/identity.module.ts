@@ -108,7 +108,7 @@ export const identityModule: ServiceModule = {
         createFirmMovesRouter({ api, companies, exports: firmExports, imports: firmImports, authenticated, tenantOf }),
         createUsersRouter({ api, users, userService: new UserService(users, provider), authenticated, tenantOf }),
         createMfaRouter({ api, db, mfa, logins, emailSignIn, sessions, companies, users, authenticated, tenantOf }),
-        createPasskeysRouter({ api, mfa, passkeys, logins, companies, authenticated }),
+        createPasskeysRouter({ api, db, mfa, passkeys, logins, companies, authenticated }),
       ],
       async start() {
         // Identity's own tables in every firm's schema; the other services follow tenant events.

@@ -14,7 +14,7 @@ import type { UserStore } from '../users/user.store.ts';
 import type { LoginThrottle } from './login-throttle.ts';
 import type { PlatformAdmin, PlatformAdminStore } from './platform-admin.store.ts';
 import type { SessionStore } from '../sessions/session.store.ts';
-import { PASSKEY_NOT_ACCEPTED, type PasskeyService } from '../passkeys/passkey.service.ts';
+import { firmOfUserHandle, PASSKEY_NOT_ACCEPTED, type PasskeyService } from '../passkeys/passkey.service.ts';
 
 export const INVALID_CREDENTIALS = 'Invalid username or password';
 export const INVALID_ADMIN_CREDENTIALS = 'Invalid admin credentials';
@@ -175,19 +175,49 @@ export class LoginService {
   }
 
   /**
-   * A sign-in without a password: a discoverable passkey's assertion, with the person verified
-   * at the device, is both factors. The throttle counts failures per passkey and address.
+   * A sign-in without a password on the firm's page: a discoverable passkey's assertion, with
+   * the person verified at the device, is both factors. The ceremony and the passkey are the firm's.
    */
   async passkeyLogin(shortName: string, response: AuthenticationResponseJSON, ctx: SignInContext): Promise<LoginResponse> {
     const company = await this.#activeCompany(shortName);
-    const throttleKey = `passkey:${shortName}:${response.id}`;
-    this.#throttle.assertAllowed(throttleKey, ctx.address);
     const db = this.#db.forSchema(company.schemaName);
-    const passkey = await db.transaction((tx) => this.#passkeys.checkAssertion(tx, response, 'sign-in', null));
-    const subject = passkey ? await this.tenantSubjectById(company, passkey.userId) : null;
+    return this.#passkeySignIn(`passkey:${shortName}:${response.id}`, response, ctx, db, async () => ({ db, subjectOf: (id) => this.tenantSubjectById(company, id) }));
+  }
+
+  /**
+   * The same on /login and /admin/login, where no firm is named: the ceremony is the
+   * platform's, the passkey a platform administrator's or (not on the administrator's page) a
+   * firm user's, in the firm its user handle names (a Keycloak firm's users have none here).
+   */
+  async passkeyLoginWithoutFirm(response: AuthenticationResponseJSON, platformOnly: boolean, ctx: SignInContext): Promise<LoginResponse> {
+    const platformDb = this.#db.forSchema(PLATFORM_SCHEMA);
+    return this.#passkeySignIn(`passkey:${PLATFORM_SCOPE}:${response.id}`, response, ctx, platformDb, async () => {
+      if (await this.#passkeys.store.byCredentialId(platformDb, response.id)) return { db: platformDb, subjectOf: (id) => this.platformSubjectById(id) };
+      const companyId = platformOnly || !this.ownsFactors ? null : firmOfUserHandle(response.response.userHandle);
+      const company = companyId === null ? null : await this.#companies.get(companyId).catch(() => null);
+      if (!company?.isActive) return null;
+      const db = this.#db.forSchema(company.schemaName);
+      return { db, subjectOf: (id) => this.tenantSubjectById(company, id) };
+    });
+  }
+
+  /**
+   * Takes the ceremony's challenge (from `ceremonyDb`, used once whatever follows), checks the
+   * assertion against the passkey where `owner` finds it, and signs its user in. The throttle
+   * counts failures per passkey and address.
+   */
+  async #passkeySignIn(
+    throttleKey: string, response: AuthenticationResponseJSON, ctx: SignInContext, ceremonyDb: SchemaDb,
+    owner: () => Promise<{ db: SchemaDb; subjectOf(userId: number): Promise<MfaSubject | null> } | null>,
+  ): Promise<LoginResponse> {
+    this.#throttle.assertAllowed(throttleKey, ctx.address);
+    const where = await owner();
+    const challenge = await this.#passkeys.takeChallenge(ceremonyDb, response, 'sign-in', null);
+    const passkey = where && challenge ? await where.db.transaction((tx) => this.#passkeys.verifyAssertion(tx, response, challenge, null)) : null;
+    const subject = passkey ? await where!.subjectOf(passkey.userId) : null;
     if (!subject) {
       this.#throttle.recordFailure(throttleKey, ctx.address);
-      await this.#mfa.events.record(db, { kind: 'sign-in-failed', userId: passkey?.userId ?? null, username: null, method: 'webauthn', ...eventContext(ctx) });
+      if (where) await this.#mfa.events.record(where.db, { kind: 'sign-in-failed', userId: passkey?.userId ?? null, username: null, method: 'webauthn', ...eventContext(ctx) });
       throw new Unauthenticated(PASSKEY_NOT_ACCEPTED);
     }
     this.#throttle.recordSuccess(throttleKey);

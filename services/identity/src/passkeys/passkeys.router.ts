@@ -3,8 +3,9 @@ import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simp
 import type { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
 import { authOf } from '@ledgerline/kit/http/authenticate.ts';
 import { parsePathId } from '@ledgerline/kit/http/path-id.ts';
-import { Conflict, Invalid, Unauthenticated } from '@ledgerline/kit/errors.ts';
-import { TENANT_HEADER } from '@ledgerline/kit/service-module.ts';
+import { Conflict, Unauthenticated } from '@ledgerline/kit/errors.ts';
+import type { Database } from '@ledgerline/kit/db/database.ts';
+import { PLATFORM_SCHEMA } from '@ledgerline/kit/db/tenant-schema.ts';
 import {
   mfaWebauthnOptionsSchema, mfaWebauthnVerifySchema, passkeyLoginVerifySchema, passkeyOptionsSchema, passkeyRegisterSchema, type PasskeyRegisterResponse,
 } from '@ledgerline/contracts/sign-in-security.contracts.ts';
@@ -17,11 +18,11 @@ import type { PasskeyService } from './passkey.service.ts';
 /**
  * Passkeys (README "Sign-in security", docs/using/sign-in-security.md): registering and
  * removing them while signed in, the second step of a sign-in with one, and a sign-in with
- * a discoverable passkey alone. Each browser call comes in two parts: `options` (what to
+ * a discoverable passkey alone (on a firm's page, /login and /admin/login). Each browser call comes in two parts: `options` (what to
  * pass to navigator.credentials) and the browser's answer. The built-in issuer's only.
  */
 export function createPasskeysRouter(deps: {
-  api: ApiRegistry; mfa: MfaService; passkeys: PasskeyService; logins: LoginService; companies: CompanyStore; authenticated: RequestHandler[];
+  api: ApiRegistry; db: Database; mfa: MfaService; passkeys: PasskeyService; logins: LoginService; companies: CompanyStore; authenticated: RequestHandler[];
 }): Router {
   const { api, mfa, passkeys, logins } = deps;
   const router = express.Router();
@@ -91,23 +92,36 @@ export function createPasskeysRouter(deps: {
       async (tx, s) => (await passkeys.checkAssertion(tx, body.response as AuthenticationResponseJSON, 'second-factor', s.userId)) !== null, signInContext(req)));
   }
 
-  // A sign-in without a password names the firm in the path: a passkey is registered to one firm's users.
-  const firmOf = (req: Request): string => {
-    const tenant = req.header(TENANT_HEADER);
-    if (!tenant) throw new Invalid('Sign in on your firm\'s page to use a passkey.');
-    if (!logins.ownsFactors) throw new Conflict(KEYCLOAK_FACTORS);
-    return tenant;
-  };
+  /**
+   * A sign-in without a password: on a firm's path (`/api/{tenant}/auth`) with that firm's
+   * passkeys; on /api/auth (the generic /login) and /api/admin/auth with the platform's
+   * ceremony, the passkey naming its owner (see LoginService.passkeyLoginWithoutFirm).
+   */
+  for (const { prefix, platformOnly, pathTenant } of signInPaths(logins)) {
+    const firmOf = (req: Request): string | null => {
+      const tenant = pathTenant(req);
+      if (tenant && !logins.ownsFactors) throw new Conflict(KEYCLOAK_FACTORS);
+      return tenant;
+    };
+    const whose = platformOnly ? 'the platform administrator\'s passkeys' : 'the firm\'s passkeys on /api/{tenant}/auth; on /api/auth any passkey: a platform administrator\'s, or a firm user\'s whose firm it names';
 
-  api.route(router, {
-    method: 'post', path: '/api/auth/passkey-login/options', public: true,
-    summary: 'Sign-in with a passkey alone: the options for navigator.credentials.get() (any of the firm\'s passkeys; the person verified at the device)',
-  }, async ({ req }) => passkeys.signInOptions(await logins.firmDb(firmOf(req))));
+    api.route(router, {
+      method: 'post', path: `${prefix}/passkey-login/options`, public: true,
+      summary: `Sign-in with a passkey alone: the options for navigator.credentials.get() (no credential named; the person verified at the device). Answered by ${whose}`,
+    }, async ({ req }) => {
+      const tenant = firmOf(req);
+      return passkeys.signInOptions(tenant ? await logins.firmDb(tenant) : deps.db.forSchema(PLATFORM_SCHEMA));
+    });
 
-  api.route(router, {
-    method: 'post', path: '/api/auth/passkey-login/verify', public: true, body: passkeyLoginVerifySchema,
-    summary: 'Completes a sign-in with a passkey alone → { token, user, tenant }: the passkey is both factors. 401 when it is not accepted',
-  }, ({ req, body }) => logins.passkeyLogin(firmOf(req), body.response as AuthenticationResponseJSON, signInContext(req)));
+    api.route(router, {
+      method: 'post', path: `${prefix}/passkey-login/verify`, public: true, body: passkeyLoginVerifySchema,
+      summary: 'Completes a sign-in with a passkey alone → { token, user, tenant }: the passkey is both factors. 401 when it is not accepted',
+    }, ({ req, body }) => {
+      const tenant = firmOf(req);
+      const response = body.response as AuthenticationResponseJSON;
+      return tenant ? logins.passkeyLogin(tenant, response, signInContext(req)) : logins.passkeyLoginWithoutFirm(response, platformOnly, signInContext(req));
+    });
+  }
 
   return router;
 }
