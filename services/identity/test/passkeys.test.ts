@@ -286,7 +286,7 @@ describe('a passkey as the factor a firm requires', () => {
   it('an unenrolled CPA adds a passkey with the setup challenge, which signs them in; the next sign-in asks for it', async () => {
     const device = new SoftwareAuthenticator(ORIGIN);
     const r = await call<{ mfaSetupRequired?: true; challenge: string }>('POST', `/api/${BETA}/auth/login`, null, { username: name('cpa', BETA), password: PASSWORD });
-    expect(r.body).toEqual({ mfaSetupRequired: true, challenge: expect.any(String) });
+    expect(r.body).toEqual({ mfaSetupRequired: true, challenge: expect.any(String), methods: ['totp', 'webauthn'] });
     // Neither another firm's path nor a call without the challenge (or a token) starts it.
     expect(await call('POST', `/api/${ACME}/auth/passkeys/options`, null, { challenge: r.body.challenge })).toEqual(EXPIRED);
     expect((await call('POST', `/api/${BETA}/auth/passkeys/options`, null, {})).status).toBe(401);

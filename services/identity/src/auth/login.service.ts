@@ -1,14 +1,14 @@
 import type { TokenIssuer } from '@ledgerline/kit/auth/token-issuer.ts';
 import type { Database, Queryable, SchemaDb } from '@ledgerline/kit/db/database.ts';
 import { PLATFORM_SCHEMA } from '@ledgerline/kit/db/tenant-schema.ts';
-import { NotFound, Unauthenticated } from '@ledgerline/kit/errors.ts';
+import { Conflict, NotFound, Unauthenticated } from '@ledgerline/kit/errors.ts';
 import type { Company, User } from '@ledgerline/contracts/identity.contracts.ts';
 import type { LoginResponse } from '@ledgerline/contracts/auth.contracts.ts';
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import type { CodeMethod, LoginOutcome, MfaMethod } from '@ledgerline/contracts/sign-in-security.contracts.ts';
-import { CHALLENGE_EXPIRED, eventContext, WRONG_CODE, type MfaService } from '../mfa/mfa.service.ts';
+import { CHALLENGE_EXPIRED, eventContext, KEYCLOAK_FACTORS, WRONG_CODE, type MfaService } from '../mfa/mfa.service.ts';
 import { PLATFORM_SCOPE, type MfaSubject, type SignInContext } from '../mfa/mfa-subject.ts';
-import type { IdentityProvider } from '../providers/identity-provider.ts';
+import { SecondFactorSetupRequired, type IdentityProvider } from '../providers/identity-provider.ts';
 import { TENANT_NOT_FOUND, type CompanyStore } from '../tenants/company.store.ts';
 import type { UserStore } from '../users/user.store.ts';
 import type { LoginThrottle } from './login-throttle.ts';
@@ -68,12 +68,20 @@ export class LoginService {
     const throttleKey = `${shortName}:${username}`;
     this.#throttle.assertAllowed(throttleKey, ctx.address);
     const db = this.#db.forSchema(company.schemaName);
-    const token = await this.#provider.login(shortName, username, password);
     const found = await this.#users.findByUsername(db, username);
+    let token: string | null;
+    try {
+      token = await this.#provider.login(shortName, username, password);
+    } catch (e) {
+      if (!(e instanceof SecondFactorSetupRequired)) throw e;
+      // The realm accepted the password and asks for an authenticator first: the portal's setup step.
+      if (found) return this.#mfa.realmStep(this.#tenantSubject(company, found), throttleKey, password, 'setup');
+      token = null;
+    }
     if (!token || !found) {
       if (found && !this.ownsFactors && (await this.#provider.asksForOtp(shortName, username))) {
         // The realm refused password and no code alike: its code goes with the password next.
-        return this.#mfa.realmCodeStep(this.#tenantSubject(company, found), throttleKey, password);
+        return this.#mfa.realmStep(this.#tenantSubject(company, found), throttleKey, password, 'verify');
       }
       this.#throttle.recordFailure(throttleKey, ctx.address);
       await this.#mfa.events.record(db, { kind: 'sign-in-failed', userId: found?.id ?? null, username, method: 'password', ...eventContext(ctx) });
@@ -83,6 +91,12 @@ export class LoginService {
     if (this.ownsFactors) {
       const step = await this.#mfa.nextStep(subject, throttleKey);
       if (step) return step;
+    } else if (await this.#mfa.required(subject)) {
+      // The realm let in, with the password alone, a user the policy requires a factor of (one
+      // removed in the realm, or a realm that fell behind the policy): it asks them to set one up
+      // from now on, and this sign-in goes through the setup (the realm's token is not used).
+      await this.#provider.requireSecondFactor(shortName, [{ id: found.id, username: found.username, required: true }]);
+      return this.#mfa.realmStep(subject, throttleKey, password, 'setup');
     }
     this.#throttle.recordSuccess(throttleKey);
     return this.#complete(subject, ctx, 'password', token);
@@ -224,6 +238,35 @@ export class LoginService {
     return this.#complete(subject, ctx, 'webauthn');
   }
 
+  /**
+   * The setup step of a Keycloak firm's user: the authenticator the portal set up with them,
+   * confirmed with a code from it, becomes their OTP credential in the realm, and the realm
+   * signs them in with the password the challenge carries and that code. The realm keeps no
+   * recovery codes for the direct grant: none are answered.
+   */
+  async confirmRealmAuthenticator(s: MfaSubject, challenge: string, code: string, ctx: SignInContext): Promise<LoginResponse & { recoveryCodes: string[] }> {
+    const company = s.company!;
+    const token = challengeToken(challenge);
+    let realmToken: string | null = null;
+    const confirmed = await this.#mfa.withChallenge(s, token, 'setup', async (tx) => {
+      const secret = await this.#mfa.takePendingTotp(tx, s, code, ctx);
+      if (!secret) return { ok: false, message: WRONG_CODE };
+      const password = await this.#mfa.realmPassword(tx, s, token);
+      await this.#provider.addAuthenticator(company.shortName, s.username, secret);
+      realmToken = password ? await this.#provider.login(company.shortName, s.username, password, code) : null;
+      // Thrown, so nothing of this step stays: the realm changed the password meanwhile, say.
+      if (!realmToken) throw new Unauthenticated(CHALLENGE_EXPIRED);
+      return { ok: true, value: undefined };
+    });
+    if (!confirmed.ok) {
+      if (confirmed.challenge) this.#throttle.recordFailure(confirmed.challenge.throttleKey, ctx.address);
+      throw new Unauthenticated(confirmed.message);
+    }
+    await this.#mfa.challenges.delete(s.db, token);
+    this.#throttle.recordSuccess(confirmed.challenge.throttleKey);
+    return { recoveryCodes: [], ...(await this.#complete(s, ctx, 'totp', realmToken!)) };
+  }
+
   /** Completes a sign-in whose setup challenge was just used to enrol a factor. */
   async completeSetup(subject: MfaSubject, throttleKey: string, ctx: SignInContext, method: 'totp' | 'webauthn'): Promise<LoginResponse> {
     this.#throttle.recordSuccess(throttleKey);
@@ -281,11 +324,13 @@ export class LoginService {
         tenant: null,
       };
     }
+    // A Keycloak firm's users sign in with the realm's token only: the portal never issues one past the realm.
+    if (!ownToken && !providerToken) throw new Conflict(KEYCLOAK_FACTORS);
     const found = (await this.#users.find(s.db, s.userId))!;
     await this.#users.recordLogin(s.db, found.id);
-    const token = ownToken || !providerToken ? await this.#issuer.sign({
+    const token = ownToken ? await this.#issuer.sign({
       sub: String(found.id), username: found.username, fullName: found.fullName, role: found.roleName, tenant: s.company.shortName, platformAdmin: false, sessionId,
-    }) : providerToken;
+    }) : providerToken!;
     const { createdAt: _createdAt, ...user } = found;
     return { token, user: { ...user, tenant: s.company.shortName, platformAdmin: false }, tenant: tenantSummary(s.company) };
   }

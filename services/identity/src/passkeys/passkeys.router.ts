@@ -10,8 +10,8 @@ import {
   mfaWebauthnOptionsSchema, mfaWebauthnVerifySchema, passkeyLoginVerifySchema, passkeyOptionsSchema, passkeyRegisterSchema, type PasskeyRegisterResponse,
 } from '@ledgerline/contracts/sign-in-security.contracts.ts';
 import { challengeToken, type LoginService } from '../auth/login.service.ts';
-import type { MfaService } from '../mfa/mfa.service.ts';
-import { callerSubjectOf, challengeOrTokenOf, KEYCLOAK_FACTORS, signInContext, signInPaths } from '../mfa/mfa.router.ts';
+import { KEYCLOAK_FACTORS, type MfaService } from '../mfa/mfa.service.ts';
+import { callerSubjectOf, challengeOrTokenOf, signInContext, signInPaths } from '../mfa/mfa.router.ts';
 import type { CompanyStore } from '../tenants/company.store.ts';
 import type { PasskeyService } from './passkey.service.ts';
 
@@ -31,6 +31,12 @@ export function createPasskeysRouter(deps: {
   const challengeOrToken = challengeOrTokenOf(before);
 
   for (const { prefix, platformOnly, who, pathTenant, challengeSubject } of signInPaths(logins)) {
+    // A Keycloak firm's user sets up the realm's factor (an authenticator app) at sign-in, never a portal passkey.
+    const setupSubject = async (req: Request, challenge: string) => {
+      const subject = await challengeSubject(req, challenge);
+      if (subject.company && !logins.ownsFactors) throw new Conflict(KEYCLOAK_FACTORS);
+      return subject;
+    };
 
     api.route(router, {
       method: 'get', path: `${prefix}/passkeys`, before, summary: `Passkeys of ${who}: name, added, last used`,
@@ -44,7 +50,7 @@ export function createPasskeysRouter(deps: {
       summary: 'Starts adding a passkey (signed in, or with a login\'s setup challenge) → the options for navigator.credentials.create() (the challenge lives 5 minutes, once)',
     }, async ({ req, res, body }) => {
       if (!body.challenge) return passkeys.registrationOptions(await callerSubject(res, platformOnly), authOf(res).claims.fullName);
-      const subject = await challengeSubject(req, body.challenge);
+      const subject = await setupSubject(req, body.challenge);
       const live = await mfa.withChallenge(subject, challengeToken(body.challenge), 'setup', async () => ({ ok: true, value: undefined }));
       if (!live.ok) throw new Unauthenticated(live.message);
       return passkeys.registrationOptions(subject, subject.username);
@@ -60,7 +66,7 @@ export function createPasskeysRouter(deps: {
         const subject = await callerSubject(res, platformOnly);
         return subject.db.transaction((tx) => passkeys.register(tx, subject, body.name, response, ctx));
       }
-      const subject = await challengeSubject(req, body.challenge);
+      const subject = await setupSubject(req, body.challenge);
       const token = challengeToken(body.challenge);
       const added = await mfa.withChallenge(subject, token, 'setup', async (tx) => ({ ok: true, value: await passkeys.register(tx, subject, body.name, response, ctx) }));
       if (!added.ok) throw new Unauthenticated(added.message);
