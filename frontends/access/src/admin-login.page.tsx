@@ -7,6 +7,7 @@ import { LoginForm } from './login-form.tsx';
 import { LoginFrame } from './login-frame.tsx';
 import { NETWORK_ERROR, requestLogin } from './login.api.ts';
 import { SecondFactorStep, type SecondStep } from './second-factor-step.tsx';
+import { PasskeySignInOption } from './passkey-sign-in.tsx';
 import { useSignIn } from './use-sign-in.ts';
 
 /** /admin/login (spec 000 §2): the platform administrator's own sign-in. */
@@ -41,9 +42,12 @@ export function AdminLoginPage() {
         </Link>
       }
     >
-      {second
-        ? <SecondFactorStep authBase="/api/admin/auth" step={second} onSignedIn={signedIn} onCancel={() => setSecond(null)} />
-        : <LoginForm submitLabel="Sign In as Administrator" onSubmit={submit} />}
+      {second ? <SecondFactorStep authBase="/api/admin/auth" step={second} onSignedIn={signedIn} onCancel={() => setSecond(null)} /> : (
+        <>
+          <LoginForm submitLabel="Sign In as Administrator" onSubmit={submit} />
+          <PasskeySignInOption authBase="/api/admin/auth" onSignedIn={signedIn} />
+        </>
+      )}
     </LoginFrame>
   );
 }

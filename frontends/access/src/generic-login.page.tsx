@@ -6,6 +6,7 @@ import { LoginFrame } from './login-frame.tsx';
 import { NETWORK_ERROR, requestLogin } from './login.api.ts';
 import { SUPPORT_EMAIL } from './support.ts';
 import { SecondFactorStep, type SecondStep } from './second-factor-step.tsx';
+import { PasskeySignInOption } from './passkey-sign-in.tsx';
 import { useSignIn } from './use-sign-in.ts';
 
 /** /login (spec 000 §2): platform administrators and any firm's user by username. */
@@ -40,9 +41,13 @@ export function GenericLoginPage() {
         </>
       }
     >
-      {second
-        ? <SecondFactorStep authBase="/api/auth" step={second} onSignedIn={(response) => signIn(response, '/')} onCancel={() => setSecond(null)} />
-        : <LoginForm submitLabel="Sign In" onSubmit={submit} />}
+      {second ? <SecondFactorStep authBase="/api/auth" step={second} onSignedIn={(response) => signIn(response, '/')} onCancel={() => setSecond(null)} /> : (
+        <>
+          <LoginForm submitLabel="Sign In" onSubmit={submit} />
+          {/* No firm named: the passkey the person picks says whose it is (a firm user's or a platform administrator's). */}
+          <PasskeySignInOption authBase="/api/auth" onSignedIn={(response) => signIn(response, '/')} />
+        </>
+      )}
     </LoginFrame>
   );
 }

@@ -3,7 +3,7 @@ import { Button } from 'primereact/button';
 import { Message } from 'primereact/message';
 import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import type { LoginResponse } from '@ledgerline/contracts/auth.contracts.ts';
-import { signWithPasskey } from '@ledgerline/ui/passkeys.ts';
+import { passkeysSupported, signWithPasskey } from '@ledgerline/ui/passkeys.ts';
 import { postPublic } from './login.api.ts';
 
 /**
@@ -39,4 +39,13 @@ export function PasskeyButton({ optionsUrl, verifyUrl, challenge, label = 'Use a
       <Button type="button" className="login-form__submit" label={label} icon="pi pi-key" outlined={outlined} loading={pending} onClick={() => void run()} />
     </div>
   );
+}
+
+/**
+ * "Sign in with a passkey" under a sign-in form (`authBase`: the firm's, /api/auth or
+ * /api/admin/auth), where the browser can use passkeys at all.
+ */
+export function PasskeySignInOption({ authBase, onSignedIn }: { authBase: string; onSignedIn(response: LoginResponse): void }) {
+  if (!passkeysSupported()) return null;
+  return <PasskeyButton optionsUrl={`${authBase}/passkey-login/options`} verifyUrl={`${authBase}/passkey-login/verify`} label="Sign in with a passkey" outlined onSignedIn={onSignedIn} />;
 }

@@ -1,6 +1,6 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { LoginResponse } from '@ledgerline/contracts/auth.contracts.ts';
-import type { MfaMethod, MfaRequiredResponse, MfaSetupRequiredResponse, TotpConfirmResponse, TotpSetupResponse } from '@ledgerline/contracts/sign-in-security.contracts.ts';
+import type { MfaMethod, MfaRequiredResponse, MfaSetupRequiredResponse, SetupMethod, TotpConfirmResponse, TotpSetupResponse } from '@ledgerline/contracts/sign-in-security.contracts.ts';
 import { CodeForm, TotpEnrolment } from '@ledgerline/ui/totp-enrolment.tsx';
 import { passkeysSupported } from '@ledgerline/ui/passkeys.ts';
 import { postPublic } from './login.api.ts';
@@ -19,7 +19,7 @@ export function SecondFactorStep({ authBase, step, onSignedIn, onCancel }: { aut
   return (
     <>
       {'mfaSetupRequired' in step
-        ? <SetupStep authBase={authBase} challenge={step.challenge} onSignedIn={onSignedIn} />
+        ? <SetupStep authBase={authBase} challenge={step.challenge} methods={step.methods} onSignedIn={onSignedIn} />
         : <CodeStep authBase={authBase} challenge={step.challenge} methods={step.methods} onSignedIn={onSignedIn} />}
       <button type="button" className="mfa-step__switch" onClick={onCancel}>Back to sign in</button>
     </>
@@ -79,8 +79,14 @@ function CodeStep({ authBase, challenge, methods: offered, onSignedIn }: { authB
   );
 }
 
-function SetupStep({ authBase, challenge, onSignedIn }: { authBase: string; challenge: string; onSignedIn(response: LoginResponse): void }) {
-  const [signedIn, setSignedIn] = useState<LoginResponse | null>(null);
+/**
+ * The setup: an authenticator app (its recovery codes to keep, where the portal keeps the
+ * factor), or a passkey where the portal offers one (`methods`; a Keycloak realm takes an app only).
+ */
+function SetupStep({ authBase, challenge, methods, onSignedIn }: { authBase: string; challenge: string; methods: SetupMethod[]; onSignedIn(response: LoginResponse): void }) {
+  // The sign-in the confirmation completed waits for "I saved them" (the ref: no recovery codes go on at once, before a render).
+  const signedIn = useRef<LoginResponse | null>(null);
+  const [confirmed, setConfirmed] = useState(false);
   const [withPasskey, setWithPasskey] = useState(false);
   const call = async <T,>(path: string, body: object): Promise<T> => {
     const r = await postPublic<T>(`${authBase}${path}`, { challenge, ...body });
@@ -94,14 +100,15 @@ function SetupStep({ authBase, challenge, onSignedIn }: { authBase: string; chal
         start={() => call<TotpSetupResponse>('/mfa/totp/setup', {})}
         confirm={async (code) => {
           const { recoveryCodes, ...login } = await call<TotpConfirmResponse>('/mfa/totp/confirm', { code });
-          setSignedIn(login as LoginResponse);
+          signedIn.current = login as LoginResponse;
+          setConfirmed(true);
           return recoveryCodes;
         }}
         doneLabel="Continue"
-        onDone={() => { if (signedIn) onSignedIn(signedIn); }}
+        onDone={() => { if (signedIn.current) onSignedIn(signedIn.current); }}
       />}
       {/* Until the authenticator is confirmed, a passkey can be the factor instead (a browser without WebAuthn is not offered it). */}
-      {!signedIn && passkeysSupported() && (
+      {!confirmed && methods.includes('webauthn') && passkeysSupported() && (
         <button type="button" className="mfa-step__switch" onClick={() => setWithPasskey(!withPasskey)}>
           {withPasskey ? 'Use an authenticator app instead' : 'Use a passkey instead'}
         </button>

@@ -13,8 +13,7 @@ import { fetchTenantInfo, NETWORK_ERROR, requestLogin, type TenantInfo } from '.
 import type { LoginOutcome as LoginAnswer } from '@ledgerline/contracts/sign-in-security.contracts.ts';
 import { EmailSignIn, useSignInLink } from './email-sign-in.tsx';
 import { SecondFactorStep, type SecondStep } from './second-factor-step.tsx';
-import { passkeysSupported } from '@ledgerline/ui/passkeys.ts';
-import { PasskeyButton } from './passkey-sign-in.tsx';
+import { PasskeySignInOption } from './passkey-sign-in.tsx';
 import { useSignIn } from './use-sign-in.ts';
 
 /** The firm's facts do not change while someone signs in. */
@@ -92,9 +91,7 @@ function TenantLoginForm({ tenant }: { tenant: TenantInfo }) {
             firstPaint={firstPaint}
             banner={(error ?? linkError) && <Message severity="error" text={(error ?? linkError)!} className="login-form__banner" />}
           />
-          {tenant.passkeySignIn && passkeysSupported() && (
-            <PasskeyButton optionsUrl={`${authBase}/passkey-login/options`} verifyUrl={`${authBase}/passkey-login/verify`} label="Sign in with a passkey" outlined onSignedIn={signedIn} />
-          )}
+          {tenant.passkeySignIn && <PasskeySignInOption authBase={authBase} onSignedIn={signedIn} />}
           {tenant.clientEmailSignIn && (
             <button type="button" className="mfa-step__switch" onClick={() => setByEmail(true)}>E-mail me a sign-in code</button>
           )}

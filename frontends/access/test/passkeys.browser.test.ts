@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { CDPSession, Page } from 'playwright-core';
-import { apiClient } from '@ledgerline/server/portal-harness.ts';
+import { apiClient, TEST_ADMIN } from '@ledgerline/server/portal-harness.ts';
 import { freePort } from '@ledgerline/kit/testing/free-port.ts';
 import { expectToast, startPortalBrowser, submitLogin, uniqueSuffix, type PortalBrowser } from '../../ui/test/portal-browser.ts';
 
@@ -9,7 +9,8 @@ import { expectToast, startPortalBrowser, submitLogin, uniqueSuffix, type Portal
  * authenticator with resident keys and the user verified): a CPA adds a passkey in
  * Security, signs in with it alone on the firm's page, uses it as the second step after the
  * password, and removes it; where the firm requires a second factor, an unenrolled CPA sets up
- * a passkey instead of an authenticator app at sign-in. The portal's public URL is the page's origin: passkeys are
+ * a passkey instead of an authenticator app at sign-in; the generic sign-in page finds the firm
+ * of the passkey offered, and the platform administrator signs in with one on their own page. The portal's public URL is the page's origin: passkeys are
  * bound to its host (localhost: a secure context without TLS).
  */
 const suffix = uniqueSuffix();
@@ -25,6 +26,7 @@ describe('passkeys in Chromium', () => {
   let page: Page;
   let cdp: CDPSession;
   let authenticatorId = '';
+  let cpaCredentialId = '';
 
   beforeAll(async () => {
     const port = await freePort();
@@ -75,6 +77,7 @@ describe('passkeys in Chromium', () => {
     // Discoverable: it can sign in without a username.
     expect(stored[0]!.isResidentCredential).toBe(true);
     expect(stored[0]!.rpId).toBe('localhost');
+    cpaCredentialId = stored[0]!.credentialId;
     await page.setViewportSize({ width: 390, height: 900 });
     const section = page.locator('section[aria-labelledby="security-passkeys"]');
     await section.scrollIntoViewIfNeeded();
@@ -156,5 +159,38 @@ describe('passkeys in Chromium', () => {
     await submitLogin(page, newcomer.username, PASSWORD);
     await page.getByRole('button', { name: 'Use a passkey' }).click();
     await reachDashboard();
+  });
+  it('on the generic sign-in page, the passkey alone finds its firm', async () => {
+    // The device keeps the CPA's passkey removed on the server: only the one still registered is offered.
+    await cdp.send('WebAuthn.removeCredential', { authenticatorId, credentialId: cpaCredentialId });
+    await signOut();
+    await page.goto(`${baseUrl}/login`);
+    await page.getByRole('button', { name: 'Sign in with a passkey' }).waitFor();
+    await portal.screenshot(page, 'passkeys-generic-sign-in');
+    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    // Where the generic page's password sign-in goes too, signed in as the passkey's owner.
+    await page.waitForURL(`${baseUrl}/`);
+    await page.locator('.app-header').getByText(newcomer.fullName).waitFor();
+    expect(await page.evaluate(() => JSON.parse(localStorage.getItem('currentTenant') ?? 'null')?.shortName)).toBe(firm.shortName);
+  });
+
+  it('the platform administrator adds a passkey and signs in with it alone on the administrator\'s page', async () => {
+    await signOut();
+    await cdp.send('WebAuthn.clearCredentials', { authenticatorId });
+    await page.goto(`${baseUrl}/admin/login`);
+    await submitLogin(page, TEST_ADMIN.username, TEST_ADMIN.password, 'Sign In as Administrator');
+    await page.waitForURL('**/admin/dashboard');
+    await page.goto(`${baseUrl}/account-settings`);
+    await page.locator('#passkey-name').fill('Admin laptop');
+    await page.getByRole('button', { name: 'Add a passkey' }).click();
+    await expectToast(page, 'Passkey added', '"Admin laptop" can now sign you in.');
+    expect(await credentials()).toHaveLength(1);
+    await signOut();
+    await page.goto(`${baseUrl}/admin/login`);
+    await page.getByRole('button', { name: 'Sign in with a passkey' }).waitFor();
+    await portal.screenshot(page, 'passkeys-admin-sign-in');
+    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    await page.waitForURL('**/admin/dashboard');
+    await expectToast(page, 'Admin Access Granted');
   });
 });

@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { apiClient } from '@ledgerline/server/portal-harness.ts';
 import { totpCode } from '@ledgerline/identity/mfa/totp.ts';
 import { mailpit } from '@ledgerline/kit/testing/mailpit.ts';
+import { launchBrowser } from '@ledgerline/kit/testing/browser.ts';
 import { expectToast, startPortalBrowser, submitLogin, uniqueSuffix, type PortalBrowser } from '../../ui/test/portal-browser.ts';
 
 /**
@@ -166,10 +167,27 @@ describe('second factors in Chromium', () => {
   });
 
   it('sign out everywhere ends the session of a second browser', async () => {
-    const call = apiClient(baseUrl);
-    const other = await call<{ token: string }>('POST', `/api/${firm.shortName}/auth/login`, null, { username: people.client.username, password: PASSWORD });
-    expect(other.status).toBe(200);
-    expect((await call('GET', `/api/${firm.shortName}/auth/me`, other.body.token)).status).toBe(200);
+    // A second Chromium (its own profile: another device), signed in as the same client.
+    const second = await launchBrowser();
+    try {
+      const otherPage = await second.newPage(baseUrl);
+      await otherPage.goto(`${baseUrl}/${firm.shortName}/login`);
+      await submitLogin(otherPage, people.client.username, PASSWORD);
+      await otherPage.waitForURL((url) => !url.pathname.endsWith('/login'));
+      const otherToken = await otherPage.evaluate(() => localStorage.getItem('token'));
+      expect(otherToken).toEqual(expect.any(String));
+      await signOutEverywhere();
+      // The other browser's token is refused: its next page says the session has ended.
+      expect((await apiClient(baseUrl)('GET', `/api/${firm.shortName}/auth/me`, otherToken)).status).toBe(401);
+      await otherPage.goto(`${baseUrl}/${firm.shortName}/account-settings`);
+      await otherPage.getByText('Your session has ended. Please sign in again.').first().waitFor();
+    } finally {
+      await second.close();
+    }
+  });
+
+  /** Signs the client in on the first browser and signs out everywhere from Security. */
+  const signOutEverywhere = async () => {
     // Signed out of what the step before may have left signed in, then in with the password.
     await page.goto(baseUrl);
     await page.evaluate(() => localStorage.clear());
@@ -188,6 +206,5 @@ describe('second factors in Chromium', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.getByRole('button', { name: 'Sign out everywhere' }).click();
     await page.waitForURL((url) => url.pathname.endsWith('/login'));
-    expect((await call('GET', `/api/${firm.shortName}/auth/me`, other.body.token)).status).toBe(401);
-  });
+  };
 });

@@ -16,8 +16,8 @@ import { showToast } from '@ledgerline/ui/toast-store.ts';
 const passkeysPath = () => apiPath('auth/passkeys');
 
 /**
- * The signed-in user's passkeys: each is a second step at sign-in, and signs in on the
- * firm's page without a password. Adding one runs the browser's prompt; `onChange` lets the
+ * The signed-in user's passkeys: each is a second step at sign-in, and signs in without a
+ * password on the sign-in pages. Adding one runs the browser's prompt; `onChange` lets the
  * panel refresh the factor status.
  */
 export function PasskeysSection({ onChange }: { onChange(): Promise<void> }) {

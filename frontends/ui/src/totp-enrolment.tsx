@@ -11,9 +11,9 @@ import { failureReason } from '@ledgerline/ui/server-message.ts';
 export interface TotpEnrolmentProps {
   /** POST …/mfa/totp/setup. */
   start(): Promise<TotpSetupResponse>;
-  /** POST …/mfa/totp/confirm; resolves with the recovery codes, or rejects with the message to show. */
+  /** POST …/mfa/totp/confirm; resolves with the recovery codes (none where a Keycloak realm keeps the authenticator), or rejects with the message to show. */
   confirm(code: string): Promise<string[]>;
-  /** After the user ticked "I saved them". */
+  /** After the user ticked "I saved them", or at once when there are no codes to keep. */
   onDone(): void;
   doneLabel: string;
 }
@@ -53,7 +53,9 @@ export function TotpEnrolment({ start, confirm, onDone, doneLabel }: TotpEnrolme
         onSubmit={async (code) => {
           setError(null);
           try {
-            setCodes(await confirm(code));
+            const recoveryCodes = await confirm(code);
+            if (recoveryCodes.length) setCodes(recoveryCodes);
+            else onDone();
           } catch (err) {
             setError(failureReason(err));
           }

@@ -17,10 +17,15 @@ export interface MfaRequiredResponse {
   methods: MfaMethod[];
 }
 
+/** The factors a setup at sign-in can add: an authenticator app, or a passkey (where the portal keeps the factors). */
+export type SetupMethod = Extract<MfaMethod, 'totp' | 'webauthn'>;
+
 /** The firm requires a second factor the user has not set up: enrol with this challenge, then sign in. */
 export interface MfaSetupRequiredResponse {
   mfaSetupRequired: true;
   challenge: string;
+  /** What may be set up: both on the built-in issuer; an authenticator app where a Keycloak realm keeps the factors. */
+  methods: SetupMethod[];
 }
 
 /** Every login form's answer. */
@@ -68,7 +73,7 @@ export interface RecoveryCodesResponse {
   recoveryCodes: string[];
 }
 
-/** With a setup challenge, confirming also completes the sign-in. */
+/** With a setup challenge, confirming also completes the sign-in (no recovery codes where a Keycloak realm keeps the authenticator). */
 export type TotpConfirmResponse = RecoveryCodesResponse & Partial<LoginResponse>;
 
 export interface MfaStatus {

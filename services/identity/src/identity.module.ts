@@ -38,6 +38,7 @@ import { MAIL_JOB, mailJob } from '@ledgerline/kit/mail/mail-job.ts';
 import { createJobQueue } from '@ledgerline/kit/scheduler/job-queue.ts';
 import { startScheduler, type Scheduler } from '@ledgerline/kit/scheduler/scheduler.ts';
 import { createMfaRouter } from './mfa/mfa.router.ts';
+import { applyPolicyToProvider } from './mfa/realm-policy.ts';
 import { PasskeyService, relyingPartyOf } from './passkeys/passkey.service.ts';
 import { createPasskeysRouter } from './passkeys/passkeys.router.ts';
 
@@ -104,11 +105,11 @@ export const identityModule: ServiceModule = {
         createAuthRouter({ api, db, logins, mfa, companies, authenticated }),
         createCompaniesRouter({ api, companies, tenants, authenticated }),
         createAdminOverviewRouter({ api, db, companies, users, authenticated }),
-        createRolesRouter({ api, roles, provider, authenticated, tenantOf }),
+        createRolesRouter({ api, roles, provider, authenticated, tenantOf, applyPolicy: (t) => applyPolicyToProvider({ provider, mfa, users }, t.company, t.db) }),
         createFirmMovesRouter({ api, companies, exports: firmExports, imports: firmImports, authenticated, tenantOf }),
-        createUsersRouter({ api, users, userService: new UserService(users, provider), authenticated, tenantOf }),
-        createMfaRouter({ api, db, mfa, logins, emailSignIn, sessions, companies, users, authenticated, tenantOf }),
-        createPasskeysRouter({ api, mfa, passkeys, logins, companies, authenticated }),
+        createUsersRouter({ api, users, userService: new UserService(users, provider, (db, role) => mfa.requiredForRole(db, role)), authenticated, tenantOf }),
+        createMfaRouter({ api, db, mfa, logins, emailSignIn, sessions, companies, users, provider, authenticated, tenantOf }),
+        createPasskeysRouter({ api, db, mfa, passkeys, logins, companies, authenticated }),
       ],
       async start() {
         // Identity's own tables in every firm's schema; the other services follow tenant events.

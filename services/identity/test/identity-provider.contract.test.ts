@@ -4,7 +4,8 @@ import type { PortalClaims } from '@ledgerline/kit/auth/claims.ts';
 import { createTokenVerifier } from '@ledgerline/kit/auth/token-verifier.ts';
 import { Unauthenticated, Unavailable } from '@ledgerline/kit/errors.ts';
 import { realServerUrl } from '@ledgerline/kit/testing/real-servers.ts';
-import type { IdentityProvider } from '../src/providers/identity-provider.ts';
+import { SecondFactorSetupRequired, type IdentityProvider } from '../src/providers/identity-provider.ts';
+import { totpCode } from '../src/mfa/totp.ts';
 import { KeycloakIdentityProvider } from '../src/providers/keycloak-identity-provider.ts';
 import {
   TEST_REALM_PREFIX,
@@ -233,6 +234,42 @@ if (keycloakUrl) {
         expect(await sessionsOf()).toBe(1);
         await provider.upsertUser(tenant, { ...omar, role: 'Client', password: undefined });
         expect(await sessionsOf()).toBe(0);
+      } finally {
+        await provider.close();
+        await admin.realms.del({ realm }, { catchNotFound: true });
+      }
+    });
+  });
+
+  describe('Keycloak second factors of a user', () => {
+    it('a user required a factor is refused with SecondFactorSetupRequired after the right password only; an added authenticator\'s code then signs them in; a reset removes it', async () => {
+      const admin = await keycloakTestAdmin(keycloakUrl);
+      const tenant = tenantName();
+      const realm = `${TEST_REALM_PREFIX}${tenant}`;
+      const provider = new KeycloakIdentityProvider({ url: keycloakUrl, ...keycloakAdminCredentials(), realmPrefix: TEST_REALM_PREFIX });
+      const secret = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+      try {
+        await provider.provisionTenant(tenant, ROLES);
+        const pia = { id: 79, username: 'pia', fullName: 'Pia Park', role: 'CPA' };
+        await provider.upsertUser(tenant, { ...pia, password: 'pia-pass-1', secondFactorRequired: true });
+        await expect(provider.login(tenant, 'pia', 'pia-pass-1')).rejects.toBeInstanceOf(SecondFactorSetupRequired);
+        expect(await provider.usersWithAuthenticator(tenant)).toEqual(new Set());
+        await provider.addAuthenticator(tenant, 'pia', secret);
+        expect(await provider.usersWithAuthenticator(tenant)).toEqual(new Set([79]));
+        expect(await provider.asksForOtp(tenant, 'pia')).toBe(true);
+        expect(await provider.login(tenant, 'pia', 'pia-pass-1', totpCode(secret))).toMatch(JWT);
+        // Lifted and set again as the policy says; a reset takes the authenticator away and asks for one again.
+        await provider.requireSecondFactor(tenant, [{ id: 79, username: 'pia', required: false }]);
+        await provider.resetSecondFactors(tenant, { id: 79, username: 'pia', required: true });
+        expect(await provider.asksForOtp(tenant, 'pia')).toBe(false);
+        await expect(provider.login(tenant, 'pia', 'pia-pass-1')).rejects.toBeInstanceOf(SecondFactorSetupRequired);
+        await provider.requireSecondFactor(tenant, [{ id: 79, username: 'pia', required: false }, { id: 80, username: 'nobody', required: true }]);
+        expect(await provider.login(tenant, 'pia', 'pia-pass-1')).toMatch(JWT);
+        // A wrong password is refused as any is, required action or not.
+        await provider.requireSecondFactor(tenant, [{ id: 79, username: 'pia', required: true }]);
+        expect(await provider.login(tenant, 'pia', 'not-pias-password')).toBeNull();
+        const [user] = await admin.users.find({ realm, username: 'pia', exact: true });
+        expect(user!.requiredActions).toEqual(['CONFIGURE_TOTP']);
       } finally {
         await provider.close();
         await admin.realms.del({ realm }, { catchNotFound: true });

@@ -210,11 +210,71 @@ describe('signing in with a passkey alone', () => {
     expect((await events(BETA, ids[`${ACME}_client`]!)).filter((e) => e.kind === 'sign-in')).toEqual([]);
   });
 
-  it('needs the firm\'s page, and bad input is a 400', async () => {
-    expect(await call('POST', '/api/auth/passkey-login/options', null)).toEqual({ status: 400, body: { message: 'Sign in on your firm\'s page to use a passkey.' } });
+  it('an unknown firm is a 404, and bad input is a 400', async () => {
     expect((await call('POST', '/api/nosuchfirm/auth/passkey-login/options', null)).status).toBe(404);
     expect((await call<{ message: string }>('POST', `/api/${ACME}/auth/passkey-login/verify`, null, { response: 'x' })).body.message).toEqual(expect.any(String));
     expect((await call('POST', `/api/${ACME}/auth/passkey-login/verify`, null, {})).status).toBe(400);
+    expect((await call('POST', '/api/auth/passkey-login/verify', null, { response: { id: 'abc' } })).status).toBe(400);
+  });
+});
+
+describe('signing in with a passkey alone where no firm is named (/login, /admin/login)', () => {
+  const device = new SoftwareAuthenticator(ORIGIN);
+  let firmKey = '';
+  const generic = async (opts: Parameters<SoftwareAuthenticator['get']>[1] = {}, base = '/api/auth', answerAt = base) => {
+    const options = await call<PublicKeyCredentialRequestOptionsJSON>('POST', `${base}/passkey-login/options`, null);
+    expect(options.status).toBe(200);
+    return call<Login & { tenant: { shortName: string } | null; user: { id: number; platformAdmin: boolean } }>('POST', `${answerAt}/passkey-login/verify`, null, { response: device.get(options.body, opts) });
+  };
+
+  beforeAll(async () => { ({ credentialId: firmKey } = await addPasskey(ACME, 'cpa2', device, 'Laptop')); });
+
+  it('a firm user\'s passkey names its firm: /login signs them in there', async () => {
+    const options = await call<PublicKeyCredentialRequestOptionsJSON>('POST', '/api/auth/passkey-login/options', null);
+    expect(options.body).toMatchObject({ rpId: 'portal.test', userVerification: 'required' });
+    expect(options.body.allowCredentials ?? []).toEqual([]);
+    const signedIn = await generic({ credentialId: firmKey });
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.body.user.id).toBe(ids[`${ACME}_cpa2`]);
+    expect(signedIn.body.tenant!.shortName).toBe(ACME);
+    expect((await call('GET', `/api/${ACME}/auth/me`, signedIn.body.token)).body).toMatchObject({ username: name('cpa2') });
+    expect((await events(ACME, ids[`${ACME}_cpa2`]!))[0]).toMatchObject({ kind: 'sign-in', method: 'webauthn' });
+  });
+
+  it('the administrator\'s page does not take it; nor a touch without the person verified, a replay, a firm\'s ceremony, or a handle naming another firm', async () => {
+    expect(await generic({ credentialId: firmKey }, '/api/admin/auth')).toEqual(NOT_ACCEPTED);
+    expect(await generic({ credentialId: firmKey, userVerified: false })).toEqual(NOT_ACCEPTED);
+    // A ceremony of the firm's page is not the platform's.
+    expect(await generic({ credentialId: firmKey }, `/api/${ACME}/auth`, '/api/auth')).toEqual(NOT_ACCEPTED);
+    const options = await call<PublicKeyCredentialRequestOptionsJSON>('POST', '/api/auth/passkey-login/options', null);
+    const assertion = device.get(options.body, { credentialId: firmKey });
+    expect((await call('POST', '/api/auth/passkey-login/verify', null, { response: assertion })).status).toBe(200);
+    expect(await call('POST', '/api/auth/passkey-login/verify', null, { response: assertion })).toEqual(NOT_ACCEPTED);
+    // The user handle is not signed: one naming another firm only looks there, where this passkey is unknown.
+    const companies = await call<{ id: number; shortName: string }[]>('GET', '/api/companies', portal.adminToken);
+    const betaId = companies.body.find((c) => c.shortName === BETA)!.id;
+    const again = await call<PublicKeyCredentialRequestOptionsJSON>('POST', '/api/auth/passkey-login/options', null);
+    const signed = device.get(again.body, { credentialId: firmKey });
+    const forged = { ...signed, response: { ...signed.response, userHandle: Buffer.from(`f${betaId}.x`).toString('base64url') } };
+    expect(await call('POST', '/api/auth/passkey-login/verify', null, { response: forged })).toEqual(NOT_ACCEPTED);
+    expect((await events(BETA, ids[`${ACME}_cpa2`]!)).filter((e) => e.kind === 'sign-in')).toEqual([]);
+  });
+
+  it('the platform administrator\'s passkey signs in on /admin/login and /login, and not on a firm\'s page', async () => {
+    const options = await call<PublicKeyCredentialCreationOptionsJSON>('POST', '/api/admin/auth/passkeys/options', portal.adminToken);
+    const added = await call<Passkey>('POST', '/api/admin/auth/passkeys', portal.adminToken, { name: 'Admin laptop', response: device.create(options.body) });
+    expect(added.status).toBe(201);
+    try {
+      for (const base of ['/api/admin/auth', '/api/auth']) {
+        const signedIn = await generic({}, base);
+        expect(signedIn.status).toBe(200);
+        expect(signedIn.body).toMatchObject({ tenant: null, user: { platformAdmin: true, username: 'platform-admin' } });
+        expect((await call('GET', '/api/admin/overview', signedIn.body.token)).status).toBe(200);
+      }
+      expect(await generic({}, `/api/${ACME}/auth`)).toEqual(NOT_ACCEPTED);
+    } finally {
+      expect((await call('DELETE', `/api/admin/auth/passkeys/${added.body.id}`, portal.adminToken)).status).toBe(200);
+    }
   });
 });
 
@@ -226,7 +286,7 @@ describe('a passkey as the factor a firm requires', () => {
   it('an unenrolled CPA adds a passkey with the setup challenge, which signs them in; the next sign-in asks for it', async () => {
     const device = new SoftwareAuthenticator(ORIGIN);
     const r = await call<{ mfaSetupRequired?: true; challenge: string }>('POST', `/api/${BETA}/auth/login`, null, { username: name('cpa', BETA), password: PASSWORD });
-    expect(r.body).toEqual({ mfaSetupRequired: true, challenge: expect.any(String) });
+    expect(r.body).toEqual({ mfaSetupRequired: true, challenge: expect.any(String), methods: ['totp', 'webauthn'] });
     // Neither another firm's path nor a call without the challenge (or a token) starts it.
     expect(await call('POST', `/api/${ACME}/auth/passkeys/options`, null, { challenge: r.body.challenge })).toEqual(EXPIRED);
     expect((await call('POST', `/api/${BETA}/auth/passkeys/options`, null, {})).status).toBe(401);

@@ -182,7 +182,7 @@ describe('firm policy and the Admin\'s reset', () => {
     expect((await call('PUT', `/api/${BETA}/security-settings`, tokens[`${BETA}_admin`], policy)).status).toBe(200);
 
     const r = await login(ACME, 'cpa2');
-    expect(r.body).toEqual({ mfaSetupRequired: true, challenge: expect.any(String) });
+    expect(r.body).toEqual({ mfaSetupRequired: true, challenge: expect.any(String), methods: ['totp', 'webauthn'] });
     // A setup challenge is not a way to sign in.
     expect((await call('POST', `/api/${ACME}/auth/mfa/verify`, null, { challenge: r.body.challenge, method: 'totp', code: '123456' })).status).toBe(401);
     // Nor does it work in another firm.
@@ -473,7 +473,7 @@ if (mail) describe('e-mail sign-in for Client users and the e-mailed second fact
       return call<Login>('POST', `/api/${GAMMA}/auth/email-code/verify`, null, { email, code: codeOf(await mail.waitForMail(email, n)) });
     };
     expect((await policy({ requireMfaForClients: true, allowEmailCodeForClients: false })).status).toBe(200);
-    expect((await signInByMail(1)).body).toEqual({ mfaSetupRequired: true, challenge: expect.any(String) });
+    expect((await signInByMail(1)).body).toEqual({ mfaSetupRequired: true, challenge: expect.any(String), methods: ['totp', 'webauthn'] });
     expect((await policy({ requireMfaForClients: true, allowEmailCodeForClients: true })).status).toBe(200);
     expect((await signInByMail(2)).body.token).toEqual(expect.any(String));
 

@@ -152,6 +152,8 @@ const RULES: Record<string, Rule> = {
   'POST /api/admin/auth/mfa/webauthn/verify': { allowed: 'public' },
   'POST /api/auth/passkey-login/options': { allowed: 'public' },
   'POST /api/auth/passkey-login/verify': { allowed: 'public' },
+  'POST /api/admin/auth/passkey-login/options': { allowed: 'public' },
+  'POST /api/admin/auth/passkey-login/verify': { allowed: 'public' },
   'GET /api/auth/passkeys': { allowed: EVERYONE },
   'POST /api/auth/passkeys/options': { allowed: EVERYONE },
   'POST /api/auth/passkeys': { allowed: EVERYONE, request: () => ({ body: { name: 'Matrix key', response: { id: 'AAAA', rawId: 'AAAA', type: 'public-key', response: { clientDataJSON: 'AAAA', attestationObject: 'AAAA' } } } }) },

@@ -1,20 +1,20 @@
 import type { TokenIssuer } from '@ledgerline/kit/auth/token-issuer.ts';
 import type { Database, Queryable, SchemaDb } from '@ledgerline/kit/db/database.ts';
 import { PLATFORM_SCHEMA } from '@ledgerline/kit/db/tenant-schema.ts';
-import { NotFound, Unauthenticated } from '@ledgerline/kit/errors.ts';
+import { Conflict, NotFound, Unauthenticated } from '@ledgerline/kit/errors.ts';
 import type { Company, User } from '@ledgerline/contracts/identity.contracts.ts';
 import type { LoginResponse } from '@ledgerline/contracts/auth.contracts.ts';
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import type { CodeMethod, LoginOutcome, MfaMethod } from '@ledgerline/contracts/sign-in-security.contracts.ts';
-import { CHALLENGE_EXPIRED, eventContext, WRONG_CODE, type MfaService } from '../mfa/mfa.service.ts';
+import { CHALLENGE_EXPIRED, eventContext, KEYCLOAK_FACTORS, WRONG_CODE, type MfaService } from '../mfa/mfa.service.ts';
 import { PLATFORM_SCOPE, type MfaSubject, type SignInContext } from '../mfa/mfa-subject.ts';
-import type { IdentityProvider } from '../providers/identity-provider.ts';
+import { SecondFactorSetupRequired, type IdentityProvider } from '../providers/identity-provider.ts';
 import { TENANT_NOT_FOUND, type CompanyStore } from '../tenants/company.store.ts';
 import type { UserStore } from '../users/user.store.ts';
 import type { LoginThrottle } from './login-throttle.ts';
 import type { PlatformAdmin, PlatformAdminStore } from './platform-admin.store.ts';
 import type { SessionStore } from '../sessions/session.store.ts';
-import { PASSKEY_NOT_ACCEPTED, type PasskeyService } from '../passkeys/passkey.service.ts';
+import { firmOfUserHandle, PASSKEY_NOT_ACCEPTED, type PasskeyService } from '../passkeys/passkey.service.ts';
 
 export const INVALID_CREDENTIALS = 'Invalid username or password';
 export const INVALID_ADMIN_CREDENTIALS = 'Invalid admin credentials';
@@ -68,12 +68,20 @@ export class LoginService {
     const throttleKey = `${shortName}:${username}`;
     this.#throttle.assertAllowed(throttleKey, ctx.address);
     const db = this.#db.forSchema(company.schemaName);
-    const token = await this.#provider.login(shortName, username, password);
     const found = await this.#users.findByUsername(db, username);
+    let token: string | null;
+    try {
+      token = await this.#provider.login(shortName, username, password);
+    } catch (e) {
+      if (!(e instanceof SecondFactorSetupRequired)) throw e;
+      // The realm accepted the password and asks for an authenticator first: the portal's setup step.
+      if (found) return this.#mfa.realmStep(this.#tenantSubject(company, found), throttleKey, password, 'setup');
+      token = null;
+    }
     if (!token || !found) {
       if (found && !this.ownsFactors && (await this.#provider.asksForOtp(shortName, username))) {
         // The realm refused password and no code alike: its code goes with the password next.
-        return this.#mfa.realmCodeStep(this.#tenantSubject(company, found), throttleKey, password);
+        return this.#mfa.realmStep(this.#tenantSubject(company, found), throttleKey, password, 'verify');
       }
       this.#throttle.recordFailure(throttleKey, ctx.address);
       await this.#mfa.events.record(db, { kind: 'sign-in-failed', userId: found?.id ?? null, username, method: 'password', ...eventContext(ctx) });
@@ -83,6 +91,12 @@ export class LoginService {
     if (this.ownsFactors) {
       const step = await this.#mfa.nextStep(subject, throttleKey);
       if (step) return step;
+    } else if (await this.#mfa.required(subject)) {
+      // The realm let in, with the password alone, a user the policy requires a factor of (one
+      // removed in the realm, or a realm that fell behind the policy): it asks them to set one up
+      // from now on, and this sign-in goes through the setup (the realm's token is not used).
+      await this.#provider.requireSecondFactor(shortName, [{ id: found.id, username: found.username, required: true }]);
+      return this.#mfa.realmStep(subject, throttleKey, password, 'setup');
     }
     this.#throttle.recordSuccess(throttleKey);
     return this.#complete(subject, ctx, 'password', token);
@@ -175,23 +189,82 @@ export class LoginService {
   }
 
   /**
-   * A sign-in without a password: a discoverable passkey's assertion, with the person verified
-   * at the device, is both factors. The throttle counts failures per passkey and address.
+   * A sign-in without a password on the firm's page: a discoverable passkey's assertion, with
+   * the person verified at the device, is both factors. The ceremony and the passkey are the firm's.
    */
   async passkeyLogin(shortName: string, response: AuthenticationResponseJSON, ctx: SignInContext): Promise<LoginResponse> {
     const company = await this.#activeCompany(shortName);
-    const throttleKey = `passkey:${shortName}:${response.id}`;
-    this.#throttle.assertAllowed(throttleKey, ctx.address);
     const db = this.#db.forSchema(company.schemaName);
-    const passkey = await db.transaction((tx) => this.#passkeys.checkAssertion(tx, response, 'sign-in', null));
-    const subject = passkey ? await this.tenantSubjectById(company, passkey.userId) : null;
+    return this.#passkeySignIn(`passkey:${shortName}:${response.id}`, response, ctx, db, async () => ({ db, subjectOf: (id) => this.tenantSubjectById(company, id) }));
+  }
+
+  /**
+   * The same on /login and /admin/login, where no firm is named: the ceremony is the
+   * platform's, the passkey a platform administrator's or (not on the administrator's page) a
+   * firm user's, in the firm its user handle names (a Keycloak firm's users have none here).
+   */
+  async passkeyLoginWithoutFirm(response: AuthenticationResponseJSON, platformOnly: boolean, ctx: SignInContext): Promise<LoginResponse> {
+    const platformDb = this.#db.forSchema(PLATFORM_SCHEMA);
+    return this.#passkeySignIn(`passkey:${PLATFORM_SCOPE}:${response.id}`, response, ctx, platformDb, async () => {
+      if (await this.#passkeys.store.byCredentialId(platformDb, response.id)) return { db: platformDb, subjectOf: (id) => this.platformSubjectById(id) };
+      const companyId = platformOnly || !this.ownsFactors ? null : firmOfUserHandle(response.response.userHandle);
+      const company = companyId === null ? null : await this.#companies.get(companyId).catch(() => null);
+      if (!company?.isActive) return null;
+      const db = this.#db.forSchema(company.schemaName);
+      return { db, subjectOf: (id) => this.tenantSubjectById(company, id) };
+    });
+  }
+
+  /**
+   * Takes the ceremony's challenge (from `ceremonyDb`, used once whatever follows), checks the
+   * assertion against the passkey where `owner` finds it, and signs its user in. The throttle
+   * counts failures per passkey and address.
+   */
+  async #passkeySignIn(
+    throttleKey: string, response: AuthenticationResponseJSON, ctx: SignInContext, ceremonyDb: SchemaDb,
+    owner: () => Promise<{ db: SchemaDb; subjectOf(userId: number): Promise<MfaSubject | null> } | null>,
+  ): Promise<LoginResponse> {
+    this.#throttle.assertAllowed(throttleKey, ctx.address);
+    const where = await owner();
+    const challenge = await this.#passkeys.takeChallenge(ceremonyDb, response, 'sign-in', null);
+    const passkey = where && challenge ? await where.db.transaction((tx) => this.#passkeys.verifyAssertion(tx, response, challenge, null)) : null;
+    const subject = passkey ? await where!.subjectOf(passkey.userId) : null;
     if (!subject) {
       this.#throttle.recordFailure(throttleKey, ctx.address);
-      await this.#mfa.events.record(db, { kind: 'sign-in-failed', userId: passkey?.userId ?? null, username: null, method: 'webauthn', ...eventContext(ctx) });
+      if (where) await this.#mfa.events.record(where.db, { kind: 'sign-in-failed', userId: passkey?.userId ?? null, username: null, method: 'webauthn', ...eventContext(ctx) });
       throw new Unauthenticated(PASSKEY_NOT_ACCEPTED);
     }
     this.#throttle.recordSuccess(throttleKey);
     return this.#complete(subject, ctx, 'webauthn');
+  }
+
+  /**
+   * The setup step of a Keycloak firm's user: the authenticator the portal set up with them,
+   * confirmed with a code from it, becomes their OTP credential in the realm, and the realm
+   * signs them in with the password the challenge carries and that code. The realm keeps no
+   * recovery codes for the direct grant: none are answered.
+   */
+  async confirmRealmAuthenticator(s: MfaSubject, challenge: string, code: string, ctx: SignInContext): Promise<LoginResponse & { recoveryCodes: string[] }> {
+    const company = s.company!;
+    const token = challengeToken(challenge);
+    let realmToken: string | null = null;
+    const confirmed = await this.#mfa.withChallenge(s, token, 'setup', async (tx) => {
+      const secret = await this.#mfa.takePendingTotp(tx, s, code, ctx);
+      if (!secret) return { ok: false, message: WRONG_CODE };
+      const password = await this.#mfa.realmPassword(tx, s, token);
+      await this.#provider.addAuthenticator(company.shortName, s.username, secret);
+      realmToken = password ? await this.#provider.login(company.shortName, s.username, password, code) : null;
+      // Thrown, so nothing of this step stays: the realm changed the password meanwhile, say.
+      if (!realmToken) throw new Unauthenticated(CHALLENGE_EXPIRED);
+      return { ok: true, value: undefined };
+    });
+    if (!confirmed.ok) {
+      if (confirmed.challenge) this.#throttle.recordFailure(confirmed.challenge.throttleKey, ctx.address);
+      throw new Unauthenticated(confirmed.message);
+    }
+    await this.#mfa.challenges.delete(s.db, token);
+    this.#throttle.recordSuccess(confirmed.challenge.throttleKey);
+    return { recoveryCodes: [], ...(await this.#complete(s, ctx, 'totp', realmToken!)) };
   }
 
   /** Completes a sign-in whose setup challenge was just used to enrol a factor. */
@@ -251,11 +324,13 @@ export class LoginService {
         tenant: null,
       };
     }
+    // A Keycloak firm's users sign in with the realm's token only: the portal never issues one past the realm.
+    if (!ownToken && !providerToken) throw new Conflict(KEYCLOAK_FACTORS);
     const found = (await this.#users.find(s.db, s.userId))!;
     await this.#users.recordLogin(s.db, found.id);
-    const token = ownToken || !providerToken ? await this.#issuer.sign({
+    const token = ownToken ? await this.#issuer.sign({
       sub: String(found.id), username: found.username, fullName: found.fullName, role: found.roleName, tenant: s.company.shortName, platformAdmin: false, sessionId,
-    }) : providerToken;
+    }) : providerToken!;
     const { createdAt: _createdAt, ...user } = found;
     return { token, user: { ...user, tenant: s.company.shortName, platformAdmin: false }, tenant: tenantSummary(s.company) };
   }

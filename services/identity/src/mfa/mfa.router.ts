@@ -17,12 +17,13 @@ import { storedUserOf } from '../auth/authenticate-caller.ts';
 import type { TenantRequest } from '../tenants/tenant-context.ts';
 import type { CompanyStore } from '../tenants/company.store.ts';
 import type { UserStore } from '../users/user.store.ts';
-import { WRONG_CODE, type MfaService } from './mfa.service.ts';
+import { KEYCLOAK_FACTORS, WRONG_CODE, type MfaService } from './mfa.service.ts';
 import type { MfaSubject, SignInContext } from './mfa-subject.ts';
 import type { EmailSignInService } from './email-sign-in.service.ts';
 import type { SessionService } from '../sessions/session.service.ts';
+import type { IdentityProvider } from '../providers/identity-provider.ts';
+import { applyPolicyToProvider } from './realm-policy.ts';
 
-export const KEYCLOAK_FACTORS = 'This firm signs in through Keycloak: set up second factors in your Keycloak account.';
 export const ADMIN_PATH = '/api/admin/auth';
 
 export const signInContext = (req: Request): SignInContext => ({ address: clientAddress(req), browser: req.header('user-agent') ?? null });
@@ -87,9 +88,9 @@ export function signInPaths(logins: LoginService) {
  */
 export function createMfaRouter(deps: {
   api: ApiRegistry; db: Database; mfa: MfaService; logins: LoginService; emailSignIn: EmailSignInService; sessions: SessionService; companies: CompanyStore; users: UserStore;
-  authenticated: RequestHandler[]; tenantOf: (res: Response) => Promise<TenantRequest>;
+  provider: IdentityProvider; authenticated: RequestHandler[]; tenantOf: (res: Response) => Promise<TenantRequest>;
 }): Router {
-  const { api, mfa, logins, companies, users, tenantOf } = deps;
+  const { api, mfa, logins, companies, users, provider, tenantOf } = deps;
   const router = express.Router();
   const before = deps.authenticated;
   const challengeOrToken = challengeOrTokenOf(before);
@@ -137,7 +138,7 @@ export function createMfaRouter(deps: {
 
     api.route(router, {
       method: 'post', path: `${prefix}/mfa/totp/confirm`, before: [challengeOrToken], body: totpConfirmSchema,
-      summary: 'Confirms the authenticator with a code from it → { recoveryCodes } (10, shown once); with a setup challenge also signs in',
+      summary: 'Confirms the authenticator with a code from it → { recoveryCodes } (10, shown once); with a setup challenge also signs in (a Keycloak firm\'s user: the authenticator goes to the realm, no recovery codes)',
     }, async ({ req, res, body }): Promise<TotpConfirmResponse> => {
       const ctx = signInContext(req);
       if (!body.challenge) {
@@ -147,6 +148,7 @@ export function createMfaRouter(deps: {
         return { recoveryCodes: codes };
       }
       const subject = await challengeSubject(req, body.challenge);
+      if (subject.company && !logins.ownsFactors) return logins.confirmRealmAuthenticator(subject, body.challenge, body.code, ctx);
       const token = challengeToken(body.challenge);
       const confirmed = await mfa.withChallenge(subject, token, 'setup', async (tx) => {
         const codes = await mfa.confirmTotp(tx, subject, body.code, ctx);
@@ -224,20 +226,35 @@ export function createMfaRouter(deps: {
     return mfa.settings.get(t.db);
   });
 
-  api.route(router, { method: 'put', path: '/api/security-settings', before, body: securitySettingsSchema, summary: 'Changes the firm\'s sign-in policy (Admin)' }, async ({ req, res, body }) => {
+  api.route(router, {
+    method: 'put', path: '/api/security-settings', before, body: securitySettingsSchema,
+    summary: 'Changes the firm\'s sign-in policy (Admin); a Keycloak firm\'s realm asks the users it covers who have no authenticator to set one up (required action)',
+  }, async ({ req, res, body }) => {
     const t = await tenantOf(res);
     requireTenantAdmin(t);
-    return t.db.transaction((tx) => mfa.putSettings(tx, body, { id: Number(t.claims.sub), username: t.claims.username }, signInContext(req)));
+    return t.db.transaction(async (tx) => {
+      const saved = await mfa.putSettings(tx, body, { id: Number(t.claims.sub), username: t.claims.username }, signInContext(req));
+      // In the same transaction: a realm that cannot take it leaves the policy as it was.
+      await applyPolicyToProvider({ provider, mfa, users }, t.company, tx);
+      return saved;
+    });
   });
 
-  api.route(router, { method: 'get', path: '/api/security-settings/factors', before, summary: 'Each user\'s second factors (Admin)' }, async ({ res }) => {
+  api.route(router, {
+    method: 'get', path: '/api/security-settings/factors', before,
+    summary: 'Each user\'s second factors (Admin); a Keycloak firm\'s: whether the realm holds an authenticator of theirs',
+  }, async ({ res }) => {
     const t = await tenantOf(res);
     requireTenantAdmin(t);
-    const [all, enrolled] = await Promise.all([users.list(t.db), mfa.factors.enrolled(t.db)]);
-    return all.map((u) => ({ userId: u.id, username: u.username, fullName: u.fullName, role: u.roleName, ...(enrolled.get(u.id) ?? { totp: false, recoveryCodesLeft: 0, passkeys: 0 }) }));
+    const [all, enrolled, inRealm] = await Promise.all([users.list(t.db), mfa.factors.enrolled(t.db), provider.usersWithAuthenticator(t.company.shortName)]);
+    const none = { totp: false, recoveryCodesLeft: 0, passkeys: 0 };
+    return all.map((u) => ({ userId: u.id, username: u.username, fullName: u.fullName, role: u.roleName, ...(inRealm ? { ...none, totp: inRealm.has(u.id) } : enrolled.get(u.id) ?? none) }));
   });
 
-  api.route(router, { method: 'delete', path: '/api/users/:id/mfa', before, summary: 'Removes every second factor of a user and ends their sessions; they set one up again at next sign-in where required (Admin)' }, async ({ req, res, params }) => {
+  api.route(router, {
+    method: 'delete', path: '/api/users/:id/mfa', before,
+    summary: 'Removes every second factor of a user (a Keycloak firm\'s: in the realm) and ends their sessions; they set one up again at next sign-in where required (Admin)',
+  }, async ({ req, res, params }) => {
     const t = await tenantOf(res);
     requireTenantAdmin(t);
     const target = await users.find(t.db, parsePathId(params.id));
@@ -249,6 +266,7 @@ export function createMfaRouter(deps: {
       await mfa.reset(tx, { userId: target.id, username: target.username }, Number(t.claims.sub), signInContext(req));
       // Whoever holds the lost device is signed out too.
       await deps.sessions.revoke(subject, 'all', signInContext(req), Number(t.claims.sub), tx);
+      await provider.resetSecondFactors(t.company.shortName, { id: target.id, username: target.username, required: await mfa.required(subject, tx) });
     });
     return { message: 'Second factors reset; the user\'s sessions ended.' };
   });

@@ -23,6 +23,8 @@ export const CHALLENGE_EXPIRED = 'This sign-in has expired. Please sign in again
  */
 export const WRONG_CODE = 'The code is not valid. Please try again.';
 const NO_AUTHENTICATOR = 'No authenticator is set up for this account.';
+/** A Keycloak firm's users keep their second factors in the realm: the portal's own enrolment is refused. */
+export const KEYCLOAK_FACTORS = 'This firm signs in through Keycloak: set up second factors in your Keycloak account.';
 
 /**
  * Second factors of the built-in issuer (DESIGN §8 "sessions and factors"): authenticator
@@ -43,9 +45,12 @@ export class MfaService {
 
   /** Whether the firm's policy asks this user for a second factor (platform administrators: only if they set one up). */
   async required(s: MfaSubject, db: Queryable = s.db): Promise<boolean> {
-    if (!s.company) return false;
-    const policy = await this.settings.get(db);
-    return isClientSubject(s) ? policy.requireMfaForClients : policy.requireMfaForStaff;
+    return s.company ? this.requiredForRole(db, s.role) : false;
+  }
+
+  /** Whether the policy of the firm `db` belongs to asks users of this role for a second factor. */
+  async requiredForRole(db: Queryable, role: string): Promise<boolean> {
+    return policyRequires(await this.settings.get(db), role);
   }
 
   /** Whether the firm accepts an e-mailed code as this user's second factor (and there is an address to send it to). */
@@ -83,20 +88,22 @@ export class MfaService {
         return { mfaRequired: true as const, challenge, methods };
       }
       if (!(await this.required(s, tx))) return null;
-      return { mfaSetupRequired: true as const, challenge: await this.#challenge(tx, s, 'setup', throttleKey) };
+      return { mfaSetupRequired: true as const, challenge: await this.#challenge(tx, s, 'setup', throttleKey), methods: ['totp', 'webauthn'] };
     });
   }
 
   /**
    * Keycloak firms: the realm asks users with an authenticator for its code with the password,
-   * and refuses a missing code as it refuses a wrong password. The code step's challenge
-   * carries the password (sealed, bound to the user) to send with the code.
+   * and refuses a missing code as it refuses a wrong password; users its policy requires one
+   * of and who have none must set one up first. The challenge of either step carries the
+   * password (sealed, bound to the user) to send to the realm with the code.
    */
-  async realmCodeStep(s: MfaSubject, throttleKey: string, password: string): Promise<MfaRequiredResponse> {
+  async realmStep(s: MfaSubject, throttleKey: string, password: string, purpose: StoredChallenge['purpose']): Promise<MfaRequiredResponse | MfaSetupRequiredResponse> {
     const token = await this.challenges.create(s.db, {
-      userId: s.userId, purpose: 'verify', throttleKey, ttlSeconds: CHALLENGE_TTL_SECONDS, sealedPassword: this.#box.seal(password, `password/${s.db.schema}/${s.userId}`),
+      userId: s.userId, purpose, throttleKey, ttlSeconds: CHALLENGE_TTL_SECONDS, sealedPassword: this.#box.seal(password, `password/${s.db.schema}/${s.userId}`),
     });
-    return { mfaRequired: true, challenge: `${scopeOf(s)}.${token}`, methods: ['totp'] };
+    const challenge = `${scopeOf(s)}.${token}`;
+    return purpose === 'verify' ? { mfaRequired: true, challenge, methods: ['totp'] } : { mfaSetupRequired: true, challenge, methods: ['totp'] };
   }
 
   async realmPassword(tx: Queryable, s: MfaSubject, token: string): Promise<string | null> {
@@ -162,6 +169,20 @@ export class MfaService {
     return codes;
   }
 
+  /**
+   * Keycloak firms: the pending authenticator, confirmed with a code from it, leaves the
+   * portal for the realm. Answers its secret (base32), or null for a wrong code (nothing changed).
+   */
+  async takePendingTotp(tx: Queryable, s: MfaSubject, code: string, ctx: SignInContext): Promise<string | null> {
+    const { pending } = await this.factors.totpSecrets(tx, s.userId);
+    if (!pending) throw new Invalid('Start the authenticator setup first.');
+    const secret = this.#open(s, pending);
+    if (totpStep(secret, code) === null) return null;
+    await this.factors.removeTotp(tx, s.userId);
+    await this.events.record(tx, { kind: 'factor-added', userId: s.userId, username: s.username, method: 'totp', ...eventContext(ctx) });
+    return secret;
+  }
+
   async removeTotp(s: MfaSubject, code: string, ctx: SignInContext): Promise<void> {
     await s.db.transaction(async (tx) => {
       if (!(await this.factors.status(tx, s.userId)).totp) throw new Invalid(NO_AUTHENTICATOR);
@@ -216,6 +237,10 @@ export class MfaService {
   }
 }
 
-const isClientSubject = (s: MfaSubject) => hasRole({ sub: '', username: '', fullName: '', role: s.role, tenant: null, platformAdmin: false }, ROLES.client);
+const isClientRole = (role: string) => hasRole({ sub: '', username: '', fullName: '', role, tenant: null, platformAdmin: false }, ROLES.client);
+const isClientSubject = (s: MfaSubject) => isClientRole(s.role);
+
+/** Whether a firm's policy asks users of this role for a second factor (Client users or staff). */
+export const policyRequires = (policy: SecuritySettings, role: string): boolean => (isClientRole(role) ? policy.requireMfaForClients : policy.requireMfaForStaff);
 
 export const eventContext = (ctx: SignInContext) => ({ address: ctx.address, browser: ctx.browser });

@@ -2,6 +2,7 @@ import {
   generateAuthenticationOptions, generateRegistrationOptions, verifyAuthenticationResponse, verifyRegistrationResponse,
   type AuthenticationResponseJSON, type PublicKeyCredentialCreationOptionsJSON, type PublicKeyCredentialRequestOptionsJSON, type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
+import { randomBytes } from 'node:crypto';
 import { decodeClientDataJSON, isoBase64URL } from '@simplewebauthn/server/helpers';
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import { Conflict, Invalid, NotFound } from '@ledgerline/kit/errors.ts';
@@ -49,7 +50,7 @@ export class PasskeyService {
   async registrationOptions(s: MfaSubject, displayName: string): Promise<PublicKeyCredentialCreationOptionsJSON> {
     const existing = await this.store.ofUser(s.db, s.userId);
     const options = await generateRegistrationOptions({
-      rpName: s.company?.name ?? 'Ledgerline', rpID: this.#rp.id, userName: s.username, userDisplayName: displayName,
+      rpName: s.company?.name ?? 'Ledgerline', rpID: this.#rp.id, userName: s.username, userDisplayName: displayName, userID: newUserHandle(s),
       attestationType: 'none', timeout: CEREMONY_TTL_SECONDS * 1000,
       // The same authenticator twice would be one factor counted as two.
       excludeCredentials: existing.map((p) => ({ id: p.credentialId, transports: p.transports })),
@@ -111,8 +112,21 @@ export class PasskeyService {
    * biometrics): the passkey is then both factors. Answers the passkey, or null.
    */
   async checkAssertion(tx: Queryable, response: AuthenticationResponseJSON, purpose: Exclude<CeremonyPurpose, 'register'>, userId: number | null): Promise<StoredPasskey | null> {
+    const challenge = await this.takeChallenge(tx, response, purpose, userId);
+    return challenge ? this.verifyAssertion(tx, response, challenge, userId) : null;
+  }
+
+  /** The challenge of the live ceremony this assertion answers, taken (used once); null when there is none. */
+  async takeChallenge(db: Queryable, response: AuthenticationResponseJSON, purpose: Exclude<CeremonyPurpose, 'register'>, userId: number | null): Promise<string | null> {
     const challenge = challengeOf(response.response.clientDataJSON);
-    if (!challenge || !(await this.store.takeCeremony(tx, challenge, purpose, userId))) return null;
+    return challenge && (await this.store.takeCeremony(db, challenge, purpose, userId)) ? challenge : null;
+  }
+
+  /**
+   * Checks an assertion for a challenge already taken against the passkey it names in `tx`'s
+   * schema (a sign-in on /login or /admin/login takes its challenge from the platform's).
+   */
+  async verifyAssertion(tx: Queryable, response: AuthenticationResponseJSON, challenge: string, userId: number | null): Promise<StoredPasskey | null> {
     const passkey = await this.store.byCredentialId(tx, response.id);
     if (!passkey || (userId !== null && passkey.userId !== userId)) return null;
     const verified = await verifyAuthenticationResponse({
@@ -123,6 +137,29 @@ export class PasskeyService {
     if (!verified?.verified) return null;
     return (await this.store.recordUse(tx, passkey, verified.authenticationInfo.newCounter)) ? passkey : null;
   }
+}
+
+/**
+ * The user handle a passkey is created with (WebAuthn `user.id`, which the device returns
+ * with every assertion of a discoverable passkey): whose passkey it is, the firm's id (`f12`)
+ * or the platform's (`p`), then random bytes. It lets /login find the firm of a passkey
+ * offered without a username; it says nothing about the person, and carries no secret.
+ */
+function newUserHandle(s: MfaSubject): Uint8Array<ArrayBuffer> {
+  return new Uint8Array(Buffer.from(`${s.company ? `f${s.company.id}` : 'p'}.${randomBytes(16).toString('base64url')}`));
+}
+
+/** The firm (its id) a discoverable passkey's user handle names, or null (the platform's, a passkey made before handles named one, or none). */
+export function firmOfUserHandle(userHandle: string | undefined): number | null {
+  if (!userHandle) return null;
+  let text: string;
+  try {
+    text = Buffer.from(isoBase64URL.toBuffer(userHandle)).toString('utf8');
+  } catch {
+    return null;
+  }
+  const match = /^f([1-9]\d{0,9})\./.exec(text);
+  return match ? Number(match[1]) : null;
 }
 
 const challengeOf = (clientDataJSON: string): string | null => {

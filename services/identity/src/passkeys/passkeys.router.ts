@@ -3,25 +3,26 @@ import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simp
 import type { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
 import { authOf } from '@ledgerline/kit/http/authenticate.ts';
 import { parsePathId } from '@ledgerline/kit/http/path-id.ts';
-import { Conflict, Invalid, Unauthenticated } from '@ledgerline/kit/errors.ts';
-import { TENANT_HEADER } from '@ledgerline/kit/service-module.ts';
+import { Conflict, Unauthenticated } from '@ledgerline/kit/errors.ts';
+import type { Database } from '@ledgerline/kit/db/database.ts';
+import { PLATFORM_SCHEMA } from '@ledgerline/kit/db/tenant-schema.ts';
 import {
   mfaWebauthnOptionsSchema, mfaWebauthnVerifySchema, passkeyLoginVerifySchema, passkeyOptionsSchema, passkeyRegisterSchema, type PasskeyRegisterResponse,
 } from '@ledgerline/contracts/sign-in-security.contracts.ts';
 import { challengeToken, type LoginService } from '../auth/login.service.ts';
-import type { MfaService } from '../mfa/mfa.service.ts';
-import { callerSubjectOf, challengeOrTokenOf, KEYCLOAK_FACTORS, signInContext, signInPaths } from '../mfa/mfa.router.ts';
+import { KEYCLOAK_FACTORS, type MfaService } from '../mfa/mfa.service.ts';
+import { callerSubjectOf, challengeOrTokenOf, signInContext, signInPaths } from '../mfa/mfa.router.ts';
 import type { CompanyStore } from '../tenants/company.store.ts';
 import type { PasskeyService } from './passkey.service.ts';
 
 /**
  * Passkeys (README "Sign-in security", docs/using/sign-in-security.md): registering and
  * removing them while signed in, the second step of a sign-in with one, and a sign-in with
- * a discoverable passkey alone. Each browser call comes in two parts: `options` (what to
+ * a discoverable passkey alone (on a firm's page, /login and /admin/login). Each browser call comes in two parts: `options` (what to
  * pass to navigator.credentials) and the browser's answer. The built-in issuer's only.
  */
 export function createPasskeysRouter(deps: {
-  api: ApiRegistry; mfa: MfaService; passkeys: PasskeyService; logins: LoginService; companies: CompanyStore; authenticated: RequestHandler[];
+  api: ApiRegistry; db: Database; mfa: MfaService; passkeys: PasskeyService; logins: LoginService; companies: CompanyStore; authenticated: RequestHandler[];
 }): Router {
   const { api, mfa, passkeys, logins } = deps;
   const router = express.Router();
@@ -30,6 +31,12 @@ export function createPasskeysRouter(deps: {
   const challengeOrToken = challengeOrTokenOf(before);
 
   for (const { prefix, platformOnly, who, pathTenant, challengeSubject } of signInPaths(logins)) {
+    // A Keycloak firm's user sets up the realm's factor (an authenticator app) at sign-in, never a portal passkey.
+    const setupSubject = async (req: Request, challenge: string) => {
+      const subject = await challengeSubject(req, challenge);
+      if (subject.company && !logins.ownsFactors) throw new Conflict(KEYCLOAK_FACTORS);
+      return subject;
+    };
 
     api.route(router, {
       method: 'get', path: `${prefix}/passkeys`, before, summary: `Passkeys of ${who}: name, added, last used`,
@@ -43,7 +50,7 @@ export function createPasskeysRouter(deps: {
       summary: 'Starts adding a passkey (signed in, or with a login\'s setup challenge) → the options for navigator.credentials.create() (the challenge lives 5 minutes, once)',
     }, async ({ req, res, body }) => {
       if (!body.challenge) return passkeys.registrationOptions(await callerSubject(res, platformOnly), authOf(res).claims.fullName);
-      const subject = await challengeSubject(req, body.challenge);
+      const subject = await setupSubject(req, body.challenge);
       const live = await mfa.withChallenge(subject, challengeToken(body.challenge), 'setup', async () => ({ ok: true, value: undefined }));
       if (!live.ok) throw new Unauthenticated(live.message);
       return passkeys.registrationOptions(subject, subject.username);
@@ -59,7 +66,7 @@ export function createPasskeysRouter(deps: {
         const subject = await callerSubject(res, platformOnly);
         return subject.db.transaction((tx) => passkeys.register(tx, subject, body.name, response, ctx));
       }
-      const subject = await challengeSubject(req, body.challenge);
+      const subject = await setupSubject(req, body.challenge);
       const token = challengeToken(body.challenge);
       const added = await mfa.withChallenge(subject, token, 'setup', async (tx) => ({ ok: true, value: await passkeys.register(tx, subject, body.name, response, ctx) }));
       if (!added.ok) throw new Unauthenticated(added.message);
@@ -91,23 +98,36 @@ export function createPasskeysRouter(deps: {
       async (tx, s) => (await passkeys.checkAssertion(tx, body.response as AuthenticationResponseJSON, 'second-factor', s.userId)) !== null, signInContext(req)));
   }
 
-  // A sign-in without a password names the firm in the path: a passkey is registered to one firm's users.
-  const firmOf = (req: Request): string => {
-    const tenant = req.header(TENANT_HEADER);
-    if (!tenant) throw new Invalid('Sign in on your firm\'s page to use a passkey.');
-    if (!logins.ownsFactors) throw new Conflict(KEYCLOAK_FACTORS);
-    return tenant;
-  };
+  /**
+   * A sign-in without a password: on a firm's path (`/api/{tenant}/auth`) with that firm's
+   * passkeys; on /api/auth (the generic /login) and /api/admin/auth with the platform's
+   * ceremony, the passkey naming its owner (see LoginService.passkeyLoginWithoutFirm).
+   */
+  for (const { prefix, platformOnly, pathTenant } of signInPaths(logins)) {
+    const firmOf = (req: Request): string | null => {
+      const tenant = pathTenant(req);
+      if (tenant && !logins.ownsFactors) throw new Conflict(KEYCLOAK_FACTORS);
+      return tenant;
+    };
+    const whose = platformOnly ? 'the platform administrator\'s passkeys' : 'the firm\'s passkeys on /api/{tenant}/auth; on /api/auth any passkey: a platform administrator\'s, or a firm user\'s whose firm it names';
 
-  api.route(router, {
-    method: 'post', path: '/api/auth/passkey-login/options', public: true,
-    summary: 'Sign-in with a passkey alone: the options for navigator.credentials.get() (any of the firm\'s passkeys; the person verified at the device)',
-  }, async ({ req }) => passkeys.signInOptions(await logins.firmDb(firmOf(req))));
+    api.route(router, {
+      method: 'post', path: `${prefix}/passkey-login/options`, public: true,
+      summary: `Sign-in with a passkey alone: the options for navigator.credentials.get() (no credential named; the person verified at the device). Answered by ${whose}`,
+    }, async ({ req }) => {
+      const tenant = firmOf(req);
+      return passkeys.signInOptions(tenant ? await logins.firmDb(tenant) : deps.db.forSchema(PLATFORM_SCHEMA));
+    });
 
-  api.route(router, {
-    method: 'post', path: '/api/auth/passkey-login/verify', public: true, body: passkeyLoginVerifySchema,
-    summary: 'Completes a sign-in with a passkey alone → { token, user, tenant }: the passkey is both factors. 401 when it is not accepted',
-  }, ({ req, body }) => logins.passkeyLogin(firmOf(req), body.response as AuthenticationResponseJSON, signInContext(req)));
+    api.route(router, {
+      method: 'post', path: `${prefix}/passkey-login/verify`, public: true, body: passkeyLoginVerifySchema,
+      summary: 'Completes a sign-in with a passkey alone → { token, user, tenant }: the passkey is both factors. 401 when it is not accepted',
+    }, ({ req, body }) => {
+      const tenant = firmOf(req);
+      const response = body.response as AuthenticationResponseJSON;
+      return tenant ? logins.passkeyLogin(tenant, response, signInContext(req)) : logins.passkeyLoginWithoutFirm(response, platformOnly, signInContext(req));
+    });
+  }
 
   return router;
 }

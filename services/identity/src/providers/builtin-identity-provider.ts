@@ -64,9 +64,22 @@ export class BuiltinIdentityProvider implements IdentityProvider {
     return this.#issuer.sign({ sub: String(row.user_id), username: row.username, fullName: row.full_name, role: row.role, tenant, platformAdmin: false });
   }
 
-  /** The portal's own second factors follow the password (MfaService), never inside it. */
+  /** The portal's own second factors (MfaService) follow the password, never inside it, and its policy is checked there. */
   async asksForOtp(): Promise<boolean> {
     return false;
+  }
+
+  async requireSecondFactor(): Promise<void> {}
+
+  async addAuthenticator(): Promise<void> {
+    throw new Error('The built-in issuer keeps authenticators with the portal\'s other factors (MfaService)');
+  }
+
+  /** The portal's own factors go with MfaService.reset. */
+  async resetSecondFactors(): Promise<void> {}
+
+  async usersWithAuthenticator(): Promise<null> {
+    return null;
   }
 
   accountConsoleUrl(): null {

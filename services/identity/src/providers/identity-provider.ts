@@ -12,6 +12,29 @@ export interface ProviderUser {
   role: string;
   /** Set on create and when it changes; omitted keeps the current password. */
   password?: string;
+  /**
+   * Whether the firm's policy asks this user for a second factor (Keycloak: the realm then
+   * asks them to set up an authenticator before any sign-in); omitted leaves it as it is.
+   */
+  secondFactorRequired?: boolean;
+}
+
+/** Whether the firm's policy asks a user for a second factor, by the portal's user id. */
+export interface SecondFactorRequirement {
+  id: number;
+  username: string;
+  required: boolean;
+}
+
+/**
+ * Thrown by `login` for the right password of a user the provider asks to set up an
+ * authenticator before they may sign in (a Keycloak realm's CONFIGURE_TOTP required action).
+ */
+export class SecondFactorSetupRequired extends Error {
+  constructor() {
+    super('The password is right, but an authenticator must be set up before signing in');
+    this.name = 'SecondFactorSetupRequired';
+  }
 }
 
 /**
@@ -33,11 +56,27 @@ export interface IdentityProvider {
   deleteUser(tenant: string, username: string): Promise<void>;
   /**
    * A token for valid credentials; null for a wrong username or password, or (Keycloak) a
-   * missing or wrong one-time code of a user who has an authenticator in the realm.
+   * missing or wrong one-time code of a user who has an authenticator in the realm. Throws
+   * SecondFactorSetupRequired for the right password of a user who must set one up first.
    */
   login(tenant: string, username: string, password: string, otp?: string): Promise<string | null>;
   /** Whether the provider itself asks this user for a one-time code with the password (a Keycloak realm's OTP). */
   asksForOtp(tenant: string, username: string): Promise<boolean>;
+  /**
+   * The firm's policy as the provider enforces it itself (Keycloak: the CONFIGURE_TOTP required
+   * action on exactly the listed users who are required a factor and have no authenticator in
+   * the realm). The built-in issuer: nothing, the portal's own second step decides.
+   */
+  requireSecondFactor(tenant: string, users: readonly SecondFactorRequirement[]): Promise<void>;
+  /**
+   * Keycloak: makes an authenticator the portal set up with the user (and checked with a code)
+   * the user's OTP credential in the realm, which then asks for its codes; `secret` is base32.
+   */
+  addAuthenticator(tenant: string, username: string, secret: string): Promise<void>;
+  /** Keycloak: removes the user's second factors in the realm and ends their realm sessions (an Admin's reset). */
+  resetSecondFactors(tenant: string, user: SecondFactorRequirement): Promise<void>;
+  /** Keycloak: the portal ids of the tenant's users with an authenticator in the realm; null where the portal keeps factors. */
+  usersWithAuthenticator(tenant: string): Promise<Set<number> | null>;
   /** Where a tenant's users manage their own second factors outside the portal (Keycloak's account console); null: in the portal. */
   accountConsoleUrl(tenant: string): string | null;
   /** How verifiers trust this tenant's tokens (null: the built-in issuer's trust covers it). */

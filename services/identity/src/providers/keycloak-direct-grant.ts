@@ -19,6 +19,20 @@ interface RealmAdapter {
   secret: string;
 }
 
+/**
+ * What Keycloak answers (invalid_grant) for the right password of a user with a required
+ * action pending: the direct grant cannot run one (it has no pages to show).
+ */
+const ACCOUNT_NOT_SET_UP = 'Account is not fully set up';
+
+/** Thrown by `login` when the realm accepted the password but the user has a required action pending. */
+export class AccountNotSetUp extends Error {
+  constructor(realm: string) {
+    super(`The user's account in ${realm} has a required action pending`);
+    this.name = 'AccountNotSetUp';
+  }
+}
+
 /** A keycloak-connect token: its typings leave out the raw JWT it carries. */
 type RawToken = KeycloakConnect.Token & { token: string };
 
@@ -49,6 +63,7 @@ export class KeycloakDirectGrant {
    * i.e. a retired tenant) and for a realm that does not exist. A rejected client secret
    * (realm re-created, secret rotated) is read again once. Anything else is an outage.
    * `totp` is the one-time code the realm's direct-grant flow asks of users with an authenticator.
+   * Throws AccountNotSetUp for the right password of a user with a required action pending.
    */
   async login(realm: string, username: string, password: string, totp?: string): Promise<string | null> {
     for (let attempt = 1; ; attempt++) {
@@ -56,6 +71,7 @@ export class KeycloakDirectGrant {
       if (!adapter) return this.#missingRealm(realm);
       const answer = await this.#requestToken(realm, adapter.secret, username, password, totp);
       if (answer.ok) return this.#validated(realm, adapter, answer.body);
+      if (answer.error === 'invalid_grant' && answer.description === ACCOUNT_NOT_SET_UP) throw new AccountNotSetUp(realm);
       if (answer.error === 'invalid_grant' || answer.error === 'access_denied') return null;
       this.forget(realm);
       if (answer.status === 404) return this.#missingRealm(realm);
@@ -84,12 +100,15 @@ export class KeycloakDirectGrant {
     }
     if (res.ok) return { ok: true as const, body };
     let error = '';
+    let description = '';
     try {
-      error = String((JSON.parse(body) as { error?: unknown }).error ?? '');
+      const parsed = JSON.parse(body) as { error?: unknown; error_description?: unknown };
+      error = String(parsed.error ?? '');
+      description = String(parsed.error_description ?? '');
     } catch {
       // Not an OAuth error body (a proxy's error page): the status alone decides.
     }
-    return { ok: false as const, status: res.status, error };
+    return { ok: false as const, status: res.status, error, description };
   }
 
   async #validated(realm: string, adapter: RealmAdapter, body: string): Promise<string> {

@@ -4,13 +4,18 @@ import type UserRepresentation from '@keycloak/keycloak-admin-client/lib/defs/us
 import { keycloakClaimsMapper } from '@ledgerline/kit/auth/keycloak-claims.ts';
 import type { IssuerTrust } from '@ledgerline/kit/auth/token-verifier.ts';
 import type { Logger } from '@ledgerline/kit/logger.ts';
-import type { IdentityProvider, ProviderUser } from './identity-provider.ts';
+import { Unauthenticated } from '@ledgerline/kit/errors.ts';
+import { SecondFactorSetupRequired, type IdentityProvider, type ProviderUser, type SecondFactorRequirement } from './identity-provider.ts';
 import { KeycloakAdminSession } from './keycloak-admin-session.ts';
-import { KeycloakDirectGrant, PORTAL_CLIENT_ID } from './keycloak-direct-grant.ts';
+import { AccountNotSetUp, KeycloakDirectGrant, PORTAL_CLIENT_ID } from './keycloak-direct-grant.ts';
 import {
+  CONFIGURE_TOTP,
   PORTAL_USERNAME_ATTRIBUTE,
   PORTAL_USER_ID_ATTRIBUTE,
+  SECOND_FACTOR_CREDENTIALS,
   isKeycloakRole,
+  otpCredential,
+  withSetupRequirement,
   portalClaimMappers,
   portalClientSettings,
   portalUserProfile,
@@ -39,6 +44,10 @@ export interface KeycloakIdentityProviderOptions {
 
 /** Users moved per round when a role is renamed. */
 const ROLE_MOVE_BATCH = 100;
+/** Realm users read per call when the firm's policy is applied to all of them. */
+const USER_PAGE = 200;
+
+export const ACCOUNT_NOT_SET_UP_MESSAGE = 'Your account is not fully set up. Please sign in to your Keycloak account to finish it, then sign in here again.';
 
 /**
  * One Keycloak realm per tenant holds its users' credentials and role grants; the portal's
@@ -141,6 +150,7 @@ export class KeycloakIdentityProvider implements IdentityProvider {
     };
     const credential = user.password === undefined ? undefined : { type: 'password', value: user.password, temporary: false };
     const existing = await this.#findUser(realm, user);
+    if (user.secondFactorRequired !== undefined) representation.requiredActions = withSetupRequirement(existing, user.secondFactorRequired);
     let id: string;
     if (existing?.id) {
       id = existing.id;
@@ -163,8 +173,85 @@ export class KeycloakIdentityProvider implements IdentityProvider {
     for (const user of users) await this.#admin.call((a) => a.users.del({ realm, id: user.id! }, { catchNotFound: true }));
   }
 
-  login(tenant: string, username: string, password: string, otp?: string): Promise<string | null> {
-    return this.#grants.login(this.#realm(tenant), username, password, otp);
+  /**
+   * The direct grant. A required action pending after the right password is the realm asking
+   * for an authenticator (the firm's policy): SecondFactorSetupRequired, which the portal's
+   * form answers with its setup step; any other action is Keycloak's own pages' to complete.
+   */
+  async login(tenant: string, username: string, password: string, otp?: string): Promise<string | null> {
+    const realm = this.#realm(tenant);
+    try {
+      return await this.#grants.login(realm, username, password, otp);
+    } catch (e) {
+      if (!(e instanceof AccountNotSetUp)) throw e;
+      const [user] = await this.#admin.call((a) => a.users.find({ realm, username, exact: true }));
+      if (user?.requiredActions?.includes(CONFIGURE_TOTP)) throw new SecondFactorSetupRequired();
+      throw new Unauthenticated(ACCOUNT_NOT_SET_UP_MESSAGE);
+    }
+  }
+
+  /**
+   * The policy as the realm's required action: CONFIGURE_TOTP on the listed users who are
+   * required a factor and have no authenticator, off the others. Keycloak's own sign-in pages
+   * (account console) then walk them through the setup too, and the direct grant refuses them
+   * until it is done ("Account is not fully set up"). One user is looked up directly; more, by
+   * reading the realm's users page by page.
+   */
+  async requireSecondFactor(tenant: string, users: readonly SecondFactorRequirement[]): Promise<void> {
+    const realm = this.#realm(tenant);
+    if (users.length === 1) {
+      const found = await this.#findUser(realm, users[0]!);
+      if (found) await this.#applySetupRequirement(realm, found, users[0]!.required);
+      return;
+    }
+    const required = new Map(users.map((u) => [String(u.id), u.required]));
+    for (let first = 0; ; first += USER_PAGE) {
+      const page = await this.#admin.call((a) => a.users.find({ realm, first, max: USER_PAGE, briefRepresentation: false }));
+      for (const found of page) {
+        const wanted = required.get(found.attributes?.[PORTAL_USER_ID_ATTRIBUTE]?.[0] ?? '');
+        if (wanted !== undefined) await this.#applySetupRequirement(realm, found, wanted);
+      }
+      if (page.length < USER_PAGE) break;
+    }
+  }
+
+  /** The authenticator becomes the user's OTP credential (its secret as the portal holds it, base32); the setup requirement is lifted. */
+  async addAuthenticator(tenant: string, username: string, secret: string): Promise<void> {
+    const realm = this.#realm(tenant);
+    const [found] = await this.#admin.call((a) => a.users.find({ realm, username, exact: true }));
+    if (!found?.id) throw new Unauthenticated('This account no longer exists.');
+    // An update with credentials adds them (Keycloak's admin API has no other way to add an OTP credential).
+    await this.#admin.call((a) => a.users.update({ realm, id: found.id! }, {
+      ...found, credentials: [otpCredential(secret)], requiredActions: (found.requiredActions ?? []).filter((r) => r !== CONFIGURE_TOTP),
+    }));
+  }
+
+  /** Every second-factor credential (OTP, WebAuthn, recovery codes) goes, the setup requirement follows the policy, and the user's realm sessions end. */
+  async resetSecondFactors(tenant: string, user: SecondFactorRequirement): Promise<void> {
+    const realm = this.#realm(tenant);
+    const found = await this.#findUser(realm, user);
+    if (!found?.id) return;
+    const id = found.id;
+    const credentials = await this.#admin.call((a) => a.users.getCredentials({ realm, id }));
+    for (const c of credentials) {
+      if (c.id && SECOND_FACTOR_CREDENTIALS.includes(c.type ?? '')) await this.#admin.call((a) => a.users.deleteCredential({ realm, id, credentialId: c.id! }));
+    }
+    await this.#applySetupRequirement(realm, { ...found, totp: false }, user.required);
+    await this.#admin.call((a) => a.users.logout({ realm, id }));
+  }
+
+  async usersWithAuthenticator(tenant: string): Promise<Set<number>> {
+    const realm = this.#realm(tenant);
+    const ids = new Set<number>();
+    for (let first = 0; ; first += USER_PAGE) {
+      const page = await this.#admin.call((a) => a.users.find({ realm, first, max: USER_PAGE, briefRepresentation: false }));
+      for (const u of page) {
+        const portalId = Number(u.attributes?.[PORTAL_USER_ID_ATTRIBUTE]?.[0]);
+        if (u.totp && Number.isInteger(portalId)) ids.add(portalId);
+      }
+      if (page.length < USER_PAGE) break;
+    }
+    return ids;
   }
 
   /** The realm's direct-grant flow asks for a code from users with an OTP credential ("Conditional OTP"). */
@@ -236,13 +323,20 @@ export class KeycloakIdentityProvider implements IdentityProvider {
    * By portal id first, so a renamed portal user keeps their Keycloak account; then by
    * username, which also adopts an account left over from an earlier portal user.
    */
-  async #findUser(realm: string, user: ProviderUser): Promise<UserRepresentation | undefined> {
+  async #findUser(realm: string, user: Pick<ProviderUser, 'id' | 'username'>): Promise<UserRepresentation | undefined> {
     const portalId = String(user.id);
     const byId = await this.#admin.call((a) => a.users.find({ realm, q: `${PORTAL_USER_ID_ATTRIBUTE}:${portalId}` }));
     const match = byId.find((u) => u.attributes?.[PORTAL_USER_ID_ATTRIBUTE]?.includes(portalId));
     if (match) return match;
     const byName = await this.#admin.call((a) => a.users.find({ realm, username: user.username, exact: true }));
     return byName[0];
+  }
+
+  /** Sets or lifts CONFIGURE_TOTP where it is not as the policy wants (a full representation: Keycloak's update replaces what it is given). */
+  async #applySetupRequirement(realm: string, user: UserRepresentation, required: boolean): Promise<void> {
+    const requiredActions = withSetupRequirement(user, required);
+    if (requiredActions.length === (user.requiredActions ?? []).length) return;
+    await this.#admin.call((a) => a.users.update({ realm, id: user.id! }, { ...user, requiredActions }));
   }
 
   /** Exactly one portal role per user: the given one is granted, any other portal role removed; true when another was removed. */

@@ -1,6 +1,8 @@
 import type ClientRepresentation from '@keycloak/keycloak-admin-client/lib/defs/clientRepresentation.js';
 import type ProtocolMapperRepresentation from '@keycloak/keycloak-admin-client/lib/defs/protocolMapperRepresentation.js';
+import type CredentialRepresentation from '@keycloak/keycloak-admin-client/lib/defs/credentialRepresentation.js';
 import type RealmRepresentation from '@keycloak/keycloak-admin-client/lib/defs/realmRepresentation.js';
+import type UserRepresentation from '@keycloak/keycloak-admin-client/lib/defs/userRepresentation.js';
 import type { UserProfileAttribute, UserProfileConfig } from '@keycloak/keycloak-admin-client/lib/defs/userProfileMetadata.js';
 import { PORTAL_CLIENT_ID } from './keycloak-direct-grant.ts';
 
@@ -103,4 +105,33 @@ export function portalUserProfile(current: UserProfileConfig): UserProfileConfig
     { name: PORTAL_USERNAME_ATTRIBUTE, displayName: 'Portal username', permissions: adminOnly, multivalued: false },
   );
   return { ...current, attributes };
+}
+
+/** Keycloak's required action "Configure OTP": its pages make the user set up an authenticator before they go on. */
+export const CONFIGURE_TOTP = 'CONFIGURE_TOTP';
+
+/** Credential types that are a second factor in a realm: what an Admin's reset removes. */
+export const SECOND_FACTOR_CREDENTIALS = ['otp', 'webauthn', 'webauthn-passwordless', 'recovery-authn-codes'];
+
+/**
+ * A user's required actions with CONFIGURE_TOTP present exactly when the policy requires a
+ * second factor and the user has no authenticator yet (`totp`); the other actions kept.
+ */
+export function withSetupRequirement(user: UserRepresentation | undefined, required: boolean): string[] {
+  const others = (user?.requiredActions ?? []).filter((a) => a !== CONFIGURE_TOTP);
+  return required && !user?.totp ? [...others, CONFIGURE_TOTP] : others;
+}
+
+/**
+ * An authenticator set up in the portal as a realm OTP credential: RFC 6238 as the portal
+ * checks it (SHA-1, 6 digits, 30 s), the secret kept base32 as the app received it
+ * (`secretEncoding`; without it Keycloak would key the codes with the string's own bytes).
+ */
+export function otpCredential(secretBase32: string): CredentialRepresentation {
+  return {
+    type: 'otp',
+    userLabel: 'Authenticator app',
+    secretData: JSON.stringify({ value: secretBase32 }),
+    credentialData: JSON.stringify({ subType: 'totp', digits: 6, counter: 0, period: 30, algorithm: 'HmacSHA1', secretEncoding: 'BASE32' }),
+  };
 }

@@ -8,9 +8,14 @@ import { requireTenantAdmin } from '../access-rules.ts';
 import type { IdentityProvider } from '../providers/identity-provider.ts';
 import type { TenantRequest } from '../tenants/tenant-context.ts';
 import type { RoleStore } from './role.store.ts';
+import { ROLES, sameRoleName } from '@ledgerline/kit/auth/roles.ts';
+
+const isClientRoleName = (name: string) => sameRoleName(name, ROLES.client);
 
 export function createRolesRouter(deps: {
   api: ApiRegistry; roles: RoleStore; provider: IdentityProvider; authenticated: RequestHandler[]; tenantOf: (res: express.Response) => Promise<TenantRequest>;
+  /** Hands the firm's second-factor policy to the provider again (it covers Client users and staff apart). */
+  applyPolicy: (t: TenantRequest) => Promise<void>;
 }): Router {
   const { api, roles, provider, tenantOf } = deps;
   const router = express.Router();
@@ -43,6 +48,8 @@ export function createRolesRouter(deps: {
       return changed;
     });
     if (old.name !== after.name) await provider.renameRole(t.company.shortName, old.name, after.name);
+    // Whether a role's users are Client users goes by its name: a rename may move them under the other policy.
+    if (isClientRoleName(old.name) !== isClientRoleName(after.name)) await deps.applyPolicy(t);
     return after;
   });
 

@@ -24,10 +24,13 @@ export const userEvent = (tenant: string, user: User) => newEvent(USER_UPSERTED,
 export class UserService {
   readonly #users: UserStore;
   readonly #provider: IdentityProvider;
+  readonly #secondFactorRequired: (db: Queryable, role: string) => Promise<boolean>;
 
-  constructor(users: UserStore, provider: IdentityProvider) {
+  /** `secondFactorRequired`: whether the firm's policy asks users of a role for a second factor (a Keycloak realm enforces it per user). */
+  constructor(users: UserStore, provider: IdentityProvider, secondFactorRequired: (db: Queryable, role: string) => Promise<boolean>) {
     this.#users = users;
     this.#provider = provider;
+    this.#secondFactorRequired = secondFactorRequired;
   }
 
   async create(t: TenantRequest, input: UserInput): Promise<User> {
@@ -37,7 +40,9 @@ export class UserService {
       return created;
     });
     try {
-      await this.#provider.upsertUser(t.company.shortName, { id: user.id, username: user.username, fullName: user.fullName, role: user.roleName, password: input.password });
+      await this.#provider.upsertUser(t.company.shortName, {
+        id: user.id, username: user.username, fullName: user.fullName, role: user.roleName, password: input.password, secondFactorRequired: await this.#secondFactorRequired(t.db, user.roleName),
+      });
     } catch (err) {
       await this.#deleteRow(t, user.id);
       throw err;
@@ -53,7 +58,7 @@ export class UserService {
     });
     // Providers key users by the portal id, so a renamed user keeps its credentials.
     await this.#provider.upsertUser(t.company.shortName, {
-      id: after.id, username: after.username, fullName: after.fullName, role: after.roleName, password: input.password,
+      id: after.id, username: after.username, fullName: after.fullName, role: after.roleName, password: input.password, secondFactorRequired: await this.#secondFactorRequired(t.db, after.roleName),
     });
     return after;
   }
