@@ -15,6 +15,8 @@ import type { ServicePeer } from '@ledgerline/kit/service-module.ts';
 import type { Company, FirmImport } from '@ledgerline/contracts/identity.contracts.ts';
 import { SCHEMA_NAME_TAKEN, SHORT_NAME_TAKEN, type CompanyStore } from '../tenants/company.store.ts';
 import type { TenantService } from '../tenants/tenant.service.ts';
+import type { IdentityProvider } from '../providers/identity-provider.ts';
+import { provisionImportedSignIn, USERS_WITHOUT_PASSWORD } from './imported-firm-sign-in.ts';
 import { migrateTenantEverywhere } from '../tenants/tenant-schema-fanout.ts';
 
 export const IMPORT_NOT_FOUND = 'Import not found';
@@ -36,21 +38,27 @@ interface ImportRow {
  * Firm imports. The archive is stored to a temp file and checked whole (every entry
  * against the manifest's checksum, the versions against this installation's) before a
  * job starts; the job brings a new schema to the archive's versions, hands each service
- * its part, runs the newer migrations, and only then registers the firm. A failure
- * discards what the services made and drops the schema: nothing half-made remains.
+ * its part, runs the newer migrations, gives the identity provider the firm's users, and
+ * only then registers the firm. A failure discards what the services made (and a realm
+ * made for it) and drops the schema: nothing half-made remains.
  */
 export class FirmImportService {
   readonly #db: Database;
   readonly #companies: CompanyStore;
   readonly #tenants: TenantService;
+  readonly #signIn: { provider: IdentityProvider; openTotp: (schema: string, userId: number, sealed: string) => string };
   readonly #peers: () => ServicePeer[];
   readonly #systemToken: () => Promise<string>;
   readonly #logger: Logger;
 
-  constructor(deps: { db: Database; companies: CompanyStore; tenants: TenantService; peers: () => ServicePeer[]; systemToken: () => Promise<string>; logger: Logger }) {
+  constructor(deps: {
+    db: Database; companies: CompanyStore; tenants: TenantService; peers: () => ServicePeer[]; systemToken: () => Promise<string>; logger: Logger;
+    provider: IdentityProvider; openTotp: (schema: string, userId: number, sealed: string) => string;
+  }) {
     this.#db = deps.db;
     this.#companies = deps.companies;
     this.#tenants = deps.tenants;
+    this.#signIn = { provider: deps.provider, openTotp: deps.openTotp };
     this.#peers = deps.peers;
     this.#systemToken = deps.systemToken;
     this.#logger = deps.logger;
@@ -125,11 +133,19 @@ export class FirmImportService {
     }
     await finishPart();
     await migrateTenantEverywhere(this.#peers(), input.schemaName, token);
-    const company: Company = await this.#tenants.register({
-      name: input.name, shortName: input.shortName, schemaName: input.schemaName,
-      urlPattern: 'path', customDomain: null, customSubdomain: null, isActive: true,
-    });
-    await this.#db.query("UPDATE portal.firm_imports SET status = 'ready', progress = 100, company_id = $2 WHERE id = $1", [id, company.id]);
+    const signIn = await provisionImportedSignIn(this.#signIn, input.shortName, this.#db.forSchema(input.schemaName));
+    let company: Company;
+    try {
+      company = await this.#tenants.register({
+        name: input.name, shortName: input.shortName, schemaName: input.schemaName,
+        urlPattern: 'path', customDomain: null, customSubdomain: null, isActive: true,
+      });
+    } catch (err) {
+      if (signIn.created) await this.#signIn.provider.discardTenant(input.shortName);
+      throw err;
+    }
+    await this.#db.query("UPDATE portal.firm_imports SET status = 'ready', progress = 100, company_id = $2, message = $3 WHERE id = $1",
+      [id, company.id, signIn.withoutPassword ? USERS_WITHOUT_PASSWORD(signIn.withoutPassword) : null]);
   }
 
   #openPart(service: string, schemaName: string, sourceSchema: string, token: string) {
