@@ -1,12 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createHash, randomBytes } from 'node:crypto';
-import { PassThrough, Readable } from 'node:stream';
-import { readTar, TarWriter } from '@ledgerline/kit/portability/tar-archive.ts';
+import { randomBytes } from 'node:crypto';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import { totpCode } from '@ledgerline/identity/mfa/totp.ts';
 import { apiClient, createSignedInUser, startTestPortal, TEST_USER_PASSWORD, testClient } from '../src/portal-harness.ts';
 import type { RunningPortal } from '../src/portal.ts';
-import { exportFirm as exportFirmFrom, importArchive as importArchiveTo, importEnded, importReady, poll } from './support/firm-moves.ts';
+import { exportFirm as exportFirmFrom, importArchive as importArchiveTo, importEnded, importReady, poll, rewriteArchive } from './support/firm-moves.ts';
 
 /*
  * Moving a firm (docs/running/backup-restore.md): a firm with data in every
@@ -223,32 +221,6 @@ describe('moving a firm', () => {
     expect((await call<unknown[]>('GET', `/api/${FIRM}/files?search=zephyrine`, admin)).body).toHaveLength(1);
   });
 });
-
-/** Rebuilds an archive with some entries changed, and a manifest whose checksums and counts match them. */
-async function rewriteArchive(bytes: Buffer, change: (name: string, body: Buffer) => Buffer): Promise<Buffer> {
-  const entries: { name: string; body: Buffer }[] = [];
-  for await (const e of readTar(Readable.from([bytes]))) {
-    const parts: Buffer[] = [];
-    for await (const c of e.body) parts.push(c as Buffer);
-    entries.push({ name: e.name, body: Buffer.concat(parts) });
-  }
-  const manifestEntry = entries.pop()!;
-  const manifest = JSON.parse(manifestEntry.body.toString()) as { files: Record<string, { size: number; sha256: string }>; services: Record<string, { migrations: Record<string, string[]> }> };
-  const out = new PassThrough();
-  const chunks: Buffer[] = [];
-  out.on('data', (c: Buffer) => chunks.push(c));
-  const tar = new TarWriter(out);
-  for (const e of entries) {
-    const body = change(e.name, e.body);
-    manifest.files[e.name] = { size: body.length, sha256: createHash('sha256').update(body).digest('hex') };
-    if (e.name.endsWith('/migrations.json')) manifest.services[e.name.split('/')[0]!]!.migrations = JSON.parse(body.toString()) as Record<string, string[]>;
-    await tar.add(e.name, body.length, body);
-  }
-  const manifestBody = Buffer.from(JSON.stringify(manifest, null, 2));
-  await tar.add(manifestEntry.name, manifestBody.length, manifestBody);
-  await tar.finish();
-  return Buffer.concat(chunks);
-}
 
 /** The stored entries of a ZIP, read through its central directory. */
 function unzip(zip: Buffer): Record<string, Buffer> {

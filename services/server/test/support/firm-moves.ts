@@ -1,4 +1,7 @@
 import { expect } from '@jest/globals';
+import { createHash } from 'node:crypto';
+import { PassThrough, Readable } from 'node:stream';
+import { readTar, TarWriter } from '@ledgerline/kit/portability/tar-archive.ts';
 import { apiClient } from '../../src/portal-harness.ts';
 
 /** A running test portal as the firm-move suites use it. */
@@ -75,4 +78,37 @@ export async function importReady(portal: MovePortal, bytes: Buffer, name: strin
   const done = await importEnded(portal, job.body.id!);
   if (done.status !== 'ready') throw new Error(done.message ?? 'failed');
   return done;
+}
+
+/**
+ * Rebuilds an archive with some entries changed (or left out: `change` answers null), and
+ * a manifest whose checksums and migrations match them.
+ */
+export async function rewriteArchive(bytes: Buffer, change: (name: string, body: Buffer) => Buffer | null): Promise<Buffer> {
+  const entries: { name: string; body: Buffer }[] = [];
+  for await (const e of readTar(Readable.from([bytes]))) {
+    const parts: Buffer[] = [];
+    for await (const c of e.body) parts.push(c as Buffer);
+    entries.push({ name: e.name, body: Buffer.concat(parts) });
+  }
+  const manifestEntry = entries.pop()!;
+  const manifest = JSON.parse(manifestEntry.body.toString()) as { files: Record<string, { size: number; sha256: string }>; services: Record<string, { migrations: Record<string, string[]> }> };
+  const out = new PassThrough();
+  const chunks: Buffer[] = [];
+  out.on('data', (c: Buffer) => chunks.push(c));
+  const tar = new TarWriter(out);
+  for (const e of entries) {
+    const body = change(e.name, e.body);
+    if (body === null) {
+      delete manifest.files[e.name];
+      continue;
+    }
+    manifest.files[e.name] = { size: body.length, sha256: createHash('sha256').update(body).digest('hex') };
+    if (e.name.endsWith('/migrations.json')) manifest.services[e.name.split('/')[0]!]!.migrations = JSON.parse(body.toString()) as Record<string, string[]>;
+    await tar.add(e.name, body.length, body);
+  }
+  const manifestBody = Buffer.from(JSON.stringify(manifest, null, 2));
+  await tar.add(manifestEntry.name, manifestBody.length, manifestBody);
+  await tar.finish();
+  return Buffer.concat(chunks);
 }
