@@ -3,7 +3,7 @@ import { Invalid } from '@ledgerline/kit/errors.ts';
 import type { ImportedUser } from './identity-provider.ts';
 
 /** `$argon2id$v=19$m=19456,t=2,p=1$<salt>$<hash>`, salt and hash in unpadded base64. */
-const ARGON2_PHC = /^\$argon2(id|i|d)\$v=(16|19)\$m=(\d+),t=(\d+),p=(\d+)\$([A-Za-z0-9+/]+)\$([A-Za-z0-9+/]+)$/;
+const ARGON2_PHC = /^\$argon2(?<type>id|i|d)\$v=(?<version>16|19)\$m=(?<memory>\d+),t=(?<iterations>\d+),p=(?<parallelism>\d+)\$(?<salt>[A-Za-z0-9+/]+)\$(?<hash>[A-Za-z0-9+/]+)$/;
 
 /**
  * A moved firm's sign-in as Keycloak credentials, so its users keep their passwords and
@@ -28,20 +28,20 @@ export function importedCredentials(user: ImportedUser): CredentialRepresentatio
 }
 
 function argon2Password(username: string, phc: string): CredentialRepresentation {
-  const parts = ARGON2_PHC.exec(phc);
-  if (!parts) throw new Invalid(`The archive holds a password hash of ${username} that Keycloak cannot take (not argon2).`);
-  const [, type, version, memory, iterations, parallelism, salt, hash] = parts as unknown as string[];
-  const base64 = (unpadded: string) => Buffer.from(unpadded!, 'base64').toString('base64');
+  const phcParts = ARGON2_PHC.exec(phc)?.groups;
+  if (!phcParts) throw new Invalid(`The archive holds a password hash of ${username} that Keycloak cannot take (not argon2).`);
+  const { type, version, memory, iterations, parallelism } = phcParts;
+  const salt = Buffer.from(phcParts.salt!, 'base64');
+  const hash = Buffer.from(phcParts.hash!, 'base64');
   return {
     type: 'password',
     temporary: false,
-    secretData: JSON.stringify({ value: base64(hash!), salt: base64(salt!), additionalParameters: {} }),
+    secretData: JSON.stringify({ value: hash.toString('base64'), salt: salt.toString('base64'), additionalParameters: {} }),
     credentialData: JSON.stringify({
       hashIterations: Number(iterations),
       algorithm: 'argon2',
       additionalParameters: {
-        type: [type], version: [version === '19' ? '1.3' : '1.0'], hashLength: [String(Buffer.from(hash!, 'base64').length)],
-        memory: [memory], parallelism: [parallelism],
+        type: [type], version: [version === '19' ? '1.3' : '1.0'], hashLength: [String(hash.length)], memory: [memory], parallelism: [parallelism],
       },
     }),
   };
