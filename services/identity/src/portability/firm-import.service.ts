@@ -11,6 +11,7 @@ import type { Logger } from '@ledgerline/kit/logger.ts';
 import { compareVersions, FIRM_ARCHIVE_FORMAT, MANIFEST_ENTRY, PRODUCT_VERSION, type FirmManifest } from '@ledgerline/kit/portability/firm-manifest.ts';
 import { INTERNAL_PORTABILITY_PATH } from '@ledgerline/kit/portability/portability.router.ts';
 import { readTar, TarWriter, TRUNCATED_ARCHIVE } from '@ledgerline/kit/portability/tar-archive.ts';
+import { streamRequest } from '@ledgerline/kit/http/stream-request.ts';
 import type { ServicePeer } from '@ledgerline/kit/service-module.ts';
 import type { Company, FirmImport } from '@ledgerline/contracts/identity.contracts.ts';
 import { SCHEMA_NAME_TAKEN, SHORT_NAME_TAKEN, type CompanyStore } from '../tenants/company.store.ts';
@@ -23,6 +24,9 @@ export const IMPORT_NOT_FOUND = 'Import not found';
 export const NOT_AN_ARCHIVE = 'This is not a Ledgerline firm archive.';
 export const CHECKSUM_MISMATCH = (name: string) => `The archive is damaged: ${name} does not match its checksum.`;
 export const NEWER_ARCHIVE = (version: string) => `The archive comes from a newer version of Ledgerline (${version}) than this one (${PRODUCT_VERSION}); upgrade first.`;
+
+/** A service's part, streamed to it as a tar while the archive is read; `imported` settles when the service has restored it. */
+interface ImportPart { service: string; tar: TarWriter; body: PassThrough; imported: Promise<void> }
 
 interface ImportRow {
   id: string;
@@ -108,16 +112,12 @@ export class FirmImportService {
     let read = 0;
     const source = createReadStream(archive);
     source.on('data', (chunk) => { read += chunk.length; });
-    let current: { service: string; tar: TarWriter; body: PassThrough; response: Promise<Response> } | null = null;
+    let current: ImportPart | null = null;
     const finishPart = async () => {
       if (!current) return;
       await current.tar.finish();
       current.body.end();
-      const response = await current.response;
-      if (!response.ok) {
-        const body = (await response.json().catch(() => ({}))) as { message?: string };
-        throw new Invalid(`The ${current.service} service could not import its part: ${body.message ?? response.status}`);
-      }
+      await current.imported;
       await this.#db.query('UPDATE portal.firm_imports SET progress = $2 WHERE id = $1', [id, Math.min(95, Math.floor((read / total) * 95))]);
       current = null;
     };
@@ -148,19 +148,19 @@ export class FirmImportService {
       [id, company.id, signIn.withoutPassword ? USERS_WITHOUT_PASSWORD(signIn.withoutPassword) : null]);
   }
 
-  #openPart(service: string, schemaName: string, sourceSchema: string, token: string) {
+  #openPart(service: string, schemaName: string, sourceSchema: string, token: string): ImportPart {
     const peer = this.#peers().find((p) => p.service === service);
     if (!peer) throw new Invalid(`The archive holds data of a service this installation does not run: ${service}.`);
     const body = new PassThrough();
     const query = `schemaName=${encodeURIComponent(schemaName)}&sourceSchema=${encodeURIComponent(sourceSchema)}`;
-    const response = fetch(`${peer.url}${INTERNAL_PORTABILITY_PATH}/import?${query}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-tar' },
-      body: body as unknown as ReadableStream, duplex: 'half',
-    } as RequestInit).catch(() => { throw new Unavailable(`The ${service} service is unavailable; import the archive again shortly.`); });
-    // A service that answers early (a refusal) stops reading: the writer must not wait on it forever.
-    response.then((r) => { if (!r.ok) body.destroy(); }, () => body.destroy());
-    return { service, tar: new TarWriter(body), body, response };
+    const imported = streamRequest(`${peer.url}${INTERNAL_PORTABILITY_PATH}/import?${query}`, {
+      method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-tar' }, body,
+    }).then((reply) => {
+      if (!reply.ok) throw new Invalid(`The ${service} service could not import its part: ${(reply.body as { message?: string } | null)?.message ?? reply.status}`);
+    }, () => { throw new Unavailable(`The ${service} service is unavailable; import the archive again shortly.`); });
+    // A service that answers early (a refusal) stops reading: the writer fails with its reason instead of waiting.
+    imported.catch((err: Error) => body.destroy(err));
+    return { service, tar: new TarWriter(body), body, imported };
   }
 
   async #discard(schemaName: string): Promise<void> {
