@@ -16,8 +16,7 @@ import type { ServicePeer } from '@ledgerline/kit/service-module.ts';
 import type { Company, FirmImport } from '@ledgerline/contracts/identity.contracts.ts';
 import { SCHEMA_NAME_TAKEN, SHORT_NAME_TAKEN, type CompanyStore } from '../tenants/company.store.ts';
 import type { TenantService } from '../tenants/tenant.service.ts';
-import type { IdentityProvider } from '../providers/identity-provider.ts';
-import { provisionImportedSignIn, USERS_WITHOUT_PASSWORD } from './imported-firm-sign-in.ts';
+import { provisionImportedSignIn, USERS_WITHOUT_PASSWORD, type ImportedSignInDeps } from './imported-firm-sign-in.ts';
 import { migrateTenantEverywhere } from '../tenants/tenant-schema-fanout.ts';
 
 export const IMPORT_NOT_FOUND = 'Import not found';
@@ -50,15 +49,14 @@ export class FirmImportService {
   readonly #db: Database;
   readonly #companies: CompanyStore;
   readonly #tenants: TenantService;
-  readonly #signIn: { provider: IdentityProvider; openTotp: (schema: string, userId: number, sealed: string) => string };
+  readonly #signIn: ImportedSignInDeps;
   readonly #peers: () => ServicePeer[];
   readonly #systemToken: () => Promise<string>;
   readonly #logger: Logger;
 
   constructor(deps: {
     db: Database; companies: CompanyStore; tenants: TenantService; peers: () => ServicePeer[]; systemToken: () => Promise<string>; logger: Logger;
-    provider: IdentityProvider; openTotp: (schema: string, userId: number, sealed: string) => string;
-  }) {
+  } & ImportedSignInDeps) {
     this.#db = deps.db;
     this.#companies = deps.companies;
     this.#tenants = deps.tenants;

@@ -1,5 +1,9 @@
 import type { SchemaDb } from '@ledgerline/kit/db/database.ts';
 import type { IdentityProvider } from '../providers/identity-provider.ts';
+import type { TotpSeal } from './identity.portability.ts';
+
+/** The identity provider, and how the firm's authenticator secrets open. */
+export type ImportedSignInDeps = { provider: IdentityProvider } & Pick<TotpSeal, 'openTotp'>;
 
 export interface ImportedSignIn {
   /** Whether the provider created the firm's realm now (a failed import then removes it). */
@@ -19,10 +23,7 @@ export const USERS_WITHOUT_PASSWORD = (n: number) =>
  * archive holds, and the firm's own password and authenticator rows are emptied: a Keycloak
  * firm keeps those in its realm only, so a later export never carries stale ones.
  */
-export async function provisionImportedSignIn(deps: {
-  provider: IdentityProvider;
-  openTotp: (schema: string, userId: number, sealed: string) => string;
-}, shortName: string, db: SchemaDb): Promise<ImportedSignIn> {
+export async function provisionImportedSignIn(deps: ImportedSignInDeps, shortName: string, db: SchemaDb): Promise<ImportedSignIn> {
   const { provider } = deps;
   const roles = await db.query<{ name: string }>('SELECT name FROM roles ORDER BY id');
   const created = await provider.provisionTenant(shortName, roles.rows.map((r) => r.name));
