@@ -71,6 +71,7 @@ export function FirmImportDialog({ visible, onClose }: { visible: boolean; onClo
           {status !== 'failed' && <ProgressBar value={job.data?.progress ?? 0} aria-label="Import progress" />}
           {status === 'running' && <p>Importing into /{shortName}…</p>}
           {status === 'ready' && <Message severity="success" text={`${job.data!.company!.name} is ready at /${job.data!.company!.shortName}/login`} />}
+          {status === 'ready' && job.data!.message && <Message severity="warn" text={job.data!.message} />}
           {status === 'failed' && <Message severity="error" text={job.data!.message ?? 'The import failed; nothing was created.'} />}
           {status !== 'running' && <Button label="Done" onClick={close} />}
         </div>

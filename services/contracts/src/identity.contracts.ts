@@ -63,6 +63,7 @@ export interface FirmImport {
   id: string;
   status: 'running' | 'ready' | 'failed';
   progress: number;
+  /** Why it failed; once ready, what is left to do (users the archive holds no password for). */
   message: string | null;
   shortName: string;
   company: Company | null;

@@ -51,7 +51,6 @@ export const identityModule: ServiceModule = {
   apiResources: ['auth', 'admin/auth', 'admin/overview', 'info', 'companies', 'firm-settings', 'users', 'roles', 'export', 'security-settings', 'security-events'],
   otherPaths: ['/.well-known/'],
   migrations: [identityPlatformMigrations, identityTenantMigrations, jobs.migrations],
-  portability: identityPortability,
   async init(deps) {
     const config = loadIdentityConfig(deps.env);
     const { db } = deps;
@@ -96,10 +95,12 @@ export const identityModule: ServiceModule = {
     // person who asked (a firm's Admin may export their own firm; the job may outlive a token).
     const systemToken = () => issuer.sign({ sub: '0', username: 'portability', fullName: 'Firm export and import', role: 'Admin', tenant: null, platformAdmin: true });
     const firmExports = new FirmExportService({ db, storage: deps.storage, peers: deps.peers, systemToken, logger: deps.logger });
-    const firmImports = new FirmImportService({ db, companies, tenants, peers: deps.peers, systemToken, logger: deps.logger });
+    const openTotp = mfa.openTotp.bind(mfa);
+    const firmImports = new FirmImportService({ db, companies, tenants, peers: deps.peers, systemToken, logger: deps.logger, provider, openTotp });
 
     return {
       api,
+      portability: identityPortability({ openTotp, sealTotp: mfa.sealTotp.bind(mfa) }),
       routers: [
         createJwksRouter(issuer),
         createAuthRouter({ api, db, logins, mfa, companies, authenticated }),

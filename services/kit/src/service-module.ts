@@ -41,6 +41,8 @@ export interface ServiceInstance {
   attach?(server: http.Server): void;
   start?(): Promise<void>;
   stop?(): Promise<void>;
+  /** Portability hooks that need what init builds (a key, the identity provider); they replace the module's. */
+  portability?: ServicePortability;
 }
 
 /**

@@ -179,7 +179,7 @@ async function startService(
     logger: deps.logger,
     routers: [
       createTenantMigrationRouter(deps.db, deps.tokens, module.migrations),
-      createPortabilityRouter({ service: module.name, ...deps, migrations: module.migrations, hooks: module.portability }),
+      createPortabilityRouter({ service: module.name, ...deps, migrations: module.migrations, hooks: instance.portability ?? module.portability }),
       ...instance.routers,
     ],
     readiness: [{ name: 'db', check: () => deps.db.ping() }, { name: 'bus', check: () => deps.bus.ping() }, ...(instance.readiness ?? [])],

@@ -1,16 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createHash, randomBytes } from 'node:crypto';
-import { PassThrough, Readable } from 'node:stream';
-import { readTar, TarWriter } from '@ledgerline/kit/portability/tar-archive.ts';
+import { randomBytes } from 'node:crypto';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
+import { totpCode } from '@ledgerline/identity/mfa/totp.ts';
 import { apiClient, createSignedInUser, startTestPortal, TEST_USER_PASSWORD, testClient } from '../src/portal-harness.ts';
 import type { RunningPortal } from '../src/portal.ts';
+import { exportFirm as exportFirmFrom, importArchive as importArchiveTo, importEnded, importReady, poll, rewriteArchive } from './support/firm-moves.ts';
 
 /*
  * Moving a firm (docs/running/backup-restore.md): a firm with data in every
  * service is exported and imported under a new short name on the same installation; the
  * copy answers every read the same, its files are byte-identical and found by content,
- * its users sign in with their passwords, and exporting the copy gives the same checksums.
+ * its users sign in with their passwords and authenticators, and exporting the copy gives
+ * the same checksums.
  * Runs on the embedded default, and on PostgreSQL and RabbitMQ when POSTGRES_URL/AMQP_URL are set.
  */
 type Portal = RunningPortal & { gatewayUrl: string; adminToken: string };
@@ -21,62 +22,29 @@ const FIRM = `mv${suffix}`;
 const COPY = `cp${suffix}`;
 let firmId: number;
 let admin: string;
+let colleagueToken: string;
+/** The colleague's authenticator app: its secret, and recovery codes. */
+let totp: { secret: string; recoveryCodes: string[] };
 const CONTENT = `Annual statement of Zephyrine Holdings ${suffix}: turnover 45,00,000`;
 
-/** Every list and read a firm Admin makes, per service (ids are kept in the copy, so paths with ids hold too). */
+/**
+ * Every list and read a firm Admin makes, per service (ids are kept in the copy, so paths
+ * with ids hold too); the seed adds the reads of what it made (a file's chat sessions).
+ */
 const READS = [
-  '/users', '/roles', '/auth/me', '/clients', '/report-types', '/client-field-settings', '/files', '/files?search=zephyrine',
-  '/activity-logs', '/dashboard', '/prompt-templates', '/tasks', '/notifications', '/compliance-schedules',
-  '/compliance-tracker', '/compliance-insights', '/conversations', '/messages/unread/count',
+  '/users', '/roles', '/auth/me', '/security-settings', '/security-settings/factors', '/clients', '/report-types',
+  '/client-field-settings', '/files', '/files?search=zephyrine', '/activity-logs', '/dashboard', '/prompt-templates', '/tasks',
+  '/notifications', '/compliance-schedules', '/compliance-tracker', '/compliance-insights', '/request-templates',
+  '/document-requests', '/conversations', '/messages/unread/count',
 ];
 
-const poll = async <T>(fn: () => Promise<T | null>): Promise<T> => {
-  for (let i = 0; i < 300; i++) {
-    const v = await fn();
-    if (v) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('timed out');
-};
-
-async function exportFirm(path: string, token: string): Promise<{ bytes: Buffer; manifest: { files: Record<string, { sha256: string }>; services: Record<string, { rows: Record<string, number>; objects: number }> } }> {
-  const started = await call<{ id: string; status: string }>('POST', `${path}/export`, token);
-  expect(started.status).toBe(202);
-  expect(started.body.status).toBe('running');
-  const listPath = path.startsWith('/api/companies') ? `${path}/exports` : `${path}/export`;
-  const ready = await poll(async () => {
-    const list = await call<{ id: string; status: string; size: number; progress: number }[]>('GET', listPath, token);
-    const job = list.body.find((j) => j.id === started.body.id);
-    if (job?.status === 'failed') throw new Error(JSON.stringify(job));
-    return job?.status === 'ready' ? job : null;
-  });
-  expect(ready.progress).toBe(100);
-  const downloadPath = path.startsWith('/api/companies') ? `${path}/exports/${ready.id}/download` : `${path}/export/${ready.id}/download`;
-  const r = await fetch(`${portal.gatewayUrl}${downloadPath}`, { headers: { authorization: `Bearer ${token}` } });
-  expect(r.status).toBe(200);
-  const bytes = Buffer.from(await r.arrayBuffer());
-  expect(bytes.length).toBe(ready.size);
-  // The manifest is the last entry: its JSON sits before the end-of-archive blocks.
-  const text = bytes.toString('utf8');
-  const start = text.lastIndexOf('{\n  "format"');
-  const manifest = JSON.parse(text.slice(start, text.indexOf('\0', start))) as Awaited<ReturnType<typeof exportFirm>>['manifest'];
-  return { bytes, manifest };
-}
-
-async function importArchive(bytes: Buffer, name: string, shortName: string): Promise<{ status: number; body: { id?: string; message?: string } }> {
-  const form = new FormData();
-  form.append('name', name);
-  form.append('shortName', shortName);
-  form.append('file', new Blob([new Uint8Array(bytes)]), 'firm.tar');
-  const r = await fetch(`${portal.gatewayUrl}/api/companies/import`, { method: 'POST', headers: { authorization: `Bearer ${portal.adminToken}` }, body: form });
-  return { status: r.status, body: (await r.json()) as { id?: string; message?: string } };
-}
+const exportFirm = (path: string, token: string) => exportFirmFrom(portal, path, token);
+const importArchive = (bytes: Buffer, name: string, shortName: string) => importArchiveTo(portal, bytes, name, shortName);
 
 const companyCount = async () => (await call<unknown[]>('GET', '/api/companies', portal.adminToken)).body.length;
 
 beforeAll(async () => {
-  // The built-in issuer: an import keeps users' password hashes and factors, which a Keycloak
-  // realm does not take (docs/running/backup-restore.md says how to move a realm).
+  // The built-in issuer on both ends; firm-move-keycloak.test.ts moves a firm into a realm and out of it.
   portal = await startTestPortal({ GATEWAY_RATE_LIMIT_PER_MINUTE: '1000000', KEYCLOAK_URL: '' });
   call = apiClient(portal.gatewayUrl);
   const firm = await call<{ id: number }>('POST', '/api/companies', portal.adminToken, { name: `Move ${suffix}`, shortName: FIRM });
@@ -91,6 +59,11 @@ beforeAll(async () => {
   const staff = await createSignedInUser(call, portal.adminToken, FIRM, { username: `mover_${suffix}`, fullName: 'Mia Mover', roleId: 1, clientIds: null, reportTypeIds: null });
   admin = staff.token;
   const colleague = await createSignedInUser(call, portal.adminToken, FIRM, { username: `colleague_${suffix}`, fullName: 'Colin Colleague', roleId: 2, clientIds: null, reportTypeIds: null });
+  colleagueToken = colleague.token;
+  const setup = await call<{ secret: string }>('POST', `/api/${FIRM}/auth/mfa/totp/setup`, colleagueToken, {});
+  const confirmed = await call<{ recoveryCodes: string[] }>('POST', `/api/${FIRM}/auth/mfa/totp/confirm`, colleagueToken, { code: totpCode(setup.body.secret) });
+  expect(confirmed.status).toBe(200);
+  totp = { secret: setup.body.secret, recoveryCodes: confirmed.body.recoveryCodes };
   await created('/roles', { name: 'Reviewer' });
   const form = new FormData();
   form.append('fileType', 'report');
@@ -99,10 +72,13 @@ beforeAll(async () => {
   form.append('file', new Blob([CONTENT]), 'statement.txt');
   const up = await fetch(`${portal.gatewayUrl}/api/${FIRM}/files`, { method: 'POST', headers: { authorization: `Bearer ${admin}` }, body: form });
   expect(up.status).toBe(201);
+  const fileId = ((await up.json()) as { files: { id: number }[] }).files[0]!.id;
+  READS.push(`/chat/sessions?fileId=${fileId}`);
   await created('/tasks', { title: 'Collect receipts', clientIds: [clientId] });
   const schedule = await created('/compliance-schedules', { clientId, reportTypeId, frequency: 'yearly', dueMonths: ['6'] });
   await call('POST', `/api/${FIRM}/compliance-schedules/${schedule}/generate/2030`, portal.adminToken);
   await created('/prompt-templates', { name: 'Summary', content: 'Summarise the statement' }).catch(() => undefined);
+  await created('/document-requests', { clientId, title: 'Year-end documents', dueDate: '2030-03-31', items: [{ title: 'Bank statements' }] });
   const conversation = await poll(async () => {
     const c = await call<{ id: number }>('POST', `/api/${FIRM}/conversations`, admin, { title: 'Year end', participantIds: [colleague.id] });
     return c.status === 201 ? c.body.id : null;
@@ -115,6 +91,8 @@ beforeAll(async () => {
     const insights = await call<unknown[]>('GET', `/api/${FIRM}/compliance-insights`, admin);
     expect(insights.body.length).toBeGreaterThan(0);
   }, 20_000);
+  // The text is extracted: the assistant answers about the file (a chat session with its messages).
+  expect(await call('POST', `/api/${FIRM}/chat/ask`, admin, { fileId, message: 'What is the turnover?' })).toMatchObject({ status: 200 });
 }, 180_000);
 
 afterAll(async () => {
@@ -160,14 +138,10 @@ describe('moving a firm', () => {
   }, 60_000);
 
   it('imports the archive as a new firm that answers every read the same', async () => {
-    const job = await importArchive(original.bytes, `Copy ${suffix}`, COPY);
-    expect(job.status).toBe(202);
-    const done = await poll(async () => {
-      const r = await call<{ status: string; company: { id: number; shortName: string } | null; message: string | null }>('GET', `/api/companies/imports/${job.body.id}`, portal.adminToken);
-      if (r.body.status === 'failed') throw new Error(r.body.message ?? 'failed');
-      return r.body.status === 'ready' ? r.body : null;
-    });
+    const done = await importReady(portal, original.bytes, `Copy ${suffix}`, COPY);
     expect(done.company!.shortName).toBe(COPY);
+    // Every user came with a password: nothing is left to do.
+    expect(done.message).toBeNull();
     // Exported again before anyone signs in to the copy (a sign-in records its time): the same checksums, file for file.
     const again = await exportFirm(`/api/companies/${done.company!.id}`, portal.adminToken);
     expect(again.manifest.files).toEqual(original.manifest.files);
@@ -179,6 +153,14 @@ describe('moving a firm', () => {
       const b = await call('GET', `/api/${COPY}${path}`, copyAdmin);
       expect({ path, status: b.status, body: normalise(b.body) }).toEqual({ path, status: a.status, body: normalise(a.body) });
     }
+    // The authenticator and the recovery codes of the original sign in to the copy (the
+    // next step's code: the copy, like the original, took the current one already).
+    const colleague = await call<{ mfaRequired: boolean; challenge: string; methods: string[] }>('POST', `/api/${COPY}/auth/login`, null, { username: `colleague_${suffix}`, password: TEST_USER_PASSWORD });
+    expect(colleague.body).toMatchObject({ mfaRequired: true, methods: ['totp', 'recovery'] });
+    const verified = await call<{ tenant: { shortName: string } }>('POST', `/api/${COPY}/auth/mfa/verify`, null, { challenge: colleague.body.challenge, method: 'totp', code: totpCode(totp.secret, Date.now() + 30_000) });
+    expect({ status: verified.status, firm: verified.body.tenant?.shortName }).toEqual({ status: 200, firm: COPY });
+    const secondSignIn = await call<{ challenge: string }>('POST', `/api/${COPY}/auth/login`, null, { username: `colleague_${suffix}`, password: TEST_USER_PASSWORD });
+    expect((await call('POST', `/api/${COPY}/auth/mfa/verify`, null, { challenge: secondSignIn.body.challenge, method: 'recovery', code: totp.recoveryCodes[0] })).status).toBe(200);
     const files = await call<{ id: number }[]>('GET', `/api/${COPY}/files`, copyAdmin);
     const bytes = await fetch(`${portal.gatewayUrl}/api/${COPY}/files/${files.body[0]!.id}`, { headers: { authorization: `Bearer ${copyAdmin}` } });
     expect(bytes.status).toBe(200);
@@ -199,13 +181,7 @@ describe('moving a firm', () => {
       }
       return body;
     });
-    const job = await importArchive(older, `Older ${suffix}`, `old${suffix}`);
-    expect(job.status).toBe(202);
-    await poll(async () => {
-      const r = await call<{ status: string; message: string | null }>('GET', `/api/companies/imports/${job.body.id}`, portal.adminToken);
-      if (r.body.status === 'failed') throw new Error(r.body.message ?? 'failed');
-      return r.body.status === 'ready' ? r.body : null;
-    });
+    await importReady(portal, older, `Older ${suffix}`, `old${suffix}`);
     const login = await call('POST', `/api/old${suffix}/auth/login`, null, { username: `mover_${suffix}`, password: TEST_USER_PASSWORD });
     expect(login.status).toBe(200);
   }, 120_000);
@@ -216,20 +192,12 @@ describe('moving a firm', () => {
       (name.startsWith('tasks/tables/tasks.') ? Buffer.from(body.toString().replace(/"id": \d+/, '"id": "not a number"')) : body));
     const job = await importArchive(broken, 'Broken', `bad${suffix}`);
     expect(job.status).toBe(202);
-    const failed = await poll(async () => {
-      const r = await call<{ status: string; message: string | null; company: unknown }>('GET', `/api/companies/imports/${job.body.id}`, portal.adminToken);
-      return r.body.status === 'failed' ? r.body : null;
-    });
+    const failed = await importEnded(portal, job.body.id!);
+    expect(failed.status).toBe('failed');
     expect(failed.message).toMatch(/The tasks service could not import its part/);
     expect(failed.company).toBeNull();
     expect(await companyCount()).toBe(before);
-    const again = await importArchive(original.bytes, 'Second try', `bad${suffix}`);
-    expect(again.status).toBe(202);
-    const second = await poll(async () => {
-      const r = await call<{ status: string }>('GET', `/api/companies/imports/${again.body.id}`, portal.adminToken);
-      return r.body.status === 'running' ? null : r.body;
-    });
-    expect(second.status).toBe('ready');
+    expect((await importReady(portal, original.bytes, 'Second try', `bad${suffix}`)).company!.shortName).toBe(`bad${suffix}`);
   }, 120_000);
 
   it('gives an Admin one client\'s documents as a ZIP by type and report type, with an index, and nobody else', async () => {
@@ -242,8 +210,7 @@ describe('moving a firm', () => {
     expect(Object.keys(entries)).toEqual(['Reports/Annual Statement/statement.txt', 'index.csv']);
     expect(entries['Reports/Annual Statement/statement.txt']!.toString()).toBe(CONTENT);
     expect(entries['index.csv']!.toString()).toMatch(/^path,original name,type,report type,uploaded at,size\r\nReports\/Annual Statement\/statement\.txt,statement\.txt,report,Annual Statement,\d{4}-/);
-    const colleague = await call<{ token: string }>('POST', `/api/${FIRM}/auth/login`, null, { username: `colleague_${suffix}`, password: TEST_USER_PASSWORD });
-    expect((await fetch(url, { headers: { authorization: `Bearer ${colleague.body.token}` } })).status).toBe(403);
+    expect((await fetch(url, { headers: { authorization: `Bearer ${colleagueToken}` } })).status).toBe(403);
     const copyAdmin = (await call<{ token: string }>('POST', `/api/${COPY}/auth/login`, null, { username: `mover_${suffix}`, password: TEST_USER_PASSWORD })).body.token;
     expect((await fetch(url, { headers: { authorization: `Bearer ${copyAdmin}` } })).status).toBe(403);
   });
@@ -254,32 +221,6 @@ describe('moving a firm', () => {
     expect((await call<unknown[]>('GET', `/api/${FIRM}/files?search=zephyrine`, admin)).body).toHaveLength(1);
   });
 });
-
-/** Rebuilds an archive with some entries changed, and a manifest whose checksums and counts match them. */
-async function rewriteArchive(bytes: Buffer, change: (name: string, body: Buffer) => Buffer): Promise<Buffer> {
-  const entries: { name: string; body: Buffer }[] = [];
-  for await (const e of readTar(Readable.from([bytes]))) {
-    const parts: Buffer[] = [];
-    for await (const c of e.body) parts.push(c as Buffer);
-    entries.push({ name: e.name, body: Buffer.concat(parts) });
-  }
-  const manifestEntry = entries.pop()!;
-  const manifest = JSON.parse(manifestEntry.body.toString()) as { files: Record<string, { size: number; sha256: string }>; services: Record<string, { migrations: Record<string, string[]> }> };
-  const out = new PassThrough();
-  const chunks: Buffer[] = [];
-  out.on('data', (c: Buffer) => chunks.push(c));
-  const tar = new TarWriter(out);
-  for (const e of entries) {
-    const body = change(e.name, e.body);
-    manifest.files[e.name] = { size: body.length, sha256: createHash('sha256').update(body).digest('hex') };
-    if (e.name.endsWith('/migrations.json')) manifest.services[e.name.split('/')[0]!]!.migrations = JSON.parse(body.toString()) as Record<string, string[]>;
-    await tar.add(e.name, body.length, body);
-  }
-  const manifestBody = Buffer.from(JSON.stringify(manifest, null, 2));
-  await tar.add(manifestEntry.name, manifestBody.length, manifestBody);
-  await tar.finish();
-  return Buffer.concat(chunks);
-}
 
 /** The stored entries of a ZIP, read through its central directory. */
 function unzip(zip: Buffer): Record<string, Buffer> {

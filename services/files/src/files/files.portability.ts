@@ -21,7 +21,7 @@ export const filesPortability: ServicePortability = {
     // list is the one thing held: about a hundred bytes per stored file.
     const objects = await inSnapshot(ctx.db, async (snapshot) => {
       await exportTables(snapshot, ctx.migrationSets, ctx.tables, (name, body) => ctx.write(name, body.length, body), {
-        files: { storage_key: `CASE WHEN t.storage = 'object' THEN ${objectName('t.storage_key')} ELSE t.storage_key END` },
+        columns: { files: { storage_key: `CASE WHEN t.storage = 'object' THEN ${objectName('t.storage_key')} ELSE t.storage_key END` } },
       });
       const listed: { key: string; name: string }[] = [];
       for await (const o of storedObjects(snapshot)) listed.push(o);

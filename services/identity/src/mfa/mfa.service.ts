@@ -227,13 +227,21 @@ export class MfaService {
     return `${scopeOf(s)}.${token}`;
   }
 
-  // The seal is bound to the schema and user: a secret copied to another row does not open.
+  /** An authenticator secret as stored: the seal is bound to the schema and user, so a secret copied to another row does not open. */
+  sealTotp(schema: string, userId: number, secret: string): string {
+    return this.#box.seal(secret, `totp/${schema}/${userId}`);
+  }
+
+  openTotp(schema: string, userId: number, sealed: string): string {
+    return this.#box.open(sealed, `totp/${schema}/${userId}`);
+  }
+
   #seal(s: MfaSubject, secret: string): string {
-    return this.#box.seal(secret, `totp/${s.db.schema}/${s.userId}`);
+    return this.sealTotp(s.db.schema, s.userId, secret);
   }
 
   #open(s: MfaSubject, sealed: string): string {
-    return this.#box.open(sealed, `totp/${s.db.schema}/${s.userId}`);
+    return this.openTotp(s.db.schema, s.userId, sealed);
   }
 }
 

@@ -11,16 +11,21 @@ import type { Logger } from '@ledgerline/kit/logger.ts';
 import { compareVersions, FIRM_ARCHIVE_FORMAT, MANIFEST_ENTRY, PRODUCT_VERSION, type FirmManifest } from '@ledgerline/kit/portability/firm-manifest.ts';
 import { INTERNAL_PORTABILITY_PATH } from '@ledgerline/kit/portability/portability.router.ts';
 import { readTar, TarWriter, TRUNCATED_ARCHIVE } from '@ledgerline/kit/portability/tar-archive.ts';
+import { streamRequest } from '@ledgerline/kit/http/stream-request.ts';
 import type { ServicePeer } from '@ledgerline/kit/service-module.ts';
 import type { Company, FirmImport } from '@ledgerline/contracts/identity.contracts.ts';
 import { SCHEMA_NAME_TAKEN, SHORT_NAME_TAKEN, type CompanyStore } from '../tenants/company.store.ts';
 import type { TenantService } from '../tenants/tenant.service.ts';
+import { provisionImportedSignIn, USERS_WITHOUT_PASSWORD, type ImportedSignInDeps } from './imported-firm-sign-in.ts';
 import { migrateTenantEverywhere } from '../tenants/tenant-schema-fanout.ts';
 
 export const IMPORT_NOT_FOUND = 'Import not found';
 export const NOT_AN_ARCHIVE = 'This is not a Ledgerline firm archive.';
 export const CHECKSUM_MISMATCH = (name: string) => `The archive is damaged: ${name} does not match its checksum.`;
 export const NEWER_ARCHIVE = (version: string) => `The archive comes from a newer version of Ledgerline (${version}) than this one (${PRODUCT_VERSION}); upgrade first.`;
+
+/** A service's part, streamed to it as a tar while the archive is read; `imported` settles when the service has restored it. */
+interface ImportPart { service: string; tar: TarWriter; body: PassThrough; imported: Promise<void> }
 
 interface ImportRow {
   id: string;
@@ -36,21 +41,26 @@ interface ImportRow {
  * Firm imports. The archive is stored to a temp file and checked whole (every entry
  * against the manifest's checksum, the versions against this installation's) before a
  * job starts; the job brings a new schema to the archive's versions, hands each service
- * its part, runs the newer migrations, and only then registers the firm. A failure
- * discards what the services made and drops the schema: nothing half-made remains.
+ * its part, runs the newer migrations, gives the identity provider the firm's users, and
+ * only then registers the firm. A failure discards what the services made (and a realm
+ * made for it) and drops the schema: nothing half-made remains.
  */
 export class FirmImportService {
   readonly #db: Database;
   readonly #companies: CompanyStore;
   readonly #tenants: TenantService;
+  readonly #signIn: ImportedSignInDeps;
   readonly #peers: () => ServicePeer[];
   readonly #systemToken: () => Promise<string>;
   readonly #logger: Logger;
 
-  constructor(deps: { db: Database; companies: CompanyStore; tenants: TenantService; peers: () => ServicePeer[]; systemToken: () => Promise<string>; logger: Logger }) {
+  constructor(deps: {
+    db: Database; companies: CompanyStore; tenants: TenantService; peers: () => ServicePeer[]; systemToken: () => Promise<string>; logger: Logger;
+  } & ImportedSignInDeps) {
     this.#db = deps.db;
     this.#companies = deps.companies;
     this.#tenants = deps.tenants;
+    this.#signIn = { provider: deps.provider, openTotp: deps.openTotp };
     this.#peers = deps.peers;
     this.#systemToken = deps.systemToken;
     this.#logger = deps.logger;
@@ -100,16 +110,12 @@ export class FirmImportService {
     let read = 0;
     const source = createReadStream(archive);
     source.on('data', (chunk) => { read += chunk.length; });
-    let current: { service: string; tar: TarWriter; body: PassThrough; response: Promise<Response> } | null = null;
+    let current: ImportPart | null = null;
     const finishPart = async () => {
       if (!current) return;
       await current.tar.finish();
       current.body.end();
-      const response = await current.response;
-      if (!response.ok) {
-        const body = (await response.json().catch(() => ({}))) as { message?: string };
-        throw new Invalid(`The ${current.service} service could not import its part: ${body.message ?? response.status}`);
-      }
+      await current.imported;
       await this.#db.query('UPDATE portal.firm_imports SET progress = $2 WHERE id = $1', [id, Math.min(95, Math.floor((read / total) * 95))]);
       current = null;
     };
@@ -125,26 +131,34 @@ export class FirmImportService {
     }
     await finishPart();
     await migrateTenantEverywhere(this.#peers(), input.schemaName, token);
-    const company: Company = await this.#tenants.register({
-      name: input.name, shortName: input.shortName, schemaName: input.schemaName,
-      urlPattern: 'path', customDomain: null, customSubdomain: null, isActive: true,
-    });
-    await this.#db.query("UPDATE portal.firm_imports SET status = 'ready', progress = 100, company_id = $2 WHERE id = $1", [id, company.id]);
+    const signIn = await provisionImportedSignIn(this.#signIn, input.shortName, this.#db.forSchema(input.schemaName));
+    let company: Company;
+    try {
+      company = await this.#tenants.register({
+        name: input.name, shortName: input.shortName, schemaName: input.schemaName,
+        urlPattern: 'path', customDomain: null, customSubdomain: null, isActive: true,
+      });
+    } catch (err) {
+      if (signIn.created) await this.#signIn.provider.discardTenant(input.shortName);
+      throw err;
+    }
+    await this.#db.query("UPDATE portal.firm_imports SET status = 'ready', progress = 100, company_id = $2, message = $3 WHERE id = $1",
+      [id, company.id, signIn.withoutPassword ? USERS_WITHOUT_PASSWORD(signIn.withoutPassword) : null]);
   }
 
-  #openPart(service: string, schemaName: string, sourceSchema: string, token: string) {
+  #openPart(service: string, schemaName: string, sourceSchema: string, token: string): ImportPart {
     const peer = this.#peers().find((p) => p.service === service);
     if (!peer) throw new Invalid(`The archive holds data of a service this installation does not run: ${service}.`);
     const body = new PassThrough();
     const query = `schemaName=${encodeURIComponent(schemaName)}&sourceSchema=${encodeURIComponent(sourceSchema)}`;
-    const response = fetch(`${peer.url}${INTERNAL_PORTABILITY_PATH}/import?${query}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-tar' },
-      body: body as unknown as ReadableStream, duplex: 'half',
-    } as RequestInit).catch(() => { throw new Unavailable(`The ${service} service is unavailable; import the archive again shortly.`); });
-    // A service that answers early (a refusal) stops reading: the writer must not wait on it forever.
-    response.then((r) => { if (!r.ok) body.destroy(); }, () => body.destroy());
-    return { service, tar: new TarWriter(body), body, response };
+    const imported = streamRequest(`${peer.url}${INTERNAL_PORTABILITY_PATH}/import?${query}`, {
+      method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-tar' }, body,
+    }).then((reply) => {
+      if (!reply.ok) throw new Invalid(`The ${service} service could not import its part: ${(reply.body as { message?: string } | null)?.message ?? reply.status}`);
+    }, () => { throw new Unavailable(`The ${service} service is unavailable; import the archive again shortly.`); });
+    // A service that answers early (a refusal) stops reading: the writer fails with its reason instead of waiting.
+    imported.catch((err: Error) => body.destroy(err));
+    return { service, tar: new TarWriter(body), body, imported };
   }
 
   async #discard(schemaName: string): Promise<void> {

@@ -1,7 +1,7 @@
 import { hashPassword, verifyPassword } from '../auth/password-hash.ts';
 import type { TokenIssuer } from '@ledgerline/kit/auth/token-issuer.ts';
 import type { Database } from '@ledgerline/kit/db/database.ts';
-import type { IdentityProvider, ProviderUser } from './identity-provider.ts';
+import type { IdentityProvider, ImportedUser, ProviderUser } from './identity-provider.ts';
 
 /**
  * The embedded default: argon2id hashes in the tenant's `credentials` table, tokens from
@@ -19,9 +19,13 @@ export class BuiltinIdentityProvider implements IdentityProvider {
     this.#schemaOf = schemaOf;
   }
 
-  async provisionTenant(tenant: string): Promise<void> {
+  async provisionTenant(tenant: string): Promise<boolean> {
     await this.#setDisabled(tenant, false);
+    return false;
   }
+
+  /** Nothing outside the firm's schema, which a failed import drops. */
+  async discardTenant(): Promise<void> {}
 
   async retireTenant(tenant: string): Promise<void> {
     await this.#setDisabled(tenant, true);
@@ -51,6 +55,11 @@ export class BuiltinIdentityProvider implements IdentityProvider {
 
   async deleteUser(tenant: string, username: string): Promise<void> {
     await (await this.#tenantDb(tenant)).query('DELETE FROM credentials WHERE username = $1', [username]);
+  }
+
+  /** The archive filled the credentials and factor tables already. */
+  async importUser(_tenant: string, user: ImportedUser): Promise<boolean> {
+    return user.passwordHash !== null;
   }
 
   async login(tenant: string, username: string, password: string): Promise<string | null> {

@@ -38,6 +38,17 @@ export class SecondFactorSetupRequired extends Error {
 }
 
 /**
+ * A user of a moved firm with the sign-in its archive holds (docs/running/backup-restore.md,
+ * "Moving a firm"): what the built-in issuer kept in the firm's tables.
+ */
+export interface ImportedUser extends Omit<ProviderUser, 'password'> {
+  /** The built-in issuer's argon2id hash (PHC string); null when the archive has none (the firm signed in through Keycloak). */
+  passwordHash: string | null;
+  /** The confirmed authenticator's base32 secret (RFC 6238: SHA-1, 6 digits, 30 s), or null. */
+  totpSecret: string | null;
+}
+
+/**
  * Where tenant users' credentials live and who signs their tokens: the built-in issuer
  * (embedded default) or one Keycloak realm per tenant (`KEYCLOAK_URL`). The identity
  * service keeps users, roles and access lists in its own tables either way; the provider
@@ -45,8 +56,10 @@ export class SecondFactorSetupRequired extends Error {
  */
 export interface IdentityProvider {
   readonly kind: 'builtin' | 'keycloak';
-  /** Creates what a new tenant needs (Keycloak: realm, roles, portal client). Idempotent. */
-  provisionTenant(tenant: string, roles: readonly string[]): Promise<void>;
+  /** Creates what a new tenant needs (Keycloak: realm, roles, portal client). Idempotent; true when it created the realm. */
+  provisionTenant(tenant: string, roles: readonly string[]): Promise<boolean>;
+  /** Removes what provisionTenant created for a firm whose import failed (Keycloak: the realm). */
+  discardTenant(tenant: string): Promise<void>;
   /** Stops logins for a removed tenant; its data is preserved (spec: company record removed, data kept). */
   retireTenant(tenant: string): Promise<void>;
   upsertRole(tenant: string, role: string): Promise<void>;
@@ -54,6 +67,14 @@ export interface IdentityProvider {
   deleteRole(tenant: string, role: string): Promise<void>;
   upsertUser(tenant: string, user: ProviderUser): Promise<void>;
   deleteUser(tenant: string, username: string): Promise<void>;
+  /**
+   * Gives a moved firm's user, already in the firm's tables, what the provider keeps of
+   * them. The built-in issuer has it all in the tables the archive filled; a realm gets the
+   * user, role and the archive's credentials, and a user the realm already has (its realm
+   * imported beforehand) keeps their credentials when the archive has none. True when the
+   * user has a password to sign in with.
+   */
+  importUser(tenant: string, user: ImportedUser): Promise<boolean>;
   /**
    * A token for valid credentials; null for a wrong username or password, or (Keycloak) a
    * missing or wrong one-time code of a user who has an authenticator in the realm. Throws

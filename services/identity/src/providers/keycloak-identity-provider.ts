@@ -5,7 +5,8 @@ import { keycloakClaimsMapper } from '@ledgerline/kit/auth/keycloak-claims.ts';
 import type { IssuerTrust } from '@ledgerline/kit/auth/token-verifier.ts';
 import type { Logger } from '@ledgerline/kit/logger.ts';
 import { Unauthenticated } from '@ledgerline/kit/errors.ts';
-import { SecondFactorSetupRequired, type IdentityProvider, type ProviderUser, type SecondFactorRequirement } from './identity-provider.ts';
+import { SecondFactorSetupRequired, type IdentityProvider, type ImportedUser, type ProviderUser, type SecondFactorRequirement } from './identity-provider.ts';
+import { importedCredentials } from './keycloak-imported-credentials.ts';
 import { KeycloakAdminSession } from './keycloak-admin-session.ts';
 import { AccountNotSetUp, KeycloakDirectGrant, PORTAL_CLIENT_ID } from './keycloak-direct-grant.ts';
 import {
@@ -82,7 +83,7 @@ export class KeycloakIdentityProvider implements IdentityProvider {
   }
 
   /** Creates the realm or brings an existing one (also a retired one) back in line. */
-  async provisionTenant(tenant: string, roles: readonly string[]): Promise<void> {
+  async provisionTenant(tenant: string, roles: readonly string[]): Promise<boolean> {
     const realm = this.#realm(tenant);
     const settings = realmSettings(this.#accessTokenLifespanSeconds);
     const existing = await this.#admin.call((a) => a.realms.findOne({ realm }));
@@ -94,6 +95,13 @@ export class KeycloakIdentityProvider implements IdentityProvider {
     await this.#reconcileRoles(realm, roles);
     this.#grants.forget(realm); // the realm may be new, with a new client secret
     this.#logger?.info({ realm, created: !existing }, 'Keycloak realm provisioned');
+    return !existing;
+  }
+
+  async discardTenant(tenant: string): Promise<void> {
+    const realm = this.#realm(tenant);
+    this.#grants.forget(realm);
+    await this.#admin.call((a) => a.realms.del({ realm }, { catchNotFound: true }));
   }
 
   /** Disables the realm: no logins, no new tokens; users and roles stay for a later reactivation. */
@@ -138,16 +146,7 @@ export class KeycloakIdentityProvider implements IdentityProvider {
 
   async upsertUser(tenant: string, user: ProviderUser): Promise<void> {
     const realm = this.#realm(tenant);
-    // The whole full name goes into firstName (lastName stays empty): Keycloak's `name`
-    // claim joins the two, so it is the portal's full name exactly, with no guess at
-    // where a first name ends.
-    const representation: UserRepresentation = {
-      username: user.username,
-      enabled: true,
-      firstName: user.fullName,
-      lastName: '',
-      attributes: { [PORTAL_USER_ID_ATTRIBUTE]: [String(user.id)], [PORTAL_USERNAME_ATTRIBUTE]: [user.username] },
-    };
+    const representation = userRepresentation(user);
     const credential = user.password === undefined ? undefined : { type: 'password', value: user.password, temporary: false };
     const existing = await this.#findUser(realm, user);
     if (user.secondFactorRequired !== undefined) representation.requiredActions = withSetupRequirement(existing, user.secondFactorRequired);
@@ -164,6 +163,28 @@ export class KeycloakIdentityProvider implements IdentityProvider {
     // (Their access tokens still verify until they expire, but every service decides from
     // the stored user, so those carry the new role already.)
     if (await this.#grantOnly(realm, id, user.role)) await this.#admin.call((a) => a.users.logout({ realm, id }));
+  }
+
+  async importUser(tenant: string, user: ImportedUser): Promise<boolean> {
+    const realm = this.#realm(tenant);
+    const credentials = importedCredentials(user);
+    const existing = await this.#findUser(realm, user);
+    let id: string;
+    const kept: string[] = [];
+    if (existing?.id) {
+      id = existing.id;
+      // The archive's credentials replace the realm's of the same kind (an import tried again);
+      // a user whose archive has none keeps what the realm holds.
+      for (const c of await this.#admin.call((a) => a.users.getCredentials({ realm, id }))) {
+        if (credentials.some((n) => n.type === c.type)) await this.#admin.call((a) => a.users.deleteCredential({ realm, id, credentialId: c.id! }));
+        else kept.push(c.type!);
+      }
+      await this.#admin.call((a) => a.users.update({ realm, id }, { ...userRepresentation(user), ...(credentials.length ? { credentials } : {}) }));
+    } else {
+      ({ id } = await this.#admin.call((a) => a.users.create({ realm, ...userRepresentation(user), credentials })));
+    }
+    await this.#grantOnly(realm, id, user.role);
+    return [...kept, ...credentials.map((c) => c.type)].includes('password');
   }
 
   /** Deleting the realm user ends their sessions with it. */
@@ -362,6 +383,21 @@ export class KeycloakIdentityProvider implements IdentityProvider {
     const credential = await this.#admin.call((a) => a.clients.getClientSecret({ realm, id }));
     return credential.value ?? null;
   }
+}
+
+/**
+ * A portal user as the realm holds them. The whole full name goes into firstName (lastName
+ * stays empty): Keycloak's `name` claim joins the two, so it is the portal's full name
+ * exactly, with no guess at where a first name ends.
+ */
+function userRepresentation(user: Pick<ProviderUser, 'id' | 'username' | 'fullName'>): UserRepresentation {
+  return {
+    username: user.username,
+    enabled: true,
+    firstName: user.fullName,
+    lastName: '',
+    attributes: { [PORTAL_USER_ID_ATTRIBUTE]: [String(user.id)], [PORTAL_USERNAME_ATTRIBUTE]: [user.username] },
+  };
 }
 
 /** Role mappings name a role by id and name. */

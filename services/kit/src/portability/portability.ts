@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { SchemaDb } from '../db/database.ts';
 import { Invalid } from '../errors.ts';
 import type { ObjectStore } from '../storage/object-store.ts';
-import { exportTables, inSnapshot, TableImporter } from './table-portability.ts';
+import { exportTables, inSnapshot, TableImporter, type ExportRewrites } from './table-portability.ts';
 import type { TarEntry } from './tar-archive.ts';
 
 /**
@@ -49,9 +49,13 @@ export interface ServicePortability {
   discard?(ctx: DiscardContext): Promise<void>;
 }
 
-/** The default: every owned table's rows as of one instant, its sequences and the schema's migration ids. */
+/** Every owned table's rows as of one instant, its sequences and the schema's migration ids; some rows rewritten on the way. */
+export const exportOwnTables = (ctx: ExportContext, rewrites?: ExportRewrites): Promise<void> =>
+  inSnapshot(ctx.db, (snapshot) => exportTables(snapshot, ctx.migrationSets, ctx.tables, (name, body) => ctx.write(name, body.length, body), rewrites));
+
+/** The default: the owned tables exported as they are, and restored row for row. */
 export const tablePortability: ServicePortability = {
-  export: (ctx) => inSnapshot(ctx.db, (snapshot) => exportTables(snapshot, ctx.migrationSets, ctx.tables, (name, body) => ctx.write(name, body.length, body))),
+  export: (ctx) => exportOwnTables(ctx),
   async import(ctx) {
     const tables = new TableImporter(ctx.db, ctx.tables);
     for await (const entry of ctx.entries) {

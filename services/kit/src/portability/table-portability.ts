@@ -38,24 +38,34 @@ export function inSnapshot<T>(db: SchemaDb, read: (snapshot: Snapshot) => Promis
   });
 }
 
-/**
- * Per table, columns written as an SQL expression over the row `t` instead of their value:
- * for values that embed where the firm lives (an object key naming its schema), so the
- * same firm exports the same bytes wherever it is.
- */
-export type ColumnOverrides = Record<string, Record<string, string>>;
+/** How a service's rows leave differently from how they are stored, per table. */
+export interface ExportRewrites {
+  /**
+   * Columns written as an SQL expression over the row `t` instead of their value: for
+   * values that embed where the firm lives (an object key naming its schema), so the same
+   * firm exports the same bytes wherever it is.
+   */
+  columns?: Record<string, Record<string, string>>;
+  /**
+   * A row changed in JavaScript, for what only the service can compute (a secret sealed
+   * with this installation's key, opened so that any installation can import it). The row
+   * is parsed and written back as JSON, so it is meant for small tables.
+   */
+  rows?: Record<string, (row: Record<string, unknown>) => Record<string, unknown>>;
+}
 
 /**
  * Writes every owned table as NDJSON (one JSON object per row, as PostgreSQL renders it,
- * never parsed in JavaScript: numerics, timestamps and byte strings keep their exact
- * text), then the sequences' positions and the migrations the schema is at. Every read
- * goes through one snapshot (see `inSnapshot`), pages walking the primary key.
+ * not parsed in JavaScript unless a service rewrites the table's rows: numerics,
+ * timestamps and byte strings keep their exact text), then the sequences' positions and
+ * the migrations the schema is at. Every read goes through one snapshot (see
+ * `inSnapshot`), pages walking the primary key.
  */
-export async function exportTables(db: Snapshot, migrationSets: readonly string[], tables: readonly string[], write: Write, overrides: ColumnOverrides = {}): Promise<void> {
+export async function exportTables(db: Snapshot, migrationSets: readonly string[], tables: readonly string[], write: Write, rewrites: ExportRewrites = {}): Promise<void> {
   const sequences: { table: string; column: string; lastValue: string; isCalled: boolean }[] = [];
   for (const table of tables) {
     const shape = await tableShape(db, db.schema, table);
-    await writeTable(db, table, shape, write, overrides[table] ?? {});
+    await writeTable(db, table, shape, write, rewrites.columns?.[table] ?? {}, rewrites.rows?.[table]);
     for (const s of shape.sequences) {
       const { rows } = await db.query<{ last_value: string; is_called: boolean }>(`SELECT last_value::text, is_called FROM ${s.sequence}`);
       sequences.push({ table, column: s.column, lastValue: rows[0]!.last_value, isCalled: rows[0]!.is_called });
@@ -72,7 +82,8 @@ export async function exportTables(db: Snapshot, migrationSets: readonly string[
  * One table's rows, in numbered pieces of bounded size (an entry's length must be known
  * before its bytes, so a piece is buffered, never the table).
  */
-async function writeTable(db: Snapshot, table: string, shape: TableShape, write: Write, overrides: Record<string, string>): Promise<void> {
+async function writeTable(db: Snapshot, table: string, shape: TableShape, write: Write, overrides: Record<string, string>,
+  rewrite?: (row: Record<string, unknown>) => Record<string, unknown>): Promise<void> {
   const literal = (c: string) => `'${c.replaceAll("'", "''")}'`;
   let json = `(to_jsonb(t) - ARRAY[${shape.generated.map(literal).join(', ')}]::text[])`;
   for (const [column, sql] of Object.entries(overrides)) json = `jsonb_set(${json}, ARRAY[${literal(column)}], to_jsonb(${sql}))`;
@@ -83,7 +94,7 @@ async function writeTable(db: Snapshot, table: string, shape: TableShape, write:
   let bytes = 0;
   const add = (rows: { row: string }[]) => {
     for (const r of rows) {
-      const b = Buffer.from(`${r.row}\n`);
+      const b = Buffer.from(`${rewrite ? JSON.stringify(rewrite(JSON.parse(r.row) as Record<string, unknown>)) : r.row}\n`);
       parts.push(b);
       bytes += b.length;
     }

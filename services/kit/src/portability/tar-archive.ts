@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import { Readable, type Writable } from 'node:stream';
 import { Invalid } from '../errors.ts';
 
@@ -64,8 +63,27 @@ export class TarWriter {
 
   async #write(bytes: Buffer): Promise<void> {
     this.#written += bytes.length;
-    if (!this.#out.write(bytes)) await once(this.#out, 'drain');
+    if (this.#out.destroyed) throw closedError(this.#out);
+    if (!this.#out.write(bytes)) await drained(this.#out);
   }
+}
+
+const closedError = (out: Writable) => out.errored ?? new Error('The archive stream was closed before its end');
+
+/** Resolves when `out` takes writes again; fails when it is closed meanwhile (its reader gave up), never waits forever. */
+function drained(out: Writable): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const settle = (err?: Error) => {
+      out.off('drain', onDrain);
+      out.off('close', onClose);
+      if (err) reject(err);
+      else resolve();
+    };
+    const onDrain = () => settle();
+    const onClose = () => settle(closedError(out));
+    out.on('drain', onDrain);
+    out.on('close', onClose);
+  });
 }
 
 function header(name: string, size: number, type: '0' | '5' = '0'): Buffer {

@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
-import { Readable } from 'node:stream';
 import type { TokenSigner } from '@ledgerline/kit/crypto/signed-token.ts';
 import { DomainError, Unavailable, type ErrorKind } from '@ledgerline/kit/errors.ts';
 import { TENANT_HEADER } from '@ledgerline/kit/service-module.ts';
+import { streamRequest, type StreamedReply } from '@ledgerline/kit/http/stream-request.ts';
 import type { UploadResult } from '@ledgerline/contracts/files.contracts.ts';
 import { REQUEST_UPLOAD_ASSERTION_HEADER, REQUEST_UPLOAD_PATH, type RequestUploadAssertion } from '@ledgerline/contracts/requests.contracts.ts';
 
@@ -27,22 +27,21 @@ export class FileForwarder {
   }
 
   async forward(req: IncomingMessage, target: RequestUploadAssertion): Promise<{ fileId: number; fileName: string }[]> {
-    let r: Response;
+    let r: StreamedReply;
     try {
-      r = await fetch(`${this.#filesUrl()}${REQUEST_UPLOAD_PATH}`, {
+      r = await streamRequest(`${this.#filesUrl()}${REQUEST_UPLOAD_PATH}`, {
         method: 'POST',
         headers: {
           'content-type': req.headers['content-type'] ?? 'application/octet-stream',
           [TENANT_HEADER]: target.t,
           [REQUEST_UPLOAD_ASSERTION_HEADER]: this.#assertions.sign(target, ASSERTION_TTL_SECONDS).token,
         },
-        body: Readable.toWeb(req) as ReadableStream,
-        duplex: 'half',
-      } as RequestInit);
+        body: req,
+      });
     } catch {
       throw new Unavailable('The files service is unavailable. Please try again.');
     }
-    const body = (await r.json().catch(() => ({}))) as Partial<UploadResult> & { message?: string };
+    const body = (r.body ?? {}) as Partial<UploadResult> & { message?: string };
     if (!r.ok) {
       const kind = KIND_OF_STATUS[r.status];
       if (kind) throw new DomainError(kind, body.message ?? 'The upload was refused.');
