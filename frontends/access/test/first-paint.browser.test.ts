@@ -34,7 +34,8 @@ describe("a firm's sign-in page before and after the app takes it over, in Chrom
   let portal: PortalBrowser;
 
   beforeAll(async () => {
-    portal = await startPortalBrowser(['shell', 'access', 'dashboard']);
+    // The built-in issuer: a Keycloak firm's page offers neither passkeys nor e-mailed codes.
+    portal = await startPortalBrowser(['shell', 'access', 'dashboard'], { KEYCLOAK_URL: '' });
     const call = apiClient(portal.baseUrl);
     expect((await call('POST', '/api/companies', portal.adminToken, firm)).status).toBe(201);
     // Client users may ask for an e-mailed code: the page offers it, before and after.
