@@ -1,7 +1,7 @@
 // The Ledgerline load suite for k6: `k6 run loadtests/k6/main.ts` with BASE_URL,
 // LOADTEST_ADMIN_USERNAME / _PASSWORD and LOADTEST_PROFILE (smoke | load | stress | soak);
-// see docs/running/load-tests.md. The chart's load-test Job runs a generated copy of this
-// folder (charts/portal/files/loadtests, made by scripts/sync-chart-loadtests.mjs).
+// see docs/running/load-tests.md. The chart's load-test Job runs this folder's
+// scripts (charts/portal/files/loadtests links here).
 import { sleep } from 'k6';
 import exec from 'k6/execution';
 import { ONLY_SCENARIOS, PROFILE } from './config.ts';

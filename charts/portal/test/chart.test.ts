@@ -395,19 +395,13 @@ describe('deployment manifests', () => {
       // Grafana's image runs as its own non-root user; the container fits the chart's restrictions.
       expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 12345 });
       expect(k6.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } });
-      // The scripts: every file of loadtests/k6, as they are, mounted where k6 runs main.ts.
+      // The scripts: every file of loadtests/k6, as they are (files/loadtests is a link to it), mounted where k6 runs main.ts.
       const scripts = named(objects.chartEverything!, 'ConfigMap', 'portal-loadtest-scripts');
       const source = readdirSync(join(ROOT, 'loadtests', 'k6')).filter((name) => name.endsWith('.ts')).sort();
       expect(Object.keys(scripts.data!).sort()).toEqual(source);
       for (const name of source) expect(scripts.data![name]).toBe(readFileSync(join(ROOT, 'loadtests', 'k6', name), 'utf8'));
       const volume = pod.volumes.find((v: { configMap?: { name: string } }) => v.configMap?.name === 'portal-loadtest-scripts');
       expect(k6.volumeMounts).toContainEqual({ name: volume.name, mountPath: '/scripts', readOnly: true });
-    });
-
-    it('holds a copy of loadtests/k6 identical to it (scripts/sync-chart-loadtests.mjs makes it)', () => {
-      const check = run(process.execPath, [join(ROOT, 'scripts', 'sync-chart-loadtests.mjs'), '--check']);
-      expect(check.stderr).toBe('');
-      expect(check.status).toBe(0);
     });
 
     it('runs the optional backup as a CronJob only when switched on: pg_dump, then the bucket mirrored to the target, with retention', () => {
