@@ -14,6 +14,7 @@ import { FormField } from '@ledgerline/ui/form-field.tsx';
 import { serverMessage } from '@ledgerline/ui/server-message.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 import { inCurrentFirm } from '@ledgerline/ui/tenant-path.ts';
+import { firmDayOrLocal, useFirmToday } from '@ledgerline/ui/firm-today.ts';
 import { checklistProblem, type DraftItem } from './request-view.ts';
 import { useRequestClients, useRequestMutations, useReviewers, useTemplates } from './requests.api.ts';
 
@@ -34,7 +35,6 @@ const blank = (): FormState => ({
   clientId: null, templateId: null, title: '', message: '', dueDate: null, reminderEveryDays: REQUEST_DEFAULTS.reminderEveryDays,
   assignedToId: null, items: [], sendNow: true,
 });
-const today = () => { const d = new Date(); d.setHours(0, 0, 0, 0); return d; };
 
 /**
  * Ask a client for documents: the checklist starts from a template (or empty) and stays
@@ -48,8 +48,10 @@ export function CreateRequestDialog({ visible, onHide }: { visible: boolean; onH
   const templates = useTemplates(visible).data ?? [];
   const reviewers = useReviewers(visible).data ?? [];
   const { create } = useRequestMutations();
+  const firmToday = useFirmToday();
   const navigate = useNavigate();
-  const minDate = useMemo(today, [visible]);
+  // One Date per opening (the picker resets its typed text whenever minDate changes identity).
+  const minDate = useMemo(() => firmDayOrLocal(firmToday), [visible]);
   useEffect(() => { if (visible) { setForm(blank()); setErrors({}); } }, [visible]);
   const set = <K extends keyof FormState>(key: K, value: FormState[K]) => setForm((f) => ({ ...f, [key]: value }));
   const draft = (item: Omit<DraftItem, 'key'>): DraftItem => ({ ...item, key: nextKey.current++ });

@@ -29,7 +29,8 @@ export function receivedProgress(items: readonly Pick<RequestItem, 'required' | 
 
 /**
  * Open and due before today: dates are calendar dates ('YYYY-MM-DD'), compared as text so
- * no time zone shifts them (`today` is the viewer's local calendar date).
+ * no time zone shifts them (`today` is the firm's, ui/firm-today.ts: the day the server's
+ * reminders and overdue notices count by).
  */
 export function isOverdue(request: Pick<DocumentRequestSummary, 'status' | 'dueDate'>, today: string): boolean {
   return request.status === 'open' && request.dueDate < today;

@@ -5,7 +5,7 @@ import { Link, useParams } from 'react-router-dom';
 import { ApiError } from '@ledgerline/ui/api-client.ts';
 import { useAuth } from '@ledgerline/ui/auth-context.tsx';
 import { isClientRole } from '@ledgerline/ui/auth-storage.ts';
-import { todayCalendarDate } from '@ledgerline/ui/calendar-date.ts';
+import { useFirmToday } from '@ledgerline/ui/firm-today.ts';
 import { formatDate } from '@ledgerline/ui/date-format.ts';
 import { useDocumentRequestRefresh } from '@ledgerline/ui/document-requests.ts';
 import { EmptyState } from '@ledgerline/ui/empty-state.tsx';
@@ -52,6 +52,7 @@ export function RequestPage() {
   const user = state.status === 'authenticated' ? state.user : null;
   const staff = !!user && (user.platformAdmin === true || !isClientRole(user.role));
   const request = useRequest(id);
+  const today = useFirmToday();
   useDocumentRequestRefresh(true);
   const back = <Link to={inCurrentFirm('/requests')} className="request-back"><i className="pi pi-arrow-left" aria-hidden="true" /> All requests</Link>;
 
@@ -66,7 +67,7 @@ export function RequestPage() {
   }
   const r = request.data;
   if (!r) return <div className="request-page">{back}<p>Loading...</p></div>;
-  const overdue = isOverdue(r, todayCalendarDate());
+  const overdue = today !== undefined && isOverdue(r, today);
   return (
     <div className="request-page">
       <ConfirmDialog />

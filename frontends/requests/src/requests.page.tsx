@@ -9,7 +9,7 @@ import { Link } from 'react-router-dom';
 import { REQUEST_STATUSES, type DocumentRequestSummary } from '@ledgerline/contracts/requests.contracts.ts';
 import { useAuth } from '@ledgerline/ui/auth-context.tsx';
 import { isClientRole } from '@ledgerline/ui/auth-storage.ts';
-import { todayCalendarDate } from '@ledgerline/ui/calendar-date.ts';
+import { useFirmToday } from '@ledgerline/ui/firm-today.ts';
 import { formatDate } from '@ledgerline/ui/date-format.ts';
 import { toReviewText, useDocumentRequestRefresh } from '@ledgerline/ui/document-requests.ts';
 import { useFailureToast } from '@ledgerline/ui/failure-toast.ts';
@@ -20,8 +20,8 @@ import { isOverdue, REQUEST_STATUS_LABELS, REQUEST_STATUS_SEVERITY } from './req
 import { inCurrentFirm } from '@ledgerline/ui/tenant-path.ts';
 import { useRequestClients, useRequests, type RequestFilters } from './requests.api.ts';
 
-function DueCell({ request, today }: { request: DocumentRequestSummary; today: string }) {
-  const overdue = isOverdue(request, today);
+function DueCell({ request, today }: { request: DocumentRequestSummary; today: string | undefined }) {
+  const overdue = today !== undefined && isOverdue(request, today);
   return <span className={overdue ? 'request-due request-due--overdue' : 'request-due'}>{formatDate(request.dueDate)}{overdue ? ' (Overdue)' : ''}</span>;
 }
 
@@ -39,7 +39,7 @@ export function RequestsPage() {
   useDocumentRequestRefresh(true);
   useFailureToast(requests, 'Failed to fetch document requests');
   const clients = useRequestClients(staff).data ?? [];
-  const today = todayCalendarDate();
+  const today = useFirmToday();
   const setFilter = <K extends keyof RequestFilters>(key: K, value: RequestFilters[K] | null) => setFilters((f) => ({ ...f, [key]: value ?? undefined }));
 
   return (

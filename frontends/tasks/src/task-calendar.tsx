@@ -10,14 +10,14 @@ const UPCOMING_DAYS = 7;
 const UPCOMING_ITEMS = 5;
 
 /** Calendar View (spec 001 §2): priority dots per day, legend, the chosen day's tasks and 'Upcoming This Week'. */
-export function TaskCalendar({ tasks }: { tasks: readonly Task[] }) {
+export function TaskCalendar({ tasks, today }: { tasks: readonly Task[]; today: string | undefined }) {
   const now = new Date();
   const [month, setMonth] = useState({ year: now.getFullYear(), month: now.getMonth() });
   const [selected, setSelected] = useState<Date>(now);
   const byDay = useMemo(() => tasksByDay(tasks), [tasks]);
   const weeks = monthGrid(month.year, month.month);
   const dayTasks = byDay.get(dayKey(selected)) ?? [];
-  const upcoming = dueWithin(tasks, UPCOMING_DAYS).slice(0, UPCOMING_ITEMS);
+  const upcoming = today ? dueWithin(tasks, UPCOMING_DAYS, today).slice(0, UPCOMING_ITEMS) : [];
   const shift = (n: number) => setMonth(({ year, month: m }) => ({ year: year + Math.floor((m + n) / 12), month: (((m + n) % 12) + 12) % 12 }));
   const title = new Date(month.year, month.month, 1).toLocaleDateString('en-US', { month: 'long', year: 'numeric' });
   return (
@@ -33,7 +33,7 @@ export function TaskCalendar({ tasks }: { tasks: readonly Task[] }) {
           {weeks.flat().map((d) => {
             const key = dayKey(d);
             const dots = dayDots(byDay.get(key) ?? []);
-            const classes = ['task-calendar__day', d.getMonth() !== month.month && 'task-calendar__day--outside', key === dayKey(selected) && 'task-calendar__day--selected', key === dayKey(now) && 'task-calendar__day--today'];
+            const classes = ['task-calendar__day', d.getMonth() !== month.month && 'task-calendar__day--outside', key === dayKey(selected) && 'task-calendar__day--selected', key === (today ?? dayKey(now)) && 'task-calendar__day--today'];
             return (
               <button key={key} type="button" className={classes.filter(Boolean).join(' ')} data-day={key} onClick={() => setSelected(d)}>
                 <span>{d.getDate()}</span>

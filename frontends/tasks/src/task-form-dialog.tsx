@@ -11,6 +11,7 @@ import { RECURRING_PATTERNS, TASK_MESSAGES, TASK_PRIORITIES, TASK_STATUSES, type
 import { parseCalendarDate, toCalendarDate } from '@ledgerline/ui/calendar-date.ts';
 import { serverMessage } from '@ledgerline/ui/server-message.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
+import { firmDayOrLocal, useFirmToday } from '@ledgerline/ui/firm-today.ts';
 import { PRIORITY_LABELS, STATUS_LABELS } from './task-view.ts';
 import { useStaffUsers, useTaskClients, useTaskMutations, useTaskReportTypes, type TaskPayload } from './tasks.api.ts';
 
@@ -42,7 +43,6 @@ function typedDate(text: string): Date | null {
   return d.getMonth() === Number(m[1]) - 1 ? d : null;
 }
 const MIN_YEAR_1900 = new Date(1900, 0, 1);
-const today = () => { const d = new Date(); d.setHours(0, 0, 0, 0); return d; };
 
 /** Create or edit a task (spec 001 §2, §5): past dates disabled, recurring fields only when checked. */
 export function TaskFormDialog({ task, visible, onHide }: { task: Task | null; visible: boolean; onHide(): void }) {
@@ -54,10 +54,15 @@ export function TaskFormDialog({ task, visible, onHide }: { task: Task | null; v
   const clients = useTaskClients().data ?? [];
   const reportTypes = useTaskReportTypes().data ?? [];
   const { save } = useTaskMutations();
+  const firmToday = useFirmToday();
   useEffect(() => { if (visible) { setForm(task ? fromTask(task) : blank()); setError(null); setPastDate({}); } }, [visible, task]);
   const set = <K extends keyof FormState>(key: K, value: FormState[K]) => setForm((f) => ({ ...f, [key]: value }));
-  // One Date per opening: the picker resets its typed text whenever minDate changes identity.
-  const minDate = useMemo(() => (today() > MIN_YEAR_1900 ? today() : MIN_YEAR_1900), [visible]);
+  // One Date per opening (the picker resets its typed text whenever minDate changes
+  // identity): the firm's today as the page had read it, else the browser's.
+  const minDate = useMemo(() => {
+    const today = firmDayOrLocal(firmToday);
+    return today > MIN_YEAR_1900 ? today : MIN_YEAR_1900;
+  }, [visible]);
   const message = { dueDate: TASK_MESSAGES.dueDatePast, recurringEndDate: TASK_MESSAGES.endDatePast };
   const checkTyped = (key: 'dueDate' | 'recurringEndDate', text: string) => {
     const d = typedDate(text);

@@ -15,11 +15,13 @@ export interface TaskActions {
 
 const PRIORITY_SEVERITY = { urgent: 'danger', high: 'warning', medium: 'info', low: 'success' } as const;
 
-function DueCell({ task }: { task: Task }) {
+/** The due date, marked Overdue or Today once the firm's day is known. */
+function DueCell({ task, today }: { task: Task; today: string | undefined }) {
   if (!task.dueDate) return <span>N/A</span>;
+  const overdue = today !== undefined && isOverdue(task, today);
   return (
-    <span className={isOverdue(task) ? 'task-due task-due--overdue' : 'task-due'}>
-      {formatDate(task.dueDate)}{isOverdue(task) ? ' (Overdue)' : isDueToday(task) ? ' (Today)' : ''}
+    <span className={overdue ? 'task-due task-due--overdue' : 'task-due'}>
+      {formatDate(task.dueDate)}{overdue ? ' (Overdue)' : today !== undefined && isDueToday(task, today) ? ' (Today)' : ''}
     </span>
   );
 }
@@ -42,13 +44,14 @@ function ClientsCell({ task }: { task: Task }) {
 }
 
 /** The List View's table with the quick actions of spec 001 §4. */
-export function TaskTable({ tasks, actions }: { tasks: readonly Task[]; actions: TaskActions }) {
+/** `today`: the firm's day (ui/firm-today.ts), undefined until its zone is read. */
+export function TaskTable({ tasks, actions, today }: { tasks: readonly Task[]; actions: TaskActions; today: string | undefined }) {
   return (
     <DataTable value={[...tasks]} dataKey="id" emptyMessage="No tasks found" size="small" className="task-table table--key-and-actions" rowClassName={(t: Task) => `task-row-${t.id}`}>
       <Column header="Task" body={(t: Task) => (<div><div className="task-table__title">{t.title}</div>{recurrenceLabel(t) && <small className="task-table__recurring"><i className="pi pi-replay" aria-hidden="true" /> {recurrenceLabel(t)}</small>}{t.description && <small>{t.description}</small>}</div>)} />
       <Column header="Priority" body={(t: Task) => <Tag value={PRIORITY_LABELS[t.priority]} severity={PRIORITY_SEVERITY[t.priority]} />} />
       <Column header="Status" body={(t: Task) => STATUS_LABELS[t.status]} />
-      <Column header="Due Date" body={(t: Task) => <DueCell task={t} />} />
+      <Column header="Due Date" body={(t: Task) => <DueCell task={t} today={today} />} />
       <Column header="Assigned To" body={(t: Task) => t.assignedToName ?? 'Unassigned'} />
       <Column header="Clients" body={(t: Task) => <ClientsCell task={t} />} />
       <Column header="Actions" body={(t: Task) => (

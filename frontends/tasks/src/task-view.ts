@@ -1,5 +1,6 @@
 import type { Task, TaskClientStatus, TaskPriority, TaskStats } from '@ledgerline/contracts/tasks.contracts.ts';
-import { todayCalendarDate, toCalendarDate } from '@ledgerline/ui/calendar-date.ts';
+import { addDays } from '@ledgerline/contracts/firm-time-zone.ts';
+import { toCalendarDate } from '@ledgerline/ui/calendar-date.ts';
 import type { TaskFilters } from './tasks.api.ts';
 
 /** What the screen derives from tasks (spec 001 §2, §4, §9); pure, so it is unit-tested. */
@@ -28,14 +29,17 @@ export const MAX_DAY_DOTS = 3;
 
 const isOpen = (t: Task) => t.status !== 'completed' && t.status !== 'cancelled';
 
-/** §4: overdue means the due date (a calendar date) is before today (open tasks only). */
-export const isOverdue = (t: Task, now = new Date()): boolean => !!t.dueDate && isOpen(t) && t.dueDate < todayCalendarDate(now);
+/**
+ * §4: overdue means the due date (a calendar date) is before today (open tasks only). `today`
+ * is the firm's ('YYYY-MM-DD', ui/firm-today.ts), the day the server counts overdue by.
+ */
+export const isOverdue = (t: Task, today: string): boolean => !!t.dueDate && isOpen(t) && t.dueDate < today;
 
 /** The calendar's key of a local day, 'YYYY-MM-DD' (what due dates are). */
 export const dayKey = toCalendarDate;
 
 /** §4: 'Today' means the same day. */
-export const isDueToday = (t: Task, now = new Date()): boolean => t.dueDate === todayCalendarDate(now);
+export const isDueToday = (t: Task, today: string): boolean => t.dueDate === today;
 
 /** Quick Stats: completion rate as a rounded percent. */
 export const completionRate = (s: TaskStats): number => (s.total ? Math.round((s.completed / s.total) * 100) : 0);
@@ -43,10 +47,9 @@ export const completionRate = (s: TaskStats): number => (s.total ? Math.round((s
 /** The filter badge counts the filters that are set. */
 export const activeFilterCount = (f: TaskFilters): number => Object.values(f).filter((v) => v !== undefined && v !== null).length;
 
-/** Open tasks due within the next `days` days, soonest first (side card and 'Upcoming This Week'). */
-export function dueWithin(tasks: readonly Task[], days: number, now = new Date()): Task[] {
-  const today = todayCalendarDate(now);
-  const end = toCalendarDate(new Date(now.getFullYear(), now.getMonth(), now.getDate() + days));
+/** Open tasks due within the next `days` days from the firm's `today`, soonest first (side card and 'Upcoming This Week'). */
+export function dueWithin(tasks: readonly Task[], days: number, today: string): Task[] {
+  const end = addDays(today, days);
   return tasks
     .filter((t) => t.dueDate && isOpen(t) && t.dueDate >= today && t.dueDate <= end)
     .sort((a, b) => a.dueDate!.localeCompare(b.dueDate!));

@@ -9,6 +9,7 @@ import { TASK_LINK_PARAM, TASK_PRIORITIES, TASK_SIDE_CARD_ITEMS, TASK_STATUSES, 
 import { ApiError, apiJson, apiPath } from '@ledgerline/ui/api-client.ts';
 import { useAuth } from '@ledgerline/ui/auth-context.tsx';
 import { formatDate } from '@ledgerline/ui/date-format.ts';
+import { useFirmToday } from '@ledgerline/ui/firm-today.ts';
 import { useFailureToast } from '@ledgerline/ui/failure-toast.ts';
 import { PageHeading } from '@ledgerline/ui/page-heading.tsx';
 import { serverMessage } from '@ledgerline/ui/server-message.ts';
@@ -58,6 +59,7 @@ export function TasksPage() {
   }, [linkedTask, allTasks.data, setSearch]);
   const stats = useTaskStats().data;
   const overdue = useOverdueTasks().data ?? [];
+  const today = useFirmToday();
   const users = useStaffUsers().data ?? [];
   const clients = useTaskClients().data ?? [];
   const { setStatus, remove } = useTaskMutations();
@@ -110,11 +112,11 @@ export function TasksPage() {
         <TabPanel header="List View">
           <div className="tasks-list-view">
             <div>
-              {tasks.isError ? <p className="tasks-error">Error loading tasks. Please try again.</p> : <TaskTable tasks={tasks.data ?? []} actions={actions} />}
+              {tasks.isError ? <p className="tasks-error">Error loading tasks. Please try again.</p> : <TaskTable tasks={tasks.data ?? []} actions={actions} today={today} />}
             </div>
             <aside className="tasks-side">
               <SideCard title="Overdue Tasks" tasks={overdue} />
-              <SideCard title="Due This Week" tasks={dueWithin(allTasks.data ?? [], 7)} />
+              <SideCard title="Due This Week" tasks={today ? dueWithin(allTasks.data ?? [], 7, today) : []} />
               <section className="task-card">
                 <h4>Quick Stats</h4>
                 <dl className="task-quick-stats">
@@ -126,7 +128,7 @@ export function TasksPage() {
             </aside>
           </div>
         </TabPanel>
-        <TabPanel header="Calendar View"><TaskCalendar tasks={allTasks.data ?? []} /></TabPanel>
+        <TabPanel header="Calendar View"><TaskCalendar tasks={allTasks.data ?? []} today={today} /></TabPanel>
         <TabPanel header="Notifications"><NotificationsPanel /></TabPanel>
       </PageTabView>
       <TaskFormDialog task={editing} visible={formOpen} onHide={() => setFormOpen(false)} />

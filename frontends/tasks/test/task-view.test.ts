@@ -4,6 +4,8 @@ import { activeFilterCount, clientProgressLabel, clientsNotDoneQuestion, complet
 import { monthGrid } from '@ledgerline/ui/calendar-date.ts';
 
 const NOW = new Date(2025, 2, 10, 12, 0, 0);
+/** The firm's day. */
+const TODAY = '2025-03-10';
 let nextId = 1;
 const task = (fields: { dueDate?: string | null; status?: TaskStatus; priority?: TaskPriority } = {}): Task => ({
   id: nextId++, title: `Task ${nextId}`, description: null, priority: fields.priority ?? 'medium', status: fields.status ?? 'pending',
@@ -22,12 +24,14 @@ describe('task view helpers', () => {
   });
 
   it('overdue means due before today and still open; a task due today is not overdue yet', () => {
-    expect(isOverdue(task({ dueDate: at(9) }), NOW)).toBe(true);
-    expect(isOverdue(task({ dueDate: at(9), status: 'completed' }), NOW)).toBe(false);
-    expect(isOverdue(task({ dueDate: at(10) }), NOW)).toBe(false);
-    expect(isOverdue(task(), NOW)).toBe(false);
-    expect(isDueToday(task({ dueDate: at(10) }), NOW)).toBe(true);
-    expect(isDueToday(task({ dueDate: at(11) }), NOW)).toBe(false);
+    expect(isOverdue(task({ dueDate: at(9) }), TODAY)).toBe(true);
+    expect(isOverdue(task({ dueDate: at(9), status: 'completed' }), TODAY)).toBe(false);
+    expect(isOverdue(task({ dueDate: at(10) }), TODAY)).toBe(false);
+    expect(isOverdue(task(), TODAY)).toBe(false);
+    expect(isDueToday(task({ dueDate: at(10) }), TODAY)).toBe(true);
+    expect(isDueToday(task({ dueDate: at(11) }), TODAY)).toBe(false);
+    // The firm's day, not the browser's: in Kolkata it is already the 11th.
+    expect(isOverdue(task({ dueDate: at(10) }), '2025-03-11')).toBe(true);
   });
 
   it('completion rate is a rounded percent, 0 without tasks', () => {
@@ -46,7 +50,9 @@ describe('task view helpers', () => {
     const tooFar = task({ dueDate: at(20) });
     const done = task({ dueDate: at(11), status: 'completed' });
     const past = task({ dueDate: at(9) });
-    expect(dueWithin([later, sooner, tooFar, done, past], 7, NOW).map((t) => t.id)).toEqual([sooner.id, later.id]);
+    expect(dueWithin([later, sooner, tooFar, done, past], 7, TODAY).map((t) => t.id)).toEqual([sooner.id, later.id]);
+    // Across a month's end, from the firm's day.
+    expect(dueWithin([task({ dueDate: '2025-04-03' }), task({ dueDate: '2025-04-08' })], 7, '2025-03-31').map((t) => t.dueDate)).toEqual(['2025-04-03']);
   });
 
   it('shows at most three priority dots a day, and a grey one for more', () => {

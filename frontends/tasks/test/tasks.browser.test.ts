@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import { apiClient } from '@ledgerline/server/portal-harness.ts';
 import type { Task } from '@ledgerline/contracts/tasks.contracts.ts';
+import { todayIn } from '@ledgerline/contracts/firm-time-zone.ts';
 import { setLocalStorage } from '@ledgerline/kit/testing/browser.ts';
 import { addFirmUser, expectToast, openAs, startPortalBrowser, uniqueSuffix, type FirmLogin, type PortalBrowser } from '../../ui/test/portal-browser.ts';
 
@@ -181,5 +182,28 @@ describe('tasks screen in Chromium', () => {
       await portal.screenshot(adminPage, `task-due-date-${zone.replace('/', '-')}`);
       await adminPage.close();
     }
+  }, 120_000);
+
+  it("overdue and this week count by the firm's day: a firm in Kiritimati (UTC+14) seen from Pago Pago (UTC-11)", async () => {
+    expect((await call('PUT', `/api/${TENANT}/firm-settings`, admin.token, { timeZone: 'Pacific/Kiritimati' })).status).toBe(200);
+    // The browser's today is a day or two behind the firm's, whatever the hour.
+    const browserToday = todayIn('Pacific/Pago_Pago');
+    const firmToday = todayIn('Pacific/Kiritimati');
+    expect(browserToday < firmToday).toBe(true);
+    const due = async (title: string, dueDate: string) => {
+      const r = await call<Task>('POST', `/api/${TENANT}/tasks`, admin.token, { title, priority: 'medium', dueDate, clientIds: [] });
+      expect(r.status).toBe(201);
+      return r.body.id;
+    };
+    const late = await due('Payroll filing', browserToday);
+    const current = await due('Sales tax return', firmToday);
+    const page = await openInZone('Pacific/Pago_Pago', admin);
+    // Due on the browser's today, which the firm has left behind: overdue, not 'Today'.
+    await page.locator(`.task-row-${late}`).getByText('(Overdue)').waitFor();
+    await page.locator(`.task-row-${current}`).getByText('(Today)').waitFor();
+    const week = page.locator('.task-card', { has: page.getByRole('heading', { name: 'Due This Week' }) });
+    await week.getByText('Sales tax return').waitFor();
+    await expect(week.getByText('Payroll filing').count()).resolves.toBe(0);
+    await page.close();
   }, 120_000);
 });

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { todayIn } from '@ledgerline/contracts/firm-time-zone.ts';
 import { apiPath } from './api-client.ts';
-import { todayCalendarDate } from './calendar-date.ts';
+import { parseCalendarDate, todayCalendarDate } from './calendar-date.ts';
 
 /** The firm's public facts (GET /api/{tenant}/info) that its "today" needs. */
 interface FirmInfo {
@@ -22,4 +22,12 @@ export function useFirmToday(tenant?: string | null): string | undefined {
   const info = useQuery<FirmInfo>({ queryKey: [apiPath('info', { tenant })], staleTime: FIRM_INFO_STALE_MS });
   if (info.data) return todayIn(info.data.timeZone);
   return info.isError ? todayCalendarDate() : undefined;
+}
+
+/**
+ * A date picker's earliest day: local midnight of the firm's day (the picker counts in local
+ * dates), or of the browser's own day while the firm's zone is not read yet.
+ */
+export function firmDayOrLocal(firmToday: string | undefined): Date {
+  return parseCalendarDate(firmToday ?? todayCalendarDate())!;
 }

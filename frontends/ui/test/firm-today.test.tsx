@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { todayIn } from '@ledgerline/contracts/firm-time-zone.ts';
-import { useFirmToday } from '@ledgerline/ui/firm-today.ts';
+import { toCalendarDate } from '@ledgerline/ui/calendar-date.ts';
+import { firmDayOrLocal, useFirmToday } from '@ledgerline/ui/firm-today.ts';
 
 function Today({ tenant }: { tenant: string }) {
   return <output>{useFirmToday(tenant) ?? 'not yet'}</output>;
@@ -44,5 +45,11 @@ describe('useFirmToday', () => {
 
   it("is not known before the firm's zone is read (a screen waits rather than asking with the browser's day)", () => {
     expect(render(null)).toBe('<output>not yet</output>');
+  });
+
+  it("bounds a date picker at the firm's day (local midnight of it), or at the browser's day while the zone is unread", () => {
+    const firmDay = firmDayOrLocal('2026-03-11');
+    expect([toCalendarDate(firmDay), firmDay.getHours(), firmDay.getMinutes()]).toEqual(['2026-03-11', 0, 0]);
+    expect(toCalendarDate(firmDayOrLocal(undefined))).toBe(toCalendarDate(new Date()));
   });
 });
