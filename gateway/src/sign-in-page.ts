@@ -28,8 +28,10 @@ const FIRM_JSON_ID = 'first-paint-firm';
 /**
  * A form sent before the app has taken over is held, not posted (a plain post would put the
  * password in a URL or on a page that cannot sign in): the app sends it as it takes over.
+ * A press of the passkey or e-mail button is kept the same way (`data-chosen` on the page),
+ * and the app goes on with that choice.
  */
-const HOLD_SUBMIT_SCRIPT = "(function(){var f=document.getElementById('first-paint-form');f.addEventListener('submit',function(e){e.preventDefault();f.setAttribute('data-submitted','');f.querySelector('.p-button-label').textContent='Signing in...';});})();";
+const HOLD_SUBMIT_SCRIPT = "(function(){var p=document.getElementById('first-paint'),f=document.getElementById('first-paint-form');f.addEventListener('submit',function(e){e.preventDefault();f.setAttribute('data-submitted','');f.querySelector('.p-button-label').textContent='Signing in...';});p.addEventListener('click',function(e){var b=e.target.closest('[data-choice]');if(b){p.setAttribute('data-chosen',b.getAttribute('data-choice'));b.setAttribute('aria-busy','true');}});})();";
 
 /** The CSP source that allows exactly that inline script (gateway.ts adds it to script-src). */
 export const HOLD_SUBMIT_SCRIPT_SOURCE = `'sha256-${createHash('sha256').update(HOLD_SUBMIT_SCRIPT).digest('base64')}'`;
@@ -64,8 +66,8 @@ const STYLE = [
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
-const button = (type: 'submit' | 'button', label: string, icon: string, extra = '') =>
-  `<button type="${type}" class="login-form__submit p-button${extra}"><span class="p-button-icon ${icon}"></span><span class="p-button-label">${label}</span></button>`;
+const button = (type: 'submit' | 'button', label: string, icon: string, extra = '', attributes = '') =>
+  `<button type="${type}" class="login-form__submit p-button${extra}"${attributes}><span class="p-button-icon ${icon}"></span><span class="p-button-label">${label}</span></button>`;
 
 function standIn(firm: FirmSignInInfo): string {
   const name = escapeHtml(firm.name);
@@ -79,8 +81,8 @@ function standIn(firm: FirmSignInInfo): string {
     + '<div class="p-password"><input id="first-paint-password" class="p-inputtext" type="password" name="password" autocomplete="current-password"></div></div>'
     + button('submit', 'Sign In', 'pi-sign-in')
     + '</form>'
-    + (firm.passkeySignIn ? `<div class="passkey-sign-in">${button('button', 'Sign in with a passkey', 'pi-key', ' p-button-outlined')}</div>` : '')
-    + (firm.clientEmailSignIn ? '<button type="button" class="mfa-step__switch">E-mail me a sign-in code</button>' : '')
+    + (firm.passkeySignIn ? `<div class="passkey-sign-in">${button('button', 'Sign in with a passkey', 'pi-key', ' p-button-outlined', ' data-choice="passkey"')}</div>` : '')
+    + (firm.clientEmailSignIn ? '<button type="button" class="mfa-step__switch" data-choice="email">E-mail me a sign-in code</button>' : '')
     + `</main></div><script>${HOLD_SUBMIT_SCRIPT}</script>`
     // The app reads the firm from here instead of asking /info again; '<' is escaped so no name can end the script.
     + `<script type="application/json" id="${FIRM_JSON_ID}">${JSON.stringify(firm).replace(/</g, '\\u003c')}</script>`;

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Button } from 'primereact/button';
 import { Message } from 'primereact/message';
 import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
@@ -9,10 +9,11 @@ import { postPublic } from './login.api.ts';
 /**
  * One button for a passkey ceremony at sign-in: the server's options, the browser's prompt,
  * the answer back. With a `challenge` it is the second step of a password sign-in; without,
- * a sign-in with the passkey alone.
+ * a sign-in with the passkey alone. `startAtOnce`: the ceremony starts when it turns true (the
+ * visitor pressed the button on the first-paint page, before the app ran).
  */
-export function PasskeyButton({ optionsUrl, verifyUrl, challenge, label = 'Use a passkey', outlined = false, onSignedIn }: {
-  optionsUrl: string; verifyUrl: string; challenge?: string; label?: string; outlined?: boolean; onSignedIn(response: LoginResponse): void;
+export function PasskeyButton({ optionsUrl, verifyUrl, challenge, label = 'Use a passkey', outlined = false, startAtOnce = false, onSignedIn }: {
+  optionsUrl: string; verifyUrl: string; challenge?: string; label?: string; outlined?: boolean; startAtOnce?: boolean; onSignedIn(response: LoginResponse): void;
 }) {
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -33,6 +34,9 @@ export function PasskeyButton({ optionsUrl, verifyUrl, challenge, label = 'Use a
       setPending(false);
     }
   };
+  useEffect(() => {
+    if (startAtOnce) void run();
+  }, [startAtOnce]);
   return (
     <div className="passkey-sign-in">
       {error && <Message severity="error" text={error} className="login-form__banner" />}
@@ -45,7 +49,7 @@ export function PasskeyButton({ optionsUrl, verifyUrl, challenge, label = 'Use a
  * "Sign in with a passkey" under a sign-in form (`authBase`: the firm's, /api/auth or
  * /api/admin/auth), where the browser can use passkeys at all.
  */
-export function PasskeySignInOption({ authBase, onSignedIn }: { authBase: string; onSignedIn(response: LoginResponse): void }) {
+export function PasskeySignInOption({ authBase, onSignedIn, startAtOnce = false }: { authBase: string; onSignedIn(response: LoginResponse): void; startAtOnce?: boolean }) {
   if (!passkeysSupported()) return null;
-  return <PasskeyButton optionsUrl={`${authBase}/passkey-login/options`} verifyUrl={`${authBase}/passkey-login/verify`} label="Sign in with a passkey" outlined onSignedIn={onSignedIn} />;
+  return <PasskeyButton optionsUrl={`${authBase}/passkey-login/options`} verifyUrl={`${authBase}/passkey-login/verify`} label="Sign in with a passkey" outlined startAtOnce={startAtOnce} onSignedIn={onSignedIn} />;
 }

@@ -4,7 +4,7 @@ import { Button } from 'primereact/button';
 import { Message } from 'primereact/message';
 import { useNavigate, useParams } from 'react-router-dom';
 import type { LoginRequest, LoginResponse } from '@ledgerline/contracts/auth.contracts.ts';
-import { firstPaintFirm, readFirstPaintSignIn } from '@ledgerline/ui/first-paint.ts';
+import { firstPaintFirm, readFirstPaintSignIn, type FirstPaintChoice } from '@ledgerline/ui/first-paint.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 import { initials } from '@ledgerline/contracts/initials.ts';
 import { LoginForm } from './login-form.tsx';
@@ -54,6 +54,8 @@ function TenantLoginForm({ tenant }: { tenant: TenantInfo }) {
   const [error, setError] = useState<string | null>(null);
   const [second, setSecond] = useState<SecondStep | null>(null);
   const [byEmail, setByEmail] = useState(false);
+  const [passkeyAtOnce, setPasskeyAtOnce] = useState(false);
+  const firstPaintChoice = useCallback((choice: FirstPaintChoice) => (choice === 'email' ? setByEmail(true) : setPasskeyAtOnce(true)), []);
   const authBase = `/api/${encodeURIComponent(tenant.shortName)}/auth`;
 
   const signedIn = useCallback((response: LoginResponse) => {
@@ -89,9 +91,10 @@ function TenantLoginForm({ tenant }: { tenant: TenantInfo }) {
             submitLabel="Sign In"
             onSubmit={submit}
             firstPaint={firstPaint}
+            onFirstPaintChoice={firstPaintChoice}
             banner={(error ?? linkError) && <Message severity="error" text={(error ?? linkError)!} className="login-form__banner" />}
           />
-          {tenant.passkeySignIn && <PasskeySignInOption authBase={authBase} onSignedIn={signedIn} />}
+          {tenant.passkeySignIn && <PasskeySignInOption authBase={authBase} onSignedIn={signedIn} startAtOnce={passkeyAtOnce} />}
           {tenant.clientEmailSignIn && (
             <button type="button" className="mfa-step__switch" onClick={() => setByEmail(true)}>E-mail me a sign-in code</button>
           )}

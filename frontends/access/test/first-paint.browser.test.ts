@@ -135,4 +135,14 @@ describe("a firm's sign-in page before and after the app takes it over, in Chrom
     expect(new URL(page.url()).pathname).toBe(`/${firm.shortName}/login`);
     await page.close();
   });
+
+  it("'E-mail me a sign-in code' pressed before the app ran opens the e-mail form once it runs", async () => {
+    const { page, release } = await withAppHeld();
+    await page.locator('#first-paint .mfa-step__switch', { hasText: 'E-mail me a sign-in code' }).click();
+    await page.locator('#first-paint[data-chosen="email"]').waitFor();
+    await release();
+    await page.locator('#sign-in-email').waitFor();
+    await expect(page.locator('#first-paint').count()).resolves.toBe(0);
+    await page.close();
+  });
 });

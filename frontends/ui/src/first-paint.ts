@@ -2,7 +2,8 @@
  * The firm's sign-in page the gateway writes into its first HTML (gateway/src/sign-in-page.ts):
  * shown before any script, in front of the app's root, which stays hidden while it is there.
  * The sign-in form takes it over: it starts from what was typed, removes this copy in the same
- * frame it shows its own, puts the cursor back and sends a form submitted meanwhile. The shell
+ * frame it shows its own, puts the cursor back and sends a form submitted meanwhile (or goes on
+ * to the passkey or the e-mailed code, when one of those was pressed instead). The shell
  * removes it when a page other than the sign-in shows instead (a signed-in visitor's redirect,
  * an error).
  */
@@ -18,7 +19,12 @@ export interface FirstPaintSignIn {
   focused: 'username' | 'password' | null;
   /** Sign In was pressed (the gateway's script held the form). */
   submitted: boolean;
+  /** 'Sign in with a passkey' or 'E-mail me a sign-in code' was pressed instead (the script kept which). */
+  chosen: FirstPaintChoice | null;
 }
+
+const CHOICES = ['passkey', 'email'] as const;
+export type FirstPaintChoice = (typeof CHOICES)[number];
 
 const input = (name: string) => document.getElementById(`first-paint-${name}`) as HTMLInputElement | null;
 
@@ -28,7 +34,12 @@ export function readFirstPaintSignIn(): FirstPaintSignIn | null {
   const password = input('password');
   if (!username || !password) return null;
   const focused = document.activeElement === password ? 'password' : document.activeElement === username ? 'username' : null;
-  return { username: username.value, password: password.value, focused, submitted: document.getElementById('first-paint-form')?.hasAttribute('data-submitted') === true };
+  const chosen = document.getElementById(STAND_IN_ID)?.getAttribute('data-chosen');
+  return {
+    username: username.value, password: password.value, focused,
+    submitted: document.getElementById('first-paint-form')?.hasAttribute('data-submitted') === true,
+    chosen: CHOICES.find((choice) => choice === chosen) ?? null,
+  };
 }
 
 /** Removes the first-paint page, showing the app beneath it; nothing when there is none. */
