@@ -15,6 +15,7 @@ import { openPostgresDatabase } from '@ledgerline/kit/db/postgres-database.ts';
 import { createScratchDatabase } from '@ledgerline/kit/db/test-databases.ts';
 import { startBenchPortal } from './lib/bench-portal.ts';
 import { BenchRun, jsonCaller } from './lib/bench-client.ts';
+import { benchFirm } from './lib/bench-firm.ts';
 
 const postgresUrl = process.env.POSTGRES_URL;
 if (!postgresUrl) {
@@ -39,22 +40,8 @@ const base = portal.url;
 const call = jsonCaller(base);
 const bench = new BenchRun(base);
 try {
-  const platform = (await call<{ token: string }>('POST', '/api/admin/auth/login', { username: 'bench-admin', password: 'bench-secret' })).token;
-  const firm = await call<{ schemaName: string }>('POST', '/api/companies', { name: 'Bench Requests', shortName: tenant }, platform);
-  const schema = db.forSchema(firm.schemaName);
-  await new Promise((r) => setTimeout(r, 1500));
-  const clientIds: number[] = [];
-  for (let i = 0; i < CLIENTS; i++) {
-    const c = await call<{ id: number }>('POST', `/api/${tenant}/clients`, {
-      name: `Bench Client ${i}`, address: '1 Main Street', phone: '(555)-123-4567', federalId: '12-3456789', stateId: 'ST-1', email: `c${i}@example.com`,
-    }, platform);
-    clientIds.push(c.id);
-  }
-  const user = async (username: string, roleId: number, clients: number[] | null) => {
-    const u = await call<{ id: number }>('POST', `/api/${tenant}/users`, { username, password: 'password1', fullName: username, roleId, clientIds: clients }, platform);
-    const { token } = await call<{ token: string }>('POST', `/api/${tenant}/auth/login`, { username, password: 'password1' });
-    return { id: u.id, token };
-  };
+  const { schemaName, clientIds, user } = await benchFirm(call, { name: 'Bench Requests', shortName: tenant }, CLIENTS);
+  const schema = db.forSchema(schemaName);
   const admin = await user('bench-admin-user', 1, null);
   const cpa = await user('bench-cpa', 3, clientIds.slice(0, 5));
   for (const [i, id] of clientIds.entries()) await user(`bench-client-${i}`, 4, [id]);
