@@ -126,7 +126,7 @@ describe('sign-in, users and roles in Chromium', () => {
   it('adds, renames and deletes a role on the Roles page', async () => {
     await page.locator('nav.side-nav').getByRole('link', { name: 'Roles' }).click();
     await page.waitForURL(`${baseUrl}/${firm.shortName}/roles`);
-    await page.getByRole('heading', { name: 'Roles' }).waitFor();
+    await page.getByRole('heading', { name: 'Roles', level: 2 }).waitFor();
     await page.getByRole('cell', { name: 'Client', exact: true }).waitFor();
     await expect(page.locator('.p-datatable-tbody tr td:first-child').allTextContents()).resolves.toEqual(['Admin', 'DTA', 'CPA', 'Client']);
 

@@ -206,7 +206,7 @@ describe('the AI Chat dialog in Chromium (model: the local stand-in)', () => {
     await openChat.click();
     await adminPage.getByRole('dialog', { name: `AI Chat - ${SCAN}` }).getByRole('link', { name: 'Manage templates' }).click();
     await adminPage.waitForURL(`${baseUrl}/${TENANT}/prompt-templates`);
-    await adminPage.getByRole('heading', { name: 'Prompt Templates' }).waitFor();
+    await adminPage.getByRole('heading', { name: 'Prompt Templates', level: 2 }).waitFor();
     await expect(adminPage.locator('.app-header__title').textContent()).resolves.toBe('Prompt Templates');
     const row = (title: string) => adminPage.locator('.p-datatable-tbody tr', { hasText: title });
     await row('Deadlines').waitFor();
@@ -245,7 +245,7 @@ describe('the AI Chat dialog in Chromium (model: the local stand-in)', () => {
     await adminPage.close();
     await setLocalStorage(page, { token: cpaLogin.token, user: cpaLogin.user, currentTenant: tenant });
     await page.goto(`${baseUrl}/${TENANT}/prompt-templates`);
-    await page.getByRole('heading', { name: 'Prompt Templates' }).waitFor();
+    await page.getByRole('heading', { name: 'Prompt Templates', level: 2 }).waitFor();
     await page.locator('.p-datatable-tbody tr', { hasText: 'VAT check' }).waitFor();
     await expect(page.getByRole('button', { name: 'Add Prompt Template' }).count()).resolves.toBe(0);
     await expect(page.locator('.p-datatable-tbody tr', { hasText: 'Find amounts' }).count()).resolves.toBe(0);

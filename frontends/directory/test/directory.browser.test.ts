@@ -114,7 +114,7 @@ describe('directory screens in Chromium', () => {
 
   it("Clients: the firm's rules reject bad input with the spec's messages, then a valid client is saved", async () => {
     await page.goto(`${baseUrl}/${TENANT}/clients`);
-    await page.getByRole('heading', { name: 'Client Management' }).waitFor();
+    await page.getByRole('heading', { name: 'Client Management', level: 2 }).waitFor();
     await page.getByText('No clients found. Add a client to get started.').waitFor();
     const headers = await page.locator('.p-datatable thead th').allTextContents();
     expect(headers).toEqual(['Client Name', 'Email', 'Mobile Number', 'PAN', 'Employees', 'Start Date', 'Actions']);
