@@ -79,7 +79,7 @@ describe('document requests in Chromium', () => {
     const page = await openAs(portal, portal.baseUrl, admin, `/${TENANT}/requests`);
     await page.setViewportSize(DESKTOP);
     await inTimeZone(page, 'America/Los_Angeles');
-    await page.getByRole('heading', { name: 'Requests', exact: true }).waitFor();
+    await page.getByRole('heading', { name: 'Requests', exact: true, level: 2 }).waitFor();
     await expect(page.locator('.app-header__title').textContent()).resolves.toBe('Requests');
     await page.locator('nav.side-nav .side-nav__link', { hasText: 'Requests' }).waitFor();
 
