@@ -24,6 +24,7 @@ if (amqpUrl && !restartCommand && process.env.CI === 'true') {
 }
 
 const logger = createLogger('bus-restart');
+const RESTART_TIMEOUT_MS = 60_000;
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -119,7 +120,16 @@ describe('RabbitMQ bus outages', () => {
     // Suites asserting on the broker at the same time would see the restart's redeliveries.
     cleanups.push(await lockBroker(amqpUrl));
     const box = sandbox(amqpUrl);
-    const bus = await connectBus({ url: amqpUrl, exchange: box.exchange, logger, reconnectInitialDelayMs: 100, reconnectMaxDelayMs: 1_000 });
+    // A restart on a busy CI machine (every suite's quorum queues recovering) has taken over the
+    // default 30 s; publish must wait through the whole restart, which exec bounds at a minute.
+    const bus = await connectBus({
+      url: amqpUrl,
+      exchange: box.exchange,
+      logger,
+      outageTimeoutMs: RESTART_TIMEOUT_MS + 30_000,
+      reconnectInitialDelayMs: 100,
+      reconnectMaxDelayMs: 1_000,
+    });
     const consumed = new Set<string>();
     await bus.subscribe(box.queue('restart'), ['document.indexed'], async (event) => {
       await sleep(2); // keeps handlers in flight when the broker goes away
@@ -153,7 +163,7 @@ describe('RabbitMQ bus outages', () => {
         await sleep(25);
       }
     })();
-    await promisify(exec)(restartCommand, { timeout: 60_000 });
+    await promisify(exec)(restartCommand, { timeout: RESTART_TIMEOUT_MS });
     now.phase = 'after';
     await Promise.all([publishing, sampling]);
 
@@ -163,5 +173,5 @@ describe('RabbitMQ bus outages', () => {
     expect(pingFailedDuringRestart).toBe(true);
     expect(confirmedIn.during.length).toBeGreaterThan(0);
     await expect(bus.ping()).resolves.toBeUndefined();
-  }, 60_000);
+  }, RESTART_TIMEOUT_MS * 3);
 });
