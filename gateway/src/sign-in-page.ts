@@ -30,8 +30,30 @@ const FIRM_JSON_ID = 'first-paint-firm';
  * password in a URL or on a page that cannot sign in): the app sends it as it takes over.
  * A press of the passkey or e-mail button is kept the same way (`data-chosen` on the page),
  * and the app goes on with that choice.
+ *
+ * The app's script starts at the visitor's first act on the page (a press, a key, a touch, the
+ * mouse moving), not while the page loads: the form works without it, and on a phone its
+ * start-up (react-dom, the query cache and the component library: over a second of a slow
+ * phone's processor) would otherwise hold the page's first taps and keystrokes. It starts at
+ * once when the app has work of its own here: a stored sign-in (the app sends the visitor on
+ * to the firm's pages) or a query or fragment in the address; and three seconds after the page
+ * loaded when nobody acted by then (a visitor reading, a password manager about to fill), so
+ * the first press is answered by a warm app.
  */
-const HOLD_SUBMIT_SCRIPT = "(function(){var p=document.getElementById('first-paint'),f=document.getElementById('first-paint-form');f.addEventListener('submit',function(e){e.preventDefault();f.setAttribute('data-submitted','');f.querySelector('.p-button-label').textContent='Signing in...';});p.addEventListener('click',function(e){var b=e.target.closest('[data-choice]');if(b){p.setAttribute('data-chosen',b.getAttribute('data-choice'));b.setAttribute('aria-busy','true');}});})();";
+const HOLD_SUBMIT_SCRIPT = [
+  '(function(){',
+  "var p=document.getElementById('first-paint'),f=document.getElementById('first-paint-form');",
+  "f.addEventListener('submit',function(e){e.preventDefault();f.setAttribute('data-submitted','');f.querySelector('.p-button-label').textContent='Signing in...';});",
+  "p.addEventListener('click',function(e){var b=e.target.closest('[data-choice]');if(b){p.setAttribute('data-chosen',b.getAttribute('data-choice'));b.setAttribute('aria-busy','true');}});",
+  "var acts=['pointerdown','keydown','touchstart','mousemove','input'],started=false,stored=false;",
+  "function start(){if(started)return;started=true;acts.forEach(function(a){removeEventListener(a,start,true);});",
+  "var s=document.createElement('script');s.src=document.querySelector('meta[name=first-paint-app]').content;document.head.appendChild(s);}",
+  "try{stored=!!(localStorage.getItem('token')||localStorage.getItem('authToken'));}catch(e){}",
+  'if(stored||location.search||location.hash){start();return;}',
+  'acts.forEach(function(a){addEventListener(a,start,{capture:true,passive:true});});',
+  "addEventListener('load',function(){setTimeout(start,3000);});",
+  '})();',
+].join('');
 
 /** The CSP source that allows exactly that inline script (gateway.ts adds it to script-src). */
 export const HOLD_SUBMIT_SCRIPT_SOURCE = `'sha256-${createHash('sha256').update(HOLD_SUBMIT_SCRIPT).digest('base64')}'`;
@@ -92,6 +114,8 @@ function standIn(firm: FirmSignInInfo): string {
 export function firmSignInPage(indexHtml: string, firm: FirmSignInInfo): string {
   return indexHtml
     .replace('</head>', `<style>${STYLE}</style></head>`)
+    // The app's script, started by the page's own script (above) instead of by the parser.
+    .replace(/<script defer(?:="defer")? src="([^"]+)"><\/script>/, (_all, src: string) => `<meta name="first-paint-app" content="${escapeHtml(src)}">`)
     // The built page is minified: the root's id may be unquoted.
     .replace(/<div id="?root"?>/, (root) => `${standIn(firm)}${root}`)
     // The tab's title from the first paint, as the app sets it once it runs.

@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page, Route } from 'playwright-core';
 import { apiClient } from '@ledgerline/server/portal-harness.ts';
-import { startPortalBrowser, uniqueSuffix, type PortalBrowser } from '../../ui/test/portal-browser.ts';
+import { setLocalStorage } from '@ledgerline/kit/testing/browser.ts';
+import { startPortalBrowser, uniqueSuffix, type FirmLogin, type PortalBrowser } from '../../ui/test/portal-browser.ts';
 
 const suffix = uniqueSuffix();
 const firm = { name: 'Harbor Light Accounting', shortName: `harborlight${suffix}` };
@@ -96,6 +97,28 @@ describe("a firm's sign-in page before and after the app takes it over, in Chrom
       await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('login-username');
       await page.close();
     }
+  });
+
+  it("starts the app's script at the visitor's first act, and at once for a visitor already signed in", async () => {
+    const appRequested = (page: Page) => page.evaluate(() => performance.getEntriesByType('resource').some((entry) => new URL(entry.name).pathname === '/main.js'));
+    const page = await portal.browser.newPage(portal.baseUrl);
+    await page.goto(`${portal.baseUrl}/${firm.shortName}/login`, { waitUntil: 'load' });
+    // Loaded, with no script of the app's asked for (it would start three seconds on, unprompted).
+    await expect(appRequested(page)).resolves.toBe(false);
+    await page.mouse.move(40, 40);
+    await page.locator('#login-username').waitFor();
+    await expect(page.locator('#first-paint').count()).resolves.toBe(0);
+
+    // Signed in: the app starts with the page (a started script holds the load event), and sends the visitor on.
+    const login = await apiClient(portal.baseUrl)<FirmLogin>('POST', `/api/${firm.shortName}/auth/login`, null, user);
+    expect(login.status).toBe(200);
+    expect(login.body.tenant).toMatchObject({ shortName: firm.shortName });
+    await setLocalStorage(page, { token: login.body.token, user: login.body.user, currentTenant: login.body.tenant });
+    await page.goto(`${portal.baseUrl}/${firm.shortName}/login`, { waitUntil: 'load' });
+    await expect(appRequested(page)).resolves.toBe(true);
+    await page.waitForURL((url) => url.pathname !== `/${firm.shortName}/login`);
+    await page.getByRole('heading', { name: 'Firm Dashboard', level: 2 }).waitFor();
+    await page.close();
   });
 
   it('keeps what was typed and where the cursor was', async () => {

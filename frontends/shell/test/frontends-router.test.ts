@@ -174,6 +174,9 @@ describe('frontends router', () => {
       expect(json).not.toContain('<');
       expect(html).toContain('<title>Sign In · Ledgerline</title>');
       expect(html).toMatch(/<style>#first-paint~#root\{display:none\}/);
+      // The page's own script starts the app's, at the visitor's first act.
+      expect(html).not.toContain('<script defer src="/main.js">');
+      expect(html).toContain('<meta name="first-paint-app" content="/main.js">');
     });
 
     it('holds a form sent early with the one inline script, which the content security policy names by its hash', async () => {
@@ -195,6 +198,7 @@ describe('frontends router', () => {
         const html = (await page(url)).text;
         expect(html).not.toContain('first-paint');
         expect(html).toContain('<div id="root"></div>');
+        expect(html).toContain('<script defer src="/main.js"></script>');
       }
       expect(asked).toEqual(['nobody', 'sleepy']);
     });
