@@ -146,6 +146,11 @@ function figures(lhr: Result): Figures {
     // What moved, for finding a layout shift's cause.
     const shifts = (lhr.audits['layout-shifts']?.details as { items?: { score: number; node?: { selector?: string; snippet?: string } }[] } | undefined)?.items ?? [];
     for (const shift of shifts) console.log(`    shift ${shift.score.toFixed(3)} ${shift.node?.selector ?? ''} ${shift.node?.snippet?.slice(0, 120) ?? ''}`);
+    // Where the processor time went, for finding what blocks: the scripts that took most, and the largest contentful element.
+    const scripts = (lhr.audits['bootup-time']?.details as { items?: { url: string; total: number; scripting: number; scriptParseCompile: number }[] } | undefined)?.items ?? [];
+    for (const script of scripts.slice(0, 8)) console.log(`    script ${Math.round(script.total)} ms (run ${Math.round(script.scripting)}, parse ${Math.round(script.scriptParseCompile)}) ${script.url.replace(/^https?:\/\/[^/]+/, '')}`);
+    const lcp = (lhr.audits['largest-contentful-paint-element']?.details as { items?: { items?: { node?: { snippet?: string } }[] }[] } | undefined)?.items?.[0]?.items?.[0]?.node?.snippet;
+    if (lcp) console.log(`    largest contentful paint: ${lcp.slice(0, 120)}`);
   }
   return {
     score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
