@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { apiClient } from '@ledgerline/server/portal-harness.ts';
 import { totpCode } from '@ledgerline/identity/mfa/totp.ts';
 import { realServerUrl } from '@ledgerline/kit/testing/real-servers.ts';
-import { expectToast, startPortalBrowser, submitLogin, uniqueSuffix, type PortalBrowser } from '../../ui/test/portal-browser.ts';
+import { expectToast, signInAtFirm, signOut, startPortalBrowser, uniqueSuffix, type PortalBrowser } from '../../ui/test/portal-browser.ts';
 
 /**
  * A firm on Keycloak (KEYCLOAK_URL; CI sets it) in Chromium: an Admin requires a second factor
@@ -41,14 +41,7 @@ describeOnKeycloak('second factors of a firm on Keycloak, in Chromium', () => {
     await portal?.close();
   });
 
-  const signIn = async (who: { username: string }) => {
-    await page.goto(`${baseUrl}/${firm.shortName}/login`);
-    await submitLogin(page, who.username, PASSWORD);
-  };
-  const signOut = async () => {
-    await page.locator('.app-header__logout').click();
-    await page.waitForURL((url) => url.pathname.endsWith('/login'));
-  };
+  const signIn = (who: { username: string }) => signInAtFirm(page, baseUrl, firm.shortName, who.username, PASSWORD);
 
   it('an Admin requires a second factor for staff in Settings → Security', async () => {
     await signIn(admin);
@@ -59,7 +52,7 @@ describeOnKeycloak('second factors of a firm on Keycloak, in Chromium', () => {
     await page.getByText('Require a second factor for staff (Admin, DTA, CPA and custom roles)').click();
     await page.getByRole('button', { name: 'Save policy' }).click();
     await expectToast(page, 'Saved', 'Sign-in policy updated.');
-    await signOut();
+    await signOut(page);
   });
 
   it('an unenrolled CPA sets up an authenticator app at sign-in and goes straight on: the realm keeps it, with no recovery codes', async () => {
@@ -81,7 +74,7 @@ describeOnKeycloak('second factors of a firm on Keycloak, in Chromium', () => {
     // Security sends them to the realm's account console for their factors.
     await page.goto(`${baseUrl}/${firm.shortName}/account-settings`);
     await page.getByRole('link', { name: 'Open your Keycloak account' }).waitFor();
-    await signOut();
+    await signOut(page);
   });
 
   it('the next sign-in asks for the authenticator\'s code, which the realm checks', async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { CDPSession, Page } from 'playwright-core';
 import { apiClient, TEST_ADMIN } from '@ledgerline/server/portal-harness.ts';
 import { freePort } from '@ledgerline/kit/testing/free-port.ts';
-import { expectToast, startPortalBrowser, submitLogin, uniqueSuffix, type PortalBrowser } from '../../ui/test/portal-browser.ts';
+import { expectToast, signOut, startPortalBrowser, submitLogin, uniqueSuffix, type PortalBrowser } from '../../ui/test/portal-browser.ts';
 
 /**
  * Passkeys in Chromium, with its virtual authenticator (CDP WebAuthn domain: a platform
@@ -49,10 +49,6 @@ describe('passkeys in Chromium', () => {
     await portal?.close();
   });
 
-  const signOut = async () => {
-    await page.locator('.app-header__logout').click();
-    await page.waitForURL((url) => url.pathname.endsWith('/login'));
-  };
   /** Waits for the dashboard; a passkey error the page shows instead fails at once with its text. */
   const reachDashboard = async () => {
     const message = page.locator('.passkey-sign-in .p-inline-message, .mfa-step__passkey-form .p-inline-message');
@@ -88,7 +84,7 @@ describe('passkeys in Chromium', () => {
   });
 
   it('signs in with the passkey alone on the firm\'s page', async () => {
-    await signOut();
+    await signOut(page);
     await page.goto(`${baseUrl}/${firm.shortName}/login`);
     await page.setViewportSize({ width: 390, height: 800 });
     await page.getByRole('button', { name: 'Sign in with a passkey' }).waitFor();
@@ -101,7 +97,7 @@ describe('passkeys in Chromium', () => {
   });
 
   it('after the password, the passkey is the second step', async () => {
-    await signOut();
+    await signOut(page);
     await page.goto(`${baseUrl}/${firm.shortName}/login`);
     await submitLogin(page, cpa.username, PASSWORD);
     await page.getByText('Use the passkey on this device, your phone or your security key.').waitFor();
@@ -111,7 +107,7 @@ describe('passkeys in Chromium', () => {
   });
 
   it('an Admin sees the passkey among the CPA\'s second factors, with a reset', async () => {
-    await signOut();
+    await signOut(page);
     await submitLogin(page, admin.username, PASSWORD);
     await page.waitForURL(`**/${firm.shortName}/dashboard`);
     await page.goto(`${baseUrl}/${firm.shortName}/settings`);
@@ -120,7 +116,7 @@ describe('passkeys in Chromium', () => {
     await row.getByRole('button', { name: `Reset second factors of ${cpa.username}` }).waitFor();
     expect(await row.locator('td').allTextContents()).toEqual([`${cpa.fullName} (${cpa.username})`, 'CPA', 'Off', '0', '1', 'Reset']);
     await page.getByTestId('security-events').getByText('factor-added').first().waitFor();
-    await signOut();
+    await signOut(page);
   });
 
   it('removes the passkey in Security; the password alone signs in again', async () => {
@@ -130,10 +126,10 @@ describe('passkeys in Chromium', () => {
     await page.goto(`${baseUrl}/${firm.shortName}/account-settings`);
     await page.getByRole('button', { name: 'Remove passkey Work laptop' }).click();
     await page.getByTestId('passkeys').getByText('No passkeys yet').waitFor();
-    await signOut();
+    await signOut(page);
     await submitLogin(page, cpa.username, PASSWORD);
     await page.waitForURL(`**/${firm.shortName}/dashboard`);
-    await signOut();
+    await signOut(page);
   });
 
   it('where the firm requires a second factor, an unenrolled CPA sets up a passkey instead of an authenticator app', async () => {
@@ -155,7 +151,7 @@ describe('passkeys in Chromium', () => {
     // The device holds the new passkey beside the CPA's (removed on the server, still on the device).
     expect(await credentials()).toHaveLength(2);
     // The next sign-in asks for the passkey after the password.
-    await signOut();
+    await signOut(page);
     await submitLogin(page, newcomer.username, PASSWORD);
     await page.getByRole('button', { name: 'Use a passkey' }).click();
     await reachDashboard();
@@ -163,7 +159,7 @@ describe('passkeys in Chromium', () => {
   it('on the generic sign-in page, the passkey alone finds its firm', async () => {
     // The device keeps the CPA's passkey removed on the server: only the one still registered is offered.
     await cdp.send('WebAuthn.removeCredential', { authenticatorId, credentialId: cpaCredentialId });
-    await signOut();
+    await signOut(page);
     await page.goto(`${baseUrl}/login`);
     await page.getByRole('button', { name: 'Sign in with a passkey' }).waitFor();
     await portal.screenshot(page, 'passkeys-generic-sign-in');
@@ -175,7 +171,7 @@ describe('passkeys in Chromium', () => {
   });
 
   it('the platform administrator adds a passkey and signs in with it alone on the administrator\'s page', async () => {
-    await signOut();
+    await signOut(page);
     await cdp.send('WebAuthn.clearCredentials', { authenticatorId });
     await page.goto(`${baseUrl}/admin/login`);
     await submitLogin(page, TEST_ADMIN.username, TEST_ADMIN.password, 'Sign In as Administrator');
@@ -185,7 +181,7 @@ describe('passkeys in Chromium', () => {
     await page.getByRole('button', { name: 'Add a passkey' }).click();
     await expectToast(page, 'Passkey added', '"Admin laptop" can now sign you in.');
     expect(await credentials()).toHaveLength(1);
-    await signOut();
+    await signOut(page);
     await page.goto(`${baseUrl}/admin/login`);
     await page.getByRole('button', { name: 'Sign in with a passkey' }).waitFor();
     await portal.screenshot(page, 'passkeys-admin-sign-in');

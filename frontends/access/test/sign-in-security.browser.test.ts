@@ -4,7 +4,7 @@ import { apiClient } from '@ledgerline/server/portal-harness.ts';
 import { totpCode } from '@ledgerline/identity/mfa/totp.ts';
 import { mailpit } from '@ledgerline/kit/testing/mailpit.ts';
 import { launchBrowser } from '@ledgerline/kit/testing/browser.ts';
-import { expectToast, startPortalBrowser, submitLogin, uniqueSuffix, type PortalBrowser } from '../../ui/test/portal-browser.ts';
+import { expectToast, signInAtFirm, signOut, startPortalBrowser, submitLogin, uniqueSuffix, type PortalBrowser } from '../../ui/test/portal-browser.ts';
 
 /**
  * Issue 26 in Chromium: a CPA sets up an authenticator in Security (the code computed here
@@ -47,14 +47,7 @@ describe('second factors in Chromium', () => {
     await portal?.close();
   });
 
-  const signIn = async (who: { username: string }) => {
-    await page.goto(`${baseUrl}/${firm.shortName}/login`);
-    await submitLogin(page, who.username, PASSWORD);
-  };
-  const signOut = async () => {
-    await page.locator('.app-header__logout').click();
-    await page.waitForURL((url) => url.pathname.endsWith('/login'));
-  };
+  const signIn = (who: { username: string }) => signInAtFirm(page, baseUrl, firm.shortName, who.username, PASSWORD);
   const shownSecret = async () => (await page.getByTestId('totp-secret').textContent())!.replace(/\s/g, '');
 
   it('a CPA sets up an authenticator in Security and keeps the recovery codes', async () => {
@@ -84,7 +77,7 @@ describe('second factors in Chromium', () => {
   });
 
   it('signs out, then signs in with password and authenticator code', async () => {
-    await signOut();
+    await signOut(page);
     await signIn(people.cpa);
     await page.getByText('Enter the 6-digit code from your authenticator app.').waitFor();
     await page.setViewportSize({ width: 390, height: 800 });
@@ -101,13 +94,13 @@ describe('second factors in Chromium', () => {
   });
 
   it('a recovery code signs in once; the second use fails', async () => {
-    await signOut();
+    await signOut(page);
     await signIn(people.cpa);
     await page.getByRole('button', { name: 'Use a recovery code' }).click();
     await page.locator('#mfa-code').fill(recoveryCodes[0]!);
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.waitForURL(`**/${firm.shortName}/dashboard`);
-    await signOut();
+    await signOut(page);
     await signIn(people.cpa);
     await page.getByRole('button', { name: 'Use a recovery code' }).click();
     await page.locator('#mfa-code').fill(recoveryCodes[0]!);
@@ -128,7 +121,7 @@ describe('second factors in Chromium', () => {
     await expectToast(page, 'Saved', 'Sign-in policy updated.');
     await page.getByTestId('security-events').getByText('policy-changed').waitFor();
     await portal.screenshot(page, 'sign-in-security-settings-tab');
-    await signOut();
+    await signOut(page);
   });
 
   it('an unenrolled CPA is walked through setup at the next sign-in', async () => {
@@ -145,7 +138,7 @@ describe('second factors in Chromium', () => {
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.waitForURL(`**/${firm.shortName}/dashboard`);
     await expectToast(page, 'Login Successful');
-    await signOut();
+    await signOut(page);
   });
 
   // The code is read from the real SMTP server (Mailpit); outside CI without MAILPIT_URL this step does not run.

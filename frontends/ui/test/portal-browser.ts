@@ -76,6 +76,18 @@ export async function submitLogin(page: Page, username: string, password: string
   await page.getByRole('button', { name: button, exact: true }).click();
 }
 
+/** Opens the firm's own sign-in page and signs in there with username and password. */
+export async function signInAtFirm(page: Page, baseUrl: string, tenant: string, username: string, password: string): Promise<void> {
+  await page.goto(`${baseUrl}/${tenant}/login`);
+  await submitLogin(page, username, password);
+}
+
+/** Signs out from the header and waits for a sign-in page. */
+export async function signOut(page: Page): Promise<void> {
+  await page.locator('.app-header__logout').click();
+  await page.waitForURL((url) => url.pathname.endsWith('/login'));
+}
+
 /** Labels and links of the side navigation. */
 export function navLinks(page: Page): Promise<[string, string][]> {
   return page
