@@ -59,8 +59,12 @@ describe('dashboard and activity screens in Chromium', () => {
     return body.files[0]!.id;
   }
 
+  /** Socket connections each page opened: the tab keeps one for every screen and remote (ui/realtime-connection.ts). */
+  const socketsOpened = new Map<Page, number>();
   async function openAs(login: LoginResponse, path: string): Promise<Page> {
     const page = await portal.browser.newPage(baseUrl);
+    socketsOpened.set(page, 0);
+    page.on('websocket', () => socketsOpened.set(page, socketsOpened.get(page)! + 1));
     await setLocalStorage(page, { token: login.token, user: login.user, ...(login.tenant ? { currentTenant: login.tenant } : {}) });
     await page.goto(`${baseUrl}${path}`);
     return page;
@@ -136,6 +140,8 @@ describe('dashboard and activity screens in Chromium', () => {
     await (await popup).waitForEvent('close');
     await feed.getByText('Viewed Q1 Return.txt').waitFor();
     await expect(card(page, 'Total Activities').textContent()).resolves.toBe('4');
+    // The shell's bell and the dashboard's remote share the one connection (two opened while a ui module imported it by a relative path).
+    expect(socketsOpened.get(page)).toBe(1);
     await page.close();
   });
 

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { DOCUMENT_REQUEST_PUSH } from '@ledgerline/contracts/requests.contracts.ts';
 import { invalidateApiResources } from './api-invalidation.ts';
-import { useRealtimeEvents } from './realtime-connection.ts';
+import { useRealtimeEvents } from '@ledgerline/ui/realtime-connection.ts';
 
 /* What the request screens (the requests remote, the home panels) share about document requests. */
 

@@ -3,12 +3,12 @@ import { Button } from 'primereact/button';
 import { Message } from 'primereact/message';
 import { ProgressBar } from 'primereact/progressbar';
 import type { FirmExport } from '@ledgerline/contracts/identity.contracts.ts';
-import { apiJson, apiRequest } from './api-client.ts';
+import { apiJson, apiRequest } from '@ledgerline/ui/api-client.ts';
 import { formatDate } from './date-format.ts';
 import { saveBlob } from './file-access.ts';
 import { formatByteSize } from './file-size.ts';
 import { failureReason } from './server-message.ts';
-import { showToast } from './toast-store.ts';
+import { showToast } from '@ledgerline/ui/toast-store.ts';
 
 /**
  * A firm's exports: start one, watch its progress, download the archive. The admin

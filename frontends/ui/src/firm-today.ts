@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { todayIn } from '@ledgerline/contracts/firm-time-zone.ts';
-import { apiPath } from './api-client.ts';
+import { apiPath } from '@ledgerline/ui/api-client.ts';
 import { parseCalendarDate, todayCalendarDate } from './calendar-date.ts';
 
 /** The firm's public facts (GET /api/{tenant}/info) that its "today" needs. */

@@ -1,4 +1,4 @@
-import { apiRequest } from './api-client.ts';
+import { apiRequest } from '@ledgerline/ui/api-client.ts';
 
 /** How many rows match a paged list in all, from its reply's headers. */
 export interface ListTotal {

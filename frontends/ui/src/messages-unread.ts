@@ -1,8 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { MESSAGING_CACHE_MS, MESSAGING_PUSH, type UnreadMessages } from '@ledgerline/contracts/messaging.contracts.ts';
-import { apiPath } from './api-client.ts';
-import { useRealtimeEvents } from './realtime-connection.ts';
+import { apiPath } from '@ledgerline/ui/api-client.ts';
+import { useRealtimeEvents } from '@ledgerline/ui/realtime-connection.ts';
 
 export const unreadMessagesPath = () => apiPath('messages/unread/count');
 

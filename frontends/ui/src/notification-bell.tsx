@@ -4,7 +4,7 @@ import { useRef } from 'react';
 import { NOTIFICATION_BADGE_MAX, NOTIFICATION_POPOVER_LIMIT } from '@ledgerline/contracts/notifications.contracts.ts';
 import { NotificationList } from './notification-list.tsx';
 import { useNotificationActions, useNotifications, useUnreadCount } from './notifications.api.ts';
-import { useRealtimeNotifications } from './realtime-connection.ts';
+import { useRealtimeNotifications } from '@ledgerline/ui/realtime-connection.ts';
 
 export const badgeText = (count: number): string => (count > NOTIFICATION_BADGE_MAX ? `${NOTIFICATION_BADGE_MAX}+` : String(count));
 

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { NOTIFICATION_POLL_MS, type Notification, type UnreadCount } from '@ledgerline/contracts/notifications.contracts.ts';
-import { apiJson, apiPath } from './api-client.ts';
+import { apiJson, apiPath } from '@ledgerline/ui/api-client.ts';
 
 /** Spec 001 §7 "Notifications"; the server answers with the caller's own, whatever userId says. */
 export const notificationsPath = () => apiPath('notifications');

@@ -9,7 +9,8 @@ import { addPushedNotification, setPushedUnreadCount } from './notifications.api
 /**
  * The tab's one realtime connection (DESIGN §7): opened by the first component that needs it,
  * closed when the last one unmounts (sign-out). The ui package is a shared singleton, so every
- * remote shares it. The token and firm are read at every (re)connection, so a new sign-in
+ * remote shares it, as long as every import of this module names the package (a relative one
+ * bundled a second copy with a second socket: test/shared-state-imports.test.ts). The token and firm are read at every (re)connection, so a new sign-in
  * reconnects as the new user; socket.io retries with growing, jittered delays (1 s to 30 s).
  */
 let socket: Socket | null = null;
