@@ -40,7 +40,7 @@ const FIRM_JSON_ID = 'first-paint-firm';
  * loaded when nobody acted by then (a visitor reading, a password manager about to fill), so
  * the first press is answered by a warm app.
  */
-const HOLD_SUBMIT_SCRIPT = [
+const FIRST_PAINT_SCRIPT = [
   '(function(){',
   "var p=document.getElementById('first-paint'),f=document.getElementById('first-paint-form');",
   "f.addEventListener('submit',function(e){e.preventDefault();f.setAttribute('data-submitted','');f.querySelector('.p-button-label').textContent='Signing in...';});",
@@ -56,7 +56,7 @@ const HOLD_SUBMIT_SCRIPT = [
 ].join('');
 
 /** The CSP source that allows exactly that inline script (gateway.ts adds it to script-src). */
-export const HOLD_SUBMIT_SCRIPT_SOURCE = `'sha256-${createHash('sha256').update(HOLD_SUBMIT_SCRIPT).digest('base64')}'`;
+export const FIRST_PAINT_SCRIPT_SOURCE = `'sha256-${createHash('sha256').update(FIRST_PAINT_SCRIPT).digest('base64')}'`;
 
 /** The app's typeface stack (frontends/ui/src/theme.css). */
 const FONT = "-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,'Helvetica Neue',Arial,'Liberation Sans',sans-serif";
@@ -105,7 +105,7 @@ function standIn(firm: FirmSignInInfo): string {
     + '</form>'
     + (firm.passkeySignIn ? `<div class="passkey-sign-in">${button('button', 'Sign in with a passkey', 'pi-key', ' p-button-outlined', ' data-choice="passkey"')}</div>` : '')
     + (firm.clientEmailSignIn ? '<button type="button" class="mfa-step__switch" data-choice="email">E-mail me a sign-in code</button>' : '')
-    + `</main></div><script>${HOLD_SUBMIT_SCRIPT}</script>`
+    + `</main></div><script>${FIRST_PAINT_SCRIPT}</script>`
     // The app reads the firm from here instead of asking /info again; '<' is escaped so no name can end the script.
     + `<script type="application/json" id="${FIRM_JSON_ID}">${JSON.stringify(firm).replace(/</g, '\\u003c')}</script>`;
 }

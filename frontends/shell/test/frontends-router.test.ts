@@ -7,7 +7,7 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 import express from 'express';
 import request from 'supertest';
 import { createFrontendsRouter } from '@ledgerline/gateway/frontends.router.ts';
-import { HOLD_SUBMIT_SCRIPT_SOURCE, type FirmSignInInfo } from '@ledgerline/gateway/sign-in-page.ts';
+import { FIRST_PAINT_SCRIPT_SOURCE, type FirmSignInInfo } from '@ledgerline/gateway/sign-in-page.ts';
 
 describe('frontends router', () => {
   let frontendsDir: string;
@@ -179,11 +179,11 @@ describe('frontends router', () => {
       expect(html).toContain('<meta name="first-paint-app" content="/main.js">');
     });
 
-    it('holds a form sent early with the one inline script, which the content security policy names by its hash', async () => {
+    it('holds a form sent early and starts the app with the one inline script, which the content security policy names by its hash', async () => {
       const html = (await page('/acme/login')).text;
       const scripts = [...html.matchAll(/<script>([^<]*)<\/script>/g)].map((m) => m[1]!);
       expect(scripts).toHaveLength(1);
-      expect(`'sha256-${createHash('sha256').update(scripts[0]!).digest('base64')}'`).toBe(HOLD_SUBMIT_SCRIPT_SOURCE);
+      expect(`'sha256-${createHash('sha256').update(scripts[0]!).digest('base64')}'`).toBe(FIRST_PAINT_SCRIPT_SOURCE);
     });
 
     it('is compressed like the other files', async () => {
