@@ -31,10 +31,10 @@ try {
   const pages = [
     { name: 'firm sign-in', path: `/${target.firm}/login`, signedIn: false },
     { name: 'signed-in dashboard', path: `/${target.firm}/dashboard`, signedIn: true },
-  ];
+  ].filter((page) => !process.env.LIGHTHOUSE_PAGE || page.name.includes(process.env.LIGHTHOUSE_PAGE));
   console.log(`Lighthouse on ${CHROMIUM_PATH}, median of ${RUNS} runs each (performance score 0-100; LCP, TBT in ms; CLS)`);
   for (const page of pages) {
-    for (const formFactor of FORM_FACTORS) {
+    for (const formFactor of FORM_FACTORS.filter((f) => !process.env.LIGHTHOUSE_FORM_FACTOR || f === process.env.LIGHTHOUSE_FORM_FACTOR)) {
       const runs: Figures[] = [];
       for (let run = 0; run < RUNS; run += 1) {
         await setStoredSignIn(chrome.port, target.url, page.signedIn ? session : null);
@@ -151,6 +151,10 @@ function figures(lhr: Result): Figures {
     for (const script of scripts.slice(0, 8)) console.log(`    script ${Math.round(script.total)} ms (run ${Math.round(script.scripting)}, parse ${Math.round(script.scriptParseCompile)}) ${script.url.replace(/^https?:\/\/[^/]+/, '')}`);
     const lcp = (lhr.audits['largest-contentful-paint-element']?.details as { items?: { items?: { node?: { snippet?: string } }[] }[] } | undefined)?.items?.[0]?.items?.[0]?.node?.snippet;
     if (lcp) console.log(`    largest contentful paint: ${lcp.slice(0, 120)}`);
+    const longTasks = (lhr.audits['long-tasks']?.details as { items?: { url: string; duration: number; startTime: number }[] } | undefined)?.items ?? [];
+    for (const task of longTasks.slice(0, 10)) console.log(`    long task at ${Math.round(task.startTime)} ms: ${Math.round(task.duration)} ms ${task.url.replace(/^https?:\/\/[^/]+/, '')}`);
+    const transferred = requests.reduce((sum, r) => sum + ((r as { transferSize?: number }).transferSize ?? 0), 0);
+    console.log(`    ${requests.length} requests, ${Math.round(transferred / 1024)} KB; FCP ${Math.round(value('first-contentful-paint'))} ms, speed index ${Math.round(value('speed-index'))} ms`);
   }
   return {
     score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
