@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { AUTH_TOKEN_KEY, TOKEN_KEY } from '@ledgerline/contracts/browser-storage.ts';
 import { initials } from '@ledgerline/contracts/initials.ts';
 
 /*
@@ -48,7 +49,7 @@ const FIRST_PAINT_SCRIPT = [
   "var acts=['pointerdown','keydown','touchstart','mousemove','input'],started=false,stored=false;",
   "function start(){if(started)return;started=true;acts.forEach(function(a){removeEventListener(a,start,true);});",
   "var s=document.createElement('script');s.src=document.querySelector('meta[name=first-paint-app]').content;document.head.appendChild(s);}",
-  "try{stored=!!(localStorage.getItem('token')||localStorage.getItem('authToken'));}catch(e){}",
+  `try{stored=!!(localStorage.getItem('${TOKEN_KEY}')||localStorage.getItem('${AUTH_TOKEN_KEY}'));}catch(e){}`,
   'if(stored||location.search||location.hash){start();return;}',
   'acts.forEach(function(a){addEventListener(a,start,{capture:true,passive:true});});',
   "addEventListener('load',function(){setTimeout(start,3000);});",

@@ -3,11 +3,7 @@
  * Everything lives in localStorage so every tab, the shell and every remote see one state.
  */
 
-export const TOKEN_KEY = 'token';
-/** Read first: older sign-ins stored the token under this key (spec 000 §7). */
-export const AUTH_TOKEN_KEY = 'authToken';
-export const USER_KEY = 'user';
-export const CURRENT_TENANT_KEY = 'currentTenant';
+import { AUTH_TOKEN_KEY, CURRENT_TENANT_KEY, TOKEN_KEY, USER_KEY } from '@ledgerline/contracts/browser-storage.ts';
 
 /** The user as login returns it (spec 000 §3); extra fields are kept as received. */
 export interface LoginUser {
