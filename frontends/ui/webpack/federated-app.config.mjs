@@ -2,6 +2,7 @@
 // on loaders, hashing and — above all — on which packages are shared singletons.
 // webpack is pinned to ~5.111: @module-federation/enhanced 2.9.2 requires internal
 // webpack/lib paths (util/semver, util/extractUrlAndGlobal, …) that webpack 5.112 moved.
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
@@ -9,6 +10,8 @@ import HtmlWebpackPlugin from 'html-webpack-plugin';
 import MiniCssExtractPlugin from 'mini-css-extract-plugin';
 import MinimizerPlugin from 'minimizer-webpack-plugin';
 import { PrecompressPlugin } from './precompress.plugin.mjs';
+import { PreloadLibrariesPlugin } from './preload-libraries.plugin.mjs';
+import { esModuleFile, primeReactImports } from './primereact-imports.mjs';
 import { readDeclarations, RoutesManifestPlugin } from './routes-manifest.plugin.mjs';
 
 const require = createRequire(import.meta.url);
@@ -34,6 +37,9 @@ export const SHARED_SINGLETONS = {
   'react-router': { singleton: true },
   'react-router-dom': { singleton: true },
   '@tanstack/react-query': { singleton: true },
+  // Not for its state: the contracts' schemas parse with it in every app, and one copy on the
+  // page spares each remote 90 KB of script.
+  zod: { singleton: true },
   'primereact/': { singleton: true, version: PRIMEREACT_VERSION, exclude: NOT_CSS },
   '@ledgerline/ui/': {
     singleton: true,
@@ -43,6 +49,29 @@ export const SHARED_SINGLETONS = {
     exclude: NOT_CSS,
   },
 };
+
+/**
+ * The shell provides every PrimeReact module any app imports, not only its own, in a few chunks
+ * (PRIMEREACT_CHUNK): a page fetches PrimeReact in three requests instead of one per component
+ * (on a phone's network the requests, not the bytes, held the dashboard back), and a remote
+ * finds each component it needs already provided.
+ */
+const EVERY_PRIMEREACT_IMPORT = Object.fromEntries(primeReactImports().map((request) => [request, {
+  singleton: true,
+  version: PRIMEREACT_VERSION,
+  // A file, not the bare request: webpack provides a bare request only where the build imports it, a file always.
+  import: esModuleFile(request),
+}]));
+/**
+ * A remote carries no PrimeReact of its own: it takes the shell's. With copies of its own, the
+ * first remote on a page registered them over the shell's not yet loaded ones ('loaded-first'),
+ * and the page fetched a remote's components one request each after all.
+ */
+const REMOTE_PRIMEREACT = { ...SHARED_SINGLETONS['primereact/'], import: false };
+// In about three parts (sizes before minifying): one script of 700 KB took a phone over 400 ms to compile and run, in one go.
+const PRIMEREACT_CHUNK = { test: /[\\/]node_modules[\\/]primereact[\\/].*\.js$/, name: 'primereact', chunks: 'async', enforce: true, maxSize: 700_000 };
+/** Each app's shared @ledgerline/ui modules in one chunk, for the same reason. */
+const UI_CHUNK = { test: /[\\/]frontends[\\/]ui[\\/]src[\\/].*\.tsx?$/, name: 'ledgerline-ui', chunks: 'async', enforce: true };
 
 /**
  * @param {object} options
@@ -103,7 +132,7 @@ export function federatedAppConfig({ name, root, publicPath, entry, exposes, htm
           name,
           filename: 'remoteEntry.js',
           exposes,
-          shared: SHARED_SINGLETONS,
+          shared: exposes ? { ...SHARED_SINGLETONS, 'primereact/': REMOTE_PRIMEREACT } : { ...SHARED_SINGLETONS, ...EVERY_PRIMEREACT_IMPORT },
           // Every app is built from the one lockfile, so the copy of a shared package already on
           // the page is the right one. The default ('version-first') fetches EVERY registered
           // remote's manifest and entry to compare versions the first time the shell loads a
@@ -116,17 +145,23 @@ export function federatedAppConfig({ name, root, publicPath, entry, exposes, htm
           // One copy of the federation runtime per page: the shell provides it, every remote's
           // entry uses it instead of carrying its own (about 100 KB of script each, parsed and
           // run again for every remote a page loads).
-          experiments: exposes ? { externalRuntime: true, optimization: { target: 'web' } } : { provideExternalRuntime: true, optimization: { target: 'web' } },
+          experiments: { ...(exposes ? { externalRuntime: true } : { provideExternalRuntime: true }), optimization: { target: 'web' } },
         }),
         new MiniCssExtractPlugin({ filename: `${HASHED}.css`, chunkFilename: `${HASHED}.css` }),
-        ...(htmlTemplate ? [new HtmlWebpackPlugin({ template: htmlTemplate, scriptLoading: 'defer' })] : []),
+        // The page as text, not as a template file: a file is built by a child compiler, which
+        // inherits the federation plugin's provides and wrote every provided PrimeReact module a
+        // second time, as Node.js chunks (4 MB).
+        ...(htmlTemplate ? [new HtmlWebpackPlugin({ templateContent: readFileSync(path.resolve(root, htmlTemplate), 'utf8'), scriptLoading: 'defer' }), new PreloadLibrariesPlugin()] : []),
         ...(declarations ? [new RoutesManifestPlugin(declarations)] : []),
         // Production builds are minified (webpack's default for 'production') and precompressed.
         ...(mode === 'production' ? [new PrecompressPlugin()] : []),
       ],
       // SWC's minifier instead of webpack's default Terser: a third of the build's time for the
-      // same size (the shared fallbacks every remote carries make each build ~1.3 MB of JS).
-      optimization: { minimizer: [new MinimizerPlugin({ minify: MinimizerPlugin.swcMinify, minimizerOptions: { compress: { passes: 2 } } })] },
+      // same size (the shared fallbacks every app carries make a build up to ~1.3 MB of JS).
+      optimization: {
+        minimizer: [new MinimizerPlugin({ minify: MinimizerPlugin.swcMinify, minimizerOptions: { compress: { passes: 2 } } })],
+        splitChunks: { cacheGroups: exposes ? { ui: UI_CHUNK } : { primereact: PRIMEREACT_CHUNK, ui: UI_CHUNK } },
+      },
       // No persistent cache: module federation's shared chunks came out inconsistent from
       // incremental builds (a shell that never booted), and a full build takes seconds.
       cache: false,
