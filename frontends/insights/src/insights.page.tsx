@@ -74,15 +74,18 @@ function SignedInInsights({ role, userId, admin }: { role: string; userId: numbe
     onSuccess: () => (status === 'dismissed' ? undoable([insight.id], INSIGHT_MESSAGES.updated) : showToast({ severity: 'success', summary: 'Success', detail: INSIGHT_MESSAGES.updated })),
     onError: () => showToast({ severity: 'error', summary: 'Error', detail: INSIGHT_MESSAGES.updateFailed }),
   }));
-  /** Making a task from a card marks it acted upon (unless someone already closed it). */
-  const actedUpon = (insight: ComplianceInsight) => update.mutate({ id: insight.id, status: 'acted_upon', reviewedById: userId });
+  /**
+   * Making a task from a card marks it acted upon (unless someone already closed it), and then
+   * `next` runs: the task opens once the card is moved, so going back shows the card as it is.
+   */
+  const actedUpon = (insight: ComplianceInsight, next: () => void) => update.mutate({ id: insight.id, status: 'acted_upon', reviewedById: userId }, { onSettled: next });
   const leads: InsightLeadHandlers = {
     markFiled: (insight, item) => markFiled.mutate({ insightId: insight.id, reviewedById: userId, trackerItemId: item.trackerItemId, filedDate: todayCalendarDate() }, {
       onSuccess: (filed) => showToast({ severity: 'success', summary: 'Marked Filed', detail: `${filed.reportTypeName} ${filed.period} is filed` }),
       onError: failed('Failed to update status'),
     }),
     createTask: (insight) => createTask.mutate(taskFromInsight(insight), {
-      onSuccess: (task) => { actedUpon(insight); navigate(inCurrentFirm(taskActionUrl(task.id))); },
+      onSuccess: (task) => actedUpon(insight, () => navigate(inCurrentFirm(taskActionUrl(task.id)))),
       onError: failed('Failed to create task'),
     }),
     requestDocuments: (_insight, item) => requestDocuments.mutate(item.trackerItemId, {
