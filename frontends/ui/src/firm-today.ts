@@ -10,6 +10,18 @@ interface FirmInfo {
 
 /** A firm changes its zone rarely; the Settings form writes a new zone into this cache. */
 const FIRM_INFO_STALE_MS = 5 * 60_000;
+/**
+ * Asked up to three times before the browser's day stands in: one failed answer (a busy
+ * server, a rate limit) would otherwise hold every screen on the wrong day until the cache
+ * goes stale. A CI run on the real servers once saw exactly that.
+ */
+const FIRM_INFO_RETRIES = 2;
+const FIRM_INFO_RETRY_DELAY_MS = 300;
+
+/** The firm's /info read as useFirmToday makes it. */
+export function firmInfoQuery(tenant?: string | null) {
+  return { queryKey: [apiPath('info', { tenant })], staleTime: FIRM_INFO_STALE_MS, retry: FIRM_INFO_RETRIES, retryDelay: FIRM_INFO_RETRY_DELAY_MS };
+}
 
 /**
  * Today's date ('YYYY-MM-DD') on the firm's clocks, the day the server counts due, overdue
@@ -19,7 +31,7 @@ const FIRM_INFO_STALE_MS = 5 * 60_000;
  * zone not be readable, the browser's day stands in rather than leaving the screen empty.
  */
 export function useFirmToday(tenant?: string | null): string | undefined {
-  const info = useQuery<FirmInfo>({ queryKey: [apiPath('info', { tenant })], staleTime: FIRM_INFO_STALE_MS });
+  const info = useQuery<FirmInfo>(firmInfoQuery(tenant));
   if (info.data) return todayIn(info.data.timeZone);
   return info.isError ? todayCalendarDate() : undefined;
 }

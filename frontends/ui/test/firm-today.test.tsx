@@ -3,7 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { todayIn } from '@ledgerline/contracts/firm-time-zone.ts';
 import { toCalendarDate } from '@ledgerline/ui/calendar-date.ts';
-import { firmDayOrLocal, useFirmToday } from '@ledgerline/ui/firm-today.ts';
+import { firmDayOrLocal, firmInfoQuery, useFirmToday } from '@ledgerline/ui/firm-today.ts';
 
 function Today({ tenant }: { tenant: string }) {
   return <output>{useFirmToday(tenant) ?? 'not yet'}</output>;
@@ -45,6 +45,18 @@ describe('useFirmToday', () => {
 
   it("is not known before the firm's zone is read (a screen waits rather than asking with the browser's day)", () => {
     expect(render(null)).toBe('<output>not yet</output>');
+  });
+
+  it("asks for the firm's zone again after a failed answer, rather than falling back to the browser's day at once", async () => {
+    jest.useRealTimers();
+    let asked = 0;
+    const queryFn = async () => {
+      asked += 1;
+      if (asked === 1) throw new Error('503 Service Unavailable');
+      return { timeZone: 'Asia/Kolkata' };
+    };
+    await expect(new QueryClient().fetchQuery({ ...firmInfoQuery('acme'), queryFn })).resolves.toEqual({ timeZone: 'Asia/Kolkata' });
+    expect([asked, firmInfoQuery('acme').queryKey]).toEqual([2, ['/api/acme/info']]);
   });
 
   it("bounds a date picker at the firm's day (local midnight of it), or at the browser's day while the zone is unread", () => {
