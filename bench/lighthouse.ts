@@ -155,6 +155,8 @@ function figures(lhr: Result): Figures {
     for (const task of longTasks.slice(0, 10)) console.log(`    long task at ${Math.round(task.startTime)} ms: ${Math.round(task.duration)} ms ${task.url.replace(/^https?:\/\/[^/]+/, '')}`);
     const transferred = requests.reduce((sum, r) => sum + ((r as { transferSize?: number }).transferSize ?? 0), 0);
     console.log(`    ${requests.length} requests, ${Math.round(transferred / 1024)} KB; FCP ${Math.round(value('first-contentful-paint'))} ms, speed index ${Math.round(value('speed-index'))} ms`);
+    // How fast Lighthouse found this machine's processor (its phone model slows that down 4x), and what it warned of.
+    console.log(`    benchmark index ${lhr.environment.benchmarkIndex}; ${lhr.runWarnings.join(' | ') || 'no warnings'}`);
   }
   return {
     score: Math.round((lhr.categories.performance?.score ?? 0) * 100),

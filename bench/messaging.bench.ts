@@ -22,7 +22,8 @@ import { createScratchDatabase } from '@ledgerline/kit/db/test-databases.ts';
 import { BenchRun, inParallel, jsonCaller } from './lib/bench-client.ts';
 import { startBenchPortal } from './lib/bench-portal.ts';
 import type { Company } from '@ledgerline/contracts/identity.contracts.ts';
-import { MESSAGE_PAGE_DEFAULT, MESSAGING_PUSH, type Conversation, type MessagePush } from '@ledgerline/contracts/messaging.contracts.ts';
+import { MESSAGE_PAGE_DEFAULT, type Conversation, type MessagePush } from '@ledgerline/contracts/messaging.contracts.ts';
+import { MESSAGING_PUSH } from '@ledgerline/contracts/messaging.constants.ts';
 import { MessagingStore } from '@ledgerline/messaging-service/conversations/messaging.store.ts';
 
 const postgresUrl = process.env.POSTGRES_URL;

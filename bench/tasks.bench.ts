@@ -24,7 +24,7 @@ import { createScratchDatabase } from '@ledgerline/kit/db/test-databases.ts';
 import { startBenchPortal } from './lib/bench-portal.ts';
 import { BenchRun, inParallel, jsonCaller, quantile } from './lib/bench-client.ts';
 import { benchFirm } from './lib/bench-firm.ts';
-import { NOTIFICATION_PUSH } from '@ledgerline/contracts/notifications.contracts.ts';
+import { NOTIFICATION_PUSH } from '@ledgerline/contracts/notifications.constants.ts';
 
 const postgresUrl = process.env.POSTGRES_URL;
 if (!postgresUrl) {

@@ -5,7 +5,8 @@ import {
 } from '@ledgerline/contracts/compliance.contracts.ts';
 import type { Client, ReportType } from '@ledgerline/contracts/directory.contracts.ts';
 import type { User } from '@ledgerline/contracts/identity.contracts.ts';
-import { DOCUMENT_REQUEST_PUSH, type DocumentRequestPush } from '@ledgerline/contracts/requests.contracts.ts';
+import type { DocumentRequestPush } from '@ledgerline/contracts/requests.contracts.ts';
+import { DOCUMENT_REQUEST_PUSH } from '@ledgerline/contracts/requests.constants.ts';
 import { apiJson, apiPath } from '@ledgerline/ui/api-client.ts';
 import { invalidateApiResources, readsApiResource } from '@ledgerline/ui/api-invalidation.ts';
 import { fetchList, fetchListPage, type ListPage } from '@ledgerline/ui/list-page.ts';

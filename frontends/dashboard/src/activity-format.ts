@@ -1,4 +1,5 @@
-import type { ActivityAction, ActivityLog } from '@ledgerline/contracts/activity.contracts.ts';
+import type { ActivityLog } from '@ledgerline/contracts/activity.contracts.ts';
+import type { ActivityAction } from '@ledgerline/contracts/activity.constants.ts';
 
 /** The feed's icon column, one per action of spec 001 §9. */
 export const ACTION_ICONS: Readonly<Record<ActivityAction, string>> = {

@@ -1,5 +1,6 @@
 import type { ChartData, ChartOptions } from 'chart.js';
-import { ACTIVITY_ACTIONS, type ActionCount, type DashboardOverview } from '@ledgerline/contracts/activity.contracts.ts';
+import type { ActionCount, DashboardOverview } from '@ledgerline/contracts/activity.contracts.ts';
+import { ACTIVITY_ACTIONS } from '@ledgerline/contracts/activity.constants.ts';
 import type { FileType } from '@ledgerline/contracts/files.contracts.ts';
 import { ACTION_LABELS } from './activity-format.ts';
 

@@ -1,4 +1,4 @@
-import type { ActivityAction } from '@ledgerline/contracts/activity.contracts.ts';
+import type { ActivityAction } from '@ledgerline/contracts/activity.constants.ts';
 import { apiPath } from '@ledgerline/ui/api-client.ts';
 
 /*

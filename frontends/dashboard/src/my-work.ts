@@ -1,6 +1,7 @@
 import type { ComplianceItem } from '@ledgerline/contracts/compliance.contracts.ts';
 import type { DocumentRequestSummary } from '@ledgerline/contracts/requests.contracts.ts';
-import { taskActionUrl, type Task } from '@ledgerline/contracts/tasks.contracts.ts';
+import type { Task } from '@ledgerline/contracts/tasks.contracts.ts';
+import { taskActionUrl } from '@ledgerline/contracts/tasks.constants.ts';
 import { toReviewText } from '@ledgerline/ui/document-requests.ts';
 
 /*

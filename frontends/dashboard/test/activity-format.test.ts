@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ACTIVITY_ACTIONS } from '@ledgerline/contracts/activity.contracts.ts';
+import { ACTIVITY_ACTIONS } from '@ledgerline/contracts/activity.constants.ts';
 import { ACTION_ICONS, activityText, hasViewableFile, namesDeletedFile } from '../src/activity-format.ts';
 
 describe('activity feed formatting', () => {

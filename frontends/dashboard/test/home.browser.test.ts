@@ -140,6 +140,10 @@ describe('home panels, task progress and read status in Chromium', () => {
       // The document charts still follow below the panels, and the home opens at its top, not scrolled to their tabs.
       await page.getByRole('tab', { name: 'Overview' }).waitFor();
       await expect(page.evaluate(() => window.scrollY)).resolves.toBe(0);
+      // The home loads no validation library (zod, which marks its global on load: 90 KB compressed,
+      // and building the schemas held a phone's processor): its screens take the values they need
+      // from the contracts' *.constants.ts, which import no schema.
+      await expect(page.evaluate(() => '__zod_globalConfig' in globalThis)).resolves.toBe(false);
       expect(await overflowsSideways(page)).toBe(false);
       await portal.screenshot(page, `home-admin-${size}`);
       // A task entry opens the task itself.

@@ -7,7 +7,7 @@ import { PageTabView } from '@ledgerline/ui/page-tab-view.tsx';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { INSIGHT_MESSAGES, INSIGHT_PRIORITIES, INSIGHT_STATUSES, type ComplianceInsight, type InsightBulkResult, type InsightStatus } from '@ledgerline/contracts/insights.contracts.ts';
-import { taskActionUrl } from '@ledgerline/contracts/tasks.contracts.ts';
+import { taskActionUrl } from '@ledgerline/contracts/tasks.constants.ts';
 import { isClientRole } from '@ledgerline/ui/auth-storage.ts';
 import { useAuth } from '@ledgerline/ui/auth-context.tsx';
 import { EmptyState } from '@ledgerline/ui/empty-state.tsx';

@@ -1,9 +1,8 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { UserSummary } from '@ledgerline/contracts/identity.contracts.ts';
-import {
-  MESSAGING_CACHE_MS, MESSAGING_PUSH, type Conversation, type Message, type MessagePush, type ReadReceipt,
-} from '@ledgerline/contracts/messaging.contracts.ts';
+import type { Conversation, Message, MessagePush, ReadReceipt } from '@ledgerline/contracts/messaging.contracts.ts';
+import { MESSAGING_CACHE_MS, MESSAGING_PUSH } from '@ledgerline/contracts/messaging.constants.ts';
 import { apiJson, apiPath } from '@ledgerline/ui/api-client.ts';
 import { unreadMessagesPath } from '@ledgerline/ui/messages-unread.ts';
 import { useRealtimeEvents } from '@ledgerline/ui/realtime-connection.ts';

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { DOCUMENT_REQUEST_PUSH } from '@ledgerline/contracts/requests.contracts.ts';
+import { DOCUMENT_REQUEST_PUSH } from '@ledgerline/contracts/requests.constants.ts';
 import { invalidateApiResources } from './api-invalidation.ts';
 import { useRealtimeEvents } from '@ledgerline/ui/realtime-connection.ts';
 

@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { MESSAGING_CACHE_MS, MESSAGING_PUSH, type UnreadMessages } from '@ledgerline/contracts/messaging.contracts.ts';
+import type { UnreadMessages } from '@ledgerline/contracts/messaging.contracts.ts';
+import { MESSAGING_CACHE_MS, MESSAGING_PUSH } from '@ledgerline/contracts/messaging.constants.ts';
 import { apiPath } from '@ledgerline/ui/api-client.ts';
 import { useRealtimeEvents } from '@ledgerline/ui/realtime-connection.ts';
 

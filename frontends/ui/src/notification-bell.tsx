@@ -1,7 +1,7 @@
 import { Button } from 'primereact/button';
 import { OverlayPanel } from 'primereact/overlaypanel';
 import { useRef } from 'react';
-import { NOTIFICATION_BADGE_MAX, NOTIFICATION_POPOVER_LIMIT } from '@ledgerline/contracts/notifications.contracts.ts';
+import { NOTIFICATION_BADGE_MAX, NOTIFICATION_POPOVER_LIMIT } from '@ledgerline/contracts/notifications.constants.ts';
 import { NotificationList } from './notification-list.tsx';
 import { useNotificationActions, useNotifications, useUnreadCount } from './notifications.api.ts';
 import { useRealtimeNotifications } from '@ledgerline/ui/realtime-connection.ts';

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { NOTIFICATION_POLL_MS, type Notification, type UnreadCount } from '@ledgerline/contracts/notifications.contracts.ts';
+import type { Notification, UnreadCount } from '@ledgerline/contracts/notifications.contracts.ts';
+import { NOTIFICATION_POLL_MS } from '@ledgerline/contracts/notifications.constants.ts';
 import { apiJson, apiPath } from '@ledgerline/ui/api-client.ts';
 
 /** Spec 001 §7 "Notifications"; the server answers with the caller's own, whatever userId says. */

@@ -1,7 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
 import { io, type Socket } from 'socket.io-client';
-import { NOTIFICATION_PUSH, UNREAD_COUNT_PUSH, type Notification, type UnreadCount } from '@ledgerline/contracts/notifications.contracts.ts';
+import type { Notification, UnreadCount } from '@ledgerline/contracts/notifications.contracts.ts';
+import { NOTIFICATION_PUSH, UNREAD_COUNT_PUSH } from '@ledgerline/contracts/notifications.constants.ts';
 import { invalidateApiResources } from './api-invalidation.ts';
 import { readCurrentTenant, readToken } from './auth-storage.ts';
 import { addPushedNotification, setPushedUnreadCount } from './notifications.api.ts';

@@ -5,10 +5,8 @@ import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import { apiClient, createSignedInUser, startTestPortal, testClient } from '@ledgerline/server/portal-harness.ts';
 import type { RunningPortal } from '@ledgerline/server/portal.ts';
 import { SERVICE_MODULES } from '@ledgerline/server/targets.ts';
-import {
-  ACTIVITY_ACTIONS, ADMIN_DASHBOARD_LIMITS, DASHBOARD_LIMITS, FILE_CHATTED,
-  type ActivityLog, type AdminAnalytics, type ClientEngagementDetails, type DashboardOverview, type FileChattedEvent, type UserActivityDetails,
-} from '@ledgerline/contracts/activity.contracts.ts';
+import { ADMIN_DASHBOARD_LIMITS, FILE_CHATTED, type ActivityLog, type AdminAnalytics, type ClientEngagementDetails, type DashboardOverview, type FileChattedEvent, type UserActivityDetails } from '@ledgerline/contracts/activity.contracts.ts';
+import { ACTIVITY_ACTIONS, DASHBOARD_LIMITS } from '@ledgerline/contracts/activity.constants.ts';
 import { FILE_DELETED, FILE_UPLOADED, SYSTEM_ACTOR, type FileDeletedEvent, type FileEvent, type FileType } from '@ledgerline/contracts/files.contracts.ts';
 import type { Client, ReportType } from '@ledgerline/contracts/directory.contracts.ts';
 import type { Company } from '@ledgerline/contracts/identity.contracts.ts';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DB_INT_MAX, idSchema, intSchema } from './scalars.ts';
+import { ACTIVITY_ACTIONS, type ActivityAction } from './activity.constants.ts';
 import type { FileType } from './files.contracts.ts';
 
 /*
@@ -8,8 +9,6 @@ import type { FileType } from './files.contracts.ts';
  * service's events plus the view/download posts of the screens.
  */
 
-export const ACTIVITY_ACTIONS = ['upload', 'download', 'view', 'chat', 'delete', 'update'] as const;
-export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 
 /** Spec 001 §3 "Activity log". */
 export interface ActivityLog {
@@ -57,9 +56,6 @@ export const activityListQuerySchema = z.object({
 export type ActivityListQuery = z.infer<typeof activityListQuerySchema>;
 
 // ---------------------------------------------------------------- tenant dashboard
-
-/** Spec 001 §9. */
-export const DASHBOARD_LIMITS = { recentFiles: 10, topLists: 8, activeUserDays: 7 } as const;
 
 export interface DashboardFile {
   fileId: number;

@@ -240,12 +240,11 @@ export interface DocumentRequestChanged {
 }
 
 /**
- * Pushed over the realtime endpoint (event name DOCUMENT_REQUEST_PUSH) to the staff who reach
+ * Pushed over the realtime endpoint (event name DOCUMENT_REQUEST_PUSH, requests.constants.ts) to the staff who reach
  * the request and to the client's users after every change: the screens re-read what changed.
  * Never the address or browser of a link upload. Pushes are made by concurrent consumers and
  * may arrive out of order: a screen that shows a push's state keeps the highest `revision`.
  */
-export const DOCUMENT_REQUEST_PUSH = 'document-request.changed';
 export type DocumentRequestPush = Pick<DocumentRequestChanged, 'requestId' | 'clientId' | 'trackerItemId' | 'title' | 'status' | 'progress' | 'revision' | 'action' | 'itemId' | 'actorName'>;
 
 /**

@@ -16,9 +16,6 @@ export type RecurringPattern = (typeof RECURRING_PATTERNS)[number];
 /** §9: upcoming window and side-card length. */
 export const TASK_UPCOMING_DAYS = 7;
 export const TASK_SIDE_CARD_ITEMS = 5;
-/** Where a task's notification leads: the Tasks page, which opens the task named in `task`. */
-export const TASK_LINK_PARAM = 'task';
-export const taskActionUrl = (taskId: number): string => `/tasks?${TASK_LINK_PARAM}=${taskId}`;
 
 export const TASK_MESSAGES = {
   titleRequired: 'Title is required',

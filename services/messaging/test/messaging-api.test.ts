@@ -8,9 +8,8 @@ import { apiClient, createSignedInUser, startTestPortal, testClient } from '@led
 import type { RunningPortal } from '@ledgerline/server/portal.ts';
 import type { Client } from '@ledgerline/contracts/directory.contracts.ts';
 import type { Company, User } from '@ledgerline/contracts/identity.contracts.ts';
-import {
-  MESSAGING_MESSAGES, MESSAGING_PUSH, type Conversation, type Message, type MessagePush, type ReadReceipt, type UnreadMessages,
-} from '@ledgerline/contracts/messaging.contracts.ts';
+import { MESSAGING_MESSAGES, type Conversation, type Message, type MessagePush, type ReadReceipt, type UnreadMessages } from '@ledgerline/contracts/messaging.contracts.ts';
+import { MESSAGING_PUSH } from '@ledgerline/contracts/messaging.constants.ts';
 import type { Notification } from '@ledgerline/contracts/notifications.contracts.ts';
 
 /** Users reach the messaging service as events (RabbitMQ in CI). */

@@ -8,7 +8,8 @@ import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import { realServerUrl } from '@ledgerline/kit/testing/real-servers.ts';
 import { adminLogin, apiClient, createSignedInUser, portalTestEnv } from '@ledgerline/server/portal-harness.ts';
 import { startPortal, type RunningPortal } from '@ledgerline/server/portal.ts';
-import { MESSAGING_PUSH, type Conversation, type Message, type MessagePush } from '@ledgerline/contracts/messaging.contracts.ts';
+import type { Conversation, Message, MessagePush } from '@ledgerline/contracts/messaging.contracts.ts';
+import { MESSAGING_PUSH } from '@ledgerline/contracts/messaging.constants.ts';
 import type { Notification } from '@ledgerline/contracts/notifications.contracts.ts';
 
 /*

@@ -12,9 +12,8 @@ import type { Client, ReportType } from '@ledgerline/contracts/directory.contrac
 import type { Company } from '@ledgerline/contracts/identity.contracts.ts';
 import type { Notification } from '@ledgerline/contracts/notifications.contracts.ts';
 import type { PortalFile } from '@ledgerline/contracts/files.contracts.ts';
-import {
-  DOCUMENT_REQUEST_PUSH, REQUEST_MESSAGES, type CreatedRequestLink, type DocumentRequest, type DocumentRequestPush, type DocumentRequestSummary, type PublicDocumentRequest, type RequestLink, type RequestTemplate,
-} from '@ledgerline/contracts/requests.contracts.ts';
+import { REQUEST_MESSAGES, type CreatedRequestLink, type DocumentRequest, type DocumentRequestPush, type DocumentRequestSummary, type PublicDocumentRequest, type RequestLink, type RequestTemplate } from '@ledgerline/contracts/requests.contracts.ts';
+import { DOCUMENT_REQUEST_PUSH } from '@ledgerline/contracts/requests.constants.ts';
 
 /** Users, clients and report types reach the requests service as events (RabbitMQ in CI). */
 const BUS_WAIT_MS = 15_000;

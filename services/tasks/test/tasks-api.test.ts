@@ -8,7 +8,8 @@ import { apiClient, createSignedInUser, startTestPortal, testClient } from '@led
 import type { RunningPortal } from '@ledgerline/server/portal.ts';
 import type { Client } from '@ledgerline/contracts/directory.contracts.ts';
 import type { Company } from '@ledgerline/contracts/identity.contracts.ts';
-import { NOTIFICATION_PUSH, UNREAD_COUNT_PUSH, type Notification, type UnreadCount } from '@ledgerline/contracts/notifications.contracts.ts';
+import type { Notification, UnreadCount } from '@ledgerline/contracts/notifications.contracts.ts';
+import { NOTIFICATION_PUSH, UNREAD_COUNT_PUSH } from '@ledgerline/contracts/notifications.constants.ts';
 import { TASK_MESSAGES, type Task, type TaskClientStatus, type TaskStats } from '@ledgerline/contracts/tasks.contracts.ts';
 
 /** Access lists and names reach the tasks service as events (RabbitMQ in CI). */

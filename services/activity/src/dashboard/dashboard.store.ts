@@ -1,9 +1,7 @@
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import { SqlParams } from '@ledgerline/kit/db/sql-params.ts';
-import {
-  ACTIVITY_ACTIONS, DASHBOARD_LIMITS,
-  type ActionCount, type ActivityAction, type ClientEngagementDetails, type DashboardOverview, type UserActivityDetails,
-} from '@ledgerline/contracts/activity.contracts.ts';
+import type { ActionCount, ClientEngagementDetails, DashboardOverview, UserActivityDetails } from '@ledgerline/contracts/activity.contracts.ts';
+import { ACTIVITY_ACTIONS, DASHBOARD_LIMITS, type ActivityAction } from '@ledgerline/contracts/activity.constants.ts';
 import { FILE_TYPES, SYSTEM_ACTOR, type FileType } from '@ledgerline/contracts/files.contracts.ts';
 import {
   DOCUMENT_COUNT_COLUMNS, FILE_COLUMNS, visibleClients, visibleDocuments, visibleEntries, type ActivityVisibility,

@@ -1,6 +1,7 @@
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import { SqlParams } from '@ledgerline/kit/db/sql-params.ts';
-import type { ActivityAction, ActivityListQuery, ActivityLog } from '@ledgerline/contracts/activity.contracts.ts';
+import type { ActivityListQuery, ActivityLog } from '@ledgerline/contracts/activity.contracts.ts';
+import type { ActivityAction } from '@ledgerline/contracts/activity.constants.ts';
 import { visibleEntries, type ActivityVisibility } from '../access-rules.ts';
 
 export interface ActivityLogRow {

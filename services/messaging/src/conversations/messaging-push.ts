@@ -1,7 +1,8 @@
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import type { RealtimeHub } from '@ledgerline/kit/realtime/realtime-hub.ts';
 import { userRoom } from '@ledgerline/kit/realtime/realtime-rooms.ts';
-import { MESSAGING_PUSH, type Conversation, type Message, type MessagePush, type ReadReceipt, type UnreadMessages } from '@ledgerline/contracts/messaging.contracts.ts';
+import type { Conversation, Message, MessagePush, ReadReceipt, UnreadMessages } from '@ledgerline/contracts/messaging.contracts.ts';
+import { MESSAGING_PUSH } from '@ledgerline/contracts/messaging.constants.ts';
 import type { MessagingStore, Participant } from './messaging.store.ts';
 
 /**

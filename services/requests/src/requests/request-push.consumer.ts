@@ -2,7 +2,8 @@ import type { Subscription } from '@ledgerline/kit/bus/bus.ts';
 import { consumeTenantEvents, type TenantConsumerDeps } from '@ledgerline/kit/outbox/tenant-consumer.ts';
 import type { RealtimeEmitter } from '@ledgerline/kit/realtime/realtime-emitter.ts';
 import { userRoom } from '@ledgerline/kit/realtime/realtime-rooms.ts';
-import { DOCUMENT_REQUEST_CHANGED, DOCUMENT_REQUEST_PUSH, type DocumentRequestChanged, type DocumentRequestPush } from '@ledgerline/contracts/requests.contracts.ts';
+import { DOCUMENT_REQUEST_CHANGED, type DocumentRequestChanged, type DocumentRequestPush } from '@ledgerline/contracts/requests.contracts.ts';
+import { DOCUMENT_REQUEST_PUSH } from '@ledgerline/contracts/requests.constants.ts';
 import type { RequestStore } from './request.store.ts';
 
 /**

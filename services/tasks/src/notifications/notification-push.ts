@@ -1,7 +1,8 @@
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import type { RealtimeEmitter } from '@ledgerline/kit/realtime/realtime-emitter.ts';
 import { userRoom } from '@ledgerline/kit/realtime/realtime-rooms.ts';
-import { NOTIFICATION_PUSH, UNREAD_COUNT_PUSH, type Notification, type UnreadCount } from '@ledgerline/contracts/notifications.contracts.ts';
+import type { Notification, UnreadCount } from '@ledgerline/contracts/notifications.contracts.ts';
+import { NOTIFICATION_PUSH, UNREAD_COUNT_PUSH } from '@ledgerline/contracts/notifications.constants.ts';
 import type { NotificationStore } from './notification.store.ts';
 
 /** Pushes to the user's sockets: a new notification, and the unread count after any change. */

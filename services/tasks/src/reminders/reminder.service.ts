@@ -4,7 +4,7 @@ import { requestNotifications } from '@ledgerline/kit/notifications/request-noti
 import type { JobQueue } from '@ledgerline/kit/scheduler/job-queue.ts';
 import type { JobHandler } from '@ledgerline/kit/scheduler/scheduler.ts';
 import type { TaskRow, TaskStore } from '../tasks/task.store.ts';
-import { taskActionUrl } from '@ledgerline/contracts/tasks.contracts.ts';
+import { taskActionUrl } from '@ledgerline/contracts/tasks.constants.ts';
 
 export const REMINDER_JOB = 'task-reminder';
 type ReminderKind = 'due_soon' | 'overdue';
