@@ -117,6 +117,9 @@ export function firmSignInPage(indexHtml: string, firm: FirmSignInInfo): string 
     .replace('</head>', `<style>${STYLE}</style></head>`)
     // The app's script, started by the page's own script (above) instead of by the parser.
     .replace(/<script defer(?:="defer")? src="([^"]+)"><\/script>/, (_all, src: string) => `<meta name="first-paint-app" content="${escapeHtml(src)}">`)
+    // Nor the libraries the shell's page preloads (ui/webpack/preload-libraries.plugin.mjs): here the
+    // app waits for the visitor, and 400 KB of script fetched meanwhile shares a phone's line with the page.
+    .replace(/<link rel="?preload"? as="?script"?[^>]*>/g, '')
     // The built page is minified: the root's id may be unquoted.
     .replace(/<div id="?root"?>/, (root) => `${standIn(firm)}${root}`)
     // The tab's title from the first paint, as the app sets it once it runs.

@@ -219,6 +219,28 @@ describe('home panels, task progress and read status in Chromium', () => {
     await page.close();
   });
 
+  it("the shell's page preloads, after main.js, the libraries the home runs on, and the home runs every preloaded script", async () => {
+    // ui/webpack/preload-libraries.plugin.mjs finds these chunks through the federation plugin's
+    // provide modules: a change there would leave the page without preloads, or preloading files it never runs.
+    const html = await (await fetch(`${portal.baseUrl}/${TENANT}/dashboard`)).text();
+    const preloads = [...html.matchAll(/<link rel="?preload"? as="?script"? href="?([^" >]+)"?>/g)].map((match) => match[1]!);
+    // React, React DOM, the router, the query cache and PrimeReact: a script each at least.
+    expect(preloads.length).toBeGreaterThanOrEqual(5);
+    expect(html.indexOf('/main.js')).toBeLessThan(html.indexOf(preloads[0]!));
+    const page = await openAs(portal, portal.baseUrl, admin, `/${TENANT}/dashboard`);
+    await page.getByRole('tab', { name: 'Overview' }).waitFor();
+    // A chunk that ran has pushed its ids onto the shell's chunk list.
+    const ran = new Set(await page.evaluate(() => (self as unknown as { webpackChunkshell: [number[]][] }).webpackChunkshell.flatMap(([ids]) => ids)));
+    const notRun: string[] = [];
+    for (const href of preloads) {
+      const script = await (await fetch(`${portal.baseUrl}${href}`)).text();
+      const ids = /\.push\(\[\[([\d,]+)\]/.exec(script)?.[1]?.split(',').map(Number) ?? [];
+      if (!ids.length || !ids.every((id) => ran.has(id))) notRun.push(href);
+    }
+    expect(notRun).toEqual([]);
+    await page.close();
+  });
+
   it('the sender sees Sent, then Read the moment the recipient opens the conversation', async () => {
     const conversation = await once(async () => {
       const r = await call<Conversation>('POST', `/api/${TENANT}/conversations`, admin.token, { title: 'Receipts', participantIds: [clientUserId] });

@@ -10,7 +10,11 @@ const FRONTENDS = path.resolve(import.meta.dirname, '../..');
 /** `from 'primereact/x'` and `import('primereact/x')`, in either quotes; not its style sheets (paths with more parts). */
 const IMPORT = /(?:\bfrom|\bimport\()\s*['"](primereact\/[a-z]+)['"]/g;
 
-/** Every `primereact/<component>` imported (statically or on demand) under frontends/<app>/src, sorted. */
+/**
+ * Every `primereact/<component>` imported (statically or on demand) under frontends/<folder>/src,
+ * sorted. Every folder, not build-apps.mjs's allApps(): the ui package is no app of its own, but
+ * its components are bundled into the apps that use them.
+ */
 export function primeReactImports() {
   const found = new Set();
   for (const file of globSync('*/src/**/*.{ts,tsx}', { cwd: FRONTENDS })) {
