@@ -3,6 +3,7 @@ import path from 'node:path';
 import express, { type Response } from 'express';
 import { SHORT_NAME_PATTERN } from '@ledgerline/contracts/identity.contracts.ts';
 import { precompressedFiles, sendCompressed } from './precompressed.ts';
+import { homePage } from './home-page.ts';
 import { firmSignInPage, type FirmSignInInfo } from './sign-in-page.ts';
 
 export interface FrontendsRouterOptions {
@@ -26,6 +27,8 @@ const REVALIDATE = 'no-cache';
 const NOT_SPA = /^\/(api|socket\.io|remotes)(\/|$)/;
 /** A firm's own sign-in page (the access remote's /:tenant/login; /admin/login is the platform's). */
 const FIRM_SIGN_IN = /^\/([^/]+)\/login\/?$/;
+/** The home every sign-in lands on: the Dashboard, at / or /{tenant}/dashboard. */
+const HOME = /^\/(?:([^/]+)\/dashboard\/?)?$/;
 
 /**
  * Serves the built frontends: the remote list the shell reads at boot, each remote's bundle,
@@ -54,7 +57,7 @@ export function createFrontendsRouter(options: FrontendsRouterOptions): express.
   router.use(async (req, res, next) => {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || NOT_SPA.test(req.path) || !req.accepts('html')) return next();
     res.set('Cache-Control', REVALIDATE);
-    const page = await firmSignInHtml(req.path).catch(() => null);
+    const page = await (firmSignInHtml(req.path) ?? homeHtml(req.path)).catch(() => null);
     if (page) return sendCompressed(req, res, page, 'html');
     // A shell that is not built yet is a plain 404 from the gateway, not a crash.
     res.sendFile(shellIndex, (error?: Error & { status?: number }) => {
@@ -63,12 +66,18 @@ export function createFrontendsRouter(options: FrontendsRouterOptions): express.
     });
   });
 
-  /** The shell's page with the firm's sign-in in it, or null to serve the plain shell (not a firm's sign-in, no such firm, no shell). */
-  async function firmSignInHtml(urlPath: string): Promise<string | null> {
+  /** The shell's page with the firm's sign-in in it (null: no such firm, or no shell); undefined when `urlPath` is not a firm's sign-in. */
+  function firmSignInHtml(urlPath: string): Promise<string | null> | undefined {
     const shortName = FIRM_SIGN_IN.exec(urlPath)?.[1];
-    if (!options.firmSignIn || !shortName || shortName === 'admin' || !SHORT_NAME_PATTERN.test(shortName)) return null;
-    const [firm, indexHtml] = await Promise.all([options.firmSignIn(shortName), readFile(shellIndex, 'utf8')]);
-    return firm?.isActive ? firmSignInPage(indexHtml, firm) : null;
+    if (!options.firmSignIn || !shortName || shortName === 'admin' || !SHORT_NAME_PATTERN.test(shortName)) return undefined;
+    return Promise.all([options.firmSignIn(shortName), readFile(shellIndex, 'utf8')]).then(([firm, indexHtml]) => (firm?.isActive ? firmSignInPage(indexHtml, firm) : null));
+  }
+
+  /** The shell's page with the home's first screen in it, or null to serve the plain shell (not the home, no shell). */
+  async function homeHtml(urlPath: string): Promise<string | null> {
+    const shortName = HOME.exec(urlPath)?.[1];
+    if (!HOME.test(urlPath) || (shortName !== undefined && (shortName === 'admin' || !SHORT_NAME_PATTERN.test(shortName)))) return null;
+    return homePage(await readFile(shellIndex, 'utf8'));
   }
 
   return router;

@@ -19,6 +19,7 @@ import { clientAddressResolver } from './client-address.ts';
 import type { GatewayConfig } from './gateway.config.ts';
 import { RateLimiter } from './rate-limiter.ts';
 import type { RouteTable, RouteTarget } from './route-table.ts';
+import { HOME_FIRST_PAINT_SCRIPT_SOURCE } from './home-page.ts';
 import { FIRST_PAINT_SCRIPT_SOURCE } from './sign-in-page.ts';
 import type { TenantDirectory } from './tenant-directory.ts';
 import { createUpstreamProxy } from './upstream-proxy.ts';
@@ -222,7 +223,7 @@ function securityHeadersSetter(): (res: http.ServerResponse) => void {
       directives: {
         // Module federation loads remote chunks from this origin only; the one inline script is
         // the firm sign-in page's hold on a form sent before the app runs (sign-in-page.ts).
-        'script-src': ["'self'", FIRST_PAINT_SCRIPT_SOURCE],
+        'script-src': ["'self'", FIRST_PAINT_SCRIPT_SOURCE, HOME_FIRST_PAINT_SCRIPT_SOURCE],
         'img-src': ["'self'", 'data:', 'blob:'],
         'connect-src': ["'self'", 'ws:', 'wss:'],
         'frame-src': ["'self'", 'blob:'],

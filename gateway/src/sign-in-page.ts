@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { AUTH_TOKEN_KEY, TOKEN_KEY } from '@ledgerline/contracts/browser-storage.ts';
 import { initials } from '@ledgerline/contracts/initials.ts';
+import { COLOURS, FONT, scriptHashSource } from './first-paint.ts';
 
 /*
  * A firm's sign-in page in the first HTML the gateway serves (/{tenant}/login): the firm's name
@@ -57,11 +57,9 @@ const FIRST_PAINT_SCRIPT = [
 ].join('');
 
 /** The CSP source that allows exactly that inline script (gateway.ts adds it to script-src). */
-export const FIRST_PAINT_SCRIPT_SOURCE = `'sha256-${createHash('sha256').update(FIRST_PAINT_SCRIPT).digest('base64')}'`;
+export const FIRST_PAINT_SCRIPT_SOURCE = scriptHashSource(FIRST_PAINT_SCRIPT);
 
-/** The app's typeface stack (frontends/ui/src/theme.css). */
-const FONT = "-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,'Helvetica Neue',Arial,'Liberation Sans',sans-serif";
-const PRIMARY = '#1d4ed8';
+const PRIMARY = COLOURS.primary;
 // Every rule is under the stand-in's id, so the theme's style sheets, arriving later, leave it as it is.
 const STYLE = [
   `#${STAND_IN_ID}~#root{display:none}`,

@@ -1,9 +1,10 @@
-import { memo, useCallback, useEffect, useState } from 'react';
+import { memo, useCallback, useDeferredValue, useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Message } from 'primereact/message';
 import { TabPanel } from 'primereact/tabview';
 import { PageTabView } from '@ledgerline/ui/page-tab-view.tsx';
 import type { ActivityLog, ClientEngagementDetails, DashboardOverview, UserActivityDetails } from '@ledgerline/contracts/activity.contracts.ts';
+import { HOME_HEADING } from '@ledgerline/contracts/signed-in-frame.ts';
 import { apiPath } from '@ledgerline/ui/api-client.ts';
 import { isClientRole, type StoredUser } from '@ledgerline/ui/auth-storage.ts';
 import { navHref, SPEC_NAV_ITEMS } from '@ledgerline/ui/nav-items.ts';
@@ -14,7 +15,7 @@ import { ACTIVITY_CACHE, activityLogsPath, clientEngagementPath, dashboardPath, 
 import { dashboardTabs, summaryFigures, type DashboardTabId } from './dashboard-labels.ts';
 import { DocumentAnalyticsTab } from './document-analytics-tab.tsx';
 import { EngagementTab } from './engagement-tab.tsx';
-import { useMyWork } from './my-work.api.ts';
+import { useMyWork, type MyWork } from './my-work.api.ts';
 import { ClientWorkPanels, StaffWorkPanels } from './my-work-panels.tsx';
 import { OverviewTab } from './overview-tab.tsx';
 import { StatCard } from './stat-card.tsx';
@@ -50,22 +51,22 @@ function Dashboard({ user, tenant }: { user: StoredUser; tenant: string }) {
   // Staff's Clients card counts the directory's clients within their reach, not only the active ones.
   const firmClients = useQuery<unknown[]>({ queryKey: [apiPath('clients', { tenant })], enabled: !client && panelsSettled });
   const openDetails = useCallback((target: 'client' | 'user', url: string, name: string) => (target === 'client' ? setClientDetails : setUserDetails)({ url, name }), []);
+  // The query cache's answers redraw this component at once, in one task (its updates are
+  // synchronous). The cards, tables and charts follow in a deferred render, which React does in
+  // slices that leave the browser free between them, not in one long task per answer on a phone.
+  const overviewShown = useDeferredValue(overview.data);
+  const activityShown = useDeferredValue(activity.data);
+  const activityLoadingShown = useDeferredValue(activity.isPending);
+  const clientCountShown = useDeferredValue(firmClients.data?.length);
 
   return (
     <section className="dashboard">
-      <PageHeading
-        title={client ? 'Company Dashboard' : 'Firm Dashboard'}
-        subtitle={client ? "What is due from your company, and its documents" : 'Your work first, then documents, activity and engagement across your clients'}
-      />
+      <PageHeading {...HOME_HEADING[client ? 'client' : 'staff']} />
       <WorkPanels user={user} tenant={tenant} onSettled={setPanelsSettled} />
       {overview.isError && <Message severity="error" text={failureReason(overview.error)} className="page-error" />}
       {activity.isError && <Message severity="error" text={failureReason(activity.error)} className="page-error" />}
-      <div className="stat-grid">
-        {summaryFigures(user.role, overview.data, firmClients.data?.length).map((figure) => (
-          <StatCard key={figure.title} {...figure} />
-        ))}
-      </div>
-      <DashboardTabs user={user} tenant={tenant} overview={overview.data} activityLogs={activity.data} activityLoading={activity.isPending} onOpenDetails={openDetails} />
+      <StatGrid role={user.role} overview={overviewShown} clientCount={clientCountShown} />
+      <DashboardTabs user={user} tenant={tenant} overview={overviewShown} activityLogs={activityShown} activityLoading={activityLoadingShown} onOpenDetails={openDetails} />
       <ActivityDetailsDialog<UserActivityDetails>
         header="User Activity Details"
         target={userDetails}
@@ -95,8 +96,24 @@ function WorkPanels({ user, tenant, onSettled }: { user: StoredUser; tenant: str
   useEffect(() => {
     if (work.settled) onSettled(true);
   }, [work.settled, onSettled]);
-  return isClientRole(user.role) ? <ClientWorkPanels work={work} /> : <StaffWorkPanels work={work} />;
+  // Drawn from a deferred copy, as the tabs below: each answer's redraw is done in slices.
+  const shown = useDeferredValue(work);
+  return <Panels client={isClientRole(user.role)} work={shown} />;
 }
+
+const Panels = memo(function Panels({ client, work }: { client: boolean; work: MyWork }) {
+  return client ? <ClientWorkPanels work={work} /> : <StaffWorkPanels work={work} />;
+});
+
+const StatGrid = memo(function StatGrid({ role, overview, clientCount }: { role: string; overview: DashboardOverview | undefined; clientCount: number | undefined }) {
+  return (
+    <div className="stat-grid">
+      {summaryFigures(role, overview, clientCount).map((figure) => (
+        <StatCard key={figure.title} {...figure} />
+      ))}
+    </div>
+  );
+});
 
 interface DashboardTabsProps {
   user: StoredUser;

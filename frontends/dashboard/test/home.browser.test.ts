@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import type { ComplianceSchedule } from '@ledgerline/contracts/compliance.contracts.ts';
 import type { Conversation, Message } from '@ledgerline/contracts/messaging.contracts.ts';
 import type { DocumentRequest } from '@ledgerline/contracts/requests.contracts.ts';
 import type { Task } from '@ledgerline/contracts/tasks.contracts.ts';
 import { toCalendarDate } from '@ledgerline/ui/calendar-date.ts';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
+import { setLocalStorage } from '@ledgerline/kit/testing/browser.ts';
 import { apiClient } from '@ledgerline/server/portal-harness.ts';
 import { addFirmUser, openAs, startPortalBrowser, uniqueSuffix, type FirmLogin, type PortalBrowser } from '../../ui/test/portal-browser.ts';
 
@@ -22,6 +23,18 @@ const DESKTOP = { width: 1440, height: 900 };
 const clientDetails = (name: string) => ({ name, address: '4 Market Road', phone: '(555)-123-4567', federalId: '12-3456789', stateId: 'ST-4411', email: `${name.split(' ')[0]!.toLowerCase()}@example.com` });
 /** A calendar date `days` from today. */
 const inDays = (days: number) => { const d = new Date(); d.setDate(d.getDate() + days); return d; };
+
+/**
+ * A part's place and text. The heading's and subtitle's width is their text's (a Range), as the
+ * app's heading shrinks to its text: the same text in the same type has the same width.
+ */
+function boxAndText(element: Element): { x: number; y: number; width: number; height: number; text: string } {
+  const range = document.createRange();
+  range.selectNodeContents(element);
+  const box = element.getBoundingClientRect();
+  const text = range.getBoundingClientRect();
+  return { x: box.x, y: box.y, width: Math.round(text.width), height: box.height, text: element.textContent ?? '' };
+}
 
 /** Retries a set-up call until it answers (services learn of new firms, clients and users from events); its answer. */
 async function once<T>(attempt: () => Promise<T>): Promise<T> {
@@ -216,6 +229,62 @@ describe('home panels, task progress and read status in Chromium', () => {
       const saved = (await call<Task[]>('GET', `/api/${TENANT}/tasks`, cpa.token)).body.find((t) => t.id === tasks.cpa.id)!;
       expect(saved.reportTypeId).not.toBeNull();
     }, 5_000);
+    await page.close();
+  });
+
+  /*
+   * The home's first screen in the gateway's first HTML (gateway/src/home-page.ts): painted
+   * before any script of the app's, and replaced by the app's own on the same boxes. Each pair
+   * is [what, the copy's selector, the app's selector].
+   */
+  const HOME_PARTS = [
+    ['header title', '#first-paint-home .fp-title', '.app-header__title'],
+    ['heading', '#first-paint-home .fp-heading-title', '.page-heading__title'],
+    ['subtitle', '#first-paint-home .fp-heading-subtitle', '.page-heading__subtitle'],
+  ] as const;
+  /** The header's box: its buttons and names come with the app, its place comes first. */
+  const HEADER = ['#first-paint-home .fp-header', '.app-header'] as const;
+  for (const who of ['an Admin', 'a CPA', 'a Client user'] as const) {
+    it(`${who}'s home on a phone paints its header and heading from the first HTML, and the app's take their places exactly`, async () => {
+      const login = who === 'an Admin' ? admin : who === 'a CPA' ? cpa : clientUser;
+      const page = await portal.browser.newPage(portal.baseUrl);
+      await page.setViewportSize(PHONE);
+      await setLocalStorage(page, { token: login.token, user: login.user, currentTenant: login.tenant });
+      // The app's script is held: what shows is the gateway's copy alone.
+      const held: Route[] = [];
+      let holding = true;
+      await page.route('**/main.js', (route) => (holding ? held.push(route) : route.continue()));
+      await page.goto(`${portal.baseUrl}/${TENANT}/dashboard`, { waitUntil: 'commit' });
+      await page.locator('#first-paint-home').waitFor();
+      const copy = await Promise.all(HOME_PARTS.map(([, selector]) => page.locator(selector).evaluate(boxAndText)));
+      const copyHeader = await page.locator(HEADER[0]).boundingBox();
+      await portal.screenshot(page, `home-first-paint-${who.split(' ').pop()!.toLowerCase()}-phone`);
+      holding = false;
+      await Promise.all(held.map((route) => route.continue()));
+      await page.locator('.page-heading__subtitle').waitFor();
+      await expect(page.locator('#first-paint-home').count()).resolves.toBe(0);
+      const app = await Promise.all(HOME_PARTS.map(([, , selector]) => page.locator(selector).evaluate(boxAndText)));
+      HOME_PARTS.forEach(([part], index) => expect({ part, ...copy[index] }).toEqual({ part, ...app[index] }));
+      expect(copyHeader).toEqual(await page.locator(HEADER[1]).boundingBox());
+      await page.close();
+    });
+  }
+
+  it('a desktop gets no copy of the home (its own first screen comes within a second)', async () => {
+    const page = await portal.browser.newPage(portal.baseUrl);
+    await page.setViewportSize(DESKTOP);
+    await setLocalStorage(page, { token: admin.token, user: admin.user, currentTenant: admin.tenant });
+    await page.route('**/main.js', (route) => route.abort());
+    await page.goto(`${portal.baseUrl}/${TENANT}/dashboard`, { waitUntil: 'domcontentloaded' });
+    await expect(page.locator('#first-paint-home').count()).resolves.toBe(0);
+    await page.close();
+  });
+
+  it('a visitor who is not signed in gets no copy of the home', async () => {
+    const page = await portal.browser.newPage(portal.baseUrl);
+    await page.goto(`${portal.baseUrl}/${TENANT}/dashboard`);
+    await page.waitForURL((url) => url.pathname.endsWith('/login'));
+    await expect(page.locator('#first-paint-home').count()).resolves.toBe(0);
     await page.close();
   });
 

@@ -1,6 +1,7 @@
 import 'primereact/resources/themes/lara-light-blue/theme.css';
 import 'primeicons/primeicons.css';
 import '@ledgerline/ui/theme.css';
+import { startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createQueryClient } from '@ledgerline/ui/api-client.ts';
 import { readStoredAuth } from '@ledgerline/ui/auth-storage.ts';
@@ -26,7 +27,10 @@ async function start(container: HTMLElement): Promise<void> {
   // remotes without declarations), so a deep link never flashes the not-found page.
   const registry = createShellRegistry(SHELL_OWN_ROUTES, SPEC_NAV_ITEMS);
   await loadRemotes(registry, declaredPage);
-  root.render(<ShellApp queryClient={createQueryClient()} routes={registry.routes()} navItems={registry.navItems()} />);
+  // As a transition, React renders the app in slices that yield to the browser every few
+  // milliseconds, instead of one task that holds a phone's processor (and its first taps) for
+  // the whole first render; 'Loading...' stays until the app is ready to show.
+  startTransition(() => root.render(<ShellApp queryClient={createQueryClient()} routes={registry.routes()} navItems={registry.navItems()} />));
 }
 
 const container = document.getElementById('root');

@@ -1,5 +1,5 @@
-import { Component, Suspense, type ErrorInfo, type ReactNode } from 'react';
-import { removeFirstPaint } from '@ledgerline/ui/first-paint.ts';
+import { Component, Suspense, useLayoutEffect, type ErrorInfo, type ReactNode } from 'react';
+import { removeFirstPaint, removeHomeFirstPaint } from '@ledgerline/ui/first-paint.ts';
 import { LoadingScreen } from './loading-screen.tsx';
 
 interface BoundaryState {
@@ -19,8 +19,9 @@ export class RouteErrorBoundary extends Component<{ children: ReactNode }, Bound
 
   override componentDidCatch(error: unknown, info: ErrorInfo): void {
     console.error('A page failed to render', error, info.componentStack);
-    // The message shows, not a first-paint sign-in that can no longer be taken over.
+    // The message shows, not a first-paint copy that can no longer be taken over.
     removeFirstPaint();
+    removeHomeFirstPaint();
   }
 
   override render() {
@@ -32,6 +33,20 @@ export class RouteErrorBoundary extends Component<{ children: ReactNode }, Bound
         </div>
       );
     }
-    return <Suspense fallback={<LoadingScreen />}>{this.props.children}</Suspense>;
+    return (
+      <Suspense fallback={<LoadingScreen />}>
+        {this.props.children}
+        <ContentIn />
+      </Suspense>
+    );
   }
+}
+
+/**
+ * Mounts, with the page, once everything the page waited for is in (the Suspense boundary above
+ * commits its content together): the home's first-paint copy gives way in that same frame.
+ */
+function ContentIn() {
+  useLayoutEffect(removeHomeFirstPaint, []);
+  return null;
 }

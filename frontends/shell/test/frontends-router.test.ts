@@ -7,6 +7,7 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 import express from 'express';
 import request from 'supertest';
 import { createFrontendsRouter } from '@ledgerline/gateway/frontends.router.ts';
+import { HOME_FIRST_PAINT_SCRIPT_SOURCE } from '@ledgerline/gateway/home-page.ts';
 import { FIRST_PAINT_SCRIPT_SOURCE, type FirmSignInInfo } from '@ledgerline/gateway/sign-in-page.ts';
 
 describe('frontends router', () => {
@@ -194,13 +195,36 @@ describe('frontends router', () => {
 
     it('is the plain shell for an unknown or inactive firm, the platform sign-in and every other page', async () => {
       asked.length = 0;
-      for (const url of ['/nobody/login', '/sleepy/login', '/admin/login', '/login', '/acme/dashboard', '/Bad-Name/login']) {
+      for (const url of ['/nobody/login', '/sleepy/login', '/admin/login', '/login', '/acme/tasks', '/Bad-Name/login']) {
         const html = (await page(url)).text;
         expect(html).not.toContain('first-paint');
         expect(html).toContain('<div id="root"></div>');
         expect(html).toContain('<script defer src="/main.js"></script>');
       }
       expect(asked).toEqual(['nobody', 'sleepy']);
+    });
+  });
+
+  describe("the home's first screen in the first HTML", () => {
+    const page = (url: string) => request(app).get(url).set('Accept', 'text/html').set('Accept-Encoding', 'identity').expect(200);
+
+    it('is drawn, before the root, by the one inline script the content security policy names by its hash, at / and /{tenant}/dashboard', async () => {
+      for (const url of ['/', '/acme/dashboard', '/acme/dashboard/']) {
+        const html = (await page(url)).text;
+        const scripts = [...html.matchAll(/<script>([^<]*)<\/script>/g)].map((m) => m[1]!);
+        expect(scripts).toHaveLength(1);
+        expect(`'sha256-${createHash('sha256').update(scripts[0]!).digest('base64')}'`).toBe(HOME_FIRST_PAINT_SCRIPT_SOURCE);
+        expect(html.indexOf('<script>')).toBeLessThan(html.indexOf('<div id="root"></div>'));
+        expect(html).toContain('<style>#first-paint-home{');
+        // The app starts as on any page.
+        expect(html).toContain('<script defer src="/main.js"></script>');
+      }
+    });
+
+    it('is not drawn on any other page', async () => {
+      for (const url of ['/admin/dashboard', '/acme/tasks', '/acme/dashboard/more', '/Bad-Name/dashboard']) {
+        expect((await page(url)).text).not.toContain('first-paint-home');
+      }
     });
   });
 

@@ -18,6 +18,9 @@ export function ClientOrgName({ user }: { user: StoredUser }) {
     enabled: clientId !== undefined,
   });
   const name = client.data?.name;
+  // While the answers are on their way the line is kept (an empty line of text): on a phone it is
+  // a row of its own, and the page below would otherwise move down when the name comes.
+  if (access.isPending || (clientId !== undefined && client.isPending)) return <span className="client-org-name" aria-hidden="true">{'\u200b'}</span>;
   if (!name) return null;
   return (
     <span className="client-org-name">

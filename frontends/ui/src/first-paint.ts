@@ -6,10 +6,15 @@
  * to the passkey or the e-mailed code, when one of those was pressed instead). The shell
  * removes it when a page other than the sign-in shows instead (a signed-in visitor's redirect,
  * an error).
+ *
+ * The home's first screen (gateway/src/home-page.ts, for a signed-in visitor at / or
+ * /{tenant}/dashboard) lies over the app instead, which renders beneath it: the shell removes
+ * it once the page's content is in (or a not-found page or an error shows instead).
  */
 
 const STAND_IN_ID = 'first-paint';
 const FIRM_JSON_ID = 'first-paint-firm';
+const HOME_STAND_IN_ID = 'first-paint-home';
 
 /** What the visitor did on the first-paint form before the app took it over. */
 export interface FirstPaintSignIn {
@@ -45,6 +50,11 @@ export function readFirstPaintSignIn(): FirstPaintSignIn | null {
 /** Removes the first-paint page, showing the app beneath it; nothing when there is none. */
 export function removeFirstPaint(): void {
   document.getElementById(STAND_IN_ID)?.remove();
+}
+
+/** Removes the home's first screen, uncovering the app; nothing when there is none. */
+export function removeHomeFirstPaint(): void {
+  document.getElementById(HOME_STAND_IN_ID)?.remove();
 }
 
 /** The firm the first-paint page was written for (its /api/{tenant}/info answer), when it is `shortName`. */

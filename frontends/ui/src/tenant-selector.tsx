@@ -5,8 +5,9 @@ import { Tag } from 'primereact/tag';
 import { readCurrentTenant, saveCurrentTenant, type StoredTenant, type StoredUser } from './auth-storage.ts';
 import { COMPANIES_QUERY_KEY, type CompanySummary } from './companies-query.ts';
 import { isTenantScopedPath } from './tenant-path.ts';
+import { TENANT_SWITCHING_ROLES } from '@ledgerline/contracts/signed-in-frame.ts';
 
-const SWITCHING_ROLES = new Set(['admin', 'dta']);
+const SWITCHING_ROLES = new Set(TENANT_SWITCHING_ROLES);
 
 /** Admin and DTA users (spec 000 §6) and platform administrators may switch tenants. */
 export function canSwitchTenant(user: StoredUser): boolean {

@@ -56,11 +56,15 @@ describe('header centre', () => {
     expect(html).toContain('Acme Tax');
   });
 
-  it('shows nothing without companies, for CPA users, or for a Client before their organisation loads', () => {
+  it('shows nothing without companies or for CPA users', () => {
     installLocalStorage();
     expect(render(user('Admin'), '/admin/tenants', [])).toBe('');
     expect(render(user('Admin'), '/admin/tenants')).toBe('');
     expect(render(user('CPA'), '/acme/dashboard', [acme])).toBe('');
-    expect(render(user('Client'), '/acme/dashboard', [acme])).toBe('');
+  });
+
+  it("keeps a Client's organisation line, empty, until its name loads (on a phone it is a row: nothing below moves when the name comes)", () => {
+    installLocalStorage();
+    expect(render(user('Client'), '/acme/dashboard', [acme])).toBe('<span class="client-org-name" aria-hidden="true">\u200b</span>');
   });
 });
