@@ -152,7 +152,7 @@ function figures(lhr: Result): Figures {
     const lcp = (lhr.audits['largest-contentful-paint-element']?.details as { items?: { items?: { node?: { snippet?: string } }[] }[] } | undefined)?.items?.[0]?.items?.[0]?.node?.snippet;
     if (lcp) console.log(`    largest contentful paint: ${lcp.slice(0, 120)}`);
     const longTasks = (lhr.audits['long-tasks']?.details as { items?: { url: string; duration: number; startTime: number }[] } | undefined)?.items ?? [];
-    for (const task of longTasks.slice(0, 10)) console.log(`    long task at ${Math.round(task.startTime)} ms: ${Math.round(task.duration)} ms ${task.url.replace(/^https?:\/\/[^/]+/, '')}`);
+    for (const task of longTasks.slice(0, Number(process.env.LIGHTHOUSE_LONG_TASKS ?? 10))) console.log(`    long task at ${Math.round(task.startTime)} ms: ${Math.round(task.duration)} ms ${task.url.replace(/^https?:\/\/[^/]+/, '')}`);
     const transferred = requests.reduce((sum, r) => sum + ((r as { transferSize?: number }).transferSize ?? 0), 0);
     console.log(`    ${requests.length} requests, ${Math.round(transferred / 1024)} KB; FCP ${Math.round(value('first-contentful-paint'))} ms, speed index ${Math.round(value('speed-index'))} ms`);
     // How fast Lighthouse found this machine's processor (its phone model slows that down 4x), and what it warned of.

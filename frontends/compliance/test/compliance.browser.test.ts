@@ -5,7 +5,7 @@ import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import { apiClient } from '@ledgerline/server/portal-harness.ts';
 import type { ComplianceItem, ComplianceSchedule } from '@ledgerline/contracts/compliance.contracts.ts';
 import { addDays, dateIn, instantAt, todayIn } from '@ledgerline/contracts/firm-time-zone.ts';
-import { addFirmUser, expectToast, startPortalBrowser, uniqueSuffix, type PortalBrowser } from '../../ui/test/portal-browser.ts';
+import { addFirmUser, expectToast, explained, recordFirmInfo, startPortalBrowser, uniqueSuffix, type PortalBrowser } from '../../ui/test/portal-browser.ts';
 
 const BUS_WAIT_MS = 15_000;
 const suffix = uniqueSuffix();
@@ -186,9 +186,10 @@ describe('compliance screen in Chromium', () => {
 
     // The home's "Compliance Due Soon" asks for the firm's next 14 days.
     const dueSoon = page.waitForRequest((request) => request.url().includes('/compliance-tracker?startDate='));
+    const firmInfo = recordFirmInfo(page);
     await page.goto(`${portal.baseUrl}/${kolkata.shortName}/dashboard`);
     const asked = new URL((await dueSoon).url()).searchParams;
-    expect([asked.get('startDate'), asked.get('endDate')]).toEqual([firmDay, addDays(firmDay, 14)]);
+    await explained(Promise.resolve().then(() => expect([asked.get('startDate'), asked.get('endDate')]).toEqual([firmDay, addDays(firmDay, 14)])), firmInfo.describe);
 
     // The Compliance calendar opens on the firm's month and marks the firm's day as today.
     await page.goto(`${portal.baseUrl}/${kolkata.shortName}/compliance`);

@@ -5,7 +5,7 @@ import { apiClient } from '@ledgerline/server/portal-harness.ts';
 import type { Task } from '@ledgerline/contracts/tasks.contracts.ts';
 import { todayIn } from '@ledgerline/contracts/firm-time-zone.ts';
 import { setLocalStorage } from '@ledgerline/kit/testing/browser.ts';
-import { addFirmUser, expectToast, openAs, startPortalBrowser, uniqueSuffix, type FirmLogin, type PortalBrowser } from '../../ui/test/portal-browser.ts';
+import { addFirmUser, expectToast, explained, openAs, recordFirmInfo, startPortalBrowser, uniqueSuffix, type FirmLogin, type PortalBrowser } from '../../ui/test/portal-browser.ts';
 
 const BUS_WAIT_MS = 15_000;
 const suffix = uniqueSuffix();
@@ -134,15 +134,16 @@ describe('tasks screen in Chromium', () => {
     await portal.screenshot(adminPage, 'tasks-calendar');
   }, 120_000);
 
-  /** The tasks page as `login` sees it in a browser whose clocks are in `timezoneId`. */
-  async function openInZone(timezoneId: string, login: FirmLogin): Promise<Page> {
+  /** The tasks page as `login` sees it in a browser whose clocks are in `timezoneId`, and what the firm's /info told it. */
+  async function openInZone(timezoneId: string, login: FirmLogin): Promise<Page & { firmInfo: ReturnType<typeof recordFirmInfo> }> {
     const page = await portal.browser.newPage(portal.baseUrl);
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Emulation.setTimezoneOverride', { timezoneId });
     await setLocalStorage(page, { token: login.token, user: login.user, ...(login.tenant ? { currentTenant: login.tenant } : {}) });
+    const firmInfo = recordFirmInfo(page);
     await page.goto(`${portal.baseUrl}/${TENANT}/tasks`);
     await page.getByText('Organize and track your important tasks and deadlines').waitFor();
-    return page;
+    return Object.assign(page, { firmInfo });
   }
 
   it('a due date set in New York is the same date in Los Angeles and Kolkata; a typed past date shows the rule', async () => {
@@ -199,7 +200,7 @@ describe('tasks screen in Chromium', () => {
     const current = await due('Sales tax return', firmToday);
     const page = await openInZone('Pacific/Pago_Pago', admin);
     // Due on the browser's today, which the firm has left behind: overdue, not 'Today'.
-    await page.locator(`.task-row-${late}`).getByText('(Overdue)').waitFor();
+    await explained(page.locator(`.task-row-${late}`).getByText('(Overdue)').waitFor(), page.firmInfo.describe);
     await page.locator(`.task-row-${current}`).getByText('(Today)').waitFor();
     const week = page.locator('.task-card', { has: page.getByRole('heading', { name: 'Due This Week' }) });
     await week.getByText('Sales tax return').waitFor();

@@ -121,3 +121,26 @@ export async function openAs(portal: PortalBrowser, origin: string, login: FirmL
   await page.goto(`${origin}${pagePath}`);
   return page;
 }
+
+/**
+ * Records the firm's /info answers the page receives (status and body), for a failure message:
+ * the screens count "today" on the firm's clocks from that answer, and a test that finds the
+ * browser's day instead should say what the page was told.
+ */
+export function recordFirmInfo(page: Page): { describe(): string } {
+  const answers: string[] = [];
+  page.on('response', (response) => {
+    if (!new URL(response.url()).pathname.endsWith('/info')) return;
+    response.text().then((body) => answers.push(`${response.status()} ${body}`), () => answers.push(`${response.status()} (no body)`));
+  });
+  return { describe: () => `the page's /info answers: ${answers.join(' | ') || 'none'}` };
+}
+
+/** Runs `step`; if it fails, the error says `context()` too. */
+export async function explained<T>(step: Promise<T>, context: () => string): Promise<T> {
+  try {
+    return await step;
+  } catch (error) {
+    throw new Error(`${error instanceof Error ? error.message : String(error)}\n${context()}`);
+  }
+}
