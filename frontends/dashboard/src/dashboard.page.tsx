@@ -10,6 +10,7 @@ import { isClientRole, type StoredUser } from '@ledgerline/ui/auth-storage.ts';
 import { navHref, SPEC_NAV_ITEMS } from '@ledgerline/ui/nav-items.ts';
 import { PageHeading } from '@ledgerline/ui/page-heading.tsx';
 import { failureReason } from '@ledgerline/ui/server-message.ts';
+import { WhenNearViewport } from '@ledgerline/ui/when-near-viewport.tsx';
 import { ActivityDetailsDialog, type DetailsTarget } from './activity-details-dialog.tsx';
 import { ACTIVITY_CACHE, activityLogsPath, clientEngagementPath, dashboardPath, userActivityPath } from './dashboard.api.ts';
 import { dashboardTabs, summaryFigures, type DashboardTabId } from './dashboard-labels.ts';
@@ -21,6 +22,9 @@ import { OverviewTab } from './overview-tab.tsx';
 import { StatCard } from './stat-card.tsx';
 import { UserActivityTab } from './user-activity-tab.tsx';
 import { ViewerGate } from './viewer-gate.tsx';
+
+/** The height the tabs' place keeps before they are drawn: their tab bar and a panel's heading and first rows. */
+const TABS_RESERVE = '24rem';
 
 /** The Dashboard's Recent Activity shows the newest entries; the Activity page shows more. */
 export const RECENT_ACTIVITY_LIMIT = 10;
@@ -66,7 +70,10 @@ function Dashboard({ user, tenant }: { user: StoredUser; tenant: string }) {
       {overview.isError && <Message severity="error" text={failureReason(overview.error)} className="page-error" />}
       {activity.isError && <Message severity="error" text={failureReason(activity.error)} className="page-error" />}
       <StatGrid role={user.role} overview={overviewShown} clientCount={clientCountShown} />
-      <DashboardTabs user={user} tenant={tenant} overview={overviewShown} activityLogs={activityShown} activityLoading={activityLoadingShown} onOpenDetails={openDetails} />
+      {/* Below a phone's first screen (the work panels fill it): drawn as the viewer scrolls near. */}
+      <WhenNearViewport reserve={TABS_RESERVE}>
+        <DashboardTabs user={user} tenant={tenant} overview={overviewShown} activityLogs={activityShown} activityLoading={activityLoadingShown} onOpenDetails={openDetails} />
+      </WhenNearViewport>
       <ActivityDetailsDialog<UserActivityDetails>
         header="User Activity Details"
         target={userDetails}

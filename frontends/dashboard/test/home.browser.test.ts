@@ -150,9 +150,14 @@ describe('home panels, task progress and read status in Chromium', () => {
         expect.stringMatching(/^Coral year-end\s+Coral Imports · 1 to review/),
       ]));
       expect(await hrefs(page, 'Uploads to Review')).toEqual(expect.arrayContaining([`/requests/${requests.bayview.id}`, `/requests/${requests.coral.id}`]));
-      // The document charts still follow below the panels, and the home opens at its top, not scrolled to their tabs.
+      // The document charts still follow below the panels (on a phone, drawn as the viewer scrolls
+      // near them). Drawing them does not move the page: TabView scrolls its selected tab into view
+      // when it mounts, which opened the home at its tabs (PageTabView keeps the page where it was).
+      const tabsPlace = page.locator('.when-near-viewport');
+      if (await tabsPlace.count()) await tabsPlace.scrollIntoViewIfNeeded();
+      const scrolledTo = await page.evaluate(() => window.scrollY);
       await page.getByRole('tab', { name: 'Overview' }).waitFor();
-      await expect(page.evaluate(() => window.scrollY)).resolves.toBe(0);
+      await expect(page.evaluate(() => window.scrollY)).resolves.toBe(scrolledTo);
       // The home loads no validation library (zod, which marks its global on load: 90 KB compressed,
       // and building the schemas held a phone's processor): its screens take the values they need
       // from the contracts' *.constants.ts, which import no schema.
@@ -269,6 +274,26 @@ describe('home panels, task progress and read status in Chromium', () => {
       await page.close();
     });
   }
+
+  it('on a phone the tabs below the work panels are drawn as the viewer scrolls near them; on a desktop, at once', async () => {
+    for (const viewport of [PHONE, DESKTOP]) {
+      const page = await portal.browser.newPage(portal.baseUrl);
+      await page.setViewportSize(viewport);
+      await setLocalStorage(page, { token: admin.token, user: admin.user, currentTenant: admin.tenant });
+      await page.goto(`${portal.baseUrl}/${TENANT}/dashboard`);
+      await panel(page, 'My Tasks').getByText('Quarterly sales tax').waitFor();
+      await page.locator('.stat-grid').waitFor();
+      if (viewport === PHONE) {
+        // The panels fill the phone's first screen: the tabs, their tables and charts (a third of a
+        // second of a phone's processor) wait, and their place is kept.
+        await expect(page.getByRole('tab').count()).resolves.toBe(0);
+        await expect(page.evaluate(() => window.scrollY)).resolves.toBe(0);
+        await page.locator('.when-near-viewport').scrollIntoViewIfNeeded();
+      }
+      await page.getByRole('tab', { name: 'Overview' }).waitFor();
+      await page.close();
+    }
+  });
 
   it('a desktop gets no copy of the home (its own first screen comes within a second)', async () => {
     const page = await portal.browser.newPage(portal.baseUrl);
