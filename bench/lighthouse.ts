@@ -127,7 +127,11 @@ async function setStoredSignIn(port: number, origin: string, values: Record<stri
 
 async function measure(port: number, url: string, formFactor: (typeof FORM_FACTORS)[number]): Promise<Figures> {
   // Storage stays: the sign-in written above.
-  const flags: Flags = { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'], disableStorageReset: true };
+  // LIGHTHOUSE_THROTTLING=devtools slows the browser down for real (processor 4x, network) instead of
+  // Lighthouse's model, which replays a full-speed trace: a real slow processor also slows React's
+  // rendering slices, which the model counts as free.
+  const throttlingMethod = process.env.LIGHTHOUSE_THROTTLING === 'devtools' ? 'devtools' : undefined;
+  const flags: Flags = { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'], disableStorageReset: true, ...(throttlingMethod ? { throttlingMethod } : {}) };
   for (let attempt = 1; ; attempt += 1) {
     const result = await lighthouse(url, flags, formFactor === 'desktop' ? desktopConfig : undefined);
     if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
