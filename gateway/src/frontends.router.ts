@@ -30,6 +30,11 @@ const FIRM_SIGN_IN = /^\/([^/]+)\/login\/?$/;
 /** The home every sign-in lands on: the Dashboard, at / or /{tenant}/dashboard. */
 const HOME = /^\/(?:([^/]+)\/dashboard\/?)?$/;
 
+/** A firm's short name in a path: in the form firms are created with, and not the platform's own 'admin'. */
+function isFirmShortName(shortName: string): boolean {
+  return shortName !== 'admin' && SHORT_NAME_PATTERN.test(shortName);
+}
+
 /**
  * Serves the built frontends: the remote list the shell reads at boot, each remote's bundle,
  * and the shell with an index.html fallback for client-side routes. Mount it last.
@@ -57,7 +62,7 @@ export function createFrontendsRouter(options: FrontendsRouterOptions): express.
   router.use(async (req, res, next) => {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || NOT_SPA.test(req.path) || !req.accepts('html')) return next();
     res.set('Cache-Control', REVALIDATE);
-    const page = await (firmSignInHtml(req.path) ?? homeHtml(req.path)).catch(() => null);
+    const page = await pageWithFirstScreen(req.path).catch(() => null);
     if (page) return sendCompressed(req, res, page, 'html');
     // A shell that is not built yet is a plain 404 from the gateway, not a crash.
     res.sendFile(shellIndex, (error?: Error & { status?: number }) => {
@@ -66,17 +71,31 @@ export function createFrontendsRouter(options: FrontendsRouterOptions): express.
     });
   });
 
-  /** The shell's page with the firm's sign-in in it (null: no such firm, or no shell); undefined when `urlPath` is not a firm's sign-in. */
-  function firmSignInHtml(urlPath: string): Promise<string | null> | undefined {
-    const shortName = FIRM_SIGN_IN.exec(urlPath)?.[1];
-    if (!options.firmSignIn || !shortName || shortName === 'admin' || !SHORT_NAME_PATTERN.test(shortName)) return undefined;
-    return Promise.all([options.firmSignIn(shortName), readFile(shellIndex, 'utf8')]).then(([firm, indexHtml]) => (firm?.isActive ? firmSignInPage(indexHtml, firm) : null));
+  /**
+   * The shell's page with the first screen of `urlPath` in it (a firm's sign-in, the home), or
+   * null to serve the plain shell; it rejects when the shell is not built.
+   */
+  function pageWithFirstScreen(urlPath: string): Promise<string | null> {
+    const signIn = FIRM_SIGN_IN.exec(urlPath);
+    if (signIn) return firmSignInHtml(signIn[1]!);
+    const home = HOME.exec(urlPath);
+    return home ? homeHtml(home[1]) : Promise.resolve(null);
   }
 
-  /** The shell's page with the home's first screen in it, or null to serve the plain shell (not the home, no shell). */
-  async function homeHtml(urlPath: string): Promise<string | null> {
-    const shortName = HOME.exec(urlPath)?.[1];
-    if (!HOME.test(urlPath) || (shortName !== undefined && (shortName === 'admin' || !SHORT_NAME_PATTERN.test(shortName)))) return null;
+  /** The shell's page with the firm's sign-in in it; null for no such firm, or for the platform's own sign-in. */
+  async function firmSignInHtml(shortName: string): Promise<string | null> {
+    if (!options.firmSignIn || !isFirmShortName(shortName)) return null;
+    const [firm, indexHtml] = await Promise.all([options.firmSignIn(shortName), readFile(shellIndex, 'utf8')]);
+    return firm?.isActive ? firmSignInPage(indexHtml, firm) : null;
+  }
+
+  /**
+   * The shell's page with the home's first screen in it (`shortName` undefined for /); null for
+   * the platform's dashboard. index.html is read per page: it is small, and a rebuild while the
+   * gateway runs is picked up.
+   */
+  async function homeHtml(shortName: string | undefined): Promise<string | null> {
+    if (shortName !== undefined && !isFirmShortName(shortName)) return null;
     return homePage(await readFile(shellIndex, 'utf8'));
   }
 

@@ -1,14 +1,11 @@
 import { Card } from 'primereact/card';
 import { useLayoutEffect } from 'react';
-import { removeFirstPaint, removeHomeFirstPaint } from '@ledgerline/ui/first-paint.ts';
+import { removeEveryFirstPaint } from '@ledgerline/ui/first-paint.ts';
 
 /** Spec 000 §2: any path no route claims. */
 export function NotFoundPage() {
   // Also when the gateway wrote a firm's sign-in for a path the app does not know (ui/first-paint.ts).
-  useLayoutEffect(() => {
-    removeFirstPaint();
-    removeHomeFirstPaint();
-  }, []);
+  useLayoutEffect(removeEveryFirstPaint, []);
   return (
     <div className="page-centered">
       <Card className="not-found">

@@ -1,5 +1,5 @@
 import { Component, Suspense, useLayoutEffect, type ErrorInfo, type ReactNode } from 'react';
-import { removeFirstPaint, removeHomeFirstPaint } from '@ledgerline/ui/first-paint.ts';
+import { removeEveryFirstPaint, removeHomeFirstPaint } from '@ledgerline/ui/first-paint.ts';
 import { LoadingScreen } from './loading-screen.tsx';
 
 interface BoundaryState {
@@ -20,8 +20,7 @@ export class RouteErrorBoundary extends Component<{ children: ReactNode }, Bound
   override componentDidCatch(error: unknown, info: ErrorInfo): void {
     console.error('A page failed to render', error, info.componentStack);
     // The message shows, not a first-paint copy that can no longer be taken over.
-    removeFirstPaint();
-    removeHomeFirstPaint();
+    removeEveryFirstPaint();
   }
 
   override render() {

@@ -57,6 +57,12 @@ export function removeHomeFirstPaint(): void {
   document.getElementById(HOME_STAND_IN_ID)?.remove();
 }
 
+/** Removes whichever first-paint copy the page has: for a screen the copies cannot stand in for (an error, a page not found). */
+export function removeEveryFirstPaint(): void {
+  removeFirstPaint();
+  removeHomeFirstPaint();
+}
+
 /** The firm the first-paint page was written for (its /api/{tenant}/info answer), when it is `shortName`. */
 export function firstPaintFirm(shortName: string): unknown {
   const text = document.getElementById(FIRM_JSON_ID)?.textContent;
