@@ -118,6 +118,9 @@ export function firmSignInPage(indexHtml: string, firm: FirmSignInInfo): string 
     // Nor the libraries the shell's page preloads (ui/webpack/preload-libraries.plugin.mjs): here the
     // app waits for the visitor, and 400 KB of script fetched meanwhile shares a phone's line with the page.
     .replace(/<link rel="?preload"? as="?script"?[^>]*>/g, '')
+    // Nor the app's style sheets (ui/webpack/app-stylesheets.plugin.mjs): the page carries its own
+    // style, and the app brings its sheets when it starts.
+    .replace(/<link rel="?stylesheet"?[^>]*>/g, '')
     // The built page is minified: the root's id may be unquoted.
     .replace(/<div id="?root"?>/, (root) => `${standIn(firm)}${root}`)
     // The tab's title from the first paint, as the app sets it once it runs.

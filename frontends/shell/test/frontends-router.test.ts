@@ -17,7 +17,7 @@ describe('frontends router', () => {
   beforeAll(async () => {
     frontendsDir = await mkdtemp(path.join(tmpdir(), 'frontends-'));
     const files: Record<string, string> = {
-      'shell/dist/index.html': '<!doctype html><html><head><title>Ledgerline</title><script defer src="/main.js"></script></head><body><div id="root"></div></body></html>',
+      'shell/dist/index.html': '<!doctype html><html><head><title>Ledgerline</title><script defer src="/main.js"></script></head><body><div id="root"></div><link rel="stylesheet" href="/theme.0123456789abcdef.css"></body></html>',
       'shell/dist/main.js': 'main()',
       'shell/dist/836.550e4d8bfe9dc915.js': 'chunk()',
       'account/dist/mf-manifest.json': '{"name":"account"}',
@@ -178,6 +178,8 @@ describe('frontends router', () => {
       // The page's own script starts the app's, at the visitor's first act.
       expect(html).not.toContain('<script defer src="/main.js">');
       expect(html).toContain('<meta name="first-paint-app" content="/main.js">');
+      // Nor the app's style sheets: the page has its own style until the app starts.
+      expect(html).not.toContain('rel="stylesheet"');
     });
 
     it('holds a form sent early and starts the app with the one inline script, which the content security policy names by its hash', async () => {
@@ -216,8 +218,9 @@ describe('frontends router', () => {
         expect(`'sha256-${createHash('sha256').update(scripts[0]!).digest('base64')}'`).toBe(HOME_FIRST_PAINT_SCRIPT_SOURCE);
         expect(html.indexOf('<script>')).toBeLessThan(html.indexOf('<div id="root"></div>'));
         expect(html).toContain('<style>#first-paint-home{');
-        // The app starts as on any page.
+        // The app starts as on any page, its style sheets after the content.
         expect(html).toContain('<script defer src="/main.js"></script>');
+        expect(html.indexOf('<link rel="stylesheet" href="/theme.0123456789abcdef.css">')).toBeGreaterThan(html.indexOf('<div id="root"></div>'));
       }
     });
 

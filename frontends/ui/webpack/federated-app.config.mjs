@@ -10,6 +10,7 @@ import HtmlWebpackPlugin from 'html-webpack-plugin';
 import MiniCssExtractPlugin from 'mini-css-extract-plugin';
 import MinimizerPlugin from 'minimizer-webpack-plugin';
 import { PrecompressPlugin } from './precompress.plugin.mjs';
+import { AppStylesheetsPlugin } from './app-stylesheets.plugin.mjs';
 import { PreloadLibrariesPlugin } from './preload-libraries.plugin.mjs';
 import { esModuleFile, primeReactImports } from './primereact-imports.mjs';
 import { readDeclarations, RoutesManifestPlugin } from './routes-manifest.plugin.mjs';
@@ -151,7 +152,7 @@ export function federatedAppConfig({ name, root, publicPath, entry, exposes, htm
         // The page as text, not as a template file: a file is built by a child compiler, which
         // inherits the federation plugin's provides and wrote every provided PrimeReact module a
         // second time, as Node.js chunks (4 MB).
-        ...(htmlTemplate ? [new HtmlWebpackPlugin({ templateContent: readFileSync(path.resolve(root, htmlTemplate), 'utf8'), scriptLoading: 'defer' }), new PreloadLibrariesPlugin()] : []),
+        ...(htmlTemplate ? [new HtmlWebpackPlugin({ templateContent: readFileSync(path.resolve(root, htmlTemplate), 'utf8'), scriptLoading: 'defer' }), new PreloadLibrariesPlugin(), new AppStylesheetsPlugin()] : []),
         ...(declarations ? [new RoutesManifestPlugin(declarations)] : []),
         // Production builds are minified (webpack's default for 'production') and precompressed.
         ...(mode === 'production' ? [new PrecompressPlugin()] : []),
