@@ -70,9 +70,27 @@ const EVERY_PRIMEREACT_IMPORT = Object.fromEntries(primeReactImports().map((requ
  */
 const REMOTE_PRIMEREACT = { ...SHARED_SINGLETONS['primereact/'], import: false };
 // In about three parts (sizes before minifying): one script of 700 KB took a phone over 400 ms to compile and run, in one go.
-const PRIMEREACT_CHUNK = { test: /[\\/]node_modules[\\/]primereact[\\/].*\.js$/, name: 'primereact', chunks: 'async', enforce: true, maxSize: 700_000 };
-/** Each app's shared @ledgerline/ui modules in one chunk, for the same reason. */
-const UI_CHUNK = { test: /[\\/]frontends[\\/]ui[\\/]src[\\/].*\.tsx?$/, name: 'ledgerline-ui', chunks: 'async', enforce: true };
+// With the transition library PrimeReact's overlays run on (react-transition-group and what it
+// imports), which was two more files of its own.
+const PRIMEREACT_CHUNK = { test: /[\\/]node_modules[\\/](?:primereact[\\/].*\.js$|react-transition-group[\\/]|dom-helpers[\\/]|prop-types[\\/]|@babel[\\/]runtime[\\/])/, name: 'primereact', chunks: 'async', enforce: true, minSize: 60_000, maxSize: 700_000 };
+/**
+ * The libraries every page runs on (React, React DOM and its scheduler, the router, TanStack
+ * Query), provided by the shell, in about two chunks: apart, they were ten files (seven of
+ * 0.5-8 KB), and each request costs the processor a millisecond or more in the task that starts
+ * the app, besides its round on a phone's network.
+ */
+const LIBRARIES_CHUNK = { test: /[\\/]node_modules[\\/](?:react|react-dom|scheduler|react-router|react-router-dom|@tanstack|cookie|set-cookie-parser)[\\/]/, name: 'libraries', chunks: 'async', enforce: true, minSize: 100_000, maxSize: 400_000 };
+const UI_SOURCE = /[\\/]frontends[\\/]ui[\\/]src[\\/].*\.tsx?$/;
+const CONTRACTS_SOURCE = /[\\/]services[\\/]contracts[\\/]src[\\/]/;
+/**
+ * The contracts' modules without a schema (storage keys, push event names, a panel's limits),
+ * which the ui modules import. Left to webpack, each was a chunk for every set of shared ui
+ * modules that used it, several the same file under different names: the home fetched ten
+ * files of 1-2 KB, one request each, in two rounds.
+ */
+const schemaFreeContract = (module) => CONTRACTS_SOURCE.test(module.resource ?? '') && !module.dependencies.some((dependency) => dependency.request === 'zod');
+/** Each app's shared @ledgerline/ui modules, with the schema-free contracts they use, in one chunk, for the same reason. */
+const UI_CHUNK = { test: (module) => UI_SOURCE.test(module.resource ?? '') || schemaFreeContract(module), name: 'ledgerline-ui', chunks: 'async', enforce: true };
 
 /**
  * @param {object} options
@@ -161,7 +179,7 @@ export function federatedAppConfig({ name, root, publicPath, entry, exposes, htm
       // same size (the shared fallbacks every app carries make a build up to ~1.3 MB of JS).
       optimization: {
         minimizer: [new MinimizerPlugin({ minify: MinimizerPlugin.swcMinify, minimizerOptions: { compress: { passes: 2 } } })],
-        splitChunks: { cacheGroups: exposes ? { ui: UI_CHUNK } : { primereact: PRIMEREACT_CHUNK, ui: UI_CHUNK } },
+        splitChunks: { cacheGroups: exposes ? { ui: UI_CHUNK } : { primereact: PRIMEREACT_CHUNK, libraries: LIBRARIES_CHUNK, ui: UI_CHUNK } },
       },
       // No persistent cache: module federation's shared chunks came out inconsistent from
       // incremental builds (a shell that never booted), and a full build takes seconds.
