@@ -335,6 +335,30 @@ describe('home panels, task progress and read status in Chromium', () => {
     await page.close();
   });
 
+  it("the shell's page lists the app's style sheets after its content, and the app does not request them again", async () => {
+    // ui/webpack/app-stylesheets.plugin.mjs: requested by the app's start, the theme cost that task
+    // 15-20 ms. The theme comes first, the app's own rules after it, as the style loader applies them.
+    const html = await (await fetch(`${portal.baseUrl}/${TENANT}/dashboard`)).text();
+    const sheets = [...html.matchAll(/<link rel="?stylesheet"? href="?([^" >]+)"?>/g)].map((match) => ({ href: match[1]!, at: match.index }));
+    expect(sheets.length).toBeGreaterThanOrEqual(2);
+    expect(sheets.every(({ at }) => at > html.indexOf('id="root"'))).toBe(true);
+    const themeCss = await (await fetch(`${portal.baseUrl}${sheets[0]!.href}`)).text();
+    expect(themeCss).toContain('.p-datatable');
+    const requested: string[] = [];
+    const page = await portal.browser.newPage(portal.baseUrl);
+    page.on('request', (request) => { if (request.resourceType() === 'stylesheet') requested.push(new URL(request.url()).pathname); });
+    await setLocalStorage(page, { token: admin.token, user: admin.user, currentTenant: admin.tenant });
+    await page.goto(`${portal.baseUrl}/${TENANT}/dashboard`);
+    await panel(page, 'My Tasks').waitFor();
+    // Each sheet once on the page, fetched once: the style loader found the listed ones.
+    const onPage = await page.locator('link[rel="stylesheet"]').evaluateAll((links) => links.map((link) => link.getAttribute('href')));
+    for (const { href } of sheets) {
+      expect(onPage.filter((h) => h === href)).toHaveLength(1);
+      expect(requested.filter((path) => path === href)).toHaveLength(1);
+    }
+    await page.close();
+  });
+
   it('the sender sees Sent, then Read the moment the recipient opens the conversation', async () => {
     const conversation = await once(async () => {
       const r = await call<Conversation>('POST', `/api/${TENANT}/conversations`, admin.token, { title: 'Receipts', participantIds: [clientUserId] });
