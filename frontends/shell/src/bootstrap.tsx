@@ -5,7 +5,6 @@ import { startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createQueryClient } from '@ledgerline/ui/api-client.ts';
 import { readStoredAuth } from '@ledgerline/ui/auth-storage.ts';
-import { loadDateDataWhenIdle } from '@ledgerline/ui/firm-today.ts';
 // Provided by the host, so the documents remote (Chat buttons) and the chat remote (the
 // dialog) share one launcher registry whichever of them loads first.
 import '@ledgerline/ui/file-chat-launcher.ts';
@@ -23,10 +22,7 @@ async function start(container: HTMLElement): Promise<void> {
   keepEscapeInOpenOverlays(document.body);
   const root = createRoot(container);
   root.render(<LoadingScreen />);
-  if (readStoredAuth()) {
-    preloadShellLayout();
-    loadDateDataWhenIdle();
-  }
+  if (readStoredAuth()) preloadShellLayout();
   // Routes are mounted once every remote's pages are known (declared, or registered by the
   // remotes without declarations), so a deep link never flashes the not-found page.
   const registry = createShellRegistry(SHELL_OWN_ROUTES, SPEC_NAV_ITEMS);

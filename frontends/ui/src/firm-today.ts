@@ -37,16 +37,6 @@ export function useFirmToday(tenant?: string | null): string | undefined {
 }
 
 /**
- * The first date a page reads in a time zone loads ICU's date and zone data: about 25 ms of a
- * desktop's processor and 100 ms of a phone's, in one go. Signed in, the shell has that done in
- * an idle moment of its own while the app's scripts download, not inside the first render that
- * needs the firm's day (the home's work panels): that render held a phone for 150 ms.
- */
-export function loadDateDataWhenIdle(): void {
-  requestIdleCallback(() => todayIn('UTC'));
-}
-
-/**
  * A date picker's earliest day: local midnight of the firm's day (the picker counts in local
  * dates), or of the browser's own day while the firm's zone is not read yet.
  */

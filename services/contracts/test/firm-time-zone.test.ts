@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { knownTimeZone } from '@ledgerline/contracts/time-zone.ts';
 import { addDays, calendarDateOf, dateIn, instantAt, isOverdue, startOfDay, todayIn } from '../src/firm-time-zone.ts';
@@ -69,6 +71,17 @@ describe('firm time zone arithmetic', () => {
     expect(addDays('2026-12-31', 1)).toBe('2027-01-01');
     expect(addDays('2028-02-28', 1)).toBe('2028-02-29');
     expect(addDays('2026-03-01', -1)).toBe('2026-02-28');
+  });
+
+  it('reads the same dates and instants through Temporal (browsers) as through Intl (Node.js, Safari)', () => {
+    const child = spawnSync(process.execPath, ['--harmony-temporal', join(import.meta.dirname, 'fixtures', 'zone-readers-compared.ts')], { encoding: 'utf8', timeout: 60_000 });
+    expect(child.stderr).toBe('');
+    const { temporal, withTemporal, withIntl } = JSON.parse(child.stdout) as { temporal: boolean; withTemporal: string[]; withIntl: string[] };
+    expect(temporal).toBe(true);
+    expect(withTemporal.length).toBeGreaterThan(20_000);
+    expect(new Set(withTemporal).size).toBeGreaterThan(600);
+    const differing = withTemporal.flatMap((answer, i) => (answer === withIntl[i] ? [] : [`${i}: ${answer} vs ${withIntl[i]}`]));
+    expect(differing).toEqual([]);
   });
 
   it('knows IANA names only', () => {
