@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { formatCount } from '@ledgerline/ui/count-format.ts';
 
 export interface SummaryCardProps {
   title: string;
@@ -16,7 +17,7 @@ export function SummaryCard({ title, icon, value, caption }: SummaryCardProps) {
         <h3 className="summary-card__title">{title}</h3>
         <i className={`${icon} summary-card__icon`} aria-hidden="true" />
       </div>
-      <p className="summary-card__value">{value === null ? '—' : value.toLocaleString('en-US')}</p>
+      <p className="summary-card__value">{value === null ? '—' : formatCount(value)}</p>
       <p className="summary-card__caption">{caption}</p>
     </section>
   );

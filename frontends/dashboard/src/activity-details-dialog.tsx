@@ -4,6 +4,7 @@ import { Message } from 'primereact/message';
 import { ProgressSpinner } from 'primereact/progressspinner';
 import type { ActionCount, ActivityLog } from '@ledgerline/contracts/activity.contracts.ts';
 import { EmptyState } from '@ledgerline/ui/empty-state.tsx';
+import { formatCount } from '@ledgerline/ui/count-format.ts';
 import { useFailureToast } from '@ledgerline/ui/failure-toast.ts';
 import { useRetained } from '@ledgerline/ui/use-retained.ts';
 import { ACTION_ICONS, ACTION_LABELS } from './activity-format.ts';
@@ -80,7 +81,7 @@ export function ActivityDetailsBody({ details, viewer, emptyText, figures, omit 
         {[...figures, { label: 'Total Actions', value: details.totalActions }].map((figure) => (
           <div key={figure.label} className="details-figures__item">
             <dt>{figure.label}</dt>
-            <dd>{figure.value.toLocaleString('en-US')}</dd>
+            <dd>{formatCount(figure.value)}</dd>
           </div>
         ))}
       </dl>

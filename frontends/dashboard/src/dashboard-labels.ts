@@ -1,5 +1,6 @@
 import type { DashboardOverview } from '@ledgerline/contracts/activity.contracts.ts';
 import { isClientRole } from '@ledgerline/ui/auth-storage.ts';
+import { formatCount } from '@ledgerline/ui/count-format.ts';
 
 export type DashboardTabId = 'overview' | 'engagement' | 'documents' | 'users';
 
@@ -54,7 +55,7 @@ export function summaryFigures(role: string | undefined, overview: DashboardOver
   return [
     { title: 'Total Documents', icon: 'pi pi-file', value: overview?.totalDocuments },
     { title: 'Total Activities', icon: 'pi pi-history', value: overview?.totalActivities },
-    { title: 'Clients', icon: 'pi pi-building', value: firmClients, ...(overview ? { note: `${overview.totalClients.toLocaleString('en-US')} active` } : {}) },
+    { title: 'Clients', icon: 'pi pi-building', value: firmClients, ...(overview ? { note: `${formatCount(overview.totalClients)} active` } : {}) },
     { title: 'Active Users (7d)', icon: 'pi pi-users', value: overview?.activeUsers },
   ];
 }

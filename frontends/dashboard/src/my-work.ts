@@ -2,6 +2,7 @@ import type { ComplianceItem } from '@ledgerline/contracts/compliance.contracts.
 import type { DocumentRequestSummary } from '@ledgerline/contracts/requests.contracts.ts';
 import type { Task } from '@ledgerline/contracts/tasks.contracts.ts';
 import { taskActionUrl } from '@ledgerline/contracts/tasks.constants.ts';
+import { compareCalendarDates } from '@ledgerline/ui/calendar-date.ts';
 import { toReviewText } from '@ledgerline/ui/document-requests.ts';
 
 /*
@@ -51,7 +52,7 @@ export function myTaskEntries(overdue: readonly Task[], upcoming: readonly Task[
 export function complianceEntries(items: readonly ComplianceItem[]): WorkEntry[] {
   return items
     .filter((i) => i.status !== 'filed')
-    .sort((a, b) => a.dueDate.localeCompare(b.dueDate) || a.id - b.id)
+    .sort((a, b) => compareCalendarDates(a.dueDate, b.dueDate) || a.id - b.id)
     .map((i) => ({
       key: `compliance-${i.id}`,
       title: `${i.reportTypeName} · ${i.period}`,

@@ -1,4 +1,5 @@
 import { Skeleton } from 'primereact/skeleton';
+import { formatCount } from '@ledgerline/ui/count-format.ts';
 
 export interface StatCardProps {
   title: string;
@@ -20,7 +21,7 @@ export function StatCard({ title, icon, value, note }: StatCardProps) {
         {value === undefined ? (
           <Skeleton width="4rem" height="2.25rem" className="stat-card__placeholder" />
         ) : (
-          <p className="stat-card__value">{value.toLocaleString('en-US')}</p>
+          <p className="stat-card__value">{formatCount(value)}</p>
         )}
         {note && <p className="stat-card__note">{note}</p>}
       </div>

@@ -1,3 +1,5 @@
+import { formatCount } from '@ledgerline/ui/count-format.ts';
+
 /**
  * The file tables page on the server: each page of 25 rows is its own request, and the
  * reply's X-Total-Count says how many files match in all (a firm may hold 100,000).
@@ -28,5 +30,5 @@ export function hasSeveralPages(total: number): boolean {
 
 /** Under a capped search's table: the pages hold only the best matches. */
 export function cappedMatchesNote(total: number): string {
-  return `Showing the ${total.toLocaleString('en-US')} best matches`;
+  return `Showing the ${formatCount(total)} best matches`;
 }

@@ -1,6 +1,6 @@
 import type { Task, TaskClientStatus, TaskPriority, TaskStats } from '@ledgerline/contracts/tasks.contracts.ts';
 import { addDays } from '@ledgerline/contracts/firm-time-zone.ts';
-import { toCalendarDate } from '@ledgerline/ui/calendar-date.ts';
+import { compareCalendarDates, toCalendarDate } from '@ledgerline/ui/calendar-date.ts';
 import type { TaskFilters } from './tasks.api.ts';
 
 /** What the screen derives from tasks (spec 001 §2, §4, §9); pure, so it is unit-tested. */
@@ -52,7 +52,7 @@ export function dueWithin(tasks: readonly Task[], days: number, today: string): 
   const end = addDays(today, days);
   return tasks
     .filter((t) => t.dueDate && isOpen(t) && t.dueDate >= today && t.dueDate <= end)
-    .sort((a, b) => a.dueDate!.localeCompare(b.dueDate!));
+    .sort((a, b) => compareCalendarDates(a.dueDate!, b.dueDate!));
 }
 
 /** Tasks per due date, for the calendar. */

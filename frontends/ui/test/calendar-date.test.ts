@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { parseCalendarDate, toCalendarDate, todayCalendarDate } from '@ledgerline/ui/calendar-date.ts';
+import { compareCalendarDates, parseCalendarDate, toCalendarDate, todayCalendarDate } from '@ledgerline/ui/calendar-date.ts';
 
 describe('calendar dates', () => {
   it('writes the local day of a Date as YYYY-MM-DD', () => {
@@ -18,5 +18,10 @@ describe('calendar dates', () => {
     expect(parseCalendarDate('')).toBeNull();
     expect(parseCalendarDate(null)).toBeNull();
     expect(parseCalendarDate('03/01/2024')).toBeNull();
+  });
+
+  it('orders calendar dates earliest first', () => {
+    expect(['2026-12-01', '2025-12-31', '2026-01-15', '2026-01-15', '2026-01-02'].sort(compareCalendarDates)).toEqual(['2025-12-31', '2026-01-02', '2026-01-15', '2026-01-15', '2026-12-01']);
+    expect(compareCalendarDates('2026-01-15', '2026-01-15')).toBe(0);
   });
 });

@@ -14,7 +14,17 @@ describe('formatDate', () => {
   it('adds 12-hour time when asked', () => {
     expect(formatDate(new Date(2024, 0, 5, 15, 4), { withTime: true })).toBe('01/05/2024 3:04 PM');
     expect(formatDate(new Date(2024, 0, 5, 0, 30), { withTime: true })).toBe('01/05/2024 12:30 AM');
+    expect(formatDate(new Date(2024, 0, 5, 12, 0), { withTime: true })).toBe('01/05/2024 12:00 PM');
+    expect(formatDate(new Date(2024, 0, 5, 11, 59), { withTime: true })).toBe('01/05/2024 11:59 AM');
     expect(formatDate(null, { withTime: true })).toBe('N/A');
+  });
+
+  it('writes what en-US writes, hour by hour through a day', () => {
+    for (let hour = 0; hour < 24; hour += 1) {
+      const date = new Date(2025, 2, 7, hour, 5);
+      const intl = `${date.toLocaleDateString('en-US', { month: '2-digit', day: '2-digit', year: 'numeric' })} ${date.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit', hour12: true })}`;
+      expect(formatDate(date, { withTime: true })).toBe(intl.replace(/\s/gu, ' '));
+    }
   });
 
   it('shows N/A for an empty value', () => {
