@@ -335,6 +335,15 @@ describe('home panels, task progress and read status in Chromium', () => {
     await page.close();
   });
 
+  it("the shell's main.js carries one copy of the federation runtime", async () => {
+    // ui/webpack/federated-app.config.mjs: the runtime-provider plugin's CommonJS file brought the
+    // runtime's CommonJS build beside the ES one the shell runs, 220 KB in all, parsed and run
+    // before anything else on every page. With one copy it is 135 KB.
+    const main = await (await fetch(`${portal.baseUrl}/main.js`)).text();
+    expect(main.length).toBeGreaterThan(50_000);
+    expect(main.length).toBeLessThan(170_000);
+  });
+
   it("the shell's page lists the app's style sheets after its content, and the app does not request them again", async () => {
     // ui/webpack/app-stylesheets.plugin.mjs: requested by the app's start, the theme cost that task
     // 15-20 ms. The theme comes first, the app's own rules after it, as the style loader applies them.

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
+import webpack from 'webpack';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
 import MiniCssExtractPlugin from 'mini-css-extract-plugin';
 import MinimizerPlugin from 'minimizer-webpack-plugin';
@@ -167,6 +168,11 @@ export function federatedAppConfig({ name, root, publicPath, entry, exposes, htm
           // run again for every remote a page loads).
           experiments: { ...(exposes ? { externalRuntime: true } : { provideExternalRuntime: true }), optimization: { target: 'web' } },
         }),
+        // The plugin that provides that runtime is imported by its CommonJS file, which brought
+        // the CommonJS build of the runtime with it: a second copy beside the ES build the shell
+        // runs (~100 KB of the shell's main.js, parsed and run before anything else). Its ES
+        // file imports the same runtime the shell runs.
+        ...(exposes ? [] : [new webpack.NormalModuleReplacementPlugin(/[\\/]inject-external-runtime-core-plugin[\\/]dist[\\/]index\.cjs$/, (resource) => { resource.request = resource.request.replace(/\.cjs$/, '.js'); })]),
         new MiniCssExtractPlugin({ filename: `${HASHED}.css`, chunkFilename: `${HASHED}.css` }),
         // The page as text, not as a template file: a file is built by a child compiler, which
         // inherits the federation plugin's provides and wrote every provided PrimeReact module a
