@@ -23,6 +23,14 @@ const HASHED = '[name].[contenthash:16]';
 
 // CSS is excluded from sharing: style sheets are global, the shell loads them once.
 const NOT_CSS = { request: /\.css$/ };
+/**
+ * Nor are PrimeReact's icons shared: each is a stateless component of a few hundred bytes, and
+ * each shared module costs the federation runtime a registration when the shell starts and a
+ * negotiation when a chunk that uses it loads. The home's start negotiated 33 of them. The
+ * components that draw them (provided by the shell) carry their own; a remote that imports
+ * one directly would carry that one.
+ */
+const NOT_CSS_OR_ICONS = { request: /\.css$|^icons\// };
 // primereact's component folders have package.json files without a version; share them
 // under the package's own version so host and remotes can negotiate.
 const PRIMEREACT_VERSION = require('primereact/package.json').version;
@@ -42,7 +50,7 @@ export const SHARED_SINGLETONS = {
   // Not for its state: the contracts' schemas parse with it in every app, and one copy on the
   // page spares each remote 90 KB of script.
   zod: { singleton: true },
-  'primereact/': { singleton: true, version: PRIMEREACT_VERSION, exclude: NOT_CSS },
+  'primereact/': { singleton: true, version: PRIMEREACT_VERSION, exclude: NOT_CSS_OR_ICONS },
   '@ledgerline/ui/': {
     singleton: true,
     packageName: '@ledgerline/ui',
