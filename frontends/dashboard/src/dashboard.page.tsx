@@ -1,27 +1,26 @@
-import { memo, useCallback, useDeferredValue, useEffect, useState } from 'react';
+import { lazy, memo, Suspense, useDeferredValue, useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Message } from 'primereact/message';
-import { TabPanel } from 'primereact/tabview';
-import { PageTabView } from '@ledgerline/ui/page-tab-view.tsx';
-import type { ActivityLog, ClientEngagementDetails, DashboardOverview, UserActivityDetails } from '@ledgerline/contracts/activity.contracts.ts';
+import type { ActivityLog, DashboardOverview } from '@ledgerline/contracts/activity.contracts.ts';
 import { HOME_HEADING } from '@ledgerline/contracts/signed-in-frame.ts';
 import { apiPath } from '@ledgerline/ui/api-client.ts';
 import { isClientRole, type StoredUser } from '@ledgerline/ui/auth-storage.ts';
-import { navHref, SPEC_NAV_ITEMS } from '@ledgerline/ui/nav-items.ts';
 import { PageHeading } from '@ledgerline/ui/page-heading.tsx';
 import { failureReason } from '@ledgerline/ui/server-message.ts';
 import { WhenNearViewport } from '@ledgerline/ui/when-near-viewport.tsx';
-import { ActivityDetailsDialog, type DetailsTarget } from './activity-details-dialog.tsx';
-import { ACTIVITY_CACHE, activityLogsPath, clientEngagementPath, dashboardPath, userActivityPath } from './dashboard.api.ts';
-import { dashboardTabs, summaryFigures, type DashboardTabId } from './dashboard-labels.ts';
-import { DocumentAnalyticsTab } from './document-analytics-tab.tsx';
-import { EngagementTab } from './engagement-tab.tsx';
+import { ACTIVITY_CACHE, activityLogsPath, dashboardPath } from './dashboard.api.ts';
+import { summaryFigures } from './dashboard-labels.ts';
 import { useMyWork, type MyWork } from './my-work.api.ts';
 import { ClientWorkPanels, StaffWorkPanels } from './my-work-panels.tsx';
-import { OverviewTab } from './overview-tab.tsx';
 import { StatCard } from './stat-card.tsx';
-import { UserActivityTab } from './user-activity-tab.tsx';
 import { ViewerGate } from './viewer-gate.tsx';
+
+/*
+ * The tabs, their tables and charts, and the dialogs their rows open, in a chunk of their own:
+ * the page's first screen (heading, work panels, cards) does not wait for PrimeReact's tables,
+ * tab bar and dialog to load and run. The browser fetches the chunk while it is idle.
+ */
+const DashboardTabs = lazy(() => import(/* webpackChunkName: "dashboard-tabs", webpackPrefetch: true */ './dashboard-tabs.tsx'));
 
 /** The height the tabs' place keeps before they are drawn: their tab bar and a panel's heading and first rows. */
 const TABS_RESERVE = '24rem';
@@ -34,13 +33,6 @@ export function DashboardPage() {
   return <ViewerGate subject="dashboard">{(user, tenant) => <Dashboard user={user} tenant={tenant} />}</ViewerGate>;
 }
 
-/** Where the recent files note points: the viewer's Reports page, in the navigation's form. */
-function reportsHref(user: StoredUser, tenant: string): string {
-  const id = isClientRole(user.role) ? 'client-reports' : 'reports';
-  const item = SPEC_NAV_ITEMS.find((entry) => entry.id === id)!;
-  return navHref(item, tenant);
-}
-
 function Dashboard({ user, tenant }: { user: StoredUser; tenant: string }) {
   // The document figures and charts load once the work panels above them have their answers:
   // what the viewer has to do comes first on a slow phone.
@@ -49,12 +41,9 @@ function Dashboard({ user, tenant }: { user: StoredUser; tenant: string }) {
   // The server scopes both to what the caller may see (a Client user: their own client).
   const overview = useQuery<DashboardOverview>({ queryKey: [dashboardPath(tenant)], ...ACTIVITY_CACHE, ...afterPanels });
   const activity = useQuery<ActivityLog[]>({ queryKey: [activityLogsPath(tenant, { limit: RECENT_ACTIVITY_LIMIT })], ...ACTIVITY_CACHE, ...afterPanels });
-  const [userDetails, setUserDetails] = useState<DetailsTarget | null>(null);
-  const [clientDetails, setClientDetails] = useState<DetailsTarget | null>(null);
   const client = isClientRole(user.role);
   // Staff's Clients card counts the directory's clients within their reach, not only the active ones.
   const firmClients = useQuery<unknown[]>({ queryKey: [apiPath('clients', { tenant })], enabled: !client && panelsSettled });
-  const openDetails = useCallback((target: 'client' | 'user', url: string, name: string) => (target === 'client' ? setClientDetails : setUserDetails)({ url, name }), []);
   // The query cache's answers redraw this component at once, in one task (its updates are
   // synchronous). The cards, tables and charts follow in a deferred render, which React does in
   // slices that leave the browser free between them, not in one long task per answer on a phone.
@@ -72,27 +61,10 @@ function Dashboard({ user, tenant }: { user: StoredUser; tenant: string }) {
       <StatGrid role={user.role} overview={overviewShown} clientCount={clientCountShown} />
       {/* Below a phone's first screen (the work panels fill it): drawn as the viewer scrolls near. */}
       <WhenNearViewport reserve={TABS_RESERVE}>
-        <DashboardTabs user={user} tenant={tenant} overview={overviewShown} activityLogs={activityShown} activityLoading={activityLoadingShown} onOpenDetails={openDetails} />
+        <Suspense fallback={<div className="when-near-viewport" style={{ minHeight: TABS_RESERVE }} />}>
+          <DashboardTabs user={user} tenant={tenant} overview={overviewShown} activityLogs={activityShown} activityLoading={activityLoadingShown} />
+        </Suspense>
       </WhenNearViewport>
-      <ActivityDetailsDialog<UserActivityDetails>
-        header="User Activity Details"
-        target={userDetails}
-        viewer={user}
-        failureText="Failed to load user activity details"
-        emptyText="No activity found for this user"
-        omit="user"
-        onHide={() => setUserDetails(null)}
-      />
-      <ActivityDetailsDialog<ClientEngagementDetails>
-        header="Client Engagement Details"
-        target={clientDetails}
-        viewer={user}
-        failureText="Failed to load client engagement details"
-        emptyText="No engagement activity found for this client"
-        figures={(details) => [{ label: 'Documents', value: details.documents }]}
-        omit="client"
-        onHide={() => setClientDetails(null)}
-      />
     </section>
   );
 }
@@ -119,39 +91,5 @@ const StatGrid = memo(function StatGrid({ role, overview, clientCount }: { role:
         <StatCard key={figure.title} {...figure} />
       ))}
     </div>
-  );
-});
-
-interface DashboardTabsProps {
-  user: StoredUser;
-  tenant: string;
-  overview: DashboardOverview | undefined;
-  activityLogs: ActivityLog[] | undefined;
-  activityLoading: boolean;
-  onOpenDetails(target: 'client' | 'user', url: string, name: string): void;
-}
-
-/** The tabs with their tables and charts: drawn again only when their own data changes (PrimeReact's tables and tab bar are costly to redraw). */
-const DashboardTabs = memo(function DashboardTabs({ user, tenant, overview, activityLogs, activityLoading, onOpenDetails }: DashboardTabsProps) {
-  const tabContent = (id: DashboardTabId) => {
-    switch (id) {
-      case 'overview':
-        return <OverviewTab overview={overview} activity={{ logs: activityLogs, loading: activityLoading }} viewer={user} reportsHref={reportsHref(user, tenant)} />;
-      case 'engagement':
-        return <EngagementTab overview={overview} onOpenClient={(row) => onOpenDetails('client', clientEngagementPath(tenant, row.clientId), row.clientName)} />;
-      case 'documents':
-        return <DocumentAnalyticsTab overview={overview} />;
-      case 'users':
-        return <UserActivityTab overview={overview} onOpenUser={(row) => onOpenDetails('user', userActivityPath(tenant, row.userId), row.userName)} />;
-    }
-  };
-  return (
-    <PageTabView className="dashboard-tabs">
-      {dashboardTabs(user.role).map((tab) => (
-        <TabPanel key={tab.id} header={tab.label}>
-          {tabContent(tab.id)}
-        </TabPanel>
-      ))}
-    </PageTabView>
   );
 });

@@ -288,12 +288,28 @@ describe('home panels, task progress and read status in Chromium', () => {
         // second of a phone's processor) wait, and their place is kept.
         await expect(page.getByRole('tab').count()).resolves.toBe(0);
         await expect(page.evaluate(() => window.scrollY)).resolves.toBe(0);
+        // Their scripts are a chunk of their own, which the browser fetches while idle but which
+        // does not run before it is needed.
+        await page.locator('link[rel="prefetch"][href*="dashboard-tabs"]').waitFor({ state: 'attached' });
+        await eventually(() => expect(page.evaluate(() => performance.getEntriesByType('resource').some((entry) => entry.name.includes('/dashboard-tabs.')))).resolves.toBe(true));
+        await expect(tabsChunkRan(page)).resolves.toBe(false);
         await page.locator('.when-near-viewport').scrollIntoViewIfNeeded();
       }
       await page.getByRole('tab', { name: 'Overview' }).waitFor();
+      await expect(tabsChunkRan(page)).resolves.toBe(true);
       await page.close();
     }
   });
+
+  /** Whether the chunk of the Dashboard's tabs (dashboard.page.tsx loads it) has pushed its ids onto the dashboard remote's chunk list. */
+  async function tabsChunkRan(page: Page): Promise<boolean> {
+    const href = await page.evaluate(() => performance.getEntriesByType('resource').find((entry) => /\/dashboard-tabs\.\w+\.js$/.test(entry.name))?.name);
+    expect(href).toBeDefined();
+    const ids = /\.push\(\[\[([\d,]+)\]/.exec(await (await fetch(href!)).text())?.[1]?.split(',').map(Number) ?? [];
+    expect(ids.length).toBeGreaterThan(0);
+    const ran = await page.evaluate(() => ((self as unknown as { webpackChunkdashboard?: [number[]][] }).webpackChunkdashboard ?? []).flatMap(([chunkIds]) => chunkIds));
+    return ids.every((id) => ran.includes(id));
+  }
 
   it('a desktop gets no copy of the home (its own first screen comes within a second)', async () => {
     const page = await portal.browser.newPage(portal.baseUrl);
