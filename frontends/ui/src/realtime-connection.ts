@@ -50,15 +50,22 @@ export type RealtimeHandlers = Record<string, (payload: never) => void>;
 export function useRealtimeEvents(enabled: boolean, handlers: RealtimeHandlers): void {
   useEffect(() => {
     if (!enabled) return;
-    const s = connection();
     users += 1;
     const entries = Object.entries(handlers) as [string, (payload: unknown) => void][];
-    for (const [event, handler] of entries) s.on(event, handler);
+    let subscribed: Socket | null = null;
+    // In a task of its own: opening the connection costs about 10 ms of a desktop's processor,
+    // and a page's first effects (every query starting its request) already make one long task
+    // of a phone's processor.
+    const opening = setTimeout(() => {
+      subscribed = connection();
+      for (const [event, handler] of entries) subscribed.on(event, handler);
+    });
     return () => {
-      for (const [event, handler] of entries) s.off(event, handler);
+      clearTimeout(opening);
+      if (subscribed) for (const [event, handler] of entries) subscribed.off(event, handler);
       users -= 1;
-      if (users === 0) {
-        s.close();
+      if (users === 0 && socket) {
+        socket.close();
         socket = null;
       }
     };
