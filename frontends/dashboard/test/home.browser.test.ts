@@ -333,7 +333,10 @@ describe('home panels, task progress and read status in Chromium', () => {
     // ui/webpack/preload-libraries.plugin.mjs finds these chunks through the federation plugin's
     // provide modules: a change there would leave the page without preloads, or preloading files it never runs.
     const html = await (await fetch(`${portal.baseUrl}/${TENANT}/dashboard`)).text();
-    const preloads = [...html.matchAll(/<link rel="?preload"? as="?script"? href="?([^" >]+)"?>/g)].map((match) => match[1]!);
+    const preloadTags = [...html.matchAll(/<link rel="?preload"? as="?script"?[^>]*>/g)].map((match) => match[0]);
+    // At low priority: the first paint waits for the page's style sheets, which should come first.
+    expect(preloadTags.every((tag) => /fetchpriority="?low"?/.test(tag))).toBe(true);
+    const preloads = preloadTags.map((tag) => /href="?([^" >]+)"?/.exec(tag)![1]!);
     // React, React DOM, the router, the query cache and PrimeReact: a script each at least.
     expect(preloads.length).toBeGreaterThanOrEqual(5);
     expect(html.indexOf('/main.js')).toBeLessThan(html.indexOf(preloads[0]!));
