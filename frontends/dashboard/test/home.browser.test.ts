@@ -372,6 +372,9 @@ describe('home panels, task progress and read status in Chromium', () => {
     expect(sheets.every(({ at }) => at > html.indexOf('id="root"'))).toBe(true);
     const themeCss = await (await fetch(`${portal.baseUrl}${sheets[0]!.href}`)).text();
     expect(themeCss).toContain('.p-datatable');
+    // ui/webpack/unused-theme-rules.plugin.mjs: without the rules of components no app shows (a MegaMenu, a TreeTable).
+    expect(themeCss).not.toContain('.p-megamenu');
+    expect(themeCss).not.toContain('.p-treetable');
     const requested: string[] = [];
     const page = await portal.browser.newPage(portal.baseUrl);
     page.on('request', (request) => { if (request.resourceType() === 'stylesheet') requested.push(new URL(request.url()).pathname); });

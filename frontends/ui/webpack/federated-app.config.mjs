@@ -13,6 +13,7 @@ import MinimizerPlugin from 'minimizer-webpack-plugin';
 import { PrecompressPlugin } from './precompress.plugin.mjs';
 import { AppStylesheetsPlugin } from './app-stylesheets.plugin.mjs';
 import { PreloadLibrariesPlugin } from './preload-libraries.plugin.mjs';
+import { UnusedThemeRulesPlugin } from './unused-theme-rules.plugin.mjs';
 import { esModuleFile, primeReactImports } from './primereact-imports.mjs';
 import { readDeclarations, RoutesManifestPlugin } from './routes-manifest.plugin.mjs';
 
@@ -185,7 +186,7 @@ export function federatedAppConfig({ name, root, publicPath, entry, exposes, htm
         // The page as text, not as a template file: a file is built by a child compiler, which
         // inherits the federation plugin's provides and wrote every provided PrimeReact module a
         // second time, as Node.js chunks (4 MB).
-        ...(htmlTemplate ? [new HtmlWebpackPlugin({ templateContent: readFileSync(path.resolve(root, htmlTemplate), 'utf8'), scriptLoading: 'defer' }), new PreloadLibrariesPlugin(), new AppStylesheetsPlugin()] : []),
+        ...(htmlTemplate ? [new HtmlWebpackPlugin({ templateContent: readFileSync(path.resolve(root, htmlTemplate), 'utf8'), scriptLoading: 'defer' }), new PreloadLibrariesPlugin(), new AppStylesheetsPlugin(), new UnusedThemeRulesPlugin()] : []),
         ...(declarations ? [new RoutesManifestPlugin(declarations)] : []),
         // Production builds are minified (webpack's default for 'production') and precompressed.
         ...(mode === 'production' ? [new PrecompressPlugin()] : []),
