@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+// @ts-expect-error: a plain ES module of the build, without type declarations
 import { withoutUnusedComponentRules } from '../webpack/unused-theme-rules.plugin.mjs';
 
 const THEME = `@layer primereact {
