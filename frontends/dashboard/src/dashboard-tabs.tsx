@@ -33,11 +33,39 @@ interface DashboardTabsProps {
   activityLoading: boolean;
 }
 
-/** The tabs with their tables and charts: drawn again only when their own data changes (PrimeReact's tables and tab bar are costly to redraw). */
-const DashboardTabs = memo(function DashboardTabs({ user, tenant, overview, activityLogs, activityLoading }: DashboardTabsProps) {
+/** The tabs and the details dialogs their rows open; drawn again only when the page's data for them changes. */
+export default memo(function DashboardTabs(props: DashboardTabsProps) {
   const [userDetails, setUserDetails] = useState<DetailsTarget | null>(null);
   const [clientDetails, setClientDetails] = useState<DetailsTarget | null>(null);
   const onOpenDetails = useCallback((target: 'client' | 'user', url: string, name: string) => (target === 'client' ? setClientDetails : setUserDetails)({ url, name }), []);
+  return (
+    <>
+      <Tabs {...props} onOpenDetails={onOpenDetails} />
+      <ActivityDetailsDialog<UserActivityDetails>
+        header="User Activity Details"
+        target={userDetails}
+        viewer={props.user}
+        failureText="Failed to load user activity details"
+        emptyText="No activity found for this user"
+        omit="user"
+        onHide={() => setUserDetails(null)}
+      />
+      <ActivityDetailsDialog<ClientEngagementDetails>
+        header="Client Engagement Details"
+        target={clientDetails}
+        viewer={props.user}
+        failureText="Failed to load client engagement details"
+        emptyText="No engagement activity found for this client"
+        figures={(details) => [{ label: 'Documents', value: details.documents }]}
+        omit="client"
+        onHide={() => setClientDetails(null)}
+      />
+    </>
+  );
+});
+
+/** The tabs with their tables and charts: drawn again only when their own data changes, not when a dialog opens (PrimeReact's tables and tab bar are costly to redraw). */
+const Tabs = memo(function Tabs({ user, tenant, overview, activityLogs, activityLoading, onOpenDetails }: DashboardTabsProps & { onOpenDetails(target: 'client' | 'user', url: string, name: string): void }) {
   const tabContent = (id: DashboardTabId) => {
     switch (id) {
       case 'overview':
@@ -51,35 +79,12 @@ const DashboardTabs = memo(function DashboardTabs({ user, tenant, overview, acti
     }
   };
   return (
-    <>
-      <PageTabView className="dashboard-tabs">
-        {dashboardTabs(user.role).map((tab) => (
-          <TabPanel key={tab.id} header={tab.label}>
-            {tabContent(tab.id)}
-          </TabPanel>
-        ))}
-      </PageTabView>
-      <ActivityDetailsDialog<UserActivityDetails>
-        header="User Activity Details"
-        target={userDetails}
-        viewer={user}
-        failureText="Failed to load user activity details"
-        emptyText="No activity found for this user"
-        omit="user"
-        onHide={() => setUserDetails(null)}
-      />
-      <ActivityDetailsDialog<ClientEngagementDetails>
-        header="Client Engagement Details"
-        target={clientDetails}
-        viewer={user}
-        failureText="Failed to load client engagement details"
-        emptyText="No engagement activity found for this client"
-        figures={(details) => [{ label: 'Documents', value: details.documents }]}
-        omit="client"
-        onHide={() => setClientDetails(null)}
-      />
-    </>
+    <PageTabView className="dashboard-tabs">
+      {dashboardTabs(user.role).map((tab) => (
+        <TabPanel key={tab.id} header={tab.label}>
+          {tabContent(tab.id)}
+        </TabPanel>
+      ))}
+    </PageTabView>
   );
 });
-
-export default DashboardTabs;
