@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { EntityType } from './directory.contracts.ts';
 import { idSchema, textSchema } from './scalars.ts';
 
 /*
@@ -134,8 +135,49 @@ export type Currency = (typeof JURISDICTION_CURRENCY)[Jurisdiction];
 export const JURISDICTION_NAMES: Record<Jurisdiction, string> = { US: 'United States', CA: 'Canada', IN: 'India', UK: 'United Kingdom', AU: 'Australia' };
 
 /**
+ * What a document is, as insights reads it from its name, its heading and its text (issue 44:
+ * a 1040's "Total income" is not a business's sales). `unclassified`: none of the others.
+ */
+export const DOCUMENT_KINDS = [
+  'wage_statement', 'contractor_payments', 'individual_tax_return', 'owner_share', 'business_tax_return',
+  'sales_tax_return', 'financial_statement', 'invoice', 'bank_statement', 'unclassified',
+] as const;
+export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
+export const DOCUMENT_KIND_LABELS: Record<DocumentKind, string> = {
+  wage_statement: 'wage statement (W-2, P60, Form 16)',
+  contractor_payments: 'payments to a contractor (1099-NEC, 1099-MISC, 1099-K)',
+  individual_tax_return: "individual's income tax return (1040, SA100, ITR)",
+  owner_share: "owner's share of a business's income (Schedule K-1)",
+  business_tax_return: "business's income tax return (1120, 1120-S, 1065, CT600)",
+  sales_tax_return: 'sales tax, GST or VAT return (GSTR-3B, VAT return, BAS)',
+  financial_statement: 'financial statement (profit and loss, income statement)',
+  invoice: 'invoice',
+  bank_statement: 'bank statement',
+  unclassified: 'other document',
+};
+
+/**
+ * The client types a registration threshold is about: businesses, a sole proprietor included;
+ * not a private individual. (Written out so the insights pages need not load the directory's
+ * contracts; the type keeps it to the directory's entity types.)
+ */
+export const BUSINESS_ENTITY_TYPES = ['sole_proprietor', 'partnership', 'c_corp', 's_corp', 'company', 'llp', 'trust'] as const satisfies readonly EntityType[];
+const ALL_ENTITY_TYPES = ['individual', ...BUSINESS_ENTITY_TYPES] as const;
+// Fails to compile when the directory gains an entity type this list does not know.
+const everyEntityType: Record<EntityType, true> = Object.fromEntries(ALL_ENTITY_TYPES.map((t) => [t, true])) as Record<(typeof ALL_ENTITY_TYPES)[number], true>;
+void everyEntityType;
+/**
+ * The documents whose figures state a business's sales: its invoices, its accounts and its
+ * business tax returns (and a document insights cannot classify, read by its labels). Not
+ * a GST, VAT or sales-tax return (whoever files one is registered already), nor a person's
+ * pay, income, share of a business or bank balance.
+ */
+export const SALES_DOCUMENT_KINDS = ['invoice', 'financial_statement', 'business_tax_return', 'unclassified'] as const satisfies readonly DocumentKind[];
+
+/**
  * One threshold: an amount in its jurisdiction's currency, for that jurisdiction's clients
- * (all their reports, or one report type's), the obligation it marks and where it comes from.
+ * (all their reports, or one report type's), the obligation it marks and where it comes from,
+ * and what it is about: the client types and document kinds whose figures count.
  */
 export interface ThresholdRule {
   jurisdiction: Jurisdiction;
@@ -145,7 +187,24 @@ export interface ThresholdRule {
   reportTypeId: number | null;
   obligation: string;
   source: string | null;
+  /** The client entity types held to it ([]: all); a client whose record names none is held to every rule. */
+  entityTypes: EntityType[];
+  /** The kinds of document whose figures count ([]: all). */
+  documentKinds: DocumentKind[];
 }
+
+/** What the default (registration) thresholds are about: a business's sales figures. */
+export const REGISTRATION_SCOPE: Pick<ThresholdRule, 'entityTypes' | 'documentKinds'> = {
+  entityTypes: [...BUSINESS_ENTITY_TYPES],
+  documentKinds: [...SALES_DOCUMENT_KINDS],
+};
+
+/** A rule saved before rules had a scope is a registration threshold, as every default is. */
+export const withScope = (rule: Omit<ThresholdRule, 'entityTypes' | 'documentKinds'> & Partial<ThresholdRule>): ThresholdRule => ({
+  ...rule,
+  entityTypes: rule.entityTypes ?? [...REGISTRATION_SCOPE.entityTypes],
+  documentKinds: rule.documentKinds ?? [...REGISTRATION_SCOPE.documentKinds],
+});
 
 /**
  * Keywords an amount must follow to count (threshold_alert) and the thresholds by
@@ -159,7 +218,7 @@ export interface InsightRuleSettings {
 }
 
 /** The registration thresholds each jurisdiction's law sets, with their sources (checked November 2026). */
-export const DEFAULT_THRESHOLDS: readonly ThresholdRule[] = [
+export const DEFAULT_THRESHOLDS: readonly ThresholdRule[] = ([
   {
     jurisdiction: 'IN', currency: 'INR', threshold: 2_000_000, reportTypeId: null,
     obligation: 'GST registration (₹20 lakh aggregate turnover; ₹40 lakh for suppliers of goods only, ₹10 lakh in special category States)',
@@ -185,7 +244,7 @@ export const DEFAULT_THRESHOLDS: readonly ThresholdRule[] = [
     obligation: 'GST/HST registration (taxable supplies over C$30,000 in four consecutive quarters: no longer a small supplier)',
     source: 'Excise Tax Act, R.S.C. 1985, c. E-15, s. 148',
   },
-];
+] as const).map(withScope);
 export const DEFAULT_KEYWORDS = ['turnover', 'gross receipts', 'total'] as const;
 export const DEFAULT_RULE_SETTINGS: InsightRuleSettings = { keywords: [...DEFAULT_KEYWORDS], defaultJurisdiction: 'IN', thresholds: [...DEFAULT_THRESHOLDS] };
 
@@ -201,16 +260,20 @@ const thresholdRuleSchema = z.object({
   reportTypeId: nullableId,
   obligation: textSchema('Obligation', 300).trim().optional(),
   source: textSchema('Source', 500).trim().nullish(),
+  entityTypes: z.array(z.enum(ALL_ENTITY_TYPES, { error: `Entity types must be among ${ALL_ENTITY_TYPES.join(', ')}` }), { error: 'entityTypes must be a list' }).max(ALL_ENTITY_TYPES.length).optional(),
+  documentKinds: z.array(z.enum(DOCUMENT_KINDS, { error: `Document kinds must be among ${DOCUMENT_KINDS.join(', ')}` }), { error: 'documentKinds must be a list' }).max(DOCUMENT_KINDS.length).optional(),
 }).transform((rule, ctx) => {
   const currency = JURISDICTION_CURRENCY[rule.jurisdiction];
   if (rule.currency !== undefined && rule.currency !== currency) {
     ctx.addIssue({ code: 'custom', message: `Thresholds for ${rule.jurisdiction} are in ${currency}` });
   }
-  return {
+  return withScope({
     jurisdiction: rule.jurisdiction, currency, threshold: rule.threshold, reportTypeId: rule.reportTypeId,
     obligation: rule.obligation || 'registration or filing threshold',
     source: rule.source || null,
-  } satisfies ThresholdRule;
+    ...(rule.entityTypes ? { entityTypes: [...new Set(rule.entityTypes)] } : {}),
+    ...(rule.documentKinds ? { documentKinds: [...new Set(rule.documentKinds)] } : {}),
+  });
 });
 
 /** PUT /api/compliance-insights/rules (Admin); one rule per jurisdiction and report type. */
@@ -221,8 +284,3 @@ export const insightRuleSettingsSchema = z.object({
   thresholds: z.array(thresholdRuleSchema, { error: 'thresholds must be a list' }).max(500).default([])
     .refine((rules) => new Set(rules.map((r) => `${r.jurisdiction}:${r.reportTypeId}`)).size === rules.length, 'Give one threshold per jurisdiction and report type'),
 });
-
-/** An amount with its currency ('₹25,00,000', '$100,000', '£90,000', 'A$75,000'). */
-export function formatMoney(amount: number, currency: Currency): string {
-  return new Intl.NumberFormat(currency === 'INR' ? 'en-IN' : 'en-US', { style: 'currency', currency, maximumFractionDigits: 2, minimumFractionDigits: 0 }).format(amount);
-}

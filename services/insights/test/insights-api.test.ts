@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { newEvent, type EventEnvelope } from '@ledgerline/kit/bus/bus.ts';
 import { CLIENT_UPSERTED } from '@ledgerline/kit/directory/directory-read-model.ts';
 import { TokenSigner } from '@ledgerline/kit/crypto/signed-token.ts';
@@ -13,7 +14,7 @@ import {
 } from '@ledgerline/contracts/compliance.contracts.ts';
 import type { Client } from '@ledgerline/contracts/directory.contracts.ts';
 import { FILE_TEXT_ASSERTION_HEADER, fileTextPath, type FileTextAssertion } from '@ledgerline/contracts/files.contracts.ts';
-import { DEFAULT_RULE_SETTINGS, INSIGHT_MESSAGES, type AnalysisResult, type ComplianceInsight, type FirmAnalysisResult, type InsightBulkResult, type InsightRuleSettings } from '@ledgerline/contracts/insights.contracts.ts';
+import { DEFAULT_RULE_SETTINGS, INSIGHT_MESSAGES, REGISTRATION_SCOPE, type AnalysisResult, type ComplianceInsight, type FirmAnalysisResult, type InsightBulkResult, type InsightRuleSettings } from '@ledgerline/contracts/insights.contracts.ts';
 
 /*
  * The insights service through the gateway: tracker items arrive as the compliance
@@ -219,7 +220,7 @@ describe('threshold_alert', () => {
       .toMatchObject({ message: 'Thresholds for UK are in GBP' });
     // A firm without an Indian rule gets no alert on its Indian clients.
     const saved = await call<InsightRuleSettings>('PUT', `/api/${ACME}/compliance-insights/rules`, tokens.admin, { keywords: ['Turnover'], thresholds: [{ jurisdiction: 'UK', threshold: 90_000, obligation: 'VAT registration' }] });
-    expect(saved.body).toEqual({ keywords: ['turnover'], defaultJurisdiction: 'IN', thresholds: [{ jurisdiction: 'UK', currency: 'GBP', threshold: 90_000, reportTypeId: null, obligation: 'VAT registration', source: null }] });
+    expect(saved.body).toEqual({ keywords: ['turnover'], defaultJurisdiction: 'IN', thresholds: [{ jurisdiction: 'UK', currency: 'GBP', threshold: 90_000, reportTypeId: null, obligation: 'VAT registration', source: null, ...REGISTRATION_SCOPE }] });
     expect((await call('GET', `/api/${ACME}/compliance-insights/rules`, tokens.cpa)).body).toEqual(saved.body);
     await analyze('admin', ids.other!);
     expect((await insightsOf('admin')).find((i) => i.fileId === fileId && i.insightType === 'threshold_alert')?.status).toBe('dismissed');
@@ -290,7 +291,7 @@ describe('reviewing and visibility', () => {
   });
 
   it('shows a CPA only the insights of the report types in their list, as files do (an insight about no type goes by its client)', async () => {
-    const gstFile = await upload('admin', ids.other!, ids.gst!, 'gst-turnover.txt', 'GSTR-3B summary\nAggregate turnover: Rs. 61,00,000\n');
+    const gstFile = await upload('admin', ids.other!, ids.gst!, 'gst-turnover.txt', 'Turnover working for GST\nAggregate turnover: Rs. 61,00,000\n');
     let alert: ComplianceInsight | undefined;
     await eventually(async () => {
       alert = (await insightsOf('admin')).find((i) => i.fileId === gstFile && i.insightType === 'threshold_alert');
@@ -393,6 +394,43 @@ describe('thresholds by the client\'s jurisdiction', () => {
     }, BUS_WAIT_MS, 200);
     await analyze('admin', ids.own!);
     expect((await insightsOf('admin')).filter((i) => i.fileId === inFile && i.insightType === 'threshold_alert')).toEqual([]);
+  });
+
+  it('an individual\'s prior-year 1040 raises no sales-tax nexus alert from its "Total income" (issue 44)', async () => {
+    const person = (await call<Client>('POST', `/api/${ACME}/clients`, tokens.platform, testClient('Eleanor Whitfield'))).body;
+    await portal.bus!.publish([newEvent(CLIENT_UPSERTED, ACME, {
+      id: person.id, name: person.name, uploadDestination: 'server', googleDriveConfigured: false, jurisdiction: 'US', entityType: 'individual',
+    })]);
+    const text = await readFile(new URL('./fixtures/documents/us-1040-2024.txt', import.meta.url), 'utf8');
+    const returnFile = await upload('admin', person.id, null, 'Whitfield 2024 return.txt', text);
+    const invoiceFile = await upload('admin', person.id, null, 'invoice.txt', 'INVOICE\nTotal $121,411.20\n');
+    await eventually(async () => {
+      await analyze('admin', person.id);
+      const files = (await call<{ id: number; processedAt: string | null }[]>('GET', `/api/${ACME}/files?limit=1000`, tokens.admin)).body;
+      expect(files.filter((f) => [returnFile, invoiceFile].includes(f.id) && f.processedAt)).toHaveLength(2);
+    }, BUS_WAIT_MS, 500);
+    await call<FirmAnalysisResult>('POST', `/api/${ACME}/compliance-insights/analyze-all`, tokens.admin);
+    // Neither the return nor (the client being a private individual) an invoice of hers.
+    expect((await insightsOf('admin', `?clientId=${person.id}`)).filter((i) => i.insightType === 'threshold_alert')).toEqual([]);
+    // Once her record says she is a sole proprietor, the invoice counts, its cents printed; the return still does not.
+    await portal.bus!.publish([newEvent(CLIENT_UPSERTED, ACME, {
+      id: person.id, name: person.name, uploadDestination: 'server', googleDriveConfigured: false, jurisdiction: 'US', entityType: 'sole_proprietor',
+    })]);
+    await eventually(async () => {
+      await analyze('admin', person.id);
+      const alerts = (await insightsOf('admin', `?clientId=${person.id}`)).filter((i) => i.insightType === 'threshold_alert');
+      expect(alerts.map((a) => [a.fileId, a.title])).toEqual([[invoiceFile, 'Total of $121,411.20 is above the US threshold of $100,000']]);
+      expect(alerts[0]!.metadata).toMatchObject({ documentKind: 'invoice' });
+    }, BUS_WAIT_MS, 500);
+  });
+
+  it('a threshold says which client types and document kinds it is about', async () => {
+    const put = (thresholds: unknown[]) => call<InsightRuleSettings & { message: string }>('PUT', `/api/${ACME}/compliance-insights/rules`, tokens.admin, { keywords: ['turnover'], thresholds });
+    const scoped = await put([{ jurisdiction: 'US', threshold: 1_000_000, entityTypes: ['c_corp', 'c_corp'], documentKinds: ['sales_tax_return'] }]);
+    expect(scoped.body.thresholds[0]).toMatchObject({ entityTypes: ['c_corp'], documentKinds: ['sales_tax_return'] });
+    expect((await put([{ jurisdiction: 'US', threshold: 1, entityTypes: ['llc'] }])).status).toBe(400);
+    expect((await put([{ jurisdiction: 'US', threshold: 1, documentKinds: ['w2'] }])).body.message).toMatch(/^Document kinds must be among wage_statement, /);
+    await call('PUT', `/api/${ACME}/compliance-insights/rules`, tokens.admin, { ...DEFAULT_RULE_SETTINGS });
   });
 });
 

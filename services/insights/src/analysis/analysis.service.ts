@@ -2,6 +2,7 @@ import { newEvent } from '@ledgerline/kit/bus/bus.ts';
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import { enqueueEvents } from '@ledgerline/kit/outbox/outbox.ts';
 import { INSIGHTS_MATCH_DETECTED, type InsightsMatchDetected } from '@ledgerline/contracts/compliance.contracts.ts';
+import type { EntityType } from '@ledgerline/contracts/directory.contracts.ts';
 import { todayIn } from '@ledgerline/contracts/firm-time-zone.ts';
 import { JURISDICTIONS, type InsightRuleSettings, type Jurisdiction } from '@ledgerline/contracts/insights.contracts.ts';
 import type { InsightStore, ReconcileResult } from '../insights/insight.store.ts';
@@ -49,9 +50,9 @@ export class AnalysisService {
     const { today, settings, reportTypeNames } = context ?? await this.#context(tx, firm);
     const items = await tracker.ofClient(tx, clientId);
     const clientFiles = await files.ofClient(tx, clientId);
-    const jurisdiction = await this.#jurisdiction(tx, clientId, settings);
+    const { jurisdiction, entityType } = await this.#client(tx, clientId, settings);
     const settledItemIds = await insights.settledItems(tx, clientId);
-    const findings = findInsights({ clientId, items, files: clientFiles, today, settings, jurisdiction, settledItemIds }, reportTypeNames);
+    const findings = findInsights({ clientId, items, files: clientFiles, today, settings, jurisdiction, entityType, settledItemIds }, reportTypeNames);
     const result = await insights.reconcile(tx, clientId, findings, new Map(clientFiles.map((f) => [f.id, f.name])));
     const byId = new Map(items.map((i) => [i.id, i]));
     const events = [];
@@ -87,10 +88,15 @@ export class AnalysisService {
     return { today, settings: await this.#deps.settings.get(db), reportTypeNames: new Map(rows.map((r) => [r.id, r.name])) };
   }
 
-  /** The client's jurisdiction as the directory announced it; a client naming none (or one unknown here) counts as the firm's default. */
-  async #jurisdiction(db: Queryable, clientId: number, settings: InsightRuleSettings): Promise<Jurisdiction> {
-    const { rows } = await db.query<{ jurisdiction: string | null }>(`SELECT jurisdiction FROM ${this.#deps.tables.clients} WHERE id = $1`, [clientId]);
+  /**
+   * The client's jurisdiction and legal form as the directory announced them; a client naming
+   * no jurisdiction (or one unknown here) counts as the firm's default.
+   */
+  async #client(db: Queryable, clientId: number, settings: InsightRuleSettings): Promise<{ jurisdiction: Jurisdiction; entityType: EntityType | null }> {
+    const { rows } = await db.query<{ jurisdiction: string | null; entityType: EntityType | null }>(
+      `SELECT jurisdiction, entity_type AS "entityType" FROM ${this.#deps.tables.clients} WHERE id = $1`, [clientId]);
     const named = rows[0]?.jurisdiction;
-    return (JURISDICTIONS as readonly string[]).includes(named ?? '') ? named as Jurisdiction : settings.defaultJurisdiction;
+    const jurisdiction = (JURISDICTIONS as readonly string[]).includes(named ?? '') ? named as Jurisdiction : settings.defaultJurisdiction;
+    return { jurisdiction, entityType: rows[0]?.entityType ?? null };
   }
 }

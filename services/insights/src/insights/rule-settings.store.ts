@@ -1,11 +1,13 @@
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
-import { DEFAULT_RULE_SETTINGS, type InsightRuleSettings } from '@ledgerline/contracts/insights.contracts.ts';
+import { DEFAULT_RULE_SETTINGS, withScope, type InsightRuleSettings } from '@ledgerline/contracts/insights.contracts.ts';
 
 /** The firm's threshold_alert settings: the saved row, else the documented defaults. */
 export class RuleSettingsStore {
   async get(db: Queryable): Promise<InsightRuleSettings> {
     const { rows } = await db.query<{ settings: InsightRuleSettings }>('SELECT settings FROM insight_rule_settings');
-    return rows[0]?.settings ?? DEFAULT_RULE_SETTINGS;
+    const saved = rows[0]?.settings;
+    // Rules saved before thresholds had a scope (issue 44) are registration thresholds, as the defaults.
+    return saved ? { ...saved, thresholds: saved.thresholds.map(withScope) } : DEFAULT_RULE_SETTINGS;
   }
 
   async save(db: Queryable, settings: InsightRuleSettings, byId: number): Promise<InsightRuleSettings> {

@@ -1,5 +1,10 @@
-import { formatMoney, JURISDICTION_NAMES, type ComplianceInsight, type InsightRuleSettings, type Jurisdiction, type ThresholdRule } from '@ledgerline/contracts/insights.contracts.ts';
-import { largestAmountNear, type DocumentFacts } from './document-facts.ts';
+import type { EntityType } from '@ledgerline/contracts/directory.contracts.ts';
+import {
+  DOCUMENT_KIND_LABELS, JURISDICTION_NAMES, type ComplianceInsight, type DocumentKind, type InsightRuleSettings, type Jurisdiction, type ThresholdRule,
+} from '@ledgerline/contracts/insights.contracts.ts';
+import { formatMoney } from '@ledgerline/contracts/money.ts';
+import { largestAmountNear, readableName, type DocumentFacts } from './document-facts.ts';
+import { documentKind } from './document-kind.ts';
 import type { PeriodKey } from './period-mentions.ts';
 import { classifiedPeriod, type ReportClassification } from './report-classification.ts';
 
@@ -48,6 +53,8 @@ export interface ClientFacts {
   settings: InsightRuleSettings;
   /** The client's jurisdiction (its record's, else the settings' default): only its thresholds apply. */
   jurisdiction: Jurisdiction;
+  /** The client's legal form, when its record names one: a threshold applies to the types it is about. */
+  entityType?: EntityType | null;
   /** 'YYYY-MM-DD' in the firm's time zone. */
   today: string;
   /** Items whose missing-document card a person acted upon or dismissed: not raised again. */
@@ -188,10 +195,27 @@ export function thresholdFor(settings: InsightRuleSettings, jurisdiction: Jurisd
   return ofJurisdiction.find((t) => t.reportTypeId !== null && t.reportTypeId === reportTypeId) ?? ofJurisdiction.find((t) => t.reportTypeId === null) ?? null;
 }
 
-function thresholdAlert(file: FileFacts, settings: InsightRuleSettings, jurisdiction: Jurisdiction, reportTypeName: string | null): Finding | null {
+/**
+ * What the file is: its text's reading, else its name's (facts read before kinds were), else
+ * what a model called it.
+ */
+export function kindOfFile(file: Pick<FileFacts, 'name' | 'facts' | 'model'>): DocumentKind {
+  const read = file.facts?.kind ?? documentKind(readableName(file.name), '');
+  if (read !== 'unclassified' || !file.model?.reportType) return read;
+  return documentKind(file.model.reportType, '');
+}
+
+/** Whether a rule is about this client and this kind of document ([] in a scope: every one). */
+export function ruleApplies(rule: ThresholdRule, entityType: EntityType | null, kind: DocumentKind): boolean {
+  const typeFits = entityType === null || rule.entityTypes.length === 0 || rule.entityTypes.includes(entityType);
+  return typeFits && (rule.documentKinds.length === 0 || rule.documentKinds.includes(kind));
+}
+
+function thresholdAlert(file: FileFacts, settings: InsightRuleSettings, jurisdiction: Jurisdiction, entityType: EntityType | null, reportTypeName: string | null): Finding | null {
   if (!file.facts) return null;
   const rule = thresholdFor(settings, jurisdiction, file.reportTypeId);
-  if (!rule) return null;
+  const kind = kindOfFile(file);
+  if (!rule || !ruleApplies(rule, entityType, kind)) return null;
   const { threshold, currency } = rule;
   const found = largestAmountNear(file.facts.amounts, settings.keywords);
   if (!found || found.amount < threshold) return null;
@@ -203,11 +227,11 @@ function thresholdAlert(file: FileFacts, settings: InsightRuleSettings, jurisdic
     insightType: 'threshold_alert',
     priority: found.amount >= 2 * threshold ? 'high' : 'medium',
     title: `${found.keyword[0]!.toUpperCase()}${found.keyword.slice(1)} of ${amount} is above the ${jurisdiction} threshold of ${limit}`,
-    description: `"${file.name}" states ${found.keyword} of ${amount}, above the ${JURISDICTION_NAMES[jurisdiction]} threshold of ${limit}${reportTypeName && rule.reportTypeId !== null ? ` for ${reportTypeName}` : ''}: ${rule.obligation}${rule.source ? ` (${rule.source})` : ''}.`,
+    description: `"${file.name}" (${DOCUMENT_KIND_LABELS[kind]}) states ${found.keyword} of ${amount}, above the ${JURISDICTION_NAMES[jurisdiction]} threshold of ${limit}${reportTypeName && rule.reportTypeId !== null ? ` for ${reportTypeName}` : ''}: ${rule.obligation}${rule.source ? ` (${rule.source})` : ''}.`,
     recommendedAction: `Check whether the client now needs ${rule.obligation.replace(/ \(.*$/, '')}, and update its compliance schedules.`,
     confidence: round2(RULES.thresholdBase + (modelSeesIt ? RULES.modelAgrees : 0)),
     fileId: file.id,
-    metadata: { amount: found.amount, keyword: found.keyword, threshold, currency, jurisdiction, reportTypeId: file.reportTypeId },
+    metadata: { amount: found.amount, keyword: found.keyword, threshold, currency, jurisdiction, reportTypeId: file.reportTypeId, documentKind: kind },
   };
 }
 
@@ -231,7 +255,7 @@ function latePattern(items: readonly TrackerItemFacts[], clientId: number, today
 
 /** Every finding about one client, at most one per subject. */
 export function findInsights(input: ClientFacts, reportTypeNames: ReadonlyMap<number, string> = new Map()): Finding[] {
-  const { items, files, settings, today, clientId, jurisdiction, settledItemIds = new Set<number>() } = input;
+  const { items, files, settings, today, clientId, jurisdiction, entityType = null, settledItemIds = new Set<number>() } = input;
   const periodsOf = new Map(files.map((f) => [f.id, filePeriods(f)]));
   const findings: Finding[] = [];
   const missingByType = new Map<number, TrackerItemFacts[]>();
@@ -250,7 +274,7 @@ export function findInsights(input: ClientFacts, reportTypeNames: ReadonlyMap<nu
   }
   for (const ofType of missingByType.values()) findings.push(missingDocuments(clientId, ofType, today));
   for (const f of files) {
-    const alert = thresholdAlert(f, settings, jurisdiction, f.reportTypeId === null ? null : (reportTypeNames.get(f.reportTypeId) ?? null));
+    const alert = thresholdAlert(f, settings, jurisdiction, entityType, f.reportTypeId === null ? null : (reportTypeNames.get(f.reportTypeId) ?? null));
     if (alert) findings.push(alert);
   }
   const late = latePattern(items, clientId, today);
