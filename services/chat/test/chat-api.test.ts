@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readFile } from 'node:fs/promises';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
+import { sampleDocument } from '@ledgerline/kit/testing/sample-documents.ts';
 import { EXCERPT_LABEL, SUMMARY_LABEL, noMatch } from '@ledgerline/kit/ai/excerpt-assistant.ts';
 import type { ActivityLog } from '@ledgerline/contracts/activity.contracts.ts';
 import { fileTextPath, type FileText } from '@ledgerline/contracts/files.contracts.ts';
@@ -38,13 +39,14 @@ beforeAll(async () => {
     ...await p.upload([...p.report('Other Client', 'Audit'), txt('other.txt', 'Other client total 66')]),
   ];
   [files.firm] = await p.upload([{ field: 'fileType', value: 'firm_document' }, txt('policy.txt', 'Firm policy total 77')]);
+  [files.w2] = await p.upload([...p.report('Own Client', 'Payroll'), txt('W-2 2025.txt', sampleDocument('us-w2-2025.txt'))]);
   [files.pdf, files.scanned, files.empty] = await p.upload([
     ...p.report('Own Client', 'Audit'),
     { file: 'statement.pdf', content: await pdfWith(['Quarterly statement', 'Closing balance 9150 EUR']) },
     { file: 'scanned-invoice.pdf', content: await readFile(new URL('../../files/test/fixtures/scanned-invoice.pdf', import.meta.url)) },
     { file: 'archive.zip', content: Buffer.from('PK\u0005\u0006'.padEnd(22, '\u0000'), 'latin1') },
   ]);
-  await p.extracted(files.invoice!, files.payroll!, files.other!, files.firm!, files.pdf!, files.scanned!, files.empty!);
+  await p.extracted(files.invoice!, files.payroll!, files.other!, files.firm!, files.w2!, files.pdf!, files.scanned!, files.empty!);
 }, 180_000);
 
 afterAll(async () => { await p?.portal.stop(); });
@@ -120,6 +122,18 @@ describe('asking about a file (no model configured: excerpt mode)', () => {
     expect(summary).toMatch(/### Most central sentences\n\n\*\*invoice\.txt, lines? \d+/);
     expect(summary).toContain('billed at the agreed rate');
     expect(summary).not.toContain('Payment due by 31 March'); // not the previous answer's quote
+  });
+
+  it('on a W-2, answers the box asked for first, as a label–value pair, and summarises the form with Box 1 and Box 2 (issue 44)', async () => {
+    const r = await ask('admin', files.w2!, 'How much federal income tax was withheld, and what are the Box 12 codes?');
+    const answer = r.body.assistantMessage.content;
+    const [first, ...rest] = answer.slice(EXCERPT_LABEL.length).trim().split(/\n\n(?=\*\*)/);
+    expect(first).toBe('**W-2 2025.txt, line 19:**\n\n- Box 2\\, Federal income tax withheld\\: 19\\,872\\.16\n\n> 2 Federal income tax withheld 19\\,872\\.16');
+    expect(rest.join('\n')).toContain('> 12a See instructions for box 12\n> D 6\\,000\\.00');
+    const summary = (await followUp('admin', r.body.session.id, 'Summarise this document')).body.assistantMessage.content;
+    expect(summary).toContain('### Form boxes');
+    expect(summary).toContain('- Box 1\\, Wages\\, tips\\, other compensation\\: 142\\,650\\.00 (**W-2 2025.txt**, line 18)');
+    expect(summary).toContain('- Box 2\\, Federal income tax withheld\\: 19\\,872\\.16 (**W-2 2025.txt**, line 19)');
   });
 
   it('says who answers: no model configured here', async () => {

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { newEvent, type EventEnvelope } from '@ledgerline/kit/bus/bus.ts';
 import { CLIENT_UPSERTED } from '@ledgerline/kit/directory/directory-read-model.ts';
 import { TokenSigner } from '@ledgerline/kit/crypto/signed-token.ts';
 import { TENANT_HEADER } from '@ledgerline/kit/service-module.ts';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
+import { sampleDocument } from '@ledgerline/kit/testing/sample-documents.ts';
 import { startOpenAiStandIn, type OpenAiStandIn } from '@ledgerline/kit/testing/openai-stand-in.ts';
 import { apiClient, createSignedInUser, startTestPortal, testClient } from '@ledgerline/server/portal-harness.ts';
 import type { RunningPortal } from '@ledgerline/server/portal.ts';
@@ -401,7 +401,7 @@ describe('thresholds by the client\'s jurisdiction', () => {
     await portal.bus!.publish([newEvent(CLIENT_UPSERTED, ACME, {
       id: person.id, name: person.name, uploadDestination: 'server', googleDriveConfigured: false, jurisdiction: 'US', entityType: 'individual',
     })]);
-    const text = await readFile(new URL('./fixtures/documents/us-1040-2024.txt', import.meta.url), 'utf8');
+    const text = sampleDocument('us-1040-2024.txt');
     const returnFile = await upload('admin', person.id, null, 'Whitfield 2024 return.txt', text);
     const invoiceFile = await upload('admin', person.id, null, 'invoice.txt', 'INVOICE\nTotal $121,411.20\n');
     await eventually(async () => {

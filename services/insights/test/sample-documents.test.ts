@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { readFileSync } from 'node:fs';
+import { sampleDocument, type SampleDocument } from '@ledgerline/kit/testing/sample-documents.ts';
 import type { EntityType } from '@ledgerline/contracts/directory.contracts.ts';
 import { DEFAULT_RULE_SETTINGS, REGISTRATION_SCOPE, withScope, type DocumentKind, type InsightType, type Jurisdiction } from '@ledgerline/contracts/insights.contracts.ts';
 import { formatMoney } from '@ledgerline/contracts/money.ts';
@@ -9,7 +9,7 @@ import { findInsights, type FileFacts, type TrackerItemFacts } from '../src/rule
 import { periodKeyOf } from '../src/rules/period-mentions.ts';
 
 /*
- * Issue 44: realistic US, UK, Indian and Australian documents (test/fixtures/documents), each
+ * Issue 44: realistic US, UK, Indian and Australian documents (the kit's testing/sample-documents), each
  * as a client of the firm would upload it, and the insights each must and must not raise.
  * A registration threshold (US sales-tax nexus, GST, VAT) is about a business's sales: never
  * an individual's income on a tax return, a wage statement, a shareholder's K-1, a bank
@@ -18,7 +18,7 @@ import { periodKeyOf } from '../src/rules/period-mentions.ts';
 
 const REPORT_TYPE = 7;
 const TODAY = '2027-04-30';
-const fixture = (file: string): string => readFileSync(new URL(`./fixtures/documents/${file}`, import.meta.url), 'utf8');
+const fixture = (file: string): string => sampleDocument(file as SampleDocument);
 
 interface Sample {
   file: string;

@@ -15,9 +15,11 @@ import type { ChatSessionStore } from './chat-session.store.ts';
 
 /** What the product asks of a model; the file's name and text travel only as data. */
 export const CHAT_INSTRUCTIONS = 'Answer the question about the document in the data block, for a member of an accounting firm or their client. Be concise and use Markdown for lists and tables.';
-/** An excerpt answer quotes the matching lines of the best passages. */
-const EXCERPT_PASSAGES = 3;
-const EXCERPT_LINES = 8;
+/**
+ * An excerpt answer picks its lines (and a form's boxes) from the passages that match the
+ * question best: enough of them that a whole form (a W-2 is three) is read at once.
+ */
+const EXCERPT_PASSAGES = 8;
 /** Without a model, a summary reads the document up to this many passages (about 1.2 MB of text). */
 const SUMMARY_PASSAGES = 2000;
 
@@ -133,7 +135,7 @@ export class ChatService {
       ? await this.#passages.leading(db, file.file.id, SUMMARY_PASSAGES)
       // Quotes match this question's words only: mixed with the one before, a question
       // matching nothing would quote the previous answer again as if it answered it.
-      : await this.#passages.rankLines(db, file.file.id, question, EXCERPT_PASSAGES, EXCERPT_LINES);
+      : await this.#passages.rank(db, file.file.id, question, EXCERPT_PASSAGES);
     const turns: AiTurn[] = history.map((m) => ({ role: m.role, content: m.content }));
     const answer = await this.#assistant.answer(
       { instructions: CHAT_INSTRUCTIONS, documents: [{ name, passages }], history: turns, question, summarise },

@@ -1,16 +1,18 @@
 import type { AiAnswer, AiAssistant, AiPassage, AiQuestion, AnswerOptions } from './ai-assistant.ts';
+import { rankExcerpts, type RankedQuote } from './excerpt-ranking.ts';
 import { extractiveSummary, type NumberedLine } from './extractive-summary.ts';
 import type { FirmRateLimit } from './firm-rate-limit.ts';
+import { describeField, type FieldNoun, type FormField } from './form-fields.ts';
 
-/** Passages (or lines) quoted in one answer, and the longest a quote may be. */
-const QUOTED_PASSAGES = 8;
+/** Lines (or a form's boxes) quoted in one answer, and the longest a quote may be. */
+const QUOTED_LINES = 8;
 const QUOTE_MAX_CHARS = 1200;
 
-export const EXCERPT_LABEL = 'No language model is configured, so this answer quotes the passages of the document that best match your question.';
-export const SUMMARY_LABEL = 'No language model is configured, so this is an extractive summary: the document\'s opening, its headings and its most central sentences, quoted as written with their line numbers.';
-export const SUMMARY_SECTIONS = { opening: 'Opening', headings: 'Headings', central: 'Most central sentences' } as const;
+export const EXCERPT_LABEL = 'No language model is configured, so this answer quotes the lines of the document that best match your question, the best match first.';
+export const SUMMARY_LABEL = 'No language model is configured, so this is an extractive summary: the document\'s opening, a form\'s boxes with their values, its headings and its most central sentences, quoted as written with their line numbers.';
+export const SUMMARY_SECTIONS = { opening: 'Opening', fields: 'Form boxes', headings: 'Headings', central: 'Most central sentences' } as const;
 export const noMatch = (name: string): string =>
-  `No language model is configured, and no passage of "${name}" matches the words of your question. Try words that appear in the document.`;
+  `No language model is configured, and no passage of "${escapeMarkdown(name)}" matches the words of your question. Try words that appear in the document.`;
 
 /**
  * The embedded default (DESIGN §1: no model configured): the best-ranked passages,
@@ -33,21 +35,37 @@ export class ExcerptAssistant implements AiAssistant {
   }
 }
 
+/**
+ * The lines (and a form's boxes) that answer the question, best first: a box is said as
+ * "Box 2, Federal income tax withheld: 19,872.16" above the lines it is read from.
+ */
 function excerpts(q: AiQuestion): string {
-  const parts = q.documents.map((d) => {
-    const best = d.passages.slice(0, QUOTED_PASSAGES).sort((a, b) => a.line - b.line);
-    return best.length ? quoteAll(d.name, mergeAdjacent(best)) : noMatch(d.name);
-  });
-  return q.documents.some((d) => d.passages.length) ? `${EXCERPT_LABEL}\n\n${parts.join('\n\n')}` : parts.join('\n\n');
+  const ranked = q.documents.map((d) => ({ name: d.name, ...rankExcerpts(q.question, d.passages, QUOTED_LINES) }));
+  const parts = ranked.map((d) => (d.quotes.length ? d.quotes.map((quote) => rankedQuote(d.name, quote, d.noun)).join('\n\n') : noMatch(d.name)));
+  return ranked.some((d) => d.quotes.length) ? `${EXCERPT_LABEL}\n\n${parts.join('\n\n')}` : parts.join('\n\n');
 }
 
-/** Each document's opening, headings and central sentences, each section quoted like an excerpt. */
+function rankedQuote(name: string, q: RankedQuote, noun: FieldNoun): string {
+  const where = { line: q.line, lastLine: q.lastLine, text: q.text };
+  return `**${escapeMarkdown(name)}, ${whereOf(where)}:**\n\n${q.fields.length ? `${fieldList(q.fields, noun)}\n\n` : ''}${quote(q.text)}`;
+}
+
+/**
+ * Boxes as a list of text ('Box 2, Federal income tax withheld: 19,872.16'): a document's
+ * words, never markup; with the file's name, each says its lines.
+ */
+const fieldList = (fields: readonly FormField[], noun: FieldNoun, file?: string): string =>
+  fields.map((f) => `- ${asText(describeField(f, noun))}${file ? ` (${file}, ${whereOf({ line: f.line, lastLine: f.lastLine, text: '' })})` : ''}`).join('\n');
+
+/** Each document's opening, a form's boxes, headings and central sentences, each section quoted like an excerpt. */
 function summaries(q: AiQuestion): string {
   const parts = q.documents.map((d) => {
     const summary = extractiveSummary(d.passages);
     return (Object.keys(SUMMARY_SECTIONS) as (keyof typeof SUMMARY_SECTIONS)[])
       .filter((section) => summary[section].length)
-      .map((section) => `### ${SUMMARY_SECTIONS[section]}\n\n${quoteAll(d.name, mergeAdjacent(summary[section].map(asPassage)))}`)
+      .map((section) => `### ${SUMMARY_SECTIONS[section]}\n\n${section === 'fields'
+        ? fieldList(summary.fields, summary.noun, `**${escapeMarkdown(d.name)}**`)
+        : quoteAll(d.name, mergeAdjacent(summary[section].map(asPassage)))}`)
       .join('\n\n');
   });
   return `${SUMMARY_LABEL}\n\n${parts.join('\n\n')}`;
@@ -73,9 +91,9 @@ function mergeAdjacent(passages: AiPassage[]): Quote[] {
   return out;
 }
 
-const where = (q: Quote) => (q.lastLine > q.line ? `lines ${q.line}–${q.lastLine}` : `line ${q.line}`);
+const whereOf = (q: Quote) => (q.lastLine > q.line ? `lines ${q.line}–${q.lastLine}` : `line ${q.line}`);
 const quoteAll = (name: string, quotes: Quote[]): string =>
-  quotes.map((q) => `**${escapeMarkdown(name)}, ${where(q)}:**\n\n${quote(q.text)}`).join('\n\n');
+  quotes.map((q) => `**${escapeMarkdown(name)}, ${whereOf(q)}:**\n\n${quote(q.text)}`).join('\n\n');
 
 /**
  * A Markdown block quote of the passage as it is written (cut, never rephrased), shown as

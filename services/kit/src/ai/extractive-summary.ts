@@ -1,4 +1,5 @@
 import type { AiPassage } from './ai-assistant.ts';
+import { fieldNoun, formFields, type FieldNoun, type FormField } from './form-fields.ts';
 
 /** A line of the document as it is written, with its 1-based number. */
 export interface NumberedLine { line: number; text: string }
@@ -10,17 +11,23 @@ export interface ExtractiveSummary {
   headings: NumberedLine[];
   /** The sentences sharing most words with the rest of the document, in document order. */
   central: NumberedLine[];
+  /** A form's first boxes with their values (a W-2's Box 1 and Box 2 first), in document order; [] for a document that is not a form. */
+  fields: FormField[];
+  /** What the form calls its boxes. */
+  noun: FieldNoun;
 }
 
 const OPENING_LINES = 3;
 const MAX_HEADINGS = 8;
 const CENTRAL_SENTENCES = 5;
+/** A form's boxes listed in its summary. */
+const SUMMARY_FIELDS = 12;
 const HEADING_MAX_CHARS = 70;
 /** A sentence shorter than this says too little to stand for the document. */
 const SENTENCE_MIN_WORDS = 5;
 
 /** Words that carry no topic: they would make every long sentence look central. */
-const STOP_WORDS = new Set(('the and for are but not you all any can had her was one our out has have him his how its may new now '
+export const STOP_WORDS: ReadonlySet<string> = new Set(('the and for are but not you all any can had her was one our out has have him his how its may new now '
   + 'who did get let say she too use with this that from they will would there their what which when were been into than then them '
   + 'these those each other such only also over under about after before your more most some very just per shall must should could').split(' '));
 
@@ -61,7 +68,11 @@ const termsOf = (text: string): Set<string> =>
 export function extractiveSummary(passages: readonly AiPassage[]): ExtractiveSummary {
   const lines = linesOf(passages);
   const opening = lines.slice(0, OPENING_LINES);
-  const taken = new Set(opening.map((l) => l.line));
+  const allFields = formFields(lines);
+  const fields = allFields.slice(0, SUMMARY_FIELDS);
+  const noun = fieldNoun(lines.map((l) => l.text).join('\n'));
+  // A form's boxes are listed with their values; they are not its central sentences too.
+  const taken = new Set([...opening.map((l) => l.line), ...allFields.flatMap((f) => [f.line, f.lastLine])]);
   const headings = lines.filter((l) => !taken.has(l.line) && isHeading(l.text)).slice(0, MAX_HEADINGS);
   headings.forEach((h) => taken.add(h.line));
 
@@ -82,5 +93,5 @@ export function extractiveSummary(passages: readonly AiPassage[]): ExtractiveSum
     .slice(0, CENTRAL_SENTENCES)
     .sort((a, b) => a.order - b.order)
     .map(({ line, text }) => ({ line, text }));
-  return { opening, headings, central };
+  return { opening, headings, central, fields, noun };
 }

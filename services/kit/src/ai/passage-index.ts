@@ -79,11 +79,6 @@ export interface PassageIndex {
   version(db: Queryable, sourceId: number): Promise<string | null>;
   /** The source's passages best matching the question, best first (none match: empty). */
   rank(db: Queryable, sourceId: number, question: string, limit: number): Promise<RankedPassage[]>;
-  /**
-   * The lines that match the question within its best `passages` passages (at most
-   * `limit`), best passage first: what an answer quotes.
-   */
-  rankLines(db: Queryable, sourceId: number, question: string, passages: number, limit: number): Promise<RankedPassage[]>;
   /** The source's first passages in document order (context for questions about the whole document). */
   leading(db: Queryable, sourceId: number, limit: number): Promise<AiPassage[]>;
   /** Forgets a source (e.g. the file was deleted). */
@@ -155,25 +150,6 @@ export function createPassageIndex(service: string): PassageIndex {
          ORDER BY rank DESC, p.ordinal
          LIMIT $3`,
         [sourceId, question, limit],
-      );
-      return r.rows.map((row) => ({ line: row.line, text: row.content, rank: Number(row.rank) }));
-    },
-
-    async rankLines(db, sourceId, question, top, limit) {
-      const r = await db.query<{ line: number; content: string; rank: number }>(
-        `WITH ${QUESTION_QUERY},
-         top AS (
-           SELECT p.line, p.content, ts_rank(p.vector, q.query, 1) AS rank, p.ordinal
-           FROM ${passages} p, q
-           WHERE p.source_id = $1 AND q.query IS NOT NULL AND p.vector @@ q.query
-           ORDER BY rank DESC, p.ordinal LIMIT $3
-         )
-         SELECT (top.line + l.n - 1)::int AS line, l.text AS content, top.rank
-         FROM top, q, unnest(string_to_array(top.content, E'\\n')) WITH ORDINALITY AS l(text, n)
-         WHERE to_tsvector('${TEXT_SEARCH_CONFIG}', l.text) @@ q.query
-         ORDER BY top.rank DESC, top.ordinal, ts_rank(to_tsvector('${TEXT_SEARCH_CONFIG}', l.text), q.query, 1) DESC, l.n
-         LIMIT $4`,
-        [sourceId, question, top, limit],
       );
       return r.rows.map((row) => ({ line: row.line, text: row.content, rank: Number(row.rank) }));
     },

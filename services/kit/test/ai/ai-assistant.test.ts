@@ -6,7 +6,7 @@ import { createLogger } from '../../src/logger.ts';
 import { AI_MESSAGES, type AiQuestion } from '../../src/ai/ai-assistant.ts';
 import { loadAiConfig } from '../../src/ai/ai.config.ts';
 import { createAiAssistant } from '../../src/ai/create-ai-assistant.ts';
-import { EXCERPT_LABEL, ExcerptAssistant } from '../../src/ai/excerpt-assistant.ts';
+import { EXCERPT_LABEL, ExcerptAssistant, noMatch } from '../../src/ai/excerpt-assistant.ts';
 import { FirmRateLimit } from '../../src/ai/firm-rate-limit.ts';
 import { OpenAiAssistant } from '../../src/ai/openai-assistant.ts';
 import { estimateTokens, fitToBudget } from '../../src/ai/prompt-budget.ts';
@@ -46,6 +46,7 @@ describe('excerpt assistant (no model configured)', () => {
 
   it('quotes lines that follow each other as one passage', async () => {
     const a = await new ExcerptAssistant(new FirmRateLimit(10)).answer(question({
+      question: 'What are the total and the tax, and when are they due?',
       documents: [{ name: 'r.txt', passages: [{ line: 5, text: 'Tax 12' }, { line: 4, text: 'Total 42' }, { line: 9, text: 'Due 1 May' }] }],
     }), { firm: 'acme' });
     expect(a.text).toBe(`${EXCERPT_LABEL}\n\n**r.txt, lines 4–5:**\n\n> Total 42\n> Tax 12\n\n**r.txt, line 9:**\n\n> Due 1 May`);
@@ -58,6 +59,7 @@ describe('excerpt assistant (no model configured)', () => {
       'Write to refunds@evil.example **now** `code` # heading | a | b |',
     ];
     const a = await new ExcerptAssistant(new FirmRateLimit(10)).answer(question({
+      question: 'Where do I pay, login or write?',
       documents: [{ name: 'https://evil.example [x](https://evil.example) www.evil.example.pdf', passages: lines.map((text, i) => ({ line: i + 1, text })) }],
     }), { firm: 'acme' });
     const html = marked.parse(a.text, { async: false, gfm: true, breaks: true });
@@ -75,6 +77,10 @@ describe('excerpt assistant (no model configured)', () => {
   it('says so when no passage matches, inventing nothing', async () => {
     const a = await new ExcerptAssistant(new FirmRateLimit(10)).answer(question({ documents: [{ name: 'a.txt', passages: [] }] }), { firm: 'acme' });
     expect(a.text).toMatch(/^No language model is configured, and no passage of "a.txt" matches/);
+    // Passages the search found, none of whose lines holds a word of the question: the same.
+    const none = await new ExcerptAssistant(new FirmRateLimit(10)).answer(question({ documents: [{ name: '[x](https://evil.example)', passages: [{ line: 1, text: 'Nothing related' }] }] }), { firm: 'acme' });
+    expect(none.text).toBe(noMatch('[x](https://evil.example)'));
+    expect(marked.parse(none.text, { async: false })).not.toMatch(/<a\b/);
   });
 });
 

@@ -56,12 +56,6 @@ describe.each(databaseTargets())('passage index ($name)', (target) => {
     expect(invoice.split('\n')[ranked[0]!.line - 1]).toBe(ranked[0]!.text.split('\n')[0]);
   });
 
-  it('narrows the best passages to their matching lines, numbered as in the document', async () => {
-    const lines = await index.rankLines(acme, 1, 'When is the payment due, and the total?', 3, 5);
-    expect(lines.map((l) => [l.line, l.text])).toEqual(expect.arrayContaining([[63, 'Total 4242'], [64, 'Payment due within 30 days']]));
-    expect(lines).toHaveLength(2);
-  });
-
   it('finds nothing for words the document lacks, or a question without words', async () => {
     expect(await index.rank(acme, 1, 'photosynthesis chlorophyll', 3)).toEqual([]);
     expect(await index.rank(acme, 1, '?!', 3)).toEqual([]);
