@@ -5,7 +5,7 @@ import { DEFAULT_RULE_SETTINGS, REGISTRATION_SCOPE, withScope, type DocumentKind
 import { formatMoney } from '@ledgerline/contracts/money.ts';
 import { documentFacts, figureMeasure } from '../src/rules/document-facts.ts';
 import { documentKind } from '../src/rules/document-kind.ts';
-import { findInsights, type FileFacts, type TrackerItemFacts } from '../src/rules/find-insights.ts';
+import { findInsights, kindOfFile, type FileFacts, type TrackerItemFacts } from '../src/rules/find-insights.ts';
 import { periodKeyOf } from '../src/rules/period-mentions.ts';
 
 /*
@@ -115,6 +115,18 @@ describe('a threshold applies only to what it is about', () => {
     const sale: FileFacts = { ...file, facts: invoice };
     expect(findInsights({ clientId: 1, items: [], files: [sale], settings: DEFAULT_RULE_SETTINGS, today: TODAY, jurisdiction: 'US', entityType: 'company' })[0]?.title)
       .toBe('Total of $121,411.20 is above the US threshold of $100,000');
+  });
+
+  it('asks a model what a document is only when its name and text do not say', () => {
+    const model = { reportType: 'Form 1040 (U.S. Individual Income Tax Return)', period: null, filed: null, amounts: [] };
+    const facts = documentFacts('scan 0041.pdf', 'Total 121,411.20');
+    expect(kindOfFile({ name: 'scan 0041.pdf', facts, model })).toBe('individual_tax_return');
+    expect(kindOfFile({ name: 'scan 0041.pdf', facts, model: null })).toBe('unclassified');
+    expect(kindOfFile({ name: 'Invoice 17.pdf', facts: documentFacts('Invoice 17.pdf', 'Total 5'), model })).toBe('invoice');
+    // Facts read before kinds were: the name decides.
+    expect(kindOfFile({ name: 'Form W-2 2025.pdf', facts: { ...facts, kind: undefined }, model: null })).toBe('wage_statement');
+    const file: FileFacts = { id: 1, name: 'scan 0041.pdf', reportTypeId: null, isReport: true, facts, namePeriods: [], nameFiling: false, model };
+    expect(findInsights({ clientId: 1, items: [], files: [file], settings: DEFAULT_RULE_SETTINGS, today: TODAY, jurisdiction: 'US', entityType: null })).toEqual([]);
   });
 
   it('knows a 1040 by its body when its title is cut off', () => {

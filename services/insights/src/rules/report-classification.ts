@@ -20,7 +20,7 @@ export const CLASSIFY_INSTRUCTIONS = [
   'Classify the document as a statutory compliance report.',
   'Reply with one JSON object and nothing else, exactly of this shape:',
   '{"reportType": string or null, "period": {"start": "YYYY-MM-DD", "end": "YYYY-MM-DD"} or null, "filed": true, false or null, "amounts": [{"label": string, "amount": number}]}',
-  'reportType: the return or report it is (e.g. "GSTR-3B", "TDS Return"). period: the first and last day of the period it reports on.',
+  'reportType: the return, form or document it is, as its title names it (e.g. "GSTR-3B", "TDS Return", "Form 1040", "Form W-2", "Schedule K-1", "Invoice", "Bank statement"). period: the first and last day of the period it reports on.',
   'filed: true when it is proof of filing (an acknowledgement, an ARN, a filing receipt), false when it is a draft or working paper.',
   'amounts: totals it states (turnover, gross receipts, tax payable), as plain numbers in the document\'s currency.',
 ].join('\n');
