@@ -163,9 +163,9 @@ export const DOCUMENT_KIND_LABELS: Record<DocumentKind, string> = {
  */
 export const BUSINESS_ENTITY_TYPES = ['sole_proprietor', 'partnership', 'c_corp', 's_corp', 'company', 'llp', 'trust'] as const satisfies readonly EntityType[];
 const ALL_ENTITY_TYPES = ['individual', ...BUSINESS_ENTITY_TYPES] as const;
-// Fails to compile when the directory gains an entity type this list does not know.
-const everyEntityType: Record<EntityType, true> = Object.fromEntries(ALL_ENTITY_TYPES.map((t) => [t, true])) as Record<(typeof ALL_ENTITY_TYPES)[number], true>;
-void everyEntityType;
+type NoneLeftOut<Missing extends never> = Missing;
+/** Compiles only while the list above holds every entity type of the directory. */
+export type EveryEntityTypeListed = NoneLeftOut<Exclude<EntityType, (typeof ALL_ENTITY_TYPES)[number]>>;
 /**
  * The documents whose figures state a business's sales: its invoices, its accounts and its
  * business tax returns (and a document insights cannot classify, read by its labels). Not

@@ -14,8 +14,8 @@ import { fieldNoun, formFields, type FieldNoun, type FormField } from './form-fi
  * question asking "when" counts a line stating a date the same.
  */
 
-/** A quote worth at least this share of the best one's score is kept. */
-const KEEP_SHARE = 0.34;
+/** A quote worth at least half the best one's score is kept: the W-2's Box 2 and 12a/12b, not every line saying "tax". */
+const KEEP_SHARE = 0.5;
 /**
  * BM25's constants: how fast a repeated word stops counting (the usual 1.2), and how much a
  * unit's length matters: less than for whole documents (0.75), as lines are short and a

@@ -34,10 +34,12 @@ const FIELD = new RegExp(String.raw`\s*(?:[Bb]ox\s+)?(${BOX})\s+(\p{L}[^\n]*?)\s
 /** A 1040's sub-line after a field: 'b Taxable interest 2b 1,214.33' is box 2b. */
 const SUB_FIELD = new RegExp(String.raw`\s+([a-z])\s+(\p{L}[^\n]*?)\s+(\d{1,2}\1)\s+(${MONEY})${AFTER_VALUE}`, 'uy');
 /**
- * A whole line 'box label value' whose value is a plain number or a short code ('G2 Export
- * sales 0'); not a reference to another box ('See instructions for box 12').
+ * A whole line 'box label value' whose value is a small plain number or a short code ('G2
+ * Export sales 0', 'Box 8 ... EU Member States 0'); not a reference to another box ('See
+ * instructions for box 12'), nor an address ('88 Prospect Park West, Apt 4C, Brooklyn, NY
+ * 11215': a label with a comma, a five-digit number).
  */
-const LAST_VALUE_FIELD = new RegExp(String.raw`^\s*(?:[Bb]ox\s+)?(${BOX})\s+(\p{L}.*?)\s+(?:\1\s+)?(?<!\b(?:[Bb]ox(?:es)?|[Ll]ines?)\s+)(\d+|[A-Z]{1,3})\s*$`, 'u');
+const LAST_VALUE_FIELD = new RegExp(String.raw`^\s*(?:[Bb]ox\s+)?(${BOX})\s+(\p{L}[^,]*?)\s+(?:\1\s+)?(?<!\b(?:[Bb]ox(?:es)?|[Ll]ines?)\s+)(\d{1,4}|[A-Z]{1,3})\s*$`, 'u');
 /** A label on its own line, its value on the next; a W-2's lettered boxes too ('b Employer identification number (EIN)' / '13-4567890'). */
 const LABEL_ONLY = new RegExp(String.raw`^\s*(?:[Bb]ox\s+)?(${BOX}|[a-f](?=\s+\p{Lu}))\s+(\p{L}.*?)\s*$`, 'u');
 

@@ -122,6 +122,12 @@ describe("a form's boxes as label–value pairs", () => {
     ]));
   });
 
+  it('takes no address for a box: "88 Prospect Park West, ... NY 11215" is the employee\'s street', () => {
+    expect(fieldsOf('us-w2-2025.txt').filter((f) => f.startsWith('Box 88'))).toEqual([]);
+    expect(formFields(linesOf(splitPassages('G1 Total sales 82,500\nG2 Export sales 0\nG3 Other GST-free sales 0\n2 George Street, Sydney NSW 2000\n12 Main Street Springfield 62701')))
+      .map((f) => f.box)).toEqual(['G1', 'G2', 'G3']);
+  });
+
   it('leaves numbered prose alone: a document with fewer than three boxes is not a form', () => {
     expect(formFields(linesOf(splitPassages('1. Revenue\n12 months of consulting revenue 120,000.00\nThe weather was fine.')))).toEqual([]);
     expect(fieldsOf('us-bank-statement-2026-10.txt')).toEqual([]);
