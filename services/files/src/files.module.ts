@@ -14,6 +14,7 @@ import { startContentExtraction } from './content/content-extraction.consumer.ts
 import { createTextExtractor } from './extraction/text-extractor.ts';
 import { followClientDeletions } from './files/client-files.consumer.ts';
 import { followFileContext } from './files/file-context.consumer.ts';
+import { readableDocuments } from './files/readable-documents.ts';
 import { DirectoryLookup } from '@ledgerline/kit/directory/directory-lookup.ts';
 import { FileService, type PublicLinkClaims } from './files/file.service.ts';
 import { FileStore } from './files/file.store.ts';
@@ -75,6 +76,7 @@ export const filesModule: ServiceModule = {
 
     return {
       api,
+      portability: { ...filesPortability, readable: readableDocuments({ blobs, tables: directory.tables }) },
       routers: [
         createPublicFilesRouter({ api, tenants, files, service, blobs }),
         createFilesRouter({ api, tokens: deps.tokens, tenants, files, service, uploads, blobs, directoryTables: directory.tables, directory: directoryLookup }),

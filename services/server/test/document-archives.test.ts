@@ -10,7 +10,8 @@ import type { RunningPortal } from '../src/portal.ts';
 /*
  * What a firm hands over (docs/running/backup-restore.md "One client's documents"): a
  * client's ZIP groups reports by tax year and report type and names the request item each
- * file answered.
+ * file answered; the firm's readable copy (docs/using/firm-export.md) gives users, clients
+ * and tasks as CSV and every client's documents laid out the same way.
  */
 type Portal = RunningPortal & { gatewayUrl: string; adminToken: string };
 let portal: Portal;
@@ -38,6 +39,7 @@ async function upload(path: string, fields: Record<string, string>, name: string
 const archive = (clientId: number, token: string) =>
   fetch(`${portal.gatewayUrl}${T(`/files/clients/${clientId}/archive`)}`, { headers: { authorization: `Bearer ${token}` } });
 const csvLines = (csv: Buffer) => csv.toString().trimEnd().split('\r\n');
+const readable = (path: string, token: string) => fetch(`${portal.gatewayUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
 
 beforeAll(async () => {
   portal = await startTestPortal({ GATEWAY_RATE_LIMIT_PER_MINUTE: '1000000' });
@@ -67,6 +69,10 @@ beforeAll(async () => {
   // A report uploaded directly, and a company document.
   await upload(T('/files'), { fileType: 'report', clientId: String(ids.client), reportTypeId: String(ids.vat) }, 'ledger.txt', 'Ledger');
   await upload(T('/files'), { fileType: 'company_document', clientId: String(ids.client) }, 'incorporation.txt', 'Certificate');
+  await upload(T('/files'), { fileType: 'firm_document' }, 'engagement-terms.txt', 'Our terms');
+  await created(T('/tasks'), { title: 'Chase VAT papers', clientIds: [ids.client], priority: 'high', dueDate: '2027-01-15' });
+  // The other firm has a client of its own.
+  await created(`/api/${OTHER}/clients`, testClient('Hudson Bakery'), tokens.otherAdmin);
 }, 180_000);
 
 afterAll(async () => {
@@ -108,4 +114,59 @@ describe('a client\'s ZIP', () => {
     expect((await archive(ids.client!, tokens.dta)).status).toBe(403);
     expect((await archive(ids.client!, tokens.otherAdmin)).status).toBe(403);
   });
+});
+
+describe('the firm\'s readable copy', () => {
+  it('gives an Admin users, clients, report types and tasks as CSV and each client\'s documents as in the client\'s ZIP', async () => {
+    // After the client's ZIP above: the files service knows the request items by now.
+    const r = await readable(T('/export/readable'), tokens.admin);
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toBe('application/zip');
+    expect(r.headers.get('content-disposition')).toContain(`${FIRM}-${todayIn(ZONE)}-readable.zip`);
+    const entries = unzip(Buffer.from(await r.arrayBuffer()));
+    const thisYear = taxYearOf(todayIn(ZONE), 'UK').label;
+    expect(Object.keys(entries)).toEqual([
+      'README.txt', 'users.csv', 'clients.csv', 'report-types.csv',
+      `documents/Thames Joinery/Reports/${thisYear}/VAT Return/ledger.txt`,
+      `documents/Thames Joinery/Reports/${thisYear}/No report type/lease.txt`,
+      'documents/Thames Joinery/Reports/2025-26/VAT Return/invoices.txt',
+      'documents/Thames Joinery/Company documents/incorporation.txt',
+      'documents/Thames Joinery/index.csv',
+      'documents/Firm documents/engagement-terms.txt',
+      'tasks.csv',
+    ]);
+    expect(entries['documents/Thames Joinery/Reports/2025-26/VAT Return/invoices.txt']!.toString()).toBe('Sales invoices April 2025 to March 2026');
+    expect(csvLines(entries['documents/Thames Joinery/index.csv']!)).toContainEqual(
+      expect.stringMatching(/^Reports\/2025-26\/VAT Return\/invoices\.txt,invoices\.txt,report,VAT Return,.*,2025-26,2025-26,VAT Return — 2025-26,Sales invoices$/));
+    const users = csvLines(entries['users.csv']!);
+    expect(users[0]).toBe('id,username,full name,email,role,client ids,report type ids,created at,last sign-in');
+    expect(users.slice(1).map((u) => u.split(',').slice(1, 3))).toEqual([[`adm_${suffix}`, 'Ada Admin'], [`dta_${suffix}`, 'Dan Dta']]);
+    // No credentials in it.
+    expect(entries['users.csv']!.toString()).not.toMatch(/argon2|\$2[aby]\$/);
+    const clients = csvLines(entries['clients.csv']!);
+    expect(clients[0]!.split(',').slice(0, 4)).toEqual(['id', 'name', 'jurisdiction', 'entity type']);
+    expect(clients.slice(1).map((c) => c.split(',').slice(0, 4))).toEqual([[String(ids.client), 'Thames Joinery', 'UK', 'company']]);
+    expect(csvLines(entries['report-types.csv']!)).toEqual(['id,name,description', `${ids.vat},VAT Return,`]);
+    const tasks = csvLines(entries['tasks.csv']!);
+    expect(tasks[0]).toBe('id,title,description,status,priority,due date,assigned to,clients,report type,repeats,created at,completed at');
+    expect(tasks.slice(1).map((t) => t.split(',').slice(1, 8))).toEqual([['Chase VAT papers', '', 'pending', 'high', '2027-01-15', '', 'Thames Joinery']]);
+    expect(entries['README.txt']!.toString()).toContain('use the export archive (.tar) instead');
+  }, 60_000);
+
+  it('is the platform administrator\'s too, and nobody else\'s: not a DTA\'s, not another firm\'s Admin, whose own copy holds only their firm', async () => {
+    const firms = await call<{ id: number; shortName: string }[]>('GET', '/api/companies', portal.adminToken);
+    const firmId = firms.body.find((f) => f.shortName === FIRM)!.id;
+    const platform = await readable(`/api/companies/${firmId}/export/readable`, portal.adminToken);
+    expect(platform.status).toBe(200);
+    expect(Object.keys(unzip(Buffer.from(await platform.arrayBuffer())))).toContain('documents/Thames Joinery/index.csv');
+    expect(await (await readable(T('/export/readable'), tokens.dta)).json()).toEqual({ message: 'Only administrators can export the firm.' });
+    expect((await readable(T('/export/readable'), tokens.otherAdmin)).status).toBe(403);
+    expect((await readable(`/api/companies/${firmId}/export/readable`, tokens.admin)).status).toBe(403);
+    const own = await readable(`/api/${OTHER}/export/readable`, tokens.otherAdmin);
+    expect(own.status).toBe(200);
+    const entries = unzip(Buffer.from(await own.arrayBuffer()));
+    expect(Object.keys(entries)).toEqual(['README.txt', 'users.csv', 'clients.csv', 'report-types.csv', 'tasks.csv']);
+    expect(csvLines(entries['clients.csv']!).slice(1).map((c) => c.split(',')[1])).toEqual(['Hudson Bakery']);
+    expect(Buffer.concat(Object.values(entries)).toString()).not.toMatch(/Thames|Ada Admin/);
+  }, 60_000);
 });

@@ -109,14 +109,17 @@ export async function sendClientArchive(deps: { blobs: BlobStorage; reportTypesT
   res.setHeader('content-type', 'application/zip');
   res.setHeader('content-disposition', contentDisposition('attachment', `${safe(clients[0].name)} documents.zip`));
   const zip = new ZipWriter(res);
-  const index = [CLIENT_INDEX_HEADER];
-  for (const d of documents) {
-    await zip.add(d.path, await deps.blobs.open(t.shortName, d.location), d.uploadedAt, d.size);
-    index.push(d.index.map(csv).join(','));
-  }
-  await zip.add('index.csv', Buffer.from(`${index.join('\r\n')}\r\n`));
+  for (const d of documents) await zip.add(d.path, await deps.blobs.open(t.shortName, d.location), d.uploadedAt, d.size);
+  await zip.add('index.csv', clientIndex(documents));
   await zip.finish();
   res.end();
+}
+
+/** `index.csv` of a client's documents: a line per file, in the order they were written. */
+export function clientIndex(documents: readonly ClientDocument[]): Buffer {
+  const index = [CLIENT_INDEX_HEADER];
+  for (const d of documents) index.push(d.index.map(csv).join(','));
+  return Buffer.from(`${index.join('\r\n')}\r\n`);
 }
 
 const csv = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value);
