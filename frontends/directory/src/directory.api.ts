@@ -19,8 +19,18 @@ export function clientPortalPath(tenant: string, clientId: string, token: string
   return apiPath(`clients/${encodeURIComponent(clientId)}/portal${query}`, { tenant });
 }
 
-/** One client's documents as a ZIP by type and report type, with an index (Admin; what a firm hands over when a client leaves). */
+/** One client's documents as a ZIP by type, tax year and report type, with an index (Admin; what a firm hands over when a client leaves). */
 export async function downloadClientDocuments(client: { id: number; name: string }): Promise<void> {
   const response = await apiRequest('GET', apiPath(`files/clients/${client.id}/archive`));
   saveBlob(await response.blob(), `${client.name} documents.zip`);
+}
+
+/**
+ * The firm's readable copy (Admin): users, clients, report types and tasks as CSV and each
+ * client's documents in a folder, made as it downloads; saved under the name the server gives.
+ */
+export async function downloadReadableCopy(shortName: string): Promise<void> {
+  const response = await apiRequest('GET', apiPath('export/readable'));
+  const named = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1];
+  saveBlob(await response.blob(), named ?? `${shortName}-readable.zip`);
 }

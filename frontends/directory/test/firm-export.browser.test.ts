@@ -1,12 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdtempSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { apiClient } from '@ledgerline/server/portal-harness.ts';
+import { apiClient, testClient } from '@ledgerline/server/portal-harness.ts';
+import { unzip } from '@ledgerline/kit/testing/unzip.ts';
 import { addFirmUser, openAs, startPortalBrowser, uniqueSuffix, type PortalBrowser } from '../../ui/test/portal-browser.ts';
 
-/* Settings → Export: a firm's Admin exports their own firm (progress, download); a DTA has no such tab. */
+/*
+ * Settings → Export: a firm's Admin exports their own firm (progress, download) and downloads
+ * its readable copy, on a phone and a desktop; a DTA has no such tab.
+ */
 const suffix = uniqueSuffix();
 const TENANT = `own${suffix}`;
 
@@ -43,6 +47,30 @@ describe('a firm Admin exporting the firm from Settings', () => {
     expect(file.suggestedFilename()).toMatch(new RegExp(`^${TENANT}-\\d{4}-\\d{2}-\\d{2}\\.tar$`));
     await file.saveAs(archive);
     expect((await stat(archive)).size).toBeGreaterThan(10_000);
+    await page.close();
+  }, 120_000);
+
+  it.each([[390, 844], [1440, 900]])('downloads the readable copy beside the archive (%i px)', async (width, height) => {
+    const call = apiClient(portal.baseUrl);
+    await call('POST', `/api/${TENANT}/clients`, portal.adminToken, testClient(`Readable ${width}`));
+    const { login } = await addFirmUser(portal, TENANT, { username: `reader_${width}_${suffix}`, fullName: 'Rita Reader', roleId: 1, clientIds: null });
+    const page = await openAs(portal, portal.baseUrl, login, `/${TENANT}/settings`);
+    await page.setViewportSize({ width, height });
+    await page.getByRole('tab', { name: 'Export' }).click();
+    const button = page.getByRole('button', { name: 'Download Readable Copy' });
+    await button.waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    const box = (await button.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(width);
+    const saved = page.waitForEvent('download');
+    await button.click();
+    const file = await saved;
+    expect(file.suggestedFilename()).toMatch(new RegExp(`^${TENANT}-\\d{4}-\\d{2}-\\d{2}-readable\\.zip$`));
+    const copy = join(mkdtempSync(join(tmpdir(), 'readable-')), 'copy.zip');
+    await file.saveAs(copy);
+    const entries = unzip(await readFile(copy));
+    expect(Object.keys(entries)).toEqual(expect.arrayContaining(['README.txt', 'users.csv', 'clients.csv', 'report-types.csv', 'tasks.csv']));
+    expect(entries['clients.csv']!.toString()).toContain(`Readable ${width}`);
     await page.close();
   }, 120_000);
 

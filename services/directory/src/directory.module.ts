@@ -11,6 +11,7 @@ import { ClientStore } from './clients/client.store.ts';
 import { createClientsRouter } from './clients/clients.router.ts';
 import { loadDirectoryConfig } from './directory.config.ts';
 import { directoryTenantMigrations } from './directory.migrations.ts';
+import { directoryPortability } from './directory.readable.ts';
 import { ClientFieldSettingsStore } from './field-settings/client-field-settings.store.ts';
 import { createClientFieldSettingsRouter } from './field-settings/client-field-settings.router.ts';
 import { createGoogleDriveAccessRouter } from './google-drive/google-drive-access.router.ts';
@@ -30,6 +31,7 @@ export const directoryModule: ServiceModule = {
   // 'auth/google' is longer than identity's 'auth', so the gateway sends the OAuth callback here.
   apiResources: ['clients', 'report-types', 'client-field-settings', 'auth/google'],
   migrations: [directoryTenantMigrations, userAccess.migrations],
+  portability: directoryPortability,
   async init(deps) {
     const config = loadDirectoryConfig(deps.env);
     const { logger } = deps;

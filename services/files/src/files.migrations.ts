@@ -174,5 +174,30 @@ export const filesTenantMigrations: ServiceMigrations = {
         RETURN json_build_object('shape', 'bitmap', 'since', since);
       END $$`,
     },
+    {
+      id: '005_file_request_items_and_tracker_periods',
+      // What a client's ZIP says of each file (client-archive.ts), kept from other services'
+      // events (file-context.consumer.ts): the request item a file was uploaded for, and the
+      // covered period of tracker items (a request's, or the item a file was matched to).
+      sql: `CREATE TABLE file_request_items (
+        file_id integer PRIMARY KEY,
+        request_id integer NOT NULL,
+        request_title text NOT NULL,
+        item_id integer NOT NULL,
+        item_title text NOT NULL,
+        tracker_item_id integer
+      );
+      CREATE INDEX file_request_items_by_request ON file_request_items (request_id);
+      CREATE TABLE file_tracker_periods (
+        tracker_item_id integer PRIMARY KEY,
+        period text NOT NULL,
+        period_start date NOT NULL,
+        period_end date NOT NULL,
+        source_file_id integer,
+        deleted boolean NOT NULL DEFAULT false,
+        version timestamptz NOT NULL
+      );
+      CREATE INDEX file_tracker_periods_by_file ON file_tracker_periods (source_file_id) WHERE source_file_id IS NOT NULL`,
+    },
   ],
 };

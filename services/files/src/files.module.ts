@@ -13,6 +13,8 @@ import { createRequestUploadRouter } from './upload/request-upload.router.ts';
 import { startContentExtraction } from './content/content-extraction.consumer.ts';
 import { createTextExtractor } from './extraction/text-extractor.ts';
 import { followClientDeletions } from './files/client-files.consumer.ts';
+import { followFileContext } from './files/file-context.consumer.ts';
+import { readableDocuments } from './files/readable-documents.ts';
 import { DirectoryLookup } from '@ledgerline/kit/directory/directory-lookup.ts';
 import { FileService, type PublicLinkClaims } from './files/file.service.ts';
 import { FileStore } from './files/file.store.ts';
@@ -59,9 +61,10 @@ export const filesModule: ServiceModule = {
       links: new TokenSigner<PublicLinkClaims>(deriveKey(master, 'public-file-link')),
       linkTtlSeconds: config.publicLinkTtlSeconds,
     });
+    const directoryLookup = new DirectoryLookup(directory, peer('directory'));
     const uploads = new UploadService({
       files, blobs, logger,
-      directory: new DirectoryLookup(directory, peer('directory')),
+      directory: directoryLookup,
       maxFiles: config.uploadMaxFiles,
       maxFileBytes: config.uploadMaxBytes,
     });
@@ -73,9 +76,10 @@ export const filesModule: ServiceModule = {
 
     return {
       api,
+      portability: { ...filesPortability, readable: readableDocuments({ blobs, tables: directory.tables }) },
       routers: [
         createPublicFilesRouter({ api, tenants, files, service, blobs }),
-        createFilesRouter({ api, tokens: deps.tokens, tenants, files, service, uploads, blobs, directoryTables: directory.tables }),
+        createFilesRouter({ api, tokens: deps.tokens, tenants, files, service, uploads, blobs, directoryTables: directory.tables, directory: directoryLookup }),
         createFileTextRouter({ tokens: deps.tokens, tenants, service, files, assertions: new TokenSigner<FileTextAssertion>(deriveKey(master, FILE_TEXT_KEY_PURPOSE)) }),
         createRequestUploadRouter({ tenants, uploads, assertions: new TokenSigner<RequestUploadAssertion>(deriveKey(master, REQUEST_UPLOAD_KEY_PURPOSE)) }),
       ],
@@ -84,6 +88,7 @@ export const filesModule: ServiceModule = {
           (c) => userAccess.follow(c),
           (c) => directory.follow(c),
           (c) => followClientDeletions({ ...c, files, blobs }),
+          (c) => followFileContext(c),
           (c) => startContentExtraction({
             ...c, files, blobs, extractor,
             concurrency: config.extractionConcurrency,

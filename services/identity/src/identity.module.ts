@@ -27,6 +27,7 @@ import { createUsersRouter } from './users/users.router.ts';
 import { NotFound } from '@ledgerline/kit/errors.ts';
 import { FirmExportService } from './portability/firm-export.service.ts';
 import { FirmImportService } from './portability/firm-import.service.ts';
+import { FirmReadableCopy } from './portability/firm-readable-copy.ts';
 import { createFirmMovesRouter } from './portability/firm-moves.router.ts';
 import { identityPortability } from './portability/identity.portability.ts';
 import { deriveKey, loadMasterKey } from '@ledgerline/kit/crypto/master-key.ts';
@@ -107,7 +108,7 @@ export const identityModule: ServiceModule = {
         createCompaniesRouter({ api, companies, tenants, authenticated }),
         createAdminOverviewRouter({ api, db, companies, users, authenticated }),
         createRolesRouter({ api, roles, provider, authenticated, tenantOf, applyPolicy: (t) => applyPolicyToProvider({ provider, mfa, users }, t.company, t.db) }),
-        createFirmMovesRouter({ api, companies, exports: firmExports, imports: firmImports, authenticated, tenantOf }),
+        createFirmMovesRouter({ api, companies, exports: firmExports, imports: firmImports, readable: new FirmReadableCopy({ peers: deps.peers, systemToken, logger: deps.logger }), authenticated, tenantOf }),
         createUsersRouter({ api, users, userService: new UserService(users, provider, (db, role) => mfa.requiredForRole(db, role)), authenticated, tenantOf }),
         createMfaRouter({ api, db, mfa, logins, emailSignIn, sessions, companies, users, provider, authenticated, tenantOf }),
         createPasskeysRouter({ api, db, mfa, passkeys, logins, companies, authenticated }),

@@ -62,7 +62,8 @@ const FRONTENDS_DIR = fileURLToPath(new URL('../../../frontends/', import.meta.u
 
 /**
  * Starts the requested targets in this process. `all` is the embedded default: every
- * service on its own port (for service-to-service calls and websockets, as in production),
+ * service on its own port (for service-to-service calls and websockets, as in production;
+ * a free one, known only inside the process),
  * sharing one set of adapters chosen by env; the gateway hands API calls to the services
  * in its process directly (RouteTarget.inProcess).
  */
@@ -121,11 +122,18 @@ export async function startPortal(options: PortalOptions = {}): Promise<RunningP
       await migratePlatform(adapters.db, [outboxMigrations, ...targets.services.flatMap((m) => m.migrations.filter((s) => s.scope === 'platform'))]);
       const relay = startOutboxRelay({ db: adapters.db, bus: adapters.bus, logger, pollIntervalMs: config.outboxPollMs });
       stoppers.push(() => relay.stop());
+      // With the gateway and every service in this process, nothing outside it reaches a
+      // service: each takes a free port (unless its <NAME>_PORT says otherwise), so two
+      // installations run side by side on one machine with only PORT (and the data folder)
+      // set apart. A service in a process of its own keeps its fixed default port, where the
+      // gateway and the other services of other processes find it.
+      const oneProcess = targets.gateway && targets.services.length === SERVICE_MODULES.length;
       for (const module of targets.services) {
+        const port = Number(env[servicePortEnv(module.name)] ?? (oneProcess ? 0 : module.defaultPort));
         const started = await startService(module, {
           ...adapters, tokens, env, dataDir: config.dataDir, peers,
           logger: logger.child({ service: module.name }),
-        }, env, config.serviceHost, () => urlOf('identity'));
+        }, port, config.serviceHost, () => urlOf('identity'));
         listening.push(started.listening);
         serviceUrls.set(module.name, started.listening.url);
         inProcessApps.set(module.name, started.app);
@@ -169,7 +177,7 @@ async function openAdapters(config: PlatformConfig, logger: Logger): Promise<{ d
 async function startService(
   module: ServiceModule,
   deps: Parameters<ServiceModule['init']>[0],
-  env: NodeJS.ProcessEnv,
+  port: number,
   host: string,
   identityUrl: () => string,
 ): Promise<{ listening: Listening; app: http.RequestListener; stop(): Promise<void> }> {
@@ -186,7 +194,6 @@ async function startService(
     openapi: () => instance.api.document(),
   });
   await instance.start?.();
-  const port = Number(env[servicePortEnv(module.name)] ?? module.defaultPort);
   const server = http.createServer(app);
   instance.attach?.(server);
   const listening = await listen(module.name, server, port, host);

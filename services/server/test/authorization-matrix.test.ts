@@ -180,9 +180,11 @@ const RULES: Record<string, Rule> = {
   'POST /api/companies/{id}/export': { allowed: PLATFORM, request: () => ({ path: String(ids.firm) }) },
   'GET /api/companies/{id}/exports': { allowed: PLATFORM, request: () => ({ path: String(ids.firm) }) },
   'GET /api/companies/{id}/exports/{exportId}/download': { allowed: PLATFORM, request: () => ({ path: String(ids.firm) }) },
+  'GET /api/companies/{id}/export/readable': { allowed: PLATFORM, request: () => ({ path: String(ids.firm) }) },
   'POST /api/export': { allowed: ADMINS },
   'GET /api/export': { allowed: ADMINS },
   'GET /api/export/{exportId}/download': { allowed: ADMINS },
+  'GET /api/export/readable': { allowed: ADMINS },
   // JSON instead of multipart: platform administrators get the 400 about the archive, others the refusal.
   'POST /api/companies/import': { allowed: PLATFORM, request: () => ({ body: { name: 'Imported', shortName: unique('mximp') } }) },
   'GET /api/companies/imports/{importId}': { allowed: PLATFORM },

@@ -20,6 +20,7 @@ import { tasksTenantMigrations } from './tasks.migrations.ts';
 import { TaskService } from './tasks/task.service.ts';
 import { TaskStore } from './tasks/task.store.ts';
 import { createTasksRouter } from './tasks/tasks.router.ts';
+import { tasksPortability } from './tasks/tasks.readable.ts';
 
 const userAccess = createUserAccessReadModel('tasks');
 const directory = createDirectoryReadModel('tasks');
@@ -36,6 +37,7 @@ export const tasksModule: ServiceModule = {
   apiResources: ['tasks', 'notifications'],
   otherPaths: [`${REALTIME_PATH}/`],
   migrations: [tasksTenantMigrations, userAccess.migrations, directory.migrations, jobs.migrations],
+  portability: tasksPortability({ users: userAccess.table, ...directory.tables }),
   async init(deps) {
     const config = loadTasksConfig(deps.env);
     const { logger } = deps;

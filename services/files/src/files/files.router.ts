@@ -1,5 +1,6 @@
 import express, { type Router } from 'express';
 import type { TokenVerifier } from '@ledgerline/kit/auth/token-verifier.ts';
+import type { DirectoryLookup } from '@ledgerline/kit/directory/directory-lookup.ts';
 import type { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
 import { authenticate } from '@ledgerline/kit/http/authenticate.ts';
 import { parsePathId } from '@ledgerline/kit/http/path-id.ts';
@@ -15,7 +16,7 @@ import type { FileStore } from './file.store.ts';
 /** Spec 001 §7 "Files" (plain /api/files… and, through the gateway, /api/{tenant}/files…). */
 export function createFilesRouter(deps: {
   api: ApiRegistry; tokens: TokenVerifier; tenants: ServiceTenants; files: FileStore; service: FileService; uploads: UploadService; blobs: BlobStorage;
-  directoryTables: { clients: string; reportTypes: string };
+  directoryTables: { clients: string; reportTypes: string }; directory: DirectoryLookup;
 }): Router {
   const { api, tenants, files, service, uploads, blobs } = deps;
   const router = express.Router();
@@ -45,9 +46,9 @@ export function createFilesRouter(deps: {
 
   api.route(router, {
     method: 'get', path: '/api/files/clients/:clientId/archive', before,
-    summary: 'One client\'s documents as a ZIP, a folder per type and report type, with index.csv (Admin)',
+    summary: 'One client\'s documents as a ZIP, a folder per type and, for reports, per tax year and report type, with index.csv naming each file\'s request item (Admin)',
   }, async ({ res, params }) => sendClientArchive(
-    { blobs, reportTypesTable: deps.directoryTables.reportTypes, clientsTable: deps.directoryTables.clients },
+    { blobs, reportTypesTable: deps.directoryTables.reportTypes, clientsTable: deps.directoryTables.clients, directory: deps.directory },
     await tenants.ofRequest(res), parsePathId(params.clientId), res,
   ));
 

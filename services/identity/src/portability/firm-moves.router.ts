@@ -16,6 +16,7 @@ import type { CompanyStore } from '../tenants/company.store.ts';
 import type { TenantRequest } from '../tenants/tenant-context.ts';
 import type { FirmExportService } from './firm-export.service.ts';
 import type { FirmImportService } from './firm-import.service.ts';
+import type { FirmReadableCopy } from './firm-readable-copy.ts';
 
 const NO_ARCHIVE = 'Choose a firm archive (.tar) to import.';
 
@@ -25,7 +26,7 @@ const NO_ARCHIVE = 'Choose a firm archive (.tar) to import.';
  */
 export function createFirmMovesRouter(deps: {
   api: ApiRegistry; companies: CompanyStore; exports: FirmExportService; imports: FirmImportService;
-  authenticated: RequestHandler[]; tenantOf: (res: express.Response) => Promise<TenantRequest>;
+  readable: FirmReadableCopy; authenticated: RequestHandler[]; tenantOf: (res: express.Response) => Promise<TenantRequest>;
 }): Router {
   const { api, companies, exports } = deps;
   const router = express.Router();
@@ -56,12 +57,22 @@ export function createFirmMovesRouter(deps: {
   api.route(router, { method: 'get', path: '/api/companies/:id/exports/:exportId/download', summary: 'Download a finished firm export (tar)', before, pathParams: exportIdParam },
     async (ctx) => download(() => companyOf(ctx.res, ctx.params))(ctx));
 
+  api.route(router, {
+    method: 'get', path: '/api/companies/:id/export/readable', before,
+    summary: 'A readable copy of a firm as a ZIP (users, clients, report types and tasks as CSV; documents in a folder per client), never imported',
+  }, async ({ res, params }) => deps.readable.send(await companyOf(res, params), res));
+
   api.route(router, { method: 'post', path: '/api/export', summary: 'Start exporting the caller\'s own firm (Admin)', status: 202, before },
     async ({ res }) => exports.start(await ownFirm(res)));
   api.route(router, { method: 'get', path: '/api/export', summary: 'The caller\'s firm\'s exports (Admin)', before },
     async ({ res }) => exports.list((await ownFirm(res)).id));
   api.route(router, { method: 'get', path: '/api/export/:exportId/download', summary: 'Download a finished export of the caller\'s firm (Admin)', before, pathParams: exportIdParam },
     async (ctx) => download(() => ownFirm(ctx.res))(ctx));
+
+  api.route(router, {
+    method: 'get', path: '/api/export/readable', before,
+    summary: 'A readable copy of the caller\'s firm as a ZIP (users, clients, report types and tasks as CSV; documents in a folder per client) (Admin)',
+  }, async ({ res }) => deps.readable.send(await ownFirm(res), res));
 
   api.route(router, { method: 'post', path: '/api/companies/import', summary: 'Import a firm archive as a new firm (multipart: file, name, shortName); answers the import job', status: 202, before },
     async ({ req, res }) => {

@@ -1,4 +1,5 @@
-import { exportOwnTables, tablePortability, type ServicePortability } from '@ledgerline/kit/portability/portability.ts';
+import { exportOwnTables, tablePortability, type ReadableContext, type ServicePortability } from '@ledgerline/kit/portability/portability.ts';
+import { firmDateTime, writeReadableCsv } from '@ledgerline/kit/portability/readable-csv.ts';
 
 /** Authenticator secrets as MfaService seals them: bound to this installation's key, the schema and the user. */
 export interface TotpSeal {
@@ -45,5 +46,38 @@ export function identityPortability(seal: TotpSeal): ServicePortability {
     async discard(ctx) {
       await ctx.db.query('DELETE FROM portal.user_logins WHERE schema_name = $1', [ctx.db.schema]);
     },
+    readable: readableUsers,
   };
+}
+
+interface ReadableUser {
+  id: number;
+  username: string;
+  full_name: string;
+  email: string | null;
+  role: string;
+  client_ids: number[];
+  report_type_ids: number[] | null;
+  created_at: Date;
+  last_login_at: Date | null;
+}
+
+/** `users.csv` of the readable copy: who the firm's users are and what they reach; no credentials. */
+async function readableUsers(ctx: ReadableContext): Promise<void> {
+  const { rows } = await ctx.db.query<ReadableUser>(
+    `SELECT u.id, u.username, u.full_name, u.email, r.name AS role, u.report_type_ids, u.created_at, u.last_login_at,
+       coalesce((SELECT array_agg(a.client_id ORDER BY a.position) FROM user_client_access a WHERE a.user_id = u.id), '{}') AS client_ids
+     FROM users u JOIN roles r ON r.id = u.role_id ORDER BY u.id`);
+  await writeReadableCsv(ctx, 'users.csv', [
+    ['id', (u) => u.id],
+    ['username', (u) => u.username],
+    ['full name', (u) => u.full_name],
+    ['email', (u) => u.email],
+    ['role', (u) => u.role],
+    // The access lists as ids (clients.csv and report-types.csv name them), space-separated.
+    ['client ids', (u) => u.client_ids.join(' ')],
+    ['report type ids', (u) => (u.report_type_ids ?? []).join(' ')],
+    ['created at', (u) => firmDateTime(u.created_at, ctx.timeZone)],
+    ['last sign-in', (u) => firmDateTime(u.last_login_at, ctx.timeZone)],
+  ], rows);
 }

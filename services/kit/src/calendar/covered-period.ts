@@ -54,7 +54,7 @@ const spanLabel = (first: MonthIndex, last: MonthIndex) => (yearOf(first) === ye
   ? `${MONTH_NAMES[monthOf(first) - 1]}–${monthLabel(last)}` : `${monthLabel(first)}–${monthLabel(last)}`);
 
 /** The month the jurisdiction's tax year starts in (the UK's starts on 6 April). */
-const YEAR_START_MONTH: Record<ClientJurisdiction, number> = { US: 1, CA: 1, IN: 4, UK: 4, AU: 7 };
+export const YEAR_START_MONTH: Record<ClientJurisdiction, number> = { US: 1, CA: 1, IN: 4, UK: 4, AU: 7 };
 
 /** The label of the jurisdiction's tax year that starts in month index `first`. */
 function yearLabel(jurisdiction: ClientJurisdiction, first: MonthIndex): string {

@@ -25,11 +25,12 @@ export const INTERNAL_PORTABILITY_PATH = '/internal/portability';
 export const EXPORT_REFUSED_ENTRY = '.export-refused.json';
 
 const schemaQuery = z.object({ schemaName: z.string().min(1) });
+const readableQuery = z.object({ schemaName: z.string().min(1), shortName: z.string().min(1), timeZone: z.string().min(1) });
 const importQuery = z.object({ schemaName: z.string().min(1), sourceSchema: z.string().min(1) });
 
 /**
  * Runs a service's portability hooks for identity: `GET export` streams the service's part
- * of a firm as a tar, `POST import` restores one from the request body, `POST discard`
+ * of a firm as a tar, `GET readable` its part of the firm's readable copy, `POST import` restores one from the request body, `POST discard`
  * removes what a failed import left outside the schema. Platform administrators only.
  */
 export function createPortabilityRouter(deps: {
@@ -76,6 +77,25 @@ export function createPortabilityRouter(deps: {
         // Headers are gone: cutting the stream short is how the reader learns it failed (no end marker).
         out.destroy(err as Error);
       }
+    }
+    await sent.catch(() => undefined);
+  });
+
+  // The service's part of a firm's readable copy (ServicePortability.readable), as a tar.
+  router.get(`${INTERNAL_PORTABILITY_PATH}/readable`, authenticate(deps.tokens), admin, async (req, res) => {
+    const { schemaName, shortName, timeZone } = parseInput(readableQuery, req.query);
+    res.setHeader('content-type', 'application/x-tar');
+    const out = new PassThrough();
+    const sent = pipeline(out, res);
+    const tar = new TarWriter(out);
+    try {
+      await hooks.readable?.({ service, db: db.forSchema(tenantSchema(schemaName)), storage, shortName, timeZone, write: (name, size, body) => tar.add(name, size, body) });
+      await tar.finish();
+      out.end();
+    } catch (err) {
+      deps.logger.error({ err, schemaName }, 'readable copy failed');
+      // Cut short: the reader learns it failed (no end marker).
+      out.destroy(err as Error);
     }
     await sent.catch(() => undefined);
   });

@@ -41,12 +41,31 @@ export interface DiscardContext {
   storage: ObjectStore;
 }
 
+/**
+ * A readable copy of a service's part of a firm (issue 44): what a person opens without
+ * Ledgerline (CSV tables, documents in folders), beside the archive made for re-import. Each
+ * service writes its own entries (names are the copy's paths, e.g. `clients.csv`); the copy is
+ * never imported.
+ */
+export interface ReadableContext {
+  service: string;
+  db: SchemaDb;
+  storage: ObjectStore;
+  /** The firm's short name (stored files are opened by it) and its time zone (dates are its calendar days). */
+  shortName: string;
+  timeZone: string;
+  /** Adds an entry of exactly `size` bytes to the copy. */
+  write(name: string, size: number, body: Readable | Buffer): Promise<void>;
+}
+
 export interface ServicePortability {
   export(ctx: ExportContext): Promise<void>;
   /** Restores the part into an empty schema; the schema is dropped if any service fails. */
   import(ctx: ImportContext): Promise<void>;
   /** Removes what an import put outside the schema (objects, platform rows) when the firm import fails. */
   discard?(ctx: DiscardContext): Promise<void>;
+  /** The service's part of the readable copy; without it the service adds nothing. */
+  readable?(ctx: ReadableContext): Promise<void>;
 }
 
 /** Every owned table's rows as of one instant, its sequences and the schema's migration ids; some rows rewritten on the way. */
