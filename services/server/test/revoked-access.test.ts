@@ -36,6 +36,8 @@ const READS: { service: string; path: string }[] = [
   { service: 'activity', path: '/activity-logs' },
   { service: 'activity', path: '/dashboard' },
   { service: 'chat', path: '/prompt-templates' },
+  // Reads nothing of the firm, and still checks the caller as every route does (issue 38, I1).
+  { service: 'chat', path: '/chat/assistant' },
   { service: 'tasks', path: '/tasks' },
   { service: 'tasks', path: '/notifications' },
   { service: 'compliance', path: '/compliance-tracker' },
@@ -117,6 +119,14 @@ describe('old tokens after the stored user changed', () => {
     expect(second.id).not.toBe(first.id);
     await eventually(() => expectAll(first.token, 401), PROPAGATION_MS);
     expect((await call('GET', `/api/${FIRM}/files`, second.token)).status).toBe(200);
+  });
+
+  it('refuses the token of an ended session in every service, the routes that read nothing of the firm included', async () => {
+    const signedOut = await newAdmin('signedout');
+    await expectAll(signedOut.token, 200);
+    expect((await call('POST', `/api/${FIRM}/auth/sessions/revoke-all`, signedOut.token)).status).toBe(200);
+    await eventually(() => expectAll(signedOut.token, 401), PROPAGATION_MS);
+    expect(await call('GET', `/api/${FIRM}/chat/assistant`, signedOut.token)).toMatchObject({ status: 401, body: { message: 'Your session has ended. Please sign in again.' } });
   });
 
   it('refuses every token of a deactivated firm in every service, and serves them again once reactivated', async () => {
