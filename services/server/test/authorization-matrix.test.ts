@@ -542,15 +542,16 @@ describe('authorization matrix: a CPA and items of a report type outside their l
   });
 
   it('activity log: the CPA reads no entry about an item (or its uploads) of another report type; an Admin reads them', async () => {
+    expect(await uploadTo(portal.adminToken, loose.id, itemOf(loose, 'Loose item'), 'loose-visible.txt')).toBe(201);
     const about = (log: ActivityLog[]) => log.filter((e) => [typed.title, loose.title].some((t) => e.details?.includes(t)) || e.fileName === 'audit-secret.txt');
     await eventually(async () => {
       const all = about((await platformCall<ActivityLog[]>('GET', `/api/${FIRM}/activity-logs?clientId=${ids.ownClient}&limit=1000`)).body);
       expect(all.some((e) => e.fileName === 'audit-secret.txt' && e.action === 'upload')).toBe(true);
       expect(all.some((e) => e.details?.startsWith('Uploaded audit-secret.txt for "Audit item"'))).toBe(true);
-      expect(all.some((e) => e.details?.startsWith('Accepted "Own item"'))).toBe(true);
+      expect(all.some((e) => e.details?.startsWith('Uploaded loose-visible.txt for "Loose item"'))).toBe(true);
     }, BUS_WAIT_MS, 200);
     const seen = about((await asCpa<ActivityLog[]>('GET', `/api/${FIRM}/activity-logs?clientId=${ids.ownClient}&limit=1000`)).body);
-    expect(seen.some((e) => e.details?.startsWith('Accepted "Own item"'))).toBe(true);
+    expect(seen.some((e) => e.details?.startsWith('Uploaded loose-visible.txt for "Loose item"'))).toBe(true);
     expect(seen.filter((e) => e.fileName === 'audit-secret.txt' || e.details?.includes('"Audit item"'))).toEqual([]);
   });
 
