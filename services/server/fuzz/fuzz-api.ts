@@ -27,7 +27,7 @@ const MAX_EXAMPLES = process.env.FUZZ_MAX_EXAMPLES ?? '10';
 const SEED = process.env.FUZZ_SEED ?? '20261124';
 const HERE = dirname(fileURLToPath(import.meta.url));
 
-interface OpenApi { paths: Record<string, Record<string, { security?: unknown[] }>> }
+interface OpenApi { paths: Record<string, Record<string, { security?: unknown[]; parameters?: { name: string; in: string; example?: unknown }[] }>> }
 
 const portal = await startTestPortal({
   LOG_LEVEL: 'error', GATEWAY_RATE_LIMIT_PER_MINUTE: '100000000', LOGIN_MAX_FAILURES_PER_USER: '100000', LOGIN_MAX_FAILURES_PER_IP: '100000',
@@ -76,14 +76,18 @@ try {
   };
   const [cpaType, otherType] = [await reportType('Fuzz Income Tax'), await reportType('Fuzz Audit')];
   const cpa = await createSignedInUser(call, portal.adminToken, FIRM, { ...person('cpa', 3, [client.body.id]), reportTypeIds: [cpaType] });
+  const seeded: { id: number; items: { id: number; title: string }[] }[] = [];
   for (const [reportTypeId, items] of [
     [cpaType, [{ title: 'Own item' }, { title: 'Audit item', reportTypeId: otherType }]],
     [null, [{ title: 'Loose item' }, { title: 'Audit item', reportTypeId: otherType }]],
     [null, [{ title: 'Audit item', reportTypeId: otherType }]],
   ] as const) {
-    const r = await call('POST', `/api/${FIRM}/document-requests`, portal.adminToken, { clientId: client.body.id, reportTypeId, title: 'Fuzz request', dueDate: '2030-06-30', items });
+    const r = await call<{ id: number; items: { id: number; title: string }[] }>('POST', `/api/${FIRM}/document-requests`, portal.adminToken, { clientId: client.body.id, reportTypeId, title: 'Fuzz request', dueDate: '2030-06-30', items });
     if (r.status !== 201) throw new Error(`request: ${r.status}`);
+    seeded.push(r.body);
   }
+  // The path ids' examples (schemathesis's examples phase): the first request and its Audit item, which the CPA must not reach.
+  const pathExamples: Record<string, number> = { id: seeded[0]!.id, itemId: seeded[0]!.items.find((i) => i.title === 'Audit item')!.id };
   const outsider = await createSignedInUser(call, portal.adminToken, OTHER, person('outsider', 1, null));
 
   const doc = (await call<OpenApi>('GET', '/api/docs/openapi.json')).body;
@@ -97,7 +101,10 @@ try {
   // The CPA's run: the document-request calls (signed in) and the firm import calls.
   const cpaPaths = /^\/api\/(document-requests|request-templates|companies\/imports?)(\/|$)/;
   const cpaSpec = join(work, 'openapi-cpa.json');
-  writeFileSync(cpaSpec, JSON.stringify({ ...doc, paths: Object.fromEntries(Object.entries(doc.paths).filter(([p]) => cpaPaths.test(p))) }));
+  const withExamples = (ops: OpenApi['paths'][string]) => Object.fromEntries(Object.entries(ops).map(([method, op]) => [method, {
+    ...op, ...(op.parameters ? { parameters: op.parameters.map((p) => (p.in === 'path' && p.name in pathExamples ? { ...p, example: pathExamples[p.name] } : p)) } : {}),
+  }]));
+  writeFileSync(cpaSpec, JSON.stringify({ ...doc, paths: Object.fromEntries(Object.entries(doc.paths).filter(([p]) => cpaPaths.test(p)).map(([p, ops]) => [p, withExamples(ops)])) }));
   const importOperations = Object.entries(doc.paths).filter(([p]) => /^\/api\/companies\/imports?(\/|$)/.test(p))
     .flatMap(([p, ops]) => Object.keys(ops).map((method) => `${method.toUpperCase()} ${p}`));
   const publicOperations = Object.entries(doc.paths).flatMap(([p, ops]) => Object.entries(ops)
