@@ -111,11 +111,16 @@ export function serviceTenants(db: Database, registry: TenantRegistry, access: U
      * firm service, whether or not the route reads the firm: an ended session, a deleted user or
      * a retired firm is refused before the route runs. The resolution is kept for ofRequest.
      * A call naming no firm is a platform administrator's platform-level call (a firm user's
-     * token always names theirs): identity, which holds their sessions, checks those.
+     * token always names theirs): identity announces their ended sessions to every active firm,
+     * so any one firm's read model knows them.
      */
     async checkCaller(auth: AuthContext, res: Response): Promise<void> {
-      if (!auth.tenant) return;
-      res.locals[RESOLVED] = await ofAuth(auth);
+      if (auth.tenant) {
+        res.locals[RESOLVED] = await ofAuth(auth);
+        return;
+      }
+      const firm = auth.claims.sessionId ? (await registry.active())[0] : undefined;
+      if (firm && await access.sessionRevoked(db.forSchema(tenantSchema(firm.schemaName)), auth.claims.sessionId!)) throw new Unauthenticated(SESSION_ENDED);
     },
     ofRequest(res: Response): Promise<TenantRequest> {
       const auth = authOf(res);
