@@ -52,6 +52,16 @@ export function visibleEntries(v: ActivityVisibility, p: SqlParams, cols = { cli
   return parts.length ? `(${parts.join(' OR ')})` : 'false';
 }
 
+/**
+ * Entries about a report type (a report's, a document request item's) the caller may see, as a
+ * SQL condition on `activity_logs`: CPA and custom roles only those of their report types, as
+ * the files and the requests themselves; entries about no report type are not limited by it.
+ */
+export function visibleReportTypes(v: ActivityVisibility, p: SqlParams): string {
+  if (v.reportTypes === 'all') return 'true';
+  return `(report_type_id IS NULL OR report_type_id = ANY(${p.add(v.reportTypes)}::int[]))`;
+}
+
 /** Clients the caller reads (engagement, top clients); `client` never holds 0 here. */
 export function visibleClients(v: ActivityVisibility, p: SqlParams, col = 'client_id'): string {
   if (v.clients === 'all') return 'true';

@@ -93,5 +93,12 @@ export const activityTenantMigrations: ServiceMigrations = {
       sql: `ALTER TABLE activity_logs ADD COLUMN address text;
       ALTER TABLE activity_logs ADD COLUMN user_agent text`,
     },
+    {
+      id: '003_activity_report_type',
+      // The report type an entry is about (a report's, a document request item's): CPA and custom
+      // roles see only the entries of their report types (docs/api/authorization.md). Entries
+      // written before it have none and stay visible by client, as they were.
+      sql: `ALTER TABLE activity_logs ADD COLUMN report_type_id integer`,
+    },
   ],
 };

@@ -38,7 +38,7 @@ export const activityModule: ServiceModule = {
       routers: [
         createActivityLogsRouter({ api, logs, files, tokens: deps.tokens, tenants }),
         createDashboardRouter({ api, dashboard, tokens: deps.tokens, tenants }),
-        createAdminAnalyticsRouter({ api, db, dashboard, tokens: deps.tokens, logger, firms }),
+        createAdminAnalyticsRouter({ api, db, dashboard, tokens: deps.tokens, checkCaller: tenants.checkCaller, logger, firms }),
       ],
       start: () => runtime.start({
         follow: [

@@ -150,11 +150,29 @@ const ACME_ACTORS: Actor[] = ['platform', 'admin', 'dta', 'cpa', 'cpaNone', 'cli
 const OTHER_FIRM: Actor[] = ['betaAdmin', 'betaClient'];
 const userIdOf = (a: Actor) => (a === 'platform' ? -ids.platform! : ids[`${ACME}_${a}`]!);
 
-/** The rule for activity entries (docs/api/authorization.md). */
-const sees = (a: Actor, e: ActivityLog): boolean => {
+/**
+ * The rule for the counts of activity entries (dashboard totals, action counts): by client
+ * and own entries (docs/api/authorization.md). Counts name nothing.
+ */
+const counts = (a: Actor, e: ActivityLog): boolean => {
   switch (a) {
     case 'platform': case 'admin': case 'dta': return true;
     case 'cpa': return e.clientId === OWN() || e.userId === userIdOf('cpa');
+    case 'cpaNone': return e.userId === userIdOf('cpaNone');
+    case 'client': return e.clientId === OWN();
+    case 'otherClient': return e.clientId === OTHER();
+    default: return false;
+  }
+};
+
+/**
+ * The rule for the entries listed: the same, but a CPA does not read the entries about a report
+ * of a type outside their list (Payroll): its name is as hidden as the file (issue 38).
+ */
+const sees = (a: Actor, e: ActivityLog): boolean => {
+  switch (a) {
+    case 'platform': case 'admin': case 'dta': return true;
+    case 'cpa': return counts(a, e) && e.fileId !== files.ownPayroll!.id;
     case 'cpaNone': return e.userId === userIdOf('cpaNone');
     case 'client': return e.clientId === OWN();
     case 'otherClient': return e.clientId === OTHER();
@@ -362,7 +380,7 @@ describe('tenant dashboard (GET dashboard)', () => {
     ['client', { documents: 3, byType: { report: 2, company_document: 1, firm_document: 0 }, clients: 1, topFiles: ['Own audit 2024.pdf', 'Own payroll march.pdf'] }],
     ['otherClient', { documents: 1, byType: { report: 0, company_document: 1, firm_document: 0 }, clients: 1, topFiles: ['Other incorporation.pdf'] }],
   ] as const)('limits %s to its scope', async (actor, expected) => {
-    const entries = (await allEntries(ACME)).filter((e) => sees(actor, e));
+    const entries = (await allEntries(ACME)).filter((e) => counts(actor, e));
     const d = await dashboardOf(ACME, tokenOf(actor));
     expect(d.totalDocuments).toBe(expected.documents);
     expect(docs(d)).toEqual(expected.byType);
@@ -402,12 +420,13 @@ describe('detail dialogs', () => {
     const all = await allEntries(ACME);
     const adminId = ids[`${ACME}_admin`]!;
     for (const who of ['admin', 'dta', 'cpa', 'cpaNone'] as const) {
+      const counted = all.filter((e) => e.userId === adminId && counts(who, e));
       const expected = all.filter((e) => e.userId === adminId && sees(who, e));
       const r = await call<UserActivityDetails>('GET', `/api/${ACME}/dashboard/users/${adminId}/activity`, tokenOf(who));
       expect(r.status).toBe(200);
       expect(r.body).toEqual({
-        userId: adminId, userName: expected.length ? fullName(ACME, 'admin') : '', totalActions: expected.length,
-        actionCounts: ACTIVITY_ACTIONS.map((action) => ({ action, count: expected.filter((e) => e.action === action).length })),
+        userId: adminId, userName: counted.length ? fullName(ACME, 'admin') : '', totalActions: counted.length,
+        actionCounts: ACTIVITY_ACTIONS.map((action) => ({ action, count: counted.filter((e) => e.action === action).length })),
         recent: expected,
       });
       expect((await call('GET', `/api/dashboard/users/${adminId}/activity`, tokenOf(who))).body).toEqual(r.body);

@@ -51,7 +51,7 @@ export const chatModule: ServiceModule = {
       routers: [
         createChatRouter({ api, tokens: deps.tokens, tenants, chat, logger }),
         createPromptTemplatesRouter({ api, tokens: deps.tokens, tenants, templates: new PromptTemplateStore() }),
-        createAdminChatSessionsRouter({ api, db, sessions, tokens: deps.tokens, logger, firms }),
+        createAdminChatSessionsRouter({ api, db, sessions, tokens: deps.tokens, checkCaller: tenants.checkCaller, logger, firms }),
       ],
       start: () => runtime.start({
         follow: [

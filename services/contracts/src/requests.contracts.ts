@@ -212,6 +212,8 @@ export interface PublicDocumentRequest {
 export const DOCUMENT_REQUEST_CHANGED = 'document-request.changed';
 export type DocumentRequestAction =
   'created' | 'updated' | 'sent' | 'item_uploaded' | 'item_accepted' | 'item_rejected' | 'item_not_applicable' | 'completed' | 'cancelled' | 'reopened' | 'link_created' | 'link_revoked';
+/** An item of a request as its change event carries it. */
+export interface DocumentRequestItemState { id: number; reportTypeId: number | null; required: boolean; status: ItemStatus }
 export interface DocumentRequestChanged {
   requestId: number;
   clientId: number;
@@ -221,6 +223,12 @@ export interface DocumentRequestChanged {
   trackerItemId: number | null;
   status: RequestStatus;
   progress: { required: number; done: number };
+  /**
+   * Every item's report type and state after the change: whoever passes the event on to a
+   * CPA or custom role shows them only the items of their report types (and their progress).
+   * Absent in events published before it was added.
+   */
+  items?: DocumentRequestItemState[];
   /** Counts up with every event of the request: a read model keeps the highest it has seen (deliveries may come out of order). */
   revision: number;
   action: DocumentRequestAction;

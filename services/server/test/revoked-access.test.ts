@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import type { Client } from '@ledgerline/contracts/directory.contracts.ts';
-import { apiClient, createSignedInUser, startTestPortal, TEST_USER_PASSWORD, testClient } from '../src/portal-harness.ts';
+import { apiClient, createSignedInUser, startTestPortal, TEST_ADMIN, TEST_USER_PASSWORD, testClient } from '../src/portal-harness.ts';
 import type { RunningPortal } from '../src/portal.ts';
 import { SERVICE_MODULES } from '../src/targets.ts';
 
@@ -36,6 +36,8 @@ const READS: { service: string; path: string }[] = [
   { service: 'activity', path: '/activity-logs' },
   { service: 'activity', path: '/dashboard' },
   { service: 'chat', path: '/prompt-templates' },
+  // Reads nothing of the firm, and still checks the caller as every route does (issue 38, I1).
+  { service: 'chat', path: '/chat/assistant' },
   { service: 'tasks', path: '/tasks' },
   { service: 'tasks', path: '/notifications' },
   { service: 'compliance', path: '/compliance-tracker' },
@@ -117,6 +119,29 @@ describe('old tokens after the stored user changed', () => {
     expect(second.id).not.toBe(first.id);
     await eventually(() => expectAll(first.token, 401), PROPAGATION_MS);
     expect((await call('GET', `/api/${FIRM}/files`, second.token)).status).toBe(200);
+  });
+
+  it('refuses the token of an ended session in every service, the routes that read nothing of the firm included', async () => {
+    const signedOut = await newAdmin('signedout');
+    await expectAll(signedOut.token, 200);
+    expect((await call('POST', `/api/${FIRM}/auth/sessions/revoke-all`, signedOut.token)).status).toBe(200);
+    await eventually(() => expectAll(signedOut.token, 401), PROPAGATION_MS);
+    expect(await call('GET', `/api/${FIRM}/chat/assistant`, signedOut.token)).toMatchObject({ status: 401, body: { message: 'Your session has ended. Please sign in again.' } });
+  });
+
+  it('refuses a platform administrator\'s ended session in the platform-level calls of the firm services too', async () => {
+    const signIn = await call<{ token: string }>('POST', '/api/admin/auth/login', null, TEST_ADMIN);
+    expect(signIn.status).toBe(200);
+    const ended = signIn.body.token;
+    const platformReads = ['/api/admin/analytics', '/api/admin/chat-sessions'];
+    const statusesOf = async (token: string) => Promise.all(platformReads.map(async (path) => (await call('GET', path, token)).status));
+    expect(await statusesOf(ended)).toEqual([200, 200]);
+    // Ends only that sign-in's session (the suite's own platform token lives on).
+    const sessions = await call<{ id: string; current: boolean }[]>('GET', '/api/admin/auth/sessions', ended);
+    const current = sessions.body.find((x) => x.current)!;
+    expect((await call('DELETE', `/api/admin/auth/sessions/${current.id}`, platform)).status).toBe(200);
+    await eventually(async () => expect(await statusesOf(ended)).toEqual([401, 401]), PROPAGATION_MS);
+    expect(await statusesOf(platform)).toEqual([200, 200]);
   });
 
   it('refuses every token of a deactivated firm in every service, and serves them again once reactivated', async () => {

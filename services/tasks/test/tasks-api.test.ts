@@ -310,8 +310,12 @@ describe('tasks: who may do what', () => {
     expect(await call('PATCH', `/api/${ACME}/tasks/${ownOnly.id}`, tokens.cpa, { reportTypeId: type.body.id })).toMatchObject({ status: 404, body: { message: 'Report type not found' } });
     const typed = await create('admin', { title: 'Typed', clientIds: [ids.own], reportTypeId: type.body.id });
     expect(typed).toMatchObject({ status: 201, body: { reportTypeId: type.body.id } });
-    // Editing something else of a task whose type the CPA may not use is not a use of it.
-    expect((await call('PATCH', `/api/${ACME}/tasks/${typed.body.id}`, tokens.cpa, { priority: 'low', reportTypeId: type.body.id })).status).toBe(200);
+    // A task of a type outside their list is not theirs, as a tracker item's is not (issue 38): 404, and not listed ...
+    expect((await call('PATCH', `/api/${ACME}/tasks/${typed.body.id}`, tokens.cpa, { priority: 'low' })).status).toBe(404);
+    expect((await tasksOf('cpa')).map((t) => t.id)).not.toContain(typed.body.id);
+    // ... unless it is assigned to them; editing something else of it is not a use of its type.
+    const assigned = await create('admin', { title: 'Typed, theirs', clientIds: [ids.own], reportTypeId: type.body.id, assignedToId: ids.cpa });
+    expect((await call('PATCH', `/api/${ACME}/tasks/${assigned.body.id}`, tokens.cpa, { priority: 'low', reportTypeId: type.body.id })).status).toBe(200);
   });
 
   it('Client users have no task API (403)', async () => {

@@ -4,7 +4,7 @@ import type { Database } from '@ledgerline/kit/db/database.ts';
 import { sqlState } from '@ledgerline/kit/db/sql-errors.ts';
 import { tenantSchema } from '@ledgerline/kit/db/tenant-schema.ts';
 import type { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
-import { authenticate, authOf } from '@ledgerline/kit/http/authenticate.ts';
+import { authenticate, authOf, type CallerCheck } from '@ledgerline/kit/http/authenticate.ts';
 import type { Logger } from '@ledgerline/kit/logger.ts';
 import type { TenantEventPayload } from '@ledgerline/kit/tenancy/tenant-events.ts';
 import { ADMIN_DASHBOARD_LIMITS, type AdminAnalytics } from '@ledgerline/contracts/activity.contracts.ts';
@@ -26,7 +26,7 @@ const byDesc = <T>(...keys: ((x: T) => number)[]) => (a: T, b: T) => {
  * the best N overall, so the work grows with the number of firms, not of their rows.
  */
 export function createAdminAnalyticsRouter(deps: {
-  api: ApiRegistry; db: Database; dashboard: DashboardStore; tokens: TokenVerifier; logger: Logger;
+  api: ApiRegistry; db: Database; dashboard: DashboardStore; tokens: TokenVerifier; checkCaller: CallerCheck; logger: Logger;
   /** The firms as identity lists them now (the registry's source: a fresh list, not a snapshot). */
   firms: () => Promise<TenantEventPayload[]>;
 }): Router {
@@ -36,7 +36,7 @@ export function createAdminAnalyticsRouter(deps: {
 
   api.route(router, {
     method: 'get', path: '/api/admin/analytics', summary: 'Documents and top clients, documents and users across every active firm (platform administrators)',
-    before: [authenticate(deps.tokens)],
+    before: [authenticate(deps.tokens, deps.checkCaller)],
   }, async ({ res }): Promise<AdminAnalytics> => {
     requirePlatformAdmin(authOf(res));
     const out: AdminAnalytics = { totalDocuments: 0, topClients: [], topDocuments: [], topUsers: [] };

@@ -22,7 +22,7 @@ const clientIdSchema = idSchema('Client id', 'Client id must be a positive whole
 export function createDashboardRouter(deps: { api: ApiRegistry; dashboard: DashboardStore; tokens: TokenVerifier; tenants: ServiceTenants }): Router {
   const { api, dashboard, tenants } = deps;
   const router = express.Router();
-  const before = [authenticate(deps.tokens)];
+  const before = [authenticate(deps.tokens, deps.tenants.checkCaller)];
 
   api.route(router, {
     method: 'get', path: '/api/dashboard', summary: 'Dashboard figures within what the caller may see (a Client user: their own client)', before,

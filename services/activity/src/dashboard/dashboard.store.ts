@@ -4,7 +4,7 @@ import type { ActionCount, ClientEngagementDetails, DashboardOverview, UserActiv
 import { ACTIVITY_ACTIONS, DASHBOARD_LIMITS, type ActivityAction } from '@ledgerline/contracts/activity.constants.ts';
 import { FILE_TYPES, SYSTEM_ACTOR, type FileType } from '@ledgerline/contracts/files.contracts.ts';
 import {
-  DOCUMENT_COUNT_COLUMNS, FILE_COLUMNS, visibleClients, visibleDocuments, visibleEntries, type ActivityVisibility,
+  DOCUMENT_COUNT_COLUMNS, FILE_COLUMNS, visibleClients, visibleDocuments, visibleEntries, visibleReportTypes, type ActivityVisibility,
 } from '../access-rules.ts';
 import { toDashboardFile, type ActivityFileStore } from '../files/activity-file.store.ts';
 import type { ActivityLogStore } from '../logs/activity-log.store.ts';
@@ -97,7 +97,7 @@ export class DashboardStore {
   async userActivity(db: Queryable, v: ActivityVisibility, userId: number): Promise<Omit<UserActivityDetails, 'userName'> & { userName: string | null }> {
     const counts = await this.#actionCounts(db, v, [['user_id', userId]]);
     const p = new SqlParams();
-    const recent = await this.#logs.newest(db, [`user_id = ${p.add(userId)}`, visibleEntries(v, p)], p, DETAIL_RECENT_LIMIT, !v.isClient);
+    const recent = await this.#logs.newest(db, [`user_id = ${p.add(userId)}`, visibleEntries(v, p), visibleReportTypes(v, p)], p, DETAIL_RECENT_LIMIT, !v.isClient);
     return {
       userId,
       userName: recent[0]?.userName ?? null,

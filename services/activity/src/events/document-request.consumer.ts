@@ -27,9 +27,12 @@ export function followDocumentRequests(deps: TenantConsumerDeps & { logs: Activi
     const r = event.payload as DocumentRequestChanged;
     // Events published before they carried the actor and the request's state (an upgrade's backlog) have nothing to record.
     if (r.actorId === undefined || r.revision === undefined) return;
+    // An entry naming an item is about the item's report type, others about the request's: a CPA
+    // limited to other types does not read them (docs/api/authorization.md).
+    const item = r.itemId === undefined ? undefined : r.items?.find((i) => i.id === r.itemId);
     const entry: Omit<NewActivity, 'details' | 'fileId' | 'fileName'> = {
       action: 'update', userId: r.actorId, userName: r.actorName, clientId: r.clientId, clientName: r.clientName, timestamp: event.occurredAt,
-      address: r.address ?? null, userAgent: r.userAgent ?? null,
+      address: r.address ?? null, userAgent: r.userAgent ?? null, reportTypeId: item ? item.reportTypeId : r.reportTypeId,
     };
     if (r.action === 'item_uploaded') {
       const how = r.viaLink ? ' by upload link' : '';

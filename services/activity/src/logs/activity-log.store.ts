@@ -2,7 +2,7 @@ import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import { SqlParams } from '@ledgerline/kit/db/sql-params.ts';
 import type { ActivityListQuery, ActivityLog } from '@ledgerline/contracts/activity.contracts.ts';
 import type { ActivityAction } from '@ledgerline/contracts/activity.constants.ts';
-import { visibleEntries, type ActivityVisibility } from '../access-rules.ts';
+import { visibleEntries, visibleReportTypes, type ActivityVisibility } from '../access-rules.ts';
 
 export interface ActivityLogRow {
   id: number;
@@ -37,8 +37,11 @@ export const toActivityLog = (r: ActivityLogRow, showOrigin = true): ActivityLog
   userAgent: showOrigin ? r.user_agent : null,
 });
 
-/** What happened, as the log records it; `timestamp` defaults to now. */
-export type NewActivity = Omit<ActivityLog, 'id' | 'timestamp' | 'fileDeleted'> & { timestamp?: string };
+/**
+ * What happened, as the log records it; `timestamp` defaults to now. `reportTypeId`: what the
+ * entry is about (a document request item's type); when absent, its file's if that is a report.
+ */
+export type NewActivity = Omit<ActivityLog, 'id' | 'timestamp' | 'fileDeleted'> & { timestamp?: string; reportTypeId?: number | null };
 
 export const LOG_COLUMNS = 'id, action, file_id, file_name, user_id, user_name, client_id, client_name, details, "timestamp", address, user_agent';
 
@@ -55,8 +58,9 @@ export class ActivityLogStore {
   async record(tx: Queryable, a: NewActivity): Promise<ActivityLog> {
     const { rows } = await tx.query<ActivityLogRow>(
       `WITH log AS (
-         INSERT INTO activity_logs (action, file_id, file_name, user_id, user_name, client_id, client_name, details, "timestamp", address, user_agent)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, coalesce($9::timestamptz, now()), $10, $11)
+         INSERT INTO activity_logs (action, file_id, file_name, user_id, user_name, client_id, client_name, details, "timestamp", address, user_agent, report_type_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, coalesce($9::timestamptz, now()), $10, $11,
+           coalesce($12::int, (SELECT f.report_type_id FROM activity_files f WHERE f.id = $2::int AND f.file_type = 'report')))
          RETURNING ${LOG_COLUMNS}
        ), counts AS (
          INSERT INTO activity_counts (client_id, user_id, action, count, last_at)
@@ -74,7 +78,7 @@ export class ActivityLogStore {
            downloads = activity_file_counts.downloads + EXCLUDED.downloads, chats = activity_file_counts.chats + EXCLUDED.chats
        )
        SELECT * FROM log`,
-      [a.action, a.fileId, a.fileName, a.userId, a.userName, a.clientId, a.clientName, a.details, a.timestamp ?? null, a.address ?? null, a.userAgent ?? null],
+      [a.action, a.fileId, a.fileName, a.userId, a.userName, a.clientId, a.clientName, a.details, a.timestamp ?? null, a.address ?? null, a.userAgent ?? null, a.reportTypeId ?? null],
     );
     return toActivityLog(rows[0]!);
   }
@@ -82,7 +86,7 @@ export class ActivityLogStore {
   /** Newest first, within what the caller may see, narrowed by the query's filters. */
   async list(db: Queryable, v: ActivityVisibility, query: ActivityListQuery): Promise<ActivityLog[]> {
     const p = new SqlParams();
-    const where = [visibleEntries(v, p)];
+    const where = [visibleEntries(v, p), visibleReportTypes(v, p)];
     if (query.action) where.push(`action = ${p.add(query.action)}`);
     if (query.fileId) where.push(`file_id = ${p.add(query.fileId)}`);
     if (query.clientId) where.push(`client_id = ${p.add(query.clientId)}`);

@@ -15,7 +15,7 @@ export const FILE_NOT_FOUND = 'File not found';
 export function createActivityLogsRouter(deps: { api: ApiRegistry; logs: ActivityLogStore; files: ActivityFileStore; tokens: TokenVerifier; tenants: ServiceTenants }): Router {
   const { api, logs, files, tenants } = deps;
   const router = express.Router();
-  const before = [authenticate(deps.tokens)];
+  const before = [authenticate(deps.tokens, deps.tenants.checkCaller)];
 
   api.route(router, {
     method: 'get', path: '/api/activity-logs', summary: 'Activity entries the caller may see, newest first', query: activityListQuerySchema, before,

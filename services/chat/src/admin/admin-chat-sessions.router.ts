@@ -5,7 +5,7 @@ import { sqlState } from '@ledgerline/kit/db/sql-errors.ts';
 import { tenantSchema } from '@ledgerline/kit/db/tenant-schema.ts';
 import { Forbidden } from '@ledgerline/kit/errors.ts';
 import type { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
-import { authenticate, authOf } from '@ledgerline/kit/http/authenticate.ts';
+import { authenticate, authOf, type CallerCheck } from '@ledgerline/kit/http/authenticate.ts';
 import type { Logger } from '@ledgerline/kit/logger.ts';
 import type { TenantEventPayload } from '@ledgerline/kit/tenancy/tenant-events.ts';
 import { CHAT_MESSAGES, type AdminChatSession } from '@ledgerline/contracts/chat.contracts.ts';
@@ -18,14 +18,14 @@ const UNDEFINED_TABLE = '42P01';
  * fileId, userId), the administrator dashboard's 'AI Chat Sessions'. Never the messages.
  */
 export function createAdminChatSessionsRouter(deps: {
-  api: ApiRegistry; db: Database; sessions: ChatSessionStore; tokens: TokenVerifier; logger: Logger;
+  api: ApiRegistry; db: Database; sessions: ChatSessionStore; tokens: TokenVerifier; checkCaller: CallerCheck; logger: Logger;
   firms: () => Promise<TenantEventPayload[]>;
 }): Router {
   const { api, db, sessions, logger } = deps;
   const router = express.Router();
   api.route(router, {
     method: 'get', path: '/api/admin/chat-sessions', summary: 'Chat sessions (id, fileId, userId, firm) across every active firm (platform administrators)',
-    before: [authenticate(deps.tokens)],
+    before: [authenticate(deps.tokens, deps.checkCaller)],
   }, async ({ res }): Promise<AdminChatSession[]> => {
     if (!authOf(res).claims.platformAdmin) throw new Forbidden(CHAT_MESSAGES.adminOnly);
     const out: AdminChatSession[] = [];

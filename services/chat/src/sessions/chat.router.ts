@@ -18,7 +18,7 @@ const STREAMING = 'With `Accept: text/event-stream` the answer streams as server
 export function createChatRouter(deps: { api: ApiRegistry; tokens: TokenVerifier; tenants: ServiceTenants; chat: ChatService; logger: Logger }): Router {
   const { api, tenants, chat, logger } = deps;
   const router = express.Router();
-  const before = [authenticate(deps.tokens)];
+  const before = [authenticate(deps.tokens, deps.tenants.checkCaller)];
 
   /** One JSON reply, or the answer streamed as it is produced and the same reply at the end. */
   const answer = async <T>(req: Request, res: Response, run: (stream: AnswerStream) => Promise<T>): Promise<T | undefined> => {

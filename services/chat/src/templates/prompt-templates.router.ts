@@ -19,7 +19,7 @@ const requireAdmin = (t: TenantRequest): void => {
 export function createPromptTemplatesRouter(deps: { api: ApiRegistry; tokens: TokenVerifier; tenants: ServiceTenants; templates: PromptTemplateStore }): Router {
   const { api, tenants, templates } = deps;
   const router = express.Router();
-  const before = [authenticate(deps.tokens)];
+  const before = [authenticate(deps.tokens, deps.tenants.checkCaller)];
 
   api.route(router, {
     method: 'get', path: '/api/prompt-templates', query: promptTemplateQuerySchema, before,

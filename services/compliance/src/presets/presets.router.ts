@@ -11,7 +11,7 @@ import type { PresetService } from './preset.service.ts';
 export function createPresetsRouter(deps: { api: ApiRegistry; presets: PresetService; tokens: TokenVerifier; tenants: ServiceTenants }): Router {
   const { api, presets, tenants } = deps;
   const router = express.Router();
-  const before = [authenticate(deps.tokens)];
+  const before = [authenticate(deps.tokens, deps.tenants.checkCaller)];
 
   api.route(router, { method: 'get', path: '/api/compliance-presets', summary: 'Statutory compliance calendars (India, US, UK, Australia) with their sources', before }, async ({ res }) => {
     staffReach(await tenants.ofRequest(res));

@@ -22,7 +22,7 @@ const yearOf = (value: string | undefined): number => {
 export function createSchedulesRouter(deps: { api: ApiRegistry; schedules: ScheduleStore; service: ScheduleService; tokens: TokenVerifier; tenants: ServiceTenants }): Router {
   const { api, schedules, service, tenants } = deps;
   const router = express.Router();
-  const before = [authenticate(deps.tokens)];
+  const before = [authenticate(deps.tokens, deps.tenants.checkCaller)];
 
   api.route(router, { method: 'get', path: '/api/compliance-schedules', summary: 'Compliance schedules within the caller\'s reach (staff)', query: scheduleListQuerySchema, before }, async ({ res, query }) => {
     const t = await tenants.ofRequest(res);

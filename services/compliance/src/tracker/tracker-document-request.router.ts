@@ -21,7 +21,7 @@ const KIND_OF_STATUS: Record<number, ErrorKind> = { 400: 'invalid', 401: 'unauth
 export function createTrackerDocumentRequestRouter(deps: { api: ApiRegistry; items: TrackerStore; tokens: TokenVerifier; tenants: ServiceTenants; requestsUrl: () => string }): Router {
   const router = express.Router();
   deps.api.route(router, {
-    method: 'post', path: '/api/compliance-tracker/:id/document-request', status: 201, body: trackerRequestInputSchema, before: [authenticate(deps.tokens)],
+    method: 'post', path: '/api/compliance-tracker/:id/document-request', status: 201, body: trackerRequestInputSchema, before: [authenticate(deps.tokens, deps.tenants.checkCaller)],
     summary: 'Ask the item\'s client for the documents its filing needs (template, else the firm\'s or the calendar\'s checklist for its report type), due daysBefore (default 7) days before the item',
   }, async ({ res, params, body }) => {
     const t = await deps.tenants.ofRequest(res);

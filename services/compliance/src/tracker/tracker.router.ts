@@ -14,7 +14,7 @@ import type { ItemList, TrackerStore } from './tracker.store.ts';
 export function createTrackerRouter(deps: { api: ApiRegistry; items: TrackerStore; service: TrackerService; tokens: TokenVerifier; tenants: ServiceTenants }): Router {
   const { api, items, service, tenants } = deps;
   const router = express.Router();
-  const before = [authenticate(deps.tokens)];
+  const before = [authenticate(deps.tokens, deps.tenants.checkCaller)];
   // The store hands lists over as JSON text written by PostgreSQL: sent as they are.
   const sendList = (res: Response, list: ItemList) => {
     if (list.total !== null) res.setHeader('X-Total-Count', String(list.total));

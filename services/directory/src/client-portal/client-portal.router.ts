@@ -27,7 +27,7 @@ export function createClientPortalRouter(deps: { api: ApiRegistry; clients: Clie
   const router = express.Router();
   const id = (params: Record<string, string>) => parsePathId(params.id);
 
-  api.route(router, { method: 'get', path: '/api/clients/:id/portal-link', summary: 'A signed client portal link, valid 30 days (Admin)', before: [authenticate(deps.tokens)] }, async ({ res, params }) => {
+  api.route(router, { method: 'get', path: '/api/clients/:id/portal-link', summary: 'A signed client portal link, valid 30 days (Admin)', before: [authenticate(deps.tokens, deps.tenants.checkCaller)] }, async ({ res, params }) => {
     const t = await tenants.ofRequest(res);
     requireAdmin(t, 'portalLink');
     const client = await clients.get(t.db, id(params));

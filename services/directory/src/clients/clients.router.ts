@@ -14,7 +14,7 @@ import { CLIENT_NOT_FOUND, type ClientStore } from './client.store.ts';
 export function createClientsRouter(deps: { api: ApiRegistry; clients: ClientStore; clientService: ClientService; tokens: TokenVerifier; tenants: ServiceTenants }): Router {
   const { api, clients, clientService, tenants } = deps;
   const router = express.Router();
-  const before = [authenticate(deps.tokens)];
+  const before = [authenticate(deps.tokens, deps.tenants.checkCaller)];
   const id = (params: Record<string, string>) => parsePathId(params.id);
 
   api.route(router, { method: 'get', path: '/api/clients', summary: 'Clients the caller may see; search matches name, email, phone, IDs, address', query: clientSearchQuerySchema, before }, async ({ res, query }) => {

@@ -11,7 +11,7 @@ import type { ClientFieldSettingsStore } from './client-field-settings.store.ts'
 export function createClientFieldSettingsRouter(deps: { api: ApiRegistry; settings: ClientFieldSettingsStore; tokens: TokenVerifier; tenants: ServiceTenants }): Router {
   const { api, settings, tenants } = deps;
   const router = express.Router();
-  const before = [authenticate(deps.tokens)];
+  const before = [authenticate(deps.tokens, deps.tenants.checkCaller)];
   const body = clientFieldSettingsInputSchema;
 
   api.route(router, { method: 'get', path: '/api/client-field-settings', summary: 'The firm\'s client field settings, or the defaults with id null', before }, async ({ res }) => {

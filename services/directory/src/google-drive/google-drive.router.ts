@@ -16,7 +16,7 @@ const SHORT_NAME = /^[a-z0-9]{1,40}$/;
 export function createGoogleDriveRouter(deps: { api: ApiRegistry; drive: GoogleDriveService; tokens: TokenVerifier; tenants: ServiceTenants; logger: Logger }): Router {
   const { api, drive, tenants, logger } = deps;
   const router = express.Router();
-  const before = [authenticate(deps.tokens)];
+  const before = [authenticate(deps.tokens, deps.tenants.checkCaller)];
   const id = (params: Record<string, string>) => parsePathId(params.id);
   const admin = async (res: express.Response) => {
     const t = await tenants.ofRequest(res);

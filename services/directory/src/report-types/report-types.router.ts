@@ -18,7 +18,7 @@ const event = (type: string, t: TenantRequest, r: ReportType) => newEvent<Report
 export function createReportTypesRouter(deps: { api: ApiRegistry; reportTypes: ReportTypeStore; tokens: TokenVerifier; tenants: ServiceTenants }): Router {
   const { api, reportTypes, tenants } = deps;
   const router = express.Router();
-  const before = [authenticate(deps.tokens)];
+  const before = [authenticate(deps.tokens, deps.tenants.checkCaller)];
   const id = (params: Record<string, string>) => parsePathId(params.id);
 
   /** Admin only; the change and its event commit together. */

@@ -47,7 +47,7 @@ export function createFileTextRouter(deps: { tokens: TokenVerifier; tenants: Ser
     res.setHeader('Cache-Control', 'no-store');
     res.json(await reply(t.db, file, undefined));
   });
-  router.get(path, authenticate(deps.tokens), async (req, res) => {
+  router.get(path, authenticate(deps.tokens, deps.tenants.checkCaller), async (req, res) => {
     const t = await deps.tenants.ofRequest(res);
     const file = await deps.service.visible(t, parsePathId(String(req.params.id), FILE_MESSAGES.notFound));
     const have = typeof req.query.have === 'string' ? req.query.have : undefined;

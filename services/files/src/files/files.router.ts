@@ -20,7 +20,7 @@ export function createFilesRouter(deps: {
 }): Router {
   const { api, tenants, files, service, uploads, blobs } = deps;
   const router = express.Router();
-  const before = [authenticate(deps.tokens)];
+  const before = [authenticate(deps.tokens, deps.tenants.checkCaller)];
   const id = (params: Record<string, string>) => parsePathId(params.id);
 
   api.route(router, {

@@ -2,7 +2,7 @@ import type { RequestHandler, Response } from 'express';
 import type { TokenVerifier } from '@ledgerline/kit/auth/token-verifier.ts';
 import type { Database } from '@ledgerline/kit/db/database.ts';
 import { NotFound, Unauthenticated } from '@ledgerline/kit/errors.ts';
-import { authenticate, authOf, type AuthContext } from '@ledgerline/kit/http/authenticate.ts';
+import { authenticate, type AuthContext, type CallerCheck } from '@ledgerline/kit/http/authenticate.ts';
 import type { User } from '@ledgerline/contracts/identity.contracts.ts';
 import { TENANT_NOT_FOUND, type CompanyStore } from '../tenants/company.store.ts';
 import type { UserStore } from '../users/user.store.ts';
@@ -26,11 +26,10 @@ export function authenticateCaller(deps: { db: Database; tokens: TokenVerifier; 
     if (!session || session.revoked || session.userId !== userId) throw new Unauthenticated(SESSION_ENDED);
     await sessions.touch(db.forSchema(schema), sessionId);
   };
-  const storedCaller: RequestHandler = async (_req, res, next) => {
-    const auth = authOf(res);
+  const storedCaller: CallerCheck = async (auth, res) => {
     if (auth.claims.platformAdmin) {
       await liveSession(PLATFORM_SCHEMA, auth.claims.sessionId, Number(auth.claims.sub));
-      return next();
+      return;
     }
     const company = auth.claims.tenant ? await companies.findByShortName(auth.claims.tenant) : null;
     if (!company?.isActive) throw new NotFound(TENANT_NOT_FOUND);
@@ -40,9 +39,8 @@ export function authenticateCaller(deps: { db: Database; tokens: TokenVerifier; 
     const current: AuthContext = { ...auth, claims: { ...auth.claims, role: user.roleName, username: user.username, fullName: user.fullName } };
     res.locals.auth = current;
     res.locals.storedUser = user;
-    next();
   };
-  return [authenticate(deps.tokens), storedCaller];
+  return [authenticate(deps.tokens, storedCaller)];
 }
 
 /** The stored record of the signed-in firm user (null for platform administrators). */

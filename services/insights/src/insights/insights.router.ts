@@ -22,7 +22,7 @@ export function createInsightsRouter(deps: {
 }): Router {
   const { api, tenants, insights, settings, analysis, directory } = deps;
   const router = express.Router();
-  const before = [authenticate(deps.tokens)];
+  const before = [authenticate(deps.tokens, deps.tenants.checkCaller)];
 
   api.route(router, { method: 'get', path: '/api/compliance-insights', summary: 'Insights about the caller\'s clients, newest first (clientId, status, priority filters)', query: insightListQuerySchema, before }, async ({ res, query }) => {
     const t = await tenants.ofRequest(res);

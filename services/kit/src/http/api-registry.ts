@@ -17,7 +17,7 @@ export interface RouteSpec<B extends z.ZodType, Q extends z.ZodType> {
   status?: number;
   /** Documented as needing no bearer token. */
   public?: boolean;
-  /** Middleware run before validation, e.g. `authenticate(tokens)`. */
+  /** Middleware run before validation, e.g. `authenticate(tokens, tenants.checkCaller)`. */
   before?: RequestHandler[];
   /**
    * JSON Schemas of path parameters the handler reads in its own way; by default an `id`

@@ -7,7 +7,7 @@ import type { Database } from '../db/database.ts';
 import type { ServiceMigrations } from '../db/migrations.ts';
 import { tenantSchema } from '../db/tenant-schema.ts';
 import { DomainError, Forbidden } from '../errors.ts';
-import { authenticate, authOf } from '../http/authenticate.ts';
+import { authenticate, authOf, CHECKED_BY_IDENTITY } from '../http/authenticate.ts';
 import { parseInput } from '../http/validate.ts';
 import type { Logger } from '../logger.ts';
 import type { ObjectStore } from '../storage/object-store.ts';
@@ -54,7 +54,7 @@ export function createPortabilityRouter(deps: {
     next();
   };
 
-  router.get(`${INTERNAL_PORTABILITY_PATH}/export`, authenticate(deps.tokens), admin, async (req, res) => {
+  router.get(`${INTERNAL_PORTABILITY_PATH}/export`, authenticate(deps.tokens, CHECKED_BY_IDENTITY), admin, async (req, res) => {
     const { schemaName } = parseInput(schemaQuery, req.query);
     const schema = db.forSchema(tenantSchema(schemaName));
     const owned = await ownTables();
@@ -82,7 +82,7 @@ export function createPortabilityRouter(deps: {
   });
 
   // The service's part of a firm's readable copy (ServicePortability.readable), as a tar.
-  router.get(`${INTERNAL_PORTABILITY_PATH}/readable`, authenticate(deps.tokens), admin, async (req, res) => {
+  router.get(`${INTERNAL_PORTABILITY_PATH}/readable`, authenticate(deps.tokens, CHECKED_BY_IDENTITY), admin, async (req, res) => {
     const { schemaName, shortName, timeZone } = parseInput(readableQuery, req.query);
     res.setHeader('content-type', 'application/x-tar');
     const out = new PassThrough();
@@ -100,7 +100,7 @@ export function createPortabilityRouter(deps: {
     await sent.catch(() => undefined);
   });
 
-  router.post(`${INTERNAL_PORTABILITY_PATH}/import`, authenticate(deps.tokens), admin, async (req, res) => {
+  router.post(`${INTERNAL_PORTABILITY_PATH}/import`, authenticate(deps.tokens, CHECKED_BY_IDENTITY), admin, async (req, res) => {
     const { schemaName, sourceSchema } = parseInput(importQuery, req.query);
     await hooks.import({
       service, db: db.forSchema(tenantSchema(schemaName)), storage, tables: await ownTables(),
@@ -110,11 +110,11 @@ export function createPortabilityRouter(deps: {
   });
 
   // The migrations this version knows, so an archive from a newer one is refused before anything is made.
-  router.get(`${INTERNAL_PORTABILITY_PATH}/migrations`, authenticate(deps.tokens), admin, (_req, res) => {
+  router.get(`${INTERNAL_PORTABILITY_PATH}/migrations`, authenticate(deps.tokens, CHECKED_BY_IDENTITY), admin, (_req, res) => {
     res.json(Object.fromEntries(deps.migrations.filter((s) => s.scope === 'tenant').map((s) => [s.service, s.migrations.map((m) => m.id)])));
   });
 
-  router.post(`${INTERNAL_PORTABILITY_PATH}/discard`, authenticate(deps.tokens), admin, async (req, res) => {
+  router.post(`${INTERNAL_PORTABILITY_PATH}/discard`, authenticate(deps.tokens, CHECKED_BY_IDENTITY), admin, async (req, res) => {
     const { schemaName } = parseInput(schemaQuery, req.query);
     await hooks.discard?.({ service, db: db.forSchema(tenantSchema(schemaName)), storage });
     res.json({ discarded: true });

@@ -4,7 +4,7 @@ import type { TokenVerifier } from '../auth/token-verifier.ts';
 import type { Database } from '../db/database.ts';
 import { migrateTenant, type ServiceMigrations } from '../db/migrations.ts';
 import { Forbidden } from '../errors.ts';
-import { authenticate, authOf } from '../http/authenticate.ts';
+import { authenticate, authOf, CHECKED_BY_IDENTITY } from '../http/authenticate.ts';
 import { parseInput } from '../http/validate.ts';
 import { INTERNAL_MIGRATE_PATH } from './tenant-events.ts';
 
@@ -22,7 +22,7 @@ const bodySchema = z.object({
  */
 export function createTenantMigrationRouter(db: Database, tokens: TokenVerifier, sets: readonly ServiceMigrations[]): Router {
   const router = express.Router();
-  router.post(INTERNAL_MIGRATE_PATH, authenticate(tokens), async (req, res) => {
+  router.post(INTERNAL_MIGRATE_PATH, authenticate(tokens, CHECKED_BY_IDENTITY), async (req, res) => {
     if (!authOf(res).claims.platformAdmin) throw new Forbidden('Only platform administrators can migrate tenant schemas.');
     const { schemaName, only } = parseInput(bodySchema, req.body);
     const chosen = only ? sets.map((s) => (only[s.service] ? { ...s, migrations: s.migrations.filter((m) => only[s.service]!.includes(m.id)) } : s)) : sets;

@@ -29,6 +29,9 @@ export const internalUserAccessPath = (userId: number | string): string => `/int
  */
 const ANSWER_VERSION_SLACK_MS = 10_000;
 
+/** Where checkCaller keeps the caller it resolved, for the route's ofRequest. */
+const RESOLVED = 'tenantRequest';
+
 /** An active firm and a db handle on its schema. */
 export interface TenantHandle {
   shortName: string;
@@ -103,8 +106,26 @@ export function serviceTenants(db: Database, registry: TenantRegistry, access: U
 
   return {
     byName,
+    /**
+     * authenticate's check of the stored caller (kit/http/authenticate.ts) for every route of a
+     * firm service, whether or not the route reads the firm: an ended session, a deleted user or
+     * a retired firm is refused before the route runs. The resolution is kept for ofRequest.
+     * A call naming no firm is a platform administrator's platform-level call (a firm user's
+     * token always names theirs): identity announces their ended sessions to every active firm,
+     * so any one firm's read model knows them.
+     */
+    async checkCaller(auth: AuthContext, res: Response): Promise<void> {
+      if (auth.tenant) {
+        res.locals[RESOLVED] = await ofAuth(auth);
+        return;
+      }
+      const firm = auth.claims.sessionId ? (await registry.active())[0] : undefined;
+      if (firm && await access.sessionRevoked(db.forSchema(tenantSchema(firm.schemaName)), auth.claims.sessionId!)) throw new Unauthenticated(SESSION_ENDED);
+    },
     ofRequest(res: Response): Promise<TenantRequest> {
-      return ofAuth(authOf(res));
+      const auth = authOf(res);
+      const resolved = res.locals[RESOLVED] as TenantRequest | undefined;
+      return resolved && resolved.token === auth.token && resolved.tenant === auth.tenant ? Promise.resolve(resolved) : ofAuth(auth);
     },
     /** The same resolution for a verified token outside an HTTP request (a socket's handshake). */
     ofAuth,

@@ -16,7 +16,7 @@ import type { MessagingService } from './messaging.service.ts';
 export function createMessagingRouter(deps: { api: ApiRegistry; service: MessagingService; tokens: TokenVerifier; tenants: ServiceTenants }): Router {
   const { api, service, tenants } = deps;
   const router = express.Router();
-  const before = [authenticate(deps.tokens)];
+  const before = [authenticate(deps.tokens, deps.tenants.checkCaller)];
   const conversationId = (v: string | undefined) => parsePathId(v, MESSAGING_MESSAGES.conversationNotFound);
   const messageId = (v: string | undefined) => parsePathId(v, MESSAGING_MESSAGES.messageNotFound);
 

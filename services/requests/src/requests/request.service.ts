@@ -18,7 +18,7 @@ import {
   type CreatedRequestLink, type DocumentRequest, type DocumentRequestChanged, type DocumentRequestSummary, type PublicDocumentRequest,
   type RequestInput, type RequestItem, type RequestListQuery, type RequestUpdate,
 } from '@ledgerline/contracts/requests.contracts.ts';
-import { assertReach, requireStaff } from '../access-rules.ts';
+import { assertReach, requestSeenBy, requireStaff } from '../access-rules.ts';
 import type { FileForwarder } from './file-forwarder.ts';
 import type { Firm, RequestReminders } from './request-reminders.ts';
 import type { NewItem, RequestStore } from './request.store.ts';
@@ -75,7 +75,12 @@ export class RequestService {
     const request = await this.#store.find(t.db, id);
     if (!request) throw new NotFound(REQUEST_MESSAGES.requestNotFound);
     assertReach(t.scope, request);
-    return request;
+    return requestSeenBy(t.scope, request);
+  }
+
+  /** The request as it is now, as the caller sees it (after a change they made). */
+  async #seen(t: TenantRequest, id: number): Promise<DocumentRequest> {
+    return requestSeenBy(t.scope, (await this.#store.find(t.db, id))!);
   }
 
   async create(t: TenantRequest, input: RequestInput, trackerItemId: number | null = null): Promise<DocumentRequest> {
@@ -104,7 +109,7 @@ export class RequestService {
       if (input.sendNow) await this.#reminders.chase(tx, firm, requestId, 'sent');
       return requestId;
     });
-    return (await this.#store.find(t.db, id))!;
+    return this.#seen(t, id);
   }
 
   async update(t: TenantRequest, id: number, change: RequestUpdate): Promise<DocumentRequest> {
@@ -124,7 +129,7 @@ export class RequestService {
       const action = change.status === 'cancelled' && current.status !== 'cancelled' ? 'cancelled' : change.status === 'open' && current.status === 'cancelled' ? 'reopened' : 'updated';
       await this.#event(tx, t.shortName, id, { action, ...this.#actorOf(t) });
     });
-    return (await this.#store.find(t.db, id))!;
+    return this.#seen(t, id);
   }
 
   async send(t: TenantRequest, id: number): Promise<{ message: string }> {
@@ -142,10 +147,11 @@ export class RequestService {
   // Items
 
   async upload(t: TenantRequest, id: number, itemId: number, req: IncomingMessage): Promise<DocumentRequest> {
+    // get() leaves out the items outside the caller's report types: uploading to one is a 404.
     const request = await this.get(t, id);
-    return this.#upload(t.db, t.shortName, request, itemId, req, {
+    return requestSeenBy(t.scope, await this.#upload(t.db, t.shortName, request, itemId, req, {
       id: actorId(t.claims), name: actorName(t.claims), viaLink: false,
-    });
+    }));
   }
 
   async decide(t: TenantRequest, id: number, itemId: number, decision: { status: 'accepted' | 'rejected' | 'not_applicable'; comment: string | null }): Promise<DocumentRequest> {
@@ -155,7 +161,7 @@ export class RequestService {
     const actor: Actor = { id: actorId(t.claims), name: actorName(t.claims), viaLink: false };
     if (t.scope.isClient) {
       if (decision.status !== 'not_applicable') throw new Forbidden(REQUEST_MESSAGES.clientMayOnlyMarkNotApplicable);
-      return this.#notApplicable(t.db, t.shortName, request, item, decision.comment, actor);
+      return requestSeenBy(t.scope, await this.#notApplicable(t.db, t.shortName, request, item, decision.comment, actor));
     }
     if (decision.status === 'not_applicable') throw new Invalid(REQUEST_MESSAGES.staffDecision);
     if (decision.status === 'rejected' && !decision.comment) throw new Invalid(REQUEST_MESSAGES.rejectionNeedsComment);
@@ -174,7 +180,7 @@ export class RequestService {
       if (decision.status === 'rejected') await this.#reminders.notifyClient(tx, firm, request, `Please look again: ${item.title}`, `${item.title} (${request.title}) was returned: ${decision.comment}`);
       await this.#settle(tx, firm, id);
     });
-    return (await this.#store.find(t.db, id))!;
+    return this.#seen(t, id);
   }
 
   // Links

@@ -5,7 +5,7 @@ import { SqlParams } from '@ledgerline/kit/db/sql-params.ts';
 import type {
   DocumentRequest, DocumentRequestChanged, DocumentRequestSummary, ItemStatus, RequestItem, RequestItemFile, RequestLink, RequestStatus, RequestTemplate,
 } from '@ledgerline/contracts/requests.contracts.ts';
-import { reachableRequests } from '../access-rules.ts';
+import { reachableItems, reachableRequests } from '../access-rules.ts';
 
 const iso = (v: Date | string | null): string | null => (v === null ? null : new Date(v).toISOString());
 
@@ -95,8 +95,19 @@ export class RequestStore {
     if (filter.clientId !== undefined) where.push(`r.client_id = ${p.add(filter.clientId)}`);
     if (filter.status) where.push(`r.status = ${p.add(filter.status)}`);
     if (filter.overdueBefore) where.push(`r.status = 'open' AND r.due_date < ${p.add(filter.overdueBefore)}::date`);
-    const r = await db.query<RequestRow>(`SELECT ${REQUEST_COLUMNS} FROM document_requests r WHERE ${where.join(' AND ')} ORDER BY r.due_date, r.id LIMIT ${p.add(filter.limit)} OFFSET ${p.add(filter.offset)}`, p.values);
-    return r.rows.map(summary);
+    // A caller limited by report types sees the progress of the items they reach, not the stored counts of all.
+    const items = reachableItems(scope, p, 'vi');
+    const seen = items
+      ? `, seen.required_count AS seen_required, seen.done_count AS seen_done, seen.uploaded_count AS seen_uploaded FROM document_requests r
+         CROSS JOIN LATERAL (SELECT count(*) FILTER (WHERE vi.required)::int AS required_count,
+                                    count(*) FILTER (WHERE vi.required AND vi.status IN ('accepted', 'not_applicable'))::int AS done_count,
+                                    count(*) FILTER (WHERE vi.status = 'uploaded')::int AS uploaded_count
+                             FROM document_request_items vi WHERE vi.request_id = r.id AND ${items}) seen`
+      : ' FROM document_requests r';
+    const r = await db.query<RequestRow & { seen_required?: number; seen_done?: number; seen_uploaded?: number }>(
+      `SELECT ${REQUEST_COLUMNS}${seen} WHERE ${where.join(' AND ')} ORDER BY r.due_date, r.id LIMIT ${p.add(filter.limit)} OFFSET ${p.add(filter.offset)}`, p.values);
+    return r.rows.map((row) => (row.seen_required === undefined ? summary(row)
+      : { ...summary(row), progress: { required: row.seen_required, done: row.seen_done!, uploaded: row.seen_uploaded! } }));
   }
 
   async summary(db: Queryable, id: number, lock = false): Promise<DocumentRequestSummary | null> {
@@ -152,9 +163,12 @@ export class RequestStore {
       `UPDATE document_requests SET revision = revision + 1 WHERE id = $1
        RETURNING client_id, client_name, title, report_type_id, tracker_item_id, status, required_count, done_count, revision`, [id]);
     const x = r.rows[0]!;
+    const items = await tx.query<{ id: number; report_type_id: number | null; required: boolean; status: ItemStatus }>(
+      'SELECT id, report_type_id, required, status FROM document_request_items WHERE request_id = $1 ORDER BY position, id', [id]);
     return {
       requestId: id, clientId: x.client_id, clientName: x.client_name, title: x.title, reportTypeId: x.report_type_id, trackerItemId: x.tracker_item_id,
       status: x.status, progress: { required: x.required_count, done: x.done_count }, revision: x.revision,
+      items: items.rows.map((i) => ({ id: i.id, reportTypeId: i.report_type_id, required: i.required, status: i.status })),
     };
   }
 
@@ -241,17 +255,18 @@ export class RequestStore {
   }
 
   /**
-   * The firm's live users who reach a request (access-rules.ts, as a query over the read
-   * model): Admin and DTA, staff whose lists hold its client and report type, the client's users.
+   * The firm's live users who reach a request's client (access-rules.ts, as a query over the
+   * read model), each with the report types that limit what they see of it: Admin and DTA and
+   * the client's users every one ('all'), staff whose client list holds it their report types.
    */
-  async usersReaching(db: Queryable, r: { clientId: number; reportTypeId: number | null }): Promise<number[]> {
-    const res = await db.query<{ user_id: number }>(
-      `SELECT user_id FROM ${this.#userAccessTable} WHERE NOT deleted AND (
-         lower(trim(role)) = ANY($3::text[])
-         OR (lower(trim(role)) = $4 AND client_ids[1] = $1)
-         OR (lower(trim(role)) <> $4 AND $1 = ANY(client_ids) AND ($2::int IS NULL OR $2 = ANY(report_type_ids)))
-       ) ORDER BY user_id`, [r.clientId, r.reportTypeId, [ROLES.admin, ROLES.dta].map((x) => x.toLowerCase()), ROLES.client.toLowerCase()]);
-    return res.rows.map((x) => x.user_id);
+  async usersReaching(db: Queryable, r: { clientId: number }): Promise<{ userId: number; reportTypes: 'all' | number[] }[]> {
+    const res = await db.query<{ user_id: number; limited: boolean; report_type_ids: number[] }>(
+      `SELECT user_id, NOT (lower(trim(role)) = ANY($2::text[]) OR lower(trim(role)) = $3) AS limited, report_type_ids FROM ${this.#userAccessTable} WHERE NOT deleted AND (
+         lower(trim(role)) = ANY($2::text[])
+         OR (lower(trim(role)) = $3 AND client_ids[1] = $1)
+         OR (lower(trim(role)) <> $3 AND $1 = ANY(client_ids))
+       ) ORDER BY user_id`, [r.clientId, [ROLES.admin, ROLES.dta].map((x) => x.toLowerCase()), ROLES.client.toLowerCase()]);
+    return res.rows.map((x) => ({ userId: x.user_id, reportTypes: x.limited ? x.report_type_ids.map(Number) : 'all' }));
   }
 
   /** Whether a user is a live staff user of the firm (a reviewer must be). */

@@ -16,7 +16,7 @@ import type { RequestStore } from './request.store.ts';
 export function createRequestsRouter(deps: { api: ApiRegistry; tokens: TokenVerifier; tenants: ServiceTenants; store: RequestStore; service: RequestService }): Router {
   const { api, tenants, store, service } = deps;
   const router = express.Router();
-  const before = [authenticate(deps.tokens)];
+  const before = [authenticate(deps.tokens, deps.tenants.checkCaller)];
   const requestId = (v: string | undefined) => parsePathId(v, REQUEST_MESSAGES.requestNotFound);
   const itemId = (v: string | undefined) => parsePathId(v, REQUEST_MESSAGES.itemNotFound);
   const templateId = (v: string | undefined) => parsePathId(v, REQUEST_MESSAGES.templateNotFound);

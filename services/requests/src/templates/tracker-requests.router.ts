@@ -21,7 +21,7 @@ import { STATUTORY_TEMPLATES } from './statutory-templates.ts';
  */
 export function createTrackerRequestsRouter(deps: { tokens: TokenVerifier; tenants: ServiceTenants; store: RequestStore; service: RequestService; firm: (shortName: string) => Promise<Firm> }): Router {
   const router = express.Router();
-  router.post(TRACKER_REQUEST_PATH, authenticate(deps.tokens), async (req, res) => {
+  router.post(TRACKER_REQUEST_PATH, authenticate(deps.tokens, deps.tenants.checkCaller), async (req, res) => {
     const t = await deps.tenants.ofRequest(res);
     const input = parseInput(trackerDocumentRequestSchema, req.body ?? {});
     const templates = await deps.store.templates(t.db);

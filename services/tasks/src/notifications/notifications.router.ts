@@ -19,7 +19,7 @@ export const NOTIFICATION_NOT_FOUND = 'Notification not found';
 export function createNotificationsRouter(deps: { api: ApiRegistry; store: NotificationStore; push: NotificationPush; tokens: TokenVerifier; tenants: ServiceTenants }): Router {
   const { api, store, push, tenants } = deps;
   const router = express.Router();
-  const before = [authenticate(deps.tokens)];
+  const before = [authenticate(deps.tokens, deps.tenants.checkCaller)];
   const id = (v: string | undefined) => parsePathId(v, NOTIFICATION_NOT_FOUND);
 
   api.route(router, { method: 'get', path: '/api/notifications', summary: 'The caller\'s notifications, newest first', query: notificationListQuerySchema, before }, async ({ res, query }) => {

@@ -16,7 +16,7 @@ import type { TaskStore } from './task.store.ts';
 export function createTasksRouter(deps: { api: ApiRegistry; tasks: TaskStore; service: TaskService; tokens: TokenVerifier; tenants: ServiceTenants }): Router {
   const { api, tasks, service, tenants } = deps;
   const router = express.Router();
-  const before = [authenticate(deps.tokens)];
+  const before = [authenticate(deps.tokens, deps.tenants.checkCaller)];
   const taskId = (v: string | undefined) => parsePathId(v, TASK_MESSAGES.taskNotFound);
   // Client users are refused (403) before anything else of the request is read.
   const staff = async (res: Response) => {
