@@ -1,6 +1,7 @@
 import type { Response } from 'express';
 import { isAdmin } from '@ledgerline/kit/auth/roles.ts';
 import { Forbidden, NotFound } from '@ledgerline/kit/errors.ts';
+import { csvDocument } from '@ledgerline/kit/csv-cell.ts';
 import { contentDisposition } from '@ledgerline/kit/http/content-disposition.ts';
 import { ZipWriter } from '@ledgerline/kit/http/zip-writer.ts';
 import type { TenantRequest } from '@ledgerline/kit/tenancy/tenant-requests.ts';
@@ -18,6 +19,7 @@ interface ArchivedFile {
   storage_key: string;
 }
 
+const INDEX_COLUMNS = ['path', 'original name', 'type', 'report type', 'uploaded at', 'size'];
 const FOLDERS = { report: 'Reports', company_document: 'Company documents' } as const;
 /** Names as a folder or file name on any system: no separators, no control or reserved characters. */
 const safe = (name: string) => name.replace(/[\\/:*?"<>|\p{Cc}]/gu, '_').replace(/^\.+/, '_').slice(0, 150) || '_';
@@ -39,7 +41,7 @@ export async function sendClientArchive(deps: { blobs: BlobStorage; reportTypesT
   res.setHeader('content-type', 'application/zip');
   res.setHeader('content-disposition', contentDisposition('attachment', `${safe(clients[0].name)} documents.zip`));
   const zip = new ZipWriter(res);
-  const index = ['path,original name,type,report type,uploaded at,size'];
+  const index: unknown[][] = [];
   const used = new Set<string>();
   for (const f of rows) {
     const folder = f.file_type === 'report' ? `${FOLDERS.report}/${safe(f.report_type ?? 'No report type')}` : FOLDERS.company_document;
@@ -49,11 +51,9 @@ export async function sendClientArchive(deps: { blobs: BlobStorage; reportTypesT
     used.add(path);
     const location: BlobLocation = f.storage === 'object' ? { kind: 'object', key: f.storage_key } : { kind: 'google_drive', fileId: f.storage_key, clientId };
     await zip.add(path, await deps.blobs.open(t.shortName, location), new Date(f.uploaded_at), Number(f.size));
-    index.push([path, f.original_name, f.file_type, f.report_type ?? '', new Date(f.uploaded_at).toISOString(), f.size].map(csv).join(','));
+    index.push([path, f.original_name, f.file_type, f.report_type ?? '', new Date(f.uploaded_at).toISOString(), f.size]);
   }
-  await zip.add('index.csv', Buffer.from(`${index.join('\r\n')}\r\n`));
+  await zip.add('index.csv', Buffer.from(csvDocument(INDEX_COLUMNS, index)));
   await zip.finish();
   res.end();
 }
-
-const csv = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value);

@@ -5,6 +5,7 @@ import type { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
 import { authOf } from '@ledgerline/kit/http/authenticate.ts';
 import { clientAddress } from '@ledgerline/kit/http/client-address.ts';
 import { parsePathId } from '@ledgerline/kit/http/path-id.ts';
+import { csvDocument } from '@ledgerline/kit/csv-cell.ts';
 import { Conflict, Forbidden, Invalid, NotFound, Unauthenticated } from '@ledgerline/kit/errors.ts';
 import { TENANT_HEADER } from '@ledgerline/kit/service-module.ts';
 import {
@@ -290,12 +291,7 @@ export function createMfaRouter(deps: {
 
 const CSV_COLUMNS: (keyof SecurityEvent)[] = ['at', 'kind', 'userId', 'username', 'method', 'address', 'browser', 'actorId'];
 
-/** RFC 4180, and no cell a spreadsheet would run as a formula. */
+/** The security events as CSV, through the product's one CSV cell function. */
 export function securityEventsCsv(events: SecurityEvent[]): string {
-  const cell = (v: unknown) => {
-    let s = v === null || v === undefined ? '' : String(v);
-    if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-    return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-  };
-  return [CSV_COLUMNS.join(','), ...events.map((e) => CSV_COLUMNS.map((c) => cell(e[c])).join(','))].join('\r\n') + '\r\n';
+  return csvDocument(CSV_COLUMNS, events.map((e) => CSV_COLUMNS.map((c) => e[c])));
 }
