@@ -16,6 +16,8 @@ import type { CompanyStore } from '../tenants/company.store.ts';
 import type { TenantRequest } from '../tenants/tenant-context.ts';
 import type { FirmExportService } from './firm-export.service.ts';
 import type { FirmImportService } from './firm-import.service.ts';
+import type { ArchiveSigningKey } from '@ledgerline/kit/portability/archive-signature.ts';
+import type { FirmArchiveSigningKey } from '@ledgerline/contracts/identity.contracts.ts';
 
 const NO_ARCHIVE = 'Choose a firm archive (.tar) to import.';
 
@@ -24,7 +26,7 @@ const NO_ARCHIVE = 'Choose a firm archive (.tar) to import.';
  * Admin exports their own firm under `/api/{tenant}/export`.
  */
 export function createFirmMovesRouter(deps: {
-  api: ApiRegistry; companies: CompanyStore; exports: FirmExportService; imports: FirmImportService;
+  api: ApiRegistry; companies: CompanyStore; exports: FirmExportService; imports: FirmImportService; signingKey: ArchiveSigningKey;
   authenticated: RequestHandler[]; tenantOf: (res: express.Response) => Promise<TenantRequest>;
 }): Router {
   const { api, companies, exports } = deps;
@@ -63,7 +65,15 @@ export function createFirmMovesRouter(deps: {
   api.route(router, { method: 'get', path: '/api/export/:exportId/download', summary: 'Download a finished export of the caller\'s firm (Admin)', before, pathParams: exportIdParam },
     async (ctx) => download(() => ownFirm(ctx.res))(ctx));
 
-  api.route(router, { method: 'post', path: '/api/companies/import', summary: 'Import a firm archive as a new firm (multipart: file, name, shortName); answers the import job', status: 202, before },
+  api.route(router, { method: 'get', path: '/api/companies/imports/signing-key', summary: 'This installation\'s archive signing key: what another installation lists in FIRM_ARCHIVE_TRUSTED_KEYS to trust its archives', before },
+    async ({ res }): Promise<FirmArchiveSigningKey> => {
+      requirePlatformAdmin(authOf(res));
+      return { keyId: deps.signingKey.keyId, publicKey: deps.signingKey.publicKey };
+    });
+  api.route(router, {
+    method: 'post', path: '/api/companies/import', status: 202, before,
+    summary: 'Import a firm archive as a new firm (multipart: file, name, shortName, confirm); answers the import job. An archive not signed by this or a trusted installation answers 409 unless confirm=true',
+  },
     async ({ req, res }) => {
       requirePlatformAdmin(authOf(res));
       const dir = await deps.imports.tempDir();
