@@ -134,4 +134,33 @@ describe('a firm import', () => {
     expect(job.status).toBe(202);
     expect((await importEnded(portal, job.body.id!)).origin).toEqual({ signer: 'unknown-installation', keyId: stranger.keyId });
   }, 90_000);
+
+  it('refuses a row that breaks a key with a message naming the table and the row, creating nothing', async () => {
+    const before = await companyNames();
+    let userId = 0;
+    const repeated = await rewriteArchive(original, (name, body) => {
+      if (!name.startsWith('identity/tables/users.')) return body;
+      const lines = body.toString().trimEnd().split('\n');
+      userId = (JSON.parse(lines.at(-1)!) as { id: number }).id;
+      return Buffer.from(`${[...lines, lines.at(-1)!].join('\n')}\n`);
+    });
+    const job = await importArchive(portal, repeated, 'Repeated row', `rr${suffix}`, true);
+    expect(job.status).toBe(202);
+    const failed = await importEnded(portal, job.body.id!);
+    expect(failed.status).toBe('failed');
+    expect(failed.message).toMatch(new RegExp(`^The identity service could not import its part: The archive's users table, row \\d+ \\(id ${userId}\\), repeats a key another row already has: Key \\(id\\)=\\(${userId}\\) already exists\\.$`));
+    expect(failed.message).not.toContain('Internal server error');
+
+    const orphan = await rewriteArchive(original, (name, body) => (name.startsWith('identity/tables/users.')
+      ? Buffer.from(body.toString().replace(/"role_id": \d+/, '"role_id": 999999')) : body));
+    const orphanJob = await importArchive(portal, orphan, 'Orphan row', `or${suffix}`, true);
+    const orphanFailed = await importEnded(portal, orphanJob.body.id!);
+    expect(orphanFailed.message).toMatch(/^The identity service could not import its part: The archive's users table, row 1 \(id \d+\), names a row the archive does not contain: Key \(role_id\)=\(999999\) is not present in table "roles"\.$/);
+
+    const badValue = await rewriteArchive(original, (name, body) => (name.startsWith('directory/tables/clients.')
+      ? Buffer.from(body.toString().replace(/"id": \d+/, '"id": "not a number"')) : body));
+    const badJob = await importArchive(portal, badValue, 'Bad value', `bv${suffix}`, true);
+    expect((await importEnded(portal, badJob.body.id!)).message).toMatch(/^The directory service could not import its part: The archive's clients table, row 1 \(id "not a number"\), holds a value its table does not take: invalid input syntax for type integer: "not a number"$/);
+    expect(await companyNames()).toEqual(before);
+  }, 90_000);
 });
