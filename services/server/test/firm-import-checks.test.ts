@@ -43,8 +43,12 @@ beforeAll(async () => {
   portal = await startTestPortal({ GATEWAY_RATE_LIMIT_PER_MINUTE: '1000000', KEYCLOAK_URL: '', FIRM_ARCHIVE_TRUSTED_KEYS: ` ${trusted.publicKey} ,` });
   call = apiClient(portal.gatewayUrl);
   expect((await call('POST', '/api/companies', portal.adminToken, { name: `Checks ${suffix}`, shortName: FIRM })).status).toBe(201);
-  expect((await call('POST', `/api/${FIRM}/clients`, portal.adminToken, testClient('Quillon Traders'))).status).toBe(201);
+  const client = await call<{ id: number }>('POST', `/api/${FIRM}/clients`, portal.adminToken, testClient('Quillon Traders'));
+  expect(client.status).toBe(201);
+  const reportType = await call<{ id: number }>('POST', `/api/${FIRM}/report-types`, portal.adminToken, { name: 'Payroll' });
+  expect(reportType.status).toBe(201);
   await createSignedInUser(call, portal.adminToken, FIRM, { username: `checker_${suffix}`, fullName: 'Cora Checker', roleId: 1, clientIds: null, reportTypeIds: null });
+  await createSignedInUser(call, portal.adminToken, FIRM, { username: `limited_${suffix}`, fullName: 'Lia Limited', roleId: 3, clientIds: [client.body.id], reportTypeIds: [reportType.body.id] });
   original = (await exportFirm(portal, '/api/companies/' + (await call<{ id: number; shortName: string }[]>('GET', '/api/companies', portal.adminToken)).body.find((c) => c.shortName === FIRM)!.id, portal.adminToken)).bytes;
 }, 180_000);
 
@@ -161,6 +165,19 @@ describe('a firm import', () => {
       ? Buffer.from(body.toString().replace(/"id": \d+/, '"id": "not a number"')) : body));
     const badJob = await importArchive(portal, badValue, 'Bad value', `bv${suffix}`, true);
     expect((await importEnded(portal, badJob.body.id!)).message).toMatch(/^The directory service could not import its part: The archive's clients table, row 1 \(id "not a number"\), holds a value its table does not take: invalid input syntax for type integer: "not a number"$/);
+    expect(await companyNames()).toEqual(before);
+  }, 90_000);
+
+  it('refuses access lists naming a client or report type the archive does not contain', async () => {
+    const before = await companyNames();
+    const otherClient = await rewriteArchive(original, (name, body) => (name.startsWith('identity/tables/user_client_access.')
+      ? Buffer.from(body.toString().replace(/"client_id": \d+/, '"client_id": 999999')) : body));
+    const clientJob = await importArchive(portal, otherClient, 'Other client', `oc${suffix}`, true);
+    expect((await importEnded(portal, clientJob.body.id!)).message).toMatch(/^The archive's user_client_access table, the row of user \d+, names client 999999, which the archive does not contain\.$/);
+    const otherType = await rewriteArchive(original, (name, body) => (name.startsWith('identity/tables/users.')
+      ? Buffer.from(body.toString().replace(/"report_type_ids": \[\d+\]/, '"report_type_ids": [999999]')) : body));
+    const typeJob = await importArchive(portal, otherType, 'Other type', `ot${suffix}`, true);
+    expect((await importEnded(portal, typeJob.body.id!)).message).toMatch(/^The archive's users table, user \d+, names report type 999999, which the archive does not contain\.$/);
     expect(await companyNames()).toEqual(before);
   }, 90_000);
 });

@@ -10,6 +10,7 @@ import { Conflict, Invalid, NotFound, Unavailable } from '@ledgerline/kit/errors
 import type { Logger } from '@ledgerline/kit/logger.ts';
 import { compareVersions, FIRM_ARCHIVE_FORMAT, MANIFEST_ENTRY, PRODUCT_VERSION, type FirmManifest } from '@ledgerline/kit/portability/firm-manifest.ts';
 import { INTERNAL_PORTABILITY_PATH } from '@ledgerline/kit/portability/portability.router.ts';
+import type { OwnedIds } from '@ledgerline/kit/portability/portability.ts';
 import { readTar, TarWriter, TRUNCATED_ARCHIVE } from '@ledgerline/kit/portability/tar-archive.ts';
 import { SIGNATURE_ENTRY, type ArchiveOrigin, type ArchiveSigningKey } from '@ledgerline/kit/portability/archive-signature.ts';
 import { streamRequest } from '@ledgerline/kit/http/stream-request.ts';
@@ -30,6 +31,8 @@ export const MISSING_ENTRY = (name: string) => `The archive is incomplete: its m
 export const CONFIRM_ORIGIN = (origin: ArchiveOrigin) => (origin.signer === 'unsigned'
   ? 'This archive is not signed: nothing shows which installation made it or that it is unchanged since. Import it only if you know where it came from; confirm to import it.'
   : `This archive was signed by an installation this one does not know (key ${origin.keyId}). Import it only if you know where it came from; confirm to import it.`);
+export const UNKNOWN_REFERENCE = (table: string, row: string, what: string) =>
+  `The archive's ${table} table, ${row}, names ${what}, which the archive does not contain.`;
 export const NEWER_ARCHIVE = (version: string) => `The archive comes from a newer version of Ledgerline (${version}) than this one (${PRODUCT_VERSION}); upgrade first.`;
 
 /** A service's part, streamed to it as a tar while the archive is read; `imported` settles when the service has restored it. */
@@ -154,6 +157,7 @@ export class FirmImportService {
       await current!.tar.add(entry.name.slice(slash + 1), entry.size, entry.body);
     }
     await finishPart();
+    await this.#checkReferences(input.schemaName, token);
     await migrateTenantEverywhere(this.#peers(), input.schemaName, token);
     const signIn = await provisionImportedSignIn(this.#signIn, input.shortName, this.#db.forSchema(input.schemaName));
     let company: Company;
@@ -183,6 +187,27 @@ export class FirmImportService {
     // A service that answers early (a refusal) stops reading: the writer fails with its reason instead of waiting.
     imported.catch((err: Error) => body.destroy(err));
     return { service, tar: new TarWriter(body), body, imported };
+  }
+
+  /**
+   * Access lists may name only clients and report types the archive holds: one naming
+   * another would hand its user a record the firm makes later under that id.
+   */
+  async #checkReferences(schemaName: string, token: string): Promise<void> {
+    const known: OwnedIds = {};
+    for (const peer of this.#peers()) {
+      const reply = await fetch(`${peer.url}${INTERNAL_PORTABILITY_PATH}/ids?schemaName=${encodeURIComponent(schemaName)}`, { headers: { authorization: `Bearer ${token}` } })
+        .catch(() => { throw new Unavailable(`The ${peer.service} service is unavailable; import the archive again shortly.`); });
+      if (!reply.ok) throw new Unavailable(`The ${peer.service} service could not list what it imported: ${reply.status}`);
+      Object.assign(known, await reply.json());
+    }
+    const db = this.#db.forSchema(schemaName);
+    const { rows: clients } = await db.query<{ user_id: number; client_id: number }>(
+      'SELECT user_id, client_id FROM user_client_access WHERE NOT (client_id = ANY($1::int[])) ORDER BY id LIMIT 1', [known.clients ?? []]);
+    if (clients[0]) throw new Invalid(UNKNOWN_REFERENCE('user_client_access', `the row of user ${clients[0].user_id}`, `client ${clients[0].client_id}`));
+    const { rows: types } = await db.query<{ id: number; report_type_id: number }>(
+      'SELECT u.id, t AS report_type_id FROM users u, unnest(u.report_type_ids) t WHERE NOT (t = ANY($1::int[])) ORDER BY u.id LIMIT 1', [known.reportTypes ?? []]);
+    if (types[0]) throw new Invalid(UNKNOWN_REFERENCE('users', `user ${types[0].id}`, `report type ${types[0].report_type_id}`));
   }
 
   async #discard(schemaName: string): Promise<void> {

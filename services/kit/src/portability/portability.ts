@@ -47,7 +47,15 @@ export interface ServicePortability {
   import(ctx: ImportContext): Promise<void>;
   /** Removes what an import put outside the schema (objects, platform rows) when the firm import fails. */
   discard?(ctx: DiscardContext): Promise<void>;
+  /**
+   * After every part is in: the ids of what the service owns and others name (`clients`,
+   * `reportTypes`, `users`), so the firm import can refuse rows that name one the archive
+   * does not contain (a later firm's record would take its id, and the access with it).
+   */
+  ids?(db: SchemaDb): Promise<OwnedIds>;
 }
+
+export type OwnedIds = Partial<Record<'clients' | 'reportTypes' | 'users', number[]>>;
 
 /** Every owned table's rows as of one instant, its sequences and the schema's migration ids; some rows rewritten on the way. */
 export const exportOwnTables = (ctx: ExportContext, rewrites?: ExportRewrites): Promise<void> =>
