@@ -62,18 +62,22 @@ try {
   if (r.status !== 202) throw new Error(`import: ${r.status} ${await r.text()}`);
   const importId = ((await r.json()) as { id: string }).id;
   let status = 'running';
+  let progress = 0;
   const watching = (async () => {
     while (status === 'running') {
-      status = (await call<{ status: string; message: string | null }>('GET', `/api/companies/imports/${importId}`, undefined, source.platform)).status;
+      ({ status, progress } = await call<{ status: string; progress: number }>('GET', `/api/companies/imports/${importId}`, undefined, source.platform));
       if (status === 'running') await new Promise((resolve) => setTimeout(resolve, 200));
     }
   })();
   const during: number[] = [];
   let failures = 0;
   while (status === 'running') {
+    const at = progress;
     const window = await pacedGets(portal.url, paths, headers, { rate: RATE, durationS: 2 });
     during.push(...window.latencies);
     failures += window.failures;
+    // Where in the import the other firm waits: the job's progress (95 when every part is in) per 2 s.
+    console.log(`  progress ${String(at).padStart(3)}-${String(progress).padStart(3)}%: p95 ${quantile(window.latencies, 0.95).toFixed(0)} ms, max ${quantile(window.latencies, 1).toFixed(0)} ms`);
   }
   await watching;
   const seconds = (performance.now() - started) / 1000;

@@ -9,12 +9,13 @@ import type { TarEntry } from './tar-archive.ts';
 const PAGE_ROWS = 500;
 const BATCH_BYTES = 4 * 1024 * 1024;
 /**
- * An import inserts at most this many rows (or IMPORT_BATCH_BYTES) per transaction and yields
- * to the event loop between them: on the embedded database (one connection) other firms'
- * queries wait only for one batch, not for a whole table (bench/firm-import.bench.ts).
+ * An import inserts at most this many rows (or IMPORT_BATCH_BYTES) per transaction and rests
+ * between them: on the embedded database (one connection) other firms' queries wait at most
+ * for one batch, not for a whole table (bench/firm-import.bench.ts).
  */
 const IMPORT_BATCH_ROWS = 200;
 const IMPORT_BATCH_BYTES = 1024 * 1024;
+const IMPORT_REST_MAX_MS = 250;
 
 /** `tables/<table>.<piece>.ndjson`: a table's rows in pieces, restored in order. */
 export const TABLE_ENTRY = /^tables\/([a-z_][a-z0-9_]*)\.\d{6}\.ndjson$/;
@@ -209,6 +210,7 @@ export class TableImporter {
     const flush = async () => {
       if (!batch.length) return;
       const first = (this.#rowsRead.get(table) ?? 0) + 1;
+      const started = performance.now();
       try {
         await insertRows(batch);
       } catch (err) {
@@ -228,8 +230,9 @@ export class TableImporter {
       this.#rows += batch.length;
       batch = [];
       bytes = 0;
-      // Other requests (other firms') get their turn between batches.
-      await new Promise((resolve) => setImmediate(resolve));
+      // Other requests (other firms') get their turn between batches: the import rests as long
+      // as the batch took (up to IMPORT_REST_MAX_MS), so it holds the database at most half the time.
+      await new Promise((resolve) => setTimeout(resolve, Math.min(IMPORT_REST_MAX_MS, performance.now() - started)));
     };
     try {
       for await (const line of lines(entry)) {
