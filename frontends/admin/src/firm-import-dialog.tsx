@@ -10,9 +10,13 @@ import { FormField } from '@ledgerline/ui/form-field.tsx';
 import { failureReason } from '@ledgerline/ui/server-message.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 import { ADMIN_OVERVIEW_URL } from './admin-analytics.api.ts';
-import { importStatus, startImport } from './firm-moves.api.ts';
+import { importStatus, originText, originToConfirm, startImport } from './firm-moves.api.ts';
 
-/** Import a firm archive as a new firm, with the job's progress until the firm exists. */
+/**
+ * Import a firm archive as a new firm, with the job's progress until the firm exists. An
+ * archive this installation (or one it trusts) did not sign is imported only after the
+ * platform admin has read what the server says of it and confirmed.
+ */
 export function FirmImportDialog({ visible, onClose }: { visible: boolean; onClose(): void }) {
   const queryClient = useQueryClient();
   const [file, setFile] = useState<File | null>(null);
@@ -20,7 +24,7 @@ export function FirmImportDialog({ visible, onClose }: { visible: boolean; onClo
   const [shortName, setShortName] = useState('');
   const [jobId, setJobId] = useState<string | null>(null);
   const upload = useMutation({
-    mutationFn: () => startImport(file!, name, shortName),
+    mutationFn: (confirm: boolean) => startImport(file!, name, shortName, confirm),
     onSuccess: (job) => setJobId(job.id),
   });
   const job = useQuery({
@@ -46,16 +50,17 @@ export function FirmImportDialog({ visible, onClose }: { visible: boolean; onClo
   };
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    upload.mutate();
+    upload.mutate(false);
   };
   const status = job.data?.status;
+  const toConfirm = upload.isError ? originToConfirm(upload.error) : null;
 
   return (
     <Dialog header="Import Firm" visible={visible} onHide={close} className="firm-moves-dialog" breakpoints={{ '640px': '95vw' }}>
       {!jobId ? (
         <form onSubmit={submit} className="firm-import-form">
           <FormField label="Firm archive (.tar)" htmlFor="import-file">
-            <input id="import-file" type="file" accept=".tar,application/x-tar" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
+            <input id="import-file" type="file" accept=".tar,application/x-tar" onChange={(e) => { setFile(e.target.files?.[0] ?? null); upload.reset(); }} />
           </FormField>
           <FormField label="Company Name" htmlFor="import-name">
             <InputText id="import-name" value={name} onChange={(e) => setName(e.target.value)} />
@@ -63,8 +68,15 @@ export function FirmImportDialog({ visible, onClose }: { visible: boolean; onClo
           <FormField label="Short Name" htmlFor="import-short-name">
             <InputText id="import-short-name" value={shortName} onChange={(e) => setShortName(e.target.value.toLowerCase().replace(/[^a-z0-9]/g, ''))} />
           </FormField>
-          {upload.isError && <Message severity="error" text={failureReason(upload.error)} />}
-          <Button type="submit" label={upload.isPending ? 'Checking archive…' : 'Import'} icon="pi pi-upload" loading={upload.isPending} disabled={!file || !name || !shortName} />
+          {upload.isError && <Message severity={toConfirm ? 'warn' : 'error'} text={failureReason(upload.error)} />}
+          {toConfirm ? (
+            <div className="firm-import-confirm">
+              <Button type="button" label="Import Anyway" icon="pi pi-exclamation-triangle" severity="warning" loading={upload.isPending} onClick={() => upload.mutate(true)} />
+              <Button type="button" label="Cancel" outlined onClick={close} />
+            </div>
+          ) : (
+            <Button type="submit" label={upload.isPending ? 'Checking archive…' : 'Import'} icon="pi pi-upload" loading={upload.isPending} disabled={!file || !name || !shortName} />
+          )}
         </form>
       ) : (
         <div className="firm-import-progress">
@@ -72,6 +84,7 @@ export function FirmImportDialog({ visible, onClose }: { visible: boolean; onClo
           {status === 'running' && <p>Importing into /{shortName}…</p>}
           {status === 'ready' && <Message severity="success" text={`${job.data!.company!.name} is ready at /${job.data!.company!.shortName}/login`} />}
           {status === 'ready' && job.data!.message && <Message severity="warn" text={job.data!.message} />}
+          {job.data?.origin && <p className="firm-import-origin">{originText(job.data.origin)}</p>}
           {status === 'failed' && <Message severity="error" text={job.data!.message ?? 'The import failed; nothing was created.'} />}
           {status !== 'running' && <Button label="Done" onClick={close} />}
         </div>

@@ -10,7 +10,7 @@ import { rewriteArchive } from '../../../services/server/test/support/firm-moves
 
 /*
  * The admin console's firm export (progress, download) and import (progress, the new
- * firm's card, what is left to do).
+ * firm's card, what is left to do, who signed the archive, confirming an unsigned one).
  */
 const suffix = uniqueSuffix();
 const firm = { name: `Export Tax ${suffix}`, shortName: `exp${suffix}` };
@@ -66,6 +66,7 @@ describe('moving a firm in the admin console', () => {
     // With Keycloak the import also makes the firm's realm: seconds more.
     await dialog().getByText(`${copy.name} is ready at /${copy.shortName}/login`).waitFor({ timeout: 60_000 });
     await expectToast(page, 'Firm Imported Successfully', `${copy.name} is available at /${copy.shortName}/login`);
+    await dialog().getByText('Signed by this installation.').waitFor();
     await portal.screenshot(page, 'admin-firm-import-phone');
     await dialog().getByRole('button', { name: 'Done' }).click();
     await dialog().waitFor({ state: 'detached' });
@@ -82,8 +83,13 @@ describe('moving a firm in the admin console', () => {
     await dialog().locator('#import-name').fill('No Passwords');
     await dialog().locator('#import-short-name').fill(`nop${suffix}`);
     await dialog().getByRole('button', { name: 'Import' }).click();
+    // Rebuilt outside an installation, the archive is unsigned: the platform admin confirms it first.
+    await dialog().getByText(/^This archive is not signed: nothing shows which installation made it/).waitFor({ timeout: 60_000 });
+    await portal.screenshot(page, 'admin-firm-import-confirm');
+    await dialog().getByRole('button', { name: 'Import Anyway' }).click();
     await dialog().getByText('No Passwords is ready at').waitFor({ timeout: 60_000 });
     await dialog().getByText('1 user has no password in the archive (the firm signed in through Keycloak there): an Admin sets one for each under Users.').waitFor();
+    await dialog().getByText('Not signed; imported on your confirmation.').waitFor();
     await portal.screenshot(page, 'admin-firm-import-without-passwords');
     await dialog().getByRole('button', { name: 'Done' }).click();
     await dialog().waitFor({ state: 'detached' });

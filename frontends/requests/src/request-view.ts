@@ -1,4 +1,5 @@
 import type { DocumentRequestSummary, ItemStatus, RequestItem, RequestStatus } from '@ledgerline/contracts/requests.contracts.ts';
+import { REQUEST_UPLOAD_ACCEPT } from '@ledgerline/contracts/media-types.ts';
 
 /** How the screens name statuses. */
 export const REQUEST_STATUS_LABELS: Readonly<Record<RequestStatus, string>> = { open: 'Open', completed: 'Completed', cancelled: 'Cancelled' };
@@ -80,7 +81,7 @@ export function checklistProblem(items: readonly DraftItem[]): string | null {
 }
 
 /** What the item upload offers (the link page's list): photos, PDFs, spreadsheets, documents. */
-export const ITEM_FILE_ACCEPT = 'image/*,application/pdf,.csv,.xlsx,.xls,.doc,.docx,.txt,.zip';
+export const ITEM_FILE_ACCEPT = REQUEST_UPLOAD_ACCEPT;
 
 /**
  * A link as the list shows it: live until it expires or is revoked; while its request is not

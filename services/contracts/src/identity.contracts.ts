@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idSchema } from './scalars.ts';
+import { RESERVED_TENANT_NAMES } from './reserved-names.ts';
 import { timeZoneSchema } from './time-zone.ts';
 
 /** A firm's short name, as it appears in paths (`/api/{shortName}/…`). */
@@ -7,11 +8,21 @@ export const SHORT_NAME_PATTERN = /^[a-z0-9]+$/;
 
 const optionalText = z.string().trim().max(253).nullish().transform((v) => (v ? v : null));
 
+export const RESERVED_SHORT_NAME = (shortName: string) => `"${shortName}" is reserved by the portal; choose another short name`;
+
+/**
+ * The one check of a firm's short name, for creating, renaming and importing a firm alike:
+ * the pattern, and none of the portal's own first path segments (a firm named `api` or
+ * `login` would be unreachable, and its usernames taken).
+ */
+export const shortNameSchema = z.string({ error: 'Short name is required' }).min(1, 'Short name is required').max(40)
+  .regex(SHORT_NAME_PATTERN, 'Only lowercase letters and numbers allowed')
+  .refine((shortName) => !RESERVED_TENANT_NAMES.has(shortName), { error: (issue) => RESERVED_SHORT_NAME(String(issue.input)) });
+
 /** Tenant (company) form of the administrator portal, spec 000 §5. */
 export const companyInputSchema = z.object({
   name: z.string({ error: 'Company name is required' }).trim().min(1, 'Company name is required').max(200),
-  shortName: z.string({ error: 'Short name is required' }).min(1, 'Short name is required').max(40)
-    .regex(SHORT_NAME_PATTERN, 'Only lowercase letters and numbers allowed'),
+  shortName: shortNameSchema,
   schemaName: z.string().max(63).regex(/^[a-z0-9_]+$/, 'Only lowercase letters, numbers, and underscores allowed').optional(),
   urlPattern: z.enum(['path', 'subdomain', 'domain'], { error: 'URL pattern must be path, subdomain or domain' }).default('path'),
   customDomain: optionalText,
@@ -67,13 +78,22 @@ export interface FirmImport {
   message: string | null;
   shortName: string;
   company: Company | null;
+  /** Who signed the archive: this installation, a trusted one (FIRM_ARCHIVE_TRUSTED_KEYS), an unknown one, or nobody. */
+  origin: FirmArchiveOrigin;
   createdAt: string;
 }
+
+export interface FirmArchiveOrigin { signer: 'this-installation' | 'trusted-installation' | 'unknown-installation' | 'unsigned'; keyId: string | null }
+
+/** `GET /api/companies/imports/signing-key`: what another installation lists in FIRM_ARCHIVE_TRUSTED_KEYS to trust this one's archives. */
+export interface FirmArchiveSigningKey { keyId: string; publicKey: string }
 
 /** The text fields of `POST /api/companies/import` (the archive is the `file` part). */
 export const firmImportFieldsSchema = z.object({
   name: companyInputSchema.shape.name,
-  shortName: companyInputSchema.shape.shortName,
+  shortName: shortNameSchema,
+  /** The platform admin's confirmation that an unsigned archive, or one of an unknown installation, may be imported. */
+  confirm: z.enum(['true', 'false'], { error: 'confirm must be true or false' }).default('false').transform((v) => v === 'true'),
 });
 
 const idList = (field: string) => z.array(idSchema(field, `${field} must be a list of valid ids`)).max(10_000).nullish()

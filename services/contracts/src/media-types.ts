@@ -54,3 +54,17 @@ export function mediaTypeOfFileName(fileName: string): string {
   const extension = fileNameExtension(fileName);
   return extension && Object.hasOwn(MEDIA_TYPES, extension) ? MEDIA_TYPES[extension]! : GENERIC_MEDIA_TYPE;
 }
+
+/**
+ * What a document request's item takes (the link page, the portal's item upload): images,
+ * PDF, Office documents, CSV, text and ZIP. The files service checks each file's extension
+ * against this list and its first bytes against the extension; the pages offer the same list.
+ * (SVG is left out: an image that can carry script has no place in a client's upload.)
+ */
+export const REQUEST_UPLOAD_EXTENSIONS: readonly string[] = ['jpg', 'jpeg', 'png', 'gif', 'bmp', 'webp', 'pdf', 'doc', 'docx', 'xls', 'xlsx', 'csv', 'txt', 'zip'];
+
+/** The `accept` attribute of a document request's file inputs. */
+export const REQUEST_UPLOAD_ACCEPT = REQUEST_UPLOAD_EXTENSIONS.map((extension) => `.${extension}`).join(',');
+
+export const REQUEST_UPLOAD_REFUSED = (fileName: string) =>
+  `The file "${fileName}" is not a type this request takes: send images (JPEG, PNG, GIF, BMP, WebP), PDF, Word or Excel documents, CSV, text or ZIP files.`;

@@ -7,6 +7,7 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { deriveKey } from '@ledgerline/kit/crypto/master-key.ts';
 import { TokenSigner } from '@ledgerline/kit/crypto/signed-token.ts';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
+import { unzip } from '@ledgerline/kit/testing/unzip.ts';
 import { createSignedInUser, startTestPortal } from '@ledgerline/server/portal-harness.ts';
 import type { RunningPortal } from '@ledgerline/server/portal.ts';
 import { DRIVE_ACCESS_ASSERTION_HEADER, DRIVE_ACCESS_KEY_PURPOSE, driveAccessPath, type Client, type ReportType } from '@ledgerline/contracts/directory.contracts.ts';
@@ -330,6 +331,29 @@ describe('download', () => {
     const r = await api.send('GET', T(`/files/${svg.body.files[0]!.id}`), tokens.admin);
     expect(r.headers.get('content-type')).toBe('image/svg+xml');
     expect(r.headers.get('content-security-policy')).toContain('sandbox');
+  });
+});
+
+describe('a client\'s ZIP', () => {
+  it('writes names a spreadsheet would run as formulas into index.csv as plain text', async () => {
+    const created = await api.json<Client>('POST', T('/clients'), tokens.admin, client('Formula Client'));
+    expect(created.status).toBe(201);
+    const clientId = created.body.id;
+    const names = ["=cmd|' -C calc'!A0.pdf", '+HYPERLINK("evil.example","Open").txt', '-2+3 cmd.txt', '@SUM(A1) note.txt'];
+    for (const name of names) {
+      const content = name.endsWith('.pdf') ? await pdfWith('formula') : `content of ${name}`;
+      expect((await uploadAs('admin', [...report(clientId, ids.Audit), { file: name, content }])).status).toBe(201);
+    }
+    const zip = await api.send('GET', T(`/files/clients/${clientId}/archive`), tokens.admin);
+    expect(zip.status).toBe(200);
+    const index = unzip(zip.bytes)['index.csv']!.toString('utf8');
+    // Each line's cells as written: quoted ones whole, with their quotes.
+    const cells = index.trim().split('\r\n').slice(1).map((line) => line.match(/"(?:[^"]|"")*"|[^,]+|(?<=,)(?=,|$)/g)!);
+    expect(cells.map((row) => row[1]).sort()).toEqual([
+      '"\'+HYPERLINK(""evil.example"",""Open"").txt"', "'-2+3 cmd.txt", "'=cmd|' -C calc'!A0.pdf", "'@SUM(A1) note.txt",
+    ]);
+    // No cell of the index starts as a formula, quoted or not.
+    for (const cell of cells.flat()) expect(cell).not.toMatch(/^"?[=+\-@\t\r]/);
   });
 });
 

@@ -14,6 +14,7 @@ export const identityConfigSpec = {
   loginThrottleWindowSeconds: field('LOGIN_THROTTLE_WINDOW_SECONDS', env.int(15 * 60, 1), 'window of the login throttle'),
   defaultTimeZone: field('PORTAL_DEFAULT_TIME_ZONE', env.string('UTC'), 'IANA time zone of firms that have not chosen one (dates, "today" and "overdue" are read in it)'),
   encryptionKey: field('PORTAL_ENCRYPTION_KEY', env.optionalString(), '32-byte key (base64 or hex) sealing authenticator secrets at rest; unset generates one in PORTAL_DATA_DIR/keys'),
+  archiveTrustedKeys: field('FIRM_ARCHIVE_TRUSTED_KEYS', env.optionalString(), 'comma-separated public keys (base64url, as GET /api/companies/imports/signing-key shows them) of other installations whose firm archives import without confirmation'),
   ...mailConfigSpec,
   publicBaseUrl: field('PUBLIC_BASE_URL', env.string('http://localhost:8080'), 'the portal\'s public URL: the sign-in links in e-mails; passkeys are bound to its host name (the WebAuthn RP ID) and accepted from its origin only'),
   schedulerPollMs: field('SCHEDULER_POLL_MS', env.int(5000, 50), 'how often each identity replica looks for e-mails to send'),

@@ -175,6 +175,11 @@ export const identityPlatformMigrations: ServiceMigrations = {
       ALTER TABLE passkeys ADD FOREIGN KEY (user_id) REFERENCES platform_admins(id) ON DELETE CASCADE;
       ALTER TABLE passkey_ceremonies ADD FOREIGN KEY (user_id) REFERENCES platform_admins(id) ON DELETE CASCADE`,
     },
+    {
+      id: '009_firm_import_origin',
+      // Who signed an imported archive (archive-signature.ts): shown with the job.
+      sql: 'ALTER TABLE firm_imports ADD COLUMN signer text, ADD COLUMN signer_key_id text',
+    },
   ],
 };
 

@@ -31,6 +31,7 @@ import { FirmReadableCopy } from './portability/firm-readable-copy.ts';
 import { createFirmMovesRouter } from './portability/firm-moves.router.ts';
 import { identityPortability } from './portability/identity.portability.ts';
 import { deriveKey, loadMasterKey } from '@ledgerline/kit/crypto/master-key.ts';
+import { ArchiveSigningKey } from '@ledgerline/kit/portability/archive-signature.ts';
 import { MfaService } from './mfa/mfa.service.ts';
 import { EmailSignInService } from './mfa/email-sign-in.service.ts';
 import { SessionService } from './sessions/session.service.ts';
@@ -78,7 +79,9 @@ export const identityModule: ServiceModule = {
       maxFailuresPerIp: config.loginMaxFailuresPerIp,
       windowSeconds: config.loginThrottleWindowSeconds,
     });
-    const mfa = new MfaService(deriveKey(loadMasterKey(config.encryptionKey, deps.dataDir), 'second-factor-secrets'));
+    const masterKey = loadMasterKey(config.encryptionKey, deps.dataDir);
+    const mfa = new MfaService(deriveKey(masterKey, 'second-factor-secrets'));
+    const signingKey = new ArchiveSigningKey(deriveKey(masterKey, 'firm-archive-signing'), (config.archiveTrustedKeys ?? '').split(',').map((k) => k.trim()).filter(Boolean));
     const sessions = new SessionService({ companies, realtime: deps.realtime, events: mfa.events, tokenTtlSeconds: config.tokenTtlSeconds });
     const passkeys = new PasskeyService({ relyingParty: relyingPartyOf(config.publicBaseUrl), events: mfa.events });
     const logins = new LoginService({ db, companies, users, admins, provider, issuer, throttle, mfa, sessions: sessions.store, passkeys });
@@ -95,9 +98,9 @@ export const identityModule: ServiceModule = {
     // Firm moves call the services' internal portability routes as the platform, not as the
     // person who asked (a firm's Admin may export their own firm; the job may outlive a token).
     const systemToken = () => issuer.sign({ sub: '0', username: 'portability', fullName: 'Firm export and import', role: 'Admin', tenant: null, platformAdmin: true });
-    const firmExports = new FirmExportService({ db, storage: deps.storage, peers: deps.peers, systemToken, logger: deps.logger });
+    const firmExports = new FirmExportService({ db, storage: deps.storage, peers: deps.peers, systemToken, logger: deps.logger, signingKey });
     const openTotp = mfa.openTotp.bind(mfa);
-    const firmImports = new FirmImportService({ db, companies, tenants, peers: deps.peers, systemToken, logger: deps.logger, provider, openTotp });
+    const firmImports = new FirmImportService({ db, companies, tenants, peers: deps.peers, systemToken, logger: deps.logger, provider, openTotp, signingKey });
 
     return {
       api,
@@ -108,7 +111,7 @@ export const identityModule: ServiceModule = {
         createCompaniesRouter({ api, companies, tenants, authenticated }),
         createAdminOverviewRouter({ api, db, companies, users, authenticated }),
         createRolesRouter({ api, roles, provider, authenticated, tenantOf, applyPolicy: (t) => applyPolicyToProvider({ provider, mfa, users }, t.company, t.db) }),
-        createFirmMovesRouter({ api, companies, exports: firmExports, imports: firmImports, readable: new FirmReadableCopy({ peers: deps.peers, systemToken, logger: deps.logger }), authenticated, tenantOf }),
+        createFirmMovesRouter({ api, companies, exports: firmExports, imports: firmImports, signingKey, readable: new FirmReadableCopy({ peers: deps.peers, systemToken, logger: deps.logger }), authenticated, tenantOf }),
         createUsersRouter({ api, users, userService: new UserService(users, provider, (db, role) => mfa.requiredForRole(db, role)), authenticated, tenantOf }),
         createMfaRouter({ api, db, mfa, logins, emailSignIn, sessions, companies, users, provider, authenticated, tenantOf }),
         createPasskeysRouter({ api, db, mfa, passkeys, logins, companies, authenticated }),

@@ -3,6 +3,7 @@ import { apiClient, startTestPortal, TEST_ADMIN, type ApiReply } from '@ledgerli
 import type { RunningPortal } from '@ledgerline/server/portal.ts';
 import * as OTPAuth from 'otpauth';
 import type { MfaRequiredResponse, MfaStatus } from '@ledgerline/contracts/sign-in-security.contracts.ts';
+import type { Company } from '@ledgerline/contracts/identity.contracts.ts';
 
 type Portal = RunningPortal & { gatewayUrl: string; adminToken: string };
 let portal: Portal;
@@ -221,6 +222,14 @@ describe('tenants', () => {
     [{ name: 'A', shortName: 'okname', urlPattern: 'ftp' }, 'URL pattern must be path, subdomain or domain'],
   ])('rejects %j with "%s"', async (body, message) => {
     expect(await call('POST', '/api/companies', tokens.platform, body)).toMatchObject({ status: 400, body: { message } });
+  });
+
+  it.each(['admin', 'api', 'login', 'users', 'files', 'socket', 'auth'])('refuses the reserved short name "%s" when creating or renaming a firm', async (reserved) => {
+    const message = `"${reserved}" is reserved by the portal; choose another short name`;
+    expect(await call('POST', '/api/companies', tokens.platform, { name: 'Reserved', shortName: reserved })).toEqual({ status: 400, body: expect.objectContaining({ message }) });
+    const firm = (await call<Company[]>('GET', '/api/companies', tokens.platform)).body.find((c) => c.shortName === ACME)!;
+    expect(await call('PUT', `/api/companies/${firm.id}`, tokens.platform, { name: firm.name, shortName: reserved })).toEqual({ status: 400, body: expect.objectContaining({ message }) });
+    expect((await call<Company[]>('GET', '/api/companies', tokens.platform)).body.find((c) => c.id === firm.id)!.shortName).toBe(ACME);
   });
 
   it('refuses a duplicate short name with 409', async () => {

@@ -195,6 +195,45 @@ describe('firm policy and the Admin\'s reset', () => {
     expect(done.body.user.id).toBe(ids[`${ACME}_cpa2`]);
     expect((await call('GET', `/api/${ACME}/auth/mfa`, done.body.token)).body).toEqual({ totp: true, recoveryCodesLeft: 10, passkeys: 0, required: true, managedByKeycloak: false });
     expect((await login(ACME, 'cpa2')).body.mfaRequired).toBe(true);
+    // The CPAs' password-only sessions ended with the new policy; this one passed the factor.
+    expect((await call('GET', `/api/${ACME}/auth/me`, tokens[`${ACME}_cpa`])).status).toBe(401);
+    tokens[`${ACME}_cpa2`] = done.body.token;
+  });
+
+  it('turning the requirement on ends, at once, the sessions that signed in without a second factor', async () => {
+    const DELTA = `delta${suffix}`;
+    const EPSILON = `epsilon${suffix}`;
+    const people: Record<string, number> = {};
+    const signedIn: Record<string, string> = {};
+    await seedFirmPeople(call, portal.adminToken, [DELTA, EPSILON], [
+      [DELTA, 'admin', 1, null], [DELTA, 'cpa', 3, [7]], [DELTA, 'enrolled', 3, [7]], [DELTA, 'client', 4, [7]], [EPSILON, 'cpa', 3, [7]],
+    ], PASSWORD, { ids: people, tokens: signedIn });
+    const { secret } = await enrol(DELTA, signedIn[`${DELTA}_enrolled`]!);
+    const withFactor = await login(DELTA, 'enrolled');
+    const verified = await call<{ token: string }>('POST', `/api/${DELTA}/auth/mfa/verify`, null, { challenge: withFactor.body.challenge, method: 'totp', code: totpCode(secret, Date.now() + STEP_MS) });
+    expect(verified.status).toBe(200);
+    const admin = signedIn[`${DELTA}_admin`]!;
+    const policy = { requireMfaForStaff: true, requireMfaForClients: false, allowEmailCodeForStaff: false, allowEmailCodeForClients: true, clientEmailSignIn: true };
+    expect((await call('PUT', `/api/${DELTA}/security-settings`, admin, policy)).status).toBe(200);
+
+    // The CPA's password-only session ends at once, in identity and (by event) in every other service.
+    expect((await call('GET', `/api/${DELTA}/auth/me`, signedIn[`${DELTA}_cpa`])).status).toBe(401);
+    await eventually(async () => expect((await call('GET', `/api/${DELTA}/clients`, signedIn[`${DELTA}_cpa`])).status).toBe(401), 10_000);
+    // Their next sign-in is the setup step.
+    expect((await login(DELTA, 'cpa')).body).toMatchObject({ mfaSetupRequired: true });
+    // A session that passed the second factor lives on; so do the Client's (not covered), the
+    // Admin's who made the change, and another firm's.
+    expect((await call('GET', `/api/${DELTA}/auth/me`, verified.body.token)).status).toBe(200);
+    expect((await call('GET', `/api/${DELTA}/auth/me`, signedIn[`${DELTA}_client`])).status).toBe(200);
+    expect((await call('GET', `/api/${DELTA}/auth/me`, admin)).status).toBe(200);
+    expect((await call('GET', `/api/${EPSILON}/auth/me`, signedIn[`${EPSILON}_cpa`])).status).toBe(200);
+    const events = await call<SecurityEvent[]>('GET', `/api/${DELTA}/security-events?kind=sessions-revoked`, admin);
+    expect(events.body.filter((e) => e.method === 'policy').map((e) => e.userId).sort()).toEqual([people[`${DELTA}_cpa`], people[`${DELTA}_enrolled`]].sort());
+
+    // Required for Clients too, with e-mailed codes not counting: the Client's password session ends.
+    expect((await call('PUT', `/api/${DELTA}/security-settings`, admin, { ...policy, requireMfaForClients: true, allowEmailCodeForClients: false })).status).toBe(200);
+    expect((await call('GET', `/api/${DELTA}/auth/me`, signedIn[`${DELTA}_client`])).status).toBe(401);
+    expect((await call('GET', `/api/${DELTA}/auth/me`, verified.body.token)).status).toBe(200);
   });
 
   it('the Admin sees each user\'s factors and resets them; the user then sets up again', async () => {
@@ -202,9 +241,9 @@ describe('firm policy and the Admin\'s reset', () => {
     expect(factors.status).toBe(200);
     expect(factors.body.find((f) => f.userId === ids[`${ACME}_cpa2`])).toMatchObject({ totp: true, recoveryCodesLeft: 10 });
     expect(factors.body.find((f) => f.userId === ids[`${ACME}_client`])).toMatchObject({ totp: false });
-    expect((await call('GET', `/api/${ACME}/security-settings/factors`, tokens[`${ACME}_cpa`])).status).toBe(403);
+    expect((await call('GET', `/api/${ACME}/security-settings/factors`, tokens[`${ACME}_cpa2`])).status).toBe(403);
 
-    expect((await call('DELETE', `/api/${ACME}/users/${ids[`${ACME}_cpa2`]}/mfa`, tokens[`${ACME}_cpa`])).status).toBe(403);
+    expect((await call('DELETE', `/api/${ACME}/users/${ids[`${ACME}_cpa2`]}/mfa`, tokens[`${ACME}_cpa2`])).status).toBe(403);
     expect((await call('DELETE', `/api/${BETA}/users/${ids[`${ACME}_cpa2`]}/mfa`, tokens[`${BETA}_admin`])).status).toBe(404);
     expect((await call('DELETE', `/api/${ACME}/users/${ids[`${ACME}_cpa2`]}/mfa`, tokens[`${ACME}_admin`])).status).toBe(200);
     expect((await login(ACME, 'cpa2')).body.mfaSetupRequired).toBe(true);
@@ -241,7 +280,7 @@ describe('security events', () => {
     expect(lines[0]).toBe('at,kind,userId,username,method,address,browser,actorId');
     expect(lines[1]).toContain(`,factors-reset,${ids[`${ACME}_cpa2`]},${name('cpa2')},`);
 
-    expect((await call('GET', `/api/${ACME}/security-events`, tokens[`${ACME}_cpa`])).status).toBe(403);
+    expect((await call('GET', `/api/${ACME}/security-events`, tokens[`${ACME}_client`])).status).toBe(403);
     // Another firm's Admin sees only their own firm's events.
     expect((await call('GET', `/api/${ACME}/security-events`, tokens[`${BETA}_admin`])).status).toBe(403);
     const beta = await call<SecurityEvent[]>('GET', `/api/${BETA}/security-events`, tokens[`${BETA}_admin`]);

@@ -44,7 +44,7 @@ export class Gone extends DomainError {
   constructor(message: string) { super('gone', message); }
 }
 export class Conflict extends DomainError {
-  constructor(message: string) { super('conflict', message); }
+  constructor(message: string, details?: unknown) { super('conflict', message, details); }
 }
 export class TooLarge extends DomainError {
   constructor(message: string) { super('too_large', message); }

@@ -48,9 +48,9 @@ const listOf = async (who: string, query = '') => {
 const decide = (who: string, id: number, itemId: number, body: Record<string, unknown>) =>
   call<DocumentRequest>('PATCH', `${requestsPath()}/${id}/items/${itemId}`, tokens[who], body);
 
-async function upload(path: string, token: string | null, name: string, content: string, headers: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown> }> {
+async function upload(path: string, token: string | null, name: string, content: string | Buffer, headers: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown> }> {
   const form = new FormData();
-  form.append('file', new Blob([content], { type: 'text/plain' }), name);
+  form.append('file', new Blob([typeof content === 'string' ? content : new Uint8Array(content)], { type: 'text/plain' }), name);
   const r = await fetch(`${portal.gatewayUrl}${path}`, { method: 'POST', body: form, headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) } });
   return { status: r.status, body: (await r.json()) as Record<string, unknown> };
 }
@@ -354,6 +354,30 @@ describe('send and links', () => {
     expect(await upload(`${publicPath(t)}/items/${n1099!.id}/files`, null, '1099.pdf', 'not a pdf at all')).toMatchObject({ status: 415 });
     expect(await upload(`${publicPath(t)}/items/${n1099!.id}/files`, null, 'empty.txt', '')).toMatchObject({ status: 400, body: { message: 'The file "empty.txt" is empty.' } });
     expect((await get('admin', request.id)).body.items[1]).toMatchObject({ status: 'requested', files: [] });
+  });
+
+  it('a link takes only what its page offers (images, PDF, Office documents, CSV, text, ZIP), each checked by its content', async () => {
+    const t = token(link.url);
+    const item = request.items[1]!;
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 1)]);
+    const zip = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0, 0, 0]), Buffer.alloc(64, 1)]);
+    const executable = Buffer.concat([Buffer.from('MZ'), Buffer.alloc(64, 0)]);
+    const refused = (name: string) => ({ status: 415, body: { message: `The file "${name}" is not a type this request takes: send images (JPEG, PNG, GIF, BMP, WebP), PDF, Word or Excel documents, CSV, text or ZIP files.` } });
+    for (const [name, content] of [
+      ['setup.exe', executable], ['invoice.html', '<html><script>alert(1)</script></html>'], ['chart.svg', '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'],
+      ['run.js', 'alert(1)'], ['README', 'no extension'], ['clip.mp4', Buffer.alloc(64, 0)], ['archive.tar', Buffer.alloc(1024, 0)],
+    ] as const) {
+      expect(await upload(`${publicPath(t)}/items/${item.id}/files`, null, name, content)).toMatchObject(refused(name));
+    }
+    // Offered types whose bytes are something else: refused by content.
+    expect(await upload(`${publicPath(t)}/items/${item.id}/files`, null, 'scan.png', executable)).toMatchObject({ status: 415, body: { message: 'The file "scan.png" is not a real .png file: its content does not match its extension.' } });
+    expect(await upload(`${publicPath(t)}/items/${item.id}/files`, null, 'statement.xlsx', 'plain text')).toMatchObject({ status: 415 });
+    expect((await get('admin', request.id)).body.items[1]).toMatchObject({ files: [] });
+    for (const [name, content] of [['scan.png', png], ['ledger.csv', 'date,amount\n2025-01-01,10'], ['bundle.zip', zip], ['statement.xlsx', zip]] as const) {
+      expect([name, (await upload(`${publicPath(t)}/items/${item.id}/files`, null, name, content)).status]).toEqual([name, 201]);
+    }
+    // The portal's own item upload takes the same list.
+    expect(await upload(`${requestsPath()}/${request.id}/items/${item.id}/files`, tokens.admin!, 'tool.exe', executable)).toMatchObject(refused('tool.exe'));
   });
 
   it('an unknown token is 404; a revoked link, or a request completed or cancelled, answers 410 with a message', async () => {

@@ -192,6 +192,7 @@ const RULES: Record<string, Rule> = {
   // JSON instead of multipart: platform administrators get the 400 about the archive, others the refusal.
   'POST /api/companies/import': { allowed: PLATFORM, request: () => ({ body: { name: 'Imported', shortName: unique('mximp') } }) },
   'GET /api/companies/imports/{importId}': { allowed: PLATFORM },
+  'GET /api/companies/imports/signing-key': { allowed: PLATFORM },
   'GET /api/admin/overview': { allowed: PLATFORM },
   'GET /api/admin/analytics': { allowed: PLATFORM },
 

@@ -55,6 +55,7 @@ suite('moving a firm into Keycloak and out of it', () => {
   beforeAll(async () => {
     builtin = await startTestPortal({ GATEWAY_RATE_LIMIT_PER_MINUTE: '1000000', KEYCLOAK_URL: '' });
     keycloak = await startTestPortal({ GATEWAY_RATE_LIMIT_PER_MINUTE: '1000000' });
+    // Two installations with keys of their own that do not trust each other: every move between them is confirmed.
     const call = apiClient(builtin.gatewayUrl);
     expect((await call('POST', '/api/companies', builtin.adminToken, { name: `Keycloak move ${suffix}`, shortName: FIRM })).status).toBe(201);
     const reviewer = await call<{ id: number }>('POST', `/api/${FIRM}/roles`, builtin.adminToken, { name: 'Reviewer' });
@@ -79,7 +80,7 @@ suite('moving a firm into Keycloak and out of it', () => {
     const source = companies.body.find((c) => c.shortName === FIRM)!;
     const archive = await exportFirm(builtin, `/api/companies/${source.id}`, builtin.adminToken);
     builtinArchive = archive.bytes;
-    const done = await importReady(keycloak, archive.bytes, `Keycloak copy ${suffix}`, INTO);
+    const done = await importReady(keycloak, archive.bytes, `Keycloak copy ${suffix}`, INTO, true);
     expect(done.message).toBeNull();
 
     // The realm holds each user as the product provisions them: portal id and username attributes, one portal role.
@@ -111,7 +112,7 @@ suite('moving a firm into Keycloak and out of it', () => {
     const bcrypt = await rewriteArchive(builtinArchive, (name, body) => (name.startsWith('identity/tables/credentials.')
       ? Buffer.from(body.toString().replace(/"password_hash": "[^"]+"/, '"password_hash": "$2b$10$abcdefghijklmnopqrstuuv5fB0bWyxS1pKCEyXHjGS1N1lDcN7uSO"'))
       : body));
-    const job = await importArchive(keycloak, bcrypt, `Refused ${suffix}`, REFUSED);
+    const job = await importArchive(keycloak, bcrypt, `Refused ${suffix}`, REFUSED, true);
     expect(job.status).toBe(202);
     const failed = await importEnded(keycloak, job.body.id!);
     expect(failed.status).toBe('failed');
@@ -129,7 +130,7 @@ suite('moving a firm into Keycloak and out of it', () => {
     expect(archive.manifest.services.identity!.rows.credentials ?? 0).toBe(0);
     expect(archive.manifest.services.identity!.rows.mfa_factors ?? 0).toBe(0);
 
-    const done = await importReady(builtin, archive.bytes, `Back ${suffix}`, BACK);
+    const done = await importReady(builtin, archive.bytes, `Back ${suffix}`, BACK, true);
     expect(done.message).toBe('3 users have no password in the archive (the firm signed in through Keycloak there): an Admin sets one for each under Users.');
     expect((await signIn(builtin, BACK, people.admin.username)).status).toBe(401);
     const call = apiClient(builtin.gatewayUrl);
@@ -152,7 +153,7 @@ suite('moving a firm into Keycloak and out of it', () => {
       })),
     });
     expect(created.status).toBe(201);
-    const done = await importReady(keycloak, keycloakArchive, `Adopted ${suffix}`, ADOPTED);
+    const done = await importReady(keycloak, keycloakArchive, `Adopted ${suffix}`, ADOPTED, true);
     expect(done.message).toBeNull();
     const anna = users.body.find((u) => u.username === people.admin.username)!;
     const signedIn = await signIn(keycloak, ADOPTED, anna.username, `realm-pass-${anna.id}`);

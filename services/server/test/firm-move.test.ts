@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
+import { unzip } from '@ledgerline/kit/testing/unzip.ts';
 import { totpCode } from '@ledgerline/identity/mfa/totp.ts';
 import { apiClient, createSignedInUser, startTestPortal, TEST_USER_PASSWORD, testClient } from '../src/portal-harness.ts';
 import type { RunningPortal } from '../src/portal.ts';
@@ -39,7 +40,7 @@ const READS = [
 ];
 
 const exportFirm = (path: string, token: string) => exportFirmFrom(portal, path, token);
-const importArchive = (bytes: Buffer, name: string, shortName: string) => importArchiveTo(portal, bytes, name, shortName);
+const importArchive = (bytes: Buffer, name: string, shortName: string, confirm = false) => importArchiveTo(portal, bytes, name, shortName, confirm);
 
 const companyCount = async () => (await call<unknown[]>('GET', '/api/companies', portal.adminToken)).body.length;
 
@@ -129,9 +130,8 @@ describe('moving a firm', () => {
     expect(mismatch.body.message).toMatch(/does not match its checksum/);
     const taken = await importArchive(original.bytes, 'Taken', FIRM);
     expect(taken).toEqual({ status: 409, body: { message: 'A tenant with this short name already exists' } });
-    const newer = Buffer.from(original.bytes.toString('latin1').replace(/"productVersion": "[^"]+"/, (m) => m.replace(/"[^"]+"$/, '"9.0.0"')), 'latin1');
-    // Same length, so the tar headers hold; the manifest is not in its own checksum list.
-    const refusedNewer = await importArchive(newer, 'Newer', `nw${suffix}`);
+    const newer = await rewriteArchive(original.bytes, (_, body) => body, (manifest) => { manifest.productVersion = '9.0.0'; });
+    const refusedNewer = await importArchive(newer, 'Newer', `nw${suffix}`, true);
     expect(refusedNewer.status).toBe(400);
     expect(refusedNewer.body.message).toMatch(/newer version of Ledgerline \(9\.0\.0\)/);
     expect(await companyCount()).toBe(before);
@@ -181,7 +181,7 @@ describe('moving a firm', () => {
       }
       return body;
     });
-    await importReady(portal, older, `Older ${suffix}`, `old${suffix}`);
+    await importReady(portal, older, `Older ${suffix}`, `old${suffix}`, true);
     const login = await call('POST', `/api/old${suffix}/auth/login`, null, { username: `mover_${suffix}`, password: TEST_USER_PASSWORD });
     expect(login.status).toBe(200);
   }, 120_000);
@@ -190,7 +190,7 @@ describe('moving a firm', () => {
     const before = await companyCount();
     const broken = await rewriteArchive(original.bytes, (name, body) =>
       (name.startsWith('tasks/tables/tasks.') ? Buffer.from(body.toString().replace(/"id": \d+/, '"id": "not a number"')) : body));
-    const job = await importArchive(broken, 'Broken', `bad${suffix}`);
+    const job = await importArchive(broken, 'Broken', `bad${suffix}`, true);
     expect(job.status).toBe(202);
     const failed = await importEnded(portal, job.body.id!);
     expect(failed.status).toBe('failed');
@@ -223,24 +223,6 @@ describe('moving a firm', () => {
     expect((await call<unknown[]>('GET', `/api/${FIRM}/files?search=zephyrine`, admin)).body).toHaveLength(1);
   });
 });
-
-/** The stored entries of a ZIP, read through its central directory. */
-function unzip(zip: Buffer): Record<string, Buffer> {
-  const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
-  const count = zip.readUInt16LE(end + 10);
-  let at = zip.readUInt32LE(end + 16);
-  const out: Record<string, Buffer> = {};
-  for (let i = 0; i < count; i++) {
-    const size = zip.readUInt32LE(at + 20);
-    const nameLength = zip.readUInt16LE(at + 28);
-    const name = zip.toString('utf8', at + 46, at + 46 + nameLength);
-    const local = zip.readUInt32LE(at + 42);
-    const data = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
-    out[name] = zip.subarray(data, data + size);
-    at += 46 + nameLength + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
-  }
-  return out;
-}
 
 const omit = (row: Record<string, unknown>, key: string) => Object.fromEntries(Object.entries(row).filter(([k]) => k !== key));
 

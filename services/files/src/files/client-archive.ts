@@ -4,6 +4,7 @@ import { taxYearOf, taxYearOfPeriod } from '@ledgerline/kit/calendar/tax-year.ts
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import type { DirectoryLookup } from '@ledgerline/kit/directory/directory-lookup.ts';
 import { Forbidden, NotFound } from '@ledgerline/kit/errors.ts';
+import { csvDocument } from '@ledgerline/kit/csv-cell.ts';
 import { contentDisposition } from '@ledgerline/kit/http/content-disposition.ts';
 import { ZipWriter } from '@ledgerline/kit/http/zip-writer.ts';
 import type { TenantRequest } from '@ledgerline/kit/tenancy/tenant-requests.ts';
@@ -38,7 +39,7 @@ export interface ClientDocument {
   index: string[];
 }
 
-export const CLIENT_INDEX_HEADER = 'path,original name,type,report type,uploaded at,size,tax year,period,request,request item';
+export const CLIENT_INDEX_COLUMNS = ['path', 'original name', 'type', 'report type', 'uploaded at', 'size', 'tax year', 'period', 'request', 'request item'];
 const FOLDERS = { report: 'Reports', company_document: 'Company documents' } as const;
 /** Names as a folder or file name on any system: no separators, no control or reserved characters. */
 export const safe = (name: string) => name.replace(/[\\/:*?"<>|\p{Cc}]/gu, '_').replace(/^\.+/, '_').slice(0, 150) || '_';
@@ -117,9 +118,5 @@ export async function sendClientArchive(deps: { blobs: BlobStorage; reportTypesT
 
 /** `index.csv` of a client's documents: a line per file, in the order they were written. */
 export function clientIndex(documents: readonly ClientDocument[]): Buffer {
-  const index = [CLIENT_INDEX_HEADER];
-  for (const d of documents) index.push(d.index.map(csv).join(','));
-  return Buffer.from(`${index.join('\r\n')}\r\n`);
+  return Buffer.from(csvDocument(CLIENT_INDEX_COLUMNS, documents.map((d) => d.index)));
 }
-
-const csv = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value);

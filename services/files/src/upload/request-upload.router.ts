@@ -4,6 +4,10 @@ import { Forbidden } from '@ledgerline/kit/errors.ts';
 import type { TenantRequest, ServiceTenants } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import { REQUEST_UPLOAD_ASSERTION_HEADER, REQUEST_UPLOAD_PATH, type RequestUploadAssertion } from '@ledgerline/contracts/requests.contracts.ts';
 import type { UploadService } from './upload.service.ts';
+import { REQUEST_UPLOAD_EXTENSIONS, REQUEST_UPLOAD_REFUSED } from '@ledgerline/contracts/media-types.ts';
+
+/** An item takes what its pages offer, whoever uploads (a link, a client user, staff). */
+const REQUEST_UPLOADS = { extensions: new Set(REQUEST_UPLOAD_EXTENSIONS), refused: REQUEST_UPLOAD_REFUSED };
 
 /**
  * POST /internal/document-request-uploads on the service port only (the gateway never
@@ -11,7 +15,8 @@ import type { UploadService } from './upload.service.ts';
  * staff, or a link without an account) with its signed assertion naming the firm, the
  * client, the report type and the uploader. The file goes through the same upload path as
  * any other (limits, type checks, storage, extraction and search), as a report of that
- * client; the caller's form fields are ignored.
+ * client; the caller's form fields are ignored. Only the types the pages offer are taken
+ * (REQUEST_UPLOAD_EXTENSIONS), each checked by its content.
  */
 export function createRequestUploadRouter(deps: { tenants: ServiceTenants; uploads: UploadService; assertions: TokenSigner<RequestUploadAssertion> }): Router {
   const router = express.Router();
@@ -27,7 +32,7 @@ export function createRequestUploadRouter(deps: { tenants: ServiceTenants; uploa
       scope: { role: 'DocumentRequest', isAdmin: false, isClient: false, clients: [claims.c], reportTypes: claims.r === null ? [] : [claims.r] },
     };
     const fields: Record<string, string> = { fileType: 'report', clientId: String(claims.c), ...(claims.r === null ? {} : { reportTypeId: String(claims.r) }) };
-    res.status(201).json(await deps.uploads.upload(uploader, req, fields));
+    res.status(201).json(await deps.uploads.upload(uploader, req, fields, REQUEST_UPLOADS));
   });
   return router;
 }

@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { actorId, actorName } from '@ledgerline/kit/auth/actor-id.ts';
 import { newEvent } from '@ledgerline/kit/bus/bus.ts';
 import type { DirectoryClient, DirectoryReportType } from '@ledgerline/kit/directory/directory-read-model.ts';
-import { Forbidden, Invalid, NotFound } from '@ledgerline/kit/errors.ts';
+import { Forbidden, Invalid, NotFound, UnsupportedMedia } from '@ledgerline/kit/errors.ts';
 import { parseInput } from '@ledgerline/kit/http/validate.ts';
 import type { Logger } from '@ledgerline/kit/logger.ts';
 import { enqueueEvents } from '@ledgerline/kit/outbox/outbox.ts';
@@ -75,9 +75,11 @@ export class UploadService {
 
   /**
    * `fixed` fields (an upload another service made on a user's behalf, e.g. a document
-   * request's item) are the only ones taken: fields in the form are ignored.
+   * request's item) are the only ones taken: fields in the form are ignored. `only` limits
+   * the files to these extensions (415 for any other), on top of the content check every
+   * upload gets.
    */
-  async upload(t: TenantRequest, req: IncomingMessage, fixed?: Record<string, string>): Promise<UploadResult> {
+  async upload(t: TenantRequest, req: IncomingMessage, fixed?: Record<string, string>, only?: { extensions: ReadonlySet<string>; refused: (fileName: string) => string }): Promise<UploadResult> {
     if (t.scope.isClient) throw new Forbidden(FILE_MESSAGES.clientCannotUpload);
     const fields: Record<string, string> = { ...fixed };
     const parts: (StoredPart | undefined)[] = [];
@@ -98,6 +100,7 @@ export class UploadService {
           const originalName = cleanOriginalName(part.fileName);
           // A file input left empty arrives as a part without a name.
           if (!originalName) { part.stream.resume(); return; }
+          if (only && !only.extensions.has(fileNameExtension(originalName))) throw new UnsupportedMedia(only.refused(originalName));
           const index = count++;
           early ??= { snapshot: JSON.stringify(fields), target: this.#resolveEarly(t, { ...fields }) };
           const target = await early.target;

@@ -1,5 +1,6 @@
 import type { Database } from '@ledgerline/kit/db/database.ts';
-import { Invalid, NotFound, Unauthenticated } from '@ledgerline/kit/errors.ts';
+import { Invalid, NotFound, RateLimited, Unauthenticated } from '@ledgerline/kit/errors.ts';
+import { hashToken } from '@ledgerline/kit/crypto/hashed-token.ts';
 import { hasRole, ROLES } from '@ledgerline/kit/auth/roles.ts';
 import { queueMail } from '@ledgerline/kit/mail/mail-job.ts';
 import { signInCodeMail } from '@ledgerline/kit/mail/mail-templates.ts';
@@ -61,8 +62,18 @@ export class EmailSignInService {
   async verify(shortName: string | null, input: { email?: string | undefined; code?: string | undefined; token?: string | undefined }, ctx: SignInContext): Promise<LoginOutcome> {
     const { mfa, users, throttle, logins } = this.#deps;
     const company = await this.#company(shortName);
-    const throttleKey = input.token ? `email-link:${company.shortName}` : `email:${company.shortName}:${input.email!.toLowerCase()}`;
-    throttle.assertAllowed(throttleKey, ctx.address);
+    // Wrong links count per link (its hash) and per client address, never per firm: a
+    // stranger's wrong links must not lock the firm's other clients out.
+    const throttleKey = input.token ? `email-link:${company.shortName}:${hashToken(input.token)}` : `email:${company.shortName}:${input.email!.toLowerCase()}`;
+    let limited: RateLimited | null = null;
+    try {
+      throttle.assertAllowed(throttleKey, ctx.address);
+    } catch (err) {
+      // A link is 256 random bits, used once: guessing one is hopeless, so a valid link
+      // always gets its own attempt (a client behind a busy office address, say).
+      if (!(err instanceof RateLimited) || !input.token) throw err;
+      limited = err;
+    }
     const db = this.#deps.db.forSchema(company.schemaName);
     const user = await db.transaction(async (tx) => {
       const policy = await mfa.settings.get(tx);
@@ -76,6 +87,7 @@ export class EmailSignInService {
       return (await mfa.emailCodes.useCode(tx, found.id, 'sign-in', input.code!)) ? found : null;
     });
     if (!user || !isClient(user)) {
+      if (limited) throw limited;
       throttle.recordFailure(throttleKey, ctx.address);
       await mfa.events.record(db, { kind: 'sign-in-failed', userId: null, username: input.email ?? null, method: 'email', ...eventContext(ctx) });
       throw new Unauthenticated(EMAIL_CODE_INVALID);

@@ -5,6 +5,7 @@ import type { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
 import { authOf } from '@ledgerline/kit/http/authenticate.ts';
 import { clientAddress } from '@ledgerline/kit/http/client-address.ts';
 import { parsePathId } from '@ledgerline/kit/http/path-id.ts';
+import { csvDocument } from '@ledgerline/kit/csv-cell.ts';
 import { Conflict, Forbidden, Invalid, NotFound, Unauthenticated } from '@ledgerline/kit/errors.ts';
 import { TENANT_HEADER } from '@ledgerline/kit/service-module.ts';
 import {
@@ -228,16 +229,24 @@ export function createMfaRouter(deps: {
 
   api.route(router, {
     method: 'put', path: '/api/security-settings', before, body: securitySettingsSchema,
-    summary: 'Changes the firm\'s sign-in policy (Admin); a Keycloak firm\'s realm asks the users it covers who have no authenticator to set one up (required action)',
+    summary: 'Changes the firm\'s sign-in policy (Admin): sessions of users it now asks for a second factor that began without one end at once (but the caller\'s); a Keycloak firm\'s realm asks the users it covers who have no authenticator to set one up (required action)',
   }, async ({ req, res, body }) => {
     const t = await tenantOf(res);
     requireTenantAdmin(t);
-    return t.db.transaction(async (tx) => {
-      const saved = await mfa.putSettings(tx, body, { id: Number(t.claims.sub), username: t.claims.username }, signInContext(req));
+    const actorId = Number(t.claims.sub);
+    const ctx = signInContext(req);
+    const { saved, ended } = await t.db.transaction(async (tx) => {
+      const saved = await mfa.putSettings(tx, body, { id: actorId, username: t.claims.username }, ctx);
       // In the same transaction: a realm that cannot take it leaves the policy as it was.
       await applyPolicyToProvider({ provider, mfa, users }, t.company, tx);
-      return saved;
+      // Sessions begun without the factor the policy now asks for end now, not when their token
+      // expires. (A Keycloak firm's sessions are the realm's: it asks at their next sign-in.)
+      const roles = new Map((await users.list(tx)).map((u) => [u.id, u.roleName] as const));
+      const ended = await deps.sessions.endBelowPolicy(tx, t.company.shortName, saved, roles, t.claims.platformAdmin ? undefined : authOf(res).claims.sessionId, ctx, actorId);
+      return { saved, ended };
     });
+    deps.sessions.disconnect(ended);
+    return saved;
   });
 
   api.route(router, {
@@ -290,12 +299,7 @@ export function createMfaRouter(deps: {
 
 const CSV_COLUMNS: (keyof SecurityEvent)[] = ['at', 'kind', 'userId', 'username', 'method', 'address', 'browser', 'actorId'];
 
-/** RFC 4180, and no cell a spreadsheet would run as a formula. */
+/** The security events as CSV, through the product's one CSV cell function. */
 export function securityEventsCsv(events: SecurityEvent[]): string {
-  const cell = (v: unknown) => {
-    let s = v === null || v === undefined ? '' : String(v);
-    if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-    return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-  };
-  return [CSV_COLUMNS.join(','), ...events.map((e) => CSV_COLUMNS.map((c) => cell(e[c])).join(','))].join('\r\n') + '\r\n';
+  return csvDocument(CSV_COLUMNS, events.map((e) => CSV_COLUMNS.map((c) => e[c])));
 }

@@ -251,4 +251,17 @@ const isClientSubject = (s: MfaSubject) => isClientRole(s.role);
 /** Whether a firm's policy asks users of this role for a second factor (Client users or staff). */
 export const policyRequires = (policy: SecuritySettings, role: string): boolean => (isClientRole(role) ? policy.requireMfaForClients : policy.requireMfaForStaff);
 
+/** Sign-in methods that passed a second factor (a passkey verifies the person at the device: both). */
+const SECOND_FACTOR_METHODS: ReadonlySet<string> = new Set(['totp', 'recovery', 'webauthn']);
+
+/**
+ * Whether a session begun by `method` is one the policy accepts for a user of `role`: no
+ * factor required, a second factor passed, or an e-mailed code where the firm takes it as one.
+ */
+export function sessionMeetsPolicy(policy: SecuritySettings, role: string, method: string | null): boolean {
+  if (!policyRequires(policy, role)) return true;
+  if (method !== null && SECOND_FACTOR_METHODS.has(method)) return true;
+  return method === 'email' && (isClientRole(role) ? policy.allowEmailCodeForClients : policy.allowEmailCodeForStaff);
+}
+
 export const eventContext = (ctx: SignInContext) => ({ address: ctx.address, browser: ctx.browser });

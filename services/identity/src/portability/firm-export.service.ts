@@ -7,6 +7,7 @@ import { FIRM_ARCHIVE_FORMAT, MANIFEST_ENTRY, PRODUCT_VERSION, type FirmManifest
 import { EXPORT_REFUSED_ENTRY, INTERNAL_PORTABILITY_PATH } from '@ledgerline/kit/portability/portability.router.ts';
 import { SEQUENCES_ENTRY, TABLE_ENTRY, text, VERSIONS_ENTRY } from '@ledgerline/kit/portability/table-portability.ts';
 import { readTar, TarWriter } from '@ledgerline/kit/portability/tar-archive.ts';
+import { SIGNATURE_ENTRY, type ArchiveSigningKey } from '@ledgerline/kit/portability/archive-signature.ts';
 import type { ServicePeer } from '@ledgerline/kit/service-module.ts';
 import type { ObjectStore } from '@ledgerline/kit/storage/object-store.ts';
 import type { Company } from '@ledgerline/contracts/identity.contracts.ts';
@@ -33,7 +34,7 @@ export const EXPORT_NOT_FOUND = 'Export not found';
 /**
  * Firm exports: a job per request, run in the background, that asks every service for its
  * part (a tar stream of its rows and objects) and writes them, each entry checksummed,
- * into one archive in the object store, the manifest last. Only identity assembles; it
+ * into one archive in the object store, the manifest and its signature last. Only identity assembles; it
  * never reads another service's tables.
  */
 export class FirmExportService {
@@ -42,8 +43,10 @@ export class FirmExportService {
   readonly #peers: () => ServicePeer[];
   readonly #systemToken: () => Promise<string>;
   readonly #logger: Logger;
+  readonly #signingKey: ArchiveSigningKey;
 
-  constructor(deps: { db: Database; storage: ObjectStore; peers: () => ServicePeer[]; systemToken: () => Promise<string>; logger: Logger }) {
+  constructor(deps: { db: Database; storage: ObjectStore; peers: () => ServicePeer[]; systemToken: () => Promise<string>; logger: Logger; signingKey: ArchiveSigningKey }) {
+    this.#signingKey = deps.signingKey;
     this.#db = deps.db;
     this.#storage = deps.storage;
     this.#peers = deps.peers;
@@ -125,6 +128,9 @@ export class FirmExportService {
     }
     const manifestBytes = Buffer.from(JSON.stringify(manifest, null, 2));
     await tar.add(MANIFEST_ENTRY, manifestBytes.length, manifestBytes);
+    // Signed by this installation: an import here (or where this key is trusted) knows where the archive came from.
+    const signature = Buffer.from(JSON.stringify(this.#signingKey.sign(manifestBytes)));
+    await tar.add(SIGNATURE_ENTRY, signature.length, signature);
     await tar.finish();
     out.end();
     const { size } = await stored;

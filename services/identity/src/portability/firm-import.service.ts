@@ -10,7 +10,9 @@ import { Conflict, Invalid, NotFound, Unavailable } from '@ledgerline/kit/errors
 import type { Logger } from '@ledgerline/kit/logger.ts';
 import { compareVersions, FIRM_ARCHIVE_FORMAT, MANIFEST_ENTRY, PRODUCT_VERSION, type FirmManifest } from '@ledgerline/kit/portability/firm-manifest.ts';
 import { INTERNAL_PORTABILITY_PATH } from '@ledgerline/kit/portability/portability.router.ts';
+import type { OwnedIds } from '@ledgerline/kit/portability/portability.ts';
 import { readTar, TarWriter, TRUNCATED_ARCHIVE } from '@ledgerline/kit/portability/tar-archive.ts';
+import { SIGNATURE_ENTRY, type ArchiveOrigin, type ArchiveSigningKey } from '@ledgerline/kit/portability/archive-signature.ts';
 import { streamRequest } from '@ledgerline/kit/http/stream-request.ts';
 import type { ServicePeer } from '@ledgerline/kit/service-module.ts';
 import type { Company, FirmImport } from '@ledgerline/contracts/identity.contracts.ts';
@@ -22,6 +24,15 @@ import { migrateTenantEverywhere } from '../tenants/tenant-schema-fanout.ts';
 export const IMPORT_NOT_FOUND = 'Import not found';
 export const NOT_AN_ARCHIVE = 'This is not a Ledgerline firm archive.';
 export const CHECKSUM_MISMATCH = (name: string) => `The archive is damaged: ${name} does not match its checksum.`;
+export const REPEATED_ENTRY = (name: string) => `The archive is damaged or was changed: it holds ${name} more than once.`;
+export const UNLISTED_ENTRY = (name: string) => `The archive is damaged or was changed: it holds ${name}, which its manifest does not list.`;
+export const MISSING_ENTRY = (name: string) => `The archive is incomplete: its manifest lists ${name}, which it does not hold.`;
+/** Why the platform admin must confirm before an archive not signed by this (or a trusted) installation is imported. */
+export const CONFIRM_ORIGIN = (origin: ArchiveOrigin) => (origin.signer === 'unsigned'
+  ? 'This archive is not signed: nothing shows which installation made it or that it is unchanged since. Import it only if you know where it came from; confirm to import it.'
+  : `This archive was signed by an installation this one does not know (key ${origin.keyId}). Import it only if you know where it came from; confirm to import it.`);
+export const UNKNOWN_REFERENCE = (table: string, row: string, what: string) =>
+  `The archive's ${table} table, ${row}, names ${what}, which the archive does not contain.`;
 export const NEWER_ARCHIVE = (version: string) => `The archive comes from a newer version of Ledgerline (${version}) than this one (${PRODUCT_VERSION}); upgrade first.`;
 
 /** A service's part, streamed to it as a tar while the archive is read; `imported` settles when the service has restored it. */
@@ -29,6 +40,8 @@ interface ImportPart { service: string; tar: TarWriter; body: PassThrough; impor
 
 interface ImportRow {
   id: string;
+  signer: ArchiveOrigin['signer'] | null;
+  signer_key_id: string | null;
   status: FirmImport['status'];
   progress: number;
   message: string | null;
@@ -53,10 +66,13 @@ export class FirmImportService {
   readonly #peers: () => ServicePeer[];
   readonly #systemToken: () => Promise<string>;
   readonly #logger: Logger;
+  readonly #signingKey: ArchiveSigningKey;
 
   constructor(deps: {
     db: Database; companies: CompanyStore; tenants: TenantService; peers: () => ServicePeer[]; systemToken: () => Promise<string>; logger: Logger;
+    signingKey: ArchiveSigningKey;
   } & ImportedSignInDeps) {
+    this.#signingKey = deps.signingKey;
     this.#db = deps.db;
     this.#companies = deps.companies;
     this.#tenants = deps.tenants;
@@ -75,7 +91,10 @@ export class FirmImportService {
     const row = rows[0];
     if (!row) throw new NotFound(IMPORT_NOT_FOUND);
     const company = row.company_id ? await this.#companies.get(row.company_id).catch(() => null) : null;
-    return { id: row.id, status: row.status, progress: row.progress, message: row.message, shortName: row.short_name, company, createdAt: new Date(row.created_at).toISOString() };
+    return {
+      id: row.id, status: row.status, progress: row.progress, message: row.message, shortName: row.short_name, company,
+      origin: { signer: row.signer ?? 'unsigned', keyId: row.signer_key_id }, createdAt: new Date(row.created_at).toISOString(),
+    };
   }
 
   /** A temp folder for an upload; the caller removes it when the import ends either way. */
@@ -83,15 +102,23 @@ export class FirmImportService {
     return mkdtemp(join(tmpdir(), 'ledgerline-import-'));
   }
 
-  /** Checks the stored archive and the names, then starts the job; refusals create nothing. */
-  async start(archive: string, input: { name: string; shortName: string }, cleanup: () => Promise<void>): Promise<FirmImport> {
+  /**
+   * Checks the stored archive and the names, then starts the job; refusals create nothing.
+   * An archive this installation (or one it trusts) did not sign imports only when the
+   * platform admin confirms it: without `confirm`, a 409 says what the archive is.
+   */
+  async start(archive: string, input: { name: string; shortName: string; confirm: boolean }, cleanup: () => Promise<void>): Promise<FirmImport> {
     const schemaName = tenantSchema(input.shortName);
     if (await this.#companies.findByShortName(input.shortName)) throw new Conflict(SHORT_NAME_TAKEN);
     if (await this.#companies.findBySchema(schemaName) || await this.#schemaExists(schemaName)) throw new Conflict(SCHEMA_NAME_TAKEN);
-    const manifest = await verifyArchive(archive);
+    const { manifest, origin } = await verifyArchive(archive, this.#signingKey);
+    if ((origin.signer === 'unsigned' || origin.signer === 'unknown-installation') && !input.confirm) {
+      throw new Conflict(CONFIRM_ORIGIN(origin), { origin });
+    }
     await this.#assertKnownVersions(manifest);
     const id = randomUUID();
-    await this.#db.query("INSERT INTO portal.firm_imports (id, status, progress, short_name) VALUES ($1, 'running', 0, $2)", [id, input.shortName]);
+    await this.#db.query("INSERT INTO portal.firm_imports (id, status, progress, short_name, signer, signer_key_id) VALUES ($1, 'running', 0, $2, $3, $4)",
+      [id, input.shortName, origin.signer, origin.keyId]);
     void this.#run(id, archive, manifest, { ...input, schemaName })
       .catch(async (err: unknown) => {
         this.#logger.error({ err, importId: id }, 'firm import failed');
@@ -120,7 +147,7 @@ export class FirmImportService {
       current = null;
     };
     for await (const entry of readTar(source)) {
-      if (entry.name === MANIFEST_ENTRY) { await drain(entry.body); continue; }
+      if (entry.name === MANIFEST_ENTRY || entry.name === SIGNATURE_ENTRY) { await drain(entry.body); continue; }
       const slash = entry.name.indexOf('/');
       const service = entry.name.slice(0, slash);
       if (current?.service !== service) {
@@ -130,6 +157,7 @@ export class FirmImportService {
       await current!.tar.add(entry.name.slice(slash + 1), entry.size, entry.body);
     }
     await finishPart();
+    await this.#checkReferences(input.schemaName, token);
     await migrateTenantEverywhere(this.#peers(), input.schemaName, token);
     const signIn = await provisionImportedSignIn(this.#signIn, input.shortName, this.#db.forSchema(input.schemaName));
     let company: Company;
@@ -159,6 +187,27 @@ export class FirmImportService {
     // A service that answers early (a refusal) stops reading: the writer fails with its reason instead of waiting.
     imported.catch((err: Error) => body.destroy(err));
     return { service, tar: new TarWriter(body), body, imported };
+  }
+
+  /**
+   * Access lists may name only clients and report types the archive holds: one naming
+   * another would hand its user a record the firm makes later under that id.
+   */
+  async #checkReferences(schemaName: string, token: string): Promise<void> {
+    const known: OwnedIds = {};
+    for (const peer of this.#peers()) {
+      const reply = await fetch(`${peer.url}${INTERNAL_PORTABILITY_PATH}/ids?schemaName=${encodeURIComponent(schemaName)}`, { headers: { authorization: `Bearer ${token}` } })
+        .catch(() => { throw new Unavailable(`The ${peer.service} service is unavailable; import the archive again shortly.`); });
+      if (!reply.ok) throw new Unavailable(`The ${peer.service} service could not list what it imported: ${reply.status}`);
+      Object.assign(known, await reply.json());
+    }
+    const db = this.#db.forSchema(schemaName);
+    const { rows: clients } = await db.query<{ user_id: number; client_id: number }>(
+      'SELECT user_id, client_id FROM user_client_access WHERE NOT (client_id = ANY($1::int[])) ORDER BY id LIMIT 1', [known.clients ?? []]);
+    if (clients[0]) throw new Invalid(UNKNOWN_REFERENCE('user_client_access', `the row of user ${clients[0].user_id}`, `client ${clients[0].client_id}`));
+    const { rows: types } = await db.query<{ id: number; report_type_id: number }>(
+      'SELECT u.id, t AS report_type_id FROM users u, unnest(u.report_type_ids) t WHERE NOT (t = ANY($1::int[])) ORDER BY u.id LIMIT 1', [known.reportTypes ?? []]);
+    if (types[0]) throw new Invalid(UNKNOWN_REFERENCE('users', `user ${types[0].id}`, `report type ${types[0].report_type_id}`));
   }
 
   async #discard(schemaName: string): Promise<void> {
@@ -195,36 +244,48 @@ export class FirmImportService {
   }
 }
 
-/** Reads the archive once: every entry's checksum and size against the manifest (its last entry). */
-export async function verifyArchive(file: string): Promise<FirmManifest> {
+/**
+ * Reads the archive once: every entry exactly once and listed in the manifest, every listed
+ * entry present with its size and SHA-256, and the manifest's signature (the entry after it).
+ * A repeated entry is refused even when each copy matches its checksum: the import would
+ * restore every copy (a second users table, say).
+ */
+export async function verifyArchive(file: string, signingKey: ArchiveSigningKey): Promise<{ manifest: FirmManifest; origin: ArchiveOrigin }> {
   const seen = new Map<string, { size: number; sha256: string }>();
-  let manifest: FirmManifest | null = null;
+  let manifestBytes: Buffer | null = null;
+  let signature: Buffer | null = null;
   for await (const entry of readTar(createReadStream(file))) {
-    if (manifest) throw new Invalid(NOT_AN_ARCHIVE);
-    if (entry.name === MANIFEST_ENTRY) {
+    // After the manifest only its signature may follow, once.
+    if (signature || (manifestBytes && entry.name !== SIGNATURE_ENTRY)) throw new Invalid(NOT_AN_ARCHIVE);
+    if (entry.name === MANIFEST_ENTRY || entry.name === SIGNATURE_ENTRY) {
       const parts: Buffer[] = [];
       for await (const chunk of entry.body) parts.push(chunk as Buffer);
-      try {
-        manifest = JSON.parse(Buffer.concat(parts).toString('utf8')) as FirmManifest;
-      } catch {
-        throw new Invalid(NOT_AN_ARCHIVE);
-      }
+      if (entry.name === MANIFEST_ENTRY) manifestBytes = Buffer.concat(parts);
+      else if (!manifestBytes) throw new Invalid(NOT_AN_ARCHIVE);
+      else signature = Buffer.concat(parts);
       continue;
     }
+    if (seen.has(entry.name)) throw new Invalid(REPEATED_ENTRY(entry.name));
     const hash = createHash('sha256');
     for await (const chunk of entry.body) hash.update(chunk as Buffer);
     seen.set(entry.name, { size: entry.size, sha256: hash.digest('hex') });
   }
-  if (!manifest) throw new Invalid(TRUNCATED_ARCHIVE);
-  if (manifest.format !== FIRM_ARCHIVE_FORMAT || !manifest.files || !manifest.services) throw new Invalid(NOT_AN_ARCHIVE);
-  const listed = Object.keys(manifest.files);
-  if (listed.length !== seen.size) throw new Invalid(TRUNCATED_ARCHIVE);
-  for (const name of listed) {
-    const actual = seen.get(name);
-    if (!actual) throw new Invalid(TRUNCATED_ARCHIVE);
-    if (actual.sha256 !== manifest.files[name]!.sha256 || actual.size !== manifest.files[name]!.size) throw new Invalid(CHECKSUM_MISMATCH(name));
+  if (!manifestBytes) throw new Invalid(TRUNCATED_ARCHIVE);
+  let manifest: FirmManifest;
+  try {
+    manifest = JSON.parse(manifestBytes.toString('utf8')) as FirmManifest;
+  } catch {
+    throw new Invalid(NOT_AN_ARCHIVE);
   }
-  return manifest;
+  if (manifest?.format !== FIRM_ARCHIVE_FORMAT || !manifest.files || !manifest.services) throw new Invalid(NOT_AN_ARCHIVE);
+  const origin = signingKey.origin(manifestBytes, signature);
+  for (const name of seen.keys()) if (!Object.hasOwn(manifest.files, name)) throw new Invalid(UNLISTED_ENTRY(name));
+  for (const [name, listed] of Object.entries(manifest.files)) {
+    const actual = seen.get(name);
+    if (!actual) throw new Invalid(MISSING_ENTRY(name));
+    if (actual.sha256 !== listed.sha256 || actual.size !== listed.size) throw new Invalid(CHECKSUM_MISMATCH(name));
+  }
+  return { manifest, origin };
 }
 
 async function drain(body: Readable): Promise<void> {

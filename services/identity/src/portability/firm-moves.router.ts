@@ -17,6 +17,8 @@ import type { TenantRequest } from '../tenants/tenant-context.ts';
 import type { FirmExportService } from './firm-export.service.ts';
 import type { FirmImportService } from './firm-import.service.ts';
 import type { FirmReadableCopy } from './firm-readable-copy.ts';
+import type { ArchiveSigningKey } from '@ledgerline/kit/portability/archive-signature.ts';
+import type { FirmArchiveSigningKey } from '@ledgerline/contracts/identity.contracts.ts';
 
 const NO_ARCHIVE = 'Choose a firm archive (.tar) to import.';
 
@@ -25,7 +27,7 @@ const NO_ARCHIVE = 'Choose a firm archive (.tar) to import.';
  * Admin exports their own firm under `/api/{tenant}/export`.
  */
 export function createFirmMovesRouter(deps: {
-  api: ApiRegistry; companies: CompanyStore; exports: FirmExportService; imports: FirmImportService;
+  api: ApiRegistry; companies: CompanyStore; exports: FirmExportService; imports: FirmImportService; signingKey: ArchiveSigningKey;
   readable: FirmReadableCopy; authenticated: RequestHandler[]; tenantOf: (res: express.Response) => Promise<TenantRequest>;
 }): Router {
   const { api, companies, exports } = deps;
@@ -74,7 +76,15 @@ export function createFirmMovesRouter(deps: {
     summary: 'A readable copy of the caller\'s firm as a ZIP (users, clients, report types and tasks as CSV; documents in a folder per client) (Admin)',
   }, async ({ res }) => deps.readable.send(await ownFirm(res), res));
 
-  api.route(router, { method: 'post', path: '/api/companies/import', summary: 'Import a firm archive as a new firm (multipart: file, name, shortName); answers the import job', status: 202, before },
+  api.route(router, { method: 'get', path: '/api/companies/imports/signing-key', summary: 'This installation\'s archive signing key: what another installation lists in FIRM_ARCHIVE_TRUSTED_KEYS to trust its archives', before },
+    async ({ res }): Promise<FirmArchiveSigningKey> => {
+      requirePlatformAdmin(authOf(res));
+      return { keyId: deps.signingKey.keyId, publicKey: deps.signingKey.publicKey };
+    });
+  api.route(router, {
+    method: 'post', path: '/api/companies/import', status: 202, before,
+    summary: 'Import a firm archive as a new firm (multipart: file, name, shortName, confirm); answers the import job. An archive not signed by this or a trusted installation answers 409 unless confirm=true',
+  },
     async ({ req, res }) => {
       requirePlatformAdmin(authOf(res));
       const dir = await deps.imports.tempDir();

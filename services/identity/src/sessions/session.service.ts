@@ -6,6 +6,8 @@ import { enqueueEvents } from '@ledgerline/kit/outbox/outbox.ts';
 import type { RealtimeHub } from '@ledgerline/kit/realtime/realtime-hub.ts';
 import { sessionRoom } from '@ledgerline/kit/realtime/realtime-rooms.ts';
 import type { SecurityEventStore } from '../mfa/security-event.store.ts';
+import { sessionMeetsPolicy } from '../mfa/mfa.service.ts';
+import type { SecuritySettings } from '@ledgerline/contracts/sign-in-security.contracts.ts';
 import type { MfaSubject, SignInContext } from '../mfa/mfa-subject.ts';
 import type { CompanyStore } from '../tenants/company.store.ts';
 import { SessionStore } from './session.store.ts';
@@ -57,8 +59,35 @@ export class SessionService {
       return ids;
     };
     const ids = tx ? await run(tx) : await s.db.transaction(run);
-    for (const id of ids) this.#deps.realtime.disconnect(sessionRoom(id));
+    this.disconnect(ids);
     return ids;
+  }
+
+  /**
+   * A firm's new policy, applied to who is signed in now: every live session of a user it
+   * asks for a second factor that began without one ends at once (identity refuses it at
+   * once, the other services on the `sessions.revoked` event); their next sign-in goes
+   * through the setup step. `keep` is the session that made the change (the Admin is not
+   * signed out mid-change; their next sign-in asks them too). Answers the ended ids: the
+   * caller closes their sockets once the transaction has committed (`disconnect`).
+   */
+  async endBelowPolicy(tx: Queryable, firm: string, policy: SecuritySettings, roles: ReadonlyMap<number, string>, keep: string | undefined, ctx: SignInContext, actorId: number): Promise<string[]> {
+    const below = (await this.store.allLive(tx, this.#deps.tokenTtlSeconds))
+      .filter((x) => x.id !== keep && roles.has(x.userId) && !sessionMeetsPolicy(policy, roles.get(x.userId)!, x.method));
+    if (below.length === 0) return [];
+    const ended = await this.store.revokeIds(tx, below.map((x) => x.id));
+    const byUser = new Map<number, string[]>();
+    for (const { id, userId } of ended) byUser.set(userId, [...(byUser.get(userId) ?? []), id]);
+    await enqueueEvents(tx, [...byUser].map(([userId, sessionIds]) => newEvent(SESSIONS_REVOKED, firm, { userId, sessionIds })));
+    for (const userId of byUser.keys()) {
+      await this.#deps.events.record(tx, { kind: 'sessions-revoked', userId, username: null, method: 'policy', actorId, address: ctx.address, browser: ctx.browser });
+    }
+    return ended.map((x) => x.id);
+  }
+
+  /** Closes the sockets of ended sessions. */
+  disconnect(ids: readonly string[]): void {
+    for (const id of ids) this.#deps.realtime.disconnect(sessionRoom(id));
   }
 }
 

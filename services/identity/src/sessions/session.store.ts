@@ -47,6 +47,20 @@ export class SessionStore {
     return rows.map(toSession);
   }
 
+  /** Every live session of the firm (or the platform) the handle points at. */
+  async allLive(db: Queryable, tokenTtlSeconds: number): Promise<StoredSession[]> {
+    const { rows } = await db.query<SessionRow>(
+      `SELECT * FROM sessions WHERE revoked_at IS NULL AND created_at > now() - ($1::int * interval '1 second') ORDER BY user_id, created_at`, [tokenTtlSeconds]);
+    return rows.map(toSession);
+  }
+
+  /** Revokes these sessions (those still live); answers the ids it revoked. */
+  async revokeIds(tx: Queryable, ids: readonly string[]): Promise<{ id: string; userId: number }[]> {
+    const { rows } = await tx.query<{ id: string; user_id: number }>(
+      'UPDATE sessions SET revoked_at = now() WHERE id = ANY($1::text[]) AND revoked_at IS NULL RETURNING id, user_id', [ids]);
+    return rows.map((r) => ({ id: r.id, userId: r.user_id }));
+  }
+
   /** Revokes one session of the user, or all of them; answers the ids it revoked. */
   async revoke(tx: Queryable, userId: number, id?: string): Promise<string[]> {
     const { rows } = await tx.query<{ id: string }>(

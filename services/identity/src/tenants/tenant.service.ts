@@ -1,8 +1,7 @@
 import type { Database } from '@ledgerline/kit/db/database.ts';
 import { tenantSchema } from '@ledgerline/kit/db/tenant-schema.ts';
 import { newEvent } from '@ledgerline/kit/bus/bus.ts';
-import { Conflict, Invalid, NotFound } from '@ledgerline/kit/errors.ts';
-import { RESERVED_TENANT_NAMES } from '@ledgerline/contracts/reserved-names.ts';
+import { Conflict, NotFound } from '@ledgerline/kit/errors.ts';
 import { enqueueEvents } from '@ledgerline/kit/outbox/outbox.ts';
 import type { ServicePeer } from '@ledgerline/kit/service-module.ts';
 import { TENANT_DELETED, TENANT_UPSERTED, type TenantEventPayload } from '@ledgerline/kit/tenancy/tenant-events.ts';
@@ -34,7 +33,6 @@ export class TenantService {
 
   /** Schema first (every service migrated), then the realm, then the record and its event. */
   async create(input: CompanyInput, bearerToken: string): Promise<Company> {
-    this.#assertNameFree(input.shortName);
     const schemaName = tenantSchema(input.schemaName || input.shortName);
     // Checked before any schema work; the unique constraints still decide under a race.
     if (await this.#companies.findByShortName(input.shortName)) throw new Conflict(SHORT_NAME_TAKEN);
@@ -55,7 +53,6 @@ export class TenantService {
   }
 
   async update(id: number, input: CompanyInput): Promise<Company> {
-    this.#assertNameFree(input.shortName);
     const before = await this.#companies.get(id);
     const company = await this.#db.transaction(async (tx) => {
       const updated = await this.#companies.update(tx, id, input);
@@ -98,12 +95,6 @@ export class TenantService {
     const actions = await migrateTenantEverywhere(this.#peers(), company.schemaName, bearerToken);
     if (company.isActive) await this.#provider.provisionTenant(company.shortName, await this.#roleNames(company.schemaName));
     return actions;
-  }
-
-  #assertNameFree(shortName: string): void {
-    if (RESERVED_TENANT_NAMES.has(shortName)) {
-      throw new Invalid(`"${shortName}" is reserved by the portal; choose another short name`);
-    }
   }
 
   async #roleNames(schemaName: string): Promise<string[]> {

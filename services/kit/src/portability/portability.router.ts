@@ -109,6 +109,12 @@ export function createPortabilityRouter(deps: {
     res.json({ imported: true });
   });
 
+  // What the service owns that others name by id: the import's reference check.
+  router.get(`${INTERNAL_PORTABILITY_PATH}/ids`, authenticate(deps.tokens), admin, async (req, res) => {
+    const { schemaName } = parseInput(schemaQuery, req.query);
+    res.json(await hooks.ids?.(db.forSchema(tenantSchema(schemaName))) ?? {});
+  });
+
   // The migrations this version knows, so an archive from a newer one is refused before anything is made.
   router.get(`${INTERNAL_PORTABILITY_PATH}/migrations`, authenticate(deps.tokens, CHECKED_BY_IDENTITY), admin, (_req, res) => {
     res.json(Object.fromEntries(deps.migrations.filter((s) => s.scope === 'tenant').map((s) => [s.service, s.migrations.map((m) => m.id)])));

@@ -66,7 +66,15 @@ export interface ServicePortability {
   discard?(ctx: DiscardContext): Promise<void>;
   /** The service's part of the readable copy; without it the service adds nothing. */
   readable?(ctx: ReadableContext): Promise<void>;
+  /**
+   * After every part is in: the ids of what the service owns and others name (`clients`,
+   * `reportTypes`, `users`), so the firm import can refuse rows that name one the archive
+   * does not contain (a later firm's record would take its id, and the access with it).
+   */
+  ids?(db: SchemaDb): Promise<OwnedIds>;
 }
+
+export type OwnedIds = Partial<Record<'clients' | 'reportTypes' | 'users', number[]>>;
 
 /** Every owned table's rows as of one instant, its sequences and the schema's migration ids; some rows rewritten on the way. */
 export const exportOwnTables = (ctx: ExportContext, rewrites?: ExportRewrites): Promise<void> =>

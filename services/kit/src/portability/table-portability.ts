@@ -1,5 +1,5 @@
 import { StringDecoder } from 'node:string_decoder';
-import { Invalid } from '../errors.ts';
+import { Conflict, Invalid, type DomainError } from '../errors.ts';
 import type { Queryable, SchemaDb } from '../db/database.ts';
 import { quoteIdent } from '../db/tenant-schema.ts';
 import { tableShape, type TableShape } from './service-tables.ts';
@@ -8,6 +8,14 @@ import type { TarEntry } from './tar-archive.ts';
 /** Rows read per query on export, and the most rows or bytes sent per insert on import. */
 const PAGE_ROWS = 500;
 const BATCH_BYTES = 4 * 1024 * 1024;
+/**
+ * An import inserts at most this many rows (or IMPORT_BATCH_BYTES) per transaction and rests
+ * between them: on the embedded database (one connection) other firms' queries wait at most
+ * for one batch, not for a whole table (bench/firm-import.bench.ts).
+ */
+const IMPORT_BATCH_ROWS = 200;
+const IMPORT_BATCH_BYTES = 1024 * 1024;
+const IMPORT_REST_MAX_MS = 250;
 
 /** `tables/<table>.<piece>.ndjson`: a table's rows in pieces, restored in order. */
 export const TABLE_ENTRY = /^tables\/([a-z_][a-z0-9_]*)\.\d{6}\.ndjson$/;
@@ -141,6 +149,8 @@ export class TableImporter {
   readonly #db: SchemaDb;
   readonly #tables: ReadonlySet<string>;
   readonly #shapes = new Map<string, TableShape>();
+  /** Rows of each table read so far (across its pieces): a refused row is named by its number. */
+  readonly #rowsRead = new Map<string, number>();
   #rows = 0;
   #cleared = false;
 
@@ -193,27 +203,71 @@ export class TableImporter {
     await this.#db.query(`ALTER TABLE ${name} DISABLE TRIGGER USER`);
     let batch: string[] = [];
     let bytes = 0;
+    const insertRows = (rows: readonly string[]) => this.#db.transaction(async (tx) => {
+      await tx.query("SET LOCAL TimeZone = 'UTC'");
+      await tx.query(insert, [`[${rows.join(',')}]`]);
+    });
     const flush = async () => {
       if (!batch.length) return;
-      await this.#db.transaction(async (tx) => {
-        await tx.query("SET LOCAL TimeZone = 'UTC'");
-        await tx.query(insert, [`[${batch.join(',')}]`]);
-      });
+      const first = (this.#rowsRead.get(table) ?? 0) + 1;
+      const started = performance.now();
+      try {
+        await insertRows(batch);
+      } catch (err) {
+        // A row the database refuses (a repeated key, a missing parent, a value of the wrong
+        // type): found by inserting the batch's rows one by one, and named in the answer.
+        if (!refusedByDatabase(err)) throw err;
+        for (const [i, line] of batch.entries()) {
+          try {
+            await insertRows([line]);
+          } catch (rowErr) {
+            throw rowRefused(table, first + i, line, shape.key.map((k) => k.name), rowErr);
+          }
+        }
+        throw err;
+      }
+      this.#rowsRead.set(table, first - 1 + batch.length);
       this.#rows += batch.length;
       batch = [];
       bytes = 0;
+      // Other requests (other firms') get their turn between batches: the import rests as long
+      // as the batch took (up to IMPORT_REST_MAX_MS), so it holds the database at most half the time.
+      await new Promise((resolve) => setTimeout(resolve, Math.min(IMPORT_REST_MAX_MS, performance.now() - started)));
     };
     try {
       for await (const line of lines(entry)) {
         batch.push(line);
         bytes += line.length;
-        if (batch.length >= PAGE_ROWS || bytes >= BATCH_BYTES) await flush();
+        if (batch.length >= IMPORT_BATCH_ROWS || bytes >= IMPORT_BATCH_BYTES) await flush();
       }
       await flush();
     } finally {
       await this.#db.query(`ALTER TABLE ${name} ENABLE TRIGGER USER`);
     }
   }
+}
+
+/** A database error about the data (classes 22 and 23: data exceptions, integrity violations), not the database being unwell. */
+const refusedByDatabase = (err: unknown): err is { code: string; message: string; detail?: string } =>
+  typeof (err as { code?: unknown })?.code === 'string' && /^2[23]/.test((err as { code: string }).code);
+
+/**
+ * A clear refusal naming the table and the row (its number in the archive's table, and its
+ * key): 409 for a key another row already has, 400 for anything else the database refuses.
+ */
+export function rowRefused(table: string, row: number, line: string, keyColumns: readonly string[], err: unknown): DomainError | unknown {
+  if (!refusedByDatabase(err)) return err;
+  let key = '';
+  try {
+    const parsed = JSON.parse(line) as Record<string, unknown>;
+    const parts = keyColumns.filter((c) => parsed[c] !== undefined).map((c) => `${c} ${JSON.stringify(parsed[c])}`);
+    if (parts.length) key = ` (${parts.join(', ')})`;
+  } catch { /* a line that is not JSON: the row number alone */ }
+  const where = `The archive's ${table} table, row ${row}${key}`;
+  const detail = err.detail ? `: ${err.detail}` : '';
+  if (err.code === '23505') return new Conflict(`${where}, repeats a key another row already has${detail}`);
+  if (err.code === '23503') return new Invalid(`${where}, names a row the archive does not contain${detail}`);
+  return new Invalid(`${where}, holds a value its table does not take: ${err.message}`);
 }
 
 async function* lines(entry: TarEntry): AsyncGenerator<string> {

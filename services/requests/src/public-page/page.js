@@ -57,7 +57,7 @@
     var error = el('p', { class: 'error', role: 'alert' });
     var progress = el('div', { class: 'bar' }, [el('span')]);
     var inputId = 'file-' + item.id;
-    var input = el('input', { type: 'file', id: inputId, accept: 'image/*,application/pdf,.csv,.xlsx,.xls,.doc,.docx,.txt,.zip' });
+    var input = el('input', { type: 'file', id: inputId, accept: '__REQUEST_UPLOAD_ACCEPT__' });
     input.addEventListener('change', function () { if (input.files && input.files[0]) upload(item, input.files[0], progress, error); });
     var actions = el('div', { class: 'actions' }, [input, el('label', { class: 'button', for: inputId, text: item.fileCount ? 'Upload another file' : 'Upload a file or photo' })]);
     if (needed) {

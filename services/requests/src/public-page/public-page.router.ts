@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
 import express, { type Router } from 'express';
+import { REQUEST_UPLOAD_ACCEPT } from '@ledgerline/contracts/media-types.ts';
 
 export const PUBLIC_PAGE_PATH = '/document-request/';
 
 const page = readFileSync(new URL('./page.html', import.meta.url), 'utf8');
-const script = readFileSync(new URL('./page.js', import.meta.url), 'utf8');
+// The file input offers what the files service takes (one list, in the contracts).
+const script = readFileSync(new URL('./page.js', import.meta.url), 'utf8').replace('__REQUEST_UPLOAD_ACCEPT__', REQUEST_UPLOAD_ACCEPT);
 
 /**
  * The page a link opens (PUBLIC_BASE_URL/document-request/{token}): a static page with no

@@ -12,7 +12,7 @@ export interface ArchiveManifest {
   services: Record<string, { rows: Record<string, number>; objects: number }>;
 }
 
-export interface ImportJob { id: string; status: string; message: string | null; company: { id: number; shortName: string; name: string } | null }
+export interface ImportJob { id: string; status: string; message: string | null; origin?: { signer: string; keyId: string | null }; company: { id: number; shortName: string; name: string } | null }
 
 /** Calls `fn` until it answers something (every 100 ms, up to a minute). */
 export async function poll<T>(fn: () => Promise<T | null>): Promise<T> {
@@ -46,17 +46,21 @@ export async function exportFirm(portal: MovePortal, path: string, token: string
   expect(r.status).toBe(200);
   const bytes = Buffer.from(await r.arrayBuffer());
   expect(bytes.length).toBe(ready.size);
-  // The manifest is the last entry: its JSON sits before the end-of-archive blocks.
+  // The manifest is the last entry but its signature: its JSON sits before the signature's header.
   const text = bytes.toString('utf8');
   const start = text.lastIndexOf('{\n  "format"');
   return { bytes, manifest: JSON.parse(text.slice(start, text.indexOf('\0', start))) as ArchiveManifest };
 }
 
-/** Uploads an archive to import as the platform administrator: the refusal, or the job it started. */
-export async function importArchive(portal: MovePortal, bytes: Buffer, name: string, shortName: string): Promise<{ status: number; body: { id?: string; message?: string } }> {
+/**
+ * Uploads an archive to import as the platform administrator: the refusal, or the job it
+ * started. `confirm` is the platform admin's yes to an unsigned or foreign archive.
+ */
+export async function importArchive(portal: MovePortal, bytes: Buffer, name: string, shortName: string, confirm = false): Promise<{ status: number; body: { id?: string; message?: string; details?: unknown } }> {
   const form = new FormData();
   form.append('name', name);
   form.append('shortName', shortName);
+  if (confirm) form.append('confirm', 'true');
   form.append('file', new Blob([new Uint8Array(bytes)]), 'firm.tar');
   const r = await fetch(`${portal.gatewayUrl}/api/companies/import`, { method: 'POST', headers: { authorization: `Bearer ${portal.adminToken}` }, body: form });
   return { status: r.status, body: (await r.json()) as { id?: string; message?: string } };
@@ -72,8 +76,8 @@ export async function importEnded(portal: MovePortal, jobId: string): Promise<Im
 }
 
 /** Imports an archive that must import: the ready job. */
-export async function importReady(portal: MovePortal, bytes: Buffer, name: string, shortName: string): Promise<ImportJob> {
-  const job = await importArchive(portal, bytes, name, shortName);
+export async function importReady(portal: MovePortal, bytes: Buffer, name: string, shortName: string, confirm = false): Promise<ImportJob> {
+  const job = await importArchive(portal, bytes, name, shortName, confirm);
   expect(job.status).toBe(202);
   const done = await importEnded(portal, job.body.id!);
   if (done.status !== 'ready') throw new Error(done.message ?? 'failed');
@@ -82,15 +86,19 @@ export async function importReady(portal: MovePortal, bytes: Buffer, name: strin
 
 /**
  * Rebuilds an archive with some entries changed (or left out: `change` answers null), and
- * a manifest whose checksums and migrations match them.
+ * a manifest whose checksums and migrations match them (changed further by `manifestChange`).
+ * The result is unsigned, as any archive rebuilt outside an installation: importing it needs `confirm`.
  */
-export async function rewriteArchive(bytes: Buffer, change: (name: string, body: Buffer) => Buffer | null): Promise<Buffer> {
+export async function rewriteArchive(
+  bytes: Buffer, change: (name: string, body: Buffer) => Buffer | null, manifestChange: (manifest: Record<string, unknown>) => void = () => undefined,
+): Promise<Buffer> {
   const entries: { name: string; body: Buffer }[] = [];
   for await (const e of readTar(Readable.from([bytes]))) {
     const parts: Buffer[] = [];
     for await (const c of e.body) parts.push(c as Buffer);
     entries.push({ name: e.name, body: Buffer.concat(parts) });
   }
+  if (entries.at(-1)!.name === 'manifest.sig') entries.pop();
   const manifestEntry = entries.pop()!;
   const manifest = JSON.parse(manifestEntry.body.toString()) as { files: Record<string, { size: number; sha256: string }>; services: Record<string, { migrations: Record<string, string[]> }> };
   const out = new PassThrough();
@@ -107,8 +115,31 @@ export async function rewriteArchive(bytes: Buffer, change: (name: string, body:
     if (e.name.endsWith('/migrations.json')) manifest.services[e.name.split('/')[0]!]!.migrations = JSON.parse(body.toString()) as Record<string, string[]>;
     await tar.add(e.name, body.length, body);
   }
+  manifestChange(manifest);
   const manifestBody = Buffer.from(JSON.stringify(manifest, null, 2));
   await tar.add(manifestEntry.name, manifestBody.length, manifestBody);
+  await tar.finish();
+  return Buffer.concat(chunks);
+}
+
+/** An archive's entries in order, bodies whole (test archives are small). */
+export async function archiveEntries(bytes: Buffer): Promise<{ name: string; body: Buffer }[]> {
+  const entries: { name: string; body: Buffer }[] = [];
+  for await (const e of readTar(Readable.from([bytes]))) {
+    const parts: Buffer[] = [];
+    for await (const c of e.body) parts.push(c as Buffer);
+    entries.push({ name: e.name, body: Buffer.concat(parts) });
+  }
+  return entries;
+}
+
+/** A tar of exactly these entries, in this order (manifest and signature untouched). */
+export async function buildArchive(entries: { name: string; body: Buffer }[]): Promise<Buffer> {
+  const out = new PassThrough();
+  const chunks: Buffer[] = [];
+  out.on('data', (c: Buffer) => chunks.push(c));
+  const tar = new TarWriter(out);
+  for (const e of entries) await tar.add(e.name, e.body.length, e.body);
   await tar.finish();
   return Buffer.concat(chunks);
 }
