@@ -170,6 +170,15 @@ export function useComplianceMutations() {
       mutationFn: ({ id, payload }: { id: number; payload: TrackerPayload }) => apiJson<ComplianceItem>('PUT', apiPath(`compliance-tracker/${id}`), payload),
       onSuccess: refresh(['compliance-tracker']),
     }),
+    /**
+     * Issue 39: extends an item to the date given, or without one to its entry's extended due date
+     * (1040 → 15 Oct, 1120-S → 15 Sep, … on a business day); the calendar moves it there.
+     */
+    extendItem: useMutation({
+      mutationFn: ({ id, extendedDueDate }: { id: number; extendedDueDate?: string }) =>
+        apiJson<ComplianceItem>('POST', apiPath(`compliance-tracker/${id}/extend`), extendedDueDate ? { extendedDueDate } : {}),
+      onSuccess: refresh(['compliance-tracker']),
+    }),
     // The request belongs to the requests service; the tracker shows it once its event arrives.
     requestDocuments: useMutation({
       mutationFn: (itemId: number) => apiJson<{ id: number }>('POST', apiPath(`compliance-tracker/${itemId}/document-request`), {}),

@@ -11,6 +11,7 @@ import { useCanAdministerFirm } from '@ledgerline/ui/permissions.ts';
 import { serverMessage } from '@ledgerline/ui/server-message.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 import { monthNames } from './compliance-view.ts';
+import { LeftOutList } from './generation-outcome.tsx';
 import { useClients, useComplianceMutations, usePresets, useReportTypes, useUsers } from './compliance.api.ts';
 
 /** Admin, DTA and Client users have no report-type list to extend (identity grants CPAs and custom roles). */
@@ -121,6 +122,13 @@ export function PresetDialog({ visible, onHide }: { visible: boolean; onHide(): 
         {result && (
           <div className="compliance-preset-result" role="status">
             <p>{result.createdSchedules.length} schedules created{result.skipped.length ? `, ${result.skipped.length} already existed` : ''}.</p>
+            {result.createdSchedules.length > 0 && (
+              <ul className="compliance-preset-created" aria-label="Created">
+                {result.createdSchedules.map((s) => <li key={s.id}>{s.clientName} — {s.reportTypeName}</li>)}
+              </ul>
+            )}
+            <p><strong>Left out</strong>{result.leftOut?.length ? ` (${result.leftOut.length}): returns not created, and why` : ''}</p>
+            <LeftOutList leftOut={result.leftOut ?? []} />
             {result.createdReportTypes.length > 0 && <p>New report types: {result.createdReportTypes.map((t) => t.name).join(', ')}</p>}
             {result.grantedReportTypes.length > 0
               ? <ul>{result.grantedReportTypes.map((g) => <li key={g.userId}>{userName(g.userId)} now sees {g.reportTypeIds.map(typeName).join(', ')}</li>)}</ul>
