@@ -145,7 +145,7 @@ export function weekdayDate(isoDay: string | null): string {
  * (the next-business-day rule, docs/using/compliance.md); null when the date was not moved.
  */
 export function movedDueNote(item: Pick<ComplianceItem, 'dueDate' | 'statutoryDueDate' | 'dueDateReason'>): string | null {
-  if (!item.dueDateReason && item.statutoryDueDate === item.dueDate) return null;
+  if (!item.dueDateReason && (!item.statutoryDueDate || item.statutoryDueDate === item.dueDate)) return null;
   return `Due ${weekdayDate(item.dueDate)} — ${item.dueDateReason ?? `moved from ${weekdayDate(item.statutoryDueDate)}`}`;
 }
 

@@ -185,9 +185,10 @@ export function useComplianceMutations() {
       onSuccess: refresh(['compliance-tracker', 'document-requests']),
     }),
     applyPreset: useMutation({
-      mutationFn: ({ presetId, ...body }: { presetId: string; clientIds: number[]; entryIds: Record<string, string[]>; grantToUserIds: number[] }) =>
+      mutationFn: ({ presetId, ...body }: { presetId: string; clientIds: number[]; entryIds: Record<string, string[]>; grantToUserIds: number[]; from?: string }) =>
         apiJson<PresetApplyResult>('POST', apiPath(`compliance-presets/${presetId}/apply`), body),
-      onSuccess: refresh(['compliance-schedules', 'report-types', 'users']),
+      // With `from` it also makes the items (issue 39's onboarding).
+      onSuccess: refresh(['compliance-schedules', 'compliance-tracker', 'report-types', 'users']),
     }),
   };
 }

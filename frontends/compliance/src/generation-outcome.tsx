@@ -1,5 +1,5 @@
 import { Button } from 'primereact/button';
-import type { GenerationLeftOut } from '@ledgerline/contracts/compliance.contracts.ts';
+import type { LeftOutItem } from '@ledgerline/contracts/compliance.contracts.ts';
 import { weekdayDate } from './compliance-view.ts';
 import { useClients } from './compliance.api.ts';
 
@@ -8,14 +8,14 @@ export interface GenerationOutcome {
   /** 'Trackers generated for 18 schedules, 2026'. */
   title: string;
   created: number;
-  leftOut: readonly GenerationLeftOut[];
+  leftOut: readonly LeftOutItem[];
 }
 
 /**
  * The items a generation left out and why (issue 39: onboarding keeps every return not yet due;
  * what it drops, it says): 'Acme Inc — Form 941 (Q2 2026), due Fri 31 Jul 2026: due before the start day'.
  */
-export function LeftOutList({ leftOut }: { leftOut: readonly GenerationLeftOut[] }) {
+export function LeftOutList({ leftOut }: { leftOut: readonly LeftOutItem[] }) {
   const clients = useClients().data;
   const clientName = (id: number) => clients.find((c) => c.id === id)?.name ?? `Client ${id}`;
   if (leftOut.length === 0) return <p className="compliance-muted">Nothing was left out.</p>;

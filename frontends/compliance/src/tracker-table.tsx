@@ -61,7 +61,7 @@ export function TrackerTable({ page, first, onPage, onEdit }: {
       <Column header="Status" body={(i: ComplianceItem) => <Tag value={STATUS_LABELS[i.status]} severity={STATUS_SEVERITY[i.status]} />} />
       <Column header="Days" body={(i: ComplianceItem) => <DaysCell item={i} />} />
       <Column header="Assigned To" body={(i: ComplianceItem) => i.assignedToName ?? 'Unassigned'} />
-      <Column header="Documents" body={(i: ComplianceItem) => <DocumentRequestChip request={i.documentRequest} />} />
+      <Column header="Documents" body={(i: ComplianceItem) => (i.documentRequest ? <DocumentRequestChip request={i.documentRequest} /> : <span className="compliance-muted">—</span>)} />
       {onEdit && <Column header="Actions" body={(i: ComplianceItem) => (
         <div className="compliance-actions">
           <Button icon="pi pi-pencil" size="small" text aria-label={`Update ${i.reportTypeName} ${i.period}`} onClick={() => onEdit(i)} />

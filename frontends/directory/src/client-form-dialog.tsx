@@ -7,6 +7,9 @@ import { InputNumber } from 'primereact/inputnumber';
 import { MultiSelect } from 'primereact/multiselect';
 import {
   CLIENT_JURISDICTIONS,
+  CLIENT_REGISTRATION_LABELS,
+  CLIENT_STATES,
+  DEFAULT_FISCAL_YEAR_END,
   clientInputSchema,
   DEFAULT_CLIENT_FIELD_SETTINGS,
   ENTITY_TYPE_LABELS,
@@ -26,11 +29,11 @@ import { FormField } from '@ledgerline/ui/form-field.tsx';
 import { useLiveValidation } from '@ledgerline/ui/live-validation.ts';
 import { failureReason } from '@ledgerline/ui/server-message.ts';
 import { TextFormField } from '@ledgerline/ui/text-form-field.tsx';
-import { SUBDIVISIONS } from '@ledgerline/ui/subdivisions.ts';
+import { subdivisionsOf } from '@ledgerline/ui/subdivisions.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 import type { ClientFieldTexts } from './client-field-settings.query.ts';
 import {
-  clientFormValues, DEFAULT_FISCAL_YEAR_END, FISCAL_YEAR_END_OPTIONS, fiscalYearEndLabel, JURISDICTION_LABELS, newClientValues, REGISTRATION_LABELS, REGISTRATIONS_BY_JURISDICTION,
+  clientFormValues, FISCAL_YEAR_END_OPTIONS, fiscalYearEndLabel, JURISDICTION_LABELS, newClientValues, REGISTRATIONS_BY_JURISDICTION,
   UPLOAD_DESTINATION_LABELS, type ClientFormField, type ClientFormValues,
 } from './client-form.model.ts';
 import { clientPath, clientsPath } from './directory.api.ts';
@@ -126,15 +129,15 @@ function ClientForm({ initial, rules, texts, onSubmit }: ClientFormProps) {
 
   // Where the client files decides its States and the registrations that mean anything there.
   const jurisdiction: ClientJurisdiction = values.jurisdiction || rules?.phoneCountry || DEFAULT_CLIENT_FIELD_SETTINGS.phoneCountry;
-  const stateOptions = (SUBDIVISIONS[jurisdiction] ?? []).map((d) => ({ value: d.code, label: `${d.name} (${d.code})` }));
-  const registrationOptions = REGISTRATIONS_BY_JURISDICTION[jurisdiction].map((value) => ({ value, label: REGISTRATION_LABELS[value] }));
+  const stateOptions = subdivisionsOf(jurisdiction).map((d) => ({ value: d.code, label: `${d.name} (${d.code})` }));
+  const registrationOptions = REGISTRATIONS_BY_JURISDICTION[jurisdiction].map((value) => ({ value, label: CLIENT_REGISTRATION_LABELS[value] }));
   const setJurisdiction = (next: ClientFormValues['jurisdiction']) => {
     const fits = REGISTRATIONS_BY_JURISDICTION[next || jurisdiction];
     setValues((current) => ({
       ...current,
       jurisdiction: next,
       // A State of another country, and registrations that mean nothing in the new one, go.
-      state: (SUBDIVISIONS[next || jurisdiction] ?? []).some((d) => d.code === current.state) ? current.state : '',
+      state: CLIENT_STATES[next || jurisdiction].includes(current.state) ? current.state : '',
       registrations: current.registrations && current.registrations.filter((r) => fits.includes(r)),
     }));
     check.touch('jurisdiction');

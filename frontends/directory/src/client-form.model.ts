@@ -1,4 +1,4 @@
-import type { Client, ClientJurisdiction, ClientRegistration, EntityType, UploadDestination } from '@ledgerline/contracts/directory.contracts.ts';
+import { CLIENT_REGISTRATION_LABELS, type Client, type ClientJurisdiction, type ClientRegistration, type EntityType, type UploadDestination } from '@ledgerline/contracts/directory.contracts.ts';
 import { todayCalendarDate } from '@ledgerline/ui/calendar-date.ts';
 
 /** What the client form edits; checked with the contract's clientInputSchema before saving. */
@@ -61,9 +61,6 @@ export const JURISDICTION_LABELS: Readonly<Record<ClientJurisdiction, string>> =
   US: 'United States', CA: 'Canada', IN: 'India', UK: 'United Kingdom', AU: 'Australia',
 };
 
-/** The year end a client without one of its own takes (the contract's effective value on read). */
-export const DEFAULT_FISCAL_YEAR_END: Readonly<Record<ClientJurisdiction, string>> = { US: '12-31', CA: '12-31', IN: '03-31', UK: '12-31', AU: '06-30' };
-
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 /** '06-30' → '30 Jun'. */
 export function fiscalYearEndLabel(mmdd: string | null | undefined): string {
@@ -77,10 +74,6 @@ export const FISCAL_YEAR_END_OPTIONS = MONTHS.map((_, i) => {
   return { value, label: fiscalYearEndLabel(value) };
 });
 
-export const REGISTRATION_LABELS: Readonly<Record<ClientRegistration, string>> = {
-  gst: 'GST registered', gst_monthly: 'GST monthly filer', gst_qrmp: 'GST QRMP scheme', tds: 'TDS deductor', vat: 'VAT registered',
-  employer: 'Employer (payroll)', payer_1099: 'Pays contractors (1099)', au_gst: 'GST registered (BAS)', payg_instalments: 'PAYG instalments', gst_hst: 'GST/HST registrant',
-};
 /** The registrations that mean something in each jurisdiction: the form offers only these. */
 export const REGISTRATIONS_BY_JURISDICTION: Readonly<Record<ClientJurisdiction, readonly ClientRegistration[]>> = {
   US: ['employer', 'payer_1099'],
@@ -97,7 +90,7 @@ export function clientCalendarSummary(client: Pick<Client, 'entityType' | 'state
     client.state ? stateLabel(client.state) : null,
     client.fiscalYearEnd ? `year end ${fiscalYearEndLabel(client.fiscalYearEnd)}` : null,
     client.registrations === null || client.registrations === undefined ? null
-      : client.registrations.length ? client.registrations.map((r) => REGISTRATION_LABELS[r] ?? r).join(', ') : 'no registrations',
+      : client.registrations.length ? client.registrations.map((r) => CLIENT_REGISTRATION_LABELS[r] ?? r).join(', ') : 'no registrations',
   ];
   return parts.filter(Boolean).join(' · ');
 }

@@ -10,9 +10,9 @@ import {
 import { validateForm } from '@ledgerline/ui/form-validation.ts';
 import { clientFieldTexts, savedFieldRules } from '../src/client-field-settings.query.ts';
 import {
-  clientCalendarSummary, clientFormValues, DEFAULT_FISCAL_YEAR_END, FISCAL_YEAR_END_OPTIONS, fiscalYearEndLabel, newClientValues, REGISTRATIONS_BY_JURISDICTION, type ClientFormValues,
+  clientCalendarSummary, clientFormValues, FISCAL_YEAR_END_OPTIONS, fiscalYearEndLabel, newClientValues, REGISTRATIONS_BY_JURISDICTION, type ClientFormValues,
 } from '../src/client-form.model.ts';
-import { SUBDIVISIONS, subdivisionLabel } from '@ledgerline/ui/subdivisions.ts';
+import { subdivisionLabel, subdivisionsOf } from '@ledgerline/ui/subdivisions.ts';
 import { withIdFormat, withPhoneCountry } from '../src/client-field-settings.model.ts';
 
 const indian: ClientFieldSettings = {
@@ -105,14 +105,16 @@ describe("the client's calendar fields (issue 39)", () => {
     expect(REGISTRATIONS_BY_JURISDICTION.IN).toEqual(['gst', 'gst_monthly', 'gst_qrmp', 'tds']);
     expect(REGISTRATIONS_BY_JURISDICTION.AU).toContain('payg_instalments');
     expect(REGISTRATIONS_BY_JURISDICTION.CA).toContain('gst_hst');
-    expect(SUBDIVISIONS.US!.find((s) => s.code === 'US-NY')?.name).toBe('New York');
-    expect(SUBDIVISIONS.IN!.map((s) => s.code)).toContain('IN-DL');
-    expect(SUBDIVISIONS.CA!.map((s) => s.code)).toContain('CA-ON');
-    expect(SUBDIVISIONS.AU!.map((s) => s.code)).toContain('AU-NSW');
+    expect(subdivisionsOf('US').find((s) => s.code === 'US-NY')?.name).toBe('New York');
+    expect(subdivisionsOf('IN').find((s) => s.code === 'IN-DL')?.name).toBe('Delhi');
+    expect(subdivisionsOf('CA').find((s) => s.code === 'CA-ON')?.name).toBe('Ontario');
+    expect(subdivisionsOf('AU').find((s) => s.code === 'AU-NSW')?.name).toBe('New South Wales');
+    expect(subdivisionsOf('UK').map((s) => s.name)).toEqual(['England', 'Northern Ireland', 'Scotland', 'Wales']);
+    // Every code the server accepts has a name to show.
+    for (const j of ['US', 'CA', 'IN', 'UK', 'AU'] as const) expect(subdivisionsOf(j).filter((s) => s.name === s.code)).toEqual([]);
     expect(subdivisionLabel('US-NY')).toBe('New York (US-NY)');
     expect(FISCAL_YEAR_END_OPTIONS.map((o) => o.value)).toEqual(['01-31', '02-28', '03-31', '04-30', '05-31', '06-30', '07-31', '08-31', '09-30', '10-31', '11-30', '12-31']);
     expect(fiscalYearEndLabel('06-30')).toBe('30 Jun');
-    expect(DEFAULT_FISCAL_YEAR_END).toMatchObject({ IN: '03-31', AU: '06-30', US: '12-31' });
   });
 
   it("reads a client's year end, State and registrations into the form, and sums them up for its details", () => {
