@@ -115,7 +115,7 @@ export function PresetDialog({ visible, onHide }: { visible: boolean; onHide(): 
           <span className="compliance-form__switch">
             <Checkbox inputId="preset-create-items" checked={createItems} onChange={(e) => setCreateItems(e.checked === true)} />
             <label htmlFor="preset-create-items">Create the items due from</label>
-            <Calendar inputId="preset-items-from" value={itemsFrom ?? parseCalendarDate(today)} disabled={!createItems} showIcon aria-label="Create the items due from"
+            <Calendar inputId="preset-items-from" value={itemsFrom ?? parseCalendarDate(today)} disabled={!createItems} showIcon aria-label="Items due from"
               onChange={(e) => setItemsFrom((e.value as Date | null) ?? null)} />
           </span>
           <p className="compliance-muted">{total} schedules will be created (those a client already has are kept); the people chosen are granted the report types of their clients&apos; entries.</p>

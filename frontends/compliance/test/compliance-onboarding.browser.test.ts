@@ -100,6 +100,8 @@ describe('a firm onboarding in November (Chromium)', () => {
     // Priya serves the C corporation: she is pre-chosen to be granted its report types.
     await dialog.locator('.p-multiselect', { has: page.locator('#preset-grantees') }).getByText('Priya Shah').waitFor();
     await portal.screenshot(page, 'compliance-onboarding-apply-1440');
+    // This walk generates from the Schedules tab: the calendar makes only the schedules.
+    await dialog.getByLabel('Create the items due from').uncheck();
     await dialog.getByRole('button', { name: 'Apply' }).click();
     await expectToast(page, 'Statutory Calendar Applied', '9 schedules created');
     await dialog.getByText(/^Priya Shah now sees /).waitFor();
@@ -124,6 +126,8 @@ describe('a firm onboarding in November (Chromium)', () => {
     expect(await dialog.evaluate((d) => d.scrollWidth - d.clientWidth)).toBeLessThanOrEqual(0);
     await portal.screenshot(page, 'compliance-onboarding-apply-390');
     await page.setViewportSize({ width: 1440, height: 900 });
+    // This walk generates from the Schedules tab: the calendar makes only the schedules.
+    await dialog.getByLabel('Create the items due from').uncheck();
     await dialog.getByRole('button', { name: 'Apply' }).click();
     await expectToast(page, 'Statutory Calendar Applied', '9 schedules created');
     await dialog.getByRole('button', { name: 'Done' }).click();

@@ -61,11 +61,15 @@ describe('a New York firm onboarding in late November 2026 (Chromium)', () => {
     await dialog.locator('.p-multiselect', { has: page.locator('#preset-clients') }).click();
     for (const key of clients) await pick(page, CLIENTS[key].name).click();
     await dialog.locator('.p-dialog-title').click();
+    // The firm took over on 25 Nov 2026: the items due from then on, whatever periods they cover.
+    await expect(dialog.getByLabel('Create the items due from').isChecked()).resolves.toBe(true);
+    await dialog.locator('#preset-items-from').fill('11/25/2026');
+    await dialog.locator('#preset-items-from').press('Escape');
     await dialog.getByRole('button', { name: 'Apply' }).click();
-    await expectToast(page, 'Statutory Calendar Applied');
-    // What was created, client by client, and what was left out.
+    await expectToast(page, 'Statutory Calendar Applied', /^\d+ schedules created, \d+ items$/);
+    // What was created, client by client, and what was left out and why.
     await dialog.getByRole('list', { name: 'Created' }).waitFor();
-    await dialog.getByText('Left out', { exact: false }).first().waitFor();
+    await dialog.getByText('items created, due from Nov 25, 2026').waitFor();
     await portal.screenshot(page, `compliance-us-apply-${jurisdiction.toLowerCase().replace(/\W+/g, '-')}-1440`);
     await dialog.getByRole('button', { name: 'Done' }).click();
   }
