@@ -154,5 +154,20 @@ export const complianceTenantMigrations: ServiceMigrations = {
       revision integer NOT NULL
     );
     CREATE INDEX compliance_document_requests_by_item ON compliance_document_requests (tracker_item_id, request_id DESC) WHERE status <> 'cancelled'`,
+  }, {
+    id: '004_statutory_due_dates',
+    // Issue 39: an item keeps the statute's day beside the day it is due after the
+    // next-business-day rule (old rows: the same day, until 005 recomputes those a rule moves),
+    // and why they differ; a schedule made from a calendar names its entry, whose rules
+    // (versions, fiscal years, extensions) generation follows.
+    sql: `ALTER TABLE compliance_items ADD COLUMN statutory_due_date date;
+    UPDATE compliance_items SET statutory_due_date = due_date;
+    ALTER TABLE compliance_items ALTER COLUMN statutory_due_date SET NOT NULL;
+    ALTER TABLE compliance_items ADD COLUMN due_date_reason text;
+    ALTER TABLE compliance_items ADD COLUMN holiday_calendar text;
+    ALTER TABLE compliance_schedules ADD COLUMN preset_id text;
+    ALTER TABLE compliance_schedules ADD COLUMN entry_id text;
+    ALTER TABLE compliance_schedules DROP CONSTRAINT IF EXISTS compliance_schedules_jurisdiction_check;
+    CREATE INDEX compliance_items_by_effective_due ON compliance_items ((CASE WHEN status = 'extended' AND extension_date IS NOT NULL THEN extension_date ELSE due_date END), id)`,
   }],
 };

@@ -90,7 +90,7 @@ export class PresetService {
       }
       const createdSchedules = await this.#schedules.byIds(tx, ids);
       await publishSchedules(tx, t.shortName, createdSchedules);
-      return { presetId: preset.id, createdReportTypes, createdSchedules, skipped, grantedReportTypes };
+      return { presetId: preset.id, createdReportTypes, createdSchedules, skipped, grantedReportTypes, createdItems: 0, leftOut: [] };
     });
   }
 

@@ -94,14 +94,14 @@ export class ScheduleService {
     const schedule = await this.#schedules.get(t.db, staffReach(t), scheduleId);
     if (!schedule) throw new NotFound(COMPLIANCE_MESSAGES.scheduleNotFound);
     const { items, filed, periods } = await this.#generate(t, [schedule], year, from, earlier);
-    return { scheduleId, year, created: items.length, createdFiled: filed, existing: periods - items.length, items: await this.#items.byIds(t.db, items.map((i) => i.id)) };
+    return { scheduleId, year, created: items.length, createdFiled: filed, existing: periods - items.length, items: await this.#items.byIds(t.db, items.map((i) => i.id)), leftOut: [] };
   }
 
   /** The year of every active schedule within the caller's reach (of one client, if given), in one transaction. */
   async generateAll(t: TenantRequest, year: number, clientId: number | undefined, from?: string, earlier?: EarlierPeriods): Promise<BulkGenerationResult> {
     const schedules = (await this.#schedules.list(t.db, staffReach(t), clientId)).filter((s) => s.isActive);
     const { items, filed, periods } = await this.#generate(t, schedules, year, from, earlier);
-    return { year, schedules: schedules.length, created: items.length, createdFiled: filed, existing: periods - items.length };
+    return { year, schedules: schedules.length, created: items.length, createdFiled: filed, existing: periods - items.length, leftOut: [] };
   }
 
   /**

@@ -23,7 +23,7 @@ export class ScheduleStore {
     this.#select = `SELECT s.id, s.client_id AS "clientId", COALESCE(c.name, '') AS "clientName", s.report_type_id AS "reportTypeId",
         COALESCE(rt.name, '') AS "reportTypeName", s.frequency, s.due_day_of_month AS "dueDayOfMonth", s.due_months AS "dueMonths",
         s.is_active AS "isActive", s.reminder_days AS "reminderDays", s.notes, s.period_lag_months AS "periodLagMonths",
-        s.jurisdiction, s.created_at AS "createdAt", s.updated_at AS "updatedAt"
+        s.jurisdiction, s.preset_id AS "presetId", s.entry_id AS "entryId", s.created_at AS "createdAt", s.updated_at AS "updatedAt"
       FROM compliance_schedules s
       LEFT JOIN ${directory.tables.clients} c ON c.id = s.client_id
       LEFT JOIN ${directory.tables.reportTypes} rt ON rt.id = s.report_type_id`;
