@@ -163,6 +163,8 @@ describe('directory screens in Chromium', () => {
     await page.getByRole('option', { name: 'GST, monthly returns (India)' }).click();
     await page.getByRole('option', { name: 'TDS deductor (India)' }).click();
     await dialog.locator('.p-dialog-title').click();
+    await dialog.locator('#client-registrations').scrollIntoViewIfNeeded();
+    await screenshot(page, 'client-form-calendar-fields');
     // Fixed values clear their messages live, before saving.
     await expect(dialog.locator('.form-field__error').count()).resolves.toBe(0);
     await dialog.getByRole('button', { name: 'Save Client' }).click();
