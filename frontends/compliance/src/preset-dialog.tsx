@@ -136,7 +136,7 @@ export function PresetDialog({ visible, onHide }: { visible: boolean; onHide(): 
         )}
         {result && (
           <div className="compliance-preset-result" role="status">
-            <p>{result.createdSchedules.length} schedules created{result.skipped.length ? `, ${result.skipped.length} already existed` : ''}.</p>
+            <p><strong>Created</strong>: {result.createdSchedules.length} schedules{result.skipped.length ? ` (${result.skipped.length} already existed)` : ''}.</p>
             {result.createdSchedules.length > 0 && (
               <ul className="compliance-preset-created" aria-label="Created">
                 {result.createdSchedules.map((s) => <li key={s.id}>{s.clientName} — {s.reportTypeName}</li>)}
