@@ -451,7 +451,12 @@ export const presetSchema = z.object({
      * Further holidays that count, by name, from a subdivision's table or the country's own (DC's
      * Emancipation Day for IRC §7503; Canada's federal days the national table leaves to the provinces).
      */
-    include: z.array(z.object({ subdivision: z.string().optional(), names: z.array(z.string().min(1)).min(1) })).default([]),
+    include: z.array(z.object({
+      subdivision: z.string().optional(),
+      names: z.array(z.string().min(1)).min(1),
+      /** Observed on the Friday before when it falls on a Saturday, the Monday after on a Sunday (5 U.S.C. §6103(b); D.C. Code §1-612.02). */
+      weekendObserved: z.boolean().optional(),
+    })).default([]),
     /** The table's name, shown on items. */
     name: z.string().min(1),
     source: z.string().min(1),
