@@ -59,7 +59,7 @@ export function TrackerStatusDialog({ item, onHide }: { item: ComplianceItem | n
         <div className="compliance-form">
           <p className="compliance-form__subject">{item.clientName} · {item.reportTypeName} · {item.period}</p>
           <ItemDates item={item} />
-          <div className="compliance-form__documents"><ExtendButton item={item} compact={false} /><RequestDocumentsButton item={item} /><DocumentRequestChip request={item.documentRequest} /></div>
+          <div className="compliance-form__documents"><ExtendButton item={item} compact={false} onDone={onHide} /><RequestDocumentsButton item={item} /><DocumentRequestChip request={item.documentRequest} /></div>
           <label htmlFor="tracker-status">Status</label>
           <Dropdown inputId="tracker-status" value={form.status} options={STATUS_OPTIONS} onChange={(e) => setForm((f) => ({ ...f, status: e.value as TrackerStatus }))} />
           {form.status === 'filed' && (<>
