@@ -35,9 +35,14 @@ function whyHere(item: ComplianceItem): string | null {
   return notes.length ? notes.join('; ') : null;
 }
 
+/** The chip's short note: the day it sits on is plain from the grid, so only the reason. */
+const chipNote = (item: ComplianceItem): string | null =>
+  (item.extendedDueDate ? `Extended from ${trackerDate(item.dueDate)}` : item.dueDateReason);
+
 function ItemChip({ item, onOpen }: { item: ComplianceItem; onOpen: OpenItem }) {
   const why = whyHere(item);
-  const body = <><strong>{item.reportTypeName}</strong><span>{item.period}</span><span>{shortName(item.clientName)}</span>{why && <small className="compliance-chip__why">{why}</small>}</>;
+  const note = chipNote(item);
+  const body = <><strong>{item.reportTypeName}</strong><span>{item.period}</span><span>{shortName(item.clientName)}</span>{note && <small className="compliance-chip__why">{note}</small>}</>;
   const title = why ? `${describe(item)}. ${why}` : describe(item);
   return (
     <button type="button" className={`compliance-chip compliance-chip--${item.status}`} title={title} aria-label={`Open ${title}`} onClick={() => onOpen(item)}>{body}</button>
