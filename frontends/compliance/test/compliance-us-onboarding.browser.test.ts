@@ -161,6 +161,9 @@ describe('a New York firm onboarding in late November 2026 (Chromium)', () => {
     const row = page.locator(`.compliance-row-${q4.id}`);
     await row.getByText('Feb 01, 2027').waitFor();
     await row.getByText('Due Mon 1 Feb 2027 — 31 Jan 2027 is a Sunday').waitFor();
+    // On a wide screen a table with its column headers (the phone's per-line titles hidden).
+    await expect(page.locator('.compliance-table thead th').allInnerTexts()).resolves.toEqual(expect.arrayContaining(['Client', 'Report Type', 'Period', 'Due Date', 'Status', 'Days']));
+    await expect(row.locator('td').first().locator('.p-column-title').isVisible()).resolves.toBe(false);
     await portal.screenshot(page, 'compliance-us-tracker-1440');
 
     await filterTracker(page, 'juneCorp');
