@@ -235,7 +235,8 @@ describe('compliance schedules: generating a year', () => {
       expect(e?.tenant).toBe(ACME);
       expect(e?.payload).toEqual({
         id: item!.id, scheduleId: s.id, clientId: ids.own, reportTypeId: ids.rtOwn, period: '2033', periodStart: '2033-01-01', periodEnd: '2033-12-31',
-        dueDate: '2033-05-15', status: 'pending', filedDate: null, extensionDate: null, assignedToId: null, aiConfidence: 0, autoDetected: false, sourceFileId: null,
+        statutoryDueDate: '2033-05-15', dueDate: '2033-05-15', dueDateReason: null, holidayCalendar: null, status: 'pending', filedDate: null,
+        extendedDueDate: null, extensionDate: null, assignedToId: null, aiConfidence: 0, autoDetected: false, sourceFileId: null,
       });
     }, BUS_WAIT_MS);
   });
