@@ -13,7 +13,8 @@ export interface GenerationOutcome {
 
 /**
  * The items a generation left out and why (issue 39: onboarding keeps every return not yet due;
- * what it drops, it says): 'Acme Inc — Form 941 (Q2 2026), due Fri 31 Jul 2026: due before the start day'.
+ * what it drops, it says): 'Acme Inc — Form 941 (Q2 2026): Due 31 Jul 2026, before the start day 25 Nov 2026'
+ * (the server's reason names the due day).
  */
 export function LeftOutList({ leftOut }: { leftOut: readonly LeftOutItem[] }) {
   const clients = useClients().data;
@@ -23,7 +24,7 @@ export function LeftOutList({ leftOut }: { leftOut: readonly LeftOutItem[] }) {
     <ul className="compliance-left-out" aria-label="Left out">
       {leftOut.map((l) => (
         <li key={`${l.clientId}-${l.reportTypeName}-${l.period}`}>
-          <strong>{clientName(l.clientId)}</strong> — {l.reportTypeName} ({l.period}), due {weekdayDate(l.dueDate)}: <span className="compliance-left-out__reason">{l.reason}</span>
+          <strong>{clientName(l.clientId)}</strong> — {l.reportTypeName} ({l.period}): <span className="compliance-left-out__reason">{l.reason || `due ${weekdayDate(l.dueDate)}`}</span>
         </li>
       ))}
     </ul>

@@ -144,8 +144,12 @@ export function PresetDialog({ visible, onHide }: { visible: boolean; onHide(): 
             )}
             {from && (<>
               <p>{result.createdItems} items created, due from {trackerDate(from)}.</p>
-              <p><strong>Left out</strong>{result.leftOut.length ? ` (${result.leftOut.length}): items not created, and why` : ''}</p>
-              <LeftOutList leftOut={result.leftOut} />
+              {result.leftOut.length === 0 ? <p><strong>Left out</strong>: nothing.</p> : (
+                <details open={result.leftOut.length <= 10}>
+                  <summary><strong>Left out</strong> ({result.leftOut.length}): items not created, and why</summary>
+                  <LeftOutList leftOut={result.leftOut} />
+                </details>
+              )}
             </>)}
             {result.createdReportTypes.length > 0 && <p>New report types: {result.createdReportTypes.map((t) => t.name).join(', ')}</p>}
             {result.grantedReportTypes.length > 0

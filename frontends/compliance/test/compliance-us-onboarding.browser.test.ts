@@ -70,6 +70,7 @@ describe('a New York firm onboarding in late November 2026 (Chromium)', () => {
     // What was created, client by client, and what was left out and why.
     await dialog.getByRole('list', { name: 'Created' }).waitFor();
     await dialog.getByText('items created, due from Nov 25, 2026').waitFor();
+    await dialog.getByText('Left out').first().waitFor();
     await portal.screenshot(page, `compliance-us-apply-${jurisdiction.toLowerCase().replace(/\W+/g, '-')}-1440`);
     await dialog.getByRole('button', { name: 'Done' }).click();
   }
@@ -239,6 +240,15 @@ describe('a New York firm onboarding in late November 2026 (Chromium)', () => {
     ]));
     await eventually(async () => expect(await sideways(page)).toBeLessThanOrEqual(0), 3000, 100);
     await portal.screenshot(page, 'compliance-us-item-dialog-390');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+    // The calendar on a phone: the moved returns on Monday 1 Feb, the reason in their titles, nothing sideways.
+    await showMonth(page, 'February 2027');
+    const chip = page.locator('[data-day="2027-02-01"] .compliance-chip').first();
+    await chip.waitFor();
+    await expect(chip.getAttribute('title')).resolves.toContain('31 Jan 2027 is a Sunday');
+    expect(await sideways(page)).toBeLessThanOrEqual(0);
+    await portal.screenshot(page, 'compliance-us-calendar-390');
     await page.close();
   });
 
