@@ -205,6 +205,14 @@ describe('a New York firm onboarding in late November 2026 (Chromium)', () => {
     await portal.screenshot(page, 'compliance-us-calendar-sep-2027-1440');
     await showMonth(page, 'March 2027');
     await expect(page.locator('[data-day="2027-03-15"] .compliance-chip', { hasText: '1120-S' }).count()).resolves.toBe(0);
+
+    // The bulk bar's Extend without a date: each selected item to its own entry's day (Form 1040 → 15 Oct 2027).
+    const form1040 = await find('individual', /^Form 1040$/, '2027-04-15');
+    await filterTracker(page, 'individual');
+    await page.locator(`.compliance-row-${form1040.id} .p-checkbox`).click();
+    await page.getByRole('toolbar', { name: 'Selected items' }).getByRole('button', { name: 'Extend', exact: true }).click();
+    await expectToast(page, 'Items Updated', '1 items extended');
+    await eventually(async () => expect((await itemsOf('individual')).find((i) => i.id === form1040.id)).toMatchObject({ status: 'extended', extendedDueDate: '2027-10-15' }), 5000, 200);
     await page.close();
   });
 
