@@ -6,7 +6,7 @@ import type { CalendarDayCounts, ComplianceItem, TrackerStatus } from '@ledgerli
 import { monthGrid, toCalendarDate } from '@ledgerline/ui/calendar-date.ts';
 import { useFirmToday } from '@ledgerline/ui/firm-today.ts';
 import {
-  firstFew, isCalendarOverdue, itemsByDay, MONTH_LABELS, shiftView, shortName, STATUS_LABELS, todayView, trackerDate, viewMonths, viewRange, viewTitle, type CalendarView,
+  effectiveDueDate, firstFew, isCalendarOverdue, movedDueNote, itemsByDay, MONTH_LABELS, shiftView, shortName, STATUS_LABELS, todayView, trackerDate, viewMonths, viewRange, viewTitle, type CalendarView,
 } from './compliance-view.ts';
 import { useItemList, useTrackerRange, type ItemListSource } from './compliance.api.ts';
 
@@ -26,10 +26,26 @@ const MODES = [{ label: 'Month', value: 'month' }, { label: 'Quarter', value: 'q
 
 const describe = (item: ComplianceItem) => `${item.clientName} — ${item.reportTypeName} (${item.period})`;
 
+/**
+ * Why an item sits where it does, when that is not its statutory day: the next-business-day move
+ * ('Due Mon 1 Feb 2027 — 31 Jan 2027 is a Sunday') and the extension ('Extended from Mar 15, 2027').
+ */
+function whyHere(item: ComplianceItem): string | null {
+  const notes = [movedDueNote(item), item.extendedDueDate ? `Extended from ${trackerDate(item.dueDate)}` : null].filter(Boolean);
+  return notes.length ? notes.join('; ') : null;
+}
+
+/** The chip's short note: the day it sits on is plain from the grid, so only the reason. */
+const chipNote = (item: ComplianceItem): string | null =>
+  (item.extendedDueDate ? `Extended from ${trackerDate(item.dueDate)}` : item.dueDateReason);
+
 function ItemChip({ item, onOpen }: { item: ComplianceItem; onOpen: OpenItem }) {
-  const body = <><strong>{item.reportTypeName}</strong><span>{item.period}</span><span>{shortName(item.clientName)}</span></>;
+  const why = whyHere(item);
+  const note = chipNote(item);
+  const body = <><strong>{item.reportTypeName}</strong><span>{item.period}</span><span>{shortName(item.clientName)}</span>{note && <small className="compliance-chip__why">{note}</small>}</>;
+  const title = why ? `${describe(item)}. ${why}` : describe(item);
   return (
-    <button type="button" className={`compliance-chip compliance-chip--${item.status}`} title={describe(item)} aria-label={`Open ${describe(item)}`} onClick={() => onOpen(item)}>{body}</button>
+    <button type="button" className={`compliance-chip compliance-chip--${item.status}`} title={title} aria-label={`Open ${title}`} onClick={() => onOpen(item)}>{body}</button>
   );
 }
 
@@ -39,7 +55,8 @@ function ItemLine({ item, onOpen, withStatus = false }: { item: ComplianceItem; 
   const text = (<>
     <span className="compliance-line__what">{item.reportTypeName} · {item.period}</span>
     <span className="compliance-line__who">{shortName(item.clientName)}</span>
-    <small>{trackerDate(item.dueDate)}{withStatus ? ` · ${STATUS_LABELS[item.status]}` : ''}</small>
+    <small>{trackerDate(effectiveDueDate(item))}{withStatus ? ` · ${STATUS_LABELS[item.status]}` : ''}</small>
+    {whyHere(item) && <small className="compliance-line__why">{whyHere(item)}</small>}
   </>);
   return (
     <li className={today && isCalendarOverdue(item, today) ? 'compliance-mini-list__overdue' : undefined}>
@@ -152,7 +169,7 @@ function CalendarOn({ today, clientId, status, overdue, upcoming, onOpen }: Cale
             {months.map((m) => {
               const prefix = `${m.year}-${String(m.month + 1).padStart(2, '0')}`;
               const total = Object.entries(days).reduce((sum, [day, c]) => (day.startsWith(prefix) ? sum + c.total : sum), 0);
-              return <MonthCard key={prefix} year={m.year} month={m.month} items={items.filter((i) => i.dueDate.startsWith(prefix))} total={total} onOpen={onOpen} onList={setList} />;
+              return <MonthCard key={prefix} year={m.year} month={m.month} items={items.filter((i) => effectiveDueDate(i).startsWith(prefix))} total={total} onOpen={onOpen} onList={setList} />;
             })}
           </div>
         )}

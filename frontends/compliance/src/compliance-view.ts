@@ -26,27 +26,33 @@ export function daysUntil(dueDate: string, today: string): number {
 
 /**
  * The tracker's Days column: 'N overdue', 'Today' or 'N days'; warned at 7 or fewer (§2, §9).
- * An extended item counts to its extension date.
+ * An extended item counts to its extended due date; any other to its business-day due date.
  */
-export function daysLabel(item: Pick<ComplianceItem, 'dueDate' | 'status' | 'extensionDate'>, today: string): { text: string; tone: 'danger' | 'warning' | 'normal' } {
-  const days = daysUntil(item.status === 'extended' && item.extensionDate ? item.extensionDate : item.dueDate, today);
+export function daysLabel(item: Pick<ComplianceItem, 'dueDate' | 'status' | 'extendedDueDate'>, today: string): { text: string; tone: 'danger' | 'warning' | 'normal' } {
+  const days = daysUntil(effectiveDueDate(item), today);
   if (days < 0) return { text: `${-days} overdue`, tone: 'danger' };
   if (days === 0) return { text: 'Today', tone: 'warning' };
   return { text: `${days} days`, tone: days <= COMPLIANCE_WARNING_DAYS ? 'warning' : 'normal' };
 }
 
-/** §4, calendar view: due date passed and neither filed nor extended. */
-export const isCalendarOverdue = (item: Pick<ComplianceItem, 'dueDate' | 'status'>, today: string): boolean =>
-  item.dueDate < today && item.status !== 'filed' && item.status !== 'extended';
+/**
+ * §4, calendar view: due date passed and neither filed nor extended; an extension with a date
+ * holds only until that date (issue 39: overdue counts follow the extended due date).
+ */
+export const isCalendarOverdue = (item: Pick<ComplianceItem, 'dueDate' | 'status' | 'extendedDueDate'>, today: string): boolean =>
+  effectiveDueDate(item) < today && item.status !== 'filed' && (item.status !== 'extended' || item.extendedDueDate !== null);
 
 /** Client names in the calendar are cut to 15 characters (§9). */
 export const shortName = (name: string): string =>
   (name.length > COMPLIANCE_CLIENT_NAME_CHARS ? `${name.slice(0, COMPLIANCE_CLIENT_NAME_CHARS)}...` : name);
 
-/** Items per due day ('YYYY-MM-DD'). */
+/** Items per due day ('YYYY-MM-DD'): an extended item sits on its extended due date. */
 export function itemsByDay(items: readonly ComplianceItem[]): Map<string, ComplianceItem[]> {
   const byDay = new Map<string, ComplianceItem[]>();
-  for (const item of items) byDay.set(item.dueDate, [...(byDay.get(item.dueDate) ?? []), item]);
+  for (const item of items) {
+    const day = effectiveDueDate(item);
+    byDay.set(day, [...(byDay.get(day) ?? []), item]);
+  }
   return byDay;
 }
 
@@ -122,4 +128,41 @@ export function generationYears(today: string): number[] {
  */
 export function generationStart(schedules: readonly Pick<ComplianceSchedule, 'createdAt'>[]): string | undefined {
   return schedules.map((s) => toCalendarDate(new Date(s.createdAt))).sort()[0];
+}
+
+/** The day an item is due by now: its extended due date once extended, else the business-day due date. */
+export const effectiveDueDate = (item: Pick<ComplianceItem, 'dueDate' | 'extendedDueDate'>): string => item.extendedDueDate ?? item.dueDate;
+
+/** 'Mon 1 Feb 2027': the weekday matters when a date was moved off a weekend or holiday. */
+export function weekdayDate(isoDay: string | null): string {
+  const d = parseCalendarDate(isoDay);
+  if (!d) return '';
+  return `${d.toLocaleDateString('en-GB', { weekday: 'short' })} ${d.getDate()} ${d.toLocaleDateString('en-GB', { month: 'short' })} ${d.getFullYear()}`;
+}
+
+/**
+ * Why the due date is not the statutory one: 'Due Mon 1 Feb 2027 — 31 Jan 2027 is a Sunday'
+ * (the next-business-day rule, docs/using/compliance.md); null when the date was not moved.
+ */
+export function movedDueNote(item: Pick<ComplianceItem, 'dueDate' | 'statutoryDueDate' | 'dueDateReason'>): string | null {
+  if (!item.dueDateReason && (!item.statutoryDueDate || item.statutoryDueDate === item.dueDate)) return null;
+  return `Due ${weekdayDate(item.dueDate)} — ${item.dueDateReason ?? `moved from ${weekdayDate(item.statutoryDueDate)}`}`;
+}
+
+/** The dates of an item as its dialogs list them: the period's days, the statutory, adjusted and extended due dates. */
+export function itemDateRows(item: Pick<ComplianceItem, 'period' | 'periodStart' | 'periodEnd' | 'dueDate' | 'statutoryDueDate' | 'dueDateReason' | 'extendedDueDate' | 'holidayCalendar'>): [string, string][] {
+  const rows: [string, string][] = [
+    ['Period', item.period],
+    ['Period Start', trackerDate(item.periodStart)],
+    ['Period End', trackerDate(item.periodEnd)],
+  ];
+  if (item.statutoryDueDate && item.statutoryDueDate !== item.dueDate) {
+    rows.push(['Statutory Due Date', weekdayDate(item.statutoryDueDate)]);
+    rows.push(['Due Date', `${weekdayDate(item.dueDate)}${item.dueDateReason ? ` (${item.dueDateReason})` : ''}`]);
+  } else {
+    rows.push(['Due Date', weekdayDate(item.dueDate)]);
+  }
+  if (item.holidayCalendar) rows.push(['Business Days', item.holidayCalendar]);
+  if (item.extendedDueDate) rows.push(['Extended Due Date', weekdayDate(item.extendedDueDate)]);
+  return rows;
 }

@@ -170,15 +170,25 @@ export function useComplianceMutations() {
       mutationFn: ({ id, payload }: { id: number; payload: TrackerPayload }) => apiJson<ComplianceItem>('PUT', apiPath(`compliance-tracker/${id}`), payload),
       onSuccess: refresh(['compliance-tracker']),
     }),
+    /**
+     * Issue 39: extends an item to the date given, or without one to its entry's extended due date
+     * (1040 → 15 Oct, 1120-S → 15 Sep, … on a business day); the calendar moves it there.
+     */
+    extendItem: useMutation({
+      mutationFn: ({ id, extendedDueDate }: { id: number; extendedDueDate?: string }) =>
+        apiJson<ComplianceItem>('POST', apiPath(`compliance-tracker/${id}/extend`), extendedDueDate ? { extendedDueDate } : {}),
+      onSuccess: refresh(['compliance-tracker']),
+    }),
     // The request belongs to the requests service; the tracker shows it once its event arrives.
     requestDocuments: useMutation({
       mutationFn: (itemId: number) => apiJson<{ id: number }>('POST', apiPath(`compliance-tracker/${itemId}/document-request`), {}),
       onSuccess: refresh(['compliance-tracker', 'document-requests']),
     }),
     applyPreset: useMutation({
-      mutationFn: ({ presetId, ...body }: { presetId: string; clientIds: number[]; entryIds: Record<string, string[]>; grantToUserIds: number[] }) =>
+      mutationFn: ({ presetId, ...body }: { presetId: string; clientIds: number[]; entryIds: Record<string, string[]>; grantToUserIds: number[]; from?: string }) =>
         apiJson<PresetApplyResult>('POST', apiPath(`compliance-presets/${presetId}/apply`), body),
-      onSuccess: refresh(['compliance-schedules', 'report-types', 'users']),
+      // With `from` it also makes the items (issue 39's onboarding).
+      onSuccess: refresh(['compliance-schedules', 'compliance-tracker', 'report-types', 'users']),
     }),
   };
 }

@@ -15,8 +15,9 @@ import { PageHeading } from '@ledgerline/ui/page-heading.tsx';
 import { canSetUpFirmWork } from '@ledgerline/ui/permissions.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 import { ComplianceCalendar } from './compliance-calendar.tsx';
-import { STATUS_LABELS, STATUS_OPTIONS, trackerDate } from './compliance-view.ts';
+import { itemDateRows, STATUS_LABELS, STATUS_OPTIONS, trackerDate } from './compliance-view.ts';
 import { useClients, useComplianceMutations, useDocumentRequestPushes, useOverdue, useSchedules, useTracker, useUpcoming } from './compliance.api.ts';
+import { GenerationOutcomePanel, type GenerationOutcome } from './generation-outcome.tsx';
 import { PresetDialog } from './preset-dialog.tsx';
 import { ScheduleCards, type GenerationStart } from './schedule-cards.tsx';
 import { ScheduleFormDialog } from './schedule-form-dialog.tsx';
@@ -41,9 +42,7 @@ function TrackerItemDetails({ item, onHide }: { item: ComplianceItem | null; onH
   const rows: [string, string][] = item ? [
     ['Company', item.clientName],
     ['Report Type', item.reportTypeName],
-    ['Period', `${item.period} (${trackerDate(item.periodStart)} – ${trackerDate(item.periodEnd)})`],
-    ['Due Date', trackerDate(item.dueDate)],
-    ...(item.extensionDate ? [['Extended To', trackerDate(item.extensionDate)] as [string, string]] : []),
+    ...itemDateRows(item),
     ...(item.filedDate ? [['Filed', trackerDate(item.filedDate.slice(0, 10))] as [string, string]] : []),
     ['Handled By', item.assignedToName ?? 'Your firm'],
     ...(item.remarks ? [['Remarks', item.remarks] as [string, string]] : []),
@@ -79,6 +78,7 @@ export function CompliancePage() {
   const [presetOpen, setPresetOpen] = useState(false);
   const [editing, setEditing] = useState<ComplianceItem | null>(null);
   const [generating, setGenerating] = useState<number | 'all' | null>(null);
+  const [outcome, setOutcome] = useState<GenerationOutcome | null>(null);
   const [trackerFirst, setTrackerFirst] = useState(0);
   const tracker = useTracker({ clientId, status }, trackerFirst);
   useDocumentRequestPushes();
@@ -103,14 +103,20 @@ export function CompliancePage() {
     setGenerating(s.id);
     // §8: a failed generate has no visible reaction.
     generate.mutate({ scheduleId: s.id, year, ...start }, {
-      onSuccess: (r) => showToast({ severity: 'success', summary: 'Trackers Generated', detail: `${r.created} items created for ${s.reportTypeName} ${year}${filedNote(r.createdFiled)}` }),
+      onSuccess: (r) => {
+        showToast({ severity: 'success', summary: 'Trackers Generated', detail: `${r.created} items created for ${s.reportTypeName} ${year}${filedNote(r.createdFiled)}` });
+        setOutcome({ title: `${s.clientName} ${s.reportTypeName}, ${year}`, created: r.created, leftOut: r.leftOut ?? [] });
+      },
       onSettled: () => setGenerating(null),
     });
   };
   const onGenerateAll = (year: number, start: GenerationStart) => {
     setGenerating('all');
     generateAll.mutate({ year, clientId, ...start }, {
-      onSuccess: (r) => showToast({ severity: 'success', summary: 'Trackers Generated', detail: `${r.created} items created for ${r.schedules} schedules, ${year}${filedNote(r.createdFiled)}` }),
+      onSuccess: (r) => {
+        showToast({ severity: 'success', summary: 'Trackers Generated', detail: `${r.created} items created for ${r.schedules} schedules, ${year}${filedNote(r.createdFiled)}` });
+        setOutcome({ title: `${r.schedules} schedules, ${year}`, created: r.created, leftOut: r.leftOut ?? [] });
+      },
       onSettled: () => setGenerating(null),
     });
   };
@@ -145,6 +151,7 @@ export function CompliancePage() {
         <TabPanel header="Calendar View"><ComplianceCalendar clientId={clientId} status={status} overdue={overdue} upcoming={upcoming} onOpen={setEditing} /></TabPanel>
         <TabPanel header="Compliance Tracker"><TrackerTable page={tracker} first={trackerFirst} onPage={setTrackerFirst} onEdit={staff ? setEditing : null} /></TabPanel>
         {staff && <TabPanel header="Schedules">
+          <GenerationOutcomePanel outcome={outcome} onDismiss={() => setOutcome(null)} />
           <ScheduleCards schedules={schedules} actions={{ onGenerate, onGenerateAll, onEdit: setEditingSchedule, onDelete, generating }} />
         </TabPanel>}
       </PageTabView>

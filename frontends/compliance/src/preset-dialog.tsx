@@ -1,4 +1,5 @@
 import { Button } from 'primereact/button';
+import { Calendar } from 'primereact/calendar';
 import { Checkbox } from 'primereact/checkbox';
 import { Dialog } from 'primereact/dialog';
 import { Dropdown } from 'primereact/dropdown';
@@ -7,10 +8,13 @@ import { useEffect, useMemo, useState } from 'react';
 import { entryFits, type PresetApplyResult } from '@ledgerline/contracts/compliance.contracts.ts';
 import { ENTITY_TYPE_LABELS } from '@ledgerline/contracts/directory.contracts.ts';
 import { isClientRole } from '@ledgerline/ui/auth-storage.ts';
+import { parseCalendarDate, toCalendarDate } from '@ledgerline/ui/calendar-date.ts';
+import { useFirmToday } from '@ledgerline/ui/firm-today.ts';
 import { useCanAdministerFirm } from '@ledgerline/ui/permissions.ts';
 import { serverMessage } from '@ledgerline/ui/server-message.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
-import { monthNames } from './compliance-view.ts';
+import { monthNames, trackerDate } from './compliance-view.ts';
+import { LeftOutList } from './generation-outcome.tsx';
 import { useClients, useComplianceMutations, usePresets, useReportTypes, useUsers } from './compliance.api.ts';
 
 /** Admin, DTA and Client users have no report-type list to extend (identity grants CPAs and custom roles). */
@@ -18,9 +22,10 @@ const GRANTLESS = ['admin', 'dta'];
 
 /**
  * Apply a statutory calendar (docs/using/compliance.md) to chosen clients: per client the entries
- * that fit its entity type, pre-checked and editable; who will be granted the calendar's report
- * types (the CPAs and custom-role users serving the clients, editable); then what was created and
- * who got what.
+ * that fit its entity type and registrations, pre-checked and editable; who will be granted the
+ * calendar's report types (the CPAs and custom-role users serving the clients, editable); whether
+ * to make the items due from a day on (the firm's today by default); then what was created, what
+ * was left out and why, and who got what.
  */
 export function PresetDialog({ visible, onHide }: { visible: boolean; onHide(): void }) {
   const presets = usePresets(visible).data;
@@ -32,10 +37,15 @@ export function PresetDialog({ visible, onHide }: { visible: boolean; onHide(): 
   const [chosen, setChosen] = useState<Record<number, string[]>>({});
   const [grantees, setGrantees] = useState<number[] | null>(null);
   const [result, setResult] = useState<PresetApplyResult | null>(null);
+  // Onboarding (issue 39): the items due from this day on are made with the schedules, whatever periods they cover.
+  const today = useFirmToday();
+  const [createItems, setCreateItems] = useState(true);
+  const [itemsFrom, setItemsFrom] = useState<Date | null>(null);
+  const from = createItems ? (itemsFrom ? toCalendarDate(itemsFrom) : today) : undefined;
   const { applyPreset } = useComplianceMutations();
   // Granting report types is user administration: an Admin's (a DTA applies without granting).
   const mayGrant = useCanAdministerFirm();
-  useEffect(() => { if (visible) { setPresetId(null); setClientIds([]); setChosen({}); setGrantees(null); setResult(null); } }, [visible]);
+  useEffect(() => { if (visible) { setPresetId(null); setClientIds([]); setChosen({}); setGrantees(null); setResult(null); setCreateItems(true); setItemsFrom(null); } }, [visible]);
   const preset = presets.find((p) => p.id === presetId);
   const grantable = useMemo(() => users.filter((u) => !isClientRole(u.role) && !GRANTLESS.includes(u.role.toLowerCase())), [users]);
   // Until the firm changes the list: the staff whose client list holds any of the chosen clients.
@@ -44,8 +54,8 @@ export function PresetDialog({ visible, onHide }: { visible: boolean; onHide(): 
 
   const entriesOf = (clientId: number): string[] => {
     if (chosen[clientId]) return chosen[clientId]!;
-    const entityType = clients.find((c) => c.id === clientId)?.entityType ?? null;
-    return preset ? preset.entries.filter((e) => entryFits(e, entityType)).map((e) => e.id) : [];
+    const client = clients.find((c) => c.id === clientId);
+    return preset ? preset.entries.filter((e) => entryFits(e, client?.entityType ?? null, client?.registrations ?? null)).map((e) => e.id) : [];
   };
   const toggle = (clientId: number, entryId: string, on: boolean) => setChosen((c) => {
     const current = entriesOf(clientId);
@@ -56,10 +66,10 @@ export function PresetDialog({ visible, onHide }: { visible: boolean; onHide(): 
   const apply = () => {
     if (!presetId || clientIds.length === 0) return;
     const entryIds = Object.fromEntries(clientIds.map((id) => [String(id), entriesOf(id)]));
-    applyPreset.mutate({ presetId, clientIds, entryIds, grantToUserIds: granteeIds }, {
+    applyPreset.mutate({ presetId, clientIds, entryIds, grantToUserIds: granteeIds, ...(from ? { from } : {}) }, {
       onSuccess: (r) => {
         setResult(r);
-        showToast({ severity: 'success', summary: 'Statutory Calendar Applied', detail: `${r.createdSchedules.length} schedules created` });
+        showToast({ severity: 'success', summary: 'Statutory Calendar Applied', detail: `${r.createdSchedules.length} schedules created${from ? `, ${r.createdItems} items` : ''}` });
       },
       onError: (err) => showToast({ severity: 'error', summary: 'Error', detail: serverMessage(err) ?? 'Failed to apply the statutory calendar' }),
     });
@@ -102,6 +112,12 @@ export function PresetDialog({ visible, onHide }: { visible: boolean; onHide(): 
             <MultiSelect inputId="preset-grantees" value={granteeIds} display="chip" placeholder="Nobody besides Admins and DTAs"
               options={grantable.map((u) => ({ label: u.fullName || u.username, value: u.id }))} onChange={(e) => setGrantees(e.value as number[])} />
           </>) : <p className="compliance-muted">An Admin grants the new report types to the CPAs who serve these clients (Users).</p>}
+          <span className="compliance-form__switch">
+            <Checkbox inputId="preset-create-items" checked={createItems} onChange={(e) => setCreateItems(e.checked === true)} />
+            <label htmlFor="preset-create-items">Create the items due from</label>
+            <Calendar inputId="preset-items-from" value={itemsFrom ?? parseCalendarDate(today)} disabled={!createItems} showIcon aria-label="Items due from"
+              onChange={(e) => setItemsFrom((e.value as Date | null) ?? null)} />
+          </span>
           <p className="compliance-muted">{total} schedules will be created (those a client already has are kept); the people chosen are granted the report types of their clients&apos; entries.</p>
         </>)}
         {preset && !result && (
@@ -120,7 +136,21 @@ export function PresetDialog({ visible, onHide }: { visible: boolean; onHide(): 
         )}
         {result && (
           <div className="compliance-preset-result" role="status">
-            <p>{result.createdSchedules.length} schedules created{result.skipped.length ? `, ${result.skipped.length} already existed` : ''}.</p>
+            <p><strong>Created</strong>: {result.createdSchedules.length} schedules{result.skipped.length ? ` (${result.skipped.length} already existed)` : ''}.</p>
+            {result.createdSchedules.length > 0 && (
+              <ul className="compliance-preset-created" aria-label="Created">
+                {result.createdSchedules.map((s) => <li key={s.id}>{s.clientName} — {s.reportTypeName}</li>)}
+              </ul>
+            )}
+            {from && (<>
+              <p>{result.createdItems} items created, due from {trackerDate(from)}.</p>
+              {result.leftOut.length === 0 ? <p><strong>Left out</strong>: nothing.</p> : (
+                <details open={result.leftOut.length <= 10}>
+                  <summary><strong>Left out</strong> ({result.leftOut.length}): items not created, and why</summary>
+                  <LeftOutList leftOut={result.leftOut} />
+                </details>
+              )}
+            </>)}
             {result.createdReportTypes.length > 0 && <p>New report types: {result.createdReportTypes.map((t) => t.name).join(', ')}</p>}
             {result.grantedReportTypes.length > 0
               ? <ul>{result.grantedReportTypes.map((g) => <li key={g.userId}>{userName(g.userId)} now sees {g.reportTypeIds.map(typeName).join(', ')}</li>)}</ul>

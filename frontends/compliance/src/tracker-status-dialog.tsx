@@ -12,42 +12,54 @@ import { showToast } from '@ledgerline/ui/toast-store.ts';
 import { STATUS_OPTIONS } from './compliance-view.ts';
 import { useComplianceMutations, useUsers } from './compliance.api.ts';
 import { DocumentRequestChip, RequestDocumentsButton } from './document-request-action.tsx';
+import { ExtendButton } from './extend-action.tsx';
+import { ItemDates } from './item-dates.tsx';
 
-interface FormState { status: TrackerStatus; filedDate: Date | null; extensionDate: Date | null; remarks: string; assignedToId: number | null }
+interface FormState { status: TrackerStatus; filedDate: Date | null; extendedDueDate: Date | null; remarks: string; assignedToId: number | null }
 
 /**
- * 'Update Compliance Status' (spec 001 §2, §4): any status; an extension date makes it extended; a
- * filed item's date may be set to any past day (not a future one); the item can be assigned to staff.
+ * 'Update Compliance Status' (spec 001 §2, §4): the item's dates (period, statutory, business-day
+ * and extended due dates); any status; an extension date makes it extended (through the extend
+ * route, issue 39; "Extend" without a date takes the entry's own); a filed item's date may be set
+ * to any past day (not a future one); the item can be assigned to staff.
  */
 export function TrackerStatusDialog({ item, onHide }: { item: ComplianceItem | null; onHide(): void }) {
-  const [form, setForm] = useState<FormState>({ status: 'pending', filedDate: null, extensionDate: null, remarks: '', assignedToId: null });
-  const { updateItem } = useComplianceMutations();
+  const [form, setForm] = useState<FormState>({ status: 'pending', filedDate: null, extendedDueDate: null, remarks: '', assignedToId: null });
+  const { updateItem, extendItem } = useComplianceMutations();
   const staff = useUsers(item !== null).data.filter((u) => !isClientRole(u.role));
   useEffect(() => {
     if (item) {
       setForm({
-        status: item.status, filedDate: item.filedDate ? new Date(item.filedDate) : new Date(), extensionDate: parseCalendarDate(item.extensionDate),
+        status: item.status, filedDate: item.filedDate ? new Date(item.filedDate) : new Date(), extendedDueDate: parseCalendarDate(item.extendedDueDate),
         remarks: item.remarks ?? '', assignedToId: item.assignedToId,
       });
     }
   }, [item]);
-  const save = () => {
+  const save = async () => {
     if (!item) return;
     const filedDate = form.status === 'filed' && form.filedDate ? toCalendarDate(form.filedDate) : undefined;
-    updateItem.mutate({ id: item.id, payload: {
-      status: form.status, filedDate, extensionDate: form.extensionDate ? toCalendarDate(form.extensionDate) : null, remarks: form.remarks, assignedToId: form.assignedToId,
-    } }, {
-      onSuccess: () => { showToast({ severity: 'success', summary: 'Status Updated', detail: `${item.reportTypeName} ${item.period}` }); onHide(); },
-      onError: (err) => showToast({ severity: 'error', summary: 'Error', detail: serverMessage(err) ?? 'Failed to update status' }),
-    });
+    const extendedDueDate = form.extendedDueDate ? toCalendarDate(form.extendedDueDate) : null;
+    try {
+      // A new extension date goes through the extend route (it keeps the rule's checks and events);
+      // clearing one is a plain update.
+      if (extendedDueDate && extendedDueDate !== item.extendedDueDate) await extendItem.mutateAsync({ id: item.id, extendedDueDate });
+      await updateItem.mutateAsync({ id: item.id, payload: {
+        status: form.status, filedDate, ...(extendedDueDate ? {} : { extensionDate: null }), remarks: form.remarks, assignedToId: form.assignedToId,
+      } });
+      showToast({ severity: 'success', summary: 'Status Updated', detail: `${item.reportTypeName} ${item.period}` });
+      onHide();
+    } catch (err) {
+      showToast({ severity: 'error', summary: 'Error', detail: serverMessage(err) ?? 'Failed to update status' });
+    }
   };
   return (
     <Dialog header="Update Compliance Status" visible={item !== null} onHide={onHide} style={{ width: 'min(32rem, 95vw)' }}
-      footer={<div className="form-dialog-footer"><Button label="Cancel" outlined onClick={onHide} /><Button label="Save Changes" icon="pi pi-check" loading={updateItem.isPending} onClick={save} /></div>}>
+      footer={<div className="form-dialog-footer"><Button label="Cancel" outlined onClick={onHide} /><Button label="Save Changes" icon="pi pi-check" loading={updateItem.isPending || extendItem.isPending} onClick={() => void save()} /></div>}>
       {item && (
         <div className="compliance-form">
           <p className="compliance-form__subject">{item.clientName} · {item.reportTypeName} · {item.period}</p>
-          <div className="compliance-form__documents"><RequestDocumentsButton item={item} /><DocumentRequestChip request={item.documentRequest} /></div>
+          <ItemDates item={item} />
+          <div className="compliance-form__documents"><ExtendButton item={item} compact={false} onDone={onHide} /><RequestDocumentsButton item={item} /><DocumentRequestChip request={item.documentRequest} /></div>
           <label htmlFor="tracker-status">Status</label>
           <Dropdown inputId="tracker-status" value={form.status} options={STATUS_OPTIONS} onChange={(e) => setForm((f) => ({ ...f, status: e.value as TrackerStatus }))} />
           {form.status === 'filed' && (<>
@@ -57,11 +69,11 @@ export function TrackerStatusDialog({ item, onHide }: { item: ComplianceItem | n
           <label htmlFor="tracker-assignee">Assigned To</label>
           <Dropdown inputId="tracker-assignee" value={form.assignedToId} filter showClear placeholder="Unassigned"
             options={staff.map((u) => ({ label: u.fullName || u.username, value: u.id }))} onChange={(e) => setForm((f) => ({ ...f, assignedToId: (e.value as number | undefined) ?? null }))} />
-          <label htmlFor="tracker-extension">Extension Date</label>
-          <Calendar inputId="tracker-extension" value={form.extensionDate} showIcon showButtonBar
+          <label htmlFor="tracker-extension">Extended Due Date</label>
+          <Calendar inputId="tracker-extension" value={form.extendedDueDate} showIcon showButtonBar
             onChange={(e) => {
-              const extensionDate = (e.value as Date | null) ?? null;
-              setForm((f) => ({ ...f, extensionDate, status: extensionDate ? 'extended' : f.status }));
+              const extendedDueDate = (e.value as Date | null) ?? null;
+              setForm((f) => ({ ...f, extendedDueDate, status: extendedDueDate ? 'extended' : f.status }));
             }} />
           <label htmlFor="tracker-remarks">Remarks</label>
           <InputTextarea id="tracker-remarks" rows={3} value={form.remarks} onChange={(e) => setForm((f) => ({ ...f, remarks: e.target.value }))} />

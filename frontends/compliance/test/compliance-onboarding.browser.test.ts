@@ -100,8 +100,11 @@ describe('a firm onboarding in November (Chromium)', () => {
     // Priya serves the C corporation: she is pre-chosen to be granted its report types.
     await dialog.locator('.p-multiselect', { has: page.locator('#preset-grantees') }).getByText('Priya Shah').waitFor();
     await portal.screenshot(page, 'compliance-onboarding-apply-1440');
+    // This walk generates from the Schedules tab: the calendar makes only the schedules.
+    await dialog.getByLabel('Create the items due from').uncheck();
     await dialog.getByRole('button', { name: 'Apply' }).click();
-    await expectToast(page, 'Statutory Calendar Applied', '9 schedules created');
+    // 7 for the C corporation, 6 for the S corporation (their registrations unsaid: a business's employer and 1099 returns too).
+    await expectToast(page, 'Statutory Calendar Applied', '13 schedules created');
     await dialog.getByText(/^Priya Shah now sees /).waitFor();
     const granted = (await dialog.getByText(/^Priya Shah now sees /).textContent())!;
     expect(granted).toContain('Form 1120');
@@ -124,6 +127,8 @@ describe('a firm onboarding in November (Chromium)', () => {
     expect(await dialog.evaluate((d) => d.scrollWidth - d.clientWidth)).toBeLessThanOrEqual(0);
     await portal.screenshot(page, 'compliance-onboarding-apply-390');
     await page.setViewportSize({ width: 1440, height: 900 });
+    // This walk generates from the Schedules tab: the calendar makes only the schedules.
+    await dialog.getByLabel('Create the items due from').uncheck();
     await dialog.getByRole('button', { name: 'Apply' }).click();
     await expectToast(page, 'Statutory Calendar Applied', '9 schedules created');
     await dialog.getByRole('button', { name: 'Done' }).click();
@@ -131,11 +136,11 @@ describe('a firm onboarding in November (Chromium)', () => {
     // Generate this year with the default start: the day the schedules were made.
     await page.getByRole('tab', { name: 'Schedules' }).click();
     await page.getByRole('button', { name: `Generate ${YEAR} for all schedules shown` }).click();
-    await expectToast(page, 'Trackers Generated', new RegExp(`^\\d+ items created for 18 schedules, ${YEAR}$`));
+    await expectToast(page, 'Trackers Generated', new RegExp(`^\\d+ items created for 22 schedules, ${YEAR}$`));
     const items = (await call<ComplianceItem[]>('GET', `/api/${TENANT}/compliance-tracker`, admin.token)).body;
-    // Nothing whose period ended before onboarding; so nothing overdue but what falls due in the days left.
+    // Nothing due before onboarding (issue 39: what is due from then on, whatever period it covers); so nothing overdue.
     expect(items.length).toBeGreaterThan(0);
-    expect(items.every((i) => i.periodEnd >= TODAY)).toBe(true);
+    expect(items.every((i) => i.dueDate >= TODAY)).toBe(true);
     // One client's earlier GSTR-3B returns were filed by its former accountant: made as filed, none overdue.
     await page.getByLabel('Add the periods before it as filed').check();
     await page.getByRole('article', { name: 'Mumbai Textiles Pvt Ltd GSTR-3B' }).getByRole('button', { name: `Generate ${YEAR}` }).click();
@@ -151,10 +156,10 @@ describe('a firm onboarding in November (Chromium)', () => {
     expect(gstr3b?.period).toBe(new Date(`${gstr3b!.periodStart}T00:00:00Z`).toLocaleString('en-US', { month: 'short', year: 'numeric', timeZone: 'UTC' }).replace(',', ''));
     if (LATE_IN_YEAR) {
       await page.getByRole('button', { name: `Generate ${YEAR + 1} for all schedules shown` }).click();
-      await expectToast(page, 'Trackers Generated', new RegExp(`^\\d+ items created for 18 schedules, ${YEAR + 1}$`));
+      await expectToast(page, 'Trackers Generated', new RegExp(`^\\d+ items created for 22 schedules, ${YEAR + 1}$`));
       const next = (await call<ComplianceItem[]>('GET', `/api/${TENANT}/compliance-tracker?clientId=${corp}`, admin.token)).body;
       expect(next.find((i) => i.reportTypeName === 'Form 1120')).toMatchObject({ period: String(YEAR), dueDate: `${YEAR + 1}-04-15` });
-      expect(next.find((i) => i.reportTypeName === 'Form 941' && i.dueDate === `${YEAR + 1}-01-31`)).toMatchObject({ period: `Q4 ${YEAR}` });
+      expect(next.find((i) => i.reportTypeName === 'Form 941' && i.statutoryDueDate === `${YEAR + 1}-01-31`)).toMatchObject({ period: `Q4 ${YEAR}` });
     }
     await page.getByRole('tab', { name: 'Compliance Tracker' }).click();
     await page.locator('.compliance-table tbody tr').first().waitFor();

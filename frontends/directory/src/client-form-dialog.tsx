@@ -4,8 +4,12 @@ import { Calendar } from 'primereact/calendar';
 import { Dialog } from 'primereact/dialog';
 import { Dropdown } from 'primereact/dropdown';
 import { InputNumber } from 'primereact/inputnumber';
+import { MultiSelect } from 'primereact/multiselect';
 import {
   CLIENT_JURISDICTIONS,
+  CLIENT_REGISTRATION_LABELS,
+  CLIENT_STATES,
+  DEFAULT_FISCAL_YEAR_END,
   clientInputSchema,
   DEFAULT_CLIENT_FIELD_SETTINGS,
   ENTITY_TYPE_LABELS,
@@ -14,6 +18,8 @@ import {
   type Client,
   type ClientFieldSettingsInput,
   type ClientInput,
+  type ClientJurisdiction,
+  type ClientRegistration,
 } from '@ledgerline/contracts/directory.contracts.ts';
 import { apiJson } from '@ledgerline/ui/api-client.ts';
 import { parseCalendarDate, toCalendarDate } from '@ledgerline/ui/calendar-date.ts';
@@ -23,9 +29,13 @@ import { FormField } from '@ledgerline/ui/form-field.tsx';
 import { useLiveValidation } from '@ledgerline/ui/live-validation.ts';
 import { failureReason } from '@ledgerline/ui/server-message.ts';
 import { TextFormField } from '@ledgerline/ui/text-form-field.tsx';
+import { subdivisionsOf } from '@ledgerline/ui/subdivisions.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 import type { ClientFieldTexts } from './client-field-settings.query.ts';
-import { clientFormValues, JURISDICTION_LABELS, newClientValues, UPLOAD_DESTINATION_LABELS, type ClientFormField, type ClientFormValues } from './client-form.model.ts';
+import {
+  clientFormValues, FISCAL_YEAR_END_OPTIONS, fiscalYearEndLabel, JURISDICTION_LABELS, newClientValues, REGISTRATIONS_BY_JURISDICTION,
+  UPLOAD_DESTINATION_LABELS, type ClientFormField, type ClientFormValues,
+} from './client-form.model.ts';
 import { clientPath, clientsPath } from './directory.api.ts';
 import { normalisePhone } from './phone-format.ts';
 
@@ -45,6 +55,8 @@ export interface ClientFormDialogProps {
 const FORM_ID = 'client-form';
 const DESTINATION_OPTIONS = UPLOAD_DESTINATIONS.map((value) => ({ value, label: UPLOAD_DESTINATION_LABELS[value] }));
 const JURISDICTION_OPTIONS = CLIENT_JURISDICTIONS.map((value) => ({ value, label: JURISDICTION_LABELS[value] }));
+/** What each country calls the subdivision a client is in. */
+const STATE_LABEL: Readonly<Record<ClientJurisdiction, string>> = { US: 'State', CA: 'Province or Territory', IN: 'State or Union Territory', UK: 'Country of the UK', AU: 'State or Territory' };
 const ENTITY_TYPE_OPTIONS = [{ value: '', label: 'Not specified' }, ...ENTITY_TYPES.map((value) => ({ value, label: ENTITY_TYPE_LABELS[value] }))];
 
 export function ClientFormDialog({ target, rules, texts, onClose, onSaved }: ClientFormDialogProps) {
@@ -115,6 +127,22 @@ function ClientForm({ initial, rules, texts, onSubmit }: ClientFormProps) {
     },
   });
 
+  // Where the client files decides its States and the registrations that mean anything there.
+  const jurisdiction: ClientJurisdiction = values.jurisdiction || rules?.phoneCountry || DEFAULT_CLIENT_FIELD_SETTINGS.phoneCountry;
+  const stateOptions = subdivisionsOf(jurisdiction).map((d) => ({ value: d.code, label: `${d.name} (${d.code})` }));
+  const registrationOptions = REGISTRATIONS_BY_JURISDICTION[jurisdiction].map((value) => ({ value, label: CLIENT_REGISTRATION_LABELS[value] }));
+  const setJurisdiction = (next: ClientFormValues['jurisdiction']) => {
+    const fits = REGISTRATIONS_BY_JURISDICTION[next || jurisdiction];
+    setValues((current) => ({
+      ...current,
+      jurisdiction: next,
+      // A State of another country, and registrations that mean nothing in the new one, go.
+      state: CLIENT_STATES[next || jurisdiction].includes(current.state) ? current.state : '',
+      registrations: current.registrations && current.registrations.filter((r) => fits.includes(r)),
+    }));
+    check.touch('jurisdiction');
+  };
+
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const checked = check.submit();
@@ -165,7 +193,7 @@ function ClientForm({ initial, rules, texts, onSubmit }: ClientFormProps) {
           value={values.jurisdiction || null}
           options={JURISDICTION_OPTIONS}
           placeholder="The firm's country"
-          onChange={(event) => set('jurisdiction', event.value as ClientFormValues['jurisdiction'])}
+          onChange={(event) => setJurisdiction(event.value as ClientFormValues['jurisdiction'])}
         />
       </FormField>
       <FormField label="Entity Type" htmlFor="client-entity-type" error={errors.entityType}>
@@ -176,6 +204,39 @@ function ClientForm({ initial, rules, texts, onSubmit }: ClientFormProps) {
           onChange={(event) => set('entityType', event.value as ClientFormValues['entityType'])}
         />
       </FormField>
+      <FormField label="Fiscal Year End" htmlFor="client-fiscal-year-end" error={errors.fiscalYearEnd}>
+        <Dropdown
+          inputId="client-fiscal-year-end"
+          value={values.fiscalYearEnd || null}
+          options={FISCAL_YEAR_END_OPTIONS}
+          placeholder={`Default: ${fiscalYearEndLabel(DEFAULT_FISCAL_YEAR_END[jurisdiction])}`}
+          showClear
+          onChange={(event) => set('fiscalYearEnd', (event.value as string | undefined) ?? '')}
+        />
+      </FormField>
+      <FormField label={STATE_LABEL[jurisdiction]} htmlFor="client-state" error={errors.state}>
+        <Dropdown
+          inputId="client-state"
+          value={values.state || null}
+          options={stateOptions}
+          placeholder="Not specified"
+          filter
+          showClear
+          onChange={(event) => set('state', (event.value as string | undefined) ?? '')}
+        />
+      </FormField>
+      <div className="client-form__wide">
+        <FormField label="Registrations" htmlFor="client-registrations" error={errors.registrations}>
+          <MultiSelect
+            inputId="client-registrations"
+            value={values.registrations ?? []}
+            options={registrationOptions}
+            display="chip"
+            placeholder={values.registrations === null ? 'Not said (a business gets every entry that needs one)' : 'None'}
+            onChange={(event) => set('registrations', event.value as ClientRegistration[])}
+          />
+        </FormField>
+      </div>
     </form>
   );
 }

@@ -10,7 +10,7 @@ import { InputIcon } from 'primereact/inputicon';
 import { InputText } from 'primereact/inputtext';
 import { Message } from 'primereact/message';
 import { Tag } from 'primereact/tag';
-import type { Client } from '@ledgerline/contracts/directory.contracts.ts';
+import { ENTITY_TYPE_LABELS, type Client } from '@ledgerline/contracts/directory.contracts.ts';
 import { apiJson } from '@ledgerline/ui/api-client.ts';
 import { useAuth } from '@ledgerline/ui/auth-context.tsx';
 import { confirmDeletion } from '@ledgerline/ui/confirm-deletion.ts';
@@ -18,10 +18,12 @@ import { formatDate } from '@ledgerline/ui/date-format.ts';
 import { EmptyState } from '@ledgerline/ui/empty-state.tsx';
 import { PageHeading } from '@ledgerline/ui/page-heading.tsx';
 import { failureReason } from '@ledgerline/ui/server-message.ts';
+import { subdivisionLabel } from '@ledgerline/ui/subdivisions.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 import { clientDeletionEffects } from './client-deletion.ts';
 import { clientFieldTexts, savedFieldRules, useClientFieldSettings } from './client-field-settings.query.ts';
 import { ClientFormDialog, type ClientFormTarget } from './client-form-dialog.tsx';
+import { clientCalendarSummary } from './client-form.model.ts';
 import { ClientRowActions } from './client-row-actions.tsx';
 import { emptyClientsMessage, filterClients } from './client-search.ts';
 import { clientPath, clientsPath, downloadClientDocuments } from './directory.api.ts';
@@ -149,6 +151,7 @@ function ClientNameCell({ client }: { client: Client }) {
   return (
     <div className="client-name">
       <span className="client-name__text">{client.name}</span>
+      <small className="client-name__calendar">{clientCalendarSummary(client, (t) => ENTITY_TYPE_LABELS[t], subdivisionLabel)}</small>
       {client.uploadDestination === 'google_drive' && (
         <Tag
           value={client.googleDriveConfigured ? 'Google Drive' : 'Drive not set up'}

@@ -9,7 +9,10 @@ import {
 } from '@ledgerline/contracts/directory.contracts.ts';
 import { validateForm } from '@ledgerline/ui/form-validation.ts';
 import { clientFieldTexts, savedFieldRules } from '../src/client-field-settings.query.ts';
-import { clientFormValues, newClientValues, type ClientFormValues } from '../src/client-form.model.ts';
+import {
+  clientCalendarSummary, clientFormValues, FISCAL_YEAR_END_OPTIONS, fiscalYearEndLabel, newClientValues, REGISTRATIONS_BY_JURISDICTION, type ClientFormValues,
+} from '../src/client-form.model.ts';
+import { subdivisionLabel, subdivisionsOf } from '@ledgerline/ui/subdivisions.ts';
 import { withIdFormat, withPhoneCountry } from '../src/client-field-settings.model.ts';
 
 const indian: ClientFieldSettings = {
@@ -38,6 +41,7 @@ describe('client form', () => {
   it('starts a new client today with no employees and files on the server', () => {
     expect(newClientValues('2024-04-01')).toEqual({
       name: '', address: '', phone: '', federalId: '', stateId: '', email: '', employeeCount: 0, startDate: '2024-04-01', uploadDestination: 'server', jurisdiction: '', entityType: '',
+      fiscalYearEnd: '', state: '', registrations: null,
     });
     expect(newClientValues().startDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
@@ -92,5 +96,32 @@ describe('client form', () => {
   it('labels the firm-specific fields from the settings, the defaults until they load', () => {
     expect(clientFieldTexts(indian)).toMatchObject({ phoneLabel: 'Mobile', phoneExample: '+919876543210', federalIdLabel: 'PAN', stateIdLabel: 'GSTIN' });
     expect(clientFieldTexts(undefined)).toMatchObject({ phoneLabel: 'Phone Number', federalIdLabel: 'Federal ID', stateIdLabel: 'State ID', phoneExample: '(XXX)-XXX-XXXX' });
+  });
+});
+
+describe("the client's calendar fields (issue 39)", () => {
+  it('offers each jurisdiction its own registrations and subdivisions, and month ends as year ends', () => {
+    expect(REGISTRATIONS_BY_JURISDICTION.US).toEqual(['employer', 'payer_1099']);
+    expect(REGISTRATIONS_BY_JURISDICTION.IN).toEqual(['gst', 'gst_monthly', 'gst_qrmp', 'tds']);
+    expect(REGISTRATIONS_BY_JURISDICTION.AU).toContain('payg_instalments');
+    expect(REGISTRATIONS_BY_JURISDICTION.CA).toContain('gst_hst');
+    expect(subdivisionsOf('US').find((s) => s.code === 'US-NY')?.name).toBe('New York');
+    expect(subdivisionsOf('IN').find((s) => s.code === 'IN-DL')?.name).toBe('Delhi');
+    expect(subdivisionsOf('CA').find((s) => s.code === 'CA-ON')?.name).toBe('Ontario');
+    expect(subdivisionsOf('AU').find((s) => s.code === 'AU-NSW')?.name).toBe('New South Wales');
+    expect(subdivisionsOf('UK').map((s) => s.name)).toEqual(['England', 'Northern Ireland', 'Scotland', 'Wales']);
+    // Every code the server accepts has a name to show.
+    for (const j of ['US', 'CA', 'IN', 'UK', 'AU'] as const) expect(subdivisionsOf(j).filter((s) => s.name === s.code)).toEqual([]);
+    expect(subdivisionLabel('US-NY')).toBe('New York (US-NY)');
+    expect(FISCAL_YEAR_END_OPTIONS.map((o) => o.value)).toEqual(['01-31', '02-28', '03-31', '04-30', '05-31', '06-30', '07-31', '08-31', '09-30', '10-31', '11-30', '12-31']);
+    expect(fiscalYearEndLabel('06-30')).toBe('30 Jun');
+  });
+
+  it("reads a client's year end, State and registrations into the form, and sums them up for its details", () => {
+    const client = { name: 'Delaware Robotics Inc', entityType: 'c_corp', jurisdiction: 'US', fiscalYearEnd: '06-30', state: 'US-DE', registrations: ['employer'] } as unknown as Client;
+    expect(clientFormValues(client)).toMatchObject({ fiscalYearEnd: '06-30', state: 'US-DE', registrations: ['employer'] });
+    expect(newClientValues('2026-11-25')).toMatchObject({ fiscalYearEnd: '', state: '', registrations: null });
+    expect(clientCalendarSummary(client, (t) => t.toUpperCase(), subdivisionLabel)).toBe('C_CORP · Delaware (US-DE) · year end 30 Jun · Employer (payroll)');
+    expect(clientCalendarSummary({ ...client, registrations: null, state: null }, (t) => t, subdivisionLabel)).toBe('c_corp · year end 30 Jun');
   });
 });

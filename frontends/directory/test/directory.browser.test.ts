@@ -152,6 +152,19 @@ describe('directory screens in Chromium', () => {
     await pick('client-destination', 'Google Drive');
     // Where it files and as what: the jurisdiction left to the firm's country (India, its phone country).
     await pick('client-entity-type', 'Company');
+    // Issue 39: its State among India's, its registrations among those India has; the year end left to India's 31 Mar.
+    await expect(dropdown('client-fiscal-year-end').locator('.p-dropdown-label').textContent()).resolves.toBe('Default: 31 Mar');
+    await dropdown('client-state').click();
+    await page.locator('.p-dropdown-filter').fill('Mahar');
+    await page.getByRole('option', { name: 'Maharashtra (IN-MH)' }).click();
+    await page.locator('.p-multiselect:has(#client-registrations)').click();
+    const offered = await page.locator('.p-multiselect-panel li[role="option"]').allTextContents();
+    expect(offered).toEqual(['GST (India)', 'GST, monthly returns (India)', 'GST, quarterly QRMP (India)', 'TDS deductor (India)']);
+    await page.getByRole('option', { name: 'GST, monthly returns (India)' }).click();
+    await page.getByRole('option', { name: 'TDS deductor (India)' }).click();
+    await dialog.locator('.p-dialog-title').click();
+    await dialog.locator('#client-registrations').scrollIntoViewIfNeeded();
+    await screenshot(page, 'client-form-calendar-fields');
     // Fixed values clear their messages live, before saving.
     await expect(dialog.locator('.form-field__error').count()).resolves.toBe(0);
     await dialog.getByRole('button', { name: 'Save Client' }).click();
@@ -165,9 +178,12 @@ describe('directory screens in Chromium', () => {
     expect(cells.slice(1, 6)).toEqual(['accounts@mehtaexports.in', '+919876543210', 'ABCPM1234K', '25', today]);
     const saved = await page.evaluate(async (tenant) => {
       const r = await fetch(`/api/${tenant}/clients`, { headers: { authorization: `Bearer ${localStorage.getItem('token')}` } });
-      return (await r.json()) as { name: string; jurisdiction: string; entityType: string | null }[];
+      return (await r.json()) as { name: string; jurisdiction: string; entityType: string | null; state: string | null }[];
     }, TENANT);
-    expect(saved.find((c) => c.name === CLIENT_NAME)).toMatchObject({ jurisdiction: 'IN', entityType: 'company' });
+    expect(saved.find((c) => c.name === CLIENT_NAME)).toMatchObject({
+      jurisdiction: 'IN', entityType: 'company', fiscalYearEnd: '03-31', state: 'IN-MH', registrations: ['gst_monthly', 'tds'],
+    });
+    await row.getByText('Company · Maharashtra (IN-MH) · year end 31 Mar · GST, monthly returns (India), TDS deductor (India)').waitFor();
 
     await page.getByPlaceholder('Search clients by name, email, phone, federal ID...').fill('nobody');
     await page.getByText('No clients match your search criteria.').waitFor();
