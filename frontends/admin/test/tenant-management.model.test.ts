@@ -7,7 +7,7 @@ import { checkFirstAdmin, checkTenantForm, EMPTY_TENANT_FORM, normalizeShortName
 
 const company = (fields: Partial<Company>): Company => ({
   id: 1, name: 'Acme Tax', shortName: 'acme', schemaName: 'acme', customDomain: null, customSubdomain: null,
-  urlPattern: 'path', isActive: true, timeZone: 'UTC', timeZoneIsDefault: true, createdAt: '2026-01-02T00:00:00Z', ...fields,
+  urlPattern: 'path', isActive: true, timeZone: 'UTC', timeZoneIsDefault: true, country: null, currency: null, createdAt: '2026-01-02T00:00:00Z', ...fields,
 });
 const here = { protocol: 'https:', host: 'portal.example.org', origin: 'https://portal.example.org' };
 
