@@ -233,7 +233,7 @@ export function createMfaRouter(deps: {
     const t = await tenantOf(res);
     requireTenantAdmin(t);
     return t.db.transaction(async (tx) => {
-      const saved = await mfa.putSettings(tx, body, { id: Number(t.claims.sub), username: t.claims.username }, signInContext(req));
+      const saved = await mfa.putSettings(tx, body, { id: Number(t.claims.sub), username: t.claims.username, platformAdmin: t.claims.platformAdmin === true }, signInContext(req));
       // In the same transaction: a realm that cannot take it leaves the policy as it was.
       await applyPolicyToProvider({ provider, mfa, users }, t.company, tx);
       return saved;
