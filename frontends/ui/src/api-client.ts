@@ -1,6 +1,6 @@
 import { QueryClient, type QueryFunction } from '@tanstack/react-query';
 import { readCurrentTenant, readToken } from './auth-storage.ts';
-import { endSession, isSessionEndedAnswer, untilPageLeaves } from './session-end.ts';
+import { endSession, isSessionEndedAnswer, untilPageLeaves } from '@ledgerline/ui/session-end.ts';
 
 /** Every non-OK response becomes this; its message is what screens show (spec 000 §8). */
 export class ApiError extends Error {

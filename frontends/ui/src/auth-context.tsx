@@ -10,7 +10,7 @@ import {
   type LoginUser,
   type StoredUser,
 } from './auth-storage.ts';
-import { endSession } from './session-end.ts';
+import { endSession } from '@ledgerline/ui/session-end.ts';
 
 export type AuthState =
   | { status: 'loading' }

@@ -1,4 +1,4 @@
-import { firmFormats } from './firm-formats.ts';
+import { firmFormats } from '@ledgerline/ui/firm-formats.ts';
 
 /**
  * A count as the firm's country writes it: 1234567 is '1,234,567', in India '12,34,567'. Written out, as formatDate is, so a page

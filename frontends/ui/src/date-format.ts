@@ -1,4 +1,4 @@
-import { firmFormats } from './firm-formats.ts';
+import { firmFormats } from '@ledgerline/ui/firm-formats.ts';
 
 /**
  * Dates shown as MM/DD/YYYY in en-US, optionally with 12-hour time: '03/07/2025 2:05 PM' (spec 000 §3, §9; spec 001 §9);

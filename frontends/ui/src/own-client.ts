@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { EntityType } from '@ledgerline/contracts/directory.contracts.ts';
-import { apiPath } from './api-client.ts';
+import { apiPath } from '@ledgerline/ui/api-client.ts';
 import type { StoredUser } from './auth-storage.ts';
 import { getOptional } from './optional-query.ts';
 
