@@ -38,13 +38,14 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, []);
 
   // Another tab of this browser signed out (its sign-in is this tab's too): this one follows,
-  // once, to the sign-in page, instead of failing call by call.
+  // once, to the sign-in page, instead of failing call by call. A sign-out removes the token
+  // (clearStoredAuth); the app never clears the whole storage, so a clear() is not taken for one.
   const signedIn = state.status === 'authenticated';
   useEffect(() => {
     if (!signedIn) return undefined;
     const follow = (event: StorageEvent) => {
-      const tokenKey = event.key === null || event.key === TOKEN_KEY || event.key === AUTH_TOKEN_KEY;
-      if (tokenKey && !readToken()) endSession();
+      const tokenRemoved = (event.key === TOKEN_KEY || event.key === AUTH_TOKEN_KEY) && event.newValue === null;
+      if (tokenRemoved && !readToken()) endSession();
     };
     window.addEventListener('storage', follow);
     return () => window.removeEventListener('storage', follow);
