@@ -1,5 +1,7 @@
-import { useLayoutEffect, type ReactNode } from 'react';
+import { useLayoutEffect, useState, type ReactNode } from 'react';
+import { Message } from 'primereact/message';
 import { removeFirstPaint } from '@ledgerline/ui/first-paint.ts';
+import { signedOutNotice } from '@ledgerline/ui/session-end.ts';
 import { ToastOutlet } from '@ledgerline/ui/toast-outlet.tsx';
 
 export interface LoginFrameProps {
@@ -15,6 +17,8 @@ export interface LoginFrameProps {
 export function LoginFrame({ mark, title, subtitle, children, footer }: LoginFrameProps) {
   // Whatever a sign-in page shows replaces the gateway's first-paint copy (ui/first-paint.ts).
   useLayoutEffect(removeFirstPaint, []);
+  // Why the visitor is here, when the tab was signed out for them (ui/session-end.ts).
+  const [notice] = useState(signedOutNotice);
   return (
     <div className="login-page">
       <main className="login-card">
@@ -23,6 +27,7 @@ export function LoginFrame({ mark, title, subtitle, children, footer }: LoginFra
         </div>
         <h1 className="login-card__title">{title}</h1>
         <p className="login-card__subtitle">{subtitle}</p>
+        {notice && <Message severity="info" text={notice} className="login-card__notice" />}
         {children}
         {footer && <div className="login-card__footer">{footer}</div>}
       </main>

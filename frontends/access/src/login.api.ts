@@ -1,3 +1,4 @@
+import type { FirmCountry } from '@ledgerline/contracts/firm-country.ts';
 import type { LoginRequest } from '@ledgerline/contracts/auth.contracts.ts';
 import type { LoginOutcome as LoginAnswer } from '@ledgerline/contracts/sign-in-security.contracts.ts';
 
@@ -10,6 +11,9 @@ export interface TenantInfo {
   shortName: string;
   isActive: boolean;
   urlPattern: string;
+  /** ISO 3166-1 alpha-2, null when not set; its currency beside it. */
+  country: FirmCountry | null;
+  currency: string | null;
   /** Whether the firm's Client users may sign in with an e-mailed code. */
   clientEmailSignIn: boolean;
   /** Whether the firm's users may sign in with a passkey (the built-in issuer's; a Keycloak firm's realm keeps its own). */

@@ -115,7 +115,7 @@ describe('passkeys in Chromium', () => {
     const row = page.getByTestId('user-factors').locator('tr', { hasText: cpa.username });
     await row.getByRole('button', { name: `Reset second factors of ${cpa.username}` }).waitFor();
     expect(await row.locator('td').allTextContents()).toEqual([`${cpa.fullName} (${cpa.username})`, 'CPA', 'Off', '0', '1', 'Reset']);
-    await page.getByTestId('security-events').getByText('factor-added').first().waitFor();
+    await page.getByTestId('security-events').getByText('Second factor added').first().waitFor();
     await signOut(page);
   });
 

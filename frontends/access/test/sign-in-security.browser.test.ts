@@ -119,7 +119,17 @@ describe('second factors in Chromium', () => {
     await page.getByText('Require a second factor for staff (Admin, DTA, CPA and custom roles)').click();
     await page.getByRole('button', { name: 'Save policy' }).click();
     await expectToast(page, 'Saved', 'Sign-in policy updated.');
-    await page.getByTestId('security-events').getByText('policy-changed').waitFor();
+    // The kind in words, with the Admin who changed the policy as its user.
+    const change = page.getByTestId('security-events').locator('tbody tr', { hasText: 'Sign-in policy changed' });
+    await change.first().waitFor();
+    await expect(change.first().textContent()).resolves.toContain(people.admin.username);
+    await expect(page.getByTestId('security-events').getByText('policy-changed', { exact: true }).count()).resolves.toBe(0);
+    for (const viewport of [{ name: 'phone', width: 390, height: 844 }, { name: 'desktop', width: 1440, height: 900 }]) {
+      await page.setViewportSize(viewport);
+      await page.getByTestId('security-events').scrollIntoViewIfNeeded();
+      await portal.screenshot(page, `sign-in-security-events-${viewport.name}`);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
     await portal.screenshot(page, 'sign-in-security-settings-tab');
     await signOut(page);
   });
@@ -173,14 +183,44 @@ describe('second factors in Chromium', () => {
       // The other browser's token is refused: its next page says the session has ended.
       expect((await apiClient(baseUrl)('GET', `/api/${firm.shortName}/auth/me`, otherToken)).status).toBe(401);
       await otherPage.goto(`${baseUrl}/${firm.shortName}/account-settings`);
-      await otherPage.getByText('Your session has ended. Please sign in again.').first().waitFor();
+      // Its first refused call sends it to the sign-in page, which says why once.
+      await otherPage.waitForURL((url) => url.pathname === `/${firm.shortName}/login`);
+      await otherPage.locator('.login-card__notice').getByText('Your session has ended. Please sign in again.').waitFor();
+      await expect(otherPage.getByText('Your session has ended', { exact: false }).count()).resolves.toBe(1);
+      await expect(otherPage.evaluate(() => localStorage.getItem('token'))).resolves.toBeNull();
     } finally {
       await second.close();
     }
   });
 
-  /** Signs the client in on the first browser and signs out everywhere from Security. */
-  const signOutEverywhere = async () => {
+  it('another tab of the same browser follows to the sign-in page once, with one message', async () => {
+    for (const viewport of [{ width: 390, height: 844, name: 'phone' }, { width: 1440, height: 900, name: 'desktop' }]) {
+      const otherTab = await page.context().newPage();
+      try {
+        await otherTab.setViewportSize(viewport);
+        await signOutEverywhere(async () => {
+          // The other tab on the client's home, where several screens ask the server.
+          await otherTab.goto(`${baseUrl}/${firm.shortName}/dashboard`);
+          await otherTab.locator('.page-heading').first().waitFor();
+        });
+        await otherTab.waitForURL((url) => url.pathname === `/${firm.shortName}/login`);
+        const notice = otherTab.locator('.login-card__notice');
+        await notice.getByText('Your session has ended. Please sign in again.').waitFor();
+        await expect(otherTab.getByText('Your session has ended', { exact: false }).count()).resolves.toBe(1);
+        // The notice is said once: the address no longer asks for it, and a reload does not repeat it.
+        expect(new URL(otherTab.url()).search).toBe('');
+        await portal.screenshot(otherTab, `sign-out-everywhere-other-tab-${viewport.name}`);
+        await otherTab.reload();
+        await otherTab.locator('#login-username').waitFor();
+        await expect(otherTab.locator('.login-card__notice').count()).resolves.toBe(0);
+      } finally {
+        await otherTab.close();
+      }
+    }
+  });
+
+  /** Signs the client in on the first browser and signs out everywhere from Security; `beforeSignOut` runs while signed in. */
+  const signOutEverywhere = async (beforeSignOut?: () => Promise<void>) => {
     // Signed out of what the step before may have left signed in, then in with the password.
     await page.goto(baseUrl);
     await page.evaluate(() => localStorage.clear());
@@ -188,7 +228,8 @@ describe('second factors in Chromium', () => {
     await page.waitForURL((url) => !url.pathname.endsWith('/login'));
     await page.goto(`${baseUrl}/${firm.shortName}/account-settings`);
     await page.getByTestId('sessions').getByText('(this one)').waitFor();
-    expect(await page.getByTestId('sessions').locator('tbody tr').count()).toBeGreaterThanOrEqual(2);
+    // Another device's session beside this one (a tab of this browser shares this one).
+    if (!beforeSignOut) expect(await page.getByTestId('sessions').locator('tbody tr').count()).toBeGreaterThanOrEqual(2);
     // On a phone the tables fit: the page does not scroll sideways.
     await page.setViewportSize({ width: 390, height: 844 });
     await page.getByTestId('sign-ins').locator('tbody tr').first().waitFor();
@@ -197,6 +238,7 @@ describe('second factors in Chromium', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await portal.screenshot(page, 'sign-in-security-sessions-phone');
     await page.setViewportSize({ width: 1280, height: 800 });
+    await beforeSignOut?.();
     await page.getByRole('button', { name: 'Sign out everywhere' }).click();
     await page.waitForURL((url) => url.pathname.endsWith('/login'));
   };

@@ -1,5 +1,6 @@
 import { Button } from 'primereact/button';
 import { Tag } from 'primereact/tag';
+import { FIRM_COUNTRY_FACTS } from '@ledgerline/contracts/firm-country.ts';
 import type { Company } from '@ledgerline/contracts/identity.contracts.ts';
 import { formatDate } from '@ledgerline/ui/date-format.ts';
 import { RecordActions } from '@ledgerline/ui/record-actions.tsx';
@@ -36,6 +37,10 @@ export function TenantCard({ company, refreshing, onEdit, onRefreshSchema, onExp
         </dd>
         <dt>Schema</dt>
         <dd className="tenant-card__mono">{company.schemaName}</dd>
+        <dt>Country</dt>
+        <dd>{company.country ? `${FIRM_COUNTRY_FACTS[company.country].label} · ${company.currency}` : 'Not set'}</dd>
+        <dt>Time Zone</dt>
+        <dd>{company.timeZoneIsDefault ? `${company.timeZone} (platform default)` : company.timeZone}</dd>
         <dt>Created</dt>
         <dd>{formatDate(company.createdAt)}</dd>
       </dl>

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useMemo, useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Dropdown } from 'primereact/dropdown';
 import { InputText } from 'primereact/inputtext';
@@ -11,10 +11,11 @@ import type { FieldErrors } from '@ledgerline/ui/form-validation.ts';
 import { failureReason } from '@ledgerline/ui/server-message.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 import { useRetained } from '@ledgerline/ui/use-retained.ts';
+import { timeZoneOptions } from '@ledgerline/ui/time-zone-options.ts';
 import { ToggleSwitch } from '@ledgerline/ui/toggle-switch.tsx';
 import { ADMIN_OVERVIEW_URL } from './admin-analytics.api.ts';
 import { createCompany, createFirstAdmin, updateCompany } from './companies.api.ts';
-import { checkFirstAdmin, checkTenantForm, EMPTY_TENANT_FORM, type FirstAdmin, tenantFormValues, URL_PATTERN_OPTIONS, withShortName, type TenantFormValues } from './tenant-form.model.ts';
+import { checkFirstAdmin, checkTenantForm, COUNTRY_OPTIONS, EMPTY_TENANT_FORM, type FirstAdmin, tenantFormValues, URL_PATTERN_OPTIONS, withCountry, withShortName, type TenantFormValues } from './tenant-form.model.ts';
 
 /** Create a tenant, or edit the one of a card. */
 export type TenantFormTarget = { mode: 'create' } | { mode: 'edit'; company: Company };
@@ -75,11 +76,12 @@ interface TenantFormProps {
 function TenantForm({ mode, initial, onSubmit }: TenantFormProps) {
   const [values, setValues] = useState(initial);
   const [errors, setErrors] = useState<FieldErrors>({});
+  const zones = useMemo(() => timeZoneOptions(initial.timeZone), [initial.timeZone]);
   const set = <K extends keyof TenantFormValues>(field: K, value: TenantFormValues[K]) => setValues((current) => ({ ...current, [field]: value }));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const checked = checkTenantForm(values);
+    const checked = checkTenantForm(values, mode);
     const admin = mode === 'create' ? checkFirstAdmin(values) : { ok: true as const, data: null };
     setErrors({ ...(checked.ok ? {} : checked.errors), ...(admin.ok ? {} : admin.errors) });
     if (checked.ok && admin.ok) onSubmit(checked.data, admin.data);
@@ -111,6 +113,30 @@ function TenantForm({ mode, initial, onSubmit }: TenantFormProps) {
             onChange={(event) => set('schemaName', event.target.value)}
             invalid={Boolean(errors.schemaName)}
             disabled={mode === 'edit'}
+          />
+        </FormField>
+      </div>
+      <div className="tenant-form__row">
+        <FormField label="Country" htmlFor="tenant-country" error={errors.country} hint="Sets the firm's date and number format, currency and the statutory calendars offered first.">
+          <Dropdown
+            inputId="tenant-country"
+            value={values.country || null}
+            options={[...COUNTRY_OPTIONS]}
+            placeholder="Select a country"
+            onChange={(event) => setValues((current) => withCountry(current, (event.value as TenantFormValues['country'] | null) ?? ''))}
+            invalid={Boolean(errors.country)}
+          />
+        </FormField>
+        <FormField label="Time Zone" htmlFor="tenant-time-zone" error={errors.timeZone} hint="Due, overdue and reminders follow these clocks. Empty: the platform's default.">
+          <Dropdown
+            inputId="tenant-time-zone"
+            value={values.timeZone || null}
+            options={zones}
+            filter
+            showClear
+            placeholder="Platform default"
+            onChange={(event) => set('timeZone', (event.value as string | null) ?? '')}
+            invalid={Boolean(errors.timeZone)}
           />
         </FormField>
       </div>

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { companyInputSchema, userInputSchema, type Company, type CompanyInput } from '@ledgerline/contracts/identity.contracts.ts';
+import { FIRM_COUNTRIES, FIRM_COUNTRY_FACTS, firmCountrySchema, type FirmCountry } from '@ledgerline/contracts/firm-country.ts';
 import { validateForm, type Validation } from '@ledgerline/ui/form-validation.ts';
 
 export type UrlPattern = Company['urlPattern'];
@@ -12,6 +13,10 @@ export interface TenantFormValues {
   customDomain: string;
   customSubdomain: string;
   isActive: boolean;
+  /** '' only for a firm from before countries (the create form asks for one). */
+  country: FirmCountry | '';
+  /** The firm's IANA zone; '' follows the platform's default. */
+  timeZone: string;
   /** Create mode only: the firm's first Admin (all three, or none to add one later). */
   adminUsername: string;
   adminFullName: string;
@@ -27,6 +32,17 @@ export const URL_PATTERN_OPTIONS: readonly { label: string; value: UrlPattern }[
   { label: 'Custom domain', value: 'domain' },
 ];
 
+export const COUNTRY_OPTIONS: readonly { label: string; value: FirmCountry }[] = FIRM_COUNTRIES.map((value) => ({ label: `${FIRM_COUNTRY_FACTS[value].label} (${value})`, value }));
+
+/**
+ * Picking a country fills an empty time zone with the country's usual one (the firm's own
+ * stays): a new firm starts on its own clocks, not the platform's UTC.
+ */
+export function withCountry(values: TenantFormValues, country: FirmCountry | ''): TenantFormValues {
+  const timeZone = values.timeZone || (country ? FIRM_COUNTRY_FACTS[country].suggestedTimeZone : '');
+  return { ...values, country, timeZone };
+}
+
 export const EMPTY_TENANT_FORM: TenantFormValues = {
   name: '',
   shortName: '',
@@ -35,6 +51,8 @@ export const EMPTY_TENANT_FORM: TenantFormValues = {
   customDomain: '',
   customSubdomain: '',
   isActive: true,
+  country: '',
+  timeZone: '',
   adminUsername: '',
   adminFullName: '',
   adminPassword: '',
@@ -49,6 +67,8 @@ export function tenantFormValues(company: Company): TenantFormValues {
     customDomain: company.customDomain ?? '',
     customSubdomain: company.customSubdomain ?? '',
     isActive: company.isActive,
+    country: company.country ?? '',
+    timeZone: company.timeZoneIsDefault ? '' : company.timeZone,
     adminUsername: '',
     adminFullName: '',
     adminPassword: '',
@@ -73,7 +93,16 @@ const tenantFormSchema = companyInputSchema.extend({
     .regex(/^[a-z0-9_]+$/, 'Only lowercase letters, numbers, and underscores allowed'),
 });
 
-export const checkTenantForm = (values: TenantFormValues): Validation<CompanyInput> => validateForm(tenantFormSchema, values);
+// A new firm names its country (its calendars, currency and formats follow it); an older firm may still have none.
+const newTenantFormSchema = tenantFormSchema.extend({
+  country: z.preprocess((v) => (v === '' ? undefined : v), firmCountrySchema.optional()).refine((v) => v !== undefined, 'Country is required'),
+});
+
+/** The form's empty choices are the API's nulls (no country; the platform's default zone). */
+export function checkTenantForm(values: TenantFormValues, mode: 'create' | 'edit' = 'edit'): Validation<CompanyInput> {
+  const input = { ...values, country: values.country || null, timeZone: values.timeZone || null };
+  return mode === 'create' ? validateForm(newTenantFormSchema, { ...input, country: values.country }) : validateForm(tenantFormSchema, input);
+}
 
 // The users call's own rules and messages, under the form's field names.
 const firstAdminSchema = z.object({

@@ -31,6 +31,12 @@ describe('administrator portal in Chromium', () => {
 
   const card = (shortName: string) => page.locator(`.tenant-card[data-tenant="${shortName}"]`);
   const dialog = () => page.getByRole('dialog');
+  /** The firm form's Country picker (the panel sits outside the dialog). */
+  const picker = (inputId: string) => dialog().locator('.p-dropdown', { has: page.locator(`#${inputId}`) });
+  const chooseCountry = async (label: string) => {
+    await picker('tenant-country').click();
+    await page.getByRole('option', { name: label }).click();
+  };
 
   it("signs in at /admin/login: a wrong password gets 'Admin Login Failed', the right one 'Admin Access Granted'", async () => {
     await page.goto(`${baseUrl}/admin/login`);
@@ -60,6 +66,11 @@ describe('administrator portal in Chromium', () => {
     // Lowercased and stripped to a-z0-9; in create mode the schema name follows.
     await expect(dialog().locator('#tenant-short-name').inputValue()).resolves.toBe(acme.shortName);
     await expect(dialog().locator('#tenant-schema-name').inputValue()).resolves.toBe(acme.shortName);
+    // A new firm names its country; picking it sets the country's usual zone (the firm's clocks, not UTC).
+    await dialog().getByRole('button', { name: 'Create Tenant' }).click();
+    await dialog().getByText('Country is required').waitFor();
+    await chooseCountry('United States (US)');
+    await expect(picker('tenant-time-zone').locator('.p-dropdown-label').textContent()).resolves.toBe('America/New York');
     await portal.screenshot(page, 'admin-tenant-form');
     await dialog().getByRole('button', { name: 'Create Tenant' }).click();
     await expectToast(page, 'Tenant Created Successfully', `${acme.name} is available at /${acme.shortName}/login. Nobody can sign in to it until it has a user: select it and add an Admin on its Users page.`);
@@ -69,6 +80,7 @@ describe('administrator portal in Chromium', () => {
     await page.locator('.page-heading').getByRole('button', { name: 'Create Tenant' }).click();
     await dialog().locator('#tenant-name').fill(beta.name);
     await dialog().locator('#tenant-short-name').fill(beta.shortName);
+    await chooseCountry('India (IN)');
     await dialog().locator('.p-inputswitch').click();
     await dialog().getByText('Inactive', { exact: true }).waitFor();
     await dialog().getByRole('button', { name: 'Create Tenant' }).click();
@@ -77,6 +89,39 @@ describe('administrator portal in Chromium', () => {
     await page.getByText('Showing 2 of 2 tenants').waitFor();
     await dialog().waitFor({ state: 'detached' });
     await portal.screenshot(page, 'admin-tenant-management');
+    const firms = (await apiClient(baseUrl)<{ shortName: string; country: string; currency: string; timeZone: string }[]>('GET', '/api/companies', portal.adminToken)).body;
+    expect(firms.find((f) => f.shortName === acme.shortName)).toMatchObject({ country: 'US', currency: 'USD', timeZone: 'America/New_York' });
+    expect(firms.find((f) => f.shortName === beta.shortName)).toMatchObject({ country: 'IN', currency: 'INR', timeZone: 'Asia/Kolkata' });
+  });
+
+  it.each(VIEWPORTS)("edits a firm's country and time zone; without a firm chosen the sidebar lists the console's pages ($name)", async (viewport) => {
+    await page.setViewportSize(viewport);
+    await page.goto(`${baseUrl}/admin/tenants`);
+    await card(acme.shortName).getByText(viewport.name === 'phone' ? 'United States · USD' : 'United Kingdom · GBP').waitFor();
+    await card(acme.shortName).getByRole('button', { name: `Edit ${acme.name}` }).click();
+    const [country, zone, shown] = viewport.name === 'phone'
+      ? ['United Kingdom (GB)', 'Europe/London', 'United Kingdom · GBP'] : ['United States (US)', 'America/Chicago', 'United States · USD'];
+    const zoneBefore = await picker('tenant-time-zone').locator('.p-dropdown-label').textContent();
+    await chooseCountry(country);
+    // The zone chosen stays when the country changes.
+    await expect(picker('tenant-time-zone').locator('.p-dropdown-label').textContent()).resolves.toBe(zoneBefore);
+    await picker('tenant-time-zone').click();
+    await page.locator('.p-dropdown-filter').fill(zone.split('/')[1]!);
+    await page.getByRole('option', { name: zone.replace('_', ' ') }).click();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    await portal.screenshot(page, `admin-tenant-form-country-${viewport.name}`);
+    await dialog().getByRole('button', { name: 'Update Tenant' }).click();
+    await expectToast(page, 'Tenant Updated Successfully');
+    await card(acme.shortName).getByText(shown).waitFor();
+    await card(acme.shortName).getByText(zone).waitFor();
+
+    // No firm chosen: the navigation offers the console, not a firm's pages that would each ask for one.
+    if (viewport.name === 'phone') await page.getByRole('button', { name: 'Open navigation' }).click();
+    await page.locator('nav.side-nav .side-nav__link').first().waitFor();
+    expect(await navLinks(page)).toEqual([['Admin Dashboard', '/admin/dashboard'], ['Tenant Management', '/admin/tenants']]);
+    await portal.screenshot(page, `admin-console-nav-${viewport.name}`);
+    if (viewport.name === 'phone') await page.keyboard.press('Escape');
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
 
   it('filters by status and search, and clears the filters', async () => {
@@ -197,6 +242,8 @@ describe('administrator portal in Chromium', () => {
       const form = platform.getByRole('dialog');
       await form.locator('#tenant-name').fill(firm.name);
       await form.locator('#tenant-short-name').fill(firm.shortName);
+      await form.locator('.p-dropdown', { has: platform.locator('#tenant-country') }).click();
+      await platform.getByRole('option', { name: 'United States (US)' }).click();
       // Half an Admin is refused before anything is created.
       await form.locator('#tenant-admin-username').fill(admin.username);
       await form.getByRole('button', { name: 'Create Tenant' }).click();

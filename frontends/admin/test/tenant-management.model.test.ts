@@ -3,11 +3,11 @@ import type { Company } from '@ledgerline/contracts/identity.contracts.ts';
 import { schemaRefreshSummary } from '../src/companies.api.ts';
 import { tenantAccessUrl, tenantLoginUrl } from '../src/tenant-access-url.ts';
 import { filterTenants, hasFilters, NO_FILTERS, showingLine } from '../src/tenant-filters.ts';
-import { checkFirstAdmin, checkTenantForm, EMPTY_TENANT_FORM, normalizeShortName, tenantFormValues, withShortName } from '../src/tenant-form.model.ts';
+import { checkFirstAdmin, checkTenantForm, EMPTY_TENANT_FORM, normalizeShortName, tenantFormValues, withCountry, withShortName } from '../src/tenant-form.model.ts';
 
 const company = (fields: Partial<Company>): Company => ({
   id: 1, name: 'Acme Tax', shortName: 'acme', schemaName: 'acme', customDomain: null, customSubdomain: null,
-  urlPattern: 'path', isActive: true, timeZone: 'UTC', timeZoneIsDefault: true, createdAt: '2026-01-02T00:00:00Z', ...fields,
+  urlPattern: 'path', isActive: true, timeZone: 'UTC', timeZoneIsDefault: true, country: null, currency: null, createdAt: '2026-01-02T00:00:00Z', ...fields,
 });
 const here = { protocol: 'https:', host: 'portal.example.org', origin: 'https://portal.example.org' };
 
@@ -59,8 +59,20 @@ describe('tenant form', () => {
     expect(checkTenantForm({ ...EMPTY_TENANT_FORM, name: 'Acme', shortName: 'acme' })).toMatchObject({ ok: false, errors: { schemaName: 'Schema name is required' } });
     expect(checkTenantForm({ ...EMPTY_TENANT_FORM, name: ' Acme ', shortName: 'acme', schemaName: 'acme', isActive: false })).toEqual({
       ok: true,
-      data: { name: 'Acme', shortName: 'acme', schemaName: 'acme', urlPattern: 'path', customDomain: null, customSubdomain: null, isActive: false },
+      data: { name: 'Acme', shortName: 'acme', schemaName: 'acme', urlPattern: 'path', customDomain: null, customSubdomain: null, isActive: false, timeZone: null, country: null },
     });
+  });
+
+  it('asks a new firm for its country, fills an empty time zone from it and keeps a chosen one', () => {
+    const named = { ...EMPTY_TENANT_FORM, name: 'Hudson & Pine CPAs', shortName: 'hudson', schemaName: 'hudson' };
+    expect(checkTenantForm(named, 'create')).toEqual({ ok: false, errors: { country: 'Country is required' } });
+    const american = withCountry(named, 'US');
+    expect(american).toMatchObject({ country: 'US', timeZone: 'America/New_York' });
+    expect(checkTenantForm(american, 'create')).toMatchObject({ ok: true, data: { country: 'US', timeZone: 'America/New_York' } });
+    expect(withCountry({ ...named, timeZone: 'America/Chicago' }, 'US')).toMatchObject({ timeZone: 'America/Chicago' });
+    // A firm from before countries is edited without one; its saved zone and country come back into the form.
+    expect(checkTenantForm(tenantFormValues(company({})), 'edit')).toMatchObject({ ok: true, data: { country: null, timeZone: null } });
+    expect(tenantFormValues(company({ country: 'IN', timeZone: 'Asia/Kolkata', timeZoneIsDefault: false }))).toMatchObject({ country: 'IN', timeZone: 'Asia/Kolkata' });
   });
 
   it('takes the first Admin whole or not at all, with the users call\'s own rules', () => {

@@ -7,15 +7,23 @@ import { MultiSelect } from 'primereact/multiselect';
 import { useEffect, useMemo, useState } from 'react';
 import { entryFits, type PresetApplyResult } from '@ledgerline/contracts/compliance.contracts.ts';
 import { ENTITY_TYPE_LABELS } from '@ledgerline/contracts/directory.contracts.ts';
+import { FIRM_COUNTRY_FACTS, type FirmCountry } from '@ledgerline/contracts/firm-country.ts';
 import { isClientRole } from '@ledgerline/ui/auth-storage.ts';
 import { parseCalendarDate, toCalendarDate } from '@ledgerline/ui/calendar-date.ts';
-import { useFirmToday } from '@ledgerline/ui/firm-today.ts';
+import { useFirmInfo, useFirmToday } from '@ledgerline/ui/firm-today.ts';
 import { useCanAdministerFirm } from '@ledgerline/ui/permissions.ts';
 import { serverMessage } from '@ledgerline/ui/server-message.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 import { monthNames, trackerDate } from './compliance-view.ts';
 import { LeftOutList } from './generation-outcome.tsx';
 import { useClients, useComplianceMutations, usePresets, useReportTypes, useUsers } from './compliance.api.ts';
+
+/** The firm's own country's calendars first (issue 44), the rest in the server's order. */
+export function firmPresetsFirst<T extends { country: string }>(presets: readonly T[], firmCountry: FirmCountry | null): T[] {
+  if (!firmCountry) return [...presets];
+  const own = FIRM_COUNTRY_FACTS[firmCountry].jurisdiction;
+  return [...presets.filter((p) => p.country === own), ...presets.filter((p) => p.country !== own)];
+}
 
 /** Admin, DTA and Client users have no report-type list to extend (identity grants CPAs and custom roles). */
 const GRANTLESS = ['admin', 'dta'];
@@ -28,7 +36,9 @@ const GRANTLESS = ['admin', 'dta'];
  * was left out and why, and who got what.
  */
 export function PresetDialog({ visible, onHide }: { visible: boolean; onHide(): void }) {
-  const presets = usePresets(visible).data;
+  const listedPresets = usePresets(visible).data;
+  const firmCountry = useFirmInfo(undefined, visible)?.country ?? null;
+  const presets = useMemo(() => firmPresetsFirst(listedPresets, firmCountry), [listedPresets, firmCountry]);
   const clients = useClients().data;
   const users = useUsers(visible).data;
   const reportTypes = useReportTypes(visible).data;
@@ -46,6 +56,9 @@ export function PresetDialog({ visible, onHide }: { visible: boolean; onHide(): 
   // Granting report types is user administration: an Admin's (a DTA applies without granting).
   const mayGrant = useCanAdministerFirm();
   useEffect(() => { if (visible) { setPresetId(null); setClientIds([]); setChosen({}); setGrantees(null); setResult(null); setCreateItems(true); setItemsFrom(null); } }, [visible]);
+  // The firm's own country's calendar is chosen to begin with, once the list and the firm's country are in.
+  const ownPresetId = firmCountry ? presets.find((p) => p.country === FIRM_COUNTRY_FACTS[firmCountry].jurisdiction)?.id ?? null : null;
+  useEffect(() => { if (visible && ownPresetId) setPresetId((chosenId) => chosenId ?? ownPresetId); }, [visible, ownPresetId]);
   const preset = presets.find((p) => p.id === presetId);
   const grantable = useMemo(() => users.filter((u) => !isClientRole(u.role) && !GRANTLESS.includes(u.role.toLowerCase())), [users]);
   // Until the firm changes the list: the staff whose client list holds any of the chosen clients.

@@ -200,4 +200,21 @@ describe('a firm onboarding in November (Chromium)', () => {
     expect(filed[0]!.filedDate!.slice(0, 10)).toBe(`${YEAR}-01-05`);
     await page.close();
   });
+
+  it.each([390, 1440])("once the firm's country is India, its calendar comes first and is chosen to begin with (%i px)", async (width) => {
+    const firm = (await call<{ id: number; shortName: string }[]>('GET', '/api/companies', portal.adminToken)).body.find((c) => c.shortName === TENANT)!;
+    expect((await call('PUT', `/api/companies/${firm.id}`, portal.adminToken, { ...FIRM, country: 'IN' })).status).toBe(200);
+    const page = await openAs(admin, width);
+    await page.getByRole('button', { name: 'Statutory Calendars' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Apply Statutory Calendar' });
+    const jurisdiction = dialog.locator('.p-dropdown', { has: page.locator('#preset-jurisdiction') });
+    await jurisdiction.locator('.p-dropdown-label', { hasText: 'India' }).waitFor();
+    await jurisdiction.click();
+    const options = await page.locator('li[role="option"]').allTextContents();
+    expect(options[0]).toContain('India');
+    expect(options.some((o) => o.includes('United States'))).toBe(true);
+    await page.keyboard.press('Escape');
+    await portal.screenshot(page, `compliance-presets-firm-country-${width}`);
+    await page.close();
+  });
 });

@@ -26,8 +26,13 @@ const CLIENT_TABS: readonly DashboardTab[] = [
   { id: 'users', label: 'Your Activity' },
 ];
 
-export function dashboardTabs(role: string | undefined): readonly DashboardTab[] {
-  return isClientRole(role) ? CLIENT_TABS : STAFF_TABS;
+/** A person's (an individual client's) overview is their own, not a company's. */
+const PERSON_TABS: readonly DashboardTab[] = [{ id: 'overview', label: 'Your Overview' }, ...CLIENT_TABS.slice(1)];
+
+/** `person`: the Client user's client is an individual (entity type individual). */
+export function dashboardTabs(role: string | undefined, person = false): readonly DashboardTab[] {
+  if (!isClientRole(role)) return STAFF_TABS;
+  return person ? PERSON_TABS : CLIENT_TABS;
 }
 
 export interface SummaryFigure {
@@ -44,13 +49,14 @@ export interface SummaryFigure {
  * 001 §2). Staff's Clients card counts the clients they may see in the directory
  * (`firmClients`), with those that have documents or activity as the second figure.
  */
-export function summaryFigures(role: string | undefined, overview: DashboardOverview | undefined, firmClients?: number): SummaryFigure[] {
+export function summaryFigures(role: string | undefined, overview: DashboardOverview | undefined, firmClients?: number, person = false): SummaryFigure[] {
   if (isClientRole(role)) {
-    return [
+    const own = [
       { title: 'Your Documents', icon: 'pi pi-file', value: overview?.totalDocuments },
       { title: 'Your Activities', icon: 'pi pi-history', value: overview?.totalActivities },
-      { title: 'Your Companies', icon: 'pi pi-building', value: overview?.totalClients },
     ];
+    // A person has no companies: counting their own client as "Your Companies 1" says nothing.
+    return person ? own : [...own, { title: 'Your Companies', icon: 'pi pi-building', value: overview?.totalClients }];
   }
   return [
     { title: 'Total Documents', icon: 'pi pi-file', value: overview?.totalDocuments },

@@ -4,6 +4,7 @@ import { PageTabView } from '@ledgerline/ui/page-tab-view.tsx';
 import type { ActivityLog, ClientEngagementDetails, DashboardOverview, UserActivityDetails } from '@ledgerline/contracts/activity.contracts.ts';
 import { isClientRole, type StoredUser } from '@ledgerline/ui/auth-storage.ts';
 import { navHref, SPEC_NAV_ITEMS } from '@ledgerline/ui/nav-items.ts';
+import { isIndividual, useOwnClient } from '@ledgerline/ui/own-client.ts';
 import { ActivityDetailsDialog, type DetailsTarget } from './activity-details-dialog.tsx';
 import { clientEngagementPath, userActivityPath } from './dashboard.api.ts';
 import { dashboardTabs, type DashboardTabId } from './dashboard-labels.ts';
@@ -78,9 +79,11 @@ const Tabs = memo(function Tabs({ user, tenant, overview, activityLogs, activity
         return <UserActivityTab overview={overview} onOpenUser={(row) => onOpenDetails('user', userActivityPath(tenant, row.userId), row.userName)} />;
     }
   };
+  // The header asks for the same client: one answer from the query cache serves both.
+  const person = isIndividual(useOwnClient(user, isClientRole(user.role)).client);
   return (
     <PageTabView className="dashboard-tabs">
-      {dashboardTabs(user.role).map((tab) => (
+      {dashboardTabs(user.role, person).map((tab) => (
         <TabPanel key={tab.id} header={tab.label}>
           {tabContent(tab.id)}
         </TabPanel>

@@ -5,6 +5,7 @@ import type { ActivityLog, DashboardOverview } from '@ledgerline/contracts/activ
 import { HOME_HEADING } from '@ledgerline/contracts/signed-in-frame.ts';
 import { apiPath } from '@ledgerline/ui/api-client.ts';
 import { isClientRole, type StoredUser } from '@ledgerline/ui/auth-storage.ts';
+import { isIndividual, useOwnClient } from '@ledgerline/ui/own-client.ts';
 import { PageHeading } from '@ledgerline/ui/page-heading.tsx';
 import { failureReason } from '@ledgerline/ui/server-message.ts';
 import { WhenNearViewport } from '@ledgerline/ui/when-near-viewport.tsx';
@@ -58,7 +59,7 @@ function Dashboard({ user, tenant }: { user: StoredUser; tenant: string }) {
       <WorkPanels user={user} tenant={tenant} onSettled={setPanelsSettled} />
       {overview.isError && <Message severity="error" text={failureReason(overview.error)} className="page-error" />}
       {activity.isError && <Message severity="error" text={failureReason(activity.error)} className="page-error" />}
-      <StatGrid role={user.role} overview={overviewShown} clientCount={clientCountShown} />
+      <StatGrid user={user} overview={overviewShown} clientCount={clientCountShown} />
       {/* Below a phone's first screen (the work panels fill it): drawn as the viewer scrolls near. */}
       <WhenNearViewport reserve={TABS_RESERVE}>
         <Suspense fallback={<div className="when-near-viewport" style={{ minHeight: TABS_RESERVE }} />}>
@@ -84,10 +85,12 @@ const Panels = memo(function Panels({ client, work }: { client: boolean; work: M
   return client ? <ClientWorkPanels work={work} /> : <StaffWorkPanels work={work} />;
 });
 
-const StatGrid = memo(function StatGrid({ role, overview, clientCount }: { role: string; overview: DashboardOverview | undefined; clientCount: number | undefined }) {
+const StatGrid = memo(function StatGrid({ user, overview, clientCount }: { user: StoredUser; overview: DashboardOverview | undefined; clientCount: number | undefined }) {
+  // The header asks for the same client: one answer from the query cache serves both.
+  const person = isIndividual(useOwnClient(user, isClientRole(user.role)).client);
   return (
     <div className="stat-grid">
-      {summaryFigures(role, overview, clientCount).map((figure) => (
+      {summaryFigures(user.role, overview, clientCount, person).map((figure) => (
         <StatCard key={figure.title} {...figure} />
       ))}
     </div>

@@ -44,6 +44,13 @@ describe('dashboard labels', () => {
     ]);
   });
 
+  it('speaks to an individual client as a person: their own overview, and no company count', () => {
+    expect(dashboardTabs('Client', true).map((tab) => tab.label)).toEqual(['Your Overview', 'Your Documents', 'Your Activity']);
+    expect(summaryFigures('Client', overview, undefined, true).map(({ title }) => title)).toEqual(['Your Documents', 'Your Activities']);
+    // Staff see the firm's figures whoever the client is.
+    expect(dashboardTabs('Admin', true).map((tab) => tab.label)).toEqual(['Overview', 'Client Engagement', 'Document Analytics', 'User Activity']);
+  });
+
   it('leaves the figures undefined while loading, never 0', () => {
     expect(summaryFigures('CPA', undefined).map((figure) => figure.value)).toEqual([undefined, undefined, undefined, undefined]);
   });

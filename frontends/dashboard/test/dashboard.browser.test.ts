@@ -204,6 +204,7 @@ describe('dashboard and activity screens in Chromium', () => {
     await expect(card(page, 'Your Documents').textContent()).resolves.toBe('2');
     expect(await tabLabels(page)).toEqual(['Company Overview', 'Your Documents', 'Your Activity']);
     await expect(card(page, 'Your Companies').textContent()).resolves.toBe('1');
+    await expect(page.locator('.page-heading__title').first().textContent()).resolves.toBe('Your Dashboard');
     await expect(page.getByRole('region', { name: 'Active Users (7d)' }).count()).resolves.toBe(0);
 
     const recentFiles = panel(page, 'Recent Files');
@@ -226,6 +227,30 @@ describe('dashboard and activity screens in Chromium', () => {
     await portal.screenshot(page, 'dashboard-client');
     await page.close();
   });
+
+  it.each([{ name: 'phone', width: 390, height: 844 }, { name: 'desktop', width: 1440, height: 900 }])(
+    'an individual client\'s user is spoken to as a person, not as a company ($name)', async (viewport) => {
+      const person = await call<{ id: number }>('POST', `/api/${FIRM.shortName}/clients`, portal.adminToken, { ...usClient(`Grace Lee ${viewport.name}`), entityType: 'individual' });
+      expect(person.status).toBe(201);
+      const grace = await createUser(FIRM.shortName, `grace${viewport.name}${suffix}`, 'Grace Lee', CLIENT_ROLE_ID, [person.body.id]);
+      const page = await portal.browser.newPage(baseUrl);
+      await page.setViewportSize(viewport);
+      await setLocalStorage(page, { token: grace.token, user: grace.user, ...(grace.tenant ? { currentTenant: grace.tenant } : {}) });
+      await page.goto(`${baseUrl}/${FIRM.shortName}/dashboard`);
+      await page.locator('.page-heading__title', { hasText: 'Your Dashboard' }).waitFor();
+      await expect(page.locator('.page-heading__subtitle').first().textContent()).resolves.toBe('What is due from you, and your documents');
+      await card(page, 'Your Documents').waitFor();
+      // Her own client's line in the header, with a person's icon.
+      await page.locator('.client-org-name .pi-user').waitFor();
+      await page.locator('.dashboard-tabs').scrollIntoViewIfNeeded();
+      await eventually(async () => expect(await tabLabels(page)).toEqual(['Your Overview', 'Your Documents', 'Your Activity']), 10_000);
+      await expect(page.getByRole('region', { name: 'Your Companies' }).count()).resolves.toBe(0);
+      const words = (await page.locator('main').innerText()).toLowerCase();
+      for (const companyWord of ['company dashboard', 'your companies', 'from your company', 'company overview']) expect(words).not.toContain(companyWord);
+      await portal.screenshot(page, `dashboard-individual-client-${viewport.name}`);
+      await page.close();
+    },
+  );
 
   it('another firm sees none of it; a platform administrator without a firm is asked to pick one', async () => {
     const page = await openAs(otherAdmin, `/${OTHER_FIRM.shortName}/dashboard`);

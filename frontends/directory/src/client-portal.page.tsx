@@ -9,6 +9,7 @@ import { ProgressSpinner } from 'primereact/progressspinner';
 import { Tag } from 'primereact/tag';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import type { ClientPortalData } from '@ledgerline/contracts/directory.contracts.ts';
+import { possessive } from '@ledgerline/contracts/possessive.ts';
 import { apiJson } from '@ledgerline/ui/api-client.ts';
 import { useDiscardGuard } from '@ledgerline/ui/discard-guard.tsx';
 import { EmptyState } from '@ledgerline/ui/empty-state.tsx';
@@ -56,7 +57,7 @@ function UnusableLink({ tenant }: { tenant: string }) {
         icon="pi pi-exclamation-circle"
         title={name}
         text="Unable to load client information. Please check the link and try again."
-        action={<Button label={name ? `Sign in to ${name}'s portal` : "Sign in to your firm's portal"} icon="pi pi-sign-in" onClick={() => navigate(`/${tenant}/login`)} />}
+        action={<Button label={name ? `Sign in to ${possessive(name)} portal` : "Sign in to your firm's portal"} icon="pi pi-sign-in" onClick={() => navigate(`/${tenant}/login`)} />}
       />
     </Card>
   );

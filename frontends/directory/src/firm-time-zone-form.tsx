@@ -6,16 +6,10 @@ import { useEffect, useMemo, useState } from 'react';
 import type { Company } from '@ledgerline/contracts/identity.contracts.ts';
 import { apiJson, apiPath } from '@ledgerline/ui/api-client.ts';
 import { serverMessage } from '@ledgerline/ui/server-message.ts';
+import { timeZoneOptions } from '@ledgerline/ui/time-zone-options.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 
 interface FirmInfo { timeZone: string }
-
-/** The zones this browser knows, for the picker (a saved zone it does not list is kept as an option). */
-function zoneOptions(current: string | undefined): { label: string; value: string }[] {
-  const zones = Intl.supportedValuesOf('timeZone');
-  const all = current && !zones.includes(current) ? [current, ...zones] : zones;
-  return all.map((z) => ({ label: z.replace(/_/g, ' '), value: z }));
-}
 
 /**
  * The firm's time zone (docs/using/time-zones-and-thresholds.md): "today", "due" and
@@ -28,7 +22,7 @@ export function FirmTimeZoneForm() {
   const queryClient = useQueryClient();
   const [zone, setZone] = useState<string | undefined>();
   useEffect(() => { if (info.data) setZone(info.data.timeZone); }, [info.data]);
-  const options = useMemo(() => zoneOptions(info.data?.timeZone), [info.data?.timeZone]);
+  const options = useMemo(() => timeZoneOptions(info.data?.timeZone), [info.data?.timeZone]);
   const save = useMutation({
     mutationFn: (timeZone: string) => apiJson<Company>('PUT', apiPath('firm-settings'), { timeZone }),
     onSuccess: (company) => {

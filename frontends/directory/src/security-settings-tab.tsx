@@ -7,7 +7,7 @@ import { DataTable } from 'primereact/datatable';
 import { Dropdown } from 'primereact/dropdown';
 import { Message } from 'primereact/message';
 import {
-  SECURITY_EVENT_KINDS, type SecurityEvent, type SecurityEventKind, type SecuritySettings,
+  SECURITY_EVENT_KINDS, SECURITY_EVENT_LABELS, type SecurityEvent, type SecurityEventKind, type SecuritySettings,
 } from '@ledgerline/contracts/sign-in-security.contracts.ts';
 import { apiJson, apiPath, apiQueryPath, apiRequest } from '@ledgerline/ui/api-client.ts';
 import { formatDate } from '@ledgerline/ui/date-format.ts';
@@ -124,13 +124,13 @@ function SecurityEventsTable() {
     <section aria-labelledby="security-events">
       <h3 id="security-events">Security events</h3>
       <div className="security-tab__filters">
-        <Dropdown value={kind} options={SECURITY_EVENT_KINDS.map((k) => ({ label: k, value: k }))} onChange={(e) => setKind((e.value as SecurityEventKind | null) ?? null)} placeholder="All kinds" showClear aria-label="Kind" />
+        <Dropdown value={kind} options={SECURITY_EVENT_KINDS.map((k) => ({ label: SECURITY_EVENT_LABELS[k], value: k }))} onChange={(e) => setKind((e.value as SecurityEventKind | null) ?? null)} placeholder="All kinds" showClear aria-label="Kind" />
         <Button label="Export CSV" icon="pi pi-download" outlined onClick={() => void exportCsv()} />
       </div>
       {events.isError && <Message severity="error" text={failureReason(events.error)} className="page-error" />}
       <DataTable value={events.data ?? []} loading={events.isPending} size="small" paginator rows={20} dataKey="id" emptyMessage="No events" data-testid="security-events">
         <Column header="When" body={(e: SecurityEvent) => formatDate(e.at, { withTime: true })} />
-        <Column header="Kind" field="kind" />
+        <Column header="Kind" body={(e: SecurityEvent) => SECURITY_EVENT_LABELS[e.kind] ?? e.kind} />
         <Column header="User" body={(e: SecurityEvent) => e.username ?? ''} />
         <Column header="How" field="method" />
         <Column header="Address" field="address" />

@@ -7,8 +7,8 @@ import type { RouteDeclaration } from '@ledgerline/ui/shell-contract.ts';
  * navigation already.
  */
 export const ROUTES = {
-  reports: { path: '/cpa-dashboard', tenantScoped: true, title: 'CPA Dashboard', audience: ['staff'] },
-  reportType: { path: '/cpa-dashboard/report/:id', title: 'CPA Dashboard', audience: ['staff'] },
+  reports: { path: '/cpa-dashboard', tenantScoped: true, title: 'Reports', audience: ['staff'] },
+  reportType: { path: '/cpa-dashboard/report/:id', title: 'Reports', audience: ['staff'] },
   filePanel: { path: '/file-upload', title: 'File Upload', audience: ['staff'] },
   clientReports: { path: '/client-reports', tenantScoped: true, title: 'Client Reports', audience: ['client'] },
   firmDocuments: { path: '/firm-documents', tenantScoped: true, title: 'Firm Documents', audience: ['staff'] },

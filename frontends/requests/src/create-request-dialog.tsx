@@ -1,11 +1,10 @@
-import { Button } from 'primereact/button';
 import { Calendar } from 'primereact/calendar';
 import { Checkbox } from 'primereact/checkbox';
 import { Dropdown } from 'primereact/dropdown';
 import { InputNumber } from 'primereact/inputnumber';
 import { InputText } from 'primereact/inputtext';
 import { InputTextarea } from 'primereact/inputtextarea';
-import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { REQUEST_DEFAULTS, type RequestTemplate } from '@ledgerline/contracts/requests.contracts.ts';
 import { toCalendarDate } from '@ledgerline/ui/calendar-date.ts';
@@ -15,6 +14,7 @@ import { serverMessage } from '@ledgerline/ui/server-message.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 import { inCurrentFirm } from '@ledgerline/ui/tenant-path.ts';
 import { firmDayOrLocal, useFirmToday } from '@ledgerline/ui/firm-today.ts';
+import { ChecklistEditor, useDraftKeys } from './checklist-editor.tsx';
 import { checklistProblem, type DraftItem } from './request-view.ts';
 import { useRequestClients, useRequestMutations, useReviewers, useTemplates } from './requests.api.ts';
 
@@ -43,7 +43,7 @@ const blank = (): FormState => ({
 export function CreateRequestDialog({ visible, onHide }: { visible: boolean; onHide(): void }) {
   const [form, setForm] = useState<FormState>(blank);
   const [errors, setErrors] = useState<Partial<Record<'clientId' | 'title' | 'dueDate' | 'items' | 'form', string>>>({});
-  const nextKey = useRef(1);
+  const draft = useDraftKeys();
   const clients = useRequestClients(visible).data ?? [];
   const templates = useTemplates(visible).data ?? [];
   const reviewers = useReviewers(visible).data ?? [];
@@ -54,8 +54,6 @@ export function CreateRequestDialog({ visible, onHide }: { visible: boolean; onH
   const minDate = useMemo(() => firmDayOrLocal(firmToday), [visible]);
   useEffect(() => { if (visible) { setForm(blank()); setErrors({}); } }, [visible]);
   const set = <K extends keyof FormState>(key: K, value: FormState[K]) => setForm((f) => ({ ...f, [key]: value }));
-  const draft = (item: Omit<DraftItem, 'key'>): DraftItem => ({ ...item, key: nextKey.current++ });
-  const setItem = (key: number, change: Partial<DraftItem>) => set('items', form.items.map((i) => (i.key === key ? { ...i, ...change } : i)));
 
   const applyTemplate = (template: RequestTemplate | undefined) => setForm((f) => ({
     ...f, templateId: template?.id ?? null,
@@ -125,23 +123,7 @@ export function CreateRequestDialog({ visible, onHide }: { visible: boolean; onH
           <Dropdown inputId="request-reviewer" value={form.assignedToId} showClear placeholder="Me"
             options={reviewers.map((u) => ({ label: `${u.fullName} (${u.username})`, value: u.id }))} onChange={(e) => set('assignedToId', e.value ?? null)} />
         </FormField>
-        <fieldset className="request-form__items">
-          <legend>Items *</legend>
-          {errors.items && <small className="form-field__error" role="alert">{errors.items}</small>}
-          {form.items.map((item, index) => (
-            <div className="request-form__item" key={item.key}>
-              <InputText aria-label={`Item ${index + 1} title`} value={item.title} onChange={(e) => setItem(item.key, { title: e.target.value })} />
-              <span className="request-form__required">
-                <Checkbox inputId={`request-item-${item.key}-required`} checked={item.required} onChange={(e) => setItem(item.key, { required: !!e.checked })} />
-                <label htmlFor={`request-item-${item.key}-required`}>Required</label>
-              </span>
-              <Button type="button" icon="pi pi-trash" text severity="danger" aria-label={`Remove item ${index + 1}`}
-                onClick={() => set('items', form.items.filter((i) => i.key !== item.key))} />
-            </div>
-          ))}
-          <Button type="button" label="Add Item" icon="pi pi-plus" text size="small"
-            onClick={() => set('items', [...form.items, draft({ title: '', description: null, required: true })])} />
-        </fieldset>
+        <ChecklistEditor items={form.items} onChange={(items) => set('items', items)} draft={draft} error={errors.items} />
         <span className="request-form__check">
           <Checkbox inputId="request-send-now" checked={form.sendNow} onChange={(e) => set('sendNow', !!e.checked)} />
           <label htmlFor="request-send-now">Send now (notify the client&apos;s users)</label>

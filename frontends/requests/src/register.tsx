@@ -9,6 +9,7 @@ const register: RegisterRemote = (shell) => {
   shell.addRoutes(declaredRoutes(ROUTES, {
     requests: lazyPage(() => import('./requests.page.tsx'), 'RequestsPage', styles),
     request: lazyPage(() => import('./request.page.tsx'), 'RequestPage', styles),
+    templates: lazyPage(() => import('./templates.page.tsx'), 'TemplatesPage', styles),
   }));
 };
 

@@ -12,6 +12,7 @@ import { EmptyState } from '@ledgerline/ui/empty-state.tsx';
 import { serverMessage } from '@ledgerline/ui/server-message.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 import type { DocumentRequest } from '@ledgerline/contracts/requests.contracts.ts';
+import { AddItemForm } from './add-item-form.tsx';
 import { ClientItems } from './client-items.tsx';
 import { RequestLinks } from './request-links.tsx';
 import { inCurrentFirm } from '@ledgerline/ui/tenant-path.ts';
@@ -94,7 +95,10 @@ export function RequestPage() {
       </header>
       {staff ? (
         <div className="request-layout">
-          <StaffItems request={r} />
+          <div className="request-layout__items">
+            <StaffItems request={r} />
+            {r.status === 'open' && <AddItemForm request={r} />}
+          </div>
           <RequestLinks request={r} />
         </div>
       ) : <ClientItems request={r} />}

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Client } from '@ledgerline/contracts/directory.contracts.ts';
+import type { Client, ReportType } from '@ledgerline/contracts/directory.contracts.ts';
 import type { User } from '@ledgerline/contracts/identity.contracts.ts';
 import type {
   CreatedRequestLink, DocumentRequest, DocumentRequestSummary, RequestItemInput, RequestLink, RequestStatus, RequestTemplate,
@@ -77,6 +77,10 @@ export function useRequestMutations() {
         apiJson<CreatedRequestLink>('POST', apiPath(`document-requests/${id}/links`), { email, expiresInDays }),
       onSuccess: refresh,
     }),
+    addItem: useMutation({
+      mutationFn: ({ id, item }: { id: number; item: RequestItemInput }) => apiJson<DocumentRequest>('POST', apiPath(`document-requests/${id}/items`), item),
+      onSuccess: refresh,
+    }),
     revokeLink: useMutation({
       mutationFn: ({ id, linkId }: { id: number; linkId: number }) => apiJson('DELETE', apiPath(`document-requests/${id}/links/${linkId}`)),
       onSuccess: refresh,
@@ -90,3 +94,29 @@ export function uploadItemFile(requestId: number, itemId: number, file: File, on
   form.append('file', file);
   return uploadWithProgress<DocumentRequest>(apiPath(`document-requests/${requestId}/items/${itemId}/files`), form, { onProgress });
 }
+
+/** What a template's form sends (POST and PUT request-templates). */
+export interface TemplateInput {
+  name: string;
+  reportTypeId: number | null;
+  items: { title: string; description: string | null; required: boolean }[];
+}
+
+/** Creating, replacing and deleting templates (Admin, DTA); each refreshes the list the create dialog reads too. */
+export function useTemplateMutations() {
+  const queryClient = useQueryClient();
+  const refresh = () => invalidateApiResources(queryClient, ['request-templates']);
+  return {
+    save: useMutation({
+      mutationFn: ({ id, template }: { id: number | null; template: TemplateInput }) =>
+        apiJson<RequestTemplate>(id === null ? 'POST' : 'PUT', apiPath(id === null ? 'request-templates' : `request-templates/${id}`), template),
+      onSuccess: refresh,
+    }),
+    remove: useMutation({
+      mutationFn: (id: number) => apiJson('DELETE', apiPath(`request-templates/${id}`)),
+      onSuccess: refresh,
+    }),
+  };
+}
+
+export const useReportTypes = (enabled: boolean) => useQuery<ReportType[]>({ queryKey: [apiPath('report-types')], enabled, staleTime: 30_000 });

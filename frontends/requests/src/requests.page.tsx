@@ -45,7 +45,12 @@ export function RequestsPage() {
   return (
     <div className="requests-page">
       <PageHeading title="Requests" subtitle={staff ? 'Documents asked of your clients, item by item' : 'Documents your firm has asked you for'}
-        actions={staff ? <Button label="New Request" icon="pi pi-plus" onClick={() => setCreating(true)} /> : undefined} />
+        actions={staff ? (
+          <>
+            <Link className="p-button p-button-outlined" to={inCurrentFirm('/requests/templates')}><i className="pi pi-list p-button-icon-left" aria-hidden="true" /><span className="p-button-label">Templates</span></Link>
+            <Button label="New Request" icon="pi pi-plus" onClick={() => setCreating(true)} />
+          </>
+        ) : undefined} />
       <div className="request-filters">
         {staff && (
           <Dropdown aria-label="Client" placeholder="Client" showClear filter value={filters.clientId ?? null}

@@ -7,5 +7,7 @@ import type { RouteDeclaration } from '@ledgerline/ui/shell-contract.ts';
  */
 export const ROUTES = {
   requests: { path: '/requests', tenantScoped: true, title: 'Requests', audience: ['staff', 'client'] },
+  // Before /requests/:id in spirit: the router ranks the fixed segment first.
+  templates: { path: '/requests/templates', tenantScoped: true, title: 'Request Templates', audience: ['staff'] },
   request: { path: '/requests/:id', tenantScoped: true, title: 'Document Request', audience: ['staff', 'client'] },
 } satisfies Record<string, RouteDeclaration>;

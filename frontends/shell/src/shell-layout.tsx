@@ -3,6 +3,7 @@ import { Outlet, useLocation } from 'react-router-dom';
 import { AppLayout } from '@ledgerline/ui/app-layout.tsx';
 import { useAuth } from '@ledgerline/ui/auth-context.tsx';
 import { readCurrentTenant } from '@ledgerline/ui/auth-storage.ts';
+import { useFirmCountrySync } from '@ledgerline/ui/firm-country-sync.ts';
 import { HeaderCenter } from '@ledgerline/ui/header-center.tsx';
 import { NotificationBell } from '@ledgerline/ui/notification-bell.tsx';
 import { useUnreadMessages } from '@ledgerline/ui/messages-unread.ts';
@@ -21,9 +22,10 @@ export function ShellLayout({ navItems, routes }: { navItems: readonly ShellNavI
   const tenant = useMemo(() => readCurrentTenant(), []);
   // Loaded once (registration is memoised), after the first signed-in render.
   useEffect(loadSignInRemotes, []);
+  useFirmCountrySync(state.status === 'authenticated' ? tenant : null);
   const unreadMessages = useUnreadMessages(state.status === 'authenticated' && Boolean(tenant));
   if (state.status !== 'authenticated') return null;
-  const items = resolveNavItems(navItems, { role: state.user.role, administersFirm: canAdministerFirm(state.user), tenantShortName: tenant?.shortName, pathname, badges: { messages: unreadMessages } });
+  const items = resolveNavItems(navItems, { role: state.user.role, platformAdmin: state.user.platformAdmin === true, administersFirm: canAdministerFirm(state.user), tenantShortName: tenant?.shortName, pathname, badges: { messages: unreadMessages } });
   return (
     <AppLayout
       title={pageTitle(matchEntry(routes, pathname), pathname)}

@@ -23,7 +23,7 @@ type Role = 'Admin' | 'CPA' | 'Client' | 'Platform';
 /** [path under /{firm}, top-bar title] of each role's main pages. */
 const STAFF_PAGES: readonly (readonly [string, string])[] = [
   ['/dashboard', 'Dashboard'],
-  ['/cpa-dashboard', 'CPA Dashboard'],
+  ['/cpa-dashboard', 'Reports'],
   ['/clients', 'Clients'],
   ['/users', 'Users'],
   ['/roles', 'Roles'],

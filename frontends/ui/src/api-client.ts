@@ -1,5 +1,6 @@
 import { QueryClient, type QueryFunction } from '@tanstack/react-query';
 import { readCurrentTenant, readToken } from './auth-storage.ts';
+import { endSession, isSessionEndedAnswer, untilPageLeaves } from '@ledgerline/ui/session-end.ts';
 
 /** Every non-OK response becomes this; its message is what screens show (spec 000 §8). */
 export class ApiError extends Error {
@@ -77,7 +78,21 @@ function authHeaders(): Headers {
 async function throwIfNotOk(response: Response): Promise<void> {
   if (response.ok) return;
   const text = await response.text();
+  if (isSessionEndedAnswer(response.status, text)) {
+    // One sign-out for the tab, not an error on every screen that asked (session-end.ts).
+    endSession();
+    return untilPageLeaves();
+  }
   throw new ApiError(response.status, text, response.statusText);
+}
+
+/** A 401 that says the session ended signs the tab out whatever the caller does with other 401s. */
+async function throwIfSessionEnded(response: Response): Promise<void> {
+  if (response.status !== 401) return;
+  if (isSessionEndedAnswer(401, await response.clone().text())) {
+    endSession();
+    await untilPageLeaves();
+  }
 }
 
 export type On401 = 'returnNull' | 'throw';
@@ -86,6 +101,7 @@ export type On401 = 'returnNull' | 'throw';
 export function getQueryFn<T>(options: { on401: On401 }): QueryFunction<T | null> {
   return async ({ queryKey, signal }) => {
     const response = await fetch(String(queryKey[0]), { headers: authHeaders(), credentials: 'include', signal });
+    await throwIfSessionEnded(response);
     if (options.on401 === 'returnNull' && response.status === 401) return null;
     await throwIfNotOk(response);
     return (await response.json()) as T;

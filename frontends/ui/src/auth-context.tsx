@@ -1,13 +1,16 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { AUTH_TOKEN_KEY, TOKEN_KEY } from '@ledgerline/contracts/browser-storage.ts';
 import {
   clearStoredAuth,
   logoutRedirectPath,
   readCurrentTenant,
   readStoredAuth,
+  readToken,
   saveStoredAuth,
   type LoginUser,
   type StoredUser,
 } from './auth-storage.ts';
+import { endSession } from '@ledgerline/ui/session-end.ts';
 
 export type AuthState =
   | { status: 'loading' }
@@ -33,6 +36,20 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     const stored = readStoredAuth();
     setState(stored ? { status: 'authenticated', ...stored } : { status: 'anonymous' });
   }, []);
+
+  // Another tab of this browser signed out (its sign-in is this tab's too): this one follows,
+  // once, to the sign-in page, instead of failing call by call. A sign-out removes the token
+  // (clearStoredAuth); the app never clears the whole storage, so a clear() is not taken for one.
+  const signedIn = state.status === 'authenticated';
+  useEffect(() => {
+    if (!signedIn) return undefined;
+    const follow = (event: StorageEvent) => {
+      const tokenRemoved = (event.key === TOKEN_KEY || event.key === AUTH_TOKEN_KEY) && event.newValue === null;
+      if (tokenRemoved && !readToken()) endSession();
+    };
+    window.addEventListener('storage', follow);
+    return () => window.removeEventListener('storage', follow);
+  }, [signedIn]);
 
   const login = useCallback((token: string, user: LoginUser) => {
     const stored = saveStoredAuth(token, user);

@@ -1,3 +1,4 @@
+import type { FirmCountry } from '@ledgerline/contracts/firm-country.ts';
 /**
  * The browser-side record of who is signed in (spec 000 §3 "Logged-in user", §4, §9).
  * Everything lives in localStorage so every tab, the shell and every remote see one state.
@@ -24,6 +25,8 @@ export interface StoredTenant {
   name: string;
   shortName: string;
   isActive: boolean;
+  /** The firm's country: its pages' date and number formats (firm-formats.ts). Absent from older sign-ins. */
+  country?: FirmCountry | null;
 }
 
 export interface StoredAuth {
@@ -121,8 +124,8 @@ export function readCurrentTenant(): StoredTenant | null {
 /** A failure saving the tenant is only logged (spec 000 §4). */
 export function saveCurrentTenant(tenant: StoredTenant): void {
   try {
-    const { id, name, shortName, isActive } = tenant;
-    localStorage.setItem(CURRENT_TENANT_KEY, JSON.stringify({ id, name, shortName, isActive }));
+    const { id, name, shortName, isActive, country } = tenant;
+    localStorage.setItem(CURRENT_TENANT_KEY, JSON.stringify({ id, name, shortName, isActive, country: country ?? null }));
   } catch (error) {
     console.error('Failed to save the current tenant', error);
   }

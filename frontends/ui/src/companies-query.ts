@@ -1,3 +1,4 @@
+import type { FirmCountry } from '@ledgerline/contracts/firm-country.ts';
 /** The company list (GET /api/companies): the tenant selector and the administrator portal share its cache. */
 export const COMPANIES_QUERY_KEY = ['/api/companies'] as const;
 
@@ -7,4 +8,5 @@ export interface CompanySummary {
   name: string;
   shortName: string;
   isActive: boolean;
+  country?: FirmCountry | null;
 }

@@ -1,4 +1,9 @@
-/** Dates shown as MM/DD/YYYY in en-US, optionally with 12-hour time: '03/07/2025 2:05 PM' (spec 000 §3, §9; spec 001 §9). */
+import { firmFormats } from '@ledgerline/ui/firm-formats.ts';
+
+/**
+ * Dates shown as MM/DD/YYYY in en-US, optionally with 12-hour time: '03/07/2025 2:05 PM' (spec 000 §3, §9; spec 001 §9);
+ * a firm in India, the UK or Australia reads 07/03/2025, one in Canada 2025-03-07 (firm-formats.ts).
+ */
 
 export type DateInput = string | number | Date | null | undefined;
 
@@ -17,7 +22,9 @@ export function formatDate(value: DateInput, options: DateFormatOptions = {}): s
   if (value === null || value === undefined || value === '') return 'N/A';
   const date = toDate(value);
   if (Number.isNaN(date.getTime())) return 'Invalid Date';
-  const day = `${twoDigits(date.getMonth() + 1)}/${twoDigits(date.getDate())}/${date.getFullYear()}`;
+  const [dd, mm, yyyy] = [twoDigits(date.getDate()), twoDigits(date.getMonth() + 1), String(date.getFullYear())];
+  const order = firmFormats().dateOrder;
+  const day = order === 'dmy' ? `${dd}/${mm}/${yyyy}` : order === 'ymd' ? `${yyyy}-${mm}-${dd}` : `${mm}/${dd}/${yyyy}`;
   if (!options.withTime) return day;
   const hours = date.getHours();
   return `${day} ${hours % 12 || 12}:${twoDigits(date.getMinutes())} ${hours < 12 ? 'AM' : 'PM'}`;

@@ -1,11 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
+import type { FirmCountry } from '@ledgerline/contracts/firm-country.ts';
 import { todayIn } from '@ledgerline/contracts/firm-time-zone.ts';
 import { apiPath } from '@ledgerline/ui/api-client.ts';
 import { parseCalendarDate, todayCalendarDate } from './calendar-date.ts';
 
-/** The firm's public facts (GET /api/{tenant}/info) that its "today" needs. */
-interface FirmInfo {
+/** The firm's public facts (GET /api/{tenant}/info) its pages use: its "today", its country and currency. */
+export interface FirmInfo {
   timeZone: string;
+  /** ISO 3166-1 alpha-2; null when the firm has none set. */
+  country: FirmCountry | null;
+  /** ISO 4217, from the country. */
+  currency: string | null;
 }
 
 /** A firm changes its zone rarely; the Settings form writes a new zone into this cache. */
@@ -42,4 +47,9 @@ export function useFirmToday(tenant?: string | null): string | undefined {
  */
 export function firmDayOrLocal(firmToday: string | undefined): Date {
   return parseCalendarDate(firmToday ?? todayCalendarDate())!;
+}
+
+/** The firm's public facts, once read (shared with every other reader of /info through the cache). */
+export function useFirmInfo(tenant?: string | null, enabled = true): FirmInfo | undefined {
+  return useQuery<FirmInfo>({ ...firmInfoQuery(tenant), enabled }).data;
 }

@@ -14,7 +14,8 @@ const SECTION_TITLES: Readonly<Record<string, string>> = {
   permissions: 'User Permissions',
   'report-types': 'Report Types',
   activity: 'Activity',
-  'cpa-dashboard': 'CPA Dashboard',
+  // The navigation calls the page Reports (spec 000 "Navigation"); the header says the same (issue 44).
+  'cpa-dashboard': 'Reports',
   'client-reports': 'Client Reports',
   'firm-details': 'Firm Details',
   'firm-documents': 'Firm Documents',

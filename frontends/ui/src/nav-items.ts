@@ -21,8 +21,16 @@ export const SPEC_NAV_ITEMS: readonly ShellNavItem[] = [
   { id: 'settings', label: 'Settings', path: '/settings', icon: 'pi pi-cog', administration: true },
 ];
 
+/** The platform console's own pages (unprefixed; no firm needed), for platform administrators. */
+export const CONSOLE_NAV_ITEMS: readonly ShellNavItem[] = [
+  { id: 'admin-dashboard', label: 'Admin Dashboard', path: '/admin/dashboard', icon: 'pi pi-chart-bar' },
+  { id: 'admin-tenants', label: 'Tenant Management', path: '/admin/tenants', icon: 'pi pi-briefcase' },
+];
+
 export interface NavContext {
   role: string | undefined;
+  /** A platform administrator: the console's pages, and a firm's only once one is chosen. */
+  platformAdmin?: boolean;
   /** Admins and platform administrators: the only callers the firm-administration pages' calls allow. */
   administersFirm: boolean;
   /** The stored current tenant's short name, if any. */
@@ -47,6 +55,11 @@ export interface ResolvedNavItem {
 
 /** Filters items to the user's audience, applies the tenant prefix and nests group children. */
 export function resolveNavItems(items: readonly ShellNavItem[], context: NavContext): ResolvedNavItem[] {
+  if (context.platformAdmin) {
+    // Every firm page needs a firm: with none chosen they would all ask to select one first.
+    const consolePages = resolveNavItems(CONSOLE_NAV_ITEMS, { ...context, platformAdmin: false, tenantShortName: undefined });
+    return context.tenantShortName ? [...resolveNavItems(items, { ...context, platformAdmin: false }), ...consolePages] : consolePages;
+  }
   const audience: NavAudience = isClientRole(context.role) ? 'client' : 'staff';
   const visible = items.filter((item) => (item.audience ?? ['staff']).includes(audience) && (!item.administration || context.administersFirm));
   const resolve = (item: ShellNavItem): ResolvedNavItem => {

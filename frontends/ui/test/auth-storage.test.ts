@@ -81,10 +81,12 @@ describe('auth storage', () => {
     expect(storage.length).toBe(0);
   });
 
-  it('stores the current tenant with id, name, shortName and isActive only', () => {
+  it('stores the current tenant with id, name, shortName, isActive and its country (for its formats) only', () => {
     saveCurrentTenant({ ...acme, schemaName: 'acme_schema' } as typeof acme);
-    expect(JSON.parse(storage.getItem('currentTenant')!)).toEqual(acme);
-    expect(readCurrentTenant()).toEqual(acme);
+    expect(JSON.parse(storage.getItem('currentTenant')!)).toEqual({ ...acme, country: null });
+    expect(readCurrentTenant()).toEqual({ ...acme, country: null });
+    saveCurrentTenant({ ...acme, country: 'IN' });
+    expect(readCurrentTenant()).toEqual({ ...acme, country: 'IN' });
   });
 
   it('logs a tenant that cannot be read and treats it as no tenant', () => {

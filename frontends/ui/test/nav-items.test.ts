@@ -24,6 +24,15 @@ describe('resolveNavItems', () => {
     ]);
   });
 
+  it("shows a platform administrator without a firm the console's pages only, and the firm's pages too once one is chosen", () => {
+    const none = resolveNavItems(SPEC_NAV_ITEMS, { role: 'Admin', platformAdmin: true, administersFirm: true, tenantShortName: undefined, pathname: '/admin/tenants' });
+    expect(labelsAndHrefs(none)).toEqual([['Admin Dashboard', '/admin/dashboard'], ['Tenant Management', '/admin/tenants']]);
+    expect(none.find((item) => item.active)?.label).toBe('Tenant Management');
+    const chosen = resolveNavItems(SPEC_NAV_ITEMS, { role: 'Admin', platformAdmin: true, administersFirm: true, tenantShortName: 'acme', pathname: '/acme/users' });
+    expect(labelsAndHrefs(chosen)).toEqual(expect.arrayContaining([['Users', '/acme/users'], ['Settings', '/acme/settings'], ['Tenant Management', '/admin/tenants']]));
+    expect(chosen.at(-1)?.href).toBe('/admin/tenants');
+  });
+
   it('prefixes every staff item with the stored tenant; Dashboard becomes /{tenant}/dashboard; firm administration only for those who administer it', () => {
     const items = resolveNavItems(SPEC_NAV_ITEMS, { role: 'CPA', administersFirm: false, tenantShortName: 'acme', pathname: '/acme/dashboard' });
     expect(items.map((item) => item.href)).toEqual([

@@ -9,7 +9,7 @@ import path from 'node:path';
  * tab, seen before this test), a second toast store, or a second ApiError class that
  * `instanceof` no longer recognises. So inside the package they are imported by name.
  */
-const HOLDS_TAB_STATE = ['api-client.ts', 'auth-context.tsx', 'file-chat-launcher.ts', 'realtime-connection.ts', 'toast-store.ts'];
+const HOLDS_TAB_STATE = ['api-client.ts', 'auth-context.tsx', 'file-chat-launcher.ts', 'firm-formats.ts', 'realtime-connection.ts', 'session-end.ts', 'toast-store.ts'];
 
 const SRC = path.resolve(import.meta.dirname, '../src');
 

@@ -1,3 +1,4 @@
+import type { FirmCountry } from './firm-country.ts';
 import { z } from 'zod';
 
 /** Body of every login form (spec 000 §5: both fields required, with these messages). */
@@ -26,5 +27,5 @@ export interface LoginResponse {
   token: string;
   user: SignedInUser;
   /** The firm signed in to (the shell stores it as currentTenant); null for platform administrators. */
-  tenant: { id: number; name: string; shortName: string; isActive: boolean } | null;
+  tenant: { id: number; name: string; shortName: string; isActive: boolean; country: FirmCountry | null } | null;
 }

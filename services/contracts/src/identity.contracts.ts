@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idSchema } from './scalars.ts';
 import { RESERVED_TENANT_NAMES } from './reserved-names.ts';
+import { firmCountrySchema, type FirmCountry } from './firm-country.ts';
 import { timeZoneSchema } from './time-zone.ts';
 
 /** A firm's short name, as it appears in paths (`/api/{shortName}/…`). */
@@ -30,6 +31,8 @@ export const companyInputSchema = z.object({
   isActive: z.boolean().default(true),
   /** The firm's IANA time zone: absent keeps the current one, null follows the platform's default. */
   timeZone: timeZoneSchema.nullish(),
+  /** The firm's country (ISO 3166-1 alpha-2): absent keeps the current one, null clears it. */
+  country: firmCountrySchema.nullish(),
 });
 export type CompanyInput = z.infer<typeof companyInputSchema>;
 
@@ -46,6 +49,10 @@ export interface Company {
   timeZone: string;
   /** Whether that zone is the platform's default rather than one chosen for the firm. */
   timeZoneIsDefault: boolean;
+  /** ISO 3166-1 alpha-2; null for a firm created before countries whose zone named none (see the migration). */
+  country: FirmCountry | null;
+  /** ISO 4217, from the country; null with it. */
+  currency: string | null;
   createdAt: string;
 }
 

@@ -48,6 +48,8 @@ export const requestItemInputSchema = z.object({
   reportTypeId: idSchema('reportTypeId').nullish(),
 });
 export type RequestItemInput = z.input<typeof requestItemInputSchema>;
+/** An item as the server has read it (POST /api/document-requests/{id}/items). */
+export type RequestItemValues = z.output<typeof requestItemInputSchema>;
 
 export const templateInputSchema = z.object({
   name: title('name'),
@@ -211,7 +213,7 @@ export interface PublicDocumentRequest {
 /** Events (outbox): every change to a request, with the request's state after it. */
 export const DOCUMENT_REQUEST_CHANGED = 'document-request.changed';
 export type DocumentRequestAction =
-  'created' | 'updated' | 'sent' | 'item_uploaded' | 'item_accepted' | 'item_rejected' | 'item_not_applicable' | 'completed' | 'cancelled' | 'reopened' | 'link_created' | 'link_revoked';
+  'created' | 'updated' | 'sent' | 'item_added' | 'item_uploaded' | 'item_accepted' | 'item_rejected' | 'item_not_applicable' | 'completed' | 'cancelled' | 'reopened' | 'link_created' | 'link_revoked';
 /** An item of a request as its change event carries it. */
 export interface DocumentRequestItemState { id: number; reportTypeId: number | null; required: boolean; status: ItemStatus }
 export interface DocumentRequestChanged {

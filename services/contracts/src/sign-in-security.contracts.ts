@@ -103,6 +103,19 @@ export const SECURITY_EVENT_KINDS = [
 ] as const;
 export type SecurityEventKind = (typeof SECURITY_EVENT_KINDS)[number];
 
+/** What each kind of event is called on screen (the API and its CSV keep the kinds' names). */
+export const SECURITY_EVENT_LABELS: Readonly<Record<SecurityEventKind, string>> = {
+  'sign-in': 'Signed in',
+  'sign-in-failed': 'Sign-in failed',
+  'factor-added': 'Second factor added',
+  'factor-removed': 'Second factor removed',
+  'factors-reset': 'Second factors reset by an Admin',
+  'recovery-code-used': 'Recovery code used',
+  'recovery-codes-regenerated': 'Recovery codes regenerated',
+  'policy-changed': 'Sign-in policy changed',
+  'sessions-revoked': 'Signed out of sessions',
+};
+
 export interface SecurityEvent {
   id: number;
   at: string;

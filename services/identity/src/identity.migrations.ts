@@ -180,6 +180,24 @@ export const identityPlatformMigrations: ServiceMigrations = {
       // Who signed an imported archive (archive-signature.ts): shown with the job.
       sql: 'ALTER TABLE firm_imports ADD COLUMN signer text, ADD COLUMN signer_key_id text',
     },
+    {
+      id: '010_company_country',
+      // The firm's country (ISO 3166-1 alpha-2, issue 44). A firm that exists already gets the
+      // country its chosen time zone names, when that zone is one of the five countries';
+      // otherwise none (null): guessing US for a firm in Mumbai on the platform's UTC would set
+      // the wrong calendars and currency, and its Admin sets it in the console in one step.
+      sql: `ALTER TABLE companies ADD COLUMN country text CHECK (country IN ('US', 'IN', 'GB', 'AU', 'CA'));
+      UPDATE companies SET country = CASE
+        WHEN time_zone IN ('Asia/Kolkata', 'Asia/Calcutta') THEN 'IN'
+        WHEN time_zone IN ('Europe/London', 'GB', 'Europe/Belfast') THEN 'GB'
+        WHEN time_zone LIKE 'Australia/%' THEN 'AU'
+        WHEN time_zone LIKE 'Canada/%' OR time_zone IN ('America/Toronto', 'America/Vancouver', 'America/Edmonton', 'America/Winnipeg',
+          'America/Halifax', 'America/St_Johns', 'America/Regina', 'America/Montreal', 'America/Moncton', 'America/Whitehorse') THEN 'CA'
+        WHEN time_zone LIKE 'US/%' OR time_zone LIKE 'America/Indiana/%' OR time_zone LIKE 'America/Kentucky/%'
+          OR time_zone LIKE 'America/North_Dakota/%' OR time_zone IN ('America/New_York', 'America/Chicago', 'America/Denver',
+          'America/Los_Angeles', 'America/Phoenix', 'America/Anchorage', 'America/Detroit', 'America/Boise', 'Pacific/Honolulu') THEN 'US'
+      END`,
+    },
   ],
 };
 

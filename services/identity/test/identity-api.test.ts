@@ -280,6 +280,35 @@ describe('tenants', () => {
     expect(await call('PUT', `/api/${ACME}/firm-settings`, tokens[`${ACME}_admin`], {})).toMatchObject({ status: 400 });
   });
 
+  it('keeps each firm\'s country (ISO 3166-1 alpha-2) and gives its currency in the firm reads, its own firm only to a firm Admin', async () => {
+    type Firm = { id: number; country: string | null; currency: string | null; timeZone: string };
+    const firm = await call<Firm>('POST', '/api/companies', tokens.platform, { name: 'Hudson & Pine CPAs', shortName: `hudson${suffix}`, country: 'US', timeZone: 'America/New_York' });
+    expect(firm).toMatchObject({ status: 201, body: { country: 'US', currency: 'USD', timeZone: 'America/New_York' } });
+    const put = (body: Record<string, unknown>) => call<Firm>('PUT', `/api/companies/${firm.body.id}`, tokens.platform, { name: 'Hudson & Pine CPAs', shortName: `hudson${suffix}`, ...body });
+    // Lower case and the common 'UK' are read as the ISO code.
+    expect((await put({ country: 'gb' })).body).toMatchObject({ country: 'GB', currency: 'GBP' });
+    expect((await put({ country: 'UK' })).body).toMatchObject({ country: 'GB', currency: 'GBP' });
+    expect((await put({ country: 'IN' })).body).toMatchObject({ country: 'IN', currency: 'INR' });
+    // The spec's tenant form sends no country: the firm keeps its own.
+    expect((await put({ isActive: true })).body).toMatchObject({ country: 'IN', currency: 'INR' });
+    for (const bad of ['FR', 'USA', 1, '']) {
+      expect(await put({ country: bad })).toMatchObject({ status: 400, body: { message: 'Country must be one of US, IN, GB, AU, CA' } });
+    }
+    expect(await call('POST', '/api/companies', tokens.platform, { name: 'Nowhere', shortName: `nowhere${suffix}`, country: 'ZZ' })).toMatchObject({ status: 400 });
+    const listed = (await call<Firm[]>('GET', '/api/companies', tokens.platform)).body.find((c) => c.id === firm.body.id);
+    expect(listed).toMatchObject({ country: 'IN', currency: 'INR' });
+    // The firm's public facts, which its pages read, carry both.
+    expect((await call('GET', `/api/hudson${suffix}/info`)).body).toMatchObject({ country: 'IN', currency: 'INR', timeZone: 'America/New_York' });
+    expect((await put({ country: null })).body).toMatchObject({ country: null, currency: null });
+
+    // A firm without a country chosen reads null; another firm's Admin neither sees nor changes this one.
+    expect((await call('GET', `/api/${BETA}/info`)).body).toMatchObject({ country: null, currency: null });
+    const betaList = await call<Firm[]>('GET', '/api/companies', tokens[`${BETA}_admin`]);
+    expect(betaList.body.map((c) => c.id)).toEqual([ids[BETA]]);
+    expect((await call('PUT', `/api/companies/${firm.body.id}`, tokens[`${BETA}_admin`], { name: 'Taken', shortName: `hudson${suffix}`, country: 'AU' })).status).toBe(403);
+    expect((await call('GET', `/api/hudson${suffix}/info`)).body).toMatchObject({ country: null });
+  });
+
   it('removes the company record but preserves its data', async () => {
     const firm = await call<{ id: number }>('POST', '/api/companies', tokens.platform, { name: 'Keep', shortName: `keep${suffix}` });
     await call('POST', `/api/keep${suffix}/users`, tokens.platform, { username: u('keeper'), password: 'password1', fullName: 'Keeper', roleId: 1 });

@@ -260,6 +260,13 @@ describe('security events', () => {
     const reset = all.body.find((e) => e.kind === 'factors-reset')!;
     expect(reset).toMatchObject({ userId: ids[`${ACME}_cpa2`], username: name('cpa2'), actorId: ids[`${ACME}_admin`] });
     expect(all.body.find((e) => e.kind === 'sign-in')).toMatchObject({ address: expect.any(String), browser: expect.any(String) });
+    // A policy change names the Admin who made it, as its user and its actor.
+    const policyChanges = all.body.filter((e) => e.kind === 'policy-changed');
+    expect(policyChanges.length).toBeGreaterThan(0);
+    for (const e of policyChanges) expect(e).toMatchObject({ userId: ids[`${ACME}_admin`], username: name('admin'), actorId: ids[`${ACME}_admin`], method: 'policy' });
+    // Filtering by that Admin finds it; the other firm's policy change (its own Admin's) is not among these.
+    const byAdmin = await call<SecurityEvent[]>('GET', `/api/${ACME}/security-events?userId=${ids[`${ACME}_admin`]}&kind=policy-changed`, admin);
+    expect(byAdmin.body.length).toBe(policyChanges.length);
 
     const mine = await call<SecurityEvent[]>('GET', `/api/${ACME}/security-events?userId=${ids[`${ACME}_brute`]}&kind=sign-in-failed`, admin);
     expect(mine.body.length).toBeGreaterThanOrEqual(8);

@@ -302,6 +302,39 @@ describe('send and links', () => {
     }, BUS_WAIT_MS, 300);
   });
 
+  it('staff add an item to the sent request: it joins the end of the list, counts as outstanding, and the client is told', async () => {
+    // A request of its own, sent: the link tests below count the shared one's items.
+    const sent = (await create('admin', { clientId: ids.own, title: 'Form 1040 2025, more', dueDate: dueIn(20), items: [{ title: 'W-2s' }, { title: '1099s' }, { title: 'Prior-year return', required: false }] })).body;
+    expect((await call('POST', `${requestsPath()}/${sent.id}/send`, tokens.admin)).status).toBe(200);
+    const add = (who: string, body: Record<string, unknown>, id = sent.id, tenant = ACME) =>
+      call<DocumentRequest>('POST', `${requestsPath(tenant)}/${id}/items`, tokens[who], body);
+    const added = await add('cpa', { title: 'Form 1098 (mortgage interest)', description: 'From your lender' });
+    expect(added.status).toBe(201);
+    expect(added.body.items.map((i) => [i.title, i.required, i.status])).toEqual([
+      ['W-2s', true, 'requested'], ['1099s', true, 'requested'], ['Prior-year return', false, 'requested'], ['Form 1098 (mortgage interest)', true, 'requested'],
+    ]);
+    expect(added.body.items.at(-1)).toMatchObject({ description: 'From your lender' });
+    expect(added.body.progress).toMatchObject({ required: 3, done: 0 });
+    await eventually(async () => {
+      const mine = await call<Notification[]>('GET', `/api/${ACME}/notifications`, tokens.client);
+      expect(mine.body.map((n) => n.title)).toContain('One more document: Form 1098 (mortgage interest)');
+    }, BUS_WAIT_MS, 300);
+
+    // The access rule of the request: staff who reach it; a Client user, staff without its client, another firm cannot.
+    expect(await add('client', { title: 'Sneaky' })).toMatchObject({ status: 403, body: { message: REQUEST_MESSAGES.clientsCannotManage } });
+    expect((await add('cpaOther', { title: 'Not mine' })).status).toBe(404);
+    expect((await add('betaAdmin', { title: 'Other firm' }, sent.id, BETA)).status).toBe(404);
+    expect((await add('betaAdmin', { title: 'Other firm' })).status).toBeGreaterThanOrEqual(401);
+    expect((await add('admin', { title: '' })).status).toBe(400);
+    expect((await add('admin', { title: 'x' }, 999_999)).status).toBe(404);
+    expect((await get('admin', sent.id)).body.items).toHaveLength(4);
+
+    // Only while the request is open.
+    const closed = await create('admin', { clientId: ids.own, title: 'Closed one', dueDate: dueIn(5), items: [{ title: 'x' }] });
+    expect((await call('PATCH', `${requestsPath()}/${closed.body.id}`, tokens.admin, { status: 'cancelled' })).status).toBe(200);
+    expect(await add('admin', { title: 'Too late' }, closed.body.id)).toMatchObject({ status: 409, body: { message: REQUEST_MESSAGES.notOpen } });
+  });
+
   it('creates a link (default 14 days, at most 90), lists it without its token, e-mails it to the recipient', async () => {
     expect((await call('POST', `${requestsPath()}/${request.id}/links`, tokens.admin, { expiresInDays: 91 })).body).toMatchObject({ message: 'expiresInDays must be a whole number from 1 to 90' });
     expect((await call('POST', `${requestsPath()}/${request.id}/links`, tokens.admin, { email: 'not-an-address' })).status).toBe(400);

@@ -36,7 +36,7 @@ export function createAuthRouter(deps: { api: ApiRegistry; db: Database; logins:
     const company = shortName ? await companies.findByShortName(shortName) : null;
     if (!company?.isActive) throw new NotFound(TENANT_NOT_FOUND);
     const { clientEmailSignIn } = await deps.mfa.settings.get(deps.db.forSchema(company.schemaName));
-    return { id: company.id, name: company.name, shortName: company.shortName, isActive: company.isActive, urlPattern: company.urlPattern, timeZone: company.timeZone, clientEmailSignIn: clientEmailSignIn && logins.ownsFactors, passkeySignIn: logins.ownsFactors };
+    return { id: company.id, name: company.name, shortName: company.shortName, isActive: company.isActive, urlPattern: company.urlPattern, timeZone: company.timeZone, country: company.country, currency: company.currency, clientEmailSignIn: clientEmailSignIn && logins.ownsFactors, passkeySignIn: logins.ownsFactors };
   });
 
   api.route(router, {

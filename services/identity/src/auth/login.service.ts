@@ -19,7 +19,7 @@ import { firmOfUserHandle, PASSKEY_NOT_ACCEPTED, type PasskeyService } from '../
 export const INVALID_CREDENTIALS = 'Invalid username or password';
 export const INVALID_ADMIN_CREDENTIALS = 'Invalid admin credentials';
 
-const tenantSummary = (c: Company) => ({ id: c.id, name: c.name, shortName: c.shortName, isActive: c.isActive });
+const tenantSummary = (c: Company) => ({ id: c.id, name: c.name, shortName: c.shortName, isActive: c.isActive, country: c.country });
 
 /**
  * The three login forms of the spec (tenant, generic /login, platform administrator) and

@@ -236,7 +236,7 @@ export function createMfaRouter(deps: {
     const actorId = Number(t.claims.sub);
     const ctx = signInContext(req);
     const { saved, ended } = await t.db.transaction(async (tx) => {
-      const saved = await mfa.putSettings(tx, body, { id: actorId, username: t.claims.username }, ctx);
+      const saved = await mfa.putSettings(tx, body, { id: actorId, username: t.claims.username, platformAdmin: t.claims.platformAdmin === true }, ctx);
       // In the same transaction: a realm that cannot take it leaves the policy as it was.
       await applyPolicyToProvider({ provider, mfa, users }, t.company, tx);
       // Sessions begun without the factor the policy now asks for end now, not when their token

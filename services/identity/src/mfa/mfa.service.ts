@@ -210,9 +210,16 @@ export class MfaService {
     await this.events.record(tx, { kind: 'factors-reset', userId: target.userId, username: target.username, actorId, ...eventContext(ctx) });
   }
 
-  async putSettings(tx: Queryable, settings: SecuritySettings, actor: { id: number; username: string }, ctx: SignInContext): Promise<SecuritySettings> {
+  /**
+   * The event names who changed the policy: the firm's Admin as its user; a platform
+   * administrator by name only (their id is no user of the firm's, and filtering the firm's
+   * events by a user id must not find them under someone else's).
+   */
+  async putSettings(tx: Queryable, settings: SecuritySettings, actor: { id: number; username: string; platformAdmin: boolean }, ctx: SignInContext): Promise<SecuritySettings> {
     const saved = await this.settings.put(tx, settings);
-    await this.events.record(tx, { kind: 'policy-changed', userId: null, username: null, actorId: actor.id, method: 'policy', ...eventContext(ctx) });
+    await this.events.record(tx, {
+      kind: 'policy-changed', userId: actor.platformAdmin ? null : actor.id, username: actor.username, actorId: actor.id, method: 'policy', ...eventContext(ctx),
+    });
     return saved;
   }
 

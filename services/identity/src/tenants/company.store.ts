@@ -2,6 +2,7 @@ import type { Database, Queryable } from '@ledgerline/kit/db/database.ts';
 import { isUniqueViolation } from '@ledgerline/kit/db/sql-errors.ts';
 import { Conflict, NotFound } from '@ledgerline/kit/errors.ts';
 import type { Company, CompanyInput } from '@ledgerline/contracts/identity.contracts.ts';
+import { firmCurrency, type FirmCountry } from '@ledgerline/contracts/firm-country.ts';
 
 interface CompanyRow {
   id: number;
@@ -13,10 +14,11 @@ interface CompanyRow {
   url_pattern: Company['urlPattern'];
   is_active: boolean;
   time_zone: string | null;
+  country: FirmCountry | null;
   created_at: Date | string;
 }
 
-const COLUMNS = 'id, name, short_name, schema_name, custom_domain, custom_subdomain, url_pattern, is_active, time_zone, created_at';
+const COLUMNS = 'id, name, short_name, schema_name, custom_domain, custom_subdomain, url_pattern, is_active, time_zone, country, created_at';
 
 const toCompany = (r: CompanyRow, defaultTimeZone: string): Company => ({
   id: r.id,
@@ -29,6 +31,8 @@ const toCompany = (r: CompanyRow, defaultTimeZone: string): Company => ({
   isActive: r.is_active,
   timeZone: r.time_zone ?? defaultTimeZone,
   timeZoneIsDefault: r.time_zone === null,
+  country: r.country,
+  currency: firmCurrency(r.country),
   createdAt: new Date(r.created_at).toISOString(),
 });
 
@@ -71,23 +75,25 @@ export class CompanyStore {
 
   async insert(tx: Queryable, input: CompanyInput & { schemaName: string }): Promise<Company> {
     const { rows } = await uniqueAsConflict(tx.query<CompanyRow>(
-      `INSERT INTO portal.companies (name, short_name, schema_name, custom_domain, custom_subdomain, url_pattern, is_active, time_zone)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
-      [input.name, input.shortName, input.schemaName, input.customDomain, input.customSubdomain, input.urlPattern, input.isActive, input.timeZone ?? null],
+      `INSERT INTO portal.companies (name, short_name, schema_name, custom_domain, custom_subdomain, url_pattern, is_active, time_zone, country)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${COLUMNS}`,
+      [input.name, input.shortName, input.schemaName, input.customDomain, input.customSubdomain, input.urlPattern, input.isActive, input.timeZone ?? null, input.country ?? null],
     ));
     return this.#toCompany(rows[0]!);
   }
 
   /**
    * The schema name never changes after creation (spec: editing the short name keeps it);
-   * a form without a time zone (the spec's tenant form) keeps the firm's.
+   * a form without a time zone or country (the spec's tenant form) keeps the firm's.
    */
   async update(tx: Queryable, id: number, input: CompanyInput): Promise<Company> {
     const { rows } = await uniqueAsConflict(tx.query<CompanyRow>(
       `UPDATE portal.companies SET name = $2, short_name = $3, custom_domain = $4, custom_subdomain = $5, url_pattern = $6, is_active = $7,
-         time_zone = CASE WHEN $8 THEN $9 ELSE time_zone END
+         time_zone = CASE WHEN $8 THEN $9 ELSE time_zone END,
+         country = CASE WHEN $10 THEN $11 ELSE country END
        WHERE id = $1 RETURNING ${COLUMNS}`,
-      [id, input.name, input.shortName, input.customDomain, input.customSubdomain, input.urlPattern, input.isActive, input.timeZone !== undefined, input.timeZone ?? null],
+      [id, input.name, input.shortName, input.customDomain, input.customSubdomain, input.urlPattern, input.isActive,
+        input.timeZone !== undefined, input.timeZone ?? null, input.country !== undefined, input.country ?? null],
     ));
     if (!rows[0]) throw new NotFound(TENANT_NOT_FOUND);
     return this.#toCompany(rows[0]);

@@ -1,3 +1,4 @@
+import { possessive } from '@ledgerline/contracts/possessive.ts';
 import type { Mail } from './mailer.ts';
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -36,6 +37,6 @@ export function signInCodeMail(input: { to: string; firmName: string; code: stri
       `It works once, within ${input.minutes} minutes. If you did not try to sign in, ignore this e-mail: nobody can sign in without the code.`,
     ],
     ...(input.link ? { link: { label: 'Sign in', url: input.link } } : {}),
-    footer: `You receive this because someone asked to sign in to ${input.firmName}'s portal with this address.`,
+    footer: `You receive this because someone asked to sign in to ${possessive(input.firmName)} portal with this address.`,
   });
 }

@@ -10,7 +10,8 @@ import { firmTimeZone } from './tenant-events.ts';
 import type { TenantRegistry } from './tenant-registry.ts';
 
 export const TENANT_NOT_FOUND = 'Tenant not found';
-export const SESSION_ENDED = 'Your session has ended. Please sign in again.';
+export { SESSION_ENDED } from '@ledgerline/contracts/session-ended.ts';
+import { SESSION_ENDED } from '@ledgerline/contracts/session-ended.ts';
 
 /** Identity's answer about the signed-in user, as stored (GET /api/auth/me). */
 export const STORED_USER_PATH = '/api/auth/me';

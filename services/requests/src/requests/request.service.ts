@@ -16,7 +16,7 @@ import { SYSTEM_ACTOR } from '@ledgerline/contracts/files.contracts.ts';
 import {
   DOCUMENT_REQUEST_CHANGED, REQUEST_MESSAGES,
   type CreatedRequestLink, type DocumentRequest, type DocumentRequestChanged, type DocumentRequestSummary, type PublicDocumentRequest,
-  type RequestInput, type RequestItem, type RequestListQuery, type RequestUpdate,
+  type RequestInput, type RequestItem, type RequestItemValues, type RequestListQuery, type RequestUpdate,
 } from '@ledgerline/contracts/requests.contracts.ts';
 import { assertReach, requestSeenBy, requireStaff } from '../access-rules.ts';
 import type { FileForwarder } from './file-forwarder.ts';
@@ -145,6 +145,28 @@ export class RequestService {
   }
 
   // Items
+
+  /**
+   * Staff ask for one more document on a request already made (and perhaps sent): while it
+   * is open, the item joins the end of its list and the client's users are told.
+   */
+  async addItem(t: TenantRequest, id: number, input: RequestItemValues): Promise<DocumentRequest> {
+    requireStaff(t.scope);
+    const request = await this.get(t, id);
+    this.#open(request);
+    const reportTypeId = input.reportTypeId ?? request.reportTypeId;
+    if (input.reportTypeId) await this.#directory.reportType(t, input.reportTypeId);
+    const firm = await this.#firm(t.shortName);
+    await t.db.transaction(async (tx) => {
+      await this.#store.summary(tx, id, true);
+      const item = { title: input.title, description: input.description ?? null, required: input.required, reportTypeId: reportTypeId ?? null };
+      const itemId = await this.#store.addItem(tx, id, item);
+      await this.#store.recount(tx, id);
+      await this.#event(tx, t.shortName, id, { action: 'item_added', itemId, itemTitle: item.title, ...this.#actorOf(t) });
+      await this.#reminders.notifyClient(tx, firm, request, `One more document: ${item.title}`, `${firm.name} added "${item.title}" to ${request.title}.`);
+    });
+    return (await this.#store.find(t.db, id))!;
+  }
 
   async upload(t: TenantRequest, id: number, itemId: number, req: IncomingMessage): Promise<DocumentRequest> {
     // get() leaves out the items outside the caller's report types: uploading to one is a 404.

@@ -145,6 +145,15 @@ export class RequestStore {
   }
 
   /** Keeps the list's progress columns in step with the items (the list never reads items). */
+  /** One more item at the end of a request's list; its id. */
+  async addItem(tx: Queryable, requestId: number, item: NewItem): Promise<number> {
+    const r = await tx.query<{ id: number }>(
+      `INSERT INTO document_request_items (request_id, position, title, description, required, report_type_id)
+       SELECT $1, COALESCE(max(position) + 1, 0), $2, $3, $4, $5 FROM document_request_items WHERE request_id = $1 RETURNING id`,
+      [requestId, item.title, item.description, item.required, item.reportTypeId]);
+    return r.rows[0]!.id;
+  }
+
   async recount(tx: Queryable, id: number): Promise<{ required: number; done: number }> {
     const r = await tx.query<{ required_count: number; done_count: number }>(
       `UPDATE document_requests r SET

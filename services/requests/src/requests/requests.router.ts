@@ -6,7 +6,7 @@ import { parsePathId } from '@ledgerline/kit/http/path-id.ts';
 import type { ServiceTenants } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import { NotFound } from '@ledgerline/kit/errors.ts';
 import {
-  itemDecisionSchema, linkInputSchema, REQUEST_MESSAGES, requestInputSchema, requestListQuerySchema, requestUpdateSchema, templateInputSchema,
+  itemDecisionSchema, linkInputSchema, requestItemInputSchema, REQUEST_MESSAGES, requestInputSchema, requestListQuerySchema, requestUpdateSchema, templateInputSchema,
 } from '@ledgerline/contracts/requests.contracts.ts';
 import { requireStaff, requireTemplateManager } from '../access-rules.ts';
 import type { RequestService } from './request.service.ts';
@@ -63,6 +63,11 @@ export function createRequestsRouter(deps: { api: ApiRegistry; tokens: TokenVeri
 
   api.route(router, { method: 'post', path: '/api/document-requests/:id/send', summary: 'Notify the client\'s users (and e-mail the links\' recipients) now', before }, async ({ res, params }) =>
     service.send(await tenants.ofRequest(res), requestId(params.id)));
+
+  api.route(router, {
+    method: 'post', path: '/api/document-requests/:id/items', status: 201, body: requestItemInputSchema, before,
+    summary: 'Add an item to an open request, sent or not (staff who reach the request); the client\'s users are told',
+  }, async ({ res, params, body }) => service.addItem(await tenants.ofRequest(res), requestId(params.id), body));
 
   api.route(router, {
     method: 'post', path: '/api/document-requests/:id/items/:itemId/files', status: 201, before,
