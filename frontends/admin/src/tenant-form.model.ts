@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { companyInputSchema, userInputSchema, type Company, type CompanyInput } from '@ledgerline/contracts/identity.contracts.ts';
+import { companyInputSchema, userInputSchema, userPasswordSchema, type Company, type CompanyInput } from '@ledgerline/contracts/identity.contracts.ts';
 import { validateForm, type Validation } from '@ledgerline/ui/form-validation.ts';
 
 export type UrlPattern = Company['urlPattern'];
@@ -79,7 +79,7 @@ export const checkTenantForm = (values: TenantFormValues): Validation<CompanyInp
 const firstAdminSchema = z.object({
   adminUsername: userInputSchema.shape.username,
   adminFullName: userInputSchema.shape.fullName,
-  adminPassword: userInputSchema.shape.password,
+  adminPassword: userPasswordSchema,
 }).transform((v): FirstAdmin => ({ username: v.adminUsername, fullName: v.adminFullName, password: v.adminPassword }));
 
 /**
