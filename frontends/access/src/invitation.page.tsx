@@ -48,7 +48,7 @@ export function InvitationPage() {
       {done ? (
         <>
           <Message severity="success" text={done} className="login-form__banner" />
-          <Link to={loginPath} className="p-button login-form__submit">Sign in</Link>
+          <Link to={loginPath} className="p-button login-form__submit" style={{ textDecoration: 'none', justifyContent: 'center' }}>Sign in</Link>
         </>
       ) : (
         <SetPasswordForm invitation={invitation} onDone={setDone} url={`${authBase}/invitation`} token={token} />
