@@ -119,7 +119,7 @@ export const identityModule: ServiceModule = {
         createAdminOverviewRouter({ api, db, companies, users, authenticated }),
         createRolesRouter({ api, roles, provider, authenticated, tenantOf, applyPolicy: (t) => applyPolicyToProvider({ provider, mfa, users }, t.company, t.db) }),
         createFirmMovesRouter({ api, companies, exports: firmExports, imports: firmImports, readable: new FirmReadableCopy({ peers: deps.peers, systemToken, logger: deps.logger }), authenticated, tenantOf }),
-        createUsersRouter({ api, users, roles, userService, invitations, authenticated, tenantOf }),
+        createUsersRouter({ api, users, roles, throttle, userService, invitations, authenticated, tenantOf }),
         createMfaRouter({ api, db, mfa, logins, emailSignIn, sessions, companies, users, provider, authenticated, tenantOf }),
         createPasskeysRouter({ api, db, mfa, passkeys, logins, companies, authenticated }),
       ],

@@ -28,7 +28,7 @@ async function createUser(tenant: string, body: Record<string, unknown>, token =
 }
 
 beforeAll(async () => {
-  portal = await startTestPortal({ ...mail.env, SCHEDULER_POLL_MS: '100', OUTBOX_POLL_MS: '100', PUBLIC_BASE_URL: 'http://portal.test' }, { logger: mail.logger });
+  portal = await startTestPortal({ ...mail.env, SCHEDULER_POLL_MS: '100', OUTBOX_POLL_MS: '100', PUBLIC_BASE_URL: 'http://portal.test', LOGIN_MAX_FAILURES_PER_IP: '15' }, { logger: mail.logger });
   call = apiClient(portal.gatewayUrl);
   for (const shortName of [ACME, BETA]) expect((await call('POST', '/api/companies', portal.adminToken, { name: `${shortName} Tax`, shortName })).status).toBe(201);
   for (const [tenant, who, roleId] of [[ACME, 'admin', 1], [ACME, 'dta', 2], [ACME, 'cpa', 3], [BETA, 'admin', 1]] as const) {
@@ -183,5 +183,18 @@ describe('e-mail to the person', () => {
     const subjects = (await mail.messagesTo(address('person'))).map((m) => m.Subject);
     expect(subjects).toContain(`on ${suffix} ${round}`);
     expect(subjects).not.toContain(`off ${suffix} ${round}`);
+  });
+});
+
+// Last: it uses up this address's allowance, which sign-ins share.
+describe('guessing invitation links', () => {
+  it('an address that keeps presenting invalid links is refused for a while (429), whatever it presents', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 20 && !statuses.includes(429); i += 1) {
+      statuses.push((await call('GET', `/api/${ACME}/auth/invitation?token=guess-${i}-${'x'.repeat(30)}`)).status);
+    }
+    expect(statuses.slice(0, -1).every((s) => s === 404)).toBe(true);
+    expect(statuses.at(-1)).toBe(429);
+    expect((await call('POST', `/api/${ACME}/auth/invitation`, null, { token: `guess-${'y'.repeat(30)}`, password: 'password1' })).status).toBe(429);
   });
 });

@@ -11,6 +11,8 @@ import { emailPreferencesSchema } from '@ledgerline/contracts/notifications.cont
 import { INTERNAL_INVITED_CLIENT_USERS_PATH, invitationAcceptSchema, invitationQuerySchema, invitedClientUserSchema } from '@ledgerline/contracts/identity.contracts.ts';
 import type { InvitationService } from './invitation.service.ts';
 import type { RoleStore } from '../roles/role.store.ts';
+import type { LoginThrottle } from '../auth/login-throttle.ts';
+import { clientAddress } from '@ledgerline/kit/http/client-address.ts';
 import { internalUserAccessPath, type StoredUserAccess } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import { idSchema } from '@ledgerline/contracts/scalars.ts';
 import { reportAccessGrantSchema, userInputSchema, userUpdateSchema, type User, type UserSummary } from '@ledgerline/contracts/identity.contracts.ts';
@@ -30,12 +32,24 @@ function requireSelf(t: TenantRequest, userId: number): void {
 }
 
 export function createUsersRouter(deps: {
-  api: ApiRegistry; users: UserStore; roles: RoleStore; userService: UserService; invitations: InvitationService; authenticated: RequestHandler[]; tenantOf: (res: express.Response) => Promise<TenantRequest>;
+  api: ApiRegistry; users: UserStore; roles: RoleStore; throttle: LoginThrottle; userService: UserService; invitations: InvitationService; authenticated: RequestHandler[]; tenantOf: (res: express.Response) => Promise<TenantRequest>;
 }): Router {
   const { api, users, roles, userService, invitations, tenantOf } = deps;
   const router = express.Router();
   const before = deps.authenticated;
   const id = (params: Record<string, string>) => parsePathId(params.id);
+  // The public invitation calls: a link that is not (or no longer) valid counts against the
+  // asking address like a wrong password, so no address tries tokens at length (DESIGN §8).
+  const guarded = async <T>(req: express.Request, run: () => Promise<T>): Promise<T> => {
+    const key = `invitation:${req.header(TENANT_HEADER) ?? ''}`;
+    deps.throttle.assertAllowed(key, clientAddress(req));
+    try {
+      return await run();
+    } catch (err) {
+      if (err instanceof NotFound) deps.throttle.recordFailure(key, clientAddress(req));
+      throw err;
+    }
+  };
 
   // The messaging screen's people picker calls this path too (spec 001 §7 "Messaging"): whoever
   // may not manage users gets the users they may message, themselves included, and of them
@@ -143,12 +157,12 @@ export function createUsersRouter(deps: {
   api.route(router, {
     method: 'get', path: '/api/auth/invitation', public: true, query: invitationQuerySchema,
     summary: 'What an invitation link\'s page shows (the firm, the person, how they may sign in); the link stays usable',
-  }, ({ req, query }) => invitations.info(req.header(TENANT_HEADER) ?? null, query.token));
+  }, ({ req, query }) => guarded(req, () => invitations.info(req.header(TENANT_HEADER) ?? null, query.token)));
 
   api.route(router, {
     method: 'post', path: '/api/auth/invitation', public: true, body: invitationAcceptSchema,
     summary: 'Uses an invitation link: sets the password (optional for a Client user who may sign in with an e-mailed code)',
-  }, ({ req, body }) => invitations.accept(req.header(TENANT_HEADER) ?? null, body.token, body.password));
+  }, ({ req, body }) => guarded(req, () => invitations.accept(req.header(TENANT_HEADER) ?? null, body.token, body.password)));
 
   api.route(router, { method: 'put', path: '/api/users/:id', summary: 'Update a user; a blank password keeps the current one (Admin)', body: userUpdateSchema, before }, async ({ res, params, body }) => {
     const t = await tenantOf(res);
