@@ -11,6 +11,7 @@ const register: RegisterRemote = (shell) => {
       login: lazyPage(() => import('./generic-login.page.tsx'), 'GenericLoginPage', styles),
       tenantLogin: lazyPage(() => import('./tenant-login.page.tsx'), 'TenantLoginPage', styles),
       adminLogin: lazyPage(() => import('./admin-login.page.tsx'), 'AdminLoginPage', styles),
+      invitation: lazyPage(() => import('./invitation.page.tsx'), 'InvitationPage', styles),
       users: lazyPage(() => import('./users.page.tsx'), 'UsersPage', styles),
       roles: lazyPage(() => import('./roles.page.tsx'), 'RolesPage', styles),
     }),

@@ -6,6 +6,8 @@ export const ROUTES = {
   // The static /admin/login outranks this pattern, and the shell never reads 'admin' as a tenant.
   tenantLogin: { path: '/:tenant/login', access: 'guest', title: 'Sign In' },
   adminLogin: { path: '/admin/login', access: 'guest', title: 'Admin Sign In' },
+  // The page an invitation e-mail links to (issue 40); public like the sign-in pages.
+  invitation: { path: '/:tenant/invitation', access: 'public', title: 'Invitation' },
   users: { path: '/users', tenantScoped: true, title: 'Users', audience: ['staff'] },
   roles: { path: '/roles', tenantScoped: true, title: 'Roles', audience: ['staff'] },
 } satisfies Record<string, RouteDeclaration>;

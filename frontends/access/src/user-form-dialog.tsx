@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Checkbox } from 'primereact/checkbox';
 import { Dropdown } from 'primereact/dropdown';
 import { InputText } from 'primereact/inputtext';
 import { MultiSelect } from 'primereact/multiselect';
@@ -41,8 +42,9 @@ export function UserFormDialog({ target, usersUrl, onClose }: UserFormDialogProp
   const save = useMutation({
     mutationFn: (body: UserInput | UserUpdate) =>
       editing ? apiJson<User>('PUT', `${usersUrl}/${editing.id}`, body) : apiJson<User>('POST', usersUrl, body),
-    onSuccess: async () => {
-      showToast({ severity: 'success', summary: 'Success', detail: editing ? 'User updated successfully.' : 'User created successfully.' });
+    onSuccess: async (_user, body) => {
+      const invited = !editing && 'invite' in body && body.invite;
+      showToast({ severity: 'success', summary: 'Success', detail: editing ? 'User updated successfully.' : invited ? 'User created; the invitation is on its way.' : 'User created successfully.' });
       await queryClient.invalidateQueries({ queryKey: [usersUrl] });
       onClose();
     },
@@ -111,7 +113,13 @@ function UserForm({ initial, mode, onSubmit }: UserFormProps) {
       <FormField label="Email" htmlFor="user-email" error={errors.email} hint="Optional. A Client user may sign in with a code sent here.">
         <InputText id="user-email" type="email" value={values.email} onChange={(event) => set('email', event.target.value)} autoComplete="off" invalid={Boolean(errors.email)} />
       </FormField>
-      <FormField
+      {mode === 'create' && (
+        <div className="user-form__invite">
+          <Checkbox inputId="user-invite" checked={values.invite} onChange={(event) => set('invite', Boolean(event.checked))} />
+          <label htmlFor="user-invite">Send an invitation by e-mail instead of setting a password</label>
+        </div>
+      )}
+      {!values.invite && <FormField
         label="Password"
         htmlFor="user-password"
         error={errors.password}
@@ -126,7 +134,7 @@ function UserForm({ initial, mode, onSubmit }: UserFormProps) {
           feedback={false}
           toggleMask
         />
-      </FormField>
+      </FormField>}
       <FormField label="Role" htmlFor="user-role" error={errors.roleId}>
         <Dropdown
           inputId="user-role"

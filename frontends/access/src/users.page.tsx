@@ -7,7 +7,8 @@ import { ConfirmDialog } from 'primereact/confirmdialog';
 import { DataTable } from 'primereact/datatable';
 import { Message } from 'primereact/message';
 import { useLocation } from 'react-router-dom';
-import type { User } from '@ledgerline/contracts/identity.contracts.ts';
+import type { InvitationSent, User } from '@ledgerline/contracts/identity.contracts.ts';
+import { Tag } from 'primereact/tag';
 import { apiJson } from '@ledgerline/ui/api-client.ts';
 import { confirmDeletion } from '@ledgerline/ui/confirm-deletion.ts';
 import { PageHeading } from '@ledgerline/ui/page-heading.tsx';
@@ -39,6 +40,15 @@ export function UsersPage() {
     onError: (error) => showToast({ severity: 'error', summary: 'Error', detail: `Failed to delete user: ${failureReason(error)}` }),
   });
 
+  const invitation = useMutation({
+    mutationFn: ({ user, revoke }: { user: User; revoke: boolean }) => apiJson<InvitationSent | { message: string }>(revoke ? 'DELETE' : 'POST', `${usersUrl}/${user.id}/invite`),
+    onSuccess: async (reply, { revoke }) => {
+      showToast({ severity: 'success', summary: 'Success', detail: revoke ? 'Invitation revoked.' : `Invitation sent to ${(reply as InvitationSent).sentTo}.` });
+      await queryClient.invalidateQueries({ queryKey: [usersUrl] });
+    },
+    onError: (error) => showToast({ severity: 'error', summary: 'Error', detail: failureReason(error) }),
+  });
+
   const askDelete = (user: User) =>
     confirmDeletion({ header: 'Delete User', message: 'Are you sure you want to delete this user?', onConfirm: () => remove.mutate(user) });
 
@@ -56,17 +66,37 @@ export function UsersPage() {
           <Column field="username" header="Username" sortable />
           <Column field="roleName" header="Role" sortable />
           <Column header="Client" body={(user: User) => clientCountLabel(user.clientIds)} />
+          <Column header="Status" body={(user: User) => <UserStatusTag user={user} />} />
           {canChange && (
             <Column
               header="Actions"
               headerClassName="access-page__actions"
               body={(user: User) => (
+                <span className="access-page__row-actions">
+                  {user.status !== 'active' && (
+                    <Button
+                      type="button" text size="small" icon="pi pi-send"
+                      label={user.status === 'invited' ? 'Resend' : 'Invite'}
+                      aria-label={`${user.status === 'invited' ? 'Resend the invitation to' : 'Invite'} ${user.fullName || user.username}`}
+                      disabled={invitation.isPending}
+                      onClick={() => invitation.mutate({ user, revoke: false })}
+                    />
+                  )}
+                  {user.status === 'invited' && (
+                    <Button
+                      type="button" text size="small" severity="secondary" icon="pi pi-times"
+                      aria-label={`Revoke the invitation of ${user.fullName || user.username}`}
+                      disabled={invitation.isPending}
+                      onClick={() => invitation.mutate({ user, revoke: true })}
+                    />
+                  )}
                 <RecordActions
                   name={user.fullName || user.username}
                   onEdit={() => setFormTarget({ mode: 'edit', row: user })}
                   // The server refuses an Admin's deletion of their own account.
                   onDelete={user.id === me?.id && !me.platformAdmin ? undefined : () => askDelete(user)}
                 />
+                </span>
               )}
             />
           )}
@@ -75,5 +105,18 @@ export function UsersPage() {
       <UserFormDialog target={formTarget} usersUrl={usersUrl} onClose={() => setFormTarget(null)} />
       <ConfirmDialog />
     </section>
+  );
+}
+
+const STATUS_LABEL = { active: 'Active', invited: 'Invited', disabled: 'No sign-in' } as const;
+
+/** Whether the user can sign in yet; an invited one says since when. */
+function UserStatusTag({ user }: { user: User }) {
+  const since = user.invitedAt ? ` ${new Date(user.invitedAt).toLocaleDateString()}` : '';
+  return (
+    <Tag
+      value={`${STATUS_LABEL[user.status]}${user.status === 'invited' ? since : ''}`}
+      severity={user.status === 'active' ? 'success' : user.status === 'invited' ? 'info' : 'warning'}
+    />
   );
 }

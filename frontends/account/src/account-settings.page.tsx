@@ -3,9 +3,10 @@ import { Card } from 'primereact/card';
 import { useAuth } from '@ledgerline/ui/auth-context.tsx';
 import { readCurrentTenant, type StoredTenant, type StoredUser } from '@ledgerline/ui/auth-storage.ts';
 import { displayName } from '@ledgerline/ui/user-display.ts';
+import { EmailPreferencesSection } from './email-preferences-section.tsx';
 import { SecurityPanel } from './security-panel.tsx';
 
-/** Account settings: who is signed in, and their sign-in security (issue 26). */
+/** Account settings: who is signed in, which e-mails they receive (issue 40), and their sign-in security (issue 26). */
 export function AccountSettingsPage() {
   const { state } = useAuth();
   const tenant = useMemo(() => readCurrentTenant(), []);
@@ -14,6 +15,7 @@ export function AccountSettingsPage() {
   return (
     <div className="account-settings-page">
       <AccountDetails user={state.user} tenant={tenant} />
+      {!state.user.platformAdmin && <EmailPreferencesSection userId={state.user.id} />}
       <SecurityPanel />
     </div>
   );

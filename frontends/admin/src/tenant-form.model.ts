@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { companyInputSchema, userInputSchema, type Company, type CompanyInput } from '@ledgerline/contracts/identity.contracts.ts';
+import { companyInputSchema, userInputSchema, userPasswordSchema, type Company, type CompanyInput } from '@ledgerline/contracts/identity.contracts.ts';
 import { FIRM_COUNTRIES, FIRM_COUNTRY_FACTS, firmCountrySchema, type FirmCountry } from '@ledgerline/contracts/firm-country.ts';
 import { validateForm, type Validation } from '@ledgerline/ui/form-validation.ts';
 
@@ -108,7 +108,7 @@ export function checkTenantForm(values: TenantFormValues, mode: 'create' | 'edit
 const firstAdminSchema = z.object({
   adminUsername: userInputSchema.shape.username,
   adminFullName: userInputSchema.shape.fullName,
-  adminPassword: userInputSchema.shape.password,
+  adminPassword: userPasswordSchema,
 }).transform((v): FirstAdmin => ({ username: v.adminUsername, fullName: v.adminFullName, password: v.adminPassword }));
 
 /**

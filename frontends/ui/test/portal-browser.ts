@@ -7,6 +7,7 @@ import path from 'node:path';
 import { expect } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import { ensureFrontendsBuilt, launchBrowser, setLocalStorage, type TestBrowser } from '@ledgerline/kit/testing/browser.ts';
+import type { Logger } from '@ledgerline/kit/logger.ts';
 import { apiClient, startTestPortal } from '@ledgerline/server/portal-harness.ts';
 
 const frontendsDir = path.resolve(import.meta.dirname, '../..');
@@ -23,11 +24,12 @@ export interface PortalBrowser {
 
 /**
  * Builds what changed first: the gateway only serves remotes whose build exists when it
- * starts. `env` configures the portal (e.g. the AI stand-in's address).
+ * starts. `env` configures the portal (e.g. the AI stand-in's address); `options.logger` is its
+ * logger (a test reading the log mailer's lines, kit/testing/test-mailbox.ts).
  */
-export async function startPortalBrowser(apps: readonly string[], env: Record<string, string> = {}): Promise<PortalBrowser> {
+export async function startPortalBrowser(apps: readonly string[], env: Record<string, string> = {}, options: { logger?: Logger | undefined } = {}): Promise<PortalBrowser> {
   await ensureFrontendsBuilt(frontendsDir, apps);
-  const portal = await startTestPortal(env);
+  const portal = await startTestPortal(env, options);
   const browser = await launchBrowser().catch(async (error: unknown) => {
     await portal.stop();
     throw error;

@@ -107,9 +107,13 @@ const idList = (field: string) => z.array(idSchema(field, `${field} must be a li
   .transform((v) => (v && v.length ? [...new Set(v)] : null));
 
 /** User form, spec 000 §5; password optional on update (blank keeps the current one). */
-export const userInputSchema = z.object({
+export const userPasswordSchema = z.string({ error: 'Password must be at least 6 characters' }).min(6, 'Password must be at least 6 characters').max(200);
+/** Blank or absent: none (a new user then sets their own through an invitation; an update keeps the current one). */
+const optionalPasswordSchema = z.union([z.literal(''), userPasswordSchema]).nullish().transform((v) => (v ? v : undefined));
+
+const userFields = z.object({
   username: z.string({ error: 'Username must be at least 3 characters' }).trim().min(3, 'Username must be at least 3 characters').max(100),
-  password: z.string({ error: 'Password must be at least 6 characters' }).min(6, 'Password must be at least 6 characters').max(200),
+  password: optionalPasswordSchema,
   fullName: z.string({ error: 'Full name is required' }).trim().min(1, 'Full name is required').max(200),
   roleId: idSchema('roleId', 'Please select a role'),
   clientIds: idList('clientIds'),
@@ -118,10 +122,11 @@ export const userInputSchema = z.object({
   email: z.union([z.literal(''), z.email('Please enter a valid email address').max(254, 'Please enter a valid email address')]).nullish()
     .transform((v) => (v ? v.toLowerCase() : null)),
 });
-export const userUpdateSchema = userInputSchema.extend({
-  password: z.union([z.literal(''), z.string().min(6, 'Password must be at least 6 characters').max(200)]).nullish()
-    .transform((v) => (v ? v : undefined)),
+export const userInputSchema = userFields.extend({
+  /** E-mails the new user an invitation to set their own password (POST /api/users/{id}/invite). */
+  invite: z.boolean().default(false),
 });
+export const userUpdateSchema = userFields;
 export type UserInput = z.infer<typeof userInputSchema>;
 export type UserUpdate = z.infer<typeof userUpdateSchema>;
 
@@ -149,7 +154,56 @@ export interface User {
   reportTypeIds: number[] | null;
   email: string | null;
   createdAt: string;
+  /** USER_STATUSES: whether the user can sign in yet. */
+  status: UserStatus;
+  /** When the newest invitation was sent; null when none is pending. */
+  invitedAt: string | null;
 }
+
+/**
+ * active: has a password, has accepted an invitation or has signed in; invited: a live
+ * invitation waits; disabled: neither (an invitation revoked or expired, or none sent):
+ * the user cannot sign in until invited again or given a password.
+ */
+export const USER_STATUSES = ['invited', 'active', 'disabled'] as const;
+export type UserStatus = (typeof USER_STATUSES)[number];
+
+/** An invitation lives this long (issue 40), and works once. */
+export const INVITATION_TTL_DAYS = 7;
+export interface InvitationSent { userId: number; sentTo: string; invitedAt: string; expiresAt: string }
+export const INVITATION_INVALID = 'This invitation is not valid any more. Ask the firm for a new one.';
+export const INVITATION_NO_ADDRESS = 'This user has no e-mail address to send an invitation to. Add one first.';
+export const INVITATION_ALREADY_ACTIVE = 'This user can already sign in.';
+
+/** GET /api/{t}/auth/invitation?token=: what the set-password page shows (the token is not used up). */
+export const invitationQuerySchema = z.object({ token: z.string({ error: 'token is required' }).min(16, 'token is required').max(200) });
+export interface InvitationInfo {
+  firmName: string;
+  fullName: string;
+  username: string;
+  /** Client users of a firm that allows it may sign in with an e-mailed code instead of a password. */
+  emailCodeSignIn: boolean;
+  expiresAt: string;
+}
+/** POST /api/{t}/auth/invitation: accepts it; a password is required unless emailCodeSignIn. */
+export const invitationAcceptSchema = invitationQuerySchema.extend({ password: optionalPasswordSchema });
+export const INVITATION_PASSWORD_REQUIRED = 'Password must be at least 6 characters';
+
+/**
+ * Identity's internal path (service port only; the gateway never routes /internal) that makes a
+ * Client user and e-mails them an invitation, called by the client import with the importing
+ * Admin's or DTA's token; answers 201 with the User (status 'invited').
+ */
+export const INTERNAL_INVITED_CLIENT_USERS_PATH = '/internal/users/invited-clients';
+export const invitedClientUserSchema = z.object({
+  username: userFields.shape.username,
+  fullName: userFields.shape.fullName,
+  /** Where the invitation goes; required unless the username is an address. */
+  email: userFields.shape.email,
+  /** The client first: a Client user's first entry is their client. */
+  clientIds: z.array(idSchema('clientIds', 'clientIds must be a list of valid ids')).min(1, 'clientIds names the client').max(100),
+});
+export type InvitedClientUserInput = z.input<typeof invitedClientUserSchema>;
 
 /** A user as the people picker shows them to whoever may not administer users: no access lists. */
 export type UserSummary = Pick<User, 'id' | 'username' | 'fullName' | 'role'>;

@@ -15,6 +15,31 @@ export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 export const NOTIFICATION_CATEGORIES = ['general', 'task', 'deadline', 'reminder', 'compliance', 'insight', 'message'] as const;
 export type NotificationCategory = (typeof NOTIFICATION_CATEGORIES)[number];
 
+/**
+ * The kinds of e-mail a user receives, each of which they may turn off in Account settings
+ * (the one list: the tasks service checks it, the account page shows it). Sign-in codes and
+ * invitations are not among them: they are asked for, never unwanted.
+ */
+export const EMAIL_KINDS = ['tasks', 'compliance', 'requests', 'messages'] as const;
+export type EmailKind = (typeof EMAIL_KINDS)[number];
+export const EMAIL_KIND_LABELS: Record<EmailKind, string> = {
+  tasks: 'Tasks and task reminders',
+  compliance: 'Compliance deadlines and reminders',
+  requests: 'Document requests and their reminders',
+  messages: 'Messages',
+};
+/** A notification's e-mail kind when its publisher names none. */
+export function emailKindOf(category: NotificationCategory): EmailKind {
+  if (category === 'compliance' || category === 'deadline') return 'compliance';
+  if (category === 'message') return 'messages';
+  return 'tasks';
+}
+/** GET/PUT /api/users/{id}/email-preferences (the user themself): the kinds turned off. */
+export const emailPreferencesSchema = z.object({
+  off: z.array(z.enum(EMAIL_KINDS, { error: `off lists kinds of e-mail: ${EMAIL_KINDS.join(', ')}` })).max(EMAIL_KINDS.length * 2).transform((v) => [...new Set(v)]),
+});
+export interface EmailPreferences { off: EmailKind[] }
+
 /** Published by any service through its outbox, tenant = the firm of `userId`. */
 export const NOTIFICATION_REQUESTED = 'notification.requested';
 
@@ -36,8 +61,13 @@ export const notificationRequestSchema = z.object({
   clientName: textSchema('clientName', 500).nullish(),
   actionUrl: textSchema('actionUrl', 500).regex(/^\/(?!\/)/, 'actionUrl must be a path inside the portal').nullish(),
   metadata: z.record(z.string(), z.unknown()).nullish(),
-  /** Also by email, when the portal has SMTP_URL and the user's username is an address. */
+  /**
+   * Also by e-mail, to the user's address (their username when they have none and it is one),
+   * unless they turned this kind off; without SMTP_URL the e-mail is written to the log.
+   */
   email: z.boolean().default(false),
+  /** Which of the user's e-mail preferences covers it (default: from `category`). */
+  emailKind: z.enum(EMAIL_KINDS).nullish(),
 });
 export type NotificationRequest = z.input<typeof notificationRequestSchema>;
 

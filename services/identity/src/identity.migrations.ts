@@ -302,5 +302,26 @@ export const identityTenantMigrations: ServiceMigrations = {
       // sealed until the code step sends both to the realm (the challenge lives 5 minutes).
       sql: 'ALTER TABLE mfa_challenges ADD COLUMN sealed_password text',
     },
+    {
+      id: '009_invitations',
+      // Issue 40: a user may exist before they can sign in (activated_at null) and be invited
+      // to set a password; e-mails they turned off (kinds of contracts' EMAIL_KINDS).
+      sql: `ALTER TABLE users ADD COLUMN activated_at timestamptz, ADD COLUMN invited_at timestamptz,
+        ADD COLUMN email_opt_outs text[] NOT NULL DEFAULT '{}';
+      -- Everyone so far was made with a password.
+      UPDATE users SET activated_at = created_at;
+      ALTER TABLE credentials ALTER COLUMN password_hash DROP NOT NULL;
+      -- The link of an invitation, stored as its hash (kit/crypto/hashed-token.ts, DESIGN §8 public links).
+      CREATE TABLE invitations (
+        id serial PRIMARY KEY,
+        user_id integer NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        token_hash text NOT NULL UNIQUE,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        expires_at timestamptz NOT NULL,
+        used_at timestamptz,
+        revoked_at timestamptz
+      );
+      CREATE INDEX invitations_user ON invitations (user_id)`,
+    },
   ],
 };

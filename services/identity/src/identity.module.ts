@@ -22,6 +22,9 @@ import { tenantResolver } from './tenants/tenant-context.ts';
 import { TenantService } from './tenants/tenant.service.ts';
 import { followClientDeletions } from './users/client-deleted.consumer.ts';
 import { UserService } from './users/user.service.ts';
+import { InvitationService } from './users/invitation.service.ts';
+import { InvitationStore } from './users/invitation.store.ts';
+import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import { UserStore } from './users/user.store.ts';
 import { createUsersRouter } from './users/users.router.ts';
 import { NotFound } from '@ledgerline/kit/errors.ts';
@@ -44,7 +47,7 @@ import { applyPolicyToProvider } from './mfa/realm-policy.ts';
 import { PasskeyService, relyingPartyOf } from './passkeys/passkey.service.ts';
 import { createPasskeysRouter } from './passkeys/passkeys.router.ts';
 
-/** Identity's durable jobs: the e-mails of sign-in codes. */
+/** Identity's durable jobs: the e-mails of sign-in codes and invitations. */
 const jobs = createJobQueue('identity');
 
 export const identityModule: ServiceModule = {
@@ -90,6 +93,13 @@ export const identityModule: ServiceModule = {
       db, companies, users, mfa, logins, jobs, throttle, publicBaseUrl: config.publicBaseUrl,
       requests: new LoginThrottle({ maxFailuresPerUser: config.emailCodeRequestsPerAddress, maxFailuresPerIp: config.loginMaxFailuresPerIp, windowSeconds: config.loginThrottleWindowSeconds }),
     });
+    const secondFactorRequired = (q: Queryable, role: string) => mfa.requiredForRole(q, role);
+    const invitations = new InvitationService({
+      db, companies, users, invitations: new InvitationStore(), provider, jobs, publicBaseUrl: config.publicBaseUrl, secondFactorRequired,
+      // E-mail sign-in is the built-in issuer's only (EmailSignInService): a Keycloak firm's invited Client users set a password.
+      clientEmailSignIn: async (q) => logins.ownsFactors && (await mfa.settings.get(q)).clientEmailSignIn,
+    });
+    const userService = new UserService(users, provider, secondFactorRequired, invitations);
     let scheduler: Scheduler | undefined;
     const tenants = new TenantService({ db, companies, provider, peers: deps.peers });
     const tenantOf = tenantResolver(db, companies);
@@ -112,7 +122,7 @@ export const identityModule: ServiceModule = {
         createAdminOverviewRouter({ api, db, companies, users, authenticated }),
         createRolesRouter({ api, roles, provider, authenticated, tenantOf, applyPolicy: (t) => applyPolicyToProvider({ provider, mfa, users }, t.company, t.db) }),
         createFirmMovesRouter({ api, companies, exports: firmExports, imports: firmImports, signingKey, readable: new FirmReadableCopy({ peers: deps.peers, systemToken, logger: deps.logger }), authenticated, tenantOf }),
-        createUsersRouter({ api, users, userService: new UserService(users, provider, (db, role) => mfa.requiredForRole(db, role)), authenticated, tenantOf }),
+        createUsersRouter({ api, users, roles, throttle, userService, invitations, authenticated, tenantOf }),
         createMfaRouter({ api, db, mfa, logins, emailSignIn, sessions, companies, users, provider, authenticated, tenantOf }),
         createPasskeysRouter({ api, db, mfa, passkeys, logins, companies, authenticated }),
       ],

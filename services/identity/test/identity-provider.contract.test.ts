@@ -94,10 +94,13 @@ describe.each(identityProviderTargets())('$kind identity provider', (target) => 
     expect(await provider.login(tenant, 'dario', 'dario-old-1')).toBeNull();
   });
 
-  it('needs a password to create a user', async () => {
+  it('creates an invited user without a password: nothing signs them in until their invitation sets one', async () => {
     const id = await harness.createUserRecord(tenant, 'erin', 'Erin Earl');
-    await expect(provider.upsertUser(tenant, { id, username: 'erin', fullName: 'Erin Earl', role: 'CPA' })).rejects.toThrow('password is required');
+    await provider.upsertUser(tenant, { id, username: 'erin', fullName: 'Erin Earl', role: 'CPA' });
     expect(await provider.login(tenant, 'erin', '')).toBeNull();
+    expect(await provider.login(tenant, 'erin', 'erin-pass-1')).toBeNull();
+    await provider.upsertUser(tenant, { id, username: 'erin', fullName: 'Erin Earl', role: 'CPA', password: 'erin-pass-1' });
+    expect(await signIn(tenant, 'erin', 'erin-pass-1')).toMatchObject({ sub: String(id), role: 'CPA' });
   });
 
   it('refuses a deleted user, and deleting an unknown one is harmless', async () => {

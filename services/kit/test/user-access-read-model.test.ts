@@ -75,6 +75,31 @@ describe.each(databaseTargets())('user access read model ($name)', (target) => {
     await eventually(async () => expect([...(await model.names(db.forSchema(acme.schemaName), [31, 32])).keys()]).toEqual([31]));
   });
 
+  it('knows where a user\'s e-mail goes: their address, else a username that is one; and the kinds they turned off', async () => {
+    const schema = db.forSchema(acme.schemaName);
+    const person = (id: number, extra: Record<string, unknown>, iso: string) => ({
+      ...newEvent(USER_UPSERTED, acme.shortName, { id, username: `user${id}`, fullName: `U ${id}`, roleId: 4, role: 'Client', clientIds: [1], reportTypeIds: null, ...extra }), ...at(iso),
+    });
+    await publish(person(41, { email: 'own@example.test' }, '2031-01-01T00:00:00Z'), person(42, { username: 'name@example.test' }, '2031-01-01T00:00:00Z'), person(43, {}, '2031-01-01T00:00:00Z'));
+    await eventually(async () => expect(await model.mailbox(schema, 43)).not.toBeNull());
+    expect(await model.mailbox(schema, 41)).toEqual({ to: 'own@example.test', optedOut: [] });
+    expect(await model.mailbox(schema, 42)).toEqual({ to: 'name@example.test', optedOut: [] });
+    expect(await model.mailbox(schema, 43)).toEqual({ to: null, optedOut: [] });
+    expect(await model.mailbox(db.forSchema(beta.schemaName), 41)).toBeNull();
+    // Turned off; a later event without the fields (an older publisher) keeps both.
+    await publish(person(41, { email: 'own@example.test', emailOptOuts: ['tasks'] }, '2031-01-02T00:00:00Z'));
+    await eventually(async () => expect((await model.mailbox(schema, 41))?.optedOut).toEqual(['tasks']));
+    await publish(person(41, {}, '2031-01-03T00:00:00Z'));
+    await eventually(async () => expect((await model.names(schema, [41])).get(41)?.username).toBe('user41'));
+    await settle();
+    expect(await model.mailbox(schema, 41)).toEqual({ to: 'own@example.test', optedOut: ['tasks'] });
+    // An address removed falls back to the username (not an address here: nowhere).
+    await publish(person(41, { email: null }, '2031-01-04T00:00:00Z'));
+    await eventually(async () => expect(await model.mailbox(schema, 41)).toEqual({ to: null, optedOut: ['tasks'] }));
+    await publish({ ...newEvent(USER_DELETED, acme.shortName, { id: 42 }), ...at('2031-01-05T00:00:00Z') });
+    await eventually(async () => expect(await model.mailbox(schema, 42)).toBeNull());
+  });
+
   it('isolates firms: the same user id in another firm is another user', async () => {
     await publish(upsert(beta.shortName, 7, 'Client', [1], null));
     await eventually(async () => expect(await lookup(beta, 7)).toEqual({ role: 'Client', clientIds: [1], reportTypeIds: [] }));

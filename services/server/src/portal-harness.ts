@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { startPortal, type RunningPortal } from './portal.ts';
 import { ephemeralServicePorts } from './portal-process.ts';
 import { createScratchDatabase } from '@ledgerline/kit/db/test-databases.ts';
+import type { Logger } from '@ledgerline/kit/logger.ts';
 
 /**
  * Test support shared by every service's API and browser tests: the real portal
@@ -87,12 +88,13 @@ export async function createSignedInUser(call: ApiCall, platformToken: string, t
  * broker namespace of its own: a test may count firms or expect an empty platform, and
  * its events never reach another suite's services, even on shared servers.
  */
-export async function startTestPortal(extra: Record<string, string> = {}): Promise<RunningPortal & { gatewayUrl: string; adminToken: string }> {
+/** `options.logger`: the portal's logger (a test reading the log mailer's lines passes one). */
+export async function startTestPortal(extra: Record<string, string> = {}, options: { logger?: Logger | undefined } = {}): Promise<RunningPortal & { gatewayUrl: string; adminToken: string }> {
   const serverUrl = process.env.POSTGRES_URL;
   const scratch = serverUrl ? await createScratchDatabase(serverUrl) : null;
   // Its own broker namespace too: services of parallel test portals share queue names.
   const env = portalTestEnv({ ...(scratch ? { POSTGRES_URL: scratch.url } : {}), BUS_NAMESPACE: `test-${randomBytes(4).toString('hex')}`, ...extra });
-  const portal = await startPortal({ env });
+  const portal = await startPortal({ env, ...(options.logger ? { logger: options.logger } : {}) });
   const stop = async () => {
     await portal.stop();
     await scratch?.drop();

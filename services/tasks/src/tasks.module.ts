@@ -68,7 +68,7 @@ export const tasksModule: ServiceModule = {
         follow: [
           (c) => userAccess.follow(c),
           (c) => directory.follow(c),
-          (c) => followNotificationRequests({ ...c, store: notifications, push, jobs, emailEnabled: mailer.delivers }),
+          (c) => followNotificationRequests({ ...c, store: notifications, push, jobs }),
         ],
         scheduler: { queue: jobs, handlers, pollMs: config.schedulerPollMs },
       }),

@@ -83,6 +83,7 @@ export class ComplianceReminders {
         actionUrl: '/compliance',
         metadata: { complianceItemId: item.id, kind: kind === DUE_SOON_JOB ? 'due_soon' : 'overdue' },
         email: true,
+        emailKind: 'compliance',
       })));
     };
   }

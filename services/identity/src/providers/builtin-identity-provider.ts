@@ -46,7 +46,7 @@ export class BuiltinIdentityProvider implements IdentityProvider {
       [user.id, user.username, user.fullName, user.role, passwordHash],
     );
     if (rowCount > 0) return;
-    if (passwordHash === null) throw new Error(`user ${user.id} has no credentials yet: a password is required`);
+    // No password yet (an invited user): the row holds none, and no password signs them in.
     await db.query(
       'INSERT INTO credentials (user_id, username, full_name, role, password_hash) VALUES ($1, $2, $3, $4, $5)',
       [user.id, user.username, user.fullName, user.role, passwordHash],
@@ -64,7 +64,7 @@ export class BuiltinIdentityProvider implements IdentityProvider {
 
   async login(tenant: string, username: string, password: string): Promise<string | null> {
     const db = await this.#tenantDb(tenant);
-    const { rows } = await db.query<{ user_id: number; username: string; full_name: string; role: string; password_hash: string }>(
+    const { rows } = await db.query<{ user_id: number; username: string; full_name: string; role: string; password_hash: string | null }>(
       'SELECT user_id, username, full_name, role, password_hash FROM credentials WHERE username = $1 AND NOT disabled',
       [username],
     );

@@ -10,7 +10,7 @@ export interface ProviderUser {
   fullName: string;
   /** Role name ('Admin', 'DTA', 'CPA', 'Client' or a custom role). */
   role: string;
-  /** Set on create and when it changes; omitted keeps the current password. */
+  /** Set on create and when it changes; omitted keeps the current password (on create: none, an invited user). */
   password?: string;
   /**
    * Whether the firm's policy asks this user for a second factor (Keycloak: the realm then

@@ -156,8 +156,8 @@ export class KeycloakIdentityProvider implements IdentityProvider {
       await this.#admin.call((a) => a.users.update({ realm, id }, representation));
       if (credential) await this.#admin.call((a) => a.users.resetPassword({ realm, id, credential }));
     } else {
-      if (!credential) throw new Error(`user ${user.id} has no credentials yet: a password is required`);
-      ({ id } = await this.#admin.call((a) => a.users.create({ realm, ...representation, credentials: [credential] })));
+      // Without a password (an invited user) the realm user has no credential: no direct grant succeeds until the invitation sets one.
+      ({ id } = await this.#admin.call((a) => a.users.create({ realm, ...representation, ...(credential ? { credentials: [credential] } : {}) })));
     }
     // A changed role ends the user's sessions: no refresh token carries the old grant on.
     // (Their access tokens still verify until they expire, but every service decides from

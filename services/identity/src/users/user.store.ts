@@ -1,7 +1,8 @@
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import { isUniqueViolation } from '@ledgerline/kit/db/sql-errors.ts';
 import { Conflict, Invalid, NotFound } from '@ledgerline/kit/errors.ts';
-import type { User, UserInput } from '@ledgerline/contracts/identity.contracts.ts';
+import type { User, UserInput, UserStatus } from '@ledgerline/contracts/identity.contracts.ts';
+import type { EmailKind } from '@ledgerline/contracts/notifications.contracts.ts';
 
 interface UserRow {
   id: number;
@@ -13,9 +14,17 @@ interface UserRow {
   report_type_ids: number[] | null;
   email: string | null;
   created_at: Date | string;
+  status: UserStatus;
+  invited_at: Date | string | null;
 }
 
+/** A user's status (contracts USER_STATUSES), from their activation and their live invitation. */
+const STATUS = `CASE WHEN u.activated_at IS NOT NULL THEN 'active'
+  WHEN EXISTS (SELECT 1 FROM invitations i WHERE i.user_id = u.id AND i.used_at IS NULL AND i.revoked_at IS NULL AND i.expires_at > now()) THEN 'invited'
+  ELSE 'disabled' END`;
+
 const SELECT = `SELECT u.id, u.username, u.full_name, u.role_id, r.name AS role_name, u.report_type_ids, u.email, u.created_at,
+  ${STATUS} AS status, CASE WHEN u.activated_at IS NULL THEN u.invited_at END AS invited_at,
   (SELECT array_agg(a.client_id ORDER BY a.position) FROM user_client_access a WHERE a.user_id = u.id) AS client_ids
   FROM users u JOIN roles r ON r.id = u.role_id`;
 
@@ -30,6 +39,8 @@ const toUser = (r: UserRow): User => ({
   reportTypeIds: r.report_type_ids?.length ? r.report_type_ids.map(Number) : null,
   email: r.email,
   createdAt: new Date(r.created_at).toISOString(),
+  status: r.status,
+  invitedAt: r.status === 'invited' && r.invited_at ? new Date(r.invited_at).toISOString() : null,
 });
 
 export const USER_NOT_FOUND = 'User not found';
@@ -71,8 +82,30 @@ export class UserStore {
     return rows[0] ? toUser(rows[0]) : null;
   }
 
+  /** A sign-in also activates a user who never set a password (a Client user signing in by an e-mailed code). */
   async recordLogin(db: Queryable, id: number): Promise<void> {
-    await db.query('UPDATE users SET last_login_at = now() WHERE id = $1', [id]);
+    await db.query('UPDATE users SET last_login_at = now(), activated_at = COALESCE(activated_at, now()) WHERE id = $1', [id]);
+  }
+
+  /** The user can sign in from now on (a password set, an invitation accepted). */
+  async activate(db: Queryable, id: number): Promise<void> {
+    await db.query('UPDATE users SET activated_at = COALESCE(activated_at, now()) WHERE id = $1', [id]);
+  }
+
+  async markInvited(db: Queryable, id: number, at: Date | null): Promise<void> {
+    await db.query('UPDATE users SET invited_at = $2 WHERE id = $1', [id, at]);
+  }
+
+  /** The kinds of e-mail the user turned off. */
+  async emailOptOuts(db: Queryable, id: number): Promise<EmailKind[]> {
+    const { rows } = await db.query<{ email_opt_outs: EmailKind[] }>('SELECT email_opt_outs FROM users WHERE id = $1', [id]);
+    if (!rows[0]) throw new NotFound(USER_NOT_FOUND);
+    return rows[0].email_opt_outs;
+  }
+
+  async setEmailOptOuts(db: Queryable, id: number, off: readonly EmailKind[]): Promise<void> {
+    const { rowCount } = await db.query('UPDATE users SET email_opt_outs = $2::text[] WHERE id = $1', [id, [...off]]);
+    if (!rowCount) throw new NotFound(USER_NOT_FOUND);
   }
 
   /** Users and those signed in within `days` days, for the administrator dashboard. */
@@ -83,19 +116,20 @@ export class UserStore {
     return rows[0] ?? { total: 0, active: 0 };
   }
 
-  async create(tx: Queryable, schemaName: string, input: Omit<UserInput, 'password'>): Promise<User> {
+  /** `active`: the user has a password to sign in with; otherwise they wait for an invitation. */
+  async create(tx: Queryable, schemaName: string, input: Omit<UserInput, 'password' | 'invite'>, active = true): Promise<User> {
     await this.#assertRole(tx, input.roleId);
     await claimUsername(tx, input.username, schemaName);
     const { rows } = await unique(tx.query<{ id: number }>(
-      'INSERT INTO users (username, full_name, role_id, report_type_ids, email) VALUES ($1, $2, $3, $4, $5) RETURNING id',
-      [input.username, input.fullName, input.roleId, input.reportTypeIds, input.email ?? null],
+      'INSERT INTO users (username, full_name, role_id, report_type_ids, email, activated_at) VALUES ($1, $2, $3, $4, $5, CASE WHEN $6 THEN now() END) RETURNING id',
+      [input.username, input.fullName, input.roleId, input.reportTypeIds, input.email ?? null, active],
     ));
     const id = rows[0]!.id;
     await this.#writeClientAccess(tx, id, input.clientIds);
     return this.get(tx, id);
   }
 
-  async update(tx: Queryable, schemaName: string, id: number, input: Omit<UserInput, 'password'>): Promise<{ before: User; after: User }> {
+  async update(tx: Queryable, schemaName: string, id: number, input: Omit<UserInput, 'password' | 'invite'>): Promise<{ before: User; after: User }> {
     const before = await this.get(tx, id);
     await this.#assertRole(tx, input.roleId);
     if (before.username !== input.username) {

@@ -5,6 +5,7 @@ import { eventTenant } from '../outbox/tenant-consumer.ts';
 import type { Logger } from '../logger.ts';
 import { consumeOnce } from '../outbox/inbox.ts';
 import { TtlCache } from '../async/ttl-cache.ts';
+import { mailAddressOf } from '../mail/mail-address.ts';
 import type { TenantRegistry } from '../tenancy/tenant-registry.ts';
 
 /** What identity publishes (services/identity/src/users/user.service.ts, roles.router.ts). */
@@ -14,7 +15,12 @@ export const ROLE_UPSERTED = 'role.upserted';
 /** Identity ended sign-in sessions (one, all of a user's, an Admin's reset): their tokens stop working. */
 export const SESSIONS_REVOKED = 'sessions.revoked';
 
-interface UserUpsertedPayload { id: number; username?: string; fullName?: string; roleId: number; role: string; clientIds: number[] | null; reportTypeIds: number[] | null }
+interface UserUpsertedPayload {
+  id: number; username?: string; fullName?: string; roleId: number; role: string; clientIds: number[] | null; reportTypeIds: number[] | null;
+  /** Absent in events older than e-mail to the person (issue 40): the row keeps what it has. */
+  email?: string | null;
+  emailOptOuts?: string[];
+}
 interface UserDeletedPayload { id: number }
 interface RoleUpsertedPayload { id: number; name: string }
 interface SessionsRevokedPayload { userId: number; sessionIds: string[] }
@@ -54,10 +60,20 @@ export interface UserAccessReadModel {
   rememberGranted(db: SchemaDb, userId: number, reportTypeIds: readonly number[]): Promise<void>;
   /** Whether identity announced this sign-in session revoked. */
   sessionRevoked(db: SchemaDb, sessionId: string): Promise<boolean>;
+  /**
+   * Where a live user's e-mail goes: their address, else their username when it is one (null:
+   * nowhere), and the kinds of e-mail they turned off; null for an unknown or deleted user.
+   */
+  mailbox(db: Queryable, userId: number): Promise<Mailbox | null>;
   /** Names of the live users among `ids` (DESIGN §7: names shown beside tasks, trackers, messages). */
   names(db: Queryable, ids: readonly number[]): Promise<Map<number, UserName>>;
   /** Table name, for joins; rows with `deleted` set are tombstones. */
   readonly table: string;
+}
+
+export interface Mailbox {
+  to: string | null;
+  optedOut: string[];
 }
 
 export interface UserName {
@@ -89,21 +105,30 @@ export function createUserAccessReadModel(service: string): UserAccessReadModel 
   const revokedTable = `${service}_revoked_sessions`;
   const revokedCache = new TtlCache<boolean>({ ttlMs: LOOKUP_CACHE_MS, maxEntries: LOOKUP_CACHE_MAX_ENTRIES });
 
-  const upsert = (tx: Queryable, userId: number, at: string, values: { roleId: number | null; role: string; clientIds: number[]; reportTypeIds: number[]; deleted: boolean; username?: string; fullName?: string }) =>
+  const upsert = (tx: Queryable, userId: number, at: string, values: {
+    roleId: number | null; role: string; clientIds: number[]; reportTypeIds: number[]; deleted: boolean; username?: string; fullName?: string;
+    email?: string | null; emailOptOuts?: string[];
+  }) =>
     tx.query(
-      `INSERT INTO ${table} (user_id, role_id, role, client_ids, report_type_ids, deleted, version, username, full_name)
-       VALUES ($1, $2, $3, $4::int[], $5::int[], $6, $7, $8, $9)
+      `INSERT INTO ${table} (user_id, role_id, role, client_ids, report_type_ids, deleted, version, username, full_name, email, email_opt_outs)
+       VALUES ($1, $2, $3, $4::int[], $5::int[], $6, $7, $8, $9, $10, COALESCE($12::text[], '{}'))
        ON CONFLICT (user_id) DO UPDATE SET role_id = EXCLUDED.role_id, role = EXCLUDED.role, client_ids = EXCLUDED.client_ids,
          report_type_ids = EXCLUDED.report_type_ids, deleted = EXCLUDED.deleted, version = EXCLUDED.version,
-         username = COALESCE(EXCLUDED.username, ${table}.username), full_name = COALESCE(EXCLUDED.full_name, ${table}.full_name)
+         username = COALESCE(EXCLUDED.username, ${table}.username), full_name = COALESCE(EXCLUDED.full_name, ${table}.full_name),
+         email = CASE WHEN $11 THEN EXCLUDED.email ELSE ${table}.email END,
+         email_opt_outs = COALESCE($12::text[], ${table}.email_opt_outs)
        WHERE ${table}.version <= EXCLUDED.version`,
-      [userId, values.roleId, values.role, values.clientIds, values.reportTypeIds, values.deleted, at, values.username ?? null, values.fullName ?? null],
+      [userId, values.roleId, values.role, values.clientIds, values.reportTypeIds, values.deleted, at, values.username ?? null, values.fullName ?? null,
+        values.email ?? null, values.email !== undefined, values.emailOptOuts ?? null],
     );
 
   const apply = async (tx: Queryable, event: EventEnvelope): Promise<void> => {
     if (event.type === USER_UPSERTED) {
       const p = event.payload as UserUpsertedPayload;
-      await upsert(tx, p.id, event.occurredAt, { roleId: p.roleId, role: p.role, clientIds: p.clientIds ?? [], reportTypeIds: p.reportTypeIds ?? [], deleted: false, username: p.username, fullName: p.fullName });
+      await upsert(tx, p.id, event.occurredAt, {
+        roleId: p.roleId, role: p.role, clientIds: p.clientIds ?? [], reportTypeIds: p.reportTypeIds ?? [], deleted: false, username: p.username, fullName: p.fullName,
+        ...('email' in p ? { email: p.email ?? null } : {}), ...(p.emailOptOuts ? { emailOptOuts: p.emailOptOuts } : {}),
+      });
     } else if (event.type === USER_DELETED) {
       await upsert(tx, (event.payload as UserDeletedPayload).id, event.occurredAt, { roleId: null, role: '', clientIds: [], reportTypeIds: [], deleted: true });
     } else if (event.type === SESSIONS_REVOKED) {
@@ -143,6 +168,10 @@ export function createUserAccessReadModel(service: string): UserAccessReadModel 
         // Kept until the tokens could have expired anyway; a revoked session never comes back.
         id: '003_revoked_sessions',
         sql: `CREATE TABLE ${revokedTable} (session_id text PRIMARY KEY, user_id integer NOT NULL, revoked_at timestamptz NOT NULL DEFAULT now())`,
+      }, {
+        // E-mail to the person (issue 40): their own address, and the kinds of e-mail they turned off.
+        id: '004_user_mailbox',
+        sql: `ALTER TABLE ${table} ADD COLUMN email text, ADD COLUMN email_opt_outs text[] NOT NULL DEFAULT '{}'`,
       }],
     },
 
@@ -169,6 +198,15 @@ export function createUserAccessReadModel(service: string): UserAccessReadModel 
       );
       for (const r of rows) out.set(r.user_id, { username: r.username ?? '', fullName: r.full_name || r.username || '' });
       return out;
+    },
+
+    async mailbox(db, userId) {
+      const { rows } = await db.query<{ email: string | null; username: string | null; email_opt_outs: string[] }>(
+        `SELECT email, username, email_opt_outs FROM ${table} WHERE user_id = $1 AND NOT deleted`, [userId],
+      );
+      const row = rows[0];
+      if (!row) return null;
+      return { to: mailAddressOf(row), optedOut: row.email_opt_outs ?? [] };
     },
 
     async lookup(db, userId) {

@@ -40,3 +40,22 @@ export function signInCodeMail(input: { to: string; firmName: string; code: stri
     footer: `You receive this because someone asked to sign in to ${possessive(input.firmName)} portal with this address.`,
   });
 }
+
+/** An invitation to a firm's portal (issue 40): a link to set a password, valid for `days` days, once. */
+export function invitationMail(input: { to: string; firmName: string; fullName: string; username: string; link: string; days: number; emailCodeSignIn: boolean }): Mail {
+  return firmMail({
+    to: input.to,
+    firmName: input.firmName,
+    subject: `${input.firmName} invites you to its portal`,
+    paragraphs: [
+      `Hello ${input.fullName},`,
+      `${input.firmName} has made you an account on its portal. Your username is ${input.username}.`,
+      input.emailCodeSignIn
+        ? 'Open the link to choose a password, or to sign in with a code e-mailed to this address instead.'
+        : 'Open the link to choose your password.',
+      `The link works once, within ${input.days} days. If you did not expect this, ignore this e-mail.`,
+    ],
+    link: { label: 'Set up your account', url: input.link },
+    footer: `You receive this because ${input.firmName} invited this address to its portal.`,
+  });
+}

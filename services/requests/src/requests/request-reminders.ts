@@ -90,7 +90,7 @@ export class RequestReminders {
   #clientNotices(request: { id: number; clientId: number; clientName: string }, users: readonly number[], title: string, message: string): NotificationRequest[] {
     return users.map((userId) => ({
       userId, title: title.slice(0, 200), message: message.slice(0, 2000), type: 'info' as const, category: 'reminder' as const,
-      clientId: request.clientId, clientName: request.clientName, actionUrl: `/requests/${request.id}`, email: true,
+      clientId: request.clientId, clientName: request.clientName, actionUrl: `/requests/${request.id}`, email: true, emailKind: 'requests',
     }));
   }
 
@@ -114,7 +114,7 @@ export class RequestReminders {
     await requestNotifications(tx, shortName, [{
       userId: request.assignedToId, title: `Documents overdue: ${request.title}`,
       message: `${request.clientName} has not sent everything for "${request.title}" (due ${request.dueDate}): ${request.progress.done} of ${request.progress.required} required items are in.`,
-      type: 'warning', category: 'deadline', clientId: request.clientId, clientName: request.clientName, actionUrl: `/requests/${request.id}`, email: true,
+      type: 'warning', category: 'deadline', clientId: request.clientId, clientName: request.clientName, actionUrl: `/requests/${request.id}`, email: true, emailKind: 'requests',
     }]);
   }
 

@@ -5,6 +5,7 @@ import type { JobQueue } from '@ledgerline/kit/scheduler/job-queue.ts';
 import {
   NOTIFICATION_REQUESTED, NOTIFICATION_REVISED, notificationRequestSchema, notificationRevisionSchema, type Notification,
 } from '@ledgerline/contracts/notifications.contracts.ts';
+import type { NotificationEmailPayload } from './notification-email.job.ts';
 import type { NotificationPush } from './notification-push.ts';
 import type { NotificationStore } from './notification.store.ts';
 
@@ -13,13 +14,13 @@ export const EMAIL_JOB = 'notification-email';
 
 /**
  * Stores every `notification.requested` of any service once (inbox and the event id), then
- * pushes it to the user's sockets after the commit. An email, when asked for and SMTP is
- * configured, becomes a scheduler job in the same transaction: it is sent even if this
+ * pushes it to the user's sockets after the commit. An email, when asked for, becomes a
+ * scheduler job (on every mailer: without SMTP_URL it is written to the log) in the same transaction: it is sent even if this
  * process stops right after, and retried if the SMTP server is down. A
  * `notification.revised` (same queue, so after the requests published before it) removes or
  * rewrites stored ones; their e-mail job, reading the notification when it runs, follows.
  */
-export function followNotificationRequests(deps: TenantConsumerDeps & { store: NotificationStore; push: NotificationPush; jobs: JobQueue; emailEnabled: boolean }): Promise<Subscription> {
+export function followNotificationRequests(deps: TenantConsumerDeps & { store: NotificationStore; push: NotificationPush; jobs: JobQueue }): Promise<Subscription> {
   return deps.bus.subscribe(CONSUMER, [NOTIFICATION_REQUESTED, NOTIFICATION_REVISED], async (event) => {
     const target = await eventTenant(deps, CONSUMER, event);
     if (!target) return;
@@ -43,8 +44,9 @@ export function followNotificationRequests(deps: TenantConsumerDeps & { store: N
     let created: Notification | null = null;
     await consumeOnce(target.db, CONSUMER, event, async (tx) => {
       created = await deps.store.insert(tx, event.id, parsed.data);
-      if (created && parsed.data.email && deps.emailEnabled) {
-        await deps.jobs.schedule(tx, { kind: EMAIL_JOB, key: `email:${created.id}`, runAt: new Date(), payload: { notificationId: created.id } });
+      if (created && parsed.data.email) {
+        const payload: NotificationEmailPayload = { notificationId: created.id, emailKind: parsed.data.emailKind ?? null };
+        await deps.jobs.schedule(tx, { kind: EMAIL_JOB, key: `email:${created.id}`, runAt: new Date(), payload });
       }
     });
     if (created) await deps.push.created(target.db, target.tenant.shortName, created);

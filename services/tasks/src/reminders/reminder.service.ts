@@ -78,7 +78,7 @@ export class ReminderService {
       await requestNotifications(tx, tenant.shortName, [{
         userId: r.user_id, title: r.title, message: r.message, type: r.type === 'error' ? 'error' : 'warning',
         category: r.kind === 'due_soon' ? 'reminder' : 'deadline', taskId: task.id, taskTitle: task.title, reminderId: r.id,
-        actionUrl: taskActionUrl(task.id), email: true,
+        actionUrl: taskActionUrl(task.id), email: true, emailKind: 'tasks',
       }]);
     };
   }
