@@ -3,7 +3,9 @@ import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import type { ServiceMigrations } from '@ledgerline/kit/db/migrations.ts';
 import type { ComplianceFrequency } from '@ledgerline/contracts/compliance.contracts.ts';
 import type { ClientJurisdiction } from '@ledgerline/contracts/directory.contracts.ts';
+import { nextBusinessDay } from './calendar/business-days.ts';
 import { complianceJobs } from './compliance-jobs.ts';
+import { PRESETS } from './presets/preset.catalog.ts';
 
 /** The job that announces items a migration relabelled (compliance-events.ts), so read models follow. */
 export const REPUBLISH_ITEMS_JOB = 'compliance-republish-items';
@@ -76,6 +78,46 @@ async function relabelCoveredPeriods(tx: Queryable): Promise<void> {
   );
   const batches = Array.from({ length: Math.ceil(changed.length / REPUBLISH_BATCH) }, (_, b) => changed.slice(b * REPUBLISH_BATCH, (b + 1) * REPUBLISH_BATCH));
   await complianceJobs.scheduleMany(tx, batches.map((batch) => ({ kind: REPUBLISH_ITEMS_JOB, runAt: new Date(), payload: { itemIds: batch.map((c) => c.id) } })));
+}
+
+/**
+ * Issue 39 for what was made before it: schedules applied from a calendar (notes begin with its
+ * name, the rule is an entry's, and the report type's name tells apart entries with the same
+ * rule) are linked to their entry; their items not yet filed are moved to the next business day
+ * where the calendar has the rule (statutory_due_date keeps the day they had), and announced again.
+ */
+async function linkEntriesAndMoveDueDates(tx: Queryable): Promise<void> {
+  const hasNames = (await tx.query<{ ok: boolean }>(`SELECT to_regclass('compliance_report_types') IS NOT NULL AS ok`)).rows[0]!.ok;
+  const { rows: schedules } = await tx.query<{
+    id: number; notes: string | null; frequency: string; due_day_of_month: number; due_months: string[]; period_lag_months: number; report_type_name: string | null;
+  }>(
+    `SELECT s.id, s.notes, s.frequency, s.due_day_of_month, s.due_months, s.period_lag_months,
+       ${hasNames ? '(SELECT rt.name FROM compliance_report_types rt WHERE rt.id = s.report_type_id)' : 'NULL::text'} AS report_type_name
+     FROM compliance_schedules s WHERE s.preset_id IS NULL`,
+  );
+  const changed: number[] = [];
+  for (const s of schedules) {
+    const preset = PRESETS.find((p) => s.notes?.startsWith(p.name));
+    if (!preset) continue;
+    const fits = preset.entries.filter((e) => e.frequency === s.frequency && e.dueDayOfMonth === s.due_day_of_month
+      && e.dueMonths.join(',') === s.due_months.join(',') && e.periodLagMonths === s.period_lag_months);
+    const entry = fits.length === 1 ? fits[0] : fits.find((e) => e.reportTypeName === s.report_type_name);
+    if (!entry) continue;
+    await tx.query('UPDATE compliance_schedules SET preset_id = $2, entry_id = $3 WHERE id = $1', [s.id, preset.id, entry.id]);
+    if (!preset.businessDays) continue;
+    const { rows: items } = await tx.query<{ id: number; statutory: string }>(
+      `SELECT id, statutory_due_date::text AS statutory FROM compliance_items WHERE schedule_id = $1 AND status <> 'filed'`, [s.id],
+    );
+    for (const item of items) {
+      const moved = nextBusinessDay(preset.businessDays, item.statutory);
+      if (moved.dueDate === item.statutory && !moved.holidayCalendar) continue;
+      await tx.query('UPDATE compliance_items SET due_date = $2, due_date_reason = $3, holiday_calendar = $4, updated_at = now() WHERE id = $1',
+        [item.id, moved.dueDate, moved.dueDateReason, moved.holidayCalendar]);
+      changed.push(item.id);
+    }
+  }
+  const batches = Array.from({ length: Math.ceil(changed.length / REPUBLISH_BATCH) }, (_, b) => changed.slice(b * REPUBLISH_BATCH, (b + 1) * REPUBLISH_BATCH));
+  await complianceJobs.scheduleMany(tx, batches.map((batch) => ({ kind: REPUBLISH_ITEMS_JOB, runAt: new Date(), payload: { itemIds: batch } })));
 }
 
 /**
@@ -154,5 +196,24 @@ export const complianceTenantMigrations: ServiceMigrations = {
       revision integer NOT NULL
     );
     CREATE INDEX compliance_document_requests_by_item ON compliance_document_requests (tracker_item_id, request_id DESC) WHERE status <> 'cancelled'`,
+  }, {
+    id: '004_statutory_due_dates',
+    // Issue 39: an item keeps the statute's day beside the day it is due after the
+    // next-business-day rule (old rows: the same day, until 005 recomputes those a rule moves),
+    // and why they differ; a schedule made from a calendar names its entry, whose rules
+    // (versions, fiscal years, extensions) generation follows.
+    sql: `ALTER TABLE compliance_items ADD COLUMN statutory_due_date date;
+    UPDATE compliance_items SET statutory_due_date = due_date;
+    ALTER TABLE compliance_items ALTER COLUMN statutory_due_date SET NOT NULL;
+    ALTER TABLE compliance_items ADD COLUMN due_date_reason text;
+    ALTER TABLE compliance_items ADD COLUMN holiday_calendar text;
+    ALTER TABLE compliance_schedules ADD COLUMN preset_id text;
+    ALTER TABLE compliance_schedules ADD COLUMN entry_id text;
+    ALTER TABLE compliance_schedules DROP CONSTRAINT IF EXISTS compliance_schedules_jurisdiction_check;
+    CREATE INDEX compliance_items_by_effective_due ON compliance_items ((CASE WHEN status = 'extended' AND extension_date IS NOT NULL THEN extension_date ELSE due_date END), id)`,
+  }, {
+    id: '005_link_calendar_entries',
+    sql: 'SELECT 1',
+    run: linkEntriesAndMoveDueDates,
   }],
 };

@@ -41,7 +41,7 @@ export const complianceModule: ServiceModule = {
     const items = new TrackerStore(userAccess, directory);
     const reminders = new ComplianceReminders({ jobs, items, users: userAccess });
     const scheduleService = new ScheduleService({ schedules, items, reminders, directory: new DirectoryLookup(directory, peer('directory')) });
-    const tracker = new TrackerService({ items, users: userAccess });
+    const tracker = new TrackerService({ items, users: userAccess, rules: scheduleService, reminders });
     const presets = new PresetService({
       schedules, scheduleService, reportTypes: new DirectoryReportTypes(peer('directory')), directory, users: userAccess, grants: new IdentityGrants(peer('identity')),
     });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CLIENT_JURISDICTIONS, ENTITY_TYPES, type ClientJurisdiction } from './directory.contracts.ts';
+import { CLIENT_JURISDICTIONS, CLIENT_REGISTRATIONS, ENTITY_TYPES, type ClientJurisdiction, type ClientRegistration } from './directory.contracts.ts';
 import { DB_INT_MAX, idSchema, intSchema, isoDateSchema, isoInstantSchema, textSchema } from './scalars.ts';
 
 /*
@@ -56,6 +56,10 @@ export const COMPLIANCE_MESSAGES = {
   grantToUserIds: 'grantToUserIds must be a list of user ids',
   grantee: 'Report types can only be granted to CPAs and custom-role users of this firm',
   covers: 'covers must be due or before',
+  extendedDueDate: 'extendedDueDate must be a date (YYYY-MM-DD)',
+  extendedBeforeDue: 'extendedDueDate must not be before the due date',
+  noExtensionRule: 'This item\'s schedule has no extension rule: give extendedDueDate',
+  extendFiled: 'A filed item cannot be extended',
 } as const;
 
 /** The two periods a schedule made by hand may cover: that of its due date, or the one before it. */
@@ -200,6 +204,17 @@ export const trackerUpdateSchema = z.object({
 });
 export type TrackerUpdate = z.output<typeof trackerUpdateSchema>;
 
+/**
+ * POST /compliance-tracker/{id}/extend (issue 39): marks the item extended with extendedDueDate,
+ * the one given, else the one its calendar entry's extension rule gives (Form 4868: 15 Oct;
+ * 7004: 1120-S and 1065 15 Sep, 1120 six months on, 1041 30 Sep), moved to the next business
+ * day where the jurisdiction moves due dates.
+ */
+export const trackerExtendSchema = z.object({
+  extendedDueDate: isoDateSchema('extendedDueDate', COMPLIANCE_MESSAGES.extendedDueDate).optional(),
+}).default({});
+export type TrackerExtend = z.output<typeof trackerExtendSchema>;
+
 /** Spec 001 §3 "Compliance schedule". dueMonths are month numbers as strings. */
 export interface ComplianceSchedule {
   id: number;
@@ -219,6 +234,9 @@ export interface ComplianceSchedule {
   covers: PeriodChoice | null;
   /** Whose years label its periods: the preset's country, else the client's jurisdiction when it was made. */
   jurisdiction: ClientJurisdiction;
+  /** The statutory calendar entry it was made from (its rules, versions and extension), null for one made by hand or edited since. */
+  presetId: Jurisdiction | null;
+  entryId: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -239,9 +257,19 @@ export interface ComplianceItem {
   period: string;
   periodStart: string;
   periodEnd: string;
+  /** The day the statute names (issue 39); equal to dueDate unless a weekend or holiday moved it. */
+  statutoryDueDate: string;
+  /** The day it is due: statutoryDueDate after the jurisdiction's next-business-day rule. */
   dueDate: string;
+  /** Why dueDate is not statutoryDueDate ('31 Jan 2027 is a Sunday', '25 Dec 2026 is Christmas Day'), else null. */
+  dueDateReason: string | null;
+  /** The holiday table the rule used ('US federal holidays and DC Emancipation Day (IRC §7503)'), null where dates do not move. */
+  holidayCalendar: string | null;
   status: TrackerStatus;
   filedDate: string | null;
+  /** The day an extension gives (set with status extended); overdue counts, reminders and the calendar use it then. */
+  extendedDueDate: string | null;
+  /** The spec's name of extendedDueDate, always equal to it. */
   extensionDate: string | null;
   remarks: string | null;
   assignedToId: number | null;
@@ -285,6 +313,18 @@ export interface GenerationResult {
   createdFiled: number;
   existing: number;
   items: ComplianceItem[];
+  /** The periods of the year not created, and why (before the start day, or the entry's rule not in force). */
+  leftOut: LeftOutItem[];
+}
+
+/** A period a generation or a calendar's application did not create (issue 39: the onboarding dialog lists them). */
+export interface LeftOutItem {
+  scheduleId?: number;
+  clientId: number;
+  reportTypeName: string;
+  period: string;
+  dueDate: string;
+  reason: string;
 }
 
 /** The reply of POST /compliance-schedules/generate/{year}: every active schedule within reach. */
@@ -295,21 +335,55 @@ export interface BulkGenerationResult {
   /** Of those, the periods before `from` made as filed (`earlier=filed`). */
   createdFiled: number;
   existing: number;
+  leftOut: LeftOutItem[];
 }
 
 // ---------------------------------------------------------------- statutory presets
 
-export const JURISDICTIONS = ['india', 'us', 'uk', 'australia'] as const;
+export const JURISDICTIONS = ['india', 'us', 'uk', 'australia', 'canada'] as const;
 export type Jurisdiction = (typeof JURISDICTIONS)[number];
 
 /**
- * Registrations an entry needs besides the entity type: a GST filer monthly or under India's
- * quarterly QRMP scheme, any GST registration, an employer, a VAT-registered business, a TDS deductor.
+ * Registrations an entry needs besides the entity type: the clients' registrations
+ * (directory.contracts CLIENT_REGISTRATIONS).
  */
-export const REGISTRATIONS = ['gst', 'gst_monthly', 'gst_qrmp', 'employer', 'vat', 'tds'] as const;
-export type Registration = (typeof REGISTRATIONS)[number];
-/** The alternative schemes a firm chooses per client: offered in the apply dialog, not chosen by default. */
+export const REGISTRATIONS = CLIENT_REGISTRATIONS;
+export type Registration = ClientRegistration;
+/** The alternative schemes a firm chooses per client: not chosen by default unless the client is registered for it. */
 export const OPT_IN_REGISTRATIONS: readonly Registration[] = ['gst_qrmp'];
+
+/** A month and day, "MM-DD". */
+const monthDay = z.string().regex(/^(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])$/);
+const entryDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+
+/**
+ * How an extension moves an entry's due date (Form 4868, 7004, issue 39): `months` after the
+ * statutory due date, on `dueDayOfMonth` (else the same day), then the business-day rule.
+ */
+export const extensionRuleSchema = z.object({
+  months: z.number().int().min(1).max(12),
+  dueDayOfMonth: z.number().int().min(1).max(31).optional(),
+  /** The form that asks for it ('Form 7004'). */
+  form: z.string().min(1),
+});
+export type ExtensionRule = z.output<typeof extensionRuleSchema>;
+
+/**
+ * What of an entry's rule a version changes (a law change is a new version, not a code change),
+ * and the periods it applies to: those starting from `validFrom` until `validUntil` (both
+ * inclusive, YYYY-MM-DD) and, when given, only for clients whose year ends on one of `yearEnds`.
+ */
+export const entryVersionSchema = z.object({
+  validFrom: entryDate.optional(),
+  validUntil: entryDate.optional(),
+  yearEnds: z.array(monthDay).optional(),
+  dueDayOfMonth: z.number().int().min(1).max(31).optional(),
+  dueMonths: z.array(z.string().regex(/^(?:[1-9]|1[0-2])$/)).optional(),
+  periodLagMonths: z.number().int().min(PERIOD_LAG_MONTHS.min).max(PERIOD_LAG_MONTHS.max).optional(),
+  extension: extensionRuleSchema.nullable().optional(),
+  source: z.string().min(1),
+});
+export type EntryVersion = z.output<typeof entryVersionSchema>;
 
 /** One statutory obligation, expressed in the schedule model (§3), with where it comes from. */
 export const presetEntrySchema = z.object({
@@ -326,8 +400,35 @@ export const presetEntrySchema = z.object({
   entityTypes: z.array(z.enum(ENTITY_TYPES)).default([]),
   registration: z.enum(REGISTRATIONS).optional(),
   source: z.string().min(1),
-  /** Where the real rule does not fit the model, what it is and which nearest rule is used. */
+  /** What the rule is, in words, where the fields do not say it all. */
   note: z.string().optional(),
+  /** The periods it applies to: starting from / until these days (YYYY-MM-DD, inclusive; Payday Super from 2026-07-01). */
+  validFrom: entryDate.optional(),
+  validUntil: entryDate.optional(),
+  /**
+   * Runs off the client's financial year (fiscalYearEnd): dueMonths and periodLagMonths are those
+   * of a year ending in `fiscalYearBase` (MM-DD) and move with the client's year end.
+   */
+  fiscalYearBase: monthDay.optional(),
+  /** Due this many days after the covered period ends (a T3: 90 days), instead of on the month rule's day (whose month keys the item). */
+  daysAfterPeriodEnd: z.number().int().min(1).max(366).optional(),
+  /** Due days that differ by due month ({ "4": 30 }: India's March TDS deposit is due 30 April). */
+  dueDayByMonth: z.record(z.string().regex(/^(?:[1-9]|1[0-2])$/), z.number().int().min(1).max(31)).optional(),
+  /** Due days that differ by the client's State (QRMP GSTR-3B: the 24th in category Y States); others keep dueDayOfMonth. */
+  dueDayByState: z.array(z.object({ states: z.array(z.string()), dueDayOfMonth: z.number().int().min(1).max(31), label: z.string() })).optional(),
+  /**
+   * Covered periods that are not the model's (US 1040-ES payment periods): per due month, the
+   * period's first and last day (MM-DD) and its year relative to the due date's.
+   */
+  periods: z.record(z.string().regex(/^(?:[1-9]|1[0-2])$/), z.object({ start: monthDay, end: monthDay, yearOffset: z.number().int().min(-1).max(0) })).optional(),
+  /** UK PAYE: each monthly item covers a tax month (6th to 5th) ending in the month before it is due. */
+  ukTaxMonths: z.boolean().optional(),
+  /** Listed but not chosen by default (an extension request is filed only when needed). */
+  optIn: z.boolean().optional(),
+  /** How an extension moves its due date (Forms 4868, 7004). */
+  extension: extensionRuleSchema.optional(),
+  /** Rule versions by period (a law change); a period no version covers uses the entry's own fields. */
+  versions: z.array(entryVersionSchema).optional(),
 });
 export type PresetEntry = z.output<typeof presetEntrySchema>;
 
@@ -339,17 +440,56 @@ export const presetSchema = z.object({
   country: z.enum(CLIENT_JURISDICTIONS),
   /** When the entries were last checked against their sources. */
   reviewedOn: isoDateSchema('reviewedOn'),
+  /**
+   * The next-business-day rule (IRC §7503, ATO, CRA): a due date on a weekend or one of these
+   * holidays moves to the next business day. null: dates do not move (the UK, India).
+   */
+  businessDays: z.object({
+    /** The country (date-holidays' code) whose public holidays count. */
+    country: z.string().min(2),
+    /**
+     * Further holidays that count, by name, from a subdivision's table or the country's own (DC's
+     * Emancipation Day for IRC §7503; Canada's federal days the national table leaves to the provinces).
+     */
+    include: z.array(z.object({
+      subdivision: z.string().optional(),
+      names: z.array(z.string().min(1)).min(1),
+      /** Observed on the Friday before when it falls on a Saturday, the Monday after on a Sunday (5 U.S.C. §6103(b); D.C. Code §1-612.02). */
+      weekendObserved: z.boolean().optional(),
+    })).default([]),
+    /** The table's name, shown on items. */
+    name: z.string().min(1),
+    source: z.string().min(1),
+  }).nullable(),
   entries: z.array(presetEntrySchema).min(1),
 });
 export type CompliancePreset = z.output<typeof presetSchema>;
 
+/** Whether a client's registrations include what an entry needs ('gst' is any GST filing; 'gst' alone files monthly). */
+export function hasRegistration(registrations: readonly Registration[], needed: Registration): boolean {
+  if (registrations.includes(needed)) return true;
+  if (needed === 'gst') return registrations.includes('gst_monthly') || registrations.includes('gst_qrmp');
+  if (needed === 'gst_monthly') return registrations.includes('gst') && !registrations.includes('gst_qrmp');
+  return false;
+}
+
 /**
- * Whether an entry is chosen for a client by default: its entity types include the client's (or
- * either is unsaid) and it is not an opt-in scheme.
+ * Whether an entry is chosen for a client by default (issue 39): its entity types include the
+ * client's (or either is unsaid); an opt-in entry (an extension request) never is; an entry that
+ * needs a registration is when the client has it, and when the client's registrations are not
+ * said (null or absent), for a business but never an individual, and never for an opt-in scheme.
  */
-export function entryFits(entry: Pick<PresetEntry, 'entityTypes' | 'registration'>, entityType: string | null): boolean {
-  if (entry.registration && OPT_IN_REGISTRATIONS.includes(entry.registration)) return false;
-  return !entityType || !entry.entityTypes.length || entry.entityTypes.includes(entityType as PresetEntry['entityTypes'][number]);
+export function entryFits(
+  entry: Pick<PresetEntry, 'entityTypes' | 'registration'> & { optIn?: boolean },
+  entityType: string | null,
+  registrations: readonly Registration[] | null = null,
+): boolean {
+  if (entry.optIn) return false;
+  if (entityType && entry.entityTypes.length && !entry.entityTypes.includes(entityType as PresetEntry['entityTypes'][number])) return false;
+  if (!entry.registration) return true;
+  if (registrations) return hasRegistration(registrations, entry.registration);
+  if (OPT_IN_REGISTRATIONS.includes(entry.registration)) return false;
+  return entityType !== 'individual';
 }
 
 export const presetApplySchema = z.object({
@@ -366,6 +506,11 @@ export const presetApplySchema = z.object({
   /** Who is granted the calendar's report types; absent: the CPAs and custom-role users who have any of the clients. */
   grantToUserIds: z.array(idSchema('userId', COMPLIANCE_MESSAGES.grantToUserIds), { error: COMPLIANCE_MESSAGES.grantToUserIds })
     .max(500).transform((v) => [...new Set(v)]).optional(),
+  /**
+   * Onboarding (issue 39): also generate the new schedules' items of this day's year and the
+   * next, every one due (or ending) on or after it, even when its period ended earlier.
+   */
+  from: isoDateSchema('from', COMPLIANCE_MESSAGES.from).optional(),
 });
 export type PresetApply = z.output<typeof presetApplySchema>;
 
@@ -378,6 +523,9 @@ export interface PresetApplyResult {
   skipped: { clientId: number; reportTypeId: number }[];
   /** The report types each user was given (those they lacked), so they see the new schedules' items. */
   grantedReportTypes: { userId: number; reportTypeIds: number[] }[];
+  /** With `from`: the items made, and the periods left out and why. */
+  createdItems: number;
+  leftOut: LeftOutItem[];
 }
 
 // ---------------------------------------------------------------- events
@@ -398,6 +546,8 @@ export const complianceScheduleEventSchema = z.object({
   isActive: z.boolean(),
   reminderDays: z.number().int(),
   periodLagMonths: z.number().int().optional(),
+  presetId: z.string().nullable().optional(),
+  entryId: z.string().nullable().optional(),
 });
 export type ComplianceScheduleEvent = z.infer<typeof complianceScheduleEventSchema>;
 
@@ -410,8 +560,13 @@ export const complianceItemEventSchema = z.object({
   periodStart: z.string(),
   periodEnd: z.string(),
   dueDate: z.string(),
+  /** Absent in events from before issue 39 (then dueDate). */
+  statutoryDueDate: z.string().optional(),
+  dueDateReason: z.string().nullable().optional(),
+  holidayCalendar: z.string().nullable().optional(),
   status: z.enum(TRACKER_STATUSES),
   filedDate: z.string().nullable(),
+  extendedDueDate: z.string().nullable().optional(),
   extensionDate: z.string().nullable(),
   assignedToId: z.number().int().nullable(),
   aiConfidence: z.number(),

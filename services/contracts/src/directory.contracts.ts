@@ -29,6 +29,59 @@ export const ENTITY_TYPE_LABELS: Record<EntityType, string> = {
   s_corp: 'S corporation', company: 'Company', llp: 'LLP', trust: 'Trust',
 };
 
+/**
+ * The day a client's financial year ends ("MM-DD") when the client has not said (issue 39):
+ * India's and Australia's statutory years end 31 March and 30 June, the others' 31 December.
+ */
+export const DEFAULT_FISCAL_YEAR_END: Record<ClientJurisdiction, string> = { US: '12-31', CA: '12-31', UK: '12-31', IN: '03-31', AU: '06-30' };
+export const defaultFiscalYearEnd = (jurisdiction: ClientJurisdiction): string => DEFAULT_FISCAL_YEAR_END[jurisdiction];
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+/** "MM-DD" of a real day (29 February is not a year end: a 52–53-week year is out of scope). */
+export const isMonthDay = (v: string): boolean => {
+  const m = /^(\d{2})-(\d{2})$/.exec(v);
+  return !!m && Number(m[1]) >= 1 && Number(m[1]) <= 12 && Number(m[2]) >= 1 && Number(m[2]) <= DAYS_IN_MONTH[Number(m[1]) - 1]!;
+};
+
+/**
+ * The subdivisions a client may be in (ISO 3166-2), by jurisdiction. The UK uses GB's four
+ * countries (England, Scotland, Wales, Northern Ireland): ISO names the kingdom GB, the portal UK.
+ */
+export const CLIENT_STATES: Record<ClientJurisdiction, readonly string[]> = {
+  US: ['AL', 'AK', 'AZ', 'AR', 'CA', 'CO', 'CT', 'DE', 'DC', 'FL', 'GA', 'HI', 'ID', 'IL', 'IN', 'IA', 'KS', 'KY', 'LA', 'ME', 'MD', 'MA', 'MI', 'MN',
+    'MS', 'MO', 'MT', 'NE', 'NV', 'NH', 'NJ', 'NM', 'NY', 'NC', 'ND', 'OH', 'OK', 'OR', 'PA', 'RI', 'SC', 'SD', 'TN', 'TX', 'UT', 'VT', 'VA', 'WA', 'WV',
+    'WI', 'WY', 'AS', 'GU', 'MP', 'PR', 'UM', 'VI'].map((c) => `US-${c}`),
+  IN: ['AN', 'AP', 'AR', 'AS', 'BR', 'CH', 'CG', 'DH', 'DL', 'GA', 'GJ', 'HR', 'HP', 'JK', 'JH', 'KA', 'KL', 'LA', 'LD', 'MP', 'MH', 'MN', 'ML', 'MZ',
+    'NL', 'OD', 'PY', 'PB', 'RJ', 'SK', 'TN', 'TS', 'TR', 'UP', 'UK', 'WB'].map((c) => `IN-${c}`),
+  CA: ['AB', 'BC', 'MB', 'NB', 'NL', 'NS', 'NT', 'NU', 'ON', 'PE', 'QC', 'SK', 'YT'].map((c) => `CA-${c}`),
+  AU: ['ACT', 'NSW', 'NT', 'QLD', 'SA', 'TAS', 'VIC', 'WA'].map((c) => `AU-${c}`),
+  UK: ['ENG', 'SCT', 'WLS', 'NIR'].map((c) => `GB-${c}`),
+};
+const ALL_CLIENT_STATES = Object.values(CLIENT_STATES).flat();
+/** The jurisdiction a state code belongs to ('GB-…' is the UK's). */
+export const jurisdictionOfState = (state: string): ClientJurisdiction | null =>
+  (Object.keys(CLIENT_STATES) as ClientJurisdiction[]).find((j) => CLIENT_STATES[j].includes(state)) ?? null;
+
+/**
+ * What a client is registered for, as the statutory calendars' entries need it (issue 39):
+ * India's GST (filing monthly, or quarterly under QRMP) and TDS; a UK VAT registration; an
+ * employer (payroll returns anywhere); a US payer of 1099 income; Australia's GST and PAYG
+ * instalments; Canada's GST/HST.
+ */
+export const CLIENT_REGISTRATIONS = ['gst', 'gst_monthly', 'gst_qrmp', 'tds', 'vat', 'employer', 'payer_1099', 'au_gst', 'payg_instalments', 'gst_hst'] as const;
+export type ClientRegistration = (typeof CLIENT_REGISTRATIONS)[number];
+export const CLIENT_REGISTRATION_LABELS: Record<ClientRegistration, string> = {
+  gst: 'GST (India)', gst_monthly: 'GST, monthly returns (India)', gst_qrmp: 'GST, quarterly QRMP (India)', tds: 'TDS deductor (India)',
+  vat: 'VAT (UK)', employer: 'Employer (payroll)', payer_1099: 'Pays 1099 income (US)', au_gst: 'GST (Australia)',
+  payg_instalments: 'PAYG instalments (Australia)', gst_hst: 'GST/HST (Canada)',
+};
+
+export const CLIENT_FIELD_MESSAGES = {
+  fiscalYearEnd: 'Fiscal year end must be a day of the year as MM-DD (e.g. 06-30)',
+  state: 'State must be an ISO 3166-2 code such as US-NY, IN-DL, CA-ON, AU-NSW or GB-ENG',
+  stateCountry: 'State must be in the client\'s jurisdiction',
+  registrations: `Registrations must be a list of ${CLIENT_REGISTRATIONS.join(', ')}`,
+} as const;
+
 export interface FormatPreset {
   pattern: string;
   example: string;
@@ -221,6 +274,20 @@ export function clientInputSchema(settings: ClientFieldSettingsInput | null) {
       /** null or empty: none said; absent: none on create, unchanged on update. */
       entityType: z.preprocess((v) => (v === '' ? null : v),
         z.enum(ENTITY_TYPES, { error: `Entity type must be one of ${ENTITY_TYPES.join(', ')}` }).nullish()),
+      /** "MM-DD"; null or empty: the jurisdiction's default (DEFAULT_FISCAL_YEAR_END); absent: that on create, unchanged on update. */
+      fiscalYearEnd: z.preprocess((v) => (v === '' ? null : v),
+        z.string({ error: CLIENT_FIELD_MESSAGES.fiscalYearEnd }).trim().refine(isMonthDay, CLIENT_FIELD_MESSAGES.fiscalYearEnd).nullish()),
+      /** ISO 3166-2 ("US-NY"); its country must be the client's jurisdiction. null or empty: none; absent: none on create, unchanged on update. */
+      state: z.preprocess((v) => (v === '' ? null : typeof v === 'string' ? v.trim().toUpperCase() : v),
+        z.string({ error: CLIENT_FIELD_MESSAGES.state }).refine((v) => ALL_CLIENT_STATES.includes(v), CLIENT_FIELD_MESSAGES.state).nullish()),
+      /** null: not said; a list (duplicates dropped, in CLIENT_REGISTRATIONS order); absent: null on create, unchanged on update. */
+      registrations: z.array(z.enum(CLIENT_REGISTRATIONS, { error: CLIENT_FIELD_MESSAGES.registrations }), { error: CLIENT_FIELD_MESSAGES.registrations })
+        .max(CLIENT_REGISTRATIONS.length * 2, CLIENT_FIELD_MESSAGES.registrations).nullish()
+        .transform((v) => (v ? CLIENT_REGISTRATIONS.filter((r) => v.includes(r)) : v)),
+    }).superRefine((c, ctx) => {
+      if (c.state && c.jurisdiction && jurisdictionOfState(c.state) !== c.jurisdiction) {
+        ctx.addIssue({ code: 'custom', path: ['state'], message: CLIENT_FIELD_MESSAGES.stateCountry });
+      }
     }),
   );
 }
@@ -242,6 +309,9 @@ export const clientPayloadSchema = z.looseObject({
   uploadDestination: z.unknown().optional().describe('server (default) or google_drive'),
   jurisdiction: z.unknown().optional().describe(`one of ${CLIENT_JURISDICTIONS.join(', ')}; default the firm's country`),
   entityType: z.unknown().optional().describe(`one of ${ENTITY_TYPES.join(', ')}, or none`),
+  fiscalYearEnd: z.unknown().optional().describe('MM-DD; default the jurisdiction\'s (IN 03-31, AU 06-30, else 12-31)'),
+  state: z.unknown().optional().describe('ISO 3166-2 code in the client\'s jurisdiction (US-NY, IN-DL, CA-ON, AU-NSW, GB-ENG), or none'),
+  registrations: z.unknown().optional().describe(`list of ${CLIENT_REGISTRATIONS.join(', ')}; null: not said`),
 });
 
 export interface Client {
@@ -263,6 +333,12 @@ export interface Client {
   jurisdiction: ClientJurisdiction;
   /** null: not said (every calendar entry fits). */
   entityType: EntityType | null;
+  /** "MM-DD": the day its financial year ends, the jurisdiction's default when not said. */
+  fiscalYearEnd: string;
+  /** ISO 3166-2 subdivision ("US-NY", "IN-DL", "GB-ENG"), or null. */
+  state: string | null;
+  /** null: not said (calendar entries needing one are pre-selected for businesses only). */
+  registrations: ClientRegistration[] | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -374,7 +450,7 @@ export const REPORT_TYPE_UPSERTED = 'report-type.upserted';
 export const REPORT_TYPE_DELETED = 'report-type.deleted';
 
 /** `client.upserted` payload (other services keep client names in read models). */
-export type ClientEvent = Pick<Client, 'id' | 'name' | 'uploadDestination' | 'googleDriveConfigured' | 'jurisdiction' | 'entityType'>;
+export type ClientEvent = Pick<Client, 'id' | 'name' | 'uploadDestination' | 'googleDriveConfigured' | 'jurisdiction' | 'entityType' | 'fiscalYearEnd' | 'state' | 'registrations'>;
 /** `client.deleted` payload: services drop that client's data and access entries. */
 export interface ClientDeletedEvent { id: number; name: string }
 /** `report-type.upserted` / `report-type.deleted` payloads. */

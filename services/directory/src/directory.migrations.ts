@@ -89,5 +89,14 @@ export const directoryTenantMigrations: ServiceMigrations = {
       ALTER TABLE clients ADD COLUMN entity_type text
         CHECK (entity_type IN ('individual', 'sole_proprietor', 'partnership', 'c_corp', 's_corp', 'company', 'llp', 'trust'))`,
     },
+    {
+      id: '004_client_fiscal_year_state_registrations',
+      sql: `-- What the statutory calendars need of a client (issue 39): the day its financial year ends
+      -- (null: the jurisdiction's default, answered on read), its State (ISO 3166-2) and its
+      -- registrations (null: not said).
+      ALTER TABLE clients ADD COLUMN fiscal_year_end text CHECK (fiscal_year_end ~ '^[01][0-9]-[0-3][0-9]$');
+      ALTER TABLE clients ADD COLUMN state text;
+      ALTER TABLE clients ADD COLUMN registrations text[]`,
+    },
   ],
 };

@@ -4,7 +4,7 @@ import type { DirectoryReadModel } from '@ledgerline/kit/directory/directory-rea
 import { Forbidden, Invalid, NotFound } from '@ledgerline/kit/errors.ts';
 import type { TenantRequest } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import {
-  COMPLIANCE_MESSAGES, entryFits, type CompliancePreset, type PresetApply, type PresetApplyResult, type PresetEntry, type ScheduleInput,
+  COMPLIANCE_MESSAGES, entryFits, type CompliancePreset, type PresetApply, type PresetApplyResult, type PresetEntry, type Registration, type ScheduleInput,
 } from '@ledgerline/contracts/compliance.contracts.ts';
 import type { ClientJurisdiction } from '@ledgerline/contracts/directory.contracts.ts';
 import type { ScheduleService } from '../schedules/schedule.service.ts';
@@ -58,7 +58,7 @@ export class PresetService {
     for (const clientId of clientIds) {
       await this.#scheduleService.checkClient(t, clientId);
       const client = await this.#directory.client(t.db, clientId);
-      chosen.set(clientId, entriesFor(preset, request.entryIds, clientId, client?.entityType ?? null));
+      chosen.set(clientId, entriesFor(preset, request.entryIds, clientId, client?.entityType ?? null, client?.registrations ?? null));
     }
 
     const createdReportTypes: PresetApplyResult['createdReportTypes'] = [];
@@ -73,12 +73,12 @@ export class PresetService {
 
     const grantedReportTypes = await this.#grant(t, chosen, typeIds, request.grantToUserIds);
 
-    const inputs: (ScheduleInput & { jurisdiction: ClientJurisdiction; periodLagMonths: number })[] = [...chosen].flatMap(([clientId, entries]) => entries.map((entry) => ({
+    const inputs: (ScheduleInput & { jurisdiction: ClientJurisdiction; periodLagMonths: number; presetId: string; entryId: string })[] = [...chosen].flatMap(([clientId, entries]) => entries.map((entry) => ({
       clientId, reportTypeId: typeIds.get(entry.id)!, frequency: entry.frequency, dueDayOfMonth: entry.dueDayOfMonth, dueMonths: entry.dueMonths,
       reminderDays: entry.reminderDays, notes: entry.note ? `${preset.name}: ${entry.note}` : preset.name,
-      periodLagMonths: entry.periodLagMonths, jurisdiction: preset.country,
+      periodLagMonths: entry.periodLagMonths, jurisdiction: preset.country, presetId: preset.id, entryId: entry.id,
     })));
-    return t.db.transaction(async (tx) => {
+    const result = await t.db.transaction(async (tx) => {
       const existing = await this.#schedules.existingPairs(tx, clientIds);
       const skipped: PresetApplyResult['skipped'] = [];
       const ids: number[] = [];
@@ -90,8 +90,11 @@ export class PresetService {
       }
       const createdSchedules = await this.#schedules.byIds(tx, ids);
       await publishSchedules(tx, t.shortName, createdSchedules);
-      return { presetId: preset.id, createdReportTypes, createdSchedules, skipped, grantedReportTypes };
+      return { presetId: preset.id, createdReportTypes, createdSchedules, skipped, grantedReportTypes, createdItems: 0, leftOut: [] as PresetApplyResult['leftOut'] };
     });
+    if (!request.from || !result.createdSchedules.length) return result;
+    const { created, leftOut } = await this.#scheduleService.generateFrom(t, result.createdSchedules, request.from);
+    return { ...result, createdItems: created, leftOut };
   }
 
   /**
@@ -130,10 +133,13 @@ export class PresetService {
   }
 }
 
-/** The entries for one client: those named (a list for every client, or the client's own list), else those that fit its entity type. */
-function entriesFor(preset: CompliancePreset, entryIds: PresetApply['entryIds'], clientId: number, entityType: string | null): PresetEntry[] {
+/**
+ * The entries for one client: those named (a list for every client, or the client's own list),
+ * else those that fit its entity type and registrations (entryFits).
+ */
+function entriesFor(preset: CompliancePreset, entryIds: PresetApply['entryIds'], clientId: number, entityType: string | null, registrations: readonly Registration[] | null): PresetEntry[] {
   const named = Array.isArray(entryIds) ? entryIds : entryIds?.[String(clientId)];
-  if (!named) return preset.entries.filter((e) => entryFits(e, entityType));
+  if (!named) return preset.entries.filter((e) => entryFits(e, entityType, registrations));
   const unknown = named.filter((id) => !preset.entries.some((e) => e.id === id));
   if (unknown.length) throw new Invalid(`${COMPLIANCE_MESSAGES.entryIds}: ${unknown.join(', ')}`);
   return preset.entries.filter((e) => named.includes(e.id));

@@ -47,6 +47,15 @@ export class ComplianceReminders {
     ]));
   }
 
+  /**
+   * An item extended (issue 39): its notices are said again for the extended day (the stamps
+   * cleared, the jobs moved, same keys).
+   */
+  async rearm(tx: Queryable, item: { id: number; scheduleId: number; dueDate: string }, reminderDays: number, now = Date.now()): Promise<void> {
+    await tx.query('UPDATE compliance_items SET reminded_at = NULL, overdue_notified_at = NULL WHERE id = $1', [item.id]);
+    await this.arm(tx, [item], () => reminderDays, now);
+  }
+
   handlers(): Record<Kind, JobHandler> {
     return { [DUE_SOON_JOB]: this.#handler(DUE_SOON_JOB), [OVERDUE_JOB]: this.#handler(OVERDUE_JOB) };
   }
@@ -55,15 +64,18 @@ export class ComplianceReminders {
     return async (tx, job, tenant) => {
       const { itemId } = job.payload as { itemId: number };
       const item = (await this.#items.byIds(tx, [itemId]))[0];
-      // Removed with its client, filed meanwhile, or (overdue) no longer pending: nothing to say.
-      if (!item || item.status === 'filed' || (kind === OVERDUE_JOB && item.status !== 'pending')) return;
+      // Removed with its client, filed meanwhile, or (overdue) neither pending nor extended: nothing to say.
+      if (!item || item.status === 'filed' || (kind === OVERDUE_JOB && item.status !== 'pending' && item.status !== 'extended')) return;
+      // The day it is due in effect: an extension moved it (and re-armed the notices for that day).
+      const due = item.status === 'extended' && item.extendedDueDate ? item.extendedDueDate : item.dueDate;
+      if (kind === OVERDUE_JOB && job.runAt && new Date(job.runAt).getTime() < startOfDay(due) + DAY_MS) return;
       if (!await this.#items.markNotified(tx, item.id, kind === DUE_SOON_JOB ? 'reminded_at' : 'overdue_notified_at')) return;
       const recipients = item.assignedToId ? [item.assignedToId] : await this.#admins(tx);
       const what = `${item.reportTypeName} (${item.period}) for ${item.clientName}`;
       await requestNotifications(tx, tenant.shortName, recipients.map((userId) => ({
         userId,
         title: kind === DUE_SOON_JOB ? `Compliance due soon: ${item.reportTypeName}` : `Compliance overdue: ${item.reportTypeName}`,
-        message: kind === DUE_SOON_JOB ? `${what} is due ${item.dueDate}.` : `${what} was due ${item.dueDate} and is not filed.`,
+        message: kind === DUE_SOON_JOB ? `${what} is due ${due}.` : `${what} was due ${due} and is not filed.`,
         type: kind === DUE_SOON_JOB ? 'warning' as const : 'error' as const,
         category: 'compliance' as const,
         clientId: item.clientId,

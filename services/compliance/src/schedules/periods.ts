@@ -11,7 +11,12 @@ export interface Period {
   /** The covered period's first and last day. */
   start: string;
   end: string;
+  /** The day it is due, after the next-business-day rule where the jurisdiction has one. */
   dueDate: string;
+  /** The statute's day (absent: dueDate), and why they differ. */
+  statutoryDueDate?: string;
+  dueDateReason?: string | null;
+  holidayCalendar?: string | null;
 }
 
 /** What of a schedule decides its periods. */

@@ -23,7 +23,7 @@ export class ScheduleStore {
     this.#select = `SELECT s.id, s.client_id AS "clientId", COALESCE(c.name, '') AS "clientName", s.report_type_id AS "reportTypeId",
         COALESCE(rt.name, '') AS "reportTypeName", s.frequency, s.due_day_of_month AS "dueDayOfMonth", s.due_months AS "dueMonths",
         s.is_active AS "isActive", s.reminder_days AS "reminderDays", s.notes, s.period_lag_months AS "periodLagMonths",
-        s.jurisdiction, s.created_at AS "createdAt", s.updated_at AS "updatedAt"
+        s.jurisdiction, s.preset_id AS "presetId", s.entry_id AS "entryId", s.created_at AS "createdAt", s.updated_at AS "updatedAt"
       FROM compliance_schedules s
       LEFT JOIN ${directory.tables.clients} c ON c.id = s.client_id
       LEFT JOIN ${directory.tables.reportTypes} rt ON rt.id = s.report_type_id`;
@@ -49,21 +49,26 @@ export class ScheduleStore {
     return rows.map(toSchedule);
   }
 
-  /** `jurisdiction`: whose years label the periods (the calendar's country, else the client's). */
-  async insert(tx: Queryable, input: ScheduleInput & { jurisdiction: ClientJurisdiction; periodLagMonths: number }): Promise<number> {
+  /** `jurisdiction`: whose years label the periods (the calendar's country, else the client's); `presetId`/`entryId`: the calendar entry it follows. */
+  async insert(tx: Queryable, input: ScheduleInput & { jurisdiction: ClientJurisdiction; periodLagMonths: number; presetId?: string; entryId?: string }): Promise<number> {
     const { rows } = await tx.query<{ id: number }>(
-      `INSERT INTO compliance_schedules (client_id, report_type_id, frequency, due_day_of_month, due_months, reminder_days, notes, period_lag_months, jurisdiction)
-       VALUES ($1, $2, $3, $4, $5::text[], $6, $7, $8, $9) RETURNING id`,
-      [input.clientId, input.reportTypeId, input.frequency, input.dueDayOfMonth, input.dueMonths, input.reminderDays, input.notes, input.periodLagMonths, input.jurisdiction],
+      `INSERT INTO compliance_schedules (client_id, report_type_id, frequency, due_day_of_month, due_months, reminder_days, notes, period_lag_months, jurisdiction,
+         preset_id, entry_id)
+       VALUES ($1, $2, $3, $4, $5::text[], $6, $7, $8, $9, $10, $11) RETURNING id`,
+      [input.clientId, input.reportTypeId, input.frequency, input.dueDayOfMonth, input.dueMonths, input.reminderDays, input.notes, input.periodLagMonths, input.jurisdiction,
+        input.presetId ?? null, input.entryId ?? null],
     );
     return rows[0]!.id;
   }
 
-  async update(tx: Queryable, id: number, input: ScheduleUpdate & { isActive: boolean; jurisdiction: ClientJurisdiction; periodLagMonths: number }): Promise<void> {
+  /** `keepEntry`: it still follows its calendar entry (its rule was not changed by hand). */
+  async update(tx: Queryable, id: number, input: ScheduleUpdate & { isActive: boolean; jurisdiction: ClientJurisdiction; periodLagMonths: number; keepEntry: boolean }): Promise<void> {
     await tx.query(
       `UPDATE compliance_schedules SET client_id = $2, report_type_id = $3, frequency = $4, due_day_of_month = $5, due_months = $6::text[],
-         reminder_days = $7, notes = $8, period_lag_months = $9, is_active = $10, jurisdiction = $11, updated_at = now() WHERE id = $1`,
-      [id, input.clientId, input.reportTypeId, input.frequency, input.dueDayOfMonth, input.dueMonths, input.reminderDays, input.notes, input.periodLagMonths, input.isActive, input.jurisdiction],
+         reminder_days = $7, notes = $8, period_lag_months = $9, is_active = $10, jurisdiction = $11,
+         preset_id = CASE WHEN $12 THEN preset_id END, entry_id = CASE WHEN $12 THEN entry_id END, updated_at = now() WHERE id = $1`,
+      [id, input.clientId, input.reportTypeId, input.frequency, input.dueDayOfMonth, input.dueMonths, input.reminderDays, input.notes, input.periodLagMonths, input.isActive,
+        input.jurisdiction, input.keepEntry],
     );
   }
 

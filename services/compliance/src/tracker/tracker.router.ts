@@ -5,7 +5,7 @@ import type { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
 import { authenticate } from '@ledgerline/kit/http/authenticate.ts';
 import { parsePathId } from '@ledgerline/kit/http/path-id.ts';
 import type { ServiceTenants } from '@ledgerline/kit/tenancy/tenant-requests.ts';
-import { COMPLIANCE_MESSAGES, trackerClientQuerySchema, trackerListQuerySchema, trackerUpdateSchema } from '@ledgerline/contracts/compliance.contracts.ts';
+import { COMPLIANCE_MESSAGES, trackerClientQuerySchema, trackerExtendSchema, trackerListQuerySchema, trackerUpdateSchema } from '@ledgerline/contracts/compliance.contracts.ts';
 import { readReach, staffReach } from '../access-rules.ts';
 import type { TrackerService } from './tracker.service.ts';
 import type { ItemList, TrackerStore } from './tracker.store.ts';
@@ -51,6 +51,16 @@ export function createTrackerRouter(deps: { api: ApiRegistry; items: TrackerStor
     const t = await tenants.ofRequest(res);
     staffReach(t);
     return service.update(t, parsePathId(params.id, COMPLIANCE_MESSAGES.itemNotFound), body);
+  });
+
+  api.route(router, {
+    method: 'post', path: '/api/compliance-tracker/:id/extend',
+    summary: 'Mark an item extended: to extendedDueDate when given, else the day its calendar entry\'s extension rule gives (Form 4868, 7004), moved to a business day',
+    body: trackerExtendSchema, before,
+  }, async ({ res, params, body }) => {
+    const t = await tenants.ofRequest(res);
+    staffReach(t);
+    return service.extend(t, parsePathId(params.id, COMPLIANCE_MESSAGES.itemNotFound), body);
   });
   return router;
 }

@@ -30,10 +30,15 @@ const COLUMNS: Record<keyof ItemFields, string> = {
   aiConfidence: 'ai_confidence', autoDetected: 'auto_detected', sourceFileId: 'source_file_id',
 };
 
-/** Overdue in the list sense (§4): due date passed (before today, UTC) and still pending. */
-const OVERDUE = `i.status = 'pending' AND i.due_date < current_date`;
-const UPCOMING = `i.status <> 'filed' AND i.due_date >= current_date AND i.due_date <= current_date + ${COMPLIANCE_UPCOMING_DAYS}`;
-const ORDER = 'ORDER BY i.due_date, i.id';
+/**
+ * The day an item is due in effect (issue 39): its extended due date once extended, else its due
+ * date (already moved to a business day). Lists, counts, reminders and the calendar use it.
+ */
+export const EFFECTIVE_DUE = `(CASE WHEN i.status = 'extended' AND i.extension_date IS NOT NULL THEN i.extension_date ELSE i.due_date END)`;
+/** Overdue in the list sense (§4): due date passed (before today, UTC) and still pending, or extended and past the extended day. */
+const OVERDUE = `i.status IN ('pending', 'extended') AND ${EFFECTIVE_DUE} < current_date`;
+const UPCOMING = `i.status <> 'filed' AND ${EFFECTIVE_DUE} >= current_date AND ${EFFECTIVE_DUE} <= current_date + ${COMPLIANCE_UPCOMING_DAYS}`;
+const ORDER = `ORDER BY ${EFFECTIVE_DUE}, i.id`;
 
 /** A list as PostgreSQL wrote it, and how many items match in all when a page was asked for. */
 export interface ItemList {
@@ -46,8 +51,8 @@ export interface ItemList {
 }
 /** A page's X-Total-Count counts at most this far (then X-Total-Count-Capped: true). */
 const TRACKER_COUNT_CAP = 10_000;
-/** Overdue in the calendar's sense (§4): due date passed and neither filed nor extended. */
-const CALENDAR_OVERDUE = `i.due_date < current_date AND i.status NOT IN ('filed', 'extended')`;
+/** Overdue in the calendar's sense (§4): the effective due day passed and not filed (nor delayed past it with an extension). */
+const CALENDAR_OVERDUE = `${EFFECTIVE_DUE} < current_date AND i.status <> 'filed'`;
 
 /** A timestamp as the API writes it (JavaScript's toISOString: UTC, milliseconds, 'Z'). */
 const isoInstant = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -66,8 +71,9 @@ export class TrackerStore {
   constructor(users: UserAccessReadModel, directory: DirectoryReadModel) {
     this.#select = `SELECT i.id, i.schedule_id AS "scheduleId", i.client_id AS "clientId", COALESCE(c.name, '') AS "clientName",
         i.report_type_id AS "reportTypeId", COALESCE(rt.name, '') AS "reportTypeName", i.period, i.period_start::text AS "periodStart",
-        i.period_end::text AS "periodEnd", i.due_date::text AS "dueDate", i.status, ${isoInstant('i.filed_date')} AS "filedDate",
-        i.extension_date::text AS "extensionDate",
+        i.period_end::text AS "periodEnd", i.statutory_due_date::text AS "statutoryDueDate", i.due_date::text AS "dueDate",
+        i.due_date_reason AS "dueDateReason", i.holiday_calendar AS "holidayCalendar", i.status, ${isoInstant('i.filed_date')} AS "filedDate",
+        i.extension_date::text AS "extendedDueDate", i.extension_date::text AS "extensionDate",
         i.remarks, i.assigned_to_id AS "assignedToId", NULLIF(COALESCE(NULLIF(u.full_name, ''), u.username), '') AS "assignedToName",
         i.ai_confidence::float8 AS "aiConfidence", i.auto_detected AS "autoDetected", i.source_file_id AS "sourceFileId",
         ${isoInstant('i.created_at')} AS "createdAt", ${isoInstant('i.updated_at')} AS "updatedAt",
@@ -101,7 +107,7 @@ export class TrackerStore {
       ? `${this.#select} WHERE ${condition} ${ORDER} ${limit}`
       : `${this.#select} WHERE i.id = ANY(ARRAY(SELECT i.id FROM compliance_items i WHERE ${condition} ${ORDER} ${limit}))`;
     const { rows } = await db.query<{ items: string; total: number | null }>(
-      `SELECT COALESCE(json_agg(x ORDER BY x."dueDate", x.id), '[]')::text AS items, ${total} AS total FROM (${picked}) x`, p.values,
+      `SELECT COALESCE(json_agg(x ORDER BY COALESCE(CASE WHEN x.status = 'extended' THEN x."extendedDueDate" END, x."dueDate"), x.id), '[]')::text AS items, ${total} AS total FROM (${picked}) x`, p.values,
     );
     const counted = rows[0]!.total;
     return { json: rows[0]!.items, total: counted === null ? null : Math.min(counted, TRACKER_COUNT_CAP), capped: counted !== null && counted > TRACKER_COUNT_CAP };
@@ -125,7 +131,7 @@ export class TrackerStore {
     const where = [reachable(reach, p, 'i')];
     if (q.clientId !== undefined) where.push(`i.client_id = ${p.add(q.clientId)}`);
     if (q.status) where.push(`i.status = ${p.add(q.status)}`);
-    if (q.startDate && q.endDate) where.push(`i.due_date BETWEEN ${p.add(q.startDate.slice(0, 10))}::date AND ${p.add(q.endDate.slice(0, 10))}::date`);
+    if (q.startDate && q.endDate) where.push(`${EFFECTIVE_DUE} BETWEEN ${p.add(q.startDate.slice(0, 10))}::date AND ${p.add(q.endDate.slice(0, 10))}::date`);
     if (q.perDay === undefined) return this.#queryJson(db, p, where, q);
     return this.#calendar(db, p, where, q.perDay);
   }
@@ -135,7 +141,7 @@ export class TrackerStore {
     // One pass over the range's rows (narrow: id, day, status) serves both the counts and the pick.
     const { rows } = await db.query<{ items: string; days: string }>(
       `WITH in_range AS MATERIALIZED (
-         SELECT i.id, i.due_date, ${CALENDAR_OVERDUE} AS overdue, row_number() OVER (PARTITION BY i.due_date ORDER BY i.id) AS n
+         SELECT i.id, ${EFFECTIVE_DUE} AS due_date, ${CALENDAR_OVERDUE} AS overdue, row_number() OVER (PARTITION BY ${EFFECTIVE_DUE} ORDER BY i.id) AS n
          FROM compliance_items i WHERE ${where.join(' AND ')}
        )
        SELECT COALESCE((SELECT json_agg(x ORDER BY x."dueDate", x.id) FROM (
@@ -184,20 +190,24 @@ export class TrackerStore {
     const status = options.filedBefore ? 'filed' : 'pending';
     const remarks = options.filedBefore ? `Filed before ${options.filedBefore}, when the firm took the work over` : null;
     const { rows } = await tx.query<{ id: number; schedule_id: number; period_key: string }>(
-      `INSERT INTO compliance_items (schedule_id, client_id, report_type_id, period_key, period, period_start, period_end, due_date, status, remarks)
-       SELECT p.schedule_id, p.client_id, p.report_type_id, p.key, p.label, p.start::date, p.end_day::date, p.due::date, $2, $3
-       FROM jsonb_to_recordset($1::jsonb) AS p(schedule_id int, client_id int, report_type_id int, key text, label text, start text, end_day text, due text)
+      `INSERT INTO compliance_items (schedule_id, client_id, report_type_id, period_key, period, period_start, period_end, statutory_due_date, due_date,
+         due_date_reason, holiday_calendar, status, remarks)
+       SELECT p.schedule_id, p.client_id, p.report_type_id, p.key, p.label, p.start::date, p.end_day::date, p.statutory::date, p.due::date, p.reason, p.calendar, $2, $3
+       FROM jsonb_to_recordset($1::jsonb) AS p(schedule_id int, client_id int, report_type_id int, key text, label text, start text, end_day text, statutory text,
+         due text, reason text, calendar text)
        ON CONFLICT (schedule_id, period_key) DO NOTHING RETURNING id, schedule_id, period_key`,
       [JSON.stringify(periods.map(({ schedule: s, period: x }) => ({
-        schedule_id: s.id, client_id: s.clientId, report_type_id: s.reportTypeId, key: x.key, label: x.label, start: x.start, end_day: x.end, due: x.dueDate,
+        schedule_id: s.id, client_id: s.clientId, report_type_id: s.reportTypeId, key: x.key, label: x.label, start: x.start, end_day: x.end,
+        statutory: x.statutoryDueDate ?? x.dueDate, due: x.dueDate, reason: x.dueDateReason ?? null, calendar: x.holidayCalendar ?? null,
       }))), status, remarks],
     );
     const asked = new Map(periods.map((p) => [`${p.schedule.id}/${p.period.key}`, p]));
     return rows.sort((a, b) => a.id - b.id).map((r) => {
       const { schedule: s, period: x } = asked.get(`${r.schedule_id}/${r.period_key}`)!;
       return {
-        id: r.id, scheduleId: s.id, clientId: s.clientId, reportTypeId: s.reportTypeId, period: x.label, periodStart: x.start, periodEnd: x.end, dueDate: x.dueDate,
-        status, filedDate: null, extensionDate: null, assignedToId: null, aiConfidence: 0, autoDetected: false, sourceFileId: null,
+        id: r.id, scheduleId: s.id, clientId: s.clientId, reportTypeId: s.reportTypeId, period: x.label, periodStart: x.start, periodEnd: x.end,
+        statutoryDueDate: x.statutoryDueDate ?? x.dueDate, dueDate: x.dueDate, dueDateReason: x.dueDateReason ?? null, holidayCalendar: x.holidayCalendar ?? null,
+        status, filedDate: null, extendedDueDate: null, extensionDate: null, assignedToId: null, aiConfidence: 0, autoDetected: false, sourceFileId: null,
       };
     });
   }

@@ -1,9 +1,10 @@
 import { newEvent } from '@ledgerline/kit/bus/bus.ts';
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
+import { Invalid } from '@ledgerline/kit/errors.ts';
 import { parseInput } from '@ledgerline/kit/http/validate.ts';
 import { enqueueEvents } from '@ledgerline/kit/outbox/outbox.ts';
 import {
-  CLIENT_DELETED, CLIENT_UPSERTED, clientInputSchema,
+  CLIENT_DELETED, CLIENT_FIELD_MESSAGES, CLIENT_UPSERTED, clientInputSchema, jurisdictionOfState,
   type Client, type ClientDeletedEvent, type ClientEvent,
 } from '@ledgerline/contracts/directory.contracts.ts';
 import type { ClientFieldSettingsStore } from '../field-settings/client-field-settings.store.ts';
@@ -12,8 +13,13 @@ import type { ClientStore } from './client.store.ts';
 
 export const clientUpserted = (tenant: string, c: Client) => newEvent<ClientEvent>(CLIENT_UPSERTED, tenant, {
   id: c.id, name: c.name, uploadDestination: c.uploadDestination, googleDriveConfigured: c.googleDriveConfigured,
-  jurisdiction: c.jurisdiction, entityType: c.entityType,
+  jurisdiction: c.jurisdiction, entityType: c.entityType, fiscalYearEnd: c.fiscalYearEnd, state: c.state, registrations: c.registrations,
 });
+
+/** A State must be in the client's jurisdiction, given or taken from the firm or the client as it was (400). */
+function checkState(record: { jurisdiction: Client['jurisdiction']; state?: string | null }) {
+  if (record.state && jurisdictionOfState(record.state) !== record.jurisdiction) throw new Invalid(`${CLIENT_FIELD_MESSAGES.stateCountry} (${record.jurisdiction})`);
+}
 
 /**
  * Client changes: validated with the firm's own field settings (the same rules and
@@ -32,16 +38,28 @@ export class ClientService {
   async create(t: TenantHandle, body: unknown): Promise<Client> {
     const settings = await this.#settings.find(t.db);
     const input = parseInput(clientInputSchema(settings), body);
-    const record = { ...input, jurisdiction: input.jurisdiction ?? settings?.phoneCountry ?? 'US', entityType: input.entityType ?? null };
+    const record = {
+      ...input, jurisdiction: input.jurisdiction ?? settings?.phoneCountry ?? 'US', entityType: input.entityType ?? null,
+      fiscalYearEnd: input.fiscalYearEnd ?? null, state: input.state ?? null, registrations: input.registrations ?? null,
+    };
+    checkState(record);
     return this.#withEvent(t, async (tx) => this.#clients.create(tx, record));
   }
 
-  /** A jurisdiction or entity type left out stays as it was. */
+  /** A jurisdiction, entity type, fiscal year end, State or registrations left out stay as they were. */
   async update(t: TenantHandle, id: number, body: unknown): Promise<Client> {
     const input = parseInput(clientInputSchema(await this.#settings.find(t.db)), body);
     return this.#withEvent(t, async (tx) => {
       const before = await this.#clients.get(tx, id);
-      const record = { ...input, jurisdiction: input.jurisdiction ?? before.jurisdiction, entityType: input.entityType === undefined ? before.entityType : input.entityType };
+      const jurisdiction = input.jurisdiction ?? before.jurisdiction;
+      const stored = await this.#clients.storedFiscalYearEnd(tx, id);
+      const record = {
+        ...input, jurisdiction, entityType: input.entityType === undefined ? before.entityType : input.entityType,
+        fiscalYearEnd: input.fiscalYearEnd === undefined ? stored : input.fiscalYearEnd,
+        state: input.state === undefined ? before.state : input.state,
+        registrations: input.registrations === undefined ? before.registrations : input.registrations,
+      };
+      checkState(record);
       return this.#clients.update(tx, id, record);
     });
   }

@@ -26,13 +26,14 @@ export class DirectoryLookup {
   async client(t: TenantRequest, id: number): Promise<DirectoryClient> {
     if (!canReadClient(t.scope, id)) throw new NotFound(DIRECTORY_NOT_FOUND.client);
     const known = await this.#model.client(t.db, id);
-    // A row from before clients had a jurisdiction is refreshed from the directory.
-    if (known?.jurisdiction) return known;
+    // A row from before clients had a jurisdiction (or a fiscal year end, issue 39) is refreshed from the directory.
+    if (known?.jurisdiction && known.fiscalYearEnd) return known;
     const fetched = await this.#ask<Client>(t, `/api/clients/${id}`);
     if (!fetched) throw new NotFound(DIRECTORY_NOT_FOUND.client);
     const client: DirectoryClient = {
       id: fetched.id, name: fetched.name, uploadDestination: fetched.uploadDestination, googleDriveConfigured: fetched.googleDriveConfigured,
       jurisdiction: fetched.jurisdiction, entityType: fetched.entityType,
+      fiscalYearEnd: fetched.fiscalYearEnd ?? null, state: fetched.state ?? null, registrations: fetched.registrations ?? null,
     };
     await this.#model.rememberClient(t.db, client, fetched.updatedAt);
     return client;

@@ -1,4 +1,4 @@
-import type { ClientJurisdiction, EntityType } from '@ledgerline/contracts/directory.contracts.ts';
+import type { ClientJurisdiction, ClientRegistration, EntityType } from '@ledgerline/contracts/directory.contracts.ts';
 import type { Bus, EventEnvelope, Subscription } from '../bus/bus.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import type { ServiceMigrations } from '../db/migrations.ts';
@@ -21,6 +21,13 @@ export interface DirectoryClient {
   /** null: announced before clients had one (the lookup asks the directory again). */
   jurisdiction: ClientJurisdiction | null;
   entityType: EntityType | null;
+  /**
+   * What the statutory calendars read (issue 39): "MM-DD" (undefined or null: announced before
+   * clients had one, and the lookup asks again), the State, the registrations (null: not said).
+   */
+  fiscalYearEnd?: string | null;
+  state?: string | null;
+  registrations?: ClientRegistration[] | null;
 }
 
 export interface DirectoryReportType {
@@ -59,13 +66,16 @@ export function createDirectoryReadModel(service: string): DirectoryReadModel {
   const consumer = `${service}.directory`;
 
   const upsertClient = (tx: Queryable, c: DirectoryClient, deleted: boolean, version: string) => tx.query(
-    `INSERT INTO ${tables.clients} (id, name, upload_destination, google_drive_configured, jurisdiction, entity_type, deleted, version)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+    `INSERT INTO ${tables.clients} (id, name, upload_destination, google_drive_configured, jurisdiction, entity_type, deleted, version,
+       fiscal_year_end, state, registrations)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
      ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, upload_destination = EXCLUDED.upload_destination,
        google_drive_configured = EXCLUDED.google_drive_configured, jurisdiction = EXCLUDED.jurisdiction, entity_type = EXCLUDED.entity_type,
-       deleted = EXCLUDED.deleted, version = EXCLUDED.version
+       deleted = EXCLUDED.deleted, version = EXCLUDED.version, fiscal_year_end = EXCLUDED.fiscal_year_end, state = EXCLUDED.state,
+       registrations = EXCLUDED.registrations
      WHERE ${tables.clients}.version <= EXCLUDED.version`,
-    [c.id, c.name, c.uploadDestination, c.googleDriveConfigured, c.jurisdiction, c.entityType, deleted, version],
+    [c.id, c.name, c.uploadDestination, c.googleDriveConfigured, c.jurisdiction, c.entityType, deleted, version,
+      c.fiscalYearEnd ?? null, c.state ?? null, c.registrations ?? null],
   );
   const upsertReportType = (tx: Queryable, r: DirectoryReportType, deleted: boolean, version: string) => tx.query(
     `INSERT INTO ${tables.reportTypes} (id, name, deleted, version) VALUES ($1, $2, $3, $4)
@@ -82,6 +92,7 @@ export function createDirectoryReadModel(service: string): DirectoryReadModel {
         await upsertClient(tx, {
           id: p.id, name: p.name, uploadDestination: p.uploadDestination, googleDriveConfigured: p.googleDriveConfigured,
           jurisdiction: p.jurisdiction ?? null, entityType: p.entityType ?? null,
+          fiscalYearEnd: p.fiscalYearEnd ?? null, state: p.state ?? null, registrations: p.registrations ?? null,
         }, false, at);
         break;
       }
@@ -124,6 +135,11 @@ export function createDirectoryReadModel(service: string): DirectoryReadModel {
         id: '002_client_jurisdiction_entity',
         sql: `ALTER TABLE ${tables.clients} ADD COLUMN jurisdiction text;
         ALTER TABLE ${tables.clients} ADD COLUMN entity_type text`,
+      }, {
+        id: '003_client_calendar_facts',
+        sql: `ALTER TABLE ${tables.clients} ADD COLUMN fiscal_year_end text;
+        ALTER TABLE ${tables.clients} ADD COLUMN state text;
+        ALTER TABLE ${tables.clients} ADD COLUMN registrations text[]`,
       }],
     },
 
@@ -135,13 +151,15 @@ export function createDirectoryReadModel(service: string): DirectoryReadModel {
       const { rows } = await db.query<{
         id: number; name: string; upload_destination: DirectoryClient['uploadDestination']; google_drive_configured: boolean;
         jurisdiction: ClientJurisdiction | null; entity_type: EntityType | null;
+        fiscal_year_end: string | null; state: string | null; registrations: ClientRegistration[] | null;
       }>(
-        `SELECT id, name, upload_destination, google_drive_configured, jurisdiction, entity_type FROM ${tables.clients} WHERE id = $1 AND NOT deleted`, [id],
+        `SELECT id, name, upload_destination, google_drive_configured, jurisdiction, entity_type, fiscal_year_end, state, registrations FROM ${tables.clients} WHERE id = $1 AND NOT deleted`, [id],
       );
       const r = rows[0];
       return r ? {
         id: r.id, name: r.name, uploadDestination: r.upload_destination, googleDriveConfigured: r.google_drive_configured,
         jurisdiction: r.jurisdiction, entityType: r.entity_type,
+        fiscalYearEnd: r.fiscal_year_end, state: r.state, registrations: r.registrations,
       } : null;
     },
 
