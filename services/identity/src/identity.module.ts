@@ -21,6 +21,7 @@ import { createAdminOverviewRouter } from './tenants/admin-overview.router.ts';
 import { tenantResolver } from './tenants/tenant-context.ts';
 import { TenantService } from './tenants/tenant.service.ts';
 import { followClientDeletions } from './users/client-deleted.consumer.ts';
+import { followTaxIdReveals } from './users/tax-ids-revealed.consumer.ts';
 import { UserService } from './users/user.service.ts';
 import { UserStore } from './users/user.store.ts';
 import { createUsersRouter } from './users/users.router.ts';
@@ -91,6 +92,7 @@ export const identityModule: ServiceModule = {
     const tenantOf = tenantResolver(db, companies);
     const authenticated = authenticateCaller({ db, tokens: deps.tokens, companies, users, sessions: sessions.store });
     let clientDeletions: Subscription | undefined;
+    let taxIdReveals: Subscription | undefined;
     // Firm moves call the services' internal portability routes as the platform, not as the
     // person who asked (a firm's Admin may export their own firm; the job may outlive a token).
     const systemToken = () => issuer.sign({ sub: '0', username: 'portability', fullName: 'Firm export and import', role: 'Admin', tenant: null, platformAdmin: true });
@@ -123,6 +125,7 @@ export const identityModule: ServiceModule = {
           }
         }
         clientDeletions = await followClientDeletions({ db, bus: deps.bus, companies, users, provider, logger: deps.logger });
+        taxIdReveals = await followTaxIdReveals({ db, bus: deps.bus, companies, users, events: mfa.events, logger: deps.logger });
         scheduler = startScheduler({
           db, queue: jobs, handlers: { [MAIL_JOB]: mailJob(mailer) }, logger: deps.logger, pollMs: config.schedulerPollMs,
           tenants: async () => (await companies.list()).filter((c) => c.isActive).map((c) => ({ shortName: c.shortName, schema: c.schemaName })),
@@ -132,6 +135,7 @@ export const identityModule: ServiceModule = {
         await scheduler?.stop();
         mailer.close();
         await clientDeletions?.close();
+        await taxIdReveals?.close();
         await provider.close();
       },
     };

@@ -1,5 +1,6 @@
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import { NotFound } from '@ledgerline/kit/errors.ts';
+import { maskedTaxId, type TaxId, type TaxIdType } from '@ledgerline/contracts/tax-ids.ts';
 import {
   defaultFiscalYearEnd, type Client, type ClientInput, type ClientJurisdiction, type ClientRegistration, type EntityType,
 } from '@ledgerline/contracts/directory.contracts.ts';
@@ -11,6 +12,8 @@ import {
 export type ClientRecord = Omit<ClientInput, 'jurisdiction' | 'entityType' | 'fiscalYearEnd' | 'state' | 'registrations'> & {
   jurisdiction: ClientJurisdiction; entityType: EntityType | null;
   fiscalYearEnd?: string | null; state?: string | null; registrations?: ClientRegistration[] | null;
+  /** Compact and validated; absent: unchanged on update, none on create. */
+  taxIds?: TaxId[] | undefined;
 };
 
 interface ClientRow {
@@ -30,12 +33,14 @@ interface ClientRow {
   fiscal_year_end: string | null;
   state: string | null;
   registrations: ClientRegistration[] | null;
+  tax_ids: TaxId[] | null;
   created_at: Date | string;
   updated_at: Date | string;
 }
 
 const SELECT = `SELECT c.id, c.name, c.address, c.phone, c.federal_id, c.state_id, c.email, c.employee_count, c.start_date,
   c.upload_destination, c.jurisdiction, c.entity_type, c.fiscal_year_end, c.state, c.registrations, c.created_at, c.updated_at,
+  (SELECT json_agg(json_build_object('type', t.type, 'value', t.value) ORDER BY t.type) FROM client_tax_ids t WHERE t.client_id = c.id) AS tax_ids,
   coalesce(g.refresh_token_sealed IS NOT NULL AND g.folder_id IS NOT NULL, false) AS drive_ready
   FROM clients c LEFT JOIN client_google_drive g ON g.client_id = c.id`;
 
@@ -57,6 +62,8 @@ const toClient = (r: ClientRow): Client => ({
   fiscalYearEnd: r.fiscal_year_end ?? defaultFiscalYearEnd(r.jurisdiction),
   state: r.state,
   registrations: r.registrations,
+  // Only the last four leave the service in lists and details; the whole value is revealed on its own call.
+  taxIds: (r.tax_ids ?? []).map(maskedTaxId),
   createdAt: new Date(r.created_at).toISOString(),
   updatedAt: new Date(r.updated_at).toISOString(),
 });
@@ -110,6 +117,7 @@ export class ClientStore {
          fiscal_year_end, state, registrations)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`, values(input),
     );
+    if (input.taxIds?.length) await this.#writeTaxIds(tx, rows[0]!.id, input.taxIds);
     return this.get(tx, rows[0]!.id);
   }
 
@@ -133,7 +141,47 @@ export class ClientStore {
          fiscal_year_end = $13, state = $14, registrations = $15, updated_at = now() WHERE id = $1`, [id, ...values(input)],
     );
     if (rowCount === 0) throw new NotFound(CLIENT_NOT_FOUND);
+    if (input.taxIds) await this.#writeTaxIds(tx, id, input.taxIds);
     return this.get(tx, id);
+  }
+
+  /** The whole values (the reveal call): type order. */
+  async taxIds(db: Queryable, id: number): Promise<TaxId[]> {
+    await this.get(db, id);
+    const { rows } = await db.query<TaxId>('SELECT type, value FROM client_tax_ids WHERE client_id = $1 ORDER BY type', [id]);
+    return rows;
+  }
+
+  /** The client holding any of these tax IDs, else the one named exactly so (any case); the import's match. */
+  async findMatch(db: Queryable, taxIds: readonly TaxId[], name: string): Promise<{ id: number; by: 'taxId' | 'name' } | null> {
+    if (taxIds.length) {
+      const { rows } = await db.query<{ client_id: number }>(
+        'SELECT client_id FROM client_tax_ids WHERE (type, value) IN (SELECT * FROM unnest($1::text[], $2::text[])) ORDER BY client_id LIMIT 1',
+        [taxIds.map((t) => t.type), taxIds.map((t) => t.value)]);
+      if (rows[0]) return { id: rows[0].client_id, by: 'taxId' };
+    }
+    const { rows } = await db.query<{ id: number }>('SELECT id FROM clients WHERE lower(name) = lower($1) ORDER BY id LIMIT 1', [name]);
+    return rows[0] ? { id: rows[0].id, by: 'name' } : null;
+  }
+
+  /** The client (other than `except`) that already holds one of these numbers, or null. */
+  async taxIdHolder(db: Queryable, taxIds: readonly TaxId[], except: number | null): Promise<{ clientId: number; type: TaxIdType } | null> {
+    if (!taxIds.length) return null;
+    const { rows } = await db.query<{ client_id: number; type: TaxIdType }>(
+      `SELECT client_id, type FROM client_tax_ids WHERE (type, value) IN (SELECT * FROM unnest($1::text[], $2::text[]))
+         AND ($3::int IS NULL OR client_id <> $3) LIMIT 1`,
+      [taxIds.map((t) => t.type), taxIds.map((t) => t.value), except]);
+    return rows[0] ? { clientId: rows[0].client_id, type: rows[0].type } : null;
+  }
+
+  /** Replaces the client's list, and the tails search matches. */
+  async #writeTaxIds(tx: Queryable, id: number, taxIds: readonly TaxId[]): Promise<void> {
+    await tx.query('DELETE FROM client_tax_ids WHERE client_id = $1', [id]);
+    if (taxIds.length) {
+      await tx.query('INSERT INTO client_tax_ids (client_id, type, value) SELECT $1, * FROM unnest($2::text[], $3::text[])',
+        [id, taxIds.map((t) => t.type), taxIds.map((t) => t.value)]);
+    }
+    await tx.query('UPDATE clients SET tax_id_tails = $2 WHERE id = $1', [id, taxIds.map((t) => t.value.slice(-4)).join(' ')]);
   }
 
   /** The year end as saved: null when the client never said (its jurisdiction's default is answered on read). */
