@@ -21,6 +21,7 @@ import { createAdminOverviewRouter } from './tenants/admin-overview.router.ts';
 import { tenantResolver } from './tenants/tenant-context.ts';
 import { TenantService } from './tenants/tenant.service.ts';
 import { followClientDeletions } from './users/client-deleted.consumer.ts';
+import { ClientPeopleImport, createClientPeopleImportRouter } from './users/client-people-import.ts';
 import { followTaxIdReveals } from './users/tax-ids-revealed.consumer.ts';
 import { UserService } from './users/user.service.ts';
 import { UserStore } from './users/user.store.ts';
@@ -111,6 +112,7 @@ export const identityModule: ServiceModule = {
         createRolesRouter({ api, roles, provider, authenticated, tenantOf, applyPolicy: (t) => applyPolicyToProvider({ provider, mfa, users }, t.company, t.db) }),
         createFirmMovesRouter({ api, companies, exports: firmExports, imports: firmImports, authenticated, tenantOf }),
         createUsersRouter({ api, users, userService: new UserService(users, provider, (db, role) => mfa.requiredForRole(db, role)), authenticated, tenantOf }),
+        createClientPeopleImportRouter({ people: new ClientPeopleImport(users), authenticated, tenantOf }),
         createMfaRouter({ api, db, mfa, logins, emailSignIn, sessions, companies, users, provider, authenticated, tenantOf }),
         createPasskeysRouter({ api, db, mfa, passkeys, logins, companies, authenticated }),
       ],

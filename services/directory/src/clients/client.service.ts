@@ -6,7 +6,7 @@ import type { TenantRequest } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import { parseInput } from '@ledgerline/kit/http/validate.ts';
 import { enqueueEvents } from '@ledgerline/kit/outbox/outbox.ts';
 import {
-  CLIENT_DELETED, CLIENT_FIELD_MESSAGES, CLIENT_TAX_IDS_REVEALED, type ClientTaxIdsRevealedEvent, CLIENT_UPSERTED, clientInputSchema, jurisdictionOfState,
+  CLIENT_DELETED, CLIENT_FIELD_MESSAGES, type ClientInput, CLIENT_TAX_IDS_REVEALED, type ClientTaxIdsRevealedEvent, CLIENT_UPSERTED, clientInputSchema, jurisdictionOfState,
   type Client, type ClientDeletedEvent, type ClientEvent,
 } from '@ledgerline/contracts/directory.contracts.ts';
 import type { ClientFieldSettingsStore } from '../field-settings/client-field-settings.store.ts';
@@ -47,37 +47,50 @@ export class ClientService {
   /** Without a jurisdiction the client files in the firm's country (its phone country, else US). */
   async create(t: TenantHandle, body: unknown): Promise<Client> {
     const settings = await this.#settings.find(t.db);
-    const input = parseInput(clientInputSchema(settings), body);
+    const record = this.recordToCreate(parseInput(clientInputSchema(settings), body), settings);
+    return this.#withEvent(t, async (tx) => this.createIn(tx, record));
+  }
+
+  /** A jurisdiction, entity type, fiscal year end, State, registrations or tax IDs left out stay as they were. */
+  async update(t: TenantHandle, id: number, body: unknown): Promise<Client> {
+    const input = parseInput(clientInputSchema(await this.#settings.find(t.db)), body);
+    return this.#withEvent(t, async (tx) => this.updateIn(tx, id, await this.recordToUpdate(tx, id, input)));
+  }
+
+  /** What a create stores for parsed input, or the 400 it answers (the import checks its rows with it too). */
+  recordToCreate(input: ClientInput, settings: { phoneCountry: ClientRecord['jurisdiction'] } | null): ClientRecord {
     const record = {
       ...input, jurisdiction: input.jurisdiction ?? settings?.phoneCountry ?? 'US', entityType: input.entityType ?? null,
       fiscalYearEnd: input.fiscalYearEnd ?? null, state: input.state ?? null, registrations: input.registrations ?? null,
     };
     checkState(record);
     checkTaxIds(record);
-    return this.#withEvent(t, async (tx) => {
-      await this.#assertTaxIdsFree(tx, record, null);
-      return this.#clients.create(tx, record);
-    });
+    return record;
   }
 
-  /** A jurisdiction, entity type, fiscal year end, State or registrations left out stay as they were. */
-  async update(t: TenantHandle, id: number, body: unknown): Promise<Client> {
-    const input = parseInput(clientInputSchema(await this.#settings.find(t.db)), body);
-    return this.#withEvent(t, async (tx) => {
-      const before = await this.#clients.get(tx, id);
-      const jurisdiction = input.jurisdiction ?? before.jurisdiction;
-      const stored = await this.#clients.storedFiscalYearEnd(tx, id);
-      const record = {
-        ...input, jurisdiction, entityType: input.entityType === undefined ? before.entityType : input.entityType,
-        fiscalYearEnd: input.fiscalYearEnd === undefined ? stored : input.fiscalYearEnd,
-        state: input.state === undefined ? before.state : input.state,
-        registrations: input.registrations === undefined ? before.registrations : input.registrations,
-      };
-      checkState(record);
-      checkTaxIds(record);
-      await this.#assertTaxIdsFree(tx, record, id);
-      return this.#clients.update(tx, id, record);
-    });
+  /** What an update of client `id` stores: fields left out as they were. */
+  async recordToUpdate(db: Queryable, id: number, input: ClientInput): Promise<ClientRecord> {
+    const before = await this.#clients.get(db, id);
+    const record = {
+      ...input, jurisdiction: input.jurisdiction ?? before.jurisdiction, entityType: input.entityType === undefined ? before.entityType : input.entityType,
+      fiscalYearEnd: input.fiscalYearEnd === undefined ? await this.#clients.storedFiscalYearEnd(db, id) : input.fiscalYearEnd,
+      state: input.state === undefined ? before.state : input.state,
+      registrations: input.registrations === undefined ? before.registrations : input.registrations,
+    };
+    checkState(record);
+    checkTaxIds(record);
+    return record;
+  }
+
+  /** Inside the caller's transaction (which must also enqueue `clientUpserted`). */
+  async createIn(tx: Queryable, record: ClientRecord): Promise<Client> {
+    await this.assertTaxIdsFree(tx, record, null);
+    return this.#clients.create(tx, record);
+  }
+
+  async updateIn(tx: Queryable, id: number, record: ClientRecord): Promise<Client> {
+    await this.assertTaxIdsFree(tx, record, id);
+    return this.#clients.update(tx, id, record);
   }
 
   /** The whole values; the reveal is announced in the same transaction, so identity's security log never misses one. */
@@ -103,7 +116,7 @@ export class ClientService {
   }
 
   /** A number belongs to one client of the firm (409). */
-  async #assertTaxIdsFree(tx: Queryable, record: ClientRecord, self: number | null): Promise<void> {
+  async assertTaxIdsFree(tx: Queryable, record: ClientRecord, self: number | null): Promise<void> {
     const holder = await this.#clients.taxIdHolder(tx, record.taxIds ?? [], self);
     if (holder) throw new Conflict(taxIdTaken(holder.type));
   }
