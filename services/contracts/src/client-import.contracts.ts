@@ -154,4 +154,10 @@ export const clientPeopleImportSchema = z.object({
   })).max(1000),
 });
 export type ClientPeopleImport = z.infer<typeof clientPeopleImportSchema>;
-export interface ClientPeopleImportResult { errors: ImportError[]; contactsCreated: number }
+export interface ClientPeopleImportResult {
+  errors: ImportError[];
+  /** Client users made. */
+  contactsCreated: number;
+  /** In a dry run: [row, contacts that would become new users] for each row without problems. */
+  newContactsByRow: [number, number][];
+}

@@ -15,7 +15,7 @@ import {
 import { TAX_ID_TYPES, taxIdSchema, type TaxId } from '@ledgerline/contracts/tax-ids.ts';
 import type { ClientFieldSettingsStore } from '../field-settings/client-field-settings.store.ts';
 import type { ReportTypeStore } from '../report-types/report-type.store.ts';
-import { clientUpserted, type ClientService } from '../clients/client.service.ts';
+import { clientUpserted, taxIdTaken, type ClientService } from '../clients/client.service.ts';
 import type { ClientRecord, ClientStore } from '../clients/client.store.ts';
 import type { ImportSheet } from './import-file.reader.ts';
 
@@ -47,6 +47,17 @@ const jurisdictionOf = (cell: string): string => (cell.toUpperCase() === 'GB' ? 
 /** "NY" in a US row means US-NY; a full code stays as it is. */
 const stateOf = (cell: string, jurisdiction: string | undefined): string =>
   (cell.includes('-') || !jurisdiction ? cell : `${jurisdiction === 'UK' ? 'GB' : jurisdiction}-${cell}`);
+
+interface PlanContext {
+  settings: ClientFieldSettings | null;
+  schema: ReturnType<typeof clientInputSchema>;
+  reportTypes: Map<string, number>;
+  claimed: Map<string, number>;
+  index: { byTaxId: Map<string, number>; byName: Map<string, number> };
+}
+
+const taxIdsOf = (v: Map<ImportField, string>): TaxId[] =>
+  TAX_ID_TYPES.flatMap((type) => { const value = v.get(`taxId.${type}`); return value ? [{ type, value }] : []; });
 
 /** The field a schema issue is about, named as the import's columns are. */
 function fieldOfIssue(path: readonly PropertyKey[], taxIds: readonly TaxId[]): string {
@@ -82,18 +93,24 @@ export class ClientImportService {
     const settings = await this.#settings.find(t.db);
     const reportTypes = new Map((await this.#reportTypes.list(t.db, 'all')).map((r) => [r.name.toLowerCase(), r.id]));
     const claimed = new Map<string, number>();
-    const planned: PlannedRow[] = [];
-    for (const { row, cells } of sheet.rows) {
+    const sheetRows = sheet.rows.map(({ row, cells }) => {
       const values = new Map<ImportField, string>();
       columns.forEach((c, i) => { if (c.field && cells[i]) values.set(c.field, cells[i]!); });
-      planned.push(await this.#plan(t.db, row, values, settings, reportTypes, claimed));
-    }
+      return { row, values };
+    });
+    // Every client the sheet could match, found at once rather than row by row.
+    const index = await this.#clients.matchIndex(t.db, sheetRows.flatMap((r) => compactValid(taxIdsOf(r.values))), sheetRows.flatMap((r) => r.values.get('name') ?? []));
+    const context: PlanContext = { settings, schema: clientInputSchema(settings), reportTypes, claimed, index };
+    const planned: PlannedRow[] = [];
+    for (const { row, values } of sheetRows) planned.push(await this.#plan(t.db, row, values, context));
     // Identity checks every row's people (contacts' addresses, staff names) before anything is
     // written, rows with other problems too, so the preview shows each row's problems at once.
+    const newContacts = new Map<number, number>();
     for (let i = 0; i < planned.length; i += PEOPLE_CHUNK) {
       const chunk = planned.slice(i, i + PEOPLE_CHUNK);
       const checked = await this.#people(t, { dryRun: true, rows: chunk.map((p) => peopleRow(p, p.matchId)) });
       addErrors(chunk, checked.errors);
+      for (const [row, n] of checked.newContactsByRow) newContacts.set(row, n);
       if (options.dryRun) options.onProgress?.({ done: Math.min(i + PEOPLE_CHUNK, planned.length), total: planned.length });
     }
     const writable = planned.filter((p) => !p.errors.length);
@@ -102,7 +119,7 @@ export class ClientImportService {
     let contactsCreated = 0;
     if (options.dryRun) {
       for (const p of writable) if (p.matchId === null) created += 1; else updated += 1;
-      contactsCreated = await this.#countNewContacts(t, writable);
+      contactsCreated = writable.reduce((n, p) => n + (newContacts.get(p.row) ?? 0), 0);
     } else {
       for (let i = 0; i < writable.length; i += PEOPLE_CHUNK) {
         const chunk = writable.slice(i, i + PEOPLE_CHUNK);
@@ -134,22 +151,28 @@ export class ClientImportService {
     };
   }
 
-  async #plan(db: Queryable, row: number, v: Map<ImportField, string>, settings: ClientFieldSettings | null,
-    reportTypes: Map<string, number>, claimed: Map<string, number>): Promise<PlannedRow> {
+  async #plan(db: Queryable, row: number, v: Map<ImportField, string>, context: PlanContext): Promise<PlannedRow> {
+    const { settings, reportTypes, claimed, index } = context;
     const errors: ImportError[] = [];
     const fail = (field: string, message: string) => errors.push({ row, field, message });
     const plan: PlannedRow = { row, errors, matchId: null, record: null, contacts: [], staff: [], reportTypeIds: [], invite: false };
 
     const name = v.get('name') ?? '';
-    const taxIds: TaxId[] = TAX_ID_TYPES.flatMap((type) => { const value = v.get(`taxId.${type}`); return value ? [{ type, value }] : []; });
+    const taxIds = taxIdsOf(v);
     // The same client twice in one file: the second row is reported, not merged into the first.
     const keys = [`name:${name.toLowerCase()}`, ...taxIds.map((x) => `${x.type}:${x.value.toUpperCase().replace(/[\s\-./]/g, '')}`)];
     const earlier = keys.map((k) => claimed.get(k)).find((r) => r !== undefined);
     if (earlier !== undefined) fail(keys.find((k) => claimed.has(k))!.startsWith('name:') ? 'name' : 'taxIds', `Row ${earlier} is the same client`);
     for (const k of keys) if (!claimed.has(k)) claimed.set(k, row);
 
-    const match = name || taxIds.length ? await this.#clients.findMatch(db, compactValid(taxIds), name) : null;
-    plan.matchId = match?.id ?? null;
+    const valid = compactValid(taxIds);
+    const holders = valid.map((x) => index.byTaxId.get(`${x.type}:${x.value}`));
+    const matchedId = holders.find((id) => id !== undefined) ?? index.byName.get(name.toLowerCase()) ?? null;
+    const match = matchedId === null ? null : { id: matchedId };
+    plan.matchId = matchedId;
+    // A number another client holds: refused here, as a save of the client would be.
+    const heldBy = valid.find((x, i) => holders[i] !== undefined && holders[i] !== matchedId);
+    if (heldBy) fail(`taxId.${heldBy.type}`, taxIdTaken(heldBy.type));
     const before = match ? await this.#clients.get(db, match.id) : null;
 
     const body: Record<string, unknown> = before ? baseOf(before) : {};
@@ -163,7 +186,7 @@ export class ClientImportService {
       const kept = before ? (await this.#clients.taxIds(db, before.id)).filter((x) => !taxIds.some((n) => n.type === x.type)) : [];
       body.taxIds = [...kept, ...taxIds];
     }
-    const parsed = clientInputSchema(settings).safeParse(body);
+    const parsed = context.schema.safeParse(body);
     if (!parsed.success) {
       const seenFields = new Set<string>();
       for (const issue of parsed.error.issues) {
@@ -175,7 +198,6 @@ export class ClientImportService {
     } else {
       try {
         plan.record = match ? await this.#service.recordToUpdate(db, match.id, parsed.data) : this.#service.recordToCreate(parsed.data, settings);
-        await this.#service.assertTaxIdsFree(db, plan.record, match?.id ?? null);
       } catch (err) {
         if (!(err instanceof DomainError)) throw err;
         fail(err.message.includes('State') ? 'state' : 'taxIds', err.message);
@@ -210,17 +232,9 @@ export class ClientImportService {
     });
   }
 
-  async #countNewContacts(t: TenantRequest, rows: readonly PlannedRow[]): Promise<number> {
-    let n = 0;
-    for (let i = 0; i < rows.length; i += PEOPLE_CHUNK) {
-      n += (await this.#people(t, { dryRun: true, rows: rows.slice(i, i + PEOPLE_CHUNK).map((p) => peopleRow(p, p.matchId)) })).contactsCreated;
-    }
-    return n;
-  }
-
   /** Identity, on its port, with the importing user's own token (its rules apply too). */
   async #people(t: TenantRequest, body: ClientPeopleImport): Promise<ClientPeopleImportResult> {
-    if (!body.rows.length) return { errors: [], contactsCreated: 0 };
+    if (!body.rows.length) return { errors: [], contactsCreated: 0, newContactsByRow: [] };
     let r: Response;
     try {
       r = await fetch(`${this.#identityUrl()}${CLIENT_PEOPLE_IMPORT_PATH}`, {

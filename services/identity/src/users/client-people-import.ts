@@ -12,7 +12,7 @@ import type { User } from '@ledgerline/contracts/identity.contracts.ts';
 import { storedUserOf } from '../auth/authenticate-caller.ts';
 import type { TenantRequest } from '../tenants/tenant-context.ts';
 import { userEvent } from './user.service.ts';
-import type { UserStore } from './user.store.ts';
+import { claimFreeUsername, type UserStore } from './user.store.ts';
 
 type Row = PeopleImportInput['rows'][number];
 
@@ -39,32 +39,60 @@ export class ClientPeopleImport {
   async run(t: TenantRequest, input: PeopleImportInput): Promise<ClientPeopleImportResult> {
     const errors: ImportError[] = [];
     const clientRole = await roleIdNamed(t.db, ROLES.client);
+    // Everyone the request names, found at once: contacts by address, staff by username or address.
+    const named = [...new Set(input.rows.flatMap((r) => [...r.contacts.map((c) => c.email), ...r.staff.map((s) => s.toLowerCase()), ...r.staff]))];
+    const known = new Map<string, User>();
+    for (const u of await this.#users.findByEmailsOrUsernames(t.db, named)) {
+      known.set(u.username, u);
+      if (u.email) known.set(u.email.toLowerCase(), u);
+    }
+    const staffNamed = (name: string) => known.get(name) ?? (name.includes('@') ? known.get(name.toLowerCase()) : undefined);
     // An address on two rows of one file would make one person the user of two clients.
     const seen = new Map<string, number>();
+    const newContactsByRow: [number, number][] = [];
+    const assignments = new Map<number, { user: User; clientIds: number[]; reportTypeIds: Set<number> }>();
     let contactsCreated = 0;
     for (const row of input.rows) {
-      const problems = await this.#check(t.db, row, seen);
+      const problems = this.#check(row, seen, known, staffNamed);
       if (problems.length) {
         errors.push(...problems);
         continue;
       }
+      const fresh = row.contacts.filter((c) => !known.has(c.email));
       if (input.dryRun || row.clientId === null) {
-        contactsCreated += await this.#newContacts(t.db, row);
+        newContactsByRow.push([row.row, fresh.length]);
         continue;
       }
       try {
-        contactsCreated += await t.db.transaction((tx) => this.#write(tx, t, row, clientRole));
+        contactsCreated += await t.db.transaction((tx) => this.#writeContacts(tx, t, row, clientRole));
       } catch (err) {
-        // Another request took an address or name in between: the row is reported, not half made.
+        // Another request took an address in between: the row is reported, not half made.
         errors.push({ row: row.row, field: 'contacts', message: err instanceof Error ? err.message : 'The contacts could not be saved.' });
+        continue;
+      }
+      for (const name of row.staff) {
+        const user = staffNamed(name)!;
+        if (roleIs(user.roleName, ROLES.admin, ROLES.dta)) continue; // they see every client already
+        const a = assignments.get(user.id) ?? { user, clientIds: [], reportTypeIds: new Set<number>() };
+        a.clientIds.push(row.clientId);
+        for (const r of row.reportTypeIds) a.reportTypeIds.add(r);
+        assignments.set(user.id, a);
       }
     }
+    // Staff get the request's clients in one change each (one event each, not one per row).
+    for (const a of assignments.values()) {
+      await t.db.transaction(async (tx) => {
+        await this.#users.appendClients(tx, a.user.id, a.clientIds);
+        if (a.reportTypeIds.size) await this.#users.grantReportTypes(tx, a.user.id, [...a.reportTypeIds]);
+        await enqueueEvents(tx, [userEvent(t.company.shortName, await this.#users.get(tx, a.user.id))]);
+      });
+    }
     // Seam for invitations (issue 40, made in another change): contacts of rows with `invite`
-    // are to be sent an invitation here once identity can create and invite users without a password.
-    return { errors, contactsCreated };
+    // are to be sent an invitation here once identity can invite users without a password.
+    return { errors, contactsCreated, newContactsByRow };
   }
 
-  async #check(db: Queryable, row: Row, seen: Map<string, number>): Promise<ImportError[]> {
+  #check(row: Row, seen: Map<string, number>, known: Map<string, User>, staffNamed: (name: string) => User | undefined): ImportError[] {
     const problems: ImportError[] = [];
     for (const contact of row.contacts) {
       const earlier = seen.get(contact.email);
@@ -73,27 +101,21 @@ export class ClientPeopleImport {
         continue;
       }
       seen.set(contact.email, row.row);
-      const existing = await this.#users.findByEmail(db, contact.email) ?? await this.#users.findByUsername(db, contact.email);
+      const existing = known.get(contact.email);
       if (existing && !(row.clientId !== null && isClientUserOf(existing, row.clientId))) {
         problems.push({ row: row.row, field: contactField(contact), message: 'Another user of this firm has this email address' });
       }
     }
     for (const name of row.staff) {
-      const user = await this.#staffNamed(db, name);
+      const user = staffNamed(name);
       if (!user) problems.push({ row: row.row, field: 'staff', message: `No user of this firm has the username or e-mail ${name}` });
       else if (roleIs(user.roleName, ROLES.client)) problems.push({ row: row.row, field: 'staff', message: `${name} is a Client user, not staff` });
     }
     return problems;
   }
 
-  /** How many of the row's contacts are not users yet. */
-  async #newContacts(db: Queryable, row: Row): Promise<number> {
-    let count = 0;
-    for (const c of row.contacts) if (!(await this.#users.findByEmail(db, c.email))) count += 1;
-    return count;
-  }
-
-  async #write(tx: Queryable, t: TenantRequest, row: Row, clientRole: number): Promise<number> {
+  /** The row's contacts: new ones made Client users of its client, known ones renamed if the sheet says so. */
+  async #writeContacts(tx: Queryable, t: TenantRequest, row: Row, clientRole: number): Promise<number> {
     const clientId = row.clientId!;
     const changed: User[] = [];
     let created = 0;
@@ -108,48 +130,19 @@ export class ClientPeopleImport {
         }
         continue;
       }
-      changed.push(await this.#users.create(tx, t.company.schemaName, {
-        username: await freeUsername(tx, c.email, t.company.shortName), fullName, roleId: clientRole, clientIds: [clientId], reportTypeIds: null, email: c.email,
-      }));
+      // A Client user signs in with a code sent to the address, which stays theirs whatever the username.
+      const shortName = t.company.shortName;
+      const username = await claimFreeUsername(tx, [c.email, `${c.email}.${shortName}`, ...[2, 3, 4].map((n) => `${c.email}.${shortName}${n}`)], t.company.schemaName);
+      if (!username) throw new Error(`No username is free for ${c.email}`);
+      changed.push(await this.#users.createClientContact(tx, { username, fullName, roleId: clientRole, roleName: ROLES.client, clientId, email: c.email }));
       created += 1;
-    }
-    for (const name of row.staff) {
-      const user = (await this.#staffNamed(tx, name))!;
-      const isAllClientsRole = roleIs(user.roleName, ROLES.admin, ROLES.dta);
-      let after = user;
-      if (!isAllClientsRole && !(user.clientIds ?? []).includes(clientId)) {
-        after = (await this.#users.update(tx, t.company.schemaName, user.id, {
-          username: user.username, fullName: user.fullName, roleId: user.roleId, clientIds: [...(user.clientIds ?? []), clientId],
-          reportTypeIds: user.reportTypeIds, email: user.email,
-        })).after;
-      }
-      if (!isAllClientsRole && row.reportTypeIds.length) after = (await this.#users.grantReportTypes(tx, user.id, row.reportTypeIds)).after;
-      if (after !== user) changed.push(after);
     }
     if (changed.length) await enqueueEvents(tx, changed.map((u) => userEvent(t.company.shortName, u)));
     return created;
   }
-
-  async #staffNamed(db: Queryable, name: string): Promise<User | null> {
-    return (await this.#users.findByUsername(db, name)) ?? (name.includes('@') ? this.#users.findByEmail(db, name) : null);
-  }
 }
 
 const isClientUserOf = (u: User, clientId: number) => roleIs(u.roleName, ROLES.client) && u.clientIds?.[0] === clientId;
-
-/**
- * Usernames are unique across the platform (the generic sign-in finds a firm by them): a
- * contact's address already a username elsewhere gets the firm's short name after it. A
- * Client user signs in with a code sent to the address, which stays theirs unchanged.
- */
-async function freeUsername(tx: Queryable, email: string, shortName: string): Promise<string> {
-  for (const candidate of [email, `${email}.${shortName}`, ...[2, 3, 4, 5].map((n) => `${email}.${shortName}${n}`)]) {
-    const { rows } = await tx.query(
-      'SELECT 1 FROM portal.user_logins WHERE username = $1 UNION ALL SELECT 1 FROM portal.platform_admins WHERE username = $1', [candidate]);
-    if (!rows.length) return candidate;
-  }
-  return `${email}.${shortName}.${Date.now().toString(36)}`;
-}
 
 async function roleIdNamed(db: Queryable, name: string): Promise<number> {
   const { rows } = await db.query<{ id: number }>('SELECT id FROM roles WHERE lower(name) = lower($1) ORDER BY id LIMIT 1', [name]);
