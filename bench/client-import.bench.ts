@@ -26,7 +26,7 @@ function row(i: number, firm: string): Record<string, string> {
   };
 }
 
-const portal = await startBenchPortal({ mode: 'all', firstPort: Number(process.env.BENCH_FIRST_PORT ?? 18_400), dataPrefix: 'bench-client-import-' });
+const portal = await startBenchPortal({ mode: 'all', firstPort: Number(process.env.BENCH_FIRST_PORT ?? 18_740), dataPrefix: 'bench-client-import-' });
 const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${portal.servicesPid}/status`, 'utf8'))![1]) / 1024;
 
 /** Peak RSS while `work` runs, sampled every 100 ms. */

@@ -64,7 +64,7 @@ export class ClientPeopleImport {
         continue;
       }
       try {
-        contactsCreated += await t.db.transaction((tx) => this.#writeContacts(tx, t, row, clientRole));
+        contactsCreated += await t.db.transaction((tx) => this.#writeContacts(tx, t, row, clientRole, known));
       } catch (err) {
         // Another request took an address in between: the row is reported, not half made.
         errors.push({ row: row.row, field: 'contacts', message: err instanceof Error ? err.message : 'The contacts could not be saved.' });
@@ -115,13 +115,14 @@ export class ClientPeopleImport {
   }
 
   /** The row's contacts: new ones made Client users of its client, known ones renamed if the sheet says so. */
-  async #writeContacts(tx: Queryable, t: TenantRequest, row: Row, clientRole: number): Promise<number> {
+  async #writeContacts(tx: Queryable, t: TenantRequest, row: Row, clientRole: number, known: Map<string, User>): Promise<number> {
     const clientId = row.clientId!;
     const changed: User[] = [];
     let created = 0;
     for (const c of row.contacts) {
       const fullName = `${c.firstName} ${c.lastName}`.trim() || c.email;
-      const existing = await this.#users.findByEmail(tx, c.email);
+      // Looked up with the request's other names; one made since fails its insert (unique address).
+      const existing = known.get(c.email);
       if (existing) {
         if (existing.fullName !== fullName) {
           changed.push((await this.#users.update(tx, t.company.schemaName, existing.id, {
