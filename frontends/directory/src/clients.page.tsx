@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button } from 'primereact/button';
 import { Card } from 'primereact/card';
@@ -49,6 +50,7 @@ export function ClientsPage() {
 
 function ClientManagement() {
   const queryClient = useQueryClient();
+  const navigate = useNavigate();
   const clientsUrl = clientsPath();
   const clients = useQuery<Client[]>({ queryKey: [clientsUrl] });
   const settings = useClientFieldSettings();
@@ -82,7 +84,12 @@ function ClientManagement() {
       <PageHeading
         title="Client Management"
         subtitle="Manage your client companies and their information (Admin Access)"
-        actions={<Button label="Add Client" icon="pi pi-plus" onClick={() => setFormTarget({ mode: 'create' })} />}
+        actions={(
+          <>
+            <Button label="Import" icon="pi pi-file-import" outlined onClick={() => navigate('import', { relative: 'path' })} />
+            <Button label="Add Client" icon="pi pi-plus" onClick={() => setFormTarget({ mode: 'create' })} />
+          </>
+        )}
       />
       {clients.isError && <Message severity="error" text={failureReason(clients.error)} className="page-error" />}
       <Card>
