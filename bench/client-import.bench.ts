@@ -8,7 +8,8 @@
 import { readFileSync } from 'node:fs';
 import { startBenchPortal } from './lib/bench-portal.ts';
 import { jsonCaller } from './lib/bench-client.ts';
-import { IMPORT_TEMPLATE_HEADERS, type ClientImportResult } from '@ledgerline/contracts/client-import.contracts.ts';
+import { CLIENT_IMPORT_EVENTS, IMPORT_TEMPLATE_HEADERS, type ClientImportResult } from '@ledgerline/contracts/client-import.contracts.ts';
+import { readEventStream } from '@ledgerline/ui/event-stream.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 5_000);
 const TARGET_S = 60;
@@ -54,13 +55,20 @@ try {
 
   const headers = [...IMPORT_TEMPLATE_HEADERS.filter((h) => h in row(0, firm))];
   const csv = [headers.join(','), ...Array.from({ length: ROWS }, (_, i) => { const r = row(i, firm); return headers.map((h) => `"${r[h] ?? ''}"`).join(','); })].join('\r\n');
+  // As the screen does: progress streamed as events, so a long import keeps its connection alive.
   const upload = async (dryRun: boolean): Promise<ClientImportResult> => {
     const form = new FormData();
     form.append('dryRun', String(dryRun));
     form.append('file', new Blob([csv], { type: 'text/csv' }), 'clients.csv');
-    const r = await fetch(`${portal.url}/api/${firm}/clients/import`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+    const r = await fetch(`${portal.url}/api/${firm}/clients/import`, { method: 'POST', headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' }, body: form });
     if (!r.ok) throw new Error(`import answered ${r.status}: ${await r.text()}`);
-    return (await r.json()) as ClientImportResult;
+    let said = Date.now();
+    for await (const e of readEventStream(r)) {
+      if (e.event === CLIENT_IMPORT_EVENTS.result) return e.data as ClientImportResult;
+      if (e.event === CLIENT_IMPORT_EVENTS.error) throw new Error(JSON.stringify(e.data));
+      if (Date.now() - said > 30_000) { said = Date.now(); console.log(`    ${JSON.stringify(e.data)}`); }
+    }
+    throw new Error('the import ended without a result');
   };
 
   const baseline = rssMb();
