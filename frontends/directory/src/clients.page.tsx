@@ -12,6 +12,7 @@ import { InputText } from 'primereact/inputtext';
 import { Message } from 'primereact/message';
 import { Tag } from 'primereact/tag';
 import type { Client } from '@ledgerline/contracts/directory.contracts.ts';
+import { TAX_ID_RULES } from '@ledgerline/contracts/tax-ids.ts';
 import { apiJson } from '@ledgerline/ui/api-client.ts';
 import { useAuth } from '@ledgerline/ui/auth-context.tsx';
 import { confirmDeletion } from '@ledgerline/ui/confirm-deletion.ts';
@@ -29,6 +30,10 @@ import { clientPath, clientsPath, downloadClientDocuments } from './directory.ap
 import { GoogleDriveSetupDialog } from './google-drive-setup-dialog.tsx';
 import { copyPortalLink } from './portal-link.ts';
 import { useSetupResultReturn } from './use-setup-result-return.ts';
+
+/** "EIN •••••4321, SSN •••••6789": the list shows the last four only (the server sends no more). */
+const taxIdsText = (client: Client): string =>
+  (client.taxIds ?? []).map((t) => `${TAX_ID_RULES[t.type].label} ${t.masked}`).join(', ');
 
 /** Spec 000 §9: the list is refetched 500 ms after a save. */
 const REFRESH_AFTER_SAVE_MS = 500;
@@ -120,6 +125,7 @@ function ClientManagement() {
           <Column field="email" header="Email" sortable className="clients-table__email" />
           <Column header={texts.phoneLabel} body={(client: Client) => client.phone || client.phoneNumber} />
           <Column field="federalId" header={texts.federalIdLabel} />
+          <Column header="Tax IDs" body={(client: Client) => taxIdsText(client)} />
           <Column field="employeeCount" header="Employees" className="clients-table__number" />
           <Column field="startDate" header="Start Date" sortable body={(client: Client) => formatDate(client.startDate)} />
           <Column
