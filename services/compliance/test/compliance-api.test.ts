@@ -8,7 +8,7 @@ import {
   COMPLIANCE_ITEM_DELETED, COMPLIANCE_ITEM_UPSERTED, COMPLIANCE_MESSAGES, entryFits, COMPLIANCE_SCHEDULE_DELETED, COMPLIANCE_SCHEDULE_UPSERTED, INSIGHTS_MATCH_DETECTED,
   type BulkGenerationResult, type CalendarDayCounts, type ComplianceItem, type ComplianceItemEvent, type CompliancePreset, type ComplianceSchedule, type GenerationResult, type PresetApplyResult,
 } from '@ledgerline/contracts/compliance.contracts.ts';
-import type { Client, ReportType } from '@ledgerline/contracts/directory.contracts.ts';
+import { CLIENT_FIELD_MESSAGES, type Client, type ReportType } from '@ledgerline/contracts/directory.contracts.ts';
 import type { Company } from '@ledgerline/contracts/identity.contracts.ts';
 import { NOTIFICATION_REQUESTED, type Notification, type NotificationRequest } from '@ledgerline/contracts/notifications.contracts.ts';
 
@@ -204,15 +204,15 @@ describe('compliance schedules: generating a year', () => {
     const all = (await call<ComplianceSchedule[]>('GET', path('/compliance-schedules'), tokens.admin)).body;
     const ofOwn = all.filter((s) => s.clientId === ids.own);
     const perYear = (list: ComplianceSchedule[]) => list.reduce((n, s) => n + (s.frequency === 'monthly' ? 12 : s.dueMonths.length), 0);
-    expect((await bulk('admin', 2050, `?clientId=${ids.own}`)).body).toEqual({ year: 2050, schedules: ofOwn.length, created: perYear(ofOwn), createdFiled: 0, existing: 0 });
+    expect((await bulk('admin', 2050, `?clientId=${ids.own}`)).body).toEqual({ year: 2050, schedules: ofOwn.length, created: perYear(ofOwn), createdFiled: 0, existing: 0, leftOut: [] });
     const r = await bulk('dta', 2050);
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ year: 2050, schedules: all.length, created: perYear(all) - perYear(ofOwn), createdFiled: 0, existing: perYear(ofOwn) });
+    expect(r.body).toEqual({ year: 2050, schedules: all.length, created: perYear(all) - perYear(ofOwn), createdFiled: 0, existing: perYear(ofOwn), leftOut: [] });
     expect((await bulk('admin', 2050)).body).toMatchObject({ created: 0, existing: perYear(all) });
     expect((await tracker('admin', '?startDate=2050-01-01&endDate=2050-12-31')).length).toBe(perYear(all));
     // A CPA generates only within their lists; a Client user not at all.
     const cpaSchedules = (await call<ComplianceSchedule[]>('GET', path('/compliance-schedules'), tokens.cpa)).body;
-    expect((await bulk('cpa', 2051)).body).toEqual({ year: 2051, schedules: cpaSchedules.length, created: perYear(cpaSchedules), createdFiled: 0, existing: 0 });
+    expect((await bulk('cpa', 2051)).body).toEqual({ year: 2051, schedules: cpaSchedules.length, created: perYear(cpaSchedules), createdFiled: 0, existing: 0, leftOut: [] });
     expect((await tracker('admin', '?startDate=2051-01-01&endDate=2051-12-31')).every((i) => i.clientId === ids.own && i.reportTypeId === ids.rtOwn)).toBe(true);
     expect((await bulk('client', 2052)).status).toBe(403);
     expect(await call('POST', path('/compliance-schedules/generate/1999'), tokens.admin)).toMatchObject({ status: 400, body: { message: COMPLIANCE_MESSAGES.year } });
@@ -235,7 +235,8 @@ describe('compliance schedules: generating a year', () => {
       expect(e?.tenant).toBe(ACME);
       expect(e?.payload).toEqual({
         id: item!.id, scheduleId: s.id, clientId: ids.own, reportTypeId: ids.rtOwn, period: '2033', periodStart: '2033-01-01', periodEnd: '2033-12-31',
-        dueDate: '2033-05-15', status: 'pending', filedDate: null, extensionDate: null, assignedToId: null, aiConfidence: 0, autoDetected: false, sourceFileId: null,
+        statutoryDueDate: '2033-05-15', dueDate: '2033-05-15', dueDateReason: null, holidayCalendar: null, status: 'pending', filedDate: null,
+        extendedDueDate: null, extensionDate: null, assignedToId: null, aiConfidence: 0, autoDetected: false, sourceFileId: null,
       });
     }, BUS_WAIT_MS);
   });
@@ -304,21 +305,22 @@ describe('compliance tracker: lists', () => {
     expect((await call('GET', path('/compliance-tracker?status=done'), tokens.admin)).status).toBe(400);
   });
 
-  it('by due-date range (ISO days or timestamps, both ends inclusive), sorted by due date', async () => {
+  it('by due-date range (ISO days or timestamps, both ends inclusive), sorted by the day due in effect (an extension\'s day once extended)', async () => {
     const march = await tracker('admin', `?startDate=2020-03-03T00:00:00.000Z&endDate=2020-04-03T23:59:59.999Z&clientId=${ids.other}`);
-    expect(march.map((i) => i.id)).toEqual([pastItems[2]!.id, pastItems[3]!.id]);
+    // pastItems[1] was due 3 Feb 2020 and is extended to 31 Mar 2020.
+    expect(march.map((i) => i.id)).toEqual([pastItems[2]!.id, pastItems[1]!.id, pastItems[3]!.id]);
     expect(await call('GET', path('/compliance-tracker?startDate=2020-03-01'), tokens.admin)).toMatchObject({ status: 400, body: { message: COMPLIANCE_MESSAGES.rangeIncomplete } });
     expect(await call('GET', path('/compliance-tracker?startDate=2020-03-01&endDate=2020-02-01'), tokens.admin)).toMatchObject({ status: 400, body: { message: COMPLIANCE_MESSAGES.rangeReversed } });
     expect((await call('GET', path('/compliance-tracker?startDate=soon&endDate=later'), tokens.admin)).status).toBe(400);
   });
 
-  it('overdue: due date passed and still pending (not filed, not extended)', async () => {
+  it('overdue: the day due in effect passed (the due date, or the extended due date once extended) and not filed', async () => {
     const overdue = (await call<ComplianceItem[]>('GET', path(`/compliance-tracker/overdue?clientId=${ids.other}`), tokens.admin)).body;
     const ids_ = overdue.map((i) => i.id);
-    expect(ids_).toEqual(expect.arrayContaining(pastItems.slice(2).map((i) => i.id)));
+    expect(ids_).toEqual(expect.arrayContaining(pastItems.slice(1).map((i) => i.id)));
     expect(ids_).not.toContain(pastItems[0]!.id);
-    expect(ids_).not.toContain(pastItems[1]!.id);
-    expect(overdue.every((i) => i.status === 'pending' && i.dueDate < today())).toBe(true);
+    const effective = (i: ComplianceItem) => (i.status === 'extended' ? i.extendedDueDate! : i.dueDate);
+    expect(overdue.every((i) => (i.status === 'pending' || i.status === 'extended') && effective(i) < today())).toBe(true);
     const expectedCurrent = currentItems.filter((i) => i.dueDate < today()).map((i) => i.id);
     expect(ids_).toEqual(expect.arrayContaining(expectedCurrent));
   });
@@ -537,7 +539,7 @@ describe('compliance presets', () => {
   it('lists the four jurisdictions, every entry with its source', async () => {
     const r = await call<CompliancePreset[]>('GET', path('/compliance-presets'), tokens.cpa);
     expect(r.status).toBe(200);
-    expect(r.body.map((p) => p.id)).toEqual(['india', 'us', 'uk', 'australia']);
+    expect(r.body.map((p) => p.id)).toEqual(['india', 'us', 'uk', 'australia', 'canada']);
     const names = r.body.flatMap((p) => p.entries.map((e) => e.reportTypeName));
     expect(names).toEqual(expect.arrayContaining(['GSTR-1', 'GSTR-3B', 'TDS return (Form 24Q/26Q)', 'Advance tax instalment', 'ITR (income tax return)',
       'Form 1040', 'Form 941', 'Form 1120-S', 'Form 1065', 'Estimated tax (Form 1040-ES)', 'VAT Return', 'Self Assessment return (SA100)', 'PAYE payment',
@@ -690,8 +692,8 @@ describe('covered periods, onboarding mid-year, schedule edit and delete (issue 
     const r = await call<PresetApplyResult>('POST', path('/compliance-presets/us/apply'), tokens.admin, { clientIds: [ids.usCorp, ids.usS] });
     expect(r.status).toBe(200);
     const of = (clientId: number) => r.body.createdSchedules.filter((s) => s.clientId === clientId).map((s) => s.reportTypeName).sort();
-    expect(of(ids.usCorp!)).toEqual(['Corporate estimated tax (Form 1120-W)', 'Form 1120', 'Form 940', 'Form 941', 'Form W-2 / W-3']);
-    expect(of(ids.usS!)).toEqual(['Form 1120-S', 'Form 940', 'Form 941', 'Form W-2 / W-3']);
+    expect(of(ids.usCorp!)).toEqual(['Corporate estimated tax (Form 1120-W)', 'Form 1099-MISC', 'Form 1099-NEC', 'Form 1120', 'Form 940', 'Form 941', 'Form W-2 / W-3']);
+    expect(of(ids.usS!)).toEqual(['Form 1099-MISC', 'Form 1099-NEC', 'Form 1120-S', 'Form 940', 'Form 941', 'Form W-2 / W-3']);
     // cpa2 serves the C corporation (not the S corporation): granted the C corporation's types, once.
     const corpTypes = r.body.createdSchedules.filter((s) => s.clientId === ids.usCorp).map((s) => s.reportTypeId).sort();
     expect(r.body.grantedReportTypes).toEqual([{ userId: ids.cpa2, reportTypeIds: expect.any(Array) }]);
@@ -723,5 +725,104 @@ describe('covered periods, onboarding mid-year, schedule edit and delete (issue 
     expect((await grant('dta', ids.cpa2!)).status).toBe(403);
     expect(await grant('admin', ids.admin2!)).toMatchObject({ status: 400, body: { message: 'Report types are granted to CPAs and custom-role users only' } });
     expect((await grant('betaAdmin', ids.cpa2!, BETA)).status).toBe(404);
+  });
+});
+
+describe('statutory calendars right to the official tables (issue 39)', () => {
+  const START = '2026-11-27';
+  const apply = (presetId: string, body: Record<string, unknown>, who = 'admin') =>
+    call<PresetApplyResult>('POST', path(`/compliance-presets/${presetId}/apply`), tokens[who], body);
+  const extend = (who: string, id: number, body: Record<string, unknown> = {}, tenant = ACME) =>
+    call<ComplianceItem>('POST', path(`/compliance-tracker/${id}/extend`, tenant), tokens[who], body);
+  const itemOf = async (clientId: number, reportTypeName: string, period: string) =>
+    (await tracker('admin', `?clientId=${clientId}`)).find((i) => i.reportTypeName === reportTypeName && i.period === period);
+
+  beforeAll(async () => {
+    ids.ukCo = await created<Client>(path('/clients'), { ...testClient('London Widgets'), jurisdiction: 'UK', entityType: 'company', state: 'GB-ENG' });
+    ids.auCo = await created<Client>(path('/clients'), { ...testClient('Sydney Pty'), jurisdiction: 'AU', entityType: 'company' });
+    ids.sCorp = await created<Client>(path('/clients'), { ...testClient('Hudson S Corp'), entityType: 's_corp', state: 'US-NY', registrations: ['employer'] });
+    ids.person = await created<Client>(path('/clients'), { ...testClient('Jane Filer'), entityType: 'individual', registrations: null });
+  });
+
+  it('clients carry fiscalYearEnd (the jurisdiction\'s default when not said), state and registrations; bad values are 400s', async () => {
+    const uk = (await call<Client>('GET', path(`/clients/${ids.ukCo}`), tokens.platform)).body;
+    expect(uk).toMatchObject({ fiscalYearEnd: '12-31', state: 'GB-ENG', registrations: null });
+    expect((await call<Client>('GET', path(`/clients/${ids.auCo}`), tokens.platform)).body.fiscalYearEnd).toBe('06-30');
+    expect((await call<Client>('GET', path(`/clients/${ids.sCorp}`), tokens.platform)).body).toMatchObject({ fiscalYearEnd: '12-31', state: 'US-NY', registrations: ['employer'] });
+    const bad = async (body: Record<string, unknown>) => (await call<{ message: string }>('POST', path('/clients'), tokens.platform, { ...testClient('Bad Fields'), ...body })).body.message;
+    expect(await bad({ fiscalYearEnd: '13-01' })).toContain(CLIENT_FIELD_MESSAGES.fiscalYearEnd);
+    expect(await bad({ fiscalYearEnd: '02-30' })).toContain(CLIENT_FIELD_MESSAGES.fiscalYearEnd);
+    expect(await bad({ state: 'XX-99' })).toContain(CLIENT_FIELD_MESSAGES.state);
+    expect(await bad({ jurisdiction: 'UK', state: 'US-NY' })).toContain(CLIENT_FIELD_MESSAGES.stateCountry);
+    expect(await bad({ state: 'IN-DL' })).toContain(CLIENT_FIELD_MESSAGES.stateCountry); // the firm's country: US
+    expect(await bad({ registrations: ['bogus'] })).toContain(CLIENT_FIELD_MESSAGES.registrations);
+    const r = await call<Client>('PUT', path(`/clients/${ids.ukCo}`), tokens.platform, { ...testClient('London Widgets'), fiscalYearEnd: '03-31' });
+    expect(r.body).toMatchObject({ fiscalYearEnd: '03-31', state: 'GB-ENG', jurisdiction: 'UK' });
+    const back = await call<Client>('PUT', path(`/clients/${ids.ukCo}`), tokens.platform, { ...testClient('London Widgets'), fiscalYearEnd: null });
+    expect(back.body.fiscalYearEnd).toBe('12-31');
+  });
+
+  it('onboarding in late November keeps the UK company\'s CT600 for 2025 and the Australian company\'s FY2026 return, and says what it left out', async () => {
+    const uk = await apply('uk', { clientIds: [ids.ukCo], entryIds: ['ct600', 'vat-return'], from: START });
+    expect(uk.status).toBe(200);
+    const ct600 = await itemOf(ids.ukCo!, 'Corporation Tax return (CT600)', 'FY Jan–Dec 2025');
+    expect(ct600).toMatchObject({ statutoryDueDate: '2026-12-31', dueDate: '2026-12-31', dueDateReason: null, periodStart: '2025-01-01', periodEnd: '2025-12-31' });
+    expect(uk.body.leftOut).toEqual(expect.arrayContaining([
+      expect.objectContaining({ clientId: ids.ukCo, reportTypeName: 'VAT Return', period: 'Apr–Jun 2026', dueDate: '2026-08-07', reason: 'Due 7 Aug 2026, before the start day 27 Nov 2026' }),
+    ]));
+    const au = await apply('australia', { clientIds: [ids.auCo], entryIds: ['company-return', 'bas-quarterly'], from: START });
+    expect(au.status).toBe(200);
+    expect(await itemOf(ids.auCo!, 'Company tax return', 'FY2026')).toMatchObject({
+      statutoryDueDate: '2027-02-28', dueDate: '2027-03-01', dueDateReason: '28 Feb 2027 is a Sunday', holidayCalendar: expect.stringContaining('Australian'),
+    });
+    expect(au.body.leftOut.map((l) => l.period)).toContain('Q1 FY2027');
+    expect(au.body.createdItems).toBeGreaterThan(0);
+  });
+
+  it('941 for Q4 2026 is due Monday 1 Feb 2027, and the calendar shows it there', async () => {
+    await apply('us', { clientIds: [ids.sCorp], entryIds: ['form-941', 'form-1120-s'], from: START });
+    const q4 = await itemOf(ids.sCorp!, 'Form 941', 'Q4 2026');
+    expect(q4).toMatchObject({ statutoryDueDate: '2027-01-31', dueDate: '2027-02-01', dueDateReason: '31 Jan 2027 is a Sunday', holidayCalendar: 'US federal holidays and DC Emancipation Day (IRC §7503)' });
+    const day = await tracker('admin', `?startDate=2027-02-01&endDate=2027-02-01&clientId=${ids.sCorp}`);
+    expect(day.map((i) => i.id)).toContain(q4!.id);
+  });
+
+  it('extending by the rule: 1120-S to 15 Sep 2027, and the calendar, overdue and upcoming follow the extended day', async () => {
+    const s = (await itemOf(ids.sCorp!, 'Form 1120-S', '2026'))!;
+    expect(s).toMatchObject({ dueDate: '2027-03-15', extendedDueDate: null });
+    const r = await extend('admin', s.id);
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ status: 'extended', extendedDueDate: '2027-09-15', extensionDate: '2027-09-15', dueDate: '2027-03-15' });
+    expect((await tracker('admin', `?startDate=2027-09-15&endDate=2027-09-15&clientId=${ids.sCorp}`)).map((i) => i.id)).toContain(s.id);
+    expect((await tracker('admin', `?startDate=2027-03-15&endDate=2027-03-15&clientId=${ids.sCorp}`)).map((i) => i.id)).not.toContain(s.id);
+    // A day given wins; it may not be before the due date; a filed item is not extended.
+    expect((await extend('admin', s.id, { extendedDueDate: '2027-08-02' })).body).toMatchObject({ extendedDueDate: '2027-08-02' });
+    expect(await extend('admin', s.id, { extendedDueDate: '2027-01-01' })).toMatchObject({ status: 400, body: { message: COMPLIANCE_MESSAGES.extendedBeforeDue } });
+    expect(await extend('admin', s.id, { extendedDueDate: '15/09/2027' })).toMatchObject({ status: 400, body: { message: COMPLIANCE_MESSAGES.extendedDueDate } });
+  });
+
+  it('the bulk extend (PUT status extended) takes the rule too; a schedule made by hand needs a day', async () => {
+    await apply('us', { clientIds: [ids.person], entryIds: ['form-1040'], from: START });
+    const f1040 = (await itemOf(ids.person!, 'Form 1040', '2026'))!;
+    expect((await put('admin', f1040.id, { status: 'extended' })).body).toMatchObject({ status: 'extended', extendedDueDate: '2027-10-15' });
+    const own = await schedule({ clientId: ids.person, reportTypeId: ids.rtOwn, frequency: 'yearly', dueMonths: ['5'] });
+    const [item] = await generated(own.id, 2027);
+    expect(item).toMatchObject({ statutoryDueDate: item!.dueDate, dueDateReason: null, holidayCalendar: null });
+    expect(await extend('admin', item!.id)).toMatchObject({ status: 400, body: { message: COMPLIANCE_MESSAGES.noExtensionRule } });
+    expect((await extend('admin', item!.id, { extendedDueDate: '2027-08-31' })).body.extendedDueDate).toBe('2027-08-31');
+  });
+
+  it('another firm and a Client user cannot extend', async () => {
+    const s = (await itemOf(ids.sCorp!, 'Form 941', 'Q4 2026'))!;
+    expect((await extend('betaAdmin', s.id, {}, BETA)).status).toBe(404);
+    expect([403, 404]).toContain((await extend('betaAdmin', s.id)).status);
+    expect((await extend('client', s.id)).status).toBe(403);
+    expect((await extend('admin', 99_999_999)).status).toBe(404);
+  });
+
+  it('pre-selection: an individual whose registrations are not said gets no 1099s; an S corporation with employer gets payroll returns', async () => {
+    const us = (await call<CompliancePreset[]>('GET', path('/compliance-presets'), tokens.admin)).body.find((p) => p.id === 'us')!;
+    expect(us.entries.filter((e) => entryFits(e, 'individual', null)).map((e) => e.id)).toEqual(['form-1040', 'form-1040-es']);
+    expect(us.entries.filter((e) => entryFits(e, 's_corp', ['employer'])).map((e) => e.id)).toEqual(['form-1120-s', 'form-941', 'form-940', 'form-w-2']);
   });
 });

@@ -111,6 +111,27 @@ describe.each(databaseTargets())('compliance reminders ($name)', (target) => {
     expect(await notices(extended.id)).toEqual([`due_soon → ${CPA}`]);
   });
 
+  it('an extension arms the notices again for the extended day, and past it the item is announced as overdue (issue 39)', async () => {
+    const tenDaysAgo = Date.now() - 10 * DAY_MS;
+    const item = await itemDue(dayOffset(-8), tenDaysAgo);
+    await firm.transaction((tx) => items.update(tx, item.id, { assignedToId: CPA }));
+    let s = replica();
+    await s.tick();
+    await s.stop();
+    expect(await notices(item.id)).toEqual([`due_soon → ${CPA}`, `overdue → ${CPA}`]);
+    // Extended to a day that has passed too: said again for that day.
+    await firm.transaction(async (tx) => {
+      await items.update(tx, item.id, { status: 'extended', extensionDate: dayOffset(-2) });
+      await new ComplianceReminders({ jobs, items, users: userAccess }).rearm(tx, { id: item.id, scheduleId: item.scheduleId, dueDate: dayOffset(-2) }, 7, tenDaysAgo);
+    });
+    const { rows } = await firm.query<{ key: string; run_at: Date }>(`SELECT key, run_at FROM ${jobs.table} WHERE key = $1`, [`compliance-overdue:${item.id}`]);
+    expect(rows.map((r) => r.run_at.toISOString().slice(0, 10))).toEqual([dayOffset(-1)]);
+    s = replica();
+    await s.tick();
+    await s.stop();
+    expect(await notices(item.id)).toEqual([`due_soon → ${CPA}`, `due_soon → ${CPA}`, `overdue → ${CPA}`, `overdue → ${CPA}`]);
+  });
+
   it('an item generated already past due is not announced; one outside its reminder window waits', async () => {
     const pastDue = await itemDue(dayOffset(-2), Date.now());
     const later = await itemDue(dayOffset(30), Date.now(), 7);

@@ -63,6 +63,11 @@ const US: Row[] = [
   { entry: 'form-1120', client: { fiscalYearEnd: '06-30' }, label: 'FY Jul 2025–Jun 2026', start: '2025-07-01', end: '2026-06-30', statutory: '2026-09-15', due: '2026-09-15', extended: '2027-04-15', source: 'IRC §6072(b) as amended by Pub. L. 114-41 §2006(a)(3); Instructions for Form 1120 (2025)' },
   { entry: 'form-1120', client: { fiscalYearEnd: '06-30' }, label: 'FY Jul 2026–Jun 2027', start: '2026-07-01', end: '2027-06-30', statutory: '2027-10-15', due: '2027-10-15', extended: '2028-04-18', source: 'IRC §6072(a); Form 7004; 15 Apr 2028 is a Saturday and DC Emancipation Day is observed Monday 17 Apr 2028' },
   { entry: 'form-1120-w', client: { fiscalYearEnd: '06-30' }, label: 'Q3 2026', start: '2026-07-01', end: '2026-09-30', statutory: '2026-10-15', due: '2026-10-15', source: 'Form 1120-W: 15th day of the 4th month of the tax year (its first quarter)' },
+  { entry: 'form-7004-1120', label: '2026', start: '2026-01-01', end: '2026-12-31', statutory: '2027-04-15', due: '2027-04-15', source: 'Form 7004 instructions: by the return\'s due date' },
+  { entry: 'form-7004-1120-s', label: '2026', start: '2026-01-01', end: '2026-12-31', statutory: '2027-03-15', due: '2027-03-15', source: 'Form 7004 instructions' },
+  { entry: 'form-7004-1065', label: '2025', start: '2025-01-01', end: '2025-12-31', statutory: '2026-03-15', due: '2026-03-16', source: `Form 7004 instructions; ${P509}` },
+  { entry: 'form-7004-1041', label: '2026', start: '2026-01-01', end: '2026-12-31', statutory: '2027-04-15', due: '2027-04-15', source: 'Form 7004 instructions' },
+  { entry: 'form-1120-w', label: 'Q4 2027', start: '2027-10-01', end: '2027-12-31', statutory: '2027-12-15', due: '2027-12-15', source: 'Form 1120-W: the 12th month of a calendar year' },
 ];
 
 const ATO = 'ATO, Key lodgment and payment dates 2026–27; next business day when the date falls on a weekend or public holiday';
@@ -91,6 +96,10 @@ const UK: Row[] = [
   { entry: 'ct-payment', label: 'FY Jan–Dec 2025', start: '2025-01-01', end: '2025-12-31', statutory: '2026-10-01', due: '2026-10-01', source: 'gov.uk Pay Corporation Tax: 9 months and 1 day' },
   { entry: 'ct-payment', client: { fiscalYearEnd: '03-31' }, label: 'FY Apr 2025–Mar 2026', start: '2025-04-01', end: '2026-03-31', statutory: '2027-01-01', due: '2027-01-01', source: 'gov.uk Pay Corporation Tax: 9 months and 1 day' },
   { entry: 'vat-return', label: 'Oct–Dec 2026', start: '2026-10-01', end: '2026-12-31', statutory: '2027-02-07', due: '2027-02-07', source: 'gov.uk VAT Returns: 1 month and 7 days' },
+  { entry: 'sa-payment-july', label: '2025-26', start: '2025-04-06', end: '2026-04-05', statutory: '2026-07-31', due: '2026-07-31', source: 'TMA 1970 s59A(2)(b)' },
+  { entry: 'sa800', label: '2025-26', start: '2025-04-06', end: '2026-04-05', statutory: '2027-01-31', due: '2027-01-31', source: HMRC },
+  { entry: 'sa900', label: '2025-26', start: '2025-04-06', end: '2026-04-05', statutory: '2027-01-31', due: '2027-01-31', source: HMRC },
+  { entry: 'annual-accounts', label: 'FY Jan–Dec 2025', start: '2025-01-01', end: '2025-12-31', statutory: '2026-09-30', due: '2026-09-30', source: 'Companies Act 2006 s442: 9 months after the accounting reference date' },
 ];
 
 const IN: Row[] = [
@@ -106,6 +115,14 @@ const IN: Row[] = [
   { entry: 'itr-business-non-audit', label: 'FY 2026-27', start: '2026-04-01', end: '2027-03-31', statutory: '2027-08-31', due: '2027-08-31', source: 'Finance Act 2026 (Income-tax Act 2025 s263): business not liable to audit, 31 August' },
   { entry: 'itr-non-audit', label: 'FY 2026-27', start: '2026-04-01', end: '2027-03-31', statutory: '2027-07-31', due: '2027-07-31', source: 'Income-tax Act: individuals without business income, 31 July' },
   { entry: 'gstr-1', label: 'Oct 2026', start: '2026-10-01', end: '2026-10-31', statutory: '2026-11-11', due: '2026-11-11', source: 'CGST Rules rule 59' },
+  { entry: 'gstr-1-qrmp', label: 'Q3 FY 2026-27', start: '2026-10-01', end: '2026-12-31', statutory: '2027-01-13', due: '2027-01-13', source: 'CGST Rules rule 59(2): QRMP by the 13th' },
+  { entry: 'gstr-3b', label: 'Dec 2026', start: '2026-12-01', end: '2026-12-31', statutory: '2027-01-20', due: '2027-01-20', source: 'CGST Rules rule 61(5)' },
+  { entry: 'gstr-9', label: 'FY 2025-26', start: '2025-04-01', end: '2026-03-31', statutory: '2026-12-31', due: '2026-12-31', source: 'CGST Rules rule 80' },
+  { entry: 'tds-return', label: 'Q4 FY 2026-27', start: '2027-01-01', end: '2027-03-31', statutory: '2027-05-31', due: '2027-05-31', source: 'Income-tax Rules rule 31A' },
+  { entry: 'advance-tax', label: 'Q3 FY 2026-27', start: '2026-10-01', end: '2026-12-31', statutory: '2026-12-15', due: '2026-12-15', source: 'Income-tax Act 1961 s211' },
+  { entry: 'itr-audit', label: 'FY 2025-26', start: '2025-04-01', end: '2026-03-31', statutory: '2026-10-31', due: '2026-10-31', source: 'Income-tax Act 1961 s139(1) Explanation 2(a)' },
+  { entry: 'llp-form-11', label: 'FY 2025-26', start: '2025-04-01', end: '2026-03-31', statutory: '2026-05-30', due: '2026-05-30', source: 'LLP Rules 2009 rule 25' },
+  { entry: 'llp-form-8', label: 'FY 2025-26', start: '2025-04-01', end: '2026-03-31', statutory: '2026-10-30', due: '2026-10-30', source: 'LLP Rules 2009 rule 24' },
 ];
 
 const CRA = 'CRA, due dates on a Saturday, Sunday or public holiday move to the next business day';
@@ -123,6 +140,8 @@ const CA: Row[] = [
   { entry: 't4', label: '2025', start: '2025-01-01', end: '2025-12-31', statutory: '2026-02-28', due: '2026-03-02', source: `CRA T4 filing deadline; ${CRA}` },
   { entry: 't3', label: '2026', start: '2026-01-01', end: '2026-12-31', statutory: '2027-03-31', due: '2027-03-31', source: 'CRA T4013: 90 days after the year end' },
   { entry: 't5013', label: '2026', start: '2026-01-01', end: '2026-12-31', statutory: '2027-03-31', due: '2027-03-31', source: 'CRA T4068: 31 March when every partner is an individual' },
+  { entry: 't2-balance-ccpc', label: '2026', start: '2026-01-01', end: '2026-12-31', statutory: '2027-03-31', due: '2027-03-31', source: 'CRA Corporation payments: three months for a CCPC' },
+  { entry: 'gst-hst-annual', label: '2026', start: '2026-01-01', end: '2026-12-31', statutory: '2027-03-31', due: '2027-03-31', source: 'Excise Tax Act s238(1)(b): three months after the fiscal year' },
 ];
 
 describe.each([['us', US], ['australia', AU], ['uk', UK], ['india', IN], ['canada', CA]] as const)('%s: the official dates for 2026–2027', (calendar, rows) => {
@@ -187,6 +206,12 @@ describe('pre-selection by entity type and registrations', () => {
 });
 
 describe('every entry', () => {
+  it('is in the tables above', () => {
+    const rows: Record<string, readonly Row[]> = { us: US, australia: AU, uk: UK, india: IN, canada: CA };
+    const missing = PRESETS.flatMap((p) => p.entries.filter((e) => !rows[p.id]!.some((r) => r.entry === e.id)).map((e) => `${p.id}/${e.id}`));
+    expect(missing).toEqual([]);
+  });
+
   it('has a source with an address, and its periods in 2026 and 2027 are distinct', () => {
     for (const p of PRESETS) {
       for (const entry of p.entries) {

@@ -5,7 +5,7 @@ import { TokenSigner } from '@ledgerline/kit/crypto/signed-token.ts';
 import { apiClient, createSignedInUser, startTestPortal, TEST_USER_PASSWORD, type ApiReply } from '@ledgerline/server/portal-harness.ts';
 import type { RunningPortal } from '@ledgerline/server/portal.ts';
 import {
-  CLIENT_FIELD_SETTING_LABELS, FEDERAL_ID_PRESETS, PHONE_PRESETS, STATE_ID_PRESETS,
+  CLIENT_FIELD_MESSAGES, CLIENT_FIELD_SETTING_LABELS, FEDERAL_ID_PRESETS, PHONE_PRESETS, STATE_ID_PRESETS,
   type Client, type ClientFieldSettingsInput, type ClientFieldSettings, type GoogleDriveStatus, type ReportType,
 } from '@ledgerline/contracts/directory.contracts.ts';
 import { startGoogleStandIn, type GoogleStandIn } from './support/google-stand-in.ts';
@@ -213,6 +213,34 @@ describe('clients', () => {
       .toMatchObject({ status: 400, body: { message: 'Jurisdiction must be one of US, CA, IN, UK, AU' } });
     expect(await call('POST', `/api/${BETA}/clients`, tokens[`${BETA}_admin`], usClient('Odd Inc', { entityType: 'llc' })))
       .toMatchObject({ status: 400, body: { message: 'Entity type must be one of individual, sole_proprietor, partnership, c_corp, s_corp, company, llp, trust' } });
+  });
+
+  it('fiscal year end (the jurisdiction\'s default when not said), State and registrations, in both path forms; clear 400s; not seen by another firm', async () => {
+    const indian = await call<Client>('POST', `/api/${ACME}/clients`, tokens[`${ACME}_admin`], indianClient('Delhi Exports', { state: 'in-dl', registrations: ['tds', 'gst_qrmp', 'tds'] }));
+    expect(indian.status).toBe(201);
+    expect(indian.body).toMatchObject({ jurisdiction: 'IN', fiscalYearEnd: '03-31', state: 'IN-DL', registrations: ['gst_qrmp', 'tds'] });
+    // The unprefixed form (the firm from the token) reads the same fields.
+    expect((await call<Client>('GET', `/api/clients/${indian.body.id}`, tokens[`${ACME}_admin`])).body).toMatchObject({ fiscalYearEnd: '03-31', state: 'IN-DL' });
+    const june = await call<Client>('PUT', `/api/clients/${indian.body.id}`, tokens[`${ACME}_admin`], indianClient('Delhi Exports', { fiscalYearEnd: '06-30' }));
+    expect(june.body).toMatchObject({ fiscalYearEnd: '06-30', state: 'IN-DL', registrations: ['gst_qrmp', 'tds'] });
+    const moved = await call<Client>('PUT', `/api/${ACME}/clients/${indian.body.id}`, tokens[`${ACME}_admin`], indianClient('Delhi Exports', { fiscalYearEnd: null, state: null, registrations: null }));
+    expect(moved.body).toMatchObject({ fiscalYearEnd: '03-31', state: null, registrations: null });
+    const us = await call<Client>('POST', `/api/${BETA}/clients`, tokens[`${BETA}_admin`], usClient('Albany Corp', { state: 'US-NY', registrations: [] }));
+    expect(us.body).toMatchObject({ fiscalYearEnd: '12-31', state: 'US-NY', registrations: [] });
+    const list = await call<Client[]>('GET', `/api/${BETA}/clients`, tokens[`${BETA}_admin`]);
+    expect(list.body.find((c) => c.id === us.body.id)).toMatchObject({ fiscalYearEnd: '12-31', state: 'US-NY' });
+    // Ids are per firm: the other firm's list has no such client at all.
+    expect((await call<Client[]>('GET', `/api/${ACME}/clients`, tokens[`${ACME}_admin`])).body.map((c) => c.name)).not.toContain('Albany Corp');
+    const bad = (body: Record<string, unknown>) => call('POST', `/api/${BETA}/clients`, tokens[`${BETA}_admin`], usClient('Bad Fields', body));
+    expect(await bad({ fiscalYearEnd: '2026-06-30' })).toMatchObject({ status: 400, body: { message: CLIENT_FIELD_MESSAGES.fiscalYearEnd } });
+    expect(await bad({ fiscalYearEnd: '04-31' })).toMatchObject({ status: 400, body: { message: CLIENT_FIELD_MESSAGES.fiscalYearEnd } });
+    expect(await bad({ state: 'NY' })).toMatchObject({ status: 400, body: { message: CLIENT_FIELD_MESSAGES.state } });
+    expect(await bad({ jurisdiction: 'CA', state: 'AU-NSW' })).toMatchObject({ status: 400, body: { message: CLIENT_FIELD_MESSAGES.stateCountry } });
+    expect(await bad({ state: 'CA-ON' })).toMatchObject({ status: 400, body: { message: `${CLIENT_FIELD_MESSAGES.stateCountry} (US)` } });
+    expect(await bad({ registrations: 'gst' })).toMatchObject({ status: 400, body: { message: CLIENT_FIELD_MESSAGES.registrations } });
+    expect(await bad({ registrations: ['gst', 'payroll'] })).toMatchObject({ status: 400, body: { message: CLIENT_FIELD_MESSAGES.registrations } });
+    const canadian = await call<Client>('POST', `/api/${BETA}/clients`, tokens[`${BETA}_admin`], usClient('Toronto Ltd', { jurisdiction: 'CA', state: 'CA-ON', registrations: ['gst_hst'] }));
+    expect(canadian.body).toMatchObject({ jurisdiction: 'CA', fiscalYearEnd: '12-31', state: 'CA-ON', registrations: ['gst_hst'] });
   });
 
   it('updates and deletes, and answers 404 for a missing client', async () => {

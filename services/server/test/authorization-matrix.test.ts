@@ -288,6 +288,7 @@ const RULES: Record<string, Rule> = {
   'GET /api/compliance-tracker/upcoming': { allowed: EVERYONE },
   'GET /api/compliance-tracker/{id}': { allowed: EVERYONE, request: async () => ({ path: String(await victimComplianceItem()) }) },
   'PUT /api/compliance-tracker/{id}': { allowed: STAFF, request: async () => ({ path: String(await victimComplianceItem()), body: { status: 'filed' } }) },
+  'POST /api/compliance-tracker/{id}/extend': { allowed: STAFF, request: async () => ({ path: String(await victimComplianceItem()), body: { extendedDueDate: '2099-12-31' } }) },
   'GET /api/compliance-presets': { allowed: STAFF },
   'POST /api/compliance-presets/{id}/apply': { allowed: MANAGERS, request: () => ({ path: 'india', body: { clientIds: [ids.ownClient] } }) },
 

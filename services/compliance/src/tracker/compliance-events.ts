@@ -15,6 +15,7 @@ export function publishSchedules(tx: Queryable, tenant: string, schedules: reado
   return enqueueEvents(tx, schedules.map((s) => newEvent<ComplianceScheduleEvent>(COMPLIANCE_SCHEDULE_UPSERTED, tenant, {
     id: s.id, clientId: s.clientId, reportTypeId: s.reportTypeId, frequency: s.frequency, dueDayOfMonth: s.dueDayOfMonth,
     dueMonths: s.dueMonths, isActive: s.isActive, reminderDays: s.reminderDays, periodLagMonths: s.periodLagMonths,
+    presetId: s.presetId ?? null, entryId: s.entryId ?? null,
   })));
 }
 
@@ -30,7 +31,8 @@ export function publishItemRemovals(tx: Queryable, tenant: string, clientId: num
 export function publishItems(tx: Queryable, tenant: string, items: readonly ComplianceItemEvent[]): Promise<void> {
   return enqueueEvents(tx, items.map((i) => newEvent<ComplianceItemEvent>(COMPLIANCE_ITEM_UPSERTED, tenant, {
     id: i.id, scheduleId: i.scheduleId, clientId: i.clientId, reportTypeId: i.reportTypeId, period: i.period, periodStart: i.periodStart,
-    periodEnd: i.periodEnd, dueDate: i.dueDate, status: i.status, filedDate: i.filedDate, extensionDate: i.extensionDate,
+    periodEnd: i.periodEnd, statutoryDueDate: i.statutoryDueDate ?? i.dueDate, dueDate: i.dueDate, dueDateReason: i.dueDateReason ?? null,
+    holidayCalendar: i.holidayCalendar ?? null, status: i.status, filedDate: i.filedDate, extendedDueDate: i.extensionDate, extensionDate: i.extensionDate,
     assignedToId: i.assignedToId, aiConfidence: i.aiConfidence, autoDetected: i.autoDetected, sourceFileId: i.sourceFileId,
   })));
 }

@@ -24,12 +24,12 @@ export function createTrackerRouter(deps: { api: ApiRegistry; items: TrackerStor
   };
   const paging = ', paged with limit and offset (X-Total-Count)';
 
-  api.route(router, { method: 'get', path: '/api/compliance-tracker', summary: `Tracker items by client and status, or by due-date range, soonest due first${paging}; with a range, perDay caps each due day's items and X-Day-Counts tells each day's totals`, query: trackerListQuerySchema, before }, async ({ res, query }) => {
+  api.route(router, { method: 'get', path: '/api/compliance-tracker', summary: `Tracker items by client and status, or by due-date range (the extended due date once extended), soonest due first${paging}; with a range, perDay caps each due day's items and X-Day-Counts tells each day's totals`, query: trackerListQuerySchema, before }, async ({ res, query }) => {
     const t = await tenants.ofRequest(res);
     sendList(res, await items.list(t.db, readReach(t), query));
   });
 
-  api.route(router, { method: 'get', path: '/api/compliance-tracker/overdue', summary: `Items past their due date and still pending${paging}`, query: trackerClientQuerySchema, before }, async ({ res, query }) => {
+  api.route(router, { method: 'get', path: '/api/compliance-tracker/overdue', summary: `Items past the day they are due in effect (the extended due date once extended) and not filed${paging}`, query: trackerClientQuerySchema, before }, async ({ res, query }) => {
     const t = await tenants.ofRequest(res);
     sendList(res, await items.overdue(t.db, readReach(t), query.clientId, query));
   });
