@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button } from 'primereact/button';
 import { Card } from 'primereact/card';
@@ -11,6 +12,7 @@ import { InputText } from 'primereact/inputtext';
 import { Message } from 'primereact/message';
 import { Tag } from 'primereact/tag';
 import { ENTITY_TYPE_LABELS, type Client } from '@ledgerline/contracts/directory.contracts.ts';
+import { TAX_ID_RULES } from '@ledgerline/contracts/tax-ids.ts';
 import { apiJson } from '@ledgerline/ui/api-client.ts';
 import { useAuth } from '@ledgerline/ui/auth-context.tsx';
 import { confirmDeletion } from '@ledgerline/ui/confirm-deletion.ts';
@@ -30,6 +32,10 @@ import { clientPath, clientsPath, downloadClientDocuments } from './directory.ap
 import { GoogleDriveSetupDialog } from './google-drive-setup-dialog.tsx';
 import { copyPortalLink } from './portal-link.ts';
 import { useSetupResultReturn } from './use-setup-result-return.ts';
+
+/** "EIN •••••4321, SSN •••••6789": the list shows the last four only (the server sends no more). */
+const taxIdsText = (client: Client): string =>
+  (client.taxIds ?? []).map((t) => `${TAX_ID_RULES[t.type].label} ${t.masked}`).join(', ');
 
 /** Spec 000 §9: the list is refetched 500 ms after a save. */
 const REFRESH_AFTER_SAVE_MS = 500;
@@ -51,6 +57,7 @@ export function ClientsPage() {
 
 function ClientManagement() {
   const queryClient = useQueryClient();
+  const navigate = useNavigate();
   const clientsUrl = clientsPath();
   const clients = useQuery<Client[]>({ queryKey: [clientsUrl] });
   const settings = useClientFieldSettings();
@@ -84,7 +91,12 @@ function ClientManagement() {
       <PageHeading
         title="Client Management"
         subtitle="Manage your client companies and their information (Admin Access)"
-        actions={<Button label="Add Client" icon="pi pi-plus" onClick={() => setFormTarget({ mode: 'create' })} />}
+        actions={(
+          <>
+            <Button label="Import" icon="pi pi-file-import" outlined onClick={() => navigate('import', { relative: 'path' })} />
+            <Button label="Add Client" icon="pi pi-plus" onClick={() => setFormTarget({ mode: 'create' })} />
+          </>
+        )}
       />
       {clients.isError && <Message severity="error" text={failureReason(clients.error)} className="page-error" />}
       <Card>
@@ -115,6 +127,7 @@ function ClientManagement() {
           <Column field="email" header="Email" sortable className="clients-table__email" />
           <Column header={texts.phoneLabel} body={(client: Client) => client.phone || client.phoneNumber} />
           <Column field="federalId" header={texts.federalIdLabel} />
+          <Column header="Tax IDs" body={(client: Client) => taxIdsText(client)} />
           <Column field="employeeCount" header="Employees" className="clients-table__number" />
           <Column field="startDate" header="Start Date" sortable body={(client: Client) => formatDate(client.startDate)} />
           <Column

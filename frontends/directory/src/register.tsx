@@ -9,6 +9,7 @@ const register: RegisterRemote = (shell) => {
   shell.addRoutes(
     declaredRoutes(ROUTES, {
       clients: lazyPage(() => import('./clients.page.tsx'), 'ClientsPage', styles),
+      clientImport: lazyPage(() => import('./client-import.page.tsx'), 'ClientImportPage', styles),
       reportTypes: lazyPage(() => import('./report-types.page.tsx'), 'ReportTypesPage', styles),
       settings: lazyPage(() => import('./settings.page.tsx'), 'SettingsPage', styles),
       firmDetails: lazyPage(() => import('./firm-details.page.tsx'), 'FirmDetailsPage', styles),

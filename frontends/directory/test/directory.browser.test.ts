@@ -117,7 +117,7 @@ describe('directory screens in Chromium', () => {
     await page.getByRole('heading', { name: 'Client Management', level: 2 }).waitFor();
     await page.getByText('No clients found. Add a client to get started.').waitFor();
     const headers = await page.locator('.p-datatable thead th').allTextContents();
-    expect(headers).toEqual(['Client Name', 'Email', 'Mobile Number', 'PAN', 'Employees', 'Start Date', 'Actions']);
+    expect(headers).toEqual(['Client Name', 'Email', 'Mobile Number', 'PAN', 'Tax IDs', 'Employees', 'Start Date', 'Actions']);
 
     await page.getByRole('button', { name: 'Add Client' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add New Client' });
@@ -175,7 +175,7 @@ describe('directory screens in Chromium', () => {
     await row.waitFor();
     const today = new Date().toLocaleDateString('en-US', { month: '2-digit', day: '2-digit', year: 'numeric' });
     const cells = await row.locator('td').allTextContents();
-    expect(cells.slice(1, 6)).toEqual(['accounts@mehtaexports.in', '+919876543210', 'ABCPM1234K', '25', today]);
+    expect(cells.slice(1, 7)).toEqual(['accounts@mehtaexports.in', '+919876543210', 'ABCPM1234K', '', '25', today]);
     const saved = await page.evaluate(async (tenant) => {
       const r = await fetch(`/api/${tenant}/clients`, { headers: { authorization: `Bearer ${localStorage.getItem('token')}` } });
       return (await r.json()) as { name: string; jurisdiction: string; entityType: string | null; state: string | null }[];

@@ -13,6 +13,7 @@ describe('directory remote', () => {
     register({ addRoutes: (added) => routes.push(...added), addNavItems: (added) => navItems.push(...added) });
     expect(routes.map(({ path, tenantScoped, access }) => ({ path, tenantScoped, access }))).toEqual([
       { path: '/clients', tenantScoped: true, access: undefined },
+      { path: '/clients/import', tenantScoped: true, access: undefined },
       { path: '/report-types', tenantScoped: true, access: undefined },
       { path: '/settings', tenantScoped: true, access: undefined },
       { path: '/firm-details', tenantScoped: true, access: undefined },

@@ -1,6 +1,7 @@
 import { RE2JS } from 're2js';
 import { z } from 'zod';
 import { isCalendarDate } from './scalars.ts';
+import { taxIdListSchema, TAX_ID_TYPES, type MaskedTaxId } from './tax-ids.ts';
 
 /*
  * Directory API (clients, report types, client field settings, Google Drive, client
@@ -284,6 +285,8 @@ export function clientInputSchema(settings: ClientFieldSettingsInput | null) {
       registrations: z.array(z.enum(CLIENT_REGISTRATIONS, { error: CLIENT_FIELD_MESSAGES.registrations }), { error: CLIENT_FIELD_MESSAGES.registrations })
         .max(CLIENT_REGISTRATIONS.length * 2, CLIENT_FIELD_MESSAGES.registrations).nullish()
         .transform((v) => (v ? CLIENT_REGISTRATIONS.filter((r) => v.includes(r)) : v)),
+      /** Typed tax IDs (tax-ids.ts), each of the client's jurisdiction (the service checks that); absent: none on create, unchanged on update. */
+      taxIds: taxIdListSchema.optional(),
     }).superRefine((c, ctx) => {
       if (c.state && c.jurisdiction && jurisdictionOfState(c.state) !== c.jurisdiction) {
         ctx.addIssue({ code: 'custom', path: ['state'], message: CLIENT_FIELD_MESSAGES.stateCountry });
@@ -312,6 +315,7 @@ export const clientPayloadSchema = z.looseObject({
   fiscalYearEnd: z.unknown().optional().describe('MM-DD; default the jurisdiction\'s (IN 03-31, AU 06-30, else 12-31)'),
   state: z.unknown().optional().describe('ISO 3166-2 code in the client\'s jurisdiction (US-NY, IN-DL, CA-ON, AU-NSW, GB-ENG), or none'),
   registrations: z.unknown().optional().describe(`list of ${CLIENT_REGISTRATIONS.join(', ')}; null: not said`),
+  taxIds: z.unknown().optional().describe(`list of { type, value }, type one of ${TAX_ID_TYPES.join(', ')} of the client's jurisdiction, one per type; checked by format and check digit`),
 });
 
 export interface Client {
@@ -339,6 +343,8 @@ export interface Client {
   state: string | null;
   /** null: not said (calendar entries needing one are pre-selected for businesses only). */
   registrations: ClientRegistration[] | null;
+  /** Typed tax IDs, the last four characters only (GET /api/clients/{id}/tax-ids reveals them). */
+  taxIds: MaskedTaxId[];
   createdAt: string;
   updatedAt: string;
 }
@@ -451,6 +457,9 @@ export const REPORT_TYPE_DELETED = 'report-type.deleted';
 
 /** `client.upserted` payload (other services keep client names in read models). */
 export type ClientEvent = Pick<Client, 'id' | 'name' | 'uploadDestination' | 'googleDriveConfigured' | 'jurisdiction' | 'entityType' | 'fiscalYearEnd' | 'state' | 'registrations'>;
+/** Whole tax IDs were shown to a user (GET /api/clients/{id}/tax-ids): identity records a security event. */
+export const CLIENT_TAX_IDS_REVEALED = 'client.tax-ids-revealed';
+export interface ClientTaxIdsRevealedEvent { clientId: number; clientName: string; userId: number | null; types: string[] }
 /** `client.deleted` payload: services drop that client's data and access entries. */
 export interface ClientDeletedEvent { id: number; name: string }
 /** `report-type.upserted` / `report-type.deleted` payloads. */

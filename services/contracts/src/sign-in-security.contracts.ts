@@ -100,6 +100,8 @@ export type SecuritySettings = z.infer<typeof securitySettingsSchema>;
 
 export const SECURITY_EVENT_KINDS = [
   'sign-in', 'sign-in-failed', 'factor-added', 'factor-removed', 'factors-reset', 'recovery-code-used', 'recovery-codes-regenerated', 'policy-changed', 'sessions-revoked',
+  // A user was shown a client's whole tax IDs (method: the client and the types).
+  'tax-ids-revealed',
 ] as const;
 export type SecurityEventKind = (typeof SECURITY_EVENT_KINDS)[number];
 

@@ -98,5 +98,26 @@ export const directoryTenantMigrations: ServiceMigrations = {
       ALTER TABLE clients ADD COLUMN state text;
       ALTER TABLE clients ADD COLUMN registrations text[]`,
     },
+    {
+      id: '005_client_tax_ids',
+      sql: `-- A client's typed tax IDs (issue 40), one per type, stored compact; a number belongs to one
+      -- client of the firm, and the import finds a client by it.
+      CREATE TABLE client_tax_ids (
+        client_id integer NOT NULL REFERENCES clients(id) ON DELETE CASCADE,
+        type text NOT NULL,
+        value text NOT NULL,
+        PRIMARY KEY (client_id, type)
+      );
+      CREATE UNIQUE INDEX client_tax_ids_value ON client_tax_ids (type, value);
+      -- Search finds a client by the last four characters of a tax ID, never by more: only
+      -- the tails join the searched text.
+      ALTER TABLE clients ADD COLUMN tax_id_tails text NOT NULL DEFAULT '';
+      DROP INDEX clients_search_grams;
+      ALTER TABLE clients DROP COLUMN search_text;
+      ALTER TABLE clients ADD COLUMN search_text text GENERATED ALWAYS AS (lower(name || chr(31) || email || chr(31) || phone || chr(31) || federal_id
+        || chr(31) || state_id || chr(31) || address || chr(31) || tax_id_tails)) STORED;
+      CREATE INDEX clients_search_grams ON clients USING gin (client_search_grams(search_text)) WITH (fastupdate = off);
+      CREATE INDEX clients_lower_name ON clients (lower(name))`,
+    },
   ],
 };

@@ -7,6 +7,8 @@ import { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
 import type { ServiceModule } from '@ledgerline/kit/service-module.ts';
 import { tenantServiceRuntime } from '@ledgerline/kit/tenancy/tenant-service-runtime.ts';
 import { createClientPortalRouter, type PortalLinkClaims } from './client-portal/client-portal.router.ts';
+import { ClientImportService } from './client-import/client-import.service.ts';
+import { createClientImportRouter } from './client-import/client-import.router.ts';
 import { ClientService } from './clients/client.service.ts';
 import { ClientStore } from './clients/client.store.ts';
 import { createClientsRouter } from './clients/clients.router.ts';
@@ -51,6 +53,9 @@ export const directoryModule: ServiceModule = {
       logger,
     });
     const tokens = deps.tokens;
+    const clientService = new ClientService(clients, settings);
+    const reportTypes = new ReportTypeStore();
+    const imports = new ClientImportService({ clients, service: clientService, settings, reportTypes, identityUrl: runtime.peer('identity') });
 
     return {
       api,
@@ -63,7 +68,9 @@ export const directoryModule: ServiceModule = {
         }),
       },
       routers: [
-        createClientsRouter({ api, clients, clientService: new ClientService(clients, settings), tokens, tenants }),
+        // Before the clients' routes: /api/clients/import is not a client id.
+        createClientImportRouter({ api, imports, tokens, tenants, logger }),
+        createClientsRouter({ api, clients, clientService, tokens, tenants }),
         createGoogleDriveRouter({ api, drive, tokens, tenants, logger }),
         createGoogleDriveAccessRouter({ drive, tenants, assertions: new TokenSigner<DriveAccessAssertion>(deriveKey(master, DRIVE_ACCESS_KEY_PURPOSE)) }),
         createClientPortalRouter({
@@ -71,7 +78,7 @@ export const directoryModule: ServiceModule = {
           links: new TokenSigner<PortalLinkClaims>(deriveKey(master, 'client-portal-link')),
           linkTtlSeconds: config.portalLinkTtlSeconds,
         }),
-        createReportTypesRouter({ api, reportTypes: new ReportTypeStore(), tokens, tenants }),
+        createReportTypesRouter({ api, reportTypes, tokens, tenants }),
         createClientFieldSettingsRouter({ api, settings, tokens, tenants }),
       ],
       start: () => runtime.start({ follow: [(c) => userAccess.follow(c), (c) => followReportTypeUsage(c)] }),

@@ -21,6 +21,8 @@ import { createAdminOverviewRouter } from './tenants/admin-overview.router.ts';
 import { tenantResolver } from './tenants/tenant-context.ts';
 import { TenantService } from './tenants/tenant.service.ts';
 import { followClientDeletions } from './users/client-deleted.consumer.ts';
+import { ClientPeopleImport, createClientPeopleImportRouter } from './users/client-people-import.ts';
+import { followTaxIdReveals } from './users/tax-ids-revealed.consumer.ts';
 import { UserService } from './users/user.service.ts';
 import { InvitationService } from './users/invitation.service.ts';
 import { InvitationStore } from './users/invitation.store.ts';
@@ -105,6 +107,7 @@ export const identityModule: ServiceModule = {
     const tenantOf = tenantResolver(db, companies);
     const authenticated = authenticateCaller({ db, tokens: deps.tokens, companies, users, sessions: sessions.store });
     let clientDeletions: Subscription | undefined;
+    let taxIdReveals: Subscription | undefined;
     // Firm moves call the services' internal portability routes as the platform, not as the
     // person who asked (a firm's Admin may export their own firm; the job may outlive a token).
     const systemToken = () => issuer.sign({ sub: '0', username: 'portability', fullName: 'Firm export and import', role: 'Admin', tenant: null, platformAdmin: true });
@@ -123,6 +126,7 @@ export const identityModule: ServiceModule = {
         createRolesRouter({ api, roles, provider, authenticated, tenantOf, applyPolicy: (t) => applyPolicyToProvider({ provider, mfa, users }, t.company, t.db) }),
         createFirmMovesRouter({ api, companies, exports: firmExports, imports: firmImports, signingKey, readable: new FirmReadableCopy({ peers: deps.peers, systemToken, logger: deps.logger }), authenticated, tenantOf }),
         createUsersRouter({ api, users, roles, throttle, userService, invitations, authenticated, tenantOf }),
+        createClientPeopleImportRouter({ people: new ClientPeopleImport(users), authenticated, tenantOf }),
         createMfaRouter({ api, db, mfa, logins, emailSignIn, sessions, companies, users, provider, authenticated, tenantOf }),
         createPasskeysRouter({ api, db, mfa, passkeys, logins, companies, authenticated }),
       ],
@@ -137,6 +141,7 @@ export const identityModule: ServiceModule = {
           }
         }
         clientDeletions = await followClientDeletions({ db, bus: deps.bus, companies, users, provider, logger: deps.logger });
+        taxIdReveals = await followTaxIdReveals({ db, bus: deps.bus, companies, users, events: mfa.events, logger: deps.logger });
         scheduler = startScheduler({
           db, queue: jobs, handlers: { [MAIL_JOB]: mailJob(mailer) }, logger: deps.logger, pollMs: config.schedulerPollMs,
           tenants: async () => (await companies.list()).filter((c) => c.isActive).map((c) => ({ shortName: c.shortName, schema: c.schemaName })),
@@ -146,6 +151,7 @@ export const identityModule: ServiceModule = {
         await scheduler?.stop();
         mailer.close();
         await clientDeletions?.close();
+        await taxIdReveals?.close();
         await provider.close();
       },
     };

@@ -227,6 +227,9 @@ const RULES: Record<string, Rule> = {
   'GET /api/clients/{id}/google-drive/auth-url': { allowed: ADMINS, request: () => ({ path: String(ids.ownClient) }) },
   'DELETE /api/clients/{id}/google-drive': { allowed: ADMINS, request: async () => ({ path: String(await victimClient()) }) },
   'GET /api/clients/{id}/portal-link': { allowed: ADMINS, request: () => ({ path: String(ids.ownClient) }) },
+  // JSON instead of multipart: Admins and DTAs get the 400 about the missing file, others the refusal.
+  'POST /api/clients/import': { allowed: MANAGERS, request: () => ({ body: { dryRun: 'true' } }) },
+  'GET /api/clients/{id}/tax-ids': { allowed: ADMINS, request: () => ({ path: String(ids.ownClient) }) },
 
   'GET /api/report-types': { allowed: EVERYONE },
   'POST /api/report-types': { allowed: ADMINS, request: () => ({ body: { name: unique('Type ') } }) },

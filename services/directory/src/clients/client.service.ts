@@ -1,15 +1,17 @@
 import { newEvent } from '@ledgerline/kit/bus/bus.ts';
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
-import { Invalid } from '@ledgerline/kit/errors.ts';
+import { Conflict, Invalid } from '@ledgerline/kit/errors.ts';
+import { TAX_ID_RULES, taxIdJurisdictionProblem, type TaxId } from '@ledgerline/contracts/tax-ids.ts';
+import type { TenantRequest } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import { parseInput } from '@ledgerline/kit/http/validate.ts';
 import { enqueueEvents } from '@ledgerline/kit/outbox/outbox.ts';
 import {
-  CLIENT_DELETED, CLIENT_FIELD_MESSAGES, CLIENT_UPSERTED, clientInputSchema, jurisdictionOfState,
+  CLIENT_DELETED, CLIENT_FIELD_MESSAGES, type ClientInput, CLIENT_TAX_IDS_REVEALED, type ClientTaxIdsRevealedEvent, CLIENT_UPSERTED, clientInputSchema, jurisdictionOfState,
   type Client, type ClientDeletedEvent, type ClientEvent,
 } from '@ledgerline/contracts/directory.contracts.ts';
 import type { ClientFieldSettingsStore } from '../field-settings/client-field-settings.store.ts';
 import type { TenantHandle } from '@ledgerline/kit/tenancy/tenant-requests.ts';
-import type { ClientStore } from './client.store.ts';
+import type { ClientRecord, ClientStore } from './client.store.ts';
 
 export const clientUpserted = (tenant: string, c: Client) => newEvent<ClientEvent>(CLIENT_UPSERTED, tenant, {
   id: c.id, name: c.name, uploadDestination: c.uploadDestination, googleDriveConfigured: c.googleDriveConfigured,
@@ -19,6 +21,14 @@ export const clientUpserted = (tenant: string, c: Client) => newEvent<ClientEven
 /** A State must be in the client's jurisdiction, given or taken from the firm or the client as it was (400). */
 function checkState(record: { jurisdiction: Client['jurisdiction']; state?: string | null }) {
   if (record.state && jurisdictionOfState(record.state) !== record.jurisdiction) throw new Invalid(`${CLIENT_FIELD_MESSAGES.stateCountry} (${record.jurisdiction})`);
+}
+
+export const taxIdTaken = (type: keyof typeof TAX_ID_RULES) => `Another client of the firm already has this ${TAX_ID_RULES[type].label}`;
+
+/** Tax IDs must be of the client's jurisdiction (400). */
+function checkTaxIds(record: ClientRecord) {
+  const problem = record.taxIds ? taxIdJurisdictionProblem(record.taxIds, record.jurisdiction) : null;
+  if (problem) throw new Invalid(problem);
 }
 
 /**
@@ -37,30 +47,62 @@ export class ClientService {
   /** Without a jurisdiction the client files in the firm's country (its phone country, else US). */
   async create(t: TenantHandle, body: unknown): Promise<Client> {
     const settings = await this.#settings.find(t.db);
-    const input = parseInput(clientInputSchema(settings), body);
+    const record = this.recordToCreate(parseInput(clientInputSchema(settings), body), settings);
+    return this.#withEvent(t, async (tx) => this.createIn(tx, record));
+  }
+
+  /** A jurisdiction, entity type, fiscal year end, State, registrations or tax IDs left out stay as they were. */
+  async update(t: TenantHandle, id: number, body: unknown): Promise<Client> {
+    const input = parseInput(clientInputSchema(await this.#settings.find(t.db)), body);
+    return this.#withEvent(t, async (tx) => this.updateIn(tx, id, await this.recordToUpdate(tx, id, input)));
+  }
+
+  /** What a create stores for parsed input, or the 400 it answers (the import checks its rows with it too). */
+  recordToCreate(input: ClientInput, settings: { phoneCountry: ClientRecord['jurisdiction'] } | null): ClientRecord {
     const record = {
       ...input, jurisdiction: input.jurisdiction ?? settings?.phoneCountry ?? 'US', entityType: input.entityType ?? null,
       fiscalYearEnd: input.fiscalYearEnd ?? null, state: input.state ?? null, registrations: input.registrations ?? null,
     };
     checkState(record);
-    return this.#withEvent(t, async (tx) => this.#clients.create(tx, record));
+    checkTaxIds(record);
+    return record;
   }
 
-  /** A jurisdiction, entity type, fiscal year end, State or registrations left out stay as they were. */
-  async update(t: TenantHandle, id: number, body: unknown): Promise<Client> {
-    const input = parseInput(clientInputSchema(await this.#settings.find(t.db)), body);
-    return this.#withEvent(t, async (tx) => {
-      const before = await this.#clients.get(tx, id);
-      const jurisdiction = input.jurisdiction ?? before.jurisdiction;
-      const stored = await this.#clients.storedFiscalYearEnd(tx, id);
-      const record = {
-        ...input, jurisdiction, entityType: input.entityType === undefined ? before.entityType : input.entityType,
-        fiscalYearEnd: input.fiscalYearEnd === undefined ? stored : input.fiscalYearEnd,
-        state: input.state === undefined ? before.state : input.state,
-        registrations: input.registrations === undefined ? before.registrations : input.registrations,
-      };
-      checkState(record);
-      return this.#clients.update(tx, id, record);
+  /** What an update of client `id` stores: fields left out as they were. */
+  async recordToUpdate(db: Queryable, id: number, input: ClientInput): Promise<ClientRecord> {
+    const before = await this.#clients.get(db, id);
+    const record = {
+      ...input, jurisdiction: input.jurisdiction ?? before.jurisdiction, entityType: input.entityType === undefined ? before.entityType : input.entityType,
+      fiscalYearEnd: input.fiscalYearEnd === undefined ? await this.#clients.storedFiscalYearEnd(db, id) : input.fiscalYearEnd,
+      state: input.state === undefined ? before.state : input.state,
+      registrations: input.registrations === undefined ? before.registrations : input.registrations,
+    };
+    checkState(record);
+    checkTaxIds(record);
+    return record;
+  }
+
+  /** Inside the caller's transaction (which must also enqueue `clientUpserted`). */
+  async createIn(tx: Queryable, record: ClientRecord): Promise<Client> {
+    await this.assertTaxIdsFree(tx, record, null);
+    return this.#clients.create(tx, record);
+  }
+
+  async updateIn(tx: Queryable, id: number, record: ClientRecord): Promise<Client> {
+    await this.assertTaxIdsFree(tx, record, id);
+    return this.#clients.update(tx, id, record);
+  }
+
+  /** The whole values; the reveal is announced in the same transaction, so identity's security log never misses one. */
+  async revealTaxIds(t: TenantRequest, id: number): Promise<TaxId[]> {
+    return t.db.transaction(async (tx) => {
+      const client = await this.#clients.get(tx, id);
+      const taxIds = await this.#clients.taxIds(tx, id);
+      const userId = t.claims.platformAdmin ? null : Number(t.claims.sub);
+      await enqueueEvents(tx, [newEvent<ClientTaxIdsRevealedEvent>(CLIENT_TAX_IDS_REVEALED, t.shortName, {
+        clientId: id, clientName: client.name, userId, types: taxIds.map((x) => x.type),
+      })]);
+      return taxIds;
     });
   }
 
@@ -71,6 +113,12 @@ export class ClientService {
       await enqueueEvents(tx, [newEvent<ClientDeletedEvent>(CLIENT_DELETED, t.shortName, { id: removed.id, name: removed.name })]);
       return removed;
     });
+  }
+
+  /** A number belongs to one client of the firm (409). */
+  async assertTaxIdsFree(tx: Queryable, record: ClientRecord, self: number | null): Promise<void> {
+    const holder = await this.#clients.taxIdHolder(tx, record.taxIds ?? [], self);
+    if (holder) throw new Conflict(taxIdTaken(holder.type));
   }
 
   #withEvent(t: TenantHandle, write: (tx: Queryable) => Promise<Client>): Promise<Client> {

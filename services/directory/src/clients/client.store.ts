@@ -1,5 +1,6 @@
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import { NotFound } from '@ledgerline/kit/errors.ts';
+import { maskedTaxId, type TaxId, type TaxIdType } from '@ledgerline/contracts/tax-ids.ts';
 import {
   defaultFiscalYearEnd, type Client, type ClientInput, type ClientJurisdiction, type ClientRegistration, type EntityType,
 } from '@ledgerline/contracts/directory.contracts.ts';
@@ -11,6 +12,8 @@ import {
 export type ClientRecord = Omit<ClientInput, 'jurisdiction' | 'entityType' | 'fiscalYearEnd' | 'state' | 'registrations'> & {
   jurisdiction: ClientJurisdiction; entityType: EntityType | null;
   fiscalYearEnd?: string | null; state?: string | null; registrations?: ClientRegistration[] | null;
+  /** Compact and validated; absent: unchanged on update, none on create. */
+  taxIds?: TaxId[] | undefined;
 };
 
 interface ClientRow {
@@ -30,12 +33,14 @@ interface ClientRow {
   fiscal_year_end: string | null;
   state: string | null;
   registrations: ClientRegistration[] | null;
+  tax_ids: TaxId[] | null;
   created_at: Date | string;
   updated_at: Date | string;
 }
 
 const SELECT = `SELECT c.id, c.name, c.address, c.phone, c.federal_id, c.state_id, c.email, c.employee_count, c.start_date,
   c.upload_destination, c.jurisdiction, c.entity_type, c.fiscal_year_end, c.state, c.registrations, c.created_at, c.updated_at,
+  (SELECT json_agg(json_build_object('type', t.type, 'value', t.value) ORDER BY t.type) FROM client_tax_ids t WHERE t.client_id = c.id) AS tax_ids,
   coalesce(g.refresh_token_sealed IS NOT NULL AND g.folder_id IS NOT NULL, false) AS drive_ready
   FROM clients c LEFT JOIN client_google_drive g ON g.client_id = c.id`;
 
@@ -57,6 +62,8 @@ const toClient = (r: ClientRow): Client => ({
   fiscalYearEnd: r.fiscal_year_end ?? defaultFiscalYearEnd(r.jurisdiction),
   state: r.state,
   registrations: r.registrations,
+  // Only the last four leave the service in lists and details; the whole value is revealed on its own call.
+  taxIds: (r.tax_ids ?? []).map(maskedTaxId),
   createdAt: new Date(r.created_at).toISOString(),
   updatedAt: new Date(r.updated_at).toISOString(),
 });
@@ -110,6 +117,7 @@ export class ClientStore {
          fiscal_year_end, state, registrations)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`, values(input),
     );
+    if (input.taxIds?.length) await this.#writeTaxIds(tx, rows[0]!.id, input.taxIds, true);
     return this.get(tx, rows[0]!.id);
   }
 
@@ -133,7 +141,56 @@ export class ClientStore {
          fiscal_year_end = $13, state = $14, registrations = $15, updated_at = now() WHERE id = $1`, [id, ...values(input)],
     );
     if (rowCount === 0) throw new NotFound(CLIENT_NOT_FOUND);
+    if (input.taxIds) await this.#writeTaxIds(tx, id, input.taxIds);
     return this.get(tx, id);
+  }
+
+  /** The whole values (the reveal call): type order. */
+  async taxIds(db: Queryable, id: number): Promise<TaxId[]> {
+    await this.get(db, id);
+    const { rows } = await db.query<TaxId>('SELECT type, value FROM client_tax_ids WHERE client_id = $1 ORDER BY type', [id]);
+    return rows;
+  }
+
+  /**
+   * For a whole import sheet at once: which client holds each of these tax IDs ("type:value")
+   * and which client has each of these names (lower case; the first by id), in two queries.
+   */
+  async matchIndex(db: Queryable, taxIds: readonly TaxId[], names: readonly string[]): Promise<{ byTaxId: Map<string, number>; byName: Map<string, number> }> {
+    const byTaxId = new Map<string, number>();
+    const byName = new Map<string, number>();
+    if (taxIds.length) {
+      const { rows } = await db.query<{ client_id: number; type: string; value: string }>(
+        'SELECT client_id, type, value FROM client_tax_ids WHERE (type, value) IN (SELECT * FROM unnest($1::text[], $2::text[]))',
+        [taxIds.map((t) => t.type), taxIds.map((t) => t.value)]);
+      for (const r of rows) byTaxId.set(`${r.type}:${r.value}`, r.client_id);
+    }
+    if (names.length) {
+      const { rows } = await db.query<{ id: number; name: string }>(
+        'SELECT id, lower(name) AS name FROM clients WHERE lower(name) = ANY($1::text[]) ORDER BY id DESC', [names.map((n) => n.toLowerCase())]);
+      for (const r of rows) byName.set(r.name, r.id);
+    }
+    return { byTaxId, byName };
+  }
+
+  /** The client (other than `except`) that already holds one of these numbers, or null. */
+  async taxIdHolder(db: Queryable, taxIds: readonly TaxId[], except: number | null): Promise<{ clientId: number; type: TaxIdType } | null> {
+    if (!taxIds.length) return null;
+    const { rows } = await db.query<{ client_id: number; type: TaxIdType }>(
+      `SELECT client_id, type FROM client_tax_ids WHERE (type, value) IN (SELECT * FROM unnest($1::text[], $2::text[]))
+         AND ($3::int IS NULL OR client_id <> $3) LIMIT 1`,
+      [taxIds.map((t) => t.type), taxIds.map((t) => t.value), except]);
+    return rows[0] ? { clientId: rows[0].client_id, type: rows[0].type } : null;
+  }
+
+  /** Replaces the client's list, and the tails search matches. */
+  async #writeTaxIds(tx: Queryable, id: number, taxIds: readonly TaxId[], isNew = false): Promise<void> {
+    if (!isNew) await tx.query('DELETE FROM client_tax_ids WHERE client_id = $1', [id]);
+    if (taxIds.length) {
+      await tx.query('INSERT INTO client_tax_ids (client_id, type, value) SELECT $1, * FROM unnest($2::text[], $3::text[])',
+        [id, taxIds.map((t) => t.type), taxIds.map((t) => t.value)]);
+    }
+    await tx.query('UPDATE clients SET tax_id_tails = $2 WHERE id = $1', [id, taxIds.map((t) => t.value.slice(-4)).join(' ')]);
   }
 
   /** The year end as saved: null when the client never said (its jurisdiction's default is answered on read). */

@@ -6,7 +6,7 @@ import type { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
 import { authenticate } from '@ledgerline/kit/http/authenticate.ts';
 import { parsePathId } from '@ledgerline/kit/http/path-id.ts';
 import { clientPayloadSchema, clientSearchQuerySchema } from '@ledgerline/contracts/directory.contracts.ts';
-import { requireAdmin } from '../access-rules.ts';
+import { requireAdmin, requireTaxIdReveal } from '../access-rules.ts';
 import type { ServiceTenants } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import type { ClientService } from './client.service.ts';
 import { CLIENT_NOT_FOUND, type ClientStore } from './client.store.ts';
@@ -28,6 +28,14 @@ export function createClientsRouter(deps: { api: ApiRegistry; clients: ClientSto
     // Outside the caller's list it answers as missing: its existence is not revealed.
     if (!canReadClient(t.scope, clientId)) throw new NotFound(CLIENT_NOT_FOUND);
     return clients.get(t.db, clientId);
+  });
+
+  api.route(router, { method: 'get', path: '/api/clients/:id/tax-ids', summary: 'The client\'s whole tax IDs (Admin); recorded as a security event', before }, async ({ res, params }) => {
+    const t = await tenants.ofRequest(res);
+    const clientId = id(params);
+    if (!canReadClient(t.scope, clientId)) throw new NotFound(CLIENT_NOT_FOUND);
+    requireTaxIdReveal(t);
+    return clientService.revealTaxIds(t, clientId);
   });
 
   api.route(router, { method: 'post', path: '/api/clients', summary: 'Create a client, validated by the firm\'s field settings (Admin)', status: 201, body: clientPayloadSchema, before }, async ({ res, body }) => {

@@ -160,6 +160,36 @@ export class UserStore {
     return user;
   }
 
+  /**
+   * A Client user of one client, made in few statements (the client import makes thousands):
+   * no provider account and no password (they sign in with an e-mailed code until invited).
+   * `username` must be free (claimFreeUsername).
+   */
+  async createClientContact(tx: Queryable, c: { username: string; fullName: string; roleId: number; roleName: string; clientId: number; email: string }): Promise<User> {
+    const { rows } = await unique(tx.query<{ id: number; created_at: Date | string }>(
+      'INSERT INTO users (username, full_name, role_id, report_type_ids, email) VALUES ($1, $2, $3, NULL, $4) RETURNING id, created_at',
+      [c.username, c.fullName, c.roleId, c.email],
+    ));
+    const { id, created_at: createdAt } = rows[0]!;
+    await tx.query('INSERT INTO user_client_access (user_id, client_id, position) VALUES ($1, $2, 1)', [id, c.clientId]);
+    return toUser({ id, username: c.username, full_name: c.fullName, role_id: c.roleId, role_name: c.roleName, client_ids: [c.clientId], report_type_ids: null, email: c.email, created_at: createdAt });
+  }
+
+  /** Adds clients to the end of a user's access list (those it lacks), keeping its order. */
+  async appendClients(tx: Queryable, userId: number, clientIds: readonly number[]): Promise<void> {
+    await tx.query(
+      `INSERT INTO user_client_access (user_id, client_id, position)
+       SELECT $1, c, (SELECT coalesce(max(position), 0) FROM user_client_access WHERE user_id = $1) + ord
+       FROM unnest($2::int[]) WITH ORDINALITY AS t(c, ord) ON CONFLICT (user_id, client_id) DO NOTHING`, [userId, clientIds]);
+  }
+
+  /** Users by e-mail address (lower case) or username, for checking many names at once. */
+  async findByEmailsOrUsernames(db: Queryable, names: readonly string[]): Promise<User[]> {
+    if (!names.length) return [];
+    const { rows } = await db.query<UserRow>(`${SELECT} WHERE lower(u.email) = ANY($1::text[]) OR u.username = ANY($1::text[])`, [names]);
+    return rows.map(toUser);
+  }
+
   /** The Client-role users whose own client (the first of their list) is this one. */
   async clientUsersOf(db: Queryable, clientId: number): Promise<number[]> {
     const { rows } = await db.query<{ id: number }>(
@@ -191,6 +221,20 @@ export class UserStore {
       [userId, clientIds],
     );
   }
+}
+
+/**
+ * Claims the first of `candidates` no one on the platform uses (usernames are platform-wide:
+ * the generic sign-in finds the firm by them); null when all are taken.
+ */
+export async function claimFreeUsername(tx: Queryable, candidates: readonly string[], schemaName: string): Promise<string | null> {
+  for (const candidate of candidates) {
+    const admin = await tx.query('SELECT 1 FROM portal.platform_admins WHERE username = $1', [candidate]);
+    if (admin.rows.length) continue;
+    const { rows } = await tx.query('INSERT INTO portal.user_logins (username, schema_name) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING username', [candidate, schemaName]);
+    if (rows.length) return candidate;
+  }
+  return null;
 }
 
 async function claimUsername(tx: Queryable, username: string, schemaName: string): Promise<void> {
