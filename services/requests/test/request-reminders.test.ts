@@ -17,6 +17,9 @@ import { NOTIFICATION_REQUESTED, type NotificationRequest } from '@ledgerline/co
 import { requestsTenantMigrations } from '../src/requests.migrations.ts';
 import { RequestReminders, type Firm } from '../src/requests/request-reminders.ts';
 import { RequestStore } from '../src/requests/request.store.ts';
+import { RequestLinkMaker } from '../src/requests/request-links.ts';
+import { hashToken } from '@ledgerline/kit/crypto/hashed-token.ts';
+import { clientDate } from '@ledgerline/contracts/client-date.ts';
 
 /*
  * Reminders and the overdue notice through kit's durable scheduler: the cadence (09:00 in the
@@ -38,9 +41,10 @@ describe.each(databaseTargets())('document request reminders ($name)', (target) 
   let db: Database;
   let firmDb: SchemaDb;
   const tenant = { shortName: `req${randomBytes(3).toString('hex')}`, schema: '' };
-  const firm: Firm = { shortName: tenant.shortName, name: 'Acme Tax', timeZone: ZONE };
+  const firm: Firm = { shortName: tenant.shortName, name: 'Acme Tax', timeZone: ZONE, country: 'IN' };
   const store = new RequestStore(userAccess.table);
-  const reminders = new RequestReminders({ store, jobs, firm: async () => firm });
+  const links = new RequestLinkMaker({ store, publicBaseUrl: 'https://portal.example.com/' });
+  const reminders = new RequestReminders({ store, jobs, firm: async () => firm, links });
   // With Mailpit (CI), the queued e-mails are sent to the real SMTP server and read back from it.
   const mailer = mail ? createMailer({ smtpUrl: mail.smtpUrl, mailFrom: 'Ledgerline <no-reply@ledgerline.invalid>' }, logger) : null;
   const replica = (): Scheduler => startScheduler({
@@ -103,23 +107,38 @@ describe.each(databaseTargets())('document request reminders ($name)', (target) 
     expect((await jobRow(`request-reminder:${id}`))!.toISOString()).toMatch(/T03:30:00\.000Z$/);
   });
 
-  it('a due reminder tells the client\'s users (not another client\'s), e-mails the link\'s recipient, and comes again reminderEveryDays later only', async () => {
-    const id = await openRequest(addDays(todayIn(ZONE), 10), 4);
+  it('a due reminder tells the client\'s users (not another client\'s), e-mails the link\'s recipient a fresh working link, and comes again reminderEveryDays later only', async () => {
+    const due = addDays(todayIn(ZONE), 10);
+    const id = await openRequest(due, 4);
     const owner = `owner.${tenant.shortName}.${target.name.toLowerCase()}@example.com`;
-    await firmDb.transaction((tx) => store.insertLink(tx, { requestId: id, tokenHash: randomBytes(32).toString('hex'), email: owner, expiresAt: new Date(Date.now() + DAY_MS), createdById: REVIEWER }));
+    // The link first sent has expired: the reminder still reaches its recipient, with a new one.
+    await firmDb.transaction((tx) => store.insertLink(tx, { requestId: id, tokenHash: randomBytes(32).toString('hex'), email: owner, expiresAt: new Date(Date.now() - DAY_MS), createdById: REVIEWER }));
+    const freshLinkIn = async (text: string) => {
+      const url = /https:\/\/portal\.example\.com\/document-request\/(\S+)/.exec(text)?.[1];
+      expect(url).toBeDefined();
+      const link = await store.linkByHash(firmDb, hashToken(url!));
+      expect(link).toMatchObject({ requestId: id, email: owner, live: true });
+      const [row] = (await store.links(firmDb, id)).filter((l) => l.id === link!.id);
+      // Lives until the end of the 14th day after the due date, in the firm's zone.
+      expect(row!.expiresAt).toBe(instantAt(addDays(due, 15), '00:00', ZONE).toISOString());
+      expect(text).toContain(`This link works until ${clientDate(addDays(due, 14), 'IN')}.`);
+    };
     expect(await tickOnce()).toBeGreaterThanOrEqual(1);
     expect(await notices(id)).toEqual([`Reminder → ${CLIENT_USER}`]);
     if (mail) {
       // The reminder queued its e-mail in its own pass; the next pass sends it.
       await tickOnce();
       const received = await mail.waitForMail(owner);
-      expect(received.Subject).toBe(`Reminder: documents due ${addDays(todayIn(ZONE), 10)} — March GSTR-3B`);
+      expect(received.Subject).toBe(`Reminder: documents due ${clientDate(due, 'IN')} — March GSTR-3B`);
       expect(received.Text).toContain('Still needed: Sales register, Purchase register.');
       expect(received.From).toMatchObject({ Name: 'Acme Tax via Ledgerline' });
+      await freshLinkIn(received.Text);
     } else {
       const mails = await firmDb.query<{ payload: { to: string; subject: string; text: string } }>(`SELECT payload FROM ${jobs.table} WHERE kind = $1`, [MAIL_JOB]);
       expect(mails.rows.map((m) => m.payload.to)).toEqual([owner]);
+      expect(mails.rows[0]!.payload.subject).toBe(`Reminder: documents due ${clientDate(due, 'IN')} — March GSTR-3B`);
       expect(mails.rows[0]!.payload.text).toContain('Still needed: Sales register, Purchase register.');
+      await freshLinkIn(mails.rows[0]!.payload.text);
     }
     // The next one waits its turn: another pass now says nothing.
     expect(await jobRow(`request-reminder:${id}`)).toEqual(instantAt(addDays(todayIn(ZONE), 3), '09:00', ZONE));
