@@ -18,6 +18,8 @@ import { requestsTenantMigrations } from '../src/requests.migrations.ts';
 import { RequestReminders, type Firm } from '../src/requests/request-reminders.ts';
 import { RequestStore } from '../src/requests/request.store.ts';
 import { RequestLinkMaker } from '../src/requests/request-links.ts';
+import { RequestService } from '../src/requests/request.service.ts';
+import { REQUEST_MESSAGES } from '@ledgerline/contracts/requests.contracts.ts';
 import { hashToken } from '@ledgerline/kit/crypto/hashed-token.ts';
 import { clientDate } from '@ledgerline/contracts/client-date.ts';
 
@@ -191,5 +193,35 @@ describe.each(databaseTargets())('document request reminders ($name)', (target) 
     });
     await tickOnce();
     expect(await notices(id)).toEqual([`Documents overdue → ${REVIEWER}`, `Documents overdue → ${REVIEWER}`]);
+  });
+
+  it('an expired link\'s "e-mail me a new link" mails a fresh link to the address it was sent to, once an hour, never for a revoked link, and answers alike', async () => {
+    // The service without the directory and files services: renewing a link uses neither.
+    const service = new RequestService({ store, jobs, reminders, links, firm: async () => firm, directory: null as never, files: null as never });
+    const id = await openRequest(addDays(todayIn(ZONE), 10), 0);
+    const owner = `renew.${tenant.shortName}.${target.name.toLowerCase()}@example.com`;
+    const stale = `${tenant.shortName}.${randomBytes(32).toString('base64url')}`;
+    const revoked = `${tenant.shortName}.${randomBytes(32).toString('base64url')}`;
+    await firmDb.transaction(async (tx) => {
+      await store.insertLink(tx, { requestId: id, tokenHash: hashToken(stale), email: owner, expiresAt: new Date(Date.now() - DAY_MS), createdById: REVIEWER });
+      const r = await store.insertLink(tx, { requestId: id, tokenHash: hashToken(revoked), email: owner, expiresAt: new Date(Date.now() - DAY_MS), createdById: REVIEWER });
+      await store.revokeLink(tx, id, r);
+    });
+    const queued = async () => (await firmDb.query<{ payload: { to: string; subject: string; text: string } }>(
+      `SELECT payload FROM ${jobs.table} WHERE kind = $1 AND payload->>'to' = $2 ORDER BY id`, [MAIL_JOB, owner])).rows.map((m) => m.payload);
+    const answer = { message: REQUEST_MESSAGES.newLinkOnItsWay };
+    const open = async () => ({ db: firmDb });
+    expect(await service.renewLink(open, revoked)).toEqual(answer);
+    expect(await service.renewLink(open, `${tenant.shortName}.${'A'.repeat(43)}`)).toEqual(answer);
+    expect(await service.renewLink(open, 'elsewhere.abc')).toEqual(answer);
+    expect(await queued()).toEqual([]);
+    expect(await service.renewLink(open, stale)).toEqual(answer);
+    expect(await service.renewLink(open, stale)).toEqual(answer);
+    const mails = await queued();
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.subject).toBe('Acme Tax asks for documents: March GSTR-3B');
+    expect(mails[0]!.text).toContain('Still needed: Sales register, Purchase register.');
+    const fresh = /https:\/\/portal\.example\.com\/document-request\/(\S+)/.exec(mails[0]!.text)?.[1];
+    expect(await store.linkByHash(firmDb, hashToken(fresh!))).toMatchObject({ requestId: id, email: owner, live: true });
   });
 });
