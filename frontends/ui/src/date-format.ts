@@ -1,9 +1,17 @@
 /** Dates shown as MM/DD/YYYY in en-US, optionally with 12-hour time: '03/07/2025 2:05 PM' (spec 000 §3, §9; spec 001 §9). */
 
+import { clientDate } from '@ledgerline/contracts/client-date.ts';
+
 export type DateInput = string | number | Date | null | undefined;
 
 export interface DateFormatOptions {
   withTime?: boolean;
+  /**
+   * The firm's country (issue 40): a date a client reads is written as the firm's country
+   * writes it ("Apr 8, 2027", "8 Apr 2027"), by the same clientDate the link page and the
+   * e-mails use. Without it, the fixed MM/DD/YYYY of the staff screens.
+   */
+  country?: string | null;
 }
 
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -17,7 +25,9 @@ export function formatDate(value: DateInput, options: DateFormatOptions = {}): s
   if (value === null || value === undefined || value === '') return 'N/A';
   const date = toDate(value);
   if (Number.isNaN(date.getTime())) return 'Invalid Date';
-  const day = `${twoDigits(date.getMonth() + 1)}/${twoDigits(date.getDate())}/${date.getFullYear()}`;
+  const day = options.country
+    ? clientDate(`${date.getFullYear()}-${twoDigits(date.getMonth() + 1)}-${twoDigits(date.getDate())}`, options.country)
+    : `${twoDigits(date.getMonth() + 1)}/${twoDigits(date.getDate())}/${date.getFullYear()}`;
   if (!options.withTime) return day;
   const hours = date.getHours();
   return `${day} ${hours % 12 || 12}:${twoDigits(date.getMinutes())} ${hours < 12 ? 'AM' : 'PM'}`;
