@@ -4,6 +4,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchBrowser, type TestBrowser } from '@ledgerline/kit/testing/browser.ts';
+import { eventually } from '@ledgerline/kit/testing/eventually.ts';
+import { mailpit, type ReceivedMail } from '@ledgerline/kit/testing/mailpit.ts';
 import { apiClient, createSignedInUser, startTestPortal, testClient } from '@ledgerline/server/portal-harness.ts';
 import type { RunningPortal } from '@ledgerline/server/portal.ts';
 import type { Client } from '@ledgerline/contracts/directory.contracts.ts';
@@ -19,10 +21,12 @@ let portal: RunningPortal & { gatewayUrl: string; adminToken: string };
 let browser: TestBrowser;
 let call: ReturnType<typeof apiClient>;
 const FIRM = `link${randomBytes(3).toString('hex')}`;
+/** Mailpit in CI: the returned item's e-mail is read back from it. */
+const mail = mailpit();
 const SHOTS = process.env.SCREENSHOT_DIR ?? mkdtempSync(join(tmpdir(), 'requests-shots-'));
 
 beforeAll(async () => {
-  portal = await startTestPortal({ PUBLIC_BASE_URL: 'http://portal.invalid' });
+  portal = await startTestPortal({ PUBLIC_BASE_URL: 'http://portal.invalid', SCHEDULER_POLL_MS: '200', ...(mail ? { SMTP_URL: mail.smtpUrl } : {}) });
   call = apiClient(portal.gatewayUrl);
   browser = await launchBrowser();
 }, 120_000);
@@ -80,6 +84,17 @@ describe.each([390, 1440])('the document-request link page at %i px', (width) =>
     await sales.getByText('Returned: The credit notes are for February').waitFor();
     expect(await page.getByText(/^All done, thank you!/).count()).toBe(0);
     await page.screenshot({ path: join(SHOTS, `request-link-returned-${width}.png`), fullPage: true });
+    if (mail) {
+      // The link's recipient is told too, with the reason and a fresh link.
+      let returned: ReceivedMail | undefined;
+      await eventually(async () => {
+        returned = (await mail.messagesTo(`mehta.${firm}@example.com`)).find((m) => m.Subject === 'Please look again: Sales register — March GSTR-3B');
+        expect(returned).toBeDefined();
+      }, 15_000, 300);
+      expect(returned!.Text).toContain('The reason: The credit notes are for February');
+      expect(returned!.Text).toContain('Please upload it again by 13 Apr 2030.');
+      expect(returned!.Text).toMatch(/http:\/\/portal\.invalid\/document-request\/\S+/);
+    }
 
     // Ended (revoked here; an expired one reads the same): the page offers a new link by e-mail, and answers as it would for any token.
     expect((await call('DELETE', `/api/${firm}/document-requests/${request.id}/links/${link.id}`, admin.token)).status).toBe(200);
