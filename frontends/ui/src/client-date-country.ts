@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { firmCountryFromZone } from '@ledgerline/contracts/client-date.ts';
-import { useAuth } from './auth-context.tsx';
-import { isClientRole } from './auth-storage.ts';
-import { firmInfoQuery } from './firm-today.ts';
+import { useAuth } from '@ledgerline/ui/auth-context.tsx';
+import { isClientRole } from '@ledgerline/ui/auth-storage.ts';
+import { firmInfoQuery } from '@ledgerline/ui/firm-today.ts';
 
 /** The firm's public facts (GET /api/{tenant}/info) a client-facing date needs. */
 interface FirmInfo { timeZone: string; country?: string | null }
