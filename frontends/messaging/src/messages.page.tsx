@@ -6,7 +6,7 @@ import { InputText } from 'primereact/inputtext';
 import { useEffect, useState } from 'react';
 import type { Conversation } from '@ledgerline/contracts/messaging.contracts.ts';
 import { useAuth } from '@ledgerline/ui/auth-context.tsx';
-import { firmActorId } from '@ledgerline/ui/auth-storage.ts';
+import { firmActorId, isClientRole } from '@ledgerline/ui/auth-storage.ts';
 import { useFailureToast } from '@ledgerline/ui/failure-toast.ts';
 import { badgeText } from '@ledgerline/ui/notification-bell.tsx';
 import { PageHeading } from '@ledgerline/ui/page-heading.tsx';
@@ -14,6 +14,8 @@ import { MessageThread } from './message-thread.tsx';
 import { conversationTime } from './message-time.ts';
 import { useConversations, useMessagingPushes } from './messaging.api.ts';
 import { NewConversationDialog } from './new-conversation-dialog.tsx';
+import { MessageFirmDialog } from './message-firm-dialog.tsx';
+import { ClientInboxDialog } from './client-inbox-dialog.tsx';
 
 const matches = (c: Conversation, term: string) =>
   [c.title, c.lastMessage ?? '', ...c.participantNames].some((text) => text.toLowerCase().includes(term.toLowerCase()));
@@ -45,6 +47,10 @@ export function MessagesPage() {
   const [search, setSearch] = useState('');
   const [selectedId, setSelectedId] = useState<number | null>(null);
   const [creating, setCreating] = useState(false);
+  const [writing, setWriting] = useState(false);
+  const [inboxOpen, setInboxOpen] = useState(false);
+  const isClient = isClientRole(user?.role);
+  const isAdmin = user?.role?.trim().toLowerCase() === 'admin';
   const all = conversations.data ?? [];
   const shown = search.trim() ? all.filter((c) => matches(c, search.trim())) : all;
   // §2: the first conversation is selected when none is.
@@ -57,7 +63,15 @@ export function MessagesPage() {
     <div className="messages-page">
       <ConfirmDialog />
       <PageHeading title="Messages" subtitle="Conversations with your team and clients"
-        actions={<Button label="New" icon="pi pi-plus" onClick={() => setCreating(true)} />} />
+        actions={isClient
+          // A client writes to the firm; the firm decides who answers (issue 40).
+          ? <Button label="Message the Firm" icon="pi pi-send" onClick={() => setWriting(true)} />
+          : (
+            <span className="messages-page__actions">
+              {isAdmin && <Button label="Client Inbox" icon="pi pi-inbox" outlined onClick={() => setInboxOpen(true)} />}
+              <Button label="New" icon="pi pi-plus" onClick={() => setCreating(true)} />
+            </span>
+          )} />
       <div className="messages-layout">
         <aside className="conversations" aria-label="Conversations">
           <IconField iconPosition="left" className="conversations__search">
@@ -75,6 +89,8 @@ export function MessagesPage() {
           : <section className="thread thread--empty"><p>Select a conversation to start messaging</p></section>}
       </div>
       <NewConversationDialog visible={creating} me={me} onHide={() => setCreating(false)} onCreated={(c) => setSelectedId(c.id)} />
+      <MessageFirmDialog visible={writing} onHide={() => setWriting(false)} onSent={(c) => setSelectedId(c.id)} />
+      {isAdmin && <ClientInboxDialog visible={inboxOpen} me={me} onHide={() => setInboxOpen(false)} onOpen={(id) => setSelectedId(id)} />}
     </div>
   );
 }

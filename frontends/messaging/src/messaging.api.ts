@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { UserSummary } from '@ledgerline/contracts/identity.contracts.ts';
-import type { Conversation, Message, MessagePush, ReadReceipt } from '@ledgerline/contracts/messaging.contracts.ts';
+import type { ClientConversation, Conversation, Message, MessagePush, ReadReceipt } from '@ledgerline/contracts/messaging.contracts.ts';
 import { MESSAGING_CACHE_MS, MESSAGING_PUSH } from '@ledgerline/contracts/messaging.constants.ts';
 import { apiJson, apiPath } from '@ledgerline/ui/api-client.ts';
 import { unreadMessagesPath } from '@ledgerline/ui/messages-unread.ts';
@@ -13,6 +13,12 @@ export interface Attachment { id: number; name: string }
 
 export const conversationsPath = () => apiPath('conversations');
 export const messagesPath = (conversationId: number) => apiPath(`conversations/${conversationId}/messages`);
+
+export const clientInboxPath = () => apiPath('conversations/client-inbox');
+/** The Admins' client inbox (every client conversation of the firm). */
+export const useClientInbox = (enabled: boolean) => useQuery<ClientConversation[]>({
+  queryKey: [clientInboxPath()], enabled, staleTime: MESSAGING_CACHE_MS.conversations, refetchInterval: enabled ? MESSAGING_CACHE_MS.conversations : false,
+});
 
 export const useConversations = () => useQuery<Conversation[]>({
   queryKey: [conversationsPath()], staleTime: MESSAGING_CACHE_MS.conversations, refetchInterval: MESSAGING_CACHE_MS.conversations,
@@ -71,6 +77,14 @@ export function useMessagingActions() {
     create: useMutation({
       mutationFn: (body: { title: string; participantIds: number[] }) => apiJson<Conversation>('POST', conversationsPath(), body),
       onSuccess: () => refreshList(queryClient),
+    }),
+    messageFirm: useMutation({
+      mutationFn: (content: string) => apiJson<Conversation>('POST', apiPath('conversations/firm'), { content }),
+      onSuccess: () => refreshList(queryClient),
+    }),
+    assign: useMutation({
+      mutationFn: ({ id, userId }: { id: number; userId: number }) => apiJson<ClientConversation>('POST', apiPath(`conversations/${id}/assign`), { userId }),
+      onSuccess: () => Promise.all([refreshList(queryClient), queryClient.invalidateQueries({ queryKey: [clientInboxPath()] })]),
     }),
     send: useMutation({
       mutationFn: ({ conversationId, content, replyToId, file }: { conversationId: number; content: string; replyToId: number | null; file: Attachment | null }) =>

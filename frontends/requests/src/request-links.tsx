@@ -20,14 +20,15 @@ const LINK_STATE = {
  */
 export function RequestLinks({ request }: { request: DocumentRequest }) {
   const [email, setEmail] = useState('');
-  const [days, setDays] = useState<number>(REQUEST_DEFAULTS.linkExpiresInDays);
+  // Empty: the link lives until linkDaysPastDue days after the due date (the server's default).
+  const [days, setDays] = useState<number | null>(null);
   const [created, setCreated] = useState<CreatedRequestLink | null>(null);
   const links = useRequestLinks(request.id, true);
   const { createLink, revokeLink } = useRequestMutations();
   const failed = (fallback: string) => (err: unknown) => showToast({ severity: 'error', summary: 'Error', detail: serverMessage(err) ?? fallback });
   const create = (event: FormEvent) => {
     event.preventDefault();
-    createLink.mutate({ id: request.id, email: email.trim() || null, expiresInDays: days }, {
+    createLink.mutate({ id: request.id, email: email.trim() || null, ...(days ? { expiresInDays: days } : {}) }, {
       onSuccess: (link) => { setCreated(link); setEmail(''); showToast({ severity: 'success', summary: 'Link Created', detail: email.trim() ? `Sent to ${email.trim()}` : 'Copy it and send it to the client.' }); },
       onError: failed('Failed to create the link'),
     });
@@ -52,8 +53,8 @@ export function RequestLinks({ request }: { request: DocumentRequest }) {
           </span>
           <span className="request-links__field request-links__field--days">
             <label htmlFor="link-days">Expires in (days)</label>
-            <InputNumber inputId="link-days" value={days} min={1} max={REQUEST_DEFAULTS.linkMaxExpiresInDays}
-              onValueChange={(e) => setDays(e.value ?? REQUEST_DEFAULTS.linkExpiresInDays)} />
+            <InputNumber inputId="link-days" value={days} min={1} placeholder={`${REQUEST_DEFAULTS.linkDaysPastDue} days after due`}
+              onValueChange={(e) => setDays(e.value ?? null)} />
           </span>
           <Button type="submit" label="Create Link" icon="pi pi-link" loading={createLink.isPending} />
         </form>

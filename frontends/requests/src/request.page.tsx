@@ -6,6 +6,7 @@ import { ApiError } from '@ledgerline/ui/api-client.ts';
 import { useAuth } from '@ledgerline/ui/auth-context.tsx';
 import { isClientRole } from '@ledgerline/ui/auth-storage.ts';
 import { useFirmToday } from '@ledgerline/ui/firm-today.ts';
+import { useClientDateCountry } from '@ledgerline/ui/client-date-country.ts';
 import { formatDate } from '@ledgerline/ui/date-format.ts';
 import { useDocumentRequestRefresh } from '@ledgerline/ui/document-requests.ts';
 import { EmptyState } from '@ledgerline/ui/empty-state.tsx';
@@ -54,6 +55,8 @@ export function RequestPage() {
   const staff = !!user && (user.platformAdmin === true || !isClientRole(user.role));
   const request = useRequest(id);
   const today = useFirmToday();
+  // A Client user reads the due date as the firm's country writes it (issue 40).
+  const country = useClientDateCountry();
   useDocumentRequestRefresh(true);
   const back = <Link to={inCurrentFirm('/requests')} className="request-back"><i className="pi pi-arrow-left" aria-hidden="true" /> All requests</Link>;
 
@@ -79,7 +82,7 @@ export function RequestPage() {
             <h2 className="request-summary__title">{r.title}</h2>
             <p className="request-summary__meta">
               {staff && <span>{r.clientName}</span>}
-              <span className={overdue ? 'request-due--overdue' : undefined}>Due {formatDate(r.dueDate)}{overdue ? ' (Overdue)' : ''}</span>
+              <span className={overdue ? 'request-due--overdue' : undefined}>Due {formatDate(r.dueDate, { country })}{overdue ? ' (Overdue)' : ''}</span>
               {staff && <span>Reviewer {r.assignedToName}</span>}
               {staff && r.status === 'open' && <span>Reminders every {r.reminderEveryDays} day{r.reminderEveryDays === 1 ? '' : 's'}</span>}
             </p>

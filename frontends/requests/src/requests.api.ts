@@ -73,8 +73,8 @@ export function useRequestMutations() {
       onSuccess: refresh,
     }),
     createLink: useMutation({
-      mutationFn: ({ id, email, expiresInDays }: { id: number; email: string | null; expiresInDays: number }) =>
-        apiJson<CreatedRequestLink>('POST', apiPath(`document-requests/${id}/links`), { email, expiresInDays }),
+      mutationFn: ({ id, ...body }: { id: number; email: string | null; expiresInDays?: number }) =>
+        apiJson<CreatedRequestLink>('POST', apiPath(`document-requests/${id}/links`), body),
       onSuccess: refresh,
     }),
     addItem: useMutation({

@@ -10,6 +10,7 @@ import { REQUEST_STATUSES, type DocumentRequestSummary } from '@ledgerline/contr
 import { useAuth } from '@ledgerline/ui/auth-context.tsx';
 import { isClientRole } from '@ledgerline/ui/auth-storage.ts';
 import { useFirmToday } from '@ledgerline/ui/firm-today.ts';
+import { useClientDateCountry } from '@ledgerline/ui/client-date-country.ts';
 import { formatDate } from '@ledgerline/ui/date-format.ts';
 import { toReviewText, useDocumentRequestRefresh } from '@ledgerline/ui/document-requests.ts';
 import { useFailureToast } from '@ledgerline/ui/failure-toast.ts';
@@ -20,9 +21,9 @@ import { isOverdue, REQUEST_STATUS_LABELS, REQUEST_STATUS_SEVERITY } from './req
 import { inCurrentFirm } from '@ledgerline/ui/tenant-path.ts';
 import { useRequestClients, useRequests, type RequestFilters } from './requests.api.ts';
 
-function DueCell({ request, today }: { request: DocumentRequestSummary; today: string | undefined }) {
+function DueCell({ request, today, country }: { request: DocumentRequestSummary; today: string | undefined; country: string | undefined }) {
   const overdue = today !== undefined && isOverdue(request, today);
-  return <span className={overdue ? 'request-due request-due--overdue' : 'request-due'}>{formatDate(request.dueDate)}{overdue ? ' (Overdue)' : ''}</span>;
+  return <span className={overdue ? 'request-due request-due--overdue' : 'request-due'}>{formatDate(request.dueDate, { country })}{overdue ? ' (Overdue)' : ''}</span>;
 }
 
 /**
@@ -40,6 +41,8 @@ export function RequestsPage() {
   useFailureToast(requests, 'Failed to fetch document requests');
   const clients = useRequestClients(staff).data ?? [];
   const today = useFirmToday();
+  // A Client user reads due dates as the firm's country writes them (issue 40).
+  const country = useClientDateCountry();
   const setFilter = <K extends keyof RequestFilters>(key: K, value: RequestFilters[K] | null) => setFilters((f) => ({ ...f, [key]: value ?? undefined }));
 
   return (
@@ -69,7 +72,7 @@ export function RequestsPage() {
           <Column header="Request" body={(r: DocumentRequestSummary) => (
             <div><Link className="request-table__title" to={inCurrentFirm(`/requests/${r.id}`)}>{r.title}</Link>{staff && <small className="request-table__client">{r.clientName}</small>}</div>
           )} />
-          <Column header="Due Date" body={(r: DocumentRequestSummary) => <DueCell request={r} today={today} />} />
+          <Column header="Due Date" body={(r: DocumentRequestSummary) => <DueCell request={r} today={today} country={country} />} />
           <Column header="Progress" body={(r: DocumentRequestSummary) => (
             <div>
               <RequestProgress progress={r.progress} compact />

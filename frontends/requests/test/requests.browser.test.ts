@@ -202,7 +202,8 @@ describe('document requests in Chromium', () => {
     const rows = page.locator('.request-table tbody tr');
     await page.locator(`.request-row-${requestId}`).waitFor();
     await expect(rows.count()).resolves.toBe(1);
-    await page.locator(`.request-row-${requestId}`).getByText(`04/13/${DUE_YEAR}`).waitFor();
+    // A client reads the due date as the firm's country writes it (a US firm here: its zone names no other).
+    await page.locator(`.request-row-${requestId}`).getByText(`Apr 13, ${DUE_YEAR}`).waitFor();
     await page.goto(`${clientOrigin}/${TENANT}/requests/${otherClientsRequestId}`);
     await page.getByRole('heading', { name: 'Request not found' }).waitFor();
     await page.goto(`${clientOrigin}/${TENANT}/requests`);
@@ -210,6 +211,7 @@ describe('document requests in Chromium', () => {
     await page.waitForURL(`${clientOrigin}/${TENANT}/requests/${requestId}`);
 
     await page.getByText('2 of 2 required items in').waitFor();
+    await page.getByText(`Due Apr 13, ${DUE_YEAR}`).waitFor();
 
     const staffPage = await openAs(portal, portal.baseUrl, admin, `/${TENANT}/requests/${requestId}`);
     await staffPage.setViewportSize(DESKTOP);

@@ -5,10 +5,18 @@ import { firmFormats } from '@ledgerline/ui/firm-formats.ts';
  * a firm in India, the UK or Australia reads 07/03/2025, one in Canada 2025-03-07 (firm-formats.ts).
  */
 
+import { clientDate } from '@ledgerline/contracts/client-date.ts';
+
 export type DateInput = string | number | Date | null | undefined;
 
 export interface DateFormatOptions {
   withTime?: boolean;
+  /**
+   * The firm's country (issue 40): a date a client reads is written as the firm's country
+   * writes it ("Apr 8, 2027", "8 Apr 2027"), by the same clientDate the link page and the
+   * e-mails use. Without it, the fixed MM/DD/YYYY of the staff screens.
+   */
+  country?: string | null;
 }
 
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -24,7 +32,8 @@ export function formatDate(value: DateInput, options: DateFormatOptions = {}): s
   if (Number.isNaN(date.getTime())) return 'Invalid Date';
   const [dd, mm, yyyy] = [twoDigits(date.getDate()), twoDigits(date.getMonth() + 1), String(date.getFullYear())];
   const order = firmFormats().dateOrder;
-  const day = order === 'dmy' ? `${dd}/${mm}/${yyyy}` : order === 'ymd' ? `${yyyy}-${mm}-${dd}` : `${mm}/${dd}/${yyyy}`;
+  const day = options.country ? clientDate(`${yyyy}-${mm}-${dd}`, options.country)
+    : order === 'dmy' ? `${dd}/${mm}/${yyyy}` : order === 'ymd' ? `${yyyy}-${mm}-${dd}` : `${mm}/${dd}/${yyyy}`;
   if (!options.withTime) return day;
   const hours = date.getHours();
   return `${day} ${hours % 12 || 12}:${twoDigits(date.getMinutes())} ${hours < 12 ? 'AM' : 'PM'}`;

@@ -38,4 +38,11 @@ describe('formatDate', () => {
     expect(formatDate('2024-13-45T99:00')).toBe('Invalid Date');
     expect(formatDate(Number.NaN, { withTime: true })).toBe('Invalid Date');
   });
+
+  it('writes a client-facing date as the firm\'s country does, the time still 12-hour', () => {
+    expect(formatDate('2027-04-08', { country: 'US' })).toBe('Apr 8, 2027');
+    expect(formatDate('2027-04-08', { country: 'GB' })).toBe('8 Apr 2027');
+    expect(formatDate('2027-04-08', { country: 'IN' })).toBe('8 Apr 2027');
+    expect(formatDate(new Date(2027, 3, 8, 14, 5), { country: 'AU', withTime: true })).toBe('8 Apr 2027 2:05 PM');
+  });
 });

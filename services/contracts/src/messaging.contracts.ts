@@ -27,6 +27,12 @@ export const MESSAGING_MESSAGES = {
   updated: 'Message updated successfully',
   deleted: 'Message deleted successfully',
   deleteConfirm: 'Are you sure you want to delete this message?',
+  // Message the firm (issue 40)
+  clientsOnly: 'Only Client users message the firm this way; staff start a conversation with the people they choose.',
+  noClient: 'Your user has no client: ask the firm to give it one.',
+  adminsOnly: 'Only Admins see the client inbox and assign its conversations.',
+  notClientConversation: 'Conversation not found',
+  assigneeNotAllowed: 'Assign the conversation to a staff member who has this client.',
 } as const;
 
 /** Longest title and message a person types. */
@@ -40,6 +46,26 @@ const MESSAGE_PAGE_MAX = 200;
 
 const trimmedText = (field: string, max: number, required: string) =>
   z.string({ error: required }).pipe(textSchema(field, max)).transform((v) => v.trim()).refine((v) => v.length > 0, required);
+
+/** POST /conversations/firm: a Client user writes to their firm; the client's team receives it (issue 40). */
+export const firmMessageSchema = z.object({ content: trimmedText('Content', CONTENT_MAX, MESSAGING_MESSAGES.contentRequired) });
+
+/** POST /conversations/{id}/assign (Admin): who answers a client's conversation. */
+export const conversationAssignSchema = z.object({ userId: idSchema('userId') });
+
+/** A client's conversation with the firm as the Admins' inbox lists it (GET /conversations/client-inbox). */
+export interface ClientConversation {
+  id: number;
+  title: string;
+  clientId: number;
+  createdById: number;
+  participantIds: number[];
+  participantNames: string[];
+  assignedToId: number | null;
+  lastMessage: string | null;
+  lastMessageAt: string | null;
+  createdAt: string;
+}
 
 /** POST /conversations. The creator is always a participant (the token), whatever the list says. */
 export const conversationInputSchema = z.object({

@@ -11,7 +11,7 @@ export type RequestStatus = (typeof REQUEST_STATUSES)[number];
 export const ITEM_STATUSES = ['requested', 'uploaded', 'accepted', 'rejected', 'not_applicable'] as const;
 export type ItemStatus = (typeof ITEM_STATUSES)[number];
 
-export const REQUEST_DEFAULTS = { reminderEveryDays: 3, linkExpiresInDays: 14, linkMaxExpiresInDays: 90, trackerLeadDays: 7 } as const;
+export const REQUEST_DEFAULTS = { reminderEveryDays: 3, linkDaysPastDue: 14, linkMaxDaysPastDue: 90, linkRenewEveryMinutes: 60, trackerLeadDays: 7 } as const;
 
 export const REQUEST_MESSAGES = {
   requestNotFound: 'Document request not found',
@@ -31,6 +31,9 @@ export const REQUEST_MESSAGES = {
   nothingToAccept: 'Only an uploaded or not-applicable item can be accepted',
   assigneeNotStaff: 'Requests can only be assigned to staff users of this firm',
   linkGone: 'This link has expired or was revoked. Ask the firm for a new one.',
+  linkTooLong: `A link may last at most ${REQUEST_DEFAULTS.linkMaxDaysPastDue} days past the request's due date`,
+  newLinkOnItsWay: 'If this link was sent to an e-mail address, a new link is on its way there. It may take a few minutes.',
+  nothingToSend: 'Nothing is still needed from the client, so nothing was sent.',
   requestDone: 'This request is complete or was cancelled: nothing more is needed.',
   tooManyAttempts: 'Too many requests from this address or link. Try again in a minute.',
   sent: 'The client has been notified.',
@@ -105,7 +108,8 @@ export const notApplicableSchema = z.object({ comment: optionalText('comment', 2
 
 export const linkInputSchema = z.object({
   email: textSchema('email', 320).trim().email('email must be an e-mail address').nullish(),
-  expiresInDays: intSchema('expiresInDays', 1, REQUEST_DEFAULTS.linkMaxExpiresInDays).default(REQUEST_DEFAULTS.linkExpiresInDays),
+  /** Absent: until linkDaysPastDue days after the request's due date; at most linkMaxDaysPastDue past it (checked by the service). */
+  expiresInDays: intSchema('expiresInDays', 1, 3650).nullish(),
 });
 
 /** POST /api/{t}/compliance-tracker/{id}/document-request (answered by compliance, made by requests). */
@@ -207,7 +211,12 @@ export interface PublicDocumentRequest {
   title: string;
   message: string | null;
   dueDate: string;
-  items: { id: number; title: string; description: string | null; required: boolean; status: ItemStatus; fileCount: number }[];
+  /** The due date as the firm's country writes it ("Apr 8, 2027", "8 Apr 2027"). */
+  dueDateText: string;
+  /** Nothing required is still needed from the client (all in, waiting for the firm, or accepted). */
+  allDone: boolean;
+  /** returnedReason: why the firm returned the item, while it waits for the client again. */
+  items: { id: number; title: string; description: string | null; required: boolean; status: ItemStatus; fileCount: number; returnedReason: string | null }[];
 }
 
 /** Events (outbox): every change to a request, with the request's state after it. */

@@ -54,5 +54,10 @@ export const messagingTenantMigrations: ServiceMigrations = {
       deleted_at timestamptz
     );
     CREATE INDEX messages_by_conversation ON messages (conversation_id, id DESC)`,
+  }, {
+    id: '002_client_conversations',
+    // A Client user's "message the firm" (issue 40): the client it is about, and whom an Admin gave it to.
+    sql: `ALTER TABLE conversations ADD COLUMN client_id integer, ADD COLUMN assigned_to_id integer;
+    CREATE INDEX conversations_of_clients ON conversations (client_id, updated_at DESC) WHERE client_id IS NOT NULL`,
   }],
 };

@@ -8,7 +8,7 @@ import { apiClient, createSignedInUser, startTestPortal, testClient } from '@led
 import type { RunningPortal } from '@ledgerline/server/portal.ts';
 import type { Client } from '@ledgerline/contracts/directory.contracts.ts';
 import type { Company, User } from '@ledgerline/contracts/identity.contracts.ts';
-import { MESSAGING_MESSAGES, type Conversation, type Message, type MessagePush, type ReadReceipt, type UnreadMessages } from '@ledgerline/contracts/messaging.contracts.ts';
+import { MESSAGING_MESSAGES, type ClientConversation, type Conversation, type Message, type MessagePush, type ReadReceipt, type UnreadMessages } from '@ledgerline/contracts/messaging.contracts.ts';
 import { MESSAGING_PUSH } from '@ledgerline/contracts/messaging.constants.ts';
 import type { Notification } from '@ledgerline/contracts/notifications.contracts.ts';
 
@@ -392,5 +392,76 @@ describe('messaging: notifications follow the message', () => {
     await call('DELETE', `/api/${ACME}/messages/${m.id}`, tokens.admin);
     await eventually(async () => expect(await notesAbout(m.id)).toEqual([]), BUS_WAIT_MS, 100);
     expect(JSON.stringify((await call('GET', `/api/${ACME}/notifications`, tokens.away)).body)).not.toContain('98,765');
+  });
+});
+
+describe('message the firm (issue 40): a Client user writes with one button, the client\'s team receives it', () => {
+  const messageFirm = (who: string, content: unknown, tenant = ACME) => call<Conversation>('POST', `/api/${tenant}/conversations/firm`, tokens[who], { content });
+  const inbox = (who: string, tenant = ACME) => call<ClientConversation[]>('GET', `/api/${tenant}/conversations/client-inbox`, tokens[who]);
+  const assign = (who: string, id: number, userId: number) => call<ClientConversation>('POST', `/api/${ACME}/conversations/${id}/assign`, tokens[who], { userId });
+  let conversation: Conversation;
+
+  beforeAll(async () => {
+    // A second CPA with the client: the whole team receives it, not the first one picked.
+    await createUser(ACME, 'partner', 3, [ids.own!]);
+    await eventually(async () => expect((await start('admin', [ids.partner!], 'warm-up partner')).status).toBe(201), BUS_WAIT_MS, 200);
+  });
+
+  it('goes to every staff member who has the client, and to no one else (not another client\'s CPA, not the Admins, never another firm)', async () => {
+    const r = await messageFirm('client', '  Can you confirm you received my W-2?  ');
+    expect(r.status).toBe(201);
+    conversation = r.body;
+    // Earlier suites gave the client more staff; the team is all of them, and only them.
+    expect(conversation.participantIds).toEqual(expect.arrayContaining(sorted('cpa', 'partner', 'client')));
+    for (const who of ['cpaOther', 'clientOther', 'admin', 'dta', 'betaAdmin']) expect(conversation.participantIds).not.toContain(ids[who]);
+    expect(conversation.lastMessage).toBe('Can you confirm you received my W-2?');
+    for (const who of ['cpa', 'partner']) {
+      expect((await listOf(who)).map((c) => c.id)).toContain(conversation.id);
+      expect((await thread(who, conversation.id)).body.map((m) => m.content)).toEqual(['Can you confirm you received my W-2?']);
+    }
+    for (const who of ['cpaOther', 'clientOther', 'admin', 'dta']) expect((await listOf(who)).map((c) => c.id)).not.toContain(conversation.id);
+    expect((await thread('cpaOther', conversation.id)).status).toBe(404);
+    expect((await call('GET', `/api/${BETA}/conversations/${conversation.id}/messages`, tokens.betaAdmin)).status).toBe(404);
+    // The team is told.
+    await eventually(async () => {
+      const notices = (await call<Notification[]>('GET', `/api/${ACME}/notifications`, tokens.partner)).body;
+      expect(notices.map((n) => n.title)).toContain(`New message from client of ${ACME}`);
+    }, BUS_WAIT_MS, 300);
+  });
+
+  it('another client\'s user reaches their own client\'s team only', async () => {
+    const other = (await messageFirm('clientOther', 'Hello from the other client')).body;
+    expect(other.participantIds).toEqual(expect.arrayContaining(sorted('cpaOther', 'clientOther')));
+    for (const who of ['cpa', 'partner', 'client', 'admin', 'dta']) expect(other.participantIds).not.toContain(ids[who]);
+  });
+
+  it('is for Client users with content; staff start conversations with chosen people as before', async () => {
+    expect(await messageFirm('cpa', 'hi')).toMatchObject({ status: 403, body: { message: MESSAGING_MESSAGES.clientsOnly } });
+    expect(await messageFirm('admin', 'hi')).toMatchObject({ status: 403 });
+    expect(await messageFirm('client', '   ')).toMatchObject({ status: 400, body: { message: MESSAGING_MESSAGES.contentRequired } });
+    expect((await start('cpa', [ids.client!])).status).toBe(201);
+  });
+
+  it('every Admin sees every client conversation in the inbox; a CPA or a client does not; another firm\'s Admin sees none of them', async () => {
+    const seen = (await inbox('admin')).body;
+    expect(seen.find((c) => c.id === conversation.id)).toMatchObject({ clientId: ids.own, createdById: ids.client, assignedToId: null, lastMessage: 'Can you confirm you received my W-2?' });
+    expect(seen.every((c) => typeof c.clientId === 'number')).toBe(true);
+    expect(await inbox('cpa')).toMatchObject({ status: 403, body: { message: MESSAGING_MESSAGES.adminsOnly } });
+    expect((await inbox('client')).status).toBe(403);
+    expect((await inbox('betaAdmin', BETA)).body.map((c) => c.id)).not.toContain(conversation.id);
+  });
+
+  it('an Admin assigns it to a staff member who has the client (who joins), or to themselves to answer; never to one without the client', async () => {
+    expect(await assign('admin', conversation.id, ids.cpaOther!)).toMatchObject({ status: 400, body: { message: MESSAGING_MESSAGES.assigneeNotAllowed } });
+    expect(await assign('admin', conversation.id, ids.client!)).toMatchObject({ status: 400 });
+    expect((await assign('cpa', conversation.id, ids.cpa!)).status).toBe(403);
+    expect((await assign('admin', 999_999, ids.cpa!)).status).toBe(404);
+    expect((await call('POST', `/api/${BETA}/conversations/${conversation.id}/assign`, tokens.betaAdmin, { userId: ids.betaAdmin })).status).toBe(404);
+    expect((await assign('admin', conversation.id, ids.cpa!)).body).toMatchObject({ assignedToId: ids.cpa });
+    const mine = await assign('admin', conversation.id, ids.admin!);
+    expect(mine.body.assignedToId).toBe(ids.admin);
+    expect(mine.body.participantIds).toContain(ids.admin);
+    expect((await send('admin', conversation.id, { content: 'Yes, we have it.' })).status).toBe(201);
+    expect((await thread('client', conversation.id)).body.map((m) => m.content)).toEqual(['Yes, we have it.', 'Can you confirm you received my W-2?']);
   });
 });

@@ -94,5 +94,9 @@ export const requestsTenantMigrations: ServiceMigrations = {
     UPDATE document_requests r SET uploaded_count = c.uploaded
       FROM (SELECT request_id, count(*)::int AS uploaded FROM document_request_items WHERE status = 'uploaded' GROUP BY request_id) c
       WHERE c.request_id = r.id`,
+  }, {
+    id: '004_link_renewed_at',
+    // When a new link was last e-mailed in place of this expired one: at most one an hour per link, on every replica.
+    sql: 'ALTER TABLE document_request_links ADD COLUMN renewed_at timestamptz',
   }],
 };

@@ -18,6 +18,8 @@ import { FileForwarder } from './requests/file-forwarder.ts';
 import { AttemptCounter, createPublicRequestsRouter } from './requests/public-requests.router.ts';
 import { followRequestPushes } from './requests/request-push.consumer.ts';
 import { RequestReminders, type Firm } from './requests/request-reminders.ts';
+import { RequestLinkMaker } from './requests/request-links.ts';
+import { firmCountryFromZone } from '@ledgerline/contracts/client-date.ts';
 import { RequestService } from './requests/request.service.ts';
 import { RequestStore } from './requests/request.store.ts';
 import { createRequestsRouter } from './requests/requests.router.ts';
@@ -50,11 +52,14 @@ export const requestsModule: ServiceModule = {
     const firm = async (shortName: string): Promise<Firm> => {
       const f = await registry.find(shortName);
       if (!f) throw new NotFound('Tenant not found');
-      return { shortName, name: f.name, timeZone: firmTimeZone(f) };
+      const timeZone = firmTimeZone(f);
+      // Until the tenant registry carries the firm's country (issue 44), its zone says it.
+      return { shortName, name: f.name, timeZone, country: firmCountryFromZone(timeZone) };
     };
-    const reminders = new RequestReminders({ store, jobs, firm });
+    const links = new RequestLinkMaker({ store, publicBaseUrl: config.publicBaseUrl });
+    const reminders = new RequestReminders({ store, jobs, firm, links });
     const service = new RequestService({
-      store, jobs, reminders, firm, publicBaseUrl: config.publicBaseUrl,
+      store, jobs, reminders, firm, links,
       directory: new DirectoryLookup(directory, peer('directory')),
       files: new FileForwarder(peer('files'), new TokenSigner<RequestUploadAssertion>(deriveKey(master, REQUEST_UPLOAD_KEY_PURPOSE))),
     });
@@ -65,7 +70,10 @@ export const requestsModule: ServiceModule = {
       api,
       routers: [
         createPublicPageRouter(),
-        createPublicRequestsRouter({ api, tenants, service, attempts: new AttemptCounter(config.publicLinkAttemptsPerMinute) }),
+        createPublicRequestsRouter({
+          api, tenants, service,
+          attempts: new AttemptCounter(config.publicLinkAttemptsPerMinute), renewals: new AttemptCounter(config.linkRenewalsPerMinute),
+        }),
         createRequestsRouter({ api, tokens: deps.tokens, tenants, store, service }),
         createTrackerRequestsRouter({ tokens: deps.tokens, tenants, store, service, firm }),
       ],

@@ -17,6 +17,11 @@ import { NOTIFICATION_REQUESTED, type NotificationRequest } from '@ledgerline/co
 import { requestsTenantMigrations } from '../src/requests.migrations.ts';
 import { RequestReminders, type Firm } from '../src/requests/request-reminders.ts';
 import { RequestStore } from '../src/requests/request.store.ts';
+import { RequestLinkMaker } from '../src/requests/request-links.ts';
+import { RequestService } from '../src/requests/request.service.ts';
+import { REQUEST_MESSAGES } from '@ledgerline/contracts/requests.contracts.ts';
+import { hashToken } from '@ledgerline/kit/crypto/hashed-token.ts';
+import { clientDate } from '@ledgerline/contracts/client-date.ts';
 
 /*
  * Reminders and the overdue notice through kit's durable scheduler: the cadence (09:00 in the
@@ -38,9 +43,10 @@ describe.each(databaseTargets())('document request reminders ($name)', (target) 
   let db: Database;
   let firmDb: SchemaDb;
   const tenant = { shortName: `req${randomBytes(3).toString('hex')}`, schema: '' };
-  const firm: Firm = { shortName: tenant.shortName, name: 'Acme Tax', timeZone: ZONE };
+  const firm: Firm = { shortName: tenant.shortName, name: 'Acme Tax', timeZone: ZONE, country: 'IN' };
   const store = new RequestStore(userAccess.table);
-  const reminders = new RequestReminders({ store, jobs, firm: async () => firm });
+  const links = new RequestLinkMaker({ store, publicBaseUrl: 'https://portal.example.com/' });
+  const reminders = new RequestReminders({ store, jobs, firm: async () => firm, links });
   // With Mailpit (CI), the queued e-mails are sent to the real SMTP server and read back from it.
   const mailer = mail ? createMailer({ smtpUrl: mail.smtpUrl, mailFrom: 'Ledgerline <no-reply@ledgerline.invalid>' }, logger) : null;
   const replica = (): Scheduler => startScheduler({
@@ -103,23 +109,38 @@ describe.each(databaseTargets())('document request reminders ($name)', (target) 
     expect((await jobRow(`request-reminder:${id}`))!.toISOString()).toMatch(/T03:30:00\.000Z$/);
   });
 
-  it('a due reminder tells the client\'s users (not another client\'s), e-mails the link\'s recipient, and comes again reminderEveryDays later only', async () => {
-    const id = await openRequest(addDays(todayIn(ZONE), 10), 4);
+  it('a due reminder tells the client\'s users (not another client\'s), e-mails the link\'s recipient a fresh working link, and comes again reminderEveryDays later only', async () => {
+    const due = addDays(todayIn(ZONE), 10);
+    const id = await openRequest(due, 4);
     const owner = `owner.${tenant.shortName}.${target.name.toLowerCase()}@example.com`;
-    await firmDb.transaction((tx) => store.insertLink(tx, { requestId: id, tokenHash: randomBytes(32).toString('hex'), email: owner, expiresAt: new Date(Date.now() + DAY_MS), createdById: REVIEWER }));
+    // The link first sent has expired: the reminder still reaches its recipient, with a new one.
+    await firmDb.transaction((tx) => store.insertLink(tx, { requestId: id, tokenHash: randomBytes(32).toString('hex'), email: owner, expiresAt: new Date(Date.now() - DAY_MS), createdById: REVIEWER }));
+    const freshLinkIn = async (text: string) => {
+      const url = /https:\/\/portal\.example\.com\/document-request\/(\S+)/.exec(text)?.[1];
+      expect(url).toBeDefined();
+      const link = await store.linkByHash(firmDb, hashToken(url!));
+      expect(link).toMatchObject({ requestId: id, email: owner, live: true });
+      const [row] = (await store.links(firmDb, id)).filter((l) => l.id === link!.id);
+      // Lives until the end of the 14th day after the due date, in the firm's zone.
+      expect(row!.expiresAt).toBe(instantAt(addDays(due, 15), '00:00', ZONE).toISOString());
+      expect(text).toContain(`This link works until ${clientDate(addDays(due, 14), 'IN')}.`);
+    };
     expect(await tickOnce()).toBeGreaterThanOrEqual(1);
     expect(await notices(id)).toEqual([`Reminder → ${CLIENT_USER}`]);
     if (mail) {
       // The reminder queued its e-mail in its own pass; the next pass sends it.
       await tickOnce();
       const received = await mail.waitForMail(owner);
-      expect(received.Subject).toBe(`Reminder: documents due ${addDays(todayIn(ZONE), 10)} — March GSTR-3B`);
+      expect(received.Subject).toBe(`Reminder: documents due ${clientDate(due, 'IN')} — March GSTR-3B`);
       expect(received.Text).toContain('Still needed: Sales register, Purchase register.');
       expect(received.From).toMatchObject({ Name: 'Acme Tax via Ledgerline' });
+      await freshLinkIn(received.Text);
     } else {
       const mails = await firmDb.query<{ payload: { to: string; subject: string; text: string } }>(`SELECT payload FROM ${jobs.table} WHERE kind = $1`, [MAIL_JOB]);
       expect(mails.rows.map((m) => m.payload.to)).toEqual([owner]);
+      expect(mails.rows[0]!.payload.subject).toBe(`Reminder: documents due ${clientDate(due, 'IN')} — March GSTR-3B`);
       expect(mails.rows[0]!.payload.text).toContain('Still needed: Sales register, Purchase register.');
+      await freshLinkIn(mails.rows[0]!.payload.text);
     }
     // The next one waits its turn: another pass now says nothing.
     expect(await jobRow(`request-reminder:${id}`)).toEqual(instantAt(addDays(todayIn(ZONE), 3), '09:00', ZONE));
@@ -172,5 +193,35 @@ describe.each(databaseTargets())('document request reminders ($name)', (target) 
     });
     await tickOnce();
     expect(await notices(id)).toEqual([`Documents overdue → ${REVIEWER}`, `Documents overdue → ${REVIEWER}`]);
+  });
+
+  it('an expired link\'s "e-mail me a new link" mails a fresh link to the address it was sent to, once an hour, never for a revoked link, and answers alike', async () => {
+    // The service without the directory and files services: renewing a link uses neither.
+    const service = new RequestService({ store, jobs, reminders, links, firm: async () => firm, directory: null as never, files: null as never });
+    const id = await openRequest(addDays(todayIn(ZONE), 10), 0);
+    const owner = `renew.${tenant.shortName}.${target.name.toLowerCase()}@example.com`;
+    const stale = `${tenant.shortName}.${randomBytes(32).toString('base64url')}`;
+    const revoked = `${tenant.shortName}.${randomBytes(32).toString('base64url')}`;
+    await firmDb.transaction(async (tx) => {
+      await store.insertLink(tx, { requestId: id, tokenHash: hashToken(stale), email: owner, expiresAt: new Date(Date.now() - DAY_MS), createdById: REVIEWER });
+      const r = await store.insertLink(tx, { requestId: id, tokenHash: hashToken(revoked), email: owner, expiresAt: new Date(Date.now() - DAY_MS), createdById: REVIEWER });
+      await store.revokeLink(tx, id, r);
+    });
+    const queued = async () => (await firmDb.query<{ payload: { to: string; subject: string; text: string } }>(
+      `SELECT payload FROM ${jobs.table} WHERE kind = $1 AND payload->>'to' = $2 ORDER BY id`, [MAIL_JOB, owner])).rows.map((m) => m.payload);
+    const answer = { message: REQUEST_MESSAGES.newLinkOnItsWay };
+    const open = async () => ({ db: firmDb });
+    expect(await service.renewLink(open, revoked)).toEqual(answer);
+    expect(await service.renewLink(open, `${tenant.shortName}.${'A'.repeat(43)}`)).toEqual(answer);
+    expect(await service.renewLink(open, 'elsewhere.abc')).toEqual(answer);
+    expect(await queued()).toEqual([]);
+    expect(await service.renewLink(open, stale)).toEqual(answer);
+    expect(await service.renewLink(open, stale)).toEqual(answer);
+    const mails = await queued();
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.subject).toBe('Acme Tax asks for documents: March GSTR-3B');
+    expect(mails[0]!.text).toContain('Still needed: Sales register, Purchase register.');
+    const fresh = /https:\/\/portal\.example\.com\/document-request\/(\S+)/.exec(mails[0]!.text)?.[1];
+    expect(await store.linkByHash(firmDb, hashToken(fresh!))).toMatchObject({ requestId: id, email: owner, live: true });
   });
 });

@@ -14,6 +14,7 @@ import type { Notification } from '@ledgerline/contracts/notifications.contracts
 import type { PortalFile } from '@ledgerline/contracts/files.contracts.ts';
 import { REQUEST_MESSAGES, type CreatedRequestLink, type DocumentRequest, type DocumentRequestPush, type DocumentRequestSummary, type PublicDocumentRequest, type RequestLink, type RequestTemplate } from '@ledgerline/contracts/requests.contracts.ts';
 import { DOCUMENT_REQUEST_PUSH } from '@ledgerline/contracts/requests.constants.ts';
+import { clientDate } from '@ledgerline/contracts/client-date.ts';
 
 /** Users, clients and report types reach the requests service as events (RabbitMQ in CI). */
 const BUS_WAIT_MS = 15_000;
@@ -62,7 +63,7 @@ const sampleItems = [
 ];
 
 beforeAll(async () => {
-  portal = await startTestPortal({ SCHEDULER_POLL_MS: '200', REQUEST_LINK_ATTEMPTS_PER_MINUTE: '1000', ...(mail ? { SMTP_URL: mail.smtpUrl } : {}) });
+  portal = await startTestPortal({ SCHEDULER_POLL_MS: '200', REQUEST_LINK_ATTEMPTS_PER_MINUTE: '1000', REQUEST_LINK_RENEWALS_PER_MINUTE: '4', ...(mail ? { SMTP_URL: mail.smtpUrl } : {}) });
   call = apiClient(portal.gatewayUrl);
   tokens.platform = portal.adminToken;
   for (const shortName of [ACME, BETA]) {
@@ -335,24 +336,29 @@ describe('send and links', () => {
     expect(await add('admin', { title: 'Too late' }, closed.body.id)).toMatchObject({ status: 409, body: { message: REQUEST_MESSAGES.notOpen } });
   });
 
-  it('creates a link (default 14 days, at most 90), lists it without its token, e-mails it to the recipient', async () => {
-    expect((await call('POST', `${requestsPath()}/${request.id}/links`, tokens.admin, { expiresInDays: 91 })).body).toMatchObject({ message: 'expiresInDays must be a whole number from 1 to 90' });
+  it('creates a link (until 14 days after the due date, or a chosen number of days up to 90 past it), lists it without its token, e-mails it to the recipient', async () => {
+    // Due in 20 days: 110 days from now is 90 past the due date, 111 is one too many.
+    expect((await call('POST', `${requestsPath()}/${request.id}/links`, tokens.admin, { expiresInDays: 111 })).body).toMatchObject({ message: REQUEST_MESSAGES.linkTooLong });
+    const longest = await call<CreatedRequestLink>('POST', `${requestsPath()}/${request.id}/links`, tokens.admin, { expiresInDays: 110 });
+    expect(longest.status).toBe(201);
+    expect((await call('DELETE', `${requestsPath()}/${request.id}/links/${longest.body.id}`, tokens.admin)).status).toBe(200);
     expect((await call('POST', `${requestsPath()}/${request.id}/links`, tokens.admin, { email: 'not-an-address' })).status).toBe(400);
     const r = await call<CreatedRequestLink>('POST', `${requestsPath()}/${request.id}/links`, tokens.admin, { email: linkRecipient });
     expect(r.status).toBe(201);
     link = r.body;
     expect(link.url).toMatch(new RegExp(`/document-request/${ACME}\\.[A-Za-z0-9_-]{43}$`));
-    const days = (Date.parse(link.expiresAt) - Date.now()) / 86_400_000;
-    expect(days).toBeGreaterThan(13.9);
-    expect(days).toBeLessThanOrEqual(14);
+    // The end of the 14th day after the due date, in the firm's zone (within a day of UTC's).
+    expect(Date.parse(link.expiresAt)).toBeGreaterThan(Date.parse(`${addDays(request.dueDate, 14)}T00:00:00Z`));
+    expect(Date.parse(link.expiresAt)).toBeLessThan(Date.parse(`${addDays(request.dueDate, 16)}T00:00:00Z`));
     const listed = await call<RequestLink[]>('GET', `${requestsPath()}/${request.id}/links`, tokens.admin);
-    expect(listed.body).toEqual([expect.objectContaining({ id: link.id, email: linkRecipient, revokedAt: null })]);
+    expect(listed.body.filter((l) => !l.revokedAt)).toEqual([expect.objectContaining({ id: link.id, email: linkRecipient, revokedAt: null })]);
     expect(JSON.stringify(listed.body)).not.toContain(token(link.url));
     if (mail) {
       const received = await mail.waitForMail(linkRecipient);
       expect(received.Subject).toBe(`${ACME} Tax asks for documents: Form 1040 2025`);
       expect(received.From.Name).toBe(`${ACME} Tax via Ledgerline`);
       expect(received.Text).toContain(link.url);
+      expect(received.Text).toContain(`by ${clientDate(request.dueDate, 'US')}`);
     }
   });
 
@@ -362,8 +368,11 @@ describe('send and links', () => {
     const sent = await mail.waitForMail(linkRecipient, 2);
     expect(sent.Subject).toBe(`${ACME} Tax asks for documents: Form 1040 2025`);
     expect(sent.Text).toContain('Still needed: W-2s, 1099s.');
-    expect(sent.Text).toContain('Use the upload link from our first e-mail; no account is needed.');
+    // A fresh link of its own, which opens the request.
+    const fresh = /\/document-request\/(\S+)/.exec(sent.Text)?.[1];
+    expect(fresh).toBeDefined();
     expect(sent.Text).not.toContain(link.url);
+    expect((await call('GET', publicPath(fresh!))).status).toBe(200);
   });
 
   it('the public call shows what is needed, never file names; uploads and not-applicable work by link only', async () => {
@@ -372,7 +381,8 @@ describe('send and links', () => {
     expect(shown.status).toBe(200);
     expect(shown.body).toEqual({
       firmName: `${ACME} Tax`, clientName: 'Own Client', title: 'Form 1040 2025', message: 'For your return', dueDate: request.dueDate,
-      items: request.items.map((i) => ({ id: i.id, title: i.title, description: null, required: i.required, status: 'requested', fileCount: 0 })),
+      dueDateText: clientDate(request.dueDate, 'US'), allDone: false,
+      items: request.items.map((i) => ({ id: i.id, title: i.title, description: null, required: i.required, status: 'requested', fileCount: 0, returnedReason: null })),
     });
     const [w2, n1099, prior] = request.items;
     const up = await upload(`${publicPath(t)}/items/${w2!.id}/files`, null, 'w2-secret-name.txt', 'W-2 wages 1000');
@@ -411,6 +421,45 @@ describe('send and links', () => {
     }
     // The portal's own item upload takes the same list.
     expect(await upload(`${requestsPath()}/${request.id}/items/${item.id}/files`, tokens.admin!, 'tool.exe', executable)).toMatchObject(refused('tool.exe'));
+  });
+
+  it('a returned item shows the firm\'s reason on the link page and in an e-mail to the link\'s recipient with a fresh link', async () => {
+    const t = token(link.url);
+    const w2 = request.items[0]!;
+    expect((await decide('admin', request.id, w2.id, { status: 'rejected', comment: 'Page 2 is missing' })).status).toBe(200);
+    const shown = (await call<PublicDocumentRequest>('GET', publicPath(t))).body;
+    expect(shown.items[0]).toMatchObject({ status: 'requested', returnedReason: 'Page 2 is missing' });
+    expect(shown.allDone).toBe(false);
+    if (mail) {
+      let received: Awaited<ReturnType<typeof mail.waitForMail>> | undefined;
+      await eventually(async () => {
+        received = (await mail.messagesTo(linkRecipient)).find((m) => m.Subject.startsWith('Please look again: W-2s'));
+        expect(received).toBeDefined();
+      }, BUS_WAIT_MS, 300);
+      expect(received!.Text).toContain('The reason: Page 2 is missing');
+      expect(received!.Text).toMatch(/\/document-request\/\S+/);
+    }
+    // Sent again, the reason goes; with everything in, the page says all done.
+    for (const item of request.items.slice(0, 2)) expect((await upload(`${publicPath(t)}/items/${item.id}/files`, null, 'again.txt', 'content')).status).toBe(201);
+    const done = (await call<PublicDocumentRequest>('GET', publicPath(t))).body;
+    expect(done.allDone).toBe(true);
+    expect(done.items[0]!.returnedReason).toBeNull();
+  });
+
+  it('send now with nothing still needed sends nothing and says so', async () => {
+    expect((await call('POST', `${requestsPath()}/${request.id}/send`, tokens.admin)).body).toMatchObject({ message: REQUEST_MESSAGES.nothingToSend });
+    if (mail) expect((await mail.messagesTo(linkRecipient)).filter((m) => m.Subject === `${ACME} Tax asks for documents: Form 1040 2025`)).toHaveLength(2);
+  });
+
+  it('"e-mail me a new link" answers the same whatever the token (live, revoked, unknown, another firm), and is rate-limited per address', async () => {
+    const tried = [token(link.url), `${ACME}.${'B'.repeat(43)}`, `${BETA}.${'C'.repeat(43)}`, 'nosuchfirm.abcdefghijklmnopqrstuvwxyz'];
+    const answers: { status: number; body: unknown }[] = [];
+    // Four a minute per address: a fifth within the same minute is refused (a minute boundary may pass once, hence the longer loop).
+    for (let i = 0; i < 10 && !answers.some((a) => a.status === 429); i++) answers.push(await call('POST', `${publicPath(tried[i % tried.length]!)}/new-link`));
+    const accepted = answers.filter((a) => a.status !== 429);
+    expect(accepted.length).toBeGreaterThanOrEqual(4);
+    for (const a of accepted) expect(a).toEqual({ status: 202, body: { message: REQUEST_MESSAGES.newLinkOnItsWay } });
+    expect(answers.at(-1)!.status).toBe(429);
   });
 
   it('an unknown token is 404; a revoked link, or a request completed or cancelled, answers 410 with a message', async () => {

@@ -88,6 +88,12 @@ async function victimMessage(): Promise<{ id: number; conversationId: number }> 
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
+/** A conversation the Client user started with "Message the firm" (the Admins' client inbox holds it). */
+async function victimClientConversation(): Promise<number> {
+  const r = await call<{ id: number }>('POST', `/api/${FIRM}/conversations/firm`, tokens.client, { content: unique('Client question ') });
+  if (r.status !== 201) throw new Error(`client conversation: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.id;
+}
 async function uploadReport(text = 'Matrix statement total 42', reportTypeId = ids.reportType!): Promise<number> {
   const form = new FormData();
   form.append('fileType', 'report');
@@ -313,6 +319,9 @@ const RULES: Record<string, Rule> = {
   // rule changes are the platform administrator's own, in a conversation with a bystander.
   'GET /api/conversations': { allowed: EVERYONE },
   'POST /api/conversations': { allowed: EVERYONE, request: () => ({ body: { title: unique('Matrix talk '), participantIds: [ids.dta] } }) },
+  'POST /api/conversations/firm': { allowed: ['client'], request: () => ({ body: { content: unique('Matrix question ') } }) },
+  'GET /api/conversations/client-inbox': { allowed: ADMINS },
+  'POST /api/conversations/{id}/assign': { allowed: ADMINS, request: async () => ({ path: String(await victimClientConversation()), body: { userId: ids.admin } }) },
   'GET /api/conversations/{id}/messages': { allowed: EVERYONE, request: async () => ({ path: String((await victimMessage()).conversationId) }) },
   'POST /api/conversations/{id}/messages': { allowed: EVERYONE, request: async () => ({ path: String((await victimMessage()).conversationId), body: { content: 'Matrix reply' } }) },
   'GET /api/messages/unread/count': { allowed: EVERYONE },
@@ -325,6 +334,7 @@ const RULES: Record<string, Rule> = {
   'GET /api/public/document-requests/{token}': { allowed: 'public' },
   'POST /api/public/document-requests/{token}/items/{itemId}/files': { allowed: 'public' },
   'POST /api/public/document-requests/{token}/items/{itemId}/not-applicable': { allowed: 'public' },
+  'POST /api/public/document-requests/{token}/new-link': { allowed: 'public' },
   'GET /api/request-templates': { allowed: STAFF },
   'POST /api/request-templates': { allowed: MANAGERS, request: () => ({ body: { name: unique('Template '), items: [{ title: 'Purchase register' }] } }) },
   'PUT /api/request-templates/{id}': { allowed: MANAGERS, request: async () => ({ path: String(await victimTemplate()), body: { name: unique('Template '), items: [{ title: 'Bank statements' }] } }) },

@@ -5,7 +5,7 @@ import { authenticate } from '@ledgerline/kit/http/authenticate.ts';
 import { parsePathId } from '@ledgerline/kit/http/path-id.ts';
 import type { ServiceTenants } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import {
-  conversationInputSchema, messageEditSchema, messageInputSchema, messagePageQuerySchema, MESSAGING_MESSAGES, type UnreadMessages,
+  conversationAssignSchema, conversationInputSchema, firmMessageSchema, messageEditSchema, messageInputSchema, messagePageQuerySchema, MESSAGING_MESSAGES, type UnreadMessages,
 } from '@ledgerline/contracts/messaging.contracts.ts';
 import type { MessagingService } from './messaging.service.ts';
 
@@ -25,6 +25,19 @@ export function createMessagingRouter(deps: { api: ApiRegistry; service: Messagi
 
   api.route(router, { method: 'post', path: '/api/conversations', summary: 'Start a conversation (the caller always takes part)', status: 201, body: conversationInputSchema, before }, async ({ res, body }) =>
     service.createConversation(await tenants.ofRequest(res), body));
+
+  api.route(router, {
+    method: 'post', path: '/api/conversations/firm', status: 201, body: firmMessageSchema, before,
+    summary: 'A Client user writes to the firm: the conversation goes to the client\'s team (the staff who have the client) and the Admins\' client inbox',
+  }, async ({ res, body }) => service.messageFirm(await tenants.ofRequest(res), body.content));
+
+  api.route(router, { method: 'get', path: '/api/conversations/client-inbox', summary: 'Every client conversation of the firm (Admins only)', before }, async ({ res }) =>
+    service.clientInbox(await tenants.ofRequest(res)));
+
+  api.route(router, {
+    method: 'post', path: '/api/conversations/:id/assign', body: conversationAssignSchema, before,
+    summary: 'Give a client conversation to a staff member who has the client, or to oneself (Admins only); they join it',
+  }, async ({ res, params, body }) => service.assign(await tenants.ofRequest(res), conversationId(params.id), body.userId));
 
   api.route(router, {
     method: 'get', path: '/api/conversations/:id/messages', summary: 'A page of a conversation\'s messages, newest first (before: an id, for older ones)', query: messagePageQuerySchema, before,

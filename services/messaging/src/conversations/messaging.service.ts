@@ -7,7 +7,7 @@ import { Forbidden, Invalid, NotFound } from '@ledgerline/kit/errors.ts';
 import { requestNotifications, reviseNotifications } from '@ledgerline/kit/notifications/request-notification.ts';
 import type { TenantRequest } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import {
-  MESSAGING_MESSAGES, type Conversation, type ConversationInput, type Message, type MessageInput, type MessagePageQuery, type ReadReceipt,
+  MESSAGING_MESSAGES, type ClientConversation, type Conversation, type ConversationInput, type Message, type MessageInput, type MessagePageQuery, type ReadReceipt,
 } from '@ledgerline/contracts/messaging.contracts.ts';
 import type { FileAccessClient } from '../files/file-access.client.ts';
 import type { MessagingPush } from './messaging-push.ts';
@@ -69,6 +69,57 @@ export class MessagingService {
       if (seen) this.#push.conversation(t.shortName, userId, seen);
     }
     return (await this.#store.conversations(t.db, me, id))[0]!;
+  }
+
+  /**
+   * "Message the firm" (issue 40): a Client user writes, and the conversation goes to their
+   * client's team (clientTeam: the staff who have the client) without the client choosing
+   * anyone; every Admin sees it in the client inbox and may give it to someone.
+   */
+  async messageFirm(t: TenantRequest, content: string): Promise<Conversation> {
+    if (!t.scope.isClient) throw new Forbidden(MESSAGING_MESSAGES.clientsOnly);
+    const clientId = t.scope.clients === 'all' ? undefined : t.scope.clients[0];
+    if (clientId === undefined) throw new Invalid(MESSAGING_MESSAGES.noClient);
+    const me = actorId(t.claims);
+    // The team as the read model holds it, each still allowed to talk with this client user.
+    const team = (await this.#store.clientTeam(t.db, clientId)).filter((u) => u.userId !== me && mayMessage(t.scope, storedUserScope(u)));
+    const people = [{ userId: me, name: actorName(t.claims) }, ...team.map((u) => ({ userId: u.userId, name: u.name }))];
+    const id = await t.db.transaction(async (tx) => {
+      const id = await this.#store.createConversation(tx, { title: `${actorName(t.claims)}: message to the firm`, type: 'direct', createdById: me, clientId }, people);
+      await this.#store.insert(tx, { conversationId: id, senderId: me, senderName: actorName(t.claims), content, fileId: null, fileName: null, replyToId: null });
+      return id;
+    });
+    for (const userId of people.map((p) => p.userId)) {
+      const [seen] = await this.#store.conversations(t.db, userId, id);
+      if (seen) this.#push.conversation(t.shortName, userId, seen);
+    }
+    const participants = await this.#store.participants(t.db, id);
+    const [first] = await this.#store.messages(t.db, id, { limit: 1 });
+    if (first) await this.#notifyAway(t, participants.filter((p) => p.userId !== me && !p.notified), first);
+    return (await this.#store.conversations(t.db, me, id))[0]!;
+  }
+
+  /** The Admins' inbox: every client conversation of the firm. */
+  async clientInbox(t: TenantRequest): Promise<ClientConversation[]> {
+    if (!t.scope.isAdmin) throw new Forbidden(MESSAGING_MESSAGES.adminsOnly);
+    return this.#store.clientConversations(t.db);
+  }
+
+  /** An Admin gives a client conversation to a staff member who has the client (or to themselves), who joins it. */
+  async assign(t: TenantRequest, conversationId: number, userId: number): Promise<ClientConversation> {
+    if (!t.scope.isAdmin) throw new Forbidden(MESSAGING_MESSAGES.adminsOnly);
+    const [conversation] = await this.#store.clientConversations(t.db, conversationId);
+    if (!conversation) throw new NotFound(MESSAGING_MESSAGES.notClientConversation);
+    const self = userId === actorId(t.claims);
+    const access = self ? null : await this.#accessOf(t, userId);
+    const scope = self ? t.scope : access ? storedUserScope(access) : null;
+    const reaches = scope && !scope.isClient && (scope.clients === 'all' || scope.clients.includes(conversation.clientId));
+    if (!reaches) throw new Invalid(MESSAGING_MESSAGES.assigneeNotAllowed);
+    const name = self ? actorName(t.claims) : (await this.#users.names(t.db, [userId])).get(userId)?.fullName ?? '';
+    await t.db.transaction((tx) => this.#store.assign(tx, conversationId, { userId, name }));
+    const [seen] = await this.#store.conversations(t.db, userId, conversationId);
+    if (seen) this.#push.conversation(t.shortName, userId, seen);
+    return (await this.#store.clientConversations(t.db, conversationId))[0]!;
   }
 
   async messages(t: TenantRequest, conversationId: number, page: MessagePageQuery): Promise<Message[]> {

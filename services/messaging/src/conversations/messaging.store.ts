@@ -1,6 +1,6 @@
 import type { UserAccessReadModel } from '@ledgerline/kit/access/user-access-read-model.ts';
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
-import type { Conversation, Message, MessagePageQuery, ReadReceipt } from '@ledgerline/contracts/messaging.contracts.ts';
+import type { ClientConversation, Conversation, Message, MessagePageQuery, ReadReceipt } from '@ledgerline/contracts/messaging.contracts.ts';
 
 /** Who is in a conversation, and where they are in it. */
 export interface Participant {
@@ -61,8 +61,8 @@ export class MessagingStore {
     return `LEFT JOIN ${this.#users} ${alias} ON ${alias}.user_id = ${idColumn} AND NOT ${alias}.deleted`;
   }
 
-  async createConversation(tx: Queryable, c: { title: string; type: string; createdById: number }, people: readonly { userId: number; name: string }[]): Promise<number> {
-    const { rows } = await tx.query<{ id: number }>('INSERT INTO conversations (type, title, created_by_id) VALUES ($1, $2, $3) RETURNING id', [c.type, c.title, c.createdById]);
+  async createConversation(tx: Queryable, c: { title: string; type: string; createdById: number; clientId?: number }, people: readonly { userId: number; name: string }[]): Promise<number> {
+    const { rows } = await tx.query<{ id: number }>('INSERT INTO conversations (type, title, created_by_id, client_id) VALUES ($1, $2, $3, $4) RETURNING id', [c.type, c.title, c.createdById, c.clientId ?? null]);
     const id = rows[0]!.id;
     await tx.query(
       `INSERT INTO conversation_participants (conversation_id, user_id, name, role)
@@ -71,6 +71,48 @@ export class MessagingStore {
       [id, people.map((p) => p.userId), people.map((p) => p.name), c.createdById],
     );
     return id;
+  }
+
+  /**
+   * A client's team, from the user read model (identity's events): the live staff users who
+   * have the client in their client access. Admins and DTAs, who reach every client, answer
+   * from the client inbox instead of receiving every client's messages.
+   */
+  async clientTeam(db: Queryable, clientId: number): Promise<{ userId: number; name: string; role: string; clientIds: number[]; reportTypeIds: number[] }[]> {
+    const { rows } = await db.query<{ user_id: number; name: string; role: string; client_ids: number[]; report_type_ids: number[] }>(
+      `SELECT user_id, COALESCE(NULLIF(full_name, ''), username, '') AS name, role, client_ids, report_type_ids FROM ${this.#users}
+       WHERE NOT deleted AND lower(trim(role)) NOT IN ('client', 'admin', 'dta') AND $1 = ANY(client_ids) ORDER BY user_id`, [clientId]);
+    return rows.map((r) => ({ userId: r.user_id, name: r.name, role: r.role, clientIds: r.client_ids.map(Number), reportTypeIds: r.report_type_ids.map(Number) }));
+  }
+
+  /** Every client conversation of the firm, latest activity first (the Admins' inbox). */
+  async clientConversations(db: Queryable, only?: number): Promise<ClientConversation[]> {
+    const { rows } = await db.query<{
+      id: number; title: string; client_id: number; created_by_id: number; assigned_to_id: number | null; created_at: Date;
+      last_message: string | null; last_message_at: Date | null; participant_ids: number[]; participant_names: string[];
+    }>(
+      `SELECT c.id, c.title, c.client_id, c.created_by_id, c.assigned_to_id, c.created_at, lm.content AS last_message, lm.sent_at AS last_message_at,
+         COALESCE(ps.ids, '{}') AS participant_ids, COALESCE(ps.names, '{}') AS participant_names
+       FROM conversations c
+       LEFT JOIN LATERAL (SELECT m.content, m.sent_at FROM messages m WHERE m.conversation_id = c.id AND NOT m.is_deleted ORDER BY m.id DESC LIMIT 1) lm ON true
+       CROSS JOIN LATERAL (
+         SELECT array_agg(p.user_id ORDER BY p.joined_at, p.user_id) AS ids, array_agg(${this.#name('pu', 'p.name')} ORDER BY p.joined_at, p.user_id) AS names
+         FROM conversation_participants p ${this.#userJoin('pu', 'p.user_id')} WHERE p.conversation_id = c.id AND p.left_at IS NULL) ps
+       WHERE c.client_id IS NOT NULL AND ($1::int IS NULL OR c.id = $1)
+       ORDER BY COALESCE(lm.sent_at, c.created_at) DESC, c.id DESC`, [only ?? null]);
+    return rows.map((r) => ({
+      id: r.id, title: r.title, clientId: r.client_id, createdById: r.created_by_id, assignedToId: r.assigned_to_id,
+      participantIds: r.participant_ids.map(Number), participantNames: r.participant_names,
+      lastMessage: r.last_message, lastMessageAt: iso(r.last_message_at), createdAt: iso(r.created_at)!,
+    }));
+  }
+
+  /** Gives a client conversation to a user, who joins it if they are not in it. */
+  async assign(tx: Queryable, conversationId: number, user: { userId: number; name: string }): Promise<void> {
+    await tx.query('UPDATE conversations SET assigned_to_id = $2, updated_at = now() WHERE id = $1', [conversationId, user.userId]);
+    await tx.query(
+      `INSERT INTO conversation_participants (conversation_id, user_id, name, role) VALUES ($1, $2, $3, 'member')
+       ON CONFLICT (conversation_id, user_id) DO NOTHING`, [conversationId, user.userId, user.name]);
   }
 
   async participants(db: Queryable, conversationId: number): Promise<Participant[]> {

@@ -18,9 +18,25 @@
     app.replaceChildren(el('p', { class: 'message', text: text }));
   }
 
+  // An expired or revoked link (410): offer a new one by e-mail, to the address the link was
+  // sent to. The answer is the same whatever the token, so it says "if".
+  function showExpired(text) {
+    var note = el('p', { class: 'muted', role: 'status' });
+    var again = el('button', { type: 'button', text: 'E-mail me a new link' });
+    again.addEventListener('click', function () {
+      again.disabled = true;
+      fetch(api + '/new-link', { method: 'POST' })
+        .then(function (r) { return r.json(); })
+        .then(function (body) { note.textContent = body.message || 'Please try again later.'; })
+        .catch(function () { again.disabled = false; note.textContent = 'The portal could not be reached. Please try again.'; });
+    });
+    app.replaceChildren(el('p', { class: 'message', text: text }), el('div', { class: 'actions' }, [again]), note);
+  }
+
   function load() {
     fetch(api, { cache: 'no-store' }).then(function (r) {
       return r.json().then(function (body) {
+        if (r.status === 410 && /expired/.test(body.message || '')) { showExpired(body.message); return; }
         if (!r.ok) { showMessage(body.message || 'This link does not work.'); return; }
         render(body);
       });
@@ -37,12 +53,15 @@
       el('header', {}, [
         el('h1', { text: request.firmName }),
         el('h2', { text: request.title }),
-        el('p', { class: 'muted', text: 'For ' + request.clientName + ' · due ' + request.dueDate }),
+        el('p', { class: 'muted', text: 'For ' + request.clientName + ' · due ' + (request.dueDateText || request.dueDate) }),
         request.message ? el('p', { text: request.message }) : null,
         el('p', { class: 'muted', text: done.length + ' of ' + required.length + ' required items in' }),
         bar,
       ]),
     );
+    if (request.allDone) {
+      app.appendChild(el('p', { class: 'message done', role: 'status', text: 'All done, thank you! ' + request.firmName + ' has everything it asked for and will be in touch if anything else is needed.' }));
+    }
     request.items.forEach(function (item) { app.appendChild(renderItem(item)); });
   }
 
@@ -51,26 +70,26 @@
     var card = el('section', { class: 'item' }, [
       el('h3', {}, [el('span', { text: item.title + (item.required ? '' : ' (optional)') }), el('span', { class: 'badge ' + (needed ? 'todo' : 'done'), text: STATUS[item.status] || item.status })]),
       item.description ? el('p', { class: 'muted', text: item.description }) : null,
+      item.returnedReason ? el('p', { class: 'returned', text: 'Returned: ' + item.returnedReason }) : null,
       item.fileCount ? el('p', { class: 'muted', text: item.fileCount + (item.fileCount === 1 ? ' file received' : ' files received') }) : null,
     ]);
     if (item.status === 'accepted') return card;
     var error = el('p', { class: 'error', role: 'alert' });
     var progress = el('div', { class: 'bar' }, [el('span')]);
     var inputId = 'file-' + item.id;
-    var input = el('input', { type: 'file', id: inputId, accept: '__REQUEST_UPLOAD_ACCEPT__' });
-    input.addEventListener('change', function () { if (input.files && input.files[0]) upload(item, input.files[0], progress, error); });
-    var actions = el('div', { class: 'actions' }, [input, el('label', { class: 'button', for: inputId, text: item.fileCount ? 'Upload another file' : 'Upload a file or photo' })]);
+    var input = el('input', { type: 'file', id: inputId, multiple: 'multiple', accept: '__REQUEST_UPLOAD_ACCEPT__' });
+    // Several files per pick: each is its own upload, one after another.
+    input.addEventListener('change', function () { if (input.files && input.files.length) uploadAll(item, Array.prototype.slice.call(input.files), progress, error); });
+    var actions = el('div', { class: 'actions' }, [input, el('label', { class: 'button', for: inputId, text: item.fileCount ? 'Upload more files' : 'Upload files or photos' })]);
     if (needed) {
-      var why = el('textarea', { rows: '2', placeholder: 'Why does this not apply?', 'aria-label': 'Why does this not apply?' });
-      why.style.display = 'none';
-      var na = el('button', { type: 'button', class: 'secondary', text: 'This does not apply' });
-      na.addEventListener('click', function () {
-        if (why.style.display === 'none') { why.style.display = 'block'; why.focus(); return; }
-        notApplicable(item, why.value, error);
-      });
-      actions.appendChild(na);
+      // "Does not apply" in one step: the reason and its button, together.
+      var whyId = 'why-' + item.id;
+      var why = el('textarea', { id: whyId, rows: '2', placeholder: 'Why does this not apply?' });
+      var na = el('button', { type: 'submit', class: 'secondary', text: 'This does not apply' });
+      var form = el('form', { class: 'not-applicable' }, [el('label', { for: whyId, class: 'muted', text: 'Does not apply? Say why:' }), why, el('div', { class: 'actions' }, [na])]);
+      form.addEventListener('submit', function (e) { e.preventDefault(); notApplicable(item, why.value, error); });
       card.appendChild(actions);
-      card.appendChild(why);
+      card.appendChild(form);
     } else {
       card.appendChild(actions);
     }
@@ -79,7 +98,15 @@
     return card;
   }
 
-  function upload(item, file, progress, error) {
+  function uploadAll(item, files, progress, error) {
+    var next = function (latest) {
+      if (!files.length) { if (latest) render(latest); return; }
+      upload(item, files.shift(), progress, error, next);
+    };
+    next(null);
+  }
+
+  function upload(item, file, progress, error, then) {
     var form = new FormData();
     form.append('file', file, file.name);
     var xhr = new XMLHttpRequest();
@@ -90,7 +117,7 @@
     xhr.onload = function () {
       var body = {};
       try { body = JSON.parse(xhr.responseText); } catch (e) { /* an empty or non-JSON answer */ }
-      if (xhr.status >= 200 && xhr.status < 300) render(body);
+      if (xhr.status >= 200 && xhr.status < 300) then(body);
       else { progress.style.display = 'none'; error.textContent = body.message || 'The upload failed. Please try again.'; }
     };
     xhr.onerror = function () { progress.style.display = 'none'; error.textContent = 'The upload was interrupted. Please try again.'; };

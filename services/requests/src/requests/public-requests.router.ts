@@ -34,8 +34,8 @@ export class AttemptCounter {
  * date and items with how many files each has, never a file's name or content nor anything
  * else of the firm. Rate-limited per address and per token (one replica's count each).
  */
-export function createPublicRequestsRouter(deps: { api: ApiRegistry; tenants: ServiceTenants; service: RequestService; attempts: AttemptCounter }): Router {
-  const { api, tenants, service, attempts } = deps;
+export function createPublicRequestsRouter(deps: { api: ApiRegistry; tenants: ServiceTenants; service: RequestService; attempts: AttemptCounter; renewals: AttemptCounter }): Router {
+  const { api, tenants, service, attempts, renewals } = deps;
   const router = express.Router();
   const open = (req: Request, token: string | undefined) => {
     attempts.take(`a:${clientAddress(req)}`, `t:${token ?? ''}`);
@@ -64,6 +64,14 @@ export function createPublicRequestsRouter(deps: { api: ApiRegistry; tenants: Se
   }, async ({ req, params, body }) => {
     const link = await open(req, params.token);
     return service.notApplicableByLink(link, parsePathId(params.itemId, REQUEST_MESSAGES.itemNotFound), body.comment ?? null, who(req));
+  });
+  api.route(router, {
+    method: 'post', path: '/api/public/document-requests/:token/new-link', status: 202, public: true, pathParams: tokenParam,
+    summary: 'E-mail a new link to the address an expired link was sent to (the same answer whatever the token; at most once an hour per link)',
+  }, async ({ req, params }) => {
+    // Per address only: a per-token count would answer differently for tokens tried often.
+    renewals.take(`a:${clientAddress(req)}`);
+    return service.renewLink((shortName) => tenants.byName(shortName), params.token ?? '');
   });
   return router;
 }

@@ -8,6 +8,8 @@ import type { JobQueue } from '@ledgerline/kit/scheduler/job-queue.ts';
 import type { BatchJobHandler, JobHandler } from '@ledgerline/kit/scheduler/scheduler.ts';
 import type { NotificationRequest } from '@ledgerline/contracts/notifications.contracts.ts';
 import type { DocumentRequestSummary } from '@ledgerline/contracts/requests.contracts.ts';
+import { clientDate, type ClientDateCountry } from '@ledgerline/contracts/client-date.ts';
+import type { RequestLinkMaker } from './request-links.ts';
 import type { ChaseTarget, RequestStore } from './request.store.ts';
 
 export const REMINDER_JOB = 'request.reminder';
@@ -17,8 +19,8 @@ const reminderKey = (id: number) => `request-reminder:${id}`;
 const overdueKey = (id: number) => `request-overdue:${id}`;
 const requestIdOf = (payload: unknown) => (payload as { requestId: number }).requestId;
 
-/** What the service knows of a firm from the tenant registry. */
-export interface Firm { shortName: string; name: string; timeZone: string }
+/** What the service knows of a firm from the tenant registry; country decides how its clients read dates (client-date.ts). */
+export interface Firm { shortName: string; name: string; timeZone: string; country: ClientDateCountry }
 
 
 /**
@@ -31,9 +33,11 @@ export class RequestReminders {
   readonly #store: RequestStore;
   readonly #jobs: JobQueue;
   readonly #firm: (shortName: string) => Promise<Firm>;
+  readonly #links: RequestLinkMaker;
 
-  constructor(deps: { store: RequestStore; jobs: JobQueue; firm: (shortName: string) => Promise<Firm> }) {
+  constructor(deps: { store: RequestStore; jobs: JobQueue; firm: (shortName: string) => Promise<Firm>; links: RequestLinkMaker }) {
     this.#store = deps.store;
+    this.#links = deps.links;
     this.#jobs = deps.jobs;
     this.#firm = deps.firm;
   }
@@ -60,26 +64,56 @@ export class RequestReminders {
     await this.#jobs.cancelMany(tx, [reminderKey(id), overdueKey(id)]);
   }
 
-  /** Tells the client what is still needed: their users in the portal (and by e-mail where their username is an address), and the links' recipients by e-mail. */
-  async chase(tx: Queryable, firm: Firm, id: number, why: 'sent' | 'reminder'): Promise<void> {
+  /**
+   * Tells the client what is still needed: their users in the portal (and by e-mail), and the
+   * links' recipients by e-mail, each with a fresh link of their own. False, and nothing
+   * sent, when nothing required is still needed.
+   */
+  async chase(tx: Queryable, firm: Firm, id: number, why: 'sent' | 'reminder'): Promise<boolean> {
     const [target] = await this.#store.chaseTargets(tx, [id]);
-    if (target) await this.#send(tx, firm, [target], why);
+    if (!target?.missing.length) return false;
+    await this.#send(tx, firm, [target], why);
+    return true;
   }
 
   async #send(tx: Queryable, firm: Firm, targets: readonly ChaseTarget[], why: 'sent' | 'reminder'): Promise<void> {
     const notices: NotificationRequest[] = [];
     const mails: Mail[] = [];
     for (const request of targets) {
-      const list = request.missing.length ? `Still needed: ${request.missing.join(', ')}.` : 'Everything requested is in; we are reviewing it.';
-      const title = why === 'sent' ? `${firm.name} asks for documents: ${request.title}` : `Reminder: documents due ${request.dueDate} — ${request.title}`;
-      notices.push(...this.#clientNotices(request, request.clientUserIds, title, `${list} Due ${request.dueDate}.`));
-      mails.push(...request.recipients.map((to) => firmMail({
-        to, firmName: firm.name, subject: title,
-        paragraphs: [`${firm.name} needs documents from ${request.clientName} by ${request.dueDate}.`, list, 'Use the upload link from our first e-mail; no account is needed.'],
-        footer: `You receive this because ${firm.name} sent you an upload link for "${request.title}". Reminders stop when everything is in.`,
-      })));
+      const due = clientDate(request.dueDate, firm.country);
+      const list = `Still needed: ${request.missing.join(', ')}.`;
+      const title = why === 'sent' ? `${firm.name} asks for documents: ${request.title}` : `Reminder: documents due ${due} — ${request.title}`;
+      notices.push(...this.#clientNotices(request, request.clientUserIds, title, `${list} Due ${due}.`));
+      for (const to of request.recipients) {
+        // A fresh link in every e-mail: the one sent first may have expired or been lost.
+        const link = await this.#links.mint(tx, firm, request, to);
+        mails.push(firmMail({
+          to, firmName: firm.name, subject: title,
+          paragraphs: [`${firm.name} needs documents from ${request.clientName} by ${due}.`, list, 'Open the link to upload them; no account is needed.'],
+          link: { label: 'Upload documents', url: link.url },
+          footer: `This link works until ${clientDate(link.expiresAt.toISOString(), firm.country)}. Reminders stop when everything is in.`,
+        }));
+      }
     }
     await requestNotifications(tx, firm.shortName, notices);
+    await queueMails(this.#jobs, tx, mails);
+  }
+
+  /** A returned item: the client's users in the portal and by e-mail, the links' recipients by e-mail with a fresh link, each with the firm's reason. */
+  async returned(tx: Queryable, firm: Firm, request: DocumentRequestSummary & { createdById: number }, itemTitle: string, reason: string): Promise<void> {
+    const title = `Please look again: ${itemTitle}`;
+    await this.notifyClient(tx, firm, request, title, `${itemTitle} (${request.title}) was returned: ${reason}`);
+    const [target] = await this.#store.chaseTargets(tx, [request.id]);
+    const mails: Mail[] = [];
+    for (const to of target?.recipients ?? []) {
+      const link = await this.#links.mint(tx, firm, request, to);
+      mails.push(firmMail({
+        to, firmName: firm.name, subject: `${title} — ${request.title}`,
+        paragraphs: [`${firm.name} returned "${itemTitle}" for ${request.clientName}. The reason: ${reason}`, `Please upload it again by ${clientDate(request.dueDate, firm.country)}.`],
+        link: { label: 'Upload documents', url: link.url },
+        footer: `This link works until ${clientDate(link.expiresAt.toISOString(), firm.country)}.`,
+      }));
+    }
     await queueMails(this.#jobs, tx, mails);
   }
 
@@ -113,7 +147,7 @@ export class RequestReminders {
     if (!await this.#store.claimOverdueNotice(tx, requestId, request.dueDate)) return;
     await requestNotifications(tx, shortName, [{
       userId: request.assignedToId, title: `Documents overdue: ${request.title}`,
-      message: `${request.clientName} has not sent everything for "${request.title}" (due ${request.dueDate}): ${request.progress.done} of ${request.progress.required} required items are in.`,
+      message: `${request.clientName} has not sent everything for "${request.title}" (due ${clientDate(request.dueDate, (await this.#firm(shortName)).country)}): ${request.progress.done} of ${request.progress.required} required items are in.`,
       type: 'warning', category: 'deadline', clientId: request.clientId, clientName: request.clientName, actionUrl: `/requests/${request.id}`, email: true, emailKind: 'requests',
     }]);
   }

@@ -2,7 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import { actorId, actorName } from '@ledgerline/kit/auth/actor-id.ts';
 import { newEvent } from '@ledgerline/kit/bus/bus.ts';
 import { todayIn } from '@ledgerline/contracts/firm-time-zone.ts';
-import { hashToken, newHashedToken } from '@ledgerline/kit/crypto/hashed-token.ts';
+import { hashToken } from '@ledgerline/kit/crypto/hashed-token.ts';
+import { clientDate } from '@ledgerline/contracts/client-date.ts';
 import type { Queryable, SchemaDb } from '@ledgerline/kit/db/database.ts';
 import type { DirectoryLookup } from '@ledgerline/kit/directory/directory-lookup.ts';
 import { Conflict, Forbidden, Gone, Invalid, NotFound } from '@ledgerline/kit/errors.ts';
@@ -14,12 +15,13 @@ import type { JobQueue } from '@ledgerline/kit/scheduler/job-queue.ts';
 import type { TenantRequest } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import { SYSTEM_ACTOR } from '@ledgerline/contracts/files.contracts.ts';
 import {
-  DOCUMENT_REQUEST_CHANGED, REQUEST_MESSAGES,
+  DOCUMENT_REQUEST_CHANGED, REQUEST_DEFAULTS, REQUEST_MESSAGES,
   type CreatedRequestLink, type DocumentRequest, type DocumentRequestChanged, type DocumentRequestSummary, type PublicDocumentRequest,
   type RequestInput, type RequestItem, type RequestItemValues, type RequestListQuery, type RequestUpdate,
 } from '@ledgerline/contracts/requests.contracts.ts';
 import { assertReach, requestSeenBy, requireStaff } from '../access-rules.ts';
 import type { FileForwarder } from './file-forwarder.ts';
+import type { RequestLinkMaker } from './request-links.ts';
 import type { Firm, RequestReminders } from './request-reminders.ts';
 import type { NewItem, RequestStore } from './request.store.ts';
 
@@ -51,16 +53,16 @@ export class RequestService {
   readonly #reminders: RequestReminders;
   readonly #files: FileForwarder;
   readonly #firm: (shortName: string) => Promise<Firm>;
-  readonly #publicBaseUrl: string;
+  readonly #links: RequestLinkMaker;
 
-  constructor(deps: { store: RequestStore; directory: DirectoryLookup; jobs: JobQueue; reminders: RequestReminders; files: FileForwarder; firm: (shortName: string) => Promise<Firm>; publicBaseUrl: string }) {
+  constructor(deps: { store: RequestStore; directory: DirectoryLookup; jobs: JobQueue; reminders: RequestReminders; files: FileForwarder; firm: (shortName: string) => Promise<Firm>; links: RequestLinkMaker }) {
     this.#store = deps.store;
     this.#reminders = deps.reminders;
     this.#directory = deps.directory;
     this.#jobs = deps.jobs;
     this.#files = deps.files;
     this.#firm = deps.firm;
-    this.#publicBaseUrl = deps.publicBaseUrl.replace(/\/$/, '');
+    this.#links = deps.links;
   }
 
   async list(t: TenantRequest, query: RequestListQuery): Promise<DocumentRequestSummary[]> {
@@ -137,11 +139,13 @@ export class RequestService {
     const request = await this.get(t, id);
     if (request.status !== 'open') throw new Conflict(REQUEST_MESSAGES.notOpen);
     const firm = await this.#firm(t.shortName);
-    await t.db.transaction(async (tx) => {
-      await this.#reminders.chase(tx, firm, id, 'sent');
+    // Nothing goes out when nothing is still needed (all in and waiting for review).
+    const sent = await t.db.transaction(async (tx) => {
+      if (!await this.#reminders.chase(tx, firm, id, 'sent')) return false;
       await this.#event(tx, t.shortName, id, { action: 'sent', ...this.#actorOf(t) });
+      return true;
     });
-    return { message: REQUEST_MESSAGES.sent };
+    return { message: sent ? REQUEST_MESSAGES.sent : REQUEST_MESSAGES.nothingToSend };
   }
 
   // Items
@@ -199,7 +203,7 @@ export class RequestService {
       await this.#event(tx, t.shortName, id, {
         action: decision.status === 'accepted' ? 'item_accepted' : 'item_rejected', itemId, itemTitle: item.title, comment: decision.comment, actorId: actor.id, actorName: actor.name,
       });
-      if (decision.status === 'rejected') await this.#reminders.notifyClient(tx, firm, request, `Please look again: ${item.title}`, `${item.title} (${request.title}) was returned: ${decision.comment}`);
+      if (decision.status === 'rejected') await this.#reminders.returned(tx, firm, request, item.title, decision.comment!);
       await this.#settle(tx, firm, id);
     });
     return this.#seen(t, id);
@@ -207,29 +211,60 @@ export class RequestService {
 
   // Links
 
-  async createLink(t: TenantRequest, id: number, input: { email?: string | null; expiresInDays: number }): Promise<CreatedRequestLink> {
+  async createLink(t: TenantRequest, id: number, input: { email?: string | null; expiresInDays?: number | null }): Promise<CreatedRequestLink> {
     requireStaff(t.scope);
     const request = await this.get(t, id);
     this.#open(request);
-    const { token: secret } = newHashedToken();
-    // The firm travels in the token so the public call finds the schema to look the hash up in.
-    const token = `${t.shortName}.${secret}`;
-    const expiresAt = new Date(Date.now() + input.expiresInDays * 86_400_000);
-    const url = `${this.#publicBaseUrl}/document-request/${token}`;
     const firm = await this.#firm(t.shortName);
-    const linkId = await t.db.transaction(async (tx) => {
-      const linkId = await this.#store.insertLink(tx, { requestId: id, tokenHash: hashToken(token), email: input.email ?? null, expiresAt, createdById: actorId(t.claims) });
-      if (input.email) {
-        await queueMail(this.#jobs, tx, firmMail({
-          to: input.email, firmName: firm.name, subject: `${firm.name} asks for documents: ${request.title}`,
-          paragraphs: [`${firm.name} needs documents from ${request.clientName} by ${request.dueDate}.`, ...(request.message ? [request.message] : []), 'Open the link to upload them; no account is needed.'],
-          link: { label: 'Upload documents', url }, footer: `This link works until ${expiresAt.toISOString().slice(0, 10)}. Keep it to yourself: anyone holding it can upload to this request.`,
-        }));
-      }
+    const expiresAt = this.#links.expiry(firm, request.dueDate, input.expiresInDays);
+    const link = await t.db.transaction(async (tx) => {
+      const link = await this.#links.mint(tx, firm, { ...request, createdById: actorId(t.claims) }, input.email ?? null, expiresAt);
+      if (input.email) await queueMail(this.#jobs, tx, this.#linkMail(firm, request, input.email, link));
       await this.#event(tx, t.shortName, id, { action: 'link_created', ...this.#actorOf(t) });
-      return linkId;
+      return link;
     });
-    return { id: linkId, url, expiresAt: expiresAt.toISOString() };
+    return { id: link.id, url: link.url, expiresAt: link.expiresAt.toISOString() };
+  }
+
+  /**
+   * "E-mail me a new link" from an expired link's page: a new link goes to the address the
+   * expired one was sent to, at most once an hour per link, and only while the request is
+   * open and the link was not revoked. The caller's answer is the same whatever the token
+   * (no telling which tokens exist or where they were sent).
+   */
+  async renewLink(db: (shortName: string) => Promise<{ db: SchemaDb }>, token: string): Promise<{ message: string }> {
+    const answer = { message: REQUEST_MESSAGES.newLinkOnItsWay };
+    const shortName = token.split('.')[0] ?? '';
+    if (!/^[a-z0-9]+$/.test(shortName)) return answer;
+    const firmDb = await db(shortName).catch(() => null);
+    if (!firmDb) return answer;
+    const link = await this.#store.linkByHash(firmDb.db, hashToken(token));
+    if (!link?.email || link.live) return answer;
+    const request = await this.#store.find(firmDb.db, link.requestId);
+    if (request?.status !== 'open') return answer;
+    const firm = await this.#firm(shortName);
+    const to = link.email;
+    await firmDb.db.transaction(async (tx) => {
+      if (!await this.#store.claimRenewal(tx, link.id, REQUEST_DEFAULTS.linkRenewEveryMinutes)) return;
+      const fresh = await this.#links.mint(tx, firm, request, to);
+      await queueMail(this.#jobs, tx, this.#linkMail(firm, request, to, fresh));
+      await this.#event(tx, shortName, request.id, { action: 'link_created', actorId: SYSTEM_ACTOR.id, actorName: SYSTEM_ACTOR.name });
+    });
+    return answer;
+  }
+
+  #linkMail(firm: Firm, request: DocumentRequest, to: string, link: { url: string; expiresAt: Date }) {
+    const missing = request.items.filter((i) => i.required && (i.status === 'requested' || i.status === 'rejected')).map((i) => i.title);
+    return firmMail({
+      to, firmName: firm.name, subject: `${firm.name} asks for documents: ${request.title}`,
+      paragraphs: [
+        `${firm.name} needs documents from ${request.clientName} by ${clientDate(request.dueDate, firm.country)}.`,
+        ...(missing.length ? [`Still needed: ${missing.join(', ')}.`] : []),
+        ...(request.message ? [request.message] : []), 'Open the link to upload them; no account is needed.',
+      ],
+      link: { label: 'Upload documents', url: link.url },
+      footer: `This link works until ${clientDate(link.expiresAt.toISOString(), firm.country)}. Keep it to yourself: anyone holding it can upload to this request.`,
+    });
   }
 
   async links(t: TenantRequest, id: number) {
@@ -263,9 +298,16 @@ export class RequestService {
   }
 
   presentPublic(firm: Firm, r: DocumentRequest): PublicDocumentRequest {
+    const waiting = (i: RequestItem) => i.status === 'requested' || i.status === 'rejected';
     return {
       firmName: firm.name, clientName: r.clientName, title: r.title, message: r.message, dueDate: r.dueDate,
-      items: r.items.map((i) => ({ id: i.id, title: i.title, description: i.description, required: i.required, status: i.status, fileCount: i.files.length })),
+      dueDateText: clientDate(r.dueDate, firm.country),
+      allDone: !r.items.some((i) => i.required && waiting(i)),
+      items: r.items.map((i) => ({
+        id: i.id, title: i.title, description: i.description, required: i.required, status: i.status, fileCount: i.files.length,
+        // A returned item is requested again with the firm's reason beside it (decide()).
+        returnedReason: waiting(i) ? i.staffComment : null,
+      })),
     };
   }
 

@@ -32,7 +32,7 @@ export interface NewRequest {
 }
 /** An open request as a reminder or a "send now" tells it (chaseTargets). */
 export interface ChaseTarget {
-  id: number; clientId: number; clientName: string; title: string; dueDate: string; reminderEveryDays: number;
+  id: number; clientId: number; clientName: string; title: string; dueDate: string; reminderEveryDays: number; createdById: number;
   missing: string[]; clientUserIds: number[]; recipients: string[];
 }
 export interface NewItem { title: string; description: string | null; required: boolean; reportTypeId: number | null }
@@ -190,24 +190,25 @@ export class RequestStore {
   /**
    * Everything chasing open requests needs, for many at once in one statement (a morning's
    * reminders): the required items still waiting for the client (neither uploaded, accepted nor
-   * not applicable), the client's users and the live links' recipients. Locks the requests.
+   * not applicable), the client's users and the recipients of links not revoked (an expired
+   * link's recipient is still the client's contact: each e-mail carries a fresh link). Locks the requests.
    */
   async chaseTargets(tx: Queryable, requestIds: readonly number[]): Promise<ChaseTarget[]> {
-    const r = await tx.query<{ id: number; client_id: number; client_name: string; title: string; due_date: string; reminder_every_days: number; missing: string[]; users: number[]; recipients: string[] }>(
+    const r = await tx.query<{ id: number; client_id: number; client_name: string; title: string; due_date: string; reminder_every_days: number; created_by_id: number; missing: string[]; users: number[]; recipients: string[] }>(
       // The client users are grouped once for the whole set (one pass over the read model), not looked up per request.
       `WITH client_users AS (
          SELECT u.client_ids[1] AS client_id, array_agg(u.user_id ORDER BY u.user_id) AS ids
          FROM ${this.#userAccessTable} u WHERE NOT u.deleted AND lower(u.role) = 'client' GROUP BY 1
        )
-       SELECT r.id, r.client_id, r.client_name, r.title, r.due_date::text AS due_date, r.reminder_every_days,
+       SELECT r.id, r.client_id, r.client_name, r.title, r.due_date::text AS due_date, r.reminder_every_days, r.created_by_id,
          ARRAY(SELECT i.title FROM document_request_items i WHERE i.request_id = r.id AND i.required AND i.status IN ('requested', 'rejected') ORDER BY i.position, i.id) AS missing,
          COALESCE(cu.ids, '{}') AS users,
          ARRAY(SELECT DISTINCT l.email FROM document_request_links l
-               WHERE l.request_id = r.id AND l.email IS NOT NULL AND l.revoked_at IS NULL AND l.expires_at > now() ORDER BY l.email) AS recipients
+               WHERE l.request_id = r.id AND l.email IS NOT NULL AND l.revoked_at IS NULL ORDER BY l.email) AS recipients
        FROM document_requests r LEFT JOIN client_users cu ON cu.client_id = r.client_id
        WHERE r.id = ANY($1::int[]) AND r.status = 'open' ORDER BY r.id FOR UPDATE OF r`, [requestIds]);
     return r.rows.map((x) => ({
-      id: x.id, clientId: x.client_id, clientName: x.client_name, title: x.title, dueDate: x.due_date, reminderEveryDays: x.reminder_every_days,
+      id: x.id, clientId: x.client_id, clientName: x.client_name, title: x.title, dueDate: x.due_date, reminderEveryDays: x.reminder_every_days, createdById: x.created_by_id,
       missing: x.missing, clientUserIds: x.users, recipients: x.recipients,
     }));
   }
@@ -254,6 +255,19 @@ export class RequestStore {
       'SELECT id, request_id, email, (revoked_at IS NULL AND expires_at > now()) AS live FROM document_request_links WHERE token_hash = $1', [tokenHash]);
     const l = r.rows[0];
     return l ? { id: l.id, requestId: l.request_id, email: l.email, live: l.live } : null;
+  }
+
+  /**
+   * Claims an expired (not revoked) link with a recipient for renewal: true at most once per
+   * linkRenewEveryMinutes per link, whichever replica asks, so a page reloaded or a token
+   * tried again mails nobody twice.
+   */
+  async claimRenewal(tx: Queryable, linkId: number, everyMinutes: number): Promise<boolean> {
+    const r = await tx.query(
+      `UPDATE document_request_links SET renewed_at = now()
+       WHERE id = $1 AND revoked_at IS NULL AND expires_at <= now() AND email IS NOT NULL
+         AND (renewed_at IS NULL OR renewed_at < now() - make_interval(mins => $2::int))`, [linkId, everyMinutes]);
+    return (r.rowCount ?? 0) > 0;
   }
 
   /** The client's users, from the user-access read model (a Client user's first client is theirs). */
