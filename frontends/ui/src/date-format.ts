@@ -1,11 +1,10 @@
+import { clientDate } from '@ledgerline/contracts/client-date.ts';
 import { firmFormats } from '@ledgerline/ui/firm-formats.ts';
 
 /**
  * Dates shown as MM/DD/YYYY in en-US, optionally with 12-hour time: '03/07/2025 2:05 PM' (spec 000 §3, §9; spec 001 §9);
  * a firm in India, the UK or Australia reads 07/03/2025, one in Canada 2025-03-07 (firm-formats.ts).
  */
-
-import { clientDate } from '@ledgerline/contracts/client-date.ts';
 
 export type DateInput = string | number | Date | null | undefined;
 

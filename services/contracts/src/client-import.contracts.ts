@@ -149,7 +149,7 @@ export const clientPeopleImportSchema = z.object({
     staff: z.array(z.string().trim().min(1).max(254)).max(50),
     /** Report types granted to those of the staff whose access lists name report types (CPA, custom roles). */
     reportTypeIds: z.array(z.number().int().min(1)).max(500),
-    /** Invitations (issue 40, another change): passed through for the contacts made. */
+    /** E-mail the contacts made an invitation to set a password (POST /api/users/{id}/invite). */
     invite: z.boolean(),
   })).max(1000),
 });

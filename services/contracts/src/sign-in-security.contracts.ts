@@ -116,6 +116,7 @@ export const SECURITY_EVENT_LABELS: Readonly<Record<SecurityEventKind, string>> 
   'recovery-codes-regenerated': 'Recovery codes regenerated',
   'policy-changed': 'Sign-in policy changed',
   'sessions-revoked': 'Signed out of sessions',
+  'tax-ids-revealed': 'Whole tax IDs shown',
 };
 
 export interface SecurityEvent {

@@ -126,7 +126,7 @@ export const identityModule: ServiceModule = {
         createRolesRouter({ api, roles, provider, authenticated, tenantOf, applyPolicy: (t) => applyPolicyToProvider({ provider, mfa, users }, t.company, t.db) }),
         createFirmMovesRouter({ api, companies, exports: firmExports, imports: firmImports, signingKey, readable: new FirmReadableCopy({ peers: deps.peers, systemToken, logger: deps.logger }), authenticated, tenantOf }),
         createUsersRouter({ api, users, roles, throttle, userService, invitations, authenticated, tenantOf }),
-        createClientPeopleImportRouter({ people: new ClientPeopleImport(users), authenticated, tenantOf }),
+        createClientPeopleImportRouter({ people: new ClientPeopleImport(users, invitations), authenticated, tenantOf }),
         createMfaRouter({ api, db, mfa, logins, emailSignIn, sessions, companies, users, provider, authenticated, tenantOf }),
         createPasskeysRouter({ api, db, mfa, passkeys, logins, companies, authenticated }),
       ],

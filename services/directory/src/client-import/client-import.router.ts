@@ -25,7 +25,7 @@ import { readImportFile } from './import-file.reader.ts';
 export function createClientImportRouter(deps: { api: ApiRegistry; imports: ClientImportService; tokens: TokenVerifier; tenants: ServiceTenants; logger: Logger }): Router {
   const router = express.Router();
   deps.api.route(router, {
-    method: 'post', path: '/api/clients/import', before: [authenticate(deps.tokens)],
+    method: 'post', path: '/api/clients/import', before: [authenticate(deps.tokens, deps.tenants.checkCaller)],
     summary: 'Import clients and their contacts from a CSV or XLSX file (multipart: file, dryRun, mapping) (Admin, DTA); '
       + 'answers { rows, created, updated, errors: [{ row, field, message }], columns, contactsCreated }; with Accept: text/event-stream, progress events then result',
   }, async ({ req, res }) => {

@@ -11,6 +11,7 @@ import {
 import type { User } from '@ledgerline/contracts/identity.contracts.ts';
 import { storedUserOf } from '../auth/authenticate-caller.ts';
 import type { TenantRequest } from '../tenants/tenant-context.ts';
+import type { InvitationService } from './invitation.service.ts';
 import { userEvent } from './user.service.ts';
 import { claimFreeUsername, type UserStore } from './user.store.ts';
 
@@ -26,18 +27,21 @@ const contactField = (c: ImportedContact) => `contact${c.slot}Email`;
  * lists and its report types. Each row commits alone; a row with a problem writes nothing.
  *
  * Contacts get no password and no provider account here: a Client user signs in with a
- * code e-mailed to that address, and the provider account is made when a password is
- * first set (invitations). That also keeps 10,000 contacts clear of 10,000 password hashes.
+ * code e-mailed to that address, or, on a row marked `invite`, is e-mailed an invitation to
+ * set a password; the provider account is made when a password is first set. That also keeps 10,000 contacts clear of 10,000 password hashes.
  */
 export class ClientPeopleImport {
   readonly #users: UserStore;
+  readonly #invitations: Pick<InvitationService, 'send'>;
 
-  constructor(users: UserStore) {
+  constructor(users: UserStore, invitations: Pick<InvitationService, 'send'>) {
     this.#users = users;
+    this.#invitations = invitations;
   }
 
   async run(t: TenantRequest, input: PeopleImportInput): Promise<ClientPeopleImportResult> {
     const errors: ImportError[] = [];
+    const invited: { row: number; user: User }[] = [];
     const clientRole = await roleIdNamed(t.db, ROLES.client);
     // Everyone the request names, found at once: contacts by address, staff by username or address.
     const named = [...new Set(input.rows.flatMap((r) => [...r.contacts.map((c) => c.email), ...r.staff.map((s) => s.toLowerCase()), ...r.staff]))];
@@ -64,7 +68,9 @@ export class ClientPeopleImport {
         continue;
       }
       try {
-        contactsCreated += await t.db.transaction((tx) => this.#writeContacts(tx, t, row, clientRole, known));
+        const made = await t.db.transaction((tx) => this.#writeContacts(tx, t, row, clientRole, known));
+        contactsCreated += made.length;
+        if (row.invite) invited.push(...made);
       } catch (err) {
         // Another request took an address in between: the row is reported, not half made.
         errors.push({ row: row.row, field: 'contacts', message: err instanceof Error ? err.message : 'The contacts could not be saved.' });
@@ -87,8 +93,15 @@ export class ClientPeopleImport {
         await enqueueEvents(tx, [userEvent(t.company.shortName, await this.#users.get(tx, a.user.id))]);
       });
     }
-    // Seam for invitations (issue 40, made in another change): contacts of rows with `invite`
-    // are to be sent an invitation here once identity can invite users without a password.
+    // Contacts of rows marked `invite` are e-mailed an invitation once their row is in; one that
+    // cannot be sent (no address) is reported on its row, and the row's client and contacts stay.
+    for (const { row, user } of invited) {
+      try {
+        await this.#invitations.send(t, user.id);
+      } catch (err) {
+        errors.push({ row, field: 'invite', message: err instanceof Error ? err.message : 'The invitation could not be sent.' });
+      }
+    }
     return { errors, contactsCreated, newContactsByRow };
   }
 
@@ -115,10 +128,10 @@ export class ClientPeopleImport {
   }
 
   /** The row's contacts: new ones made Client users of its client, known ones renamed if the sheet says so. */
-  async #writeContacts(tx: Queryable, t: TenantRequest, row: Row, clientRole: number, known: Map<string, User>): Promise<number> {
+  async #writeContacts(tx: Queryable, t: TenantRequest, row: Row, clientRole: number, known: Map<string, User>): Promise<{ row: number; user: User }[]> {
     const clientId = row.clientId!;
     const changed: User[] = [];
-    let created = 0;
+    const created: { row: number; user: User }[] = [];
     for (const c of row.contacts) {
       const fullName = `${c.firstName} ${c.lastName}`.trim() || c.email;
       // Looked up with the request's other names; one made since fails its insert (unique address).
@@ -135,8 +148,9 @@ export class ClientPeopleImport {
       const shortName = t.company.shortName;
       const username = await claimFreeUsername(tx, [c.email, `${c.email}.${shortName}`, ...[2, 3, 4].map((n) => `${c.email}.${shortName}${n}`)], t.company.schemaName);
       if (!username) throw new Error(`No username is free for ${c.email}`);
-      changed.push(await this.#users.createClientContact(tx, { username, fullName, roleId: clientRole, roleName: ROLES.client, clientId, email: c.email }));
-      created += 1;
+      const user = await this.#users.createClientContact(tx, { username, fullName, roleId: clientRole, roleName: ROLES.client, clientId, email: c.email });
+      changed.push(user);
+      created.push({ row: row.row, user });
     }
     if (changed.length) await enqueueEvents(tx, changed.map((u) => userEvent(t.company.shortName, u)));
     return created;

@@ -172,7 +172,7 @@ export class UserStore {
     ));
     const { id, created_at: createdAt } = rows[0]!;
     await tx.query('INSERT INTO user_client_access (user_id, client_id, position) VALUES ($1, $2, 1)', [id, c.clientId]);
-    return toUser({ id, username: c.username, full_name: c.fullName, role_id: c.roleId, role_name: c.roleName, client_ids: [c.clientId], report_type_ids: null, email: c.email, created_at: createdAt });
+    return toUser({ id, username: c.username, full_name: c.fullName, role_id: c.roleId, role_name: c.roleName, client_ids: [c.clientId], report_type_ids: null, email: c.email, created_at: createdAt, status: 'disabled', invited_at: null });
   }
 
   /** Adds clients to the end of a user's access list (those it lacks), keeping its order. */

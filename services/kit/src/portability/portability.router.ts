@@ -110,7 +110,7 @@ export function createPortabilityRouter(deps: {
   });
 
   // What the service owns that others name by id: the import's reference check.
-  router.get(`${INTERNAL_PORTABILITY_PATH}/ids`, authenticate(deps.tokens), admin, async (req, res) => {
+  router.get(`${INTERNAL_PORTABILITY_PATH}/ids`, authenticate(deps.tokens, CHECKED_BY_IDENTITY), admin, async (req, res) => {
     const { schemaName } = parseInput(schemaQuery, req.query);
     res.json(await hooks.ids?.(db.forSchema(tenantSchema(schemaName))) ?? {});
   });
