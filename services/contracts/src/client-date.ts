@@ -7,6 +7,10 @@
 
 /** The countries a firm may be in (ISO 3166-1 alpha-2), as the firm's `country`. */
 export type ClientDateCountry = 'US' | 'IN' | 'GB' | 'AU' | 'CA';
+const CLIENT_DATE_COUNTRIES: readonly string[] = ['US', 'IN', 'GB', 'AU', 'CA'] satisfies ClientDateCountry[];
+/** A firm's stored country as one dates are written for, or null when it has none. */
+export const asClientDateCountry = (country: string | null | undefined): ClientDateCountry | null =>
+  country && CLIENT_DATE_COUNTRIES.includes(country) ? country as ClientDateCountry : null;
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
 

@@ -19,7 +19,7 @@ import { AttemptCounter, createPublicRequestsRouter } from './requests/public-re
 import { followRequestPushes } from './requests/request-push.consumer.ts';
 import { RequestReminders, type Firm } from './requests/request-reminders.ts';
 import { RequestLinkMaker } from './requests/request-links.ts';
-import { firmCountryFromZone } from '@ledgerline/contracts/client-date.ts';
+import { asClientDateCountry, firmCountryFromZone } from '@ledgerline/contracts/client-date.ts';
 import { RequestService } from './requests/request.service.ts';
 import { RequestStore } from './requests/request.store.ts';
 import { createRequestsRouter } from './requests/requests.router.ts';
@@ -53,8 +53,8 @@ export const requestsModule: ServiceModule = {
       const f = await registry.find(shortName);
       if (!f) throw new NotFound('Tenant not found');
       const timeZone = firmTimeZone(f);
-      // Until the tenant registry carries the firm's country (issue 44), its zone says it.
-      return { shortName, name: f.name, timeZone, country: firmCountryFromZone(timeZone) };
+      // The firm's country as its console sets it (issue 44); a firm without one, by its zone.
+      return { shortName, name: f.name, timeZone, country: asClientDateCountry(f.country) ?? firmCountryFromZone(timeZone) };
     };
     const links = new RequestLinkMaker({ store, publicBaseUrl: config.publicBaseUrl });
     const reminders = new RequestReminders({ store, jobs, firm, links });

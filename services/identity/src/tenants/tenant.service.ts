@@ -14,7 +14,7 @@ import { migrateTenantEverywhere } from './tenant-schema-fanout.ts';
 /** What other services know of a firm: its events and identity's internal listing. */
 export const tenantEventPayload = (c: Company): TenantEventPayload => ({
   id: c.id, name: c.name, shortName: c.shortName, schemaName: c.schemaName, isActive: c.isActive,
-  urlPattern: c.urlPattern, customDomain: c.customDomain, customSubdomain: c.customSubdomain, timeZone: c.timeZone,
+  urlPattern: c.urlPattern, customDomain: c.customDomain, customSubdomain: c.customSubdomain, timeZone: c.timeZone, country: c.country,
 });
 
 /** Creating, changing and removing firms, with their schemas, realms and events. */

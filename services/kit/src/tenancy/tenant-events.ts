@@ -10,6 +10,8 @@ export interface TenantEventPayload {
   customSubdomain: string | null;
   /** The firm's IANA time zone (absent from an identity older than the field: UTC). */
   timeZone?: string;
+  /** The firm's country (ISO 3166-1 alpha-2; null or absent: not set, or an identity older than the field). */
+  country?: string | null;
 }
 
 /** The zone a firm's dates are read in ("today", "due", "overdue", reminder instants). */
