@@ -1,3 +1,5 @@
+import type { FirmCountry } from './firm-country.ts';
+
 /*
  * How a firm writes a date to its clients (issue 40): the portal, the link page and the
  * e-mails all go through clientDate, so a client reads the same date everywhere. Written out
@@ -6,11 +8,13 @@
  */
 
 /** The countries a firm may be in (ISO 3166-1 alpha-2), as the firm's `country`. */
-export type ClientDateCountry = 'US' | 'IN' | 'GB' | 'AU' | 'CA';
-const CLIENT_DATE_COUNTRIES: readonly string[] = ['US', 'IN', 'GB', 'AU', 'CA'] satisfies ClientDateCountry[];
+export type ClientDateCountry = FirmCountry;
 /** A firm's stored country as one dates are written for, or null when it has none. */
 export const asClientDateCountry = (country: string | null | undefined): ClientDateCountry | null =>
-  country && CLIENT_DATE_COUNTRIES.includes(country) ? country as ClientDateCountry : null;
+  country && Object.hasOwn(COUNTRIES, country) ? country as ClientDateCountry : null;
+// Every FIRM_COUNTRIES code (the Record's type makes it name each), kept here so that the
+// home's first paint, which writes dates, loads no zod from firm-country.ts.
+const COUNTRIES: Readonly<Record<FirmCountry, true>> = { US: true, IN: true, GB: true, AU: true, CA: true };
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
 
