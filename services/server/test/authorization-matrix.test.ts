@@ -57,6 +57,8 @@ const created = async (method: string, path: string, body: unknown): Promise<num
 };
 const victimClient = () => created('POST', `/api/${FIRM}/clients`, testClient(unique('Victim ')));
 const victimUser = () => created('POST', `/api/${FIRM}/users`, { username: unique('victim_'), password: TEST_USER_PASSWORD, fullName: 'Victim', roleId: 3 });
+/** A user made without a password, with an address: invited already, or not yet. */
+const victimInvitee = (invite: boolean) => created('POST', `/api/${FIRM}/users`, { username: unique('invitee_'), fullName: 'Invitee', roleId: 3, email: `${unique('invitee')}@example.com`, invite });
 const victimRole = () => created('POST', `/api/${FIRM}/roles`, { name: unique('Role ') });
 const victimTask = () => created('POST', `/api/${FIRM}/tasks`, { title: unique('Task '), clientIds: [ids.ownClient] });
 const victimSchedule = () => created('POST', `/api/${FIRM}/compliance-schedules`, { clientId: ids.ownClient, reportTypeId: ids.reportType, frequency: 'yearly', dueMonths: ['6'] });
@@ -219,6 +221,14 @@ const RULES: Record<string, Rule> = {
     },
   },
   'DELETE /api/users/{id}': { allowed: ADMINS, request: async () => ({ path: String(await victimUser()) }) },
+  // Invitations (issue 40): an Admin sends, re-sends and revokes; the link's page is public.
+  'POST /api/users/{id}/invite': { allowed: ADMINS, request: async () => ({ path: String(await victimInvitee(false)) }) },
+  'DELETE /api/users/{id}/invite': { allowed: ADMINS, request: async () => ({ path: String(await victimInvitee(true)) }) },
+  'GET /api/auth/invitation': { allowed: 'public' },
+  'POST /api/auth/invitation': { allowed: 'public' },
+  // A user's own e-mail switches: the DTA's, only the DTA.
+  'GET /api/users/{id}/email-preferences': { allowed: ['dta'], request: () => ({ path: String(ids.dta) }) },
+  'PUT /api/users/{id}/email-preferences': { allowed: ['dta'], request: () => ({ path: String(ids.dta), body: { off: [] } }) },
   'GET /api/users/{id}/client-access': { allowed: MANAGERS, request: () => ({ path: String(ids.admin) }) },
   'GET /api/users/{id}/report-access': { allowed: MANAGERS, request: () => ({ path: String(ids.admin) }) },
   'POST /api/users/{id}/report-access': { allowed: ADMINS, request: async () => ({ path: String(await victimUser()), body: { reportTypeIds: [ids.reportType] } }) },
@@ -342,6 +352,7 @@ const RULES: Record<string, Rule> = {
   'GET /api/document-requests': { allowed: EVERYONE },
   'POST /api/document-requests': { allowed: STAFF, request: () => ({ body: { clientId: ids.ownClient, reportTypeId: ids.reportType, title: unique('Request '), dueDate: '2030-06-30', items: [{ title: 'Statements' }] } }) },
   'GET /api/document-requests/{id}': { allowed: EVERYONE, request: async () => ({ path: String((await victimRequest()).id) }) },
+  'POST /api/document-requests/{id}/items': { allowed: STAFF, request: async () => ({ path: String((await victimRequest()).id), body: { title: unique('One more ') } }) },
   'PATCH /api/document-requests/{id}': { allowed: STAFF, request: async () => ({ path: String((await victimRequest()).id), body: { title: unique('Edited ') } }) },
   'POST /api/document-requests/{id}/send': { allowed: STAFF, request: async () => ({ path: String((await victimRequest()).id) }) },
   'POST /api/document-requests/{id}/items/{itemId}/files': { allowed: EVERYONE, request: async () => { const r = await victimRequest(); return { path: `${r.id}/${r.itemId}` }; } },
