@@ -102,7 +102,7 @@ describe('documents screens in Chromium', () => {
 
   it('a CPA uploads a PDF, a Word document and a scan in one dialog, each with its own progress', async () => {
     await page.goto(`${baseUrl}/${TENANT}/cpa-dashboard`);
-    await page.getByRole('heading', { name: 'Reports', exact: true }).waitFor();
+    await page.getByRole('heading', { name: 'Reports', exact: true, level: 2 }).waitFor();
     // The first accessible report type is chosen; two clients mean the CPA picks one.
     await expect(page.getByRole('button', { name: 'GST Returns' }).getAttribute('aria-pressed')).resolves.toBe('true');
     await fileRow(OTHER_CLIENT_REPORT).waitFor();
@@ -301,7 +301,7 @@ describe('documents screens in Chromium', () => {
     const clientPage = await portal.browser.newPage(baseUrl);
     await setLocalStorage(clientPage, { token: clientLogin.token, user: clientLogin.user, currentTenant: tenant });
     await clientPage.goto(`${baseUrl}/${TENANT}/client-reports`);
-    await clientPage.getByRole('heading', { name: 'Reports', exact: true }).waitFor();
+    await clientPage.getByRole('heading', { name: 'Reports', exact: true, level: 2 }).waitFor();
     await clientPage.getByText('Reports for Zenith Exports').waitFor();
     const rows = clientPage.locator('.files-table .p-datatable-tbody tr');
     await rows.filter({ hasText: PDF_NAME }).waitFor();
