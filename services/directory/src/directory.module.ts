@@ -1,5 +1,4 @@
 import { createUserAccessReadModel } from '@ledgerline/kit/access/user-access-read-model.ts';
-import { tablePortability } from '@ledgerline/kit/portability/portability.ts';
 import { deriveKey, loadMasterKey } from '@ledgerline/kit/crypto/master-key.ts';
 import { SecretBox } from '@ledgerline/kit/crypto/secret-box.ts';
 import { TokenSigner } from '@ledgerline/kit/crypto/signed-token.ts';
@@ -59,14 +58,6 @@ export const directoryModule: ServiceModule = {
 
     return {
       api,
-      portability: {
-        ...tablePortability,
-        // Clients and report types others name: a firm import refuses access lists naming others.
-        ids: async (db) => ({
-          clients: (await db.query<{ id: number }>('SELECT id FROM clients')).rows.map((r) => r.id),
-          reportTypes: (await db.query<{ id: number }>('SELECT id FROM report_types')).rows.map((r) => r.id),
-        }),
-      },
       routers: [
         // Before the clients' routes: /api/clients/import is not a client id.
         createClientImportRouter({ api, imports, tokens, tenants, logger }),

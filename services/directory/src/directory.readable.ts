@@ -4,11 +4,16 @@ import { ClientStore } from './clients/client.store.ts';
 import { ReportTypeStore } from './report-types/report-type.store.ts';
 
 /**
- * The directory's part of a firm: its tables row for row (the default), and in the readable
- * copy `clients.csv` and `report-types.csv`, the clients as the Clients screen shows them.
+ * The directory's part of a firm: its tables row for row (the default), in the readable copy
+ * `clients.csv` and `report-types.csv` (the clients as the Clients screen shows them), and the
+ * ids of the clients and report types others name: a firm import refuses access lists naming others.
  */
 export const directoryPortability: ServicePortability = {
   ...tablePortability,
+  ids: async (db) => ({
+    clients: (await db.query<{ id: number }>('SELECT id FROM clients')).rows.map((r) => r.id),
+    reportTypes: (await db.query<{ id: number }>('SELECT id FROM report_types')).rows.map((r) => r.id),
+  }),
   async readable(ctx) {
     const clients = await new ClientStore().list(ctx.db, { ids: 'all' });
     await writeReadableCsv(ctx, 'clients.csv', [
