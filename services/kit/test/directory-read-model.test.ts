@@ -48,7 +48,7 @@ describe.each(databaseTargets())('directory read model ($name)', (target) => {
   it('keeps each firm\'s clients and report types from the directory\'s events', async () => {
     await publish(client(acme.shortName, 1, 'Aurora Traders', { uploadDestination: 'google_drive', googleDriveConfigured: true }), newEvent(REPORT_TYPE_UPSERTED, acme.shortName, { id: 7, name: 'Audit' }));
     await eventually(async () => {
-      expect(await model.client(db.forSchema(acme.schemaName), 1)).toEqual({ id: 1, name: 'Aurora Traders', uploadDestination: 'google_drive', googleDriveConfigured: true, jurisdiction: null, entityType: null });
+      expect(await model.client(db.forSchema(acme.schemaName), 1)).toEqual({ id: 1, name: 'Aurora Traders', uploadDestination: 'google_drive', googleDriveConfigured: true, jurisdiction: null, entityType: null, fiscalYearEnd: null, state: null, registrations: null });
       expect(await model.reportType(db.forSchema(acme.schemaName), 7)).toEqual({ id: 7, name: 'Audit' });
     });
     expect(await model.client(db.forSchema(beta.schemaName), 1)).toBeNull();
