@@ -3,7 +3,7 @@ import type { ShellNavItem, ShellRoute } from '@ledgerline/ui/shell-contract.ts'
 import register from '../src/register.tsx';
 
 describe('access remote', () => {
-  it('registers the three sign-in pages as guest pages and Users and Roles with their tenant variants', () => {
+  it('registers the three sign-in pages as guest pages, the invitation page as public, and Users and Roles with their tenant variants', () => {
     const routes: ShellRoute[] = [];
     const navItems: ShellNavItem[] = [];
     register({ addRoutes: (added) => routes.push(...added), addNavItems: (added) => navItems.push(...added) });
@@ -11,6 +11,8 @@ describe('access remote', () => {
       { path: '/login', access: 'guest', tenantScoped: undefined },
       { path: '/:tenant/login', access: 'guest', tenantScoped: undefined },
       { path: '/admin/login', access: 'guest', tenantScoped: undefined },
+      // An invitation's page opens whether or not someone is signed in on this browser.
+      { path: '/:tenant/invitation', access: 'public', tenantScoped: undefined },
       { path: '/users', access: undefined, tenantScoped: true },
       { path: '/roles', access: undefined, tenantScoped: true },
     ]);
