@@ -67,7 +67,9 @@ export function RequestsPage() {
         </span>
       </div>
       {requests.isError ? <p className="requests-error">Error loading requests. Please try again.</p> : (
-        <DataTable value={requests.data ?? []} dataKey="id" loading={requests.isLoading} emptyMessage="No document requests found" size="small"
+        // Keyed by the client's date country: PrimeReact keeps a drawn row's cells when only a
+        // column's body function changes, so rows drawn before /info answered would keep the staff format.
+        <DataTable key={country ?? 'staff'} value={requests.data ?? []} dataKey="id" loading={requests.isLoading} emptyMessage="No document requests found" size="small"
           className="request-table table--key-and-actions" rowClassName={(r: DocumentRequestSummary) => `request-row-${r.id}`}>
           <Column header="Request" body={(r: DocumentRequestSummary) => (
             <div><Link className="request-table__title" to={inCurrentFirm(`/requests/${r.id}`)}>{r.title}</Link>{staff && <small className="request-table__client">{r.clientName}</small>}</div>

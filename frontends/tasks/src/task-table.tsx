@@ -47,7 +47,9 @@ function ClientsCell({ task }: { task: Task }) {
 /** `today`: the firm's day (ui/firm-today.ts), undefined until its zone is read. */
 export function TaskTable({ tasks, actions, today }: { tasks: readonly Task[]; actions: TaskActions; today: string | undefined }) {
   return (
-    <DataTable value={[...tasks]} dataKey="id" emptyMessage="No tasks found" size="small" className="task-table table--key-and-actions" rowClassName={(t: Task) => `task-row-${t.id}`}>
+    // Keyed by the firm's day: PrimeReact keeps a drawn row's cells when only a column's body
+    // function changes, so rows drawn before the firm's zone was read would never mark overdue.
+    <DataTable key={today ?? 'unread'} value={[...tasks]} dataKey="id" emptyMessage="No tasks found" size="small" className="task-table table--key-and-actions" rowClassName={(t: Task) => `task-row-${t.id}`}>
       <Column header="Task" body={(t: Task) => (<div><div className="task-table__title">{t.title}</div>{recurrenceLabel(t) && <small className="task-table__recurring"><i className="pi pi-replay" aria-hidden="true" /> {recurrenceLabel(t)}</small>}{t.description && <small>{t.description}</small>}</div>)} />
       <Column header="Priority" body={(t: Task) => <Tag value={PRIORITY_LABELS[t.priority]} severity={PRIORITY_SEVERITY[t.priority]} />} />
       <Column header="Status" body={(t: Task) => STATUS_LABELS[t.status]} />
