@@ -169,7 +169,8 @@ export class RequestService {
       await this.#event(tx, t.shortName, id, { action: 'item_added', itemId, itemTitle: item.title, ...this.#actorOf(t) });
       await this.#reminders.notifyClient(tx, firm, request, `One more document: ${item.title}`, `${firm.name} added "${item.title}" to ${request.title}.`);
     });
-    return (await this.#store.find(t.db, id))!;
+    // As the caller sees it: a CPA's answer leaves out the items of report types they lack (issue 38, M1).
+    return this.#seen(t, id);
   }
 
   async upload(t: TenantRequest, id: number, itemId: number, req: IncomingMessage): Promise<DocumentRequest> {
