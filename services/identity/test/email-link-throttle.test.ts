@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
-import { SMTPServer } from 'smtp-server';
 import { apiClient, startTestPortal } from '@ledgerline/server/portal-harness.ts';
 import type { RunningPortal } from '@ledgerline/server/portal.ts';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
+import { startSmtpCapture, type CapturedMail } from '@ledgerline/kit/testing/smtp-capture.ts';
 
 /*
  * One-click sign-in links (docs/using/sign-in-security.md): wrong links are counted per link
@@ -13,8 +13,8 @@ import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 type Portal = RunningPortal & { gatewayUrl: string; adminToken: string };
 let portal: Portal;
 let call: ReturnType<typeof apiClient>;
-let smtp: SMTPServer;
-const mails: { to: string; body: string }[] = [];
+let smtp: Awaited<ReturnType<typeof startSmtpCapture>> | undefined;
+let mails: CapturedMail[] = [];
 const suffix = randomBytes(3).toString('hex');
 const FIRM = `lk${suffix}`;
 const OTHER = `lo${suffix}`;
@@ -41,17 +41,10 @@ async function linkFor(email: string): Promise<string> {
 const ids: Record<string, number> = {};
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true, disabledCommands: ['STARTTLS'],
-    onData(stream, session, done) {
-      let body = '';
-      stream.on('data', (c: Buffer) => { body += c.toString(); });
-      stream.on('end', () => { mails.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), body }); done(); });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  smtp = await startSmtpCapture();
+  mails = smtp.mails;
   portal = await startTestPortal({
-    KEYCLOAK_URL: '', SMTP_URL: `smtp://127.0.0.1:${(smtp.server.address() as { port: number }).port}`, SCHEDULER_POLL_MS: '200',
+    KEYCLOAK_URL: '', SMTP_URL: smtp.url, SCHEDULER_POLL_MS: '200',
     LOGIN_MAX_FAILURES_PER_USER: '5', LOGIN_MAX_FAILURES_PER_IP: String(IP_LIMIT), EMAIL_CODE_REQUESTS_PER_ADDRESS: '20',
   });
   call = apiClient(portal.gatewayUrl);
@@ -70,7 +63,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await portal?.stop();
-  await new Promise<void>((resolve) => { if (smtp) smtp.close(() => resolve()); else resolve(); });
+  await smtp?.close();
 });
 
 describe('one-click sign-in links', () => {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
-import { SMTPServer } from 'smtp-server';
 import { io as connect, type Socket } from 'socket.io-client';
 import { addDays, todayIn } from '@ledgerline/contracts/firm-time-zone.ts';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
+import { startSmtpCapture, type CapturedMail } from '@ledgerline/kit/testing/smtp-capture.ts';
 import { apiClient, createSignedInUser, startTestPortal, testClient } from '@ledgerline/server/portal-harness.ts';
 import type { RunningPortal } from '@ledgerline/server/portal.ts';
 import type { Client } from '@ledgerline/contracts/directory.contracts.ts';
@@ -25,9 +25,9 @@ const BETA = `beta${suffix}`;
 const GAMMA = `gamma${suffix}`;
 const tokens: Record<string, string> = {};
 const ids: Record<string, number> = {};
-const emails: { to: string; body: string }[] = [];
+let emails: CapturedMail[] = [];
 const sockets: Socket[] = [];
-let smtp: SMTPServer;
+let smtp: Awaited<ReturnType<typeof startSmtpCapture>> | undefined;
 
 /**
  * ACME's time zone: one whose clocks show mid-afternoon now, so that a task due today has
@@ -65,17 +65,9 @@ const socketFor = (token: string | undefined, tenant?: string) => new Promise<{ 
 });
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true, disabledCommands: ['STARTTLS'],
-    onData(stream, session, done) {
-      let body = '';
-      stream.on('data', (c: Buffer) => { body += c.toString(); });
-      stream.on('end', () => { emails.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), body }); done(); });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const smtpPort = (smtp.server.address() as { port: number }).port;
-  portal = await startTestPortal({ SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, SCHEDULER_POLL_MS: '200', TASK_REMINDER_LEAD_SECONDS: '3600' });
+  smtp = await startSmtpCapture();
+  emails = smtp.mails;
+  portal = await startTestPortal({ SMTP_URL: smtp.url, SCHEDULER_POLL_MS: '200', TASK_REMINDER_LEAD_SECONDS: '3600' });
   call = apiClient(portal.gatewayUrl);
   tokens.platform = portal.adminToken;
   // BETA and GAMMA sit on either side of the date line: Kiritimati's date is always a day or more ahead of Pago Pago's.
@@ -108,7 +100,7 @@ afterAll(async () => {
   // With sockets still open: shutting down must not wait for them (the suite would time out).
   await portal?.stop();
   for (const s of sockets) s.close();
-  await new Promise<void>((resolve) => { if (smtp) smtp.close(() => resolve()); else resolve(); });
+  await smtp?.close();
 });
 
 describe('tasks: validation (400 with a clear message)', () => {
