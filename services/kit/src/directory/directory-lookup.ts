@@ -5,6 +5,15 @@ import { TENANT_HEADER } from '../service-module.ts';
 import type { TenantRequest } from '../tenancy/tenant-requests.ts';
 import type { DirectoryClient, DirectoryReadModel, DirectoryReportType } from './directory-read-model.ts';
 
+/**
+ * How long a caller without a token of its own (an upload the requests service forwards
+ * under its signed assertion, possibly from a link with no account) waits for a record's
+ * event to reach the local read model: it cannot ask the directory, which answers only
+ * a firm user's token. The requests service has already checked the record exists.
+ */
+const TOKENLESS_WAIT_MS = 15_000;
+const TOKENLESS_POLL_MS = 100;
+
 /** What a record outside the caller's lists, or missing, answers (its existence is not revealed). */
 export const DIRECTORY_NOT_FOUND = { client: 'Client not found', reportType: 'Report type not found' } as const;
 
@@ -25,6 +34,7 @@ export class DirectoryLookup {
 
   async client(t: TenantRequest, id: number): Promise<DirectoryClient> {
     if (!canReadClient(t.scope, id)) throw new NotFound(DIRECTORY_NOT_FOUND.client);
+    if (!t.token) return this.#awaitEvent(() => this.#model.client(t.db, id), DIRECTORY_NOT_FOUND.client);
     const known = await this.#model.client(t.db, id);
     // A row from before clients had a jurisdiction (or a fiscal year end, issue 39) is refreshed from the directory.
     if (known?.jurisdiction && known.fiscalYearEnd) return known;
@@ -41,12 +51,23 @@ export class DirectoryLookup {
 
   async reportType(t: TenantRequest, id: number): Promise<DirectoryReportType> {
     if (!canReadReportType(t.scope, id)) throw new NotFound(DIRECTORY_NOT_FOUND.reportType);
+    if (!t.token) return this.#awaitEvent(() => this.#model.reportType(t.db, id), DIRECTORY_NOT_FOUND.reportType);
     const known = await this.#model.reportType(t.db, id);
     if (known) return known;
     const fetched = (await this.#ask<ReportType[]>(t, '/api/report-types'))?.find((r) => r.id === id);
     if (!fetched) throw new NotFound(DIRECTORY_NOT_FOUND.reportType);
     await this.#model.rememberReportType(t.db, { id: fetched.id, name: fetched.name }, fetched.updatedAt);
     return { id: fetched.id, name: fetched.name };
+  }
+
+  async #awaitEvent<T>(read: () => Promise<T | null>, missing: string): Promise<T> {
+    const until = Date.now() + TOKENLESS_WAIT_MS;
+    for (;;) {
+      const known = await read();
+      if (known) return known;
+      if (Date.now() >= until) throw new NotFound(missing);
+      await new Promise((resolve) => setTimeout(resolve, TOKENLESS_POLL_MS));
+    }
   }
 
   /** null for 404; the directory's own denial otherwise passes on as unavailability. */
