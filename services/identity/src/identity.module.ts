@@ -87,7 +87,7 @@ export const identityModule: ServiceModule = {
     const masterKey = loadMasterKey(config.encryptionKey, deps.dataDir);
     const mfa = new MfaService(deriveKey(masterKey, 'second-factor-secrets'));
     const signingKey = new ArchiveSigningKey(deriveKey(masterKey, 'firm-archive-signing'), (config.archiveTrustedKeys ?? '').split(',').map((k) => k.trim()).filter(Boolean));
-    const sessions = new SessionService({ companies, realtime: deps.realtime, events: mfa.events, tokenTtlSeconds: config.tokenTtlSeconds });
+    const sessions = new SessionService({ companies, realtime: deps.realtime, events: mfa.events, tokenTtlSeconds: config.tokenTtlSeconds, provider });
     const passkeys = new PasskeyService({ relyingParty: relyingPartyOf(config.publicBaseUrl), events: mfa.events });
     const logins = new LoginService({ db, companies, users, admins, provider, issuer, throttle, mfa, sessions: sessions.store, passkeys });
     const mailer = createMailer(config, deps.logger);

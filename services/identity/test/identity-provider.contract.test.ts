@@ -57,7 +57,10 @@ describe.each(identityProviderTargets())('$kind identity provider', (target) => 
     const token = await provider.login(t, username, password);
     expect(token).toMatch(JWT);
     expect(token!.length).toBeGreaterThan(50);
-    return harness.verifierFor(t).verify(token);
+    const { realmSessionId, ...claims } = await harness.verifierFor(t).verify(token);
+    // A realm's token names its realm session (sign out everywhere ends it); the built-in issuer's sessions are identity's.
+    expect(realmSessionId).toEqual(target.kind === 'keycloak' ? expect.any(String) : undefined);
+    return claims;
   }
 
   it('signs a user in with a token that carries the portal user, role and tenant', async () => {
@@ -209,7 +212,7 @@ if (keycloakUrl) {
           expect({ change, status: res.status }).toEqual({ change, status: 400 });
         }
         const claims = await createTokenVerifier({ issuers: [provider.trustFor(tenant)] }).verify(await provider.login(tenant, 'nora', 'nora-pass-1'));
-        expect(claims).toEqual({ sub: '77', username: 'nora', fullName: 'Nora Nagel', role: 'Client', tenant, platformAdmin: false });
+        expect(claims).toEqual({ sub: '77', username: 'nora', fullName: 'Nora Nagel', role: 'Client', tenant, platformAdmin: false, realmSessionId: expect.any(String) });
       } finally {
         await provider.close();
         await admin.realms.del({ realm }, { catchNotFound: true });
@@ -237,6 +240,30 @@ if (keycloakUrl) {
         expect(await sessionsOf()).toBe(1);
         await provider.upsertUser(tenant, { ...omar, role: 'Client', password: undefined });
         expect(await sessionsOf()).toBe(0);
+      } finally {
+        await provider.close();
+        await admin.realms.del({ realm }, { catchNotFound: true });
+      }
+    });
+
+    it('lists the realm sessions a token names in its sid, ends one of them or all (sign out everywhere)', async () => {
+      const admin = await keycloakTestAdmin(keycloakUrl);
+      const tenant = tenantName();
+      const realm = `${TEST_REALM_PREFIX}${tenant}`;
+      const provider = new KeycloakIdentityProvider({ url: keycloakUrl, ...keycloakAdminCredentials(), realmPrefix: TEST_REALM_PREFIX });
+      const verifier = createTokenVerifier({ issuers: [provider.trustFor(tenant)] });
+      const quinn = { id: 81, username: 'quinn' };
+      try {
+        await provider.provisionTenant(tenant, ROLES);
+        await provider.upsertUser(tenant, { ...quinn, fullName: 'Quinn Quade', role: 'CPA', password: 'quinn-pass-1' });
+        const first = (await verifier.verify((await provider.login(tenant, 'quinn', 'quinn-pass-1'))!)).realmSessionId;
+        const second = (await verifier.verify((await provider.login(tenant, 'quinn', 'quinn-pass-1'))!)).realmSessionId;
+        expect((await provider.realmSessions(tenant, quinn)).map((x) => x.id).sort()).toEqual([first, second].sort());
+        expect(await provider.endRealmSessions(tenant, quinn, first)).toEqual([first]);
+        expect((await provider.realmSessions(tenant, quinn)).map((x) => x.id)).toEqual([second]);
+        expect(await provider.endRealmSessions(tenant, quinn, 'no-such-session')).toEqual([]);
+        expect(await provider.endRealmSessions(tenant, quinn)).toEqual([second]);
+        expect(await provider.realmSessions(tenant, quinn)).toEqual([]);
       } finally {
         await provider.close();
         await admin.realms.del({ realm }, { catchNotFound: true });

@@ -34,6 +34,8 @@ export function authenticateCaller(deps: { db: Database; tokens: TokenVerifier; 
     const company = auth.claims.tenant ? await companies.findByShortName(auth.claims.tenant) : null;
     if (!company?.isActive) throw new NotFound(TENANT_NOT_FOUND);
     await liveSession(company.schemaName, auth.claims.sessionId, Number(auth.claims.sub));
+    // A Keycloak realm's session has a row here only once it was ended through the portal.
+    if (auth.claims.realmSessionId && (await sessions.find(db.forSchema(company.schemaName), auth.claims.realmSessionId))?.revoked) throw new Unauthenticated(SESSION_ENDED);
     const user = await users.find(db.forSchema(company.schemaName), Number(auth.claims.sub));
     if (!user) throw new Unauthenticated();
     const current: AuthContext = { ...auth, claims: { ...auth.claims, role: user.roleName, username: user.username, fullName: user.fullName } };

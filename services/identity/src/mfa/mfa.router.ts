@@ -176,7 +176,7 @@ export function createMfaRouter(deps: {
     api.route(router, {
       method: 'get', path: `${prefix}/sessions`, before,
       summary: `Sign-in sessions of ${who}: device, address, started, last seen, which is this one (built-in issuer; a Keycloak firm's are the realm's)`,
-    }, async ({ res }) => deps.sessions.list(await callerSubject(res, platformOnly, false), authOf(res).claims.sessionId));
+    }, async ({ res }) => deps.sessions.list(await callerSubject(res, platformOnly, false), authOf(res).claims.sessionId ?? authOf(res).claims.realmSessionId));
 
     api.route(router, {
       method: 'delete', path: `${prefix}/sessions/:sessionId`, before, pathParams: { sessionId: { type: 'string', format: 'uuid' } },

@@ -87,6 +87,14 @@ export class BuiltinIdentityProvider implements IdentityProvider {
   /** The portal's own factors go with MfaService.reset. */
   async resetSecondFactors(): Promise<void> {}
 
+  async realmSessions(): Promise<null> {
+    return null;
+  }
+
+  async endRealmSessions(): Promise<string[]> {
+    return [];
+  }
+
   async usersWithAuthenticator(): Promise<null> {
     return null;
   }

@@ -20,6 +20,14 @@ export interface ProviderUser {
 }
 
 /** Whether the firm's policy asks a user for a second factor, by the portal's user id. */
+/** A sign-in session a Keycloak realm keeps. */
+export interface RealmSession {
+  id: string;
+  address: string | null;
+  startedAt: string;
+  lastSeenAt: string;
+}
+
 export interface SecondFactorRequirement {
   id: number;
   username: string;
@@ -96,6 +104,13 @@ export interface IdentityProvider {
   addAuthenticator(tenant: string, username: string, secret: string): Promise<void>;
   /** Keycloak: removes the user's second factors in the realm and ends their realm sessions (an Admin's reset). */
   resetSecondFactors(tenant: string, user: SecondFactorRequirement): Promise<void>;
+  /**
+   * Keycloak: the user's live sessions in the realm (their tokens name them in `sid`); null
+   * on the built-in issuer, whose sessions identity keeps itself.
+   */
+  realmSessions(tenant: string, user: Pick<SecondFactorRequirement, 'id' | 'username'>): Promise<RealmSession[] | null>;
+  /** Keycloak: ends one realm session of the user, or all of them; answers the ids it ended. */
+  endRealmSessions(tenant: string, user: Pick<SecondFactorRequirement, 'id' | 'username'>, sessionId?: string): Promise<string[]>;
   /** Keycloak: the portal ids of the tenant's users with an authenticator in the realm; null where the portal keeps factors. */
   usersWithAuthenticator(tenant: string): Promise<Set<number> | null>;
   /** Where a tenant's users manage their own second factors outside the portal (Keycloak's account console); null: in the portal. */

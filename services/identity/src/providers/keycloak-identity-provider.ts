@@ -5,7 +5,7 @@ import { keycloakClaimsMapper } from '@ledgerline/kit/auth/keycloak-claims.ts';
 import type { IssuerTrust } from '@ledgerline/kit/auth/token-verifier.ts';
 import type { Logger } from '@ledgerline/kit/logger.ts';
 import { Unauthenticated } from '@ledgerline/kit/errors.ts';
-import { SecondFactorSetupRequired, type IdentityProvider, type ImportedUser, type ProviderUser, type SecondFactorRequirement } from './identity-provider.ts';
+import { SecondFactorSetupRequired, type IdentityProvider, type ImportedUser, type ProviderUser, type RealmSession, type SecondFactorRequirement } from './identity-provider.ts';
 import { importedCredentials } from './keycloak-imported-credentials.ts';
 import { KeycloakAdminSession } from './keycloak-admin-session.ts';
 import { AccountNotSetUp, KeycloakDirectGrant, PORTAL_CLIENT_ID } from './keycloak-direct-grant.ts';
@@ -259,6 +259,25 @@ export class KeycloakIdentityProvider implements IdentityProvider {
     }
     await this.#applySetupRequirement(realm, { ...found, totp: false }, user.required);
     await this.#admin.call((a) => a.users.logout({ realm, id }));
+  }
+
+  async realmSessions(tenant: string, user: Pick<SecondFactorRequirement, 'id' | 'username'>): Promise<RealmSession[]> {
+    const realm = this.#realm(tenant);
+    const found = await this.#findUser(realm, user);
+    if (!found?.id) return [];
+    const sessions = await this.#admin.call((a) => a.users.listSessions({ realm, id: found.id! }));
+    return sessions.filter((s) => s.id).map((s) => ({
+      id: s.id!, address: s.ipAddress ?? null,
+      startedAt: new Date(s.start ?? Date.now()).toISOString(), lastSeenAt: new Date(s.lastAccess ?? s.start ?? Date.now()).toISOString(),
+    }));
+  }
+
+  /** Keycloak ends the realm sessions (no refresh token works after); the portal refuses their access tokens by `sid`. */
+  async endRealmSessions(tenant: string, user: Pick<SecondFactorRequirement, 'id' | 'username'>, sessionId?: string): Promise<string[]> {
+    const live = (await this.realmSessions(tenant, user)).map((s) => s.id).filter((id) => sessionId === undefined || id === sessionId);
+    const realm = this.#realm(tenant);
+    for (const id of live) await this.#admin.call((a) => a.realms.deleteSession({ realm, session: id, isOffline: false }));
+    return live;
   }
 
   async usersWithAuthenticator(tenant: string): Promise<Set<number>> {

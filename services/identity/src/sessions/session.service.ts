@@ -10,6 +10,7 @@ import { sessionMeetsPolicy } from '../mfa/mfa.service.ts';
 import type { SecuritySettings } from '@ledgerline/contracts/sign-in-security.contracts.ts';
 import type { MfaSubject, SignInContext } from '../mfa/mfa-subject.ts';
 import type { CompanyStore } from '../tenants/company.store.ts';
+import type { IdentityProvider } from '../providers/identity-provider.ts';
 import { SessionStore } from './session.store.ts';
 
 export interface SessionView {
@@ -23,13 +24,14 @@ export interface SessionView {
   current: boolean;
 }
 
-export interface SessionDeps { companies: CompanyStore; realtime: RealtimeHub; events: SecurityEventStore; tokenTtlSeconds: number }
+export interface SessionDeps { companies: CompanyStore; realtime: RealtimeHub; events: SecurityEventStore; tokenTtlSeconds: number; provider: IdentityProvider }
 
 /**
  * Sign-in sessions (DESIGN §8 "sessions and factors"): every token of the built-in issuer
  * names one. Ending one marks it in identity (refused there at once), tells every other
  * service through the `sessions.revoked` event (their user-access read model refuses it
- * within about a second) and closes its sockets.
+ * within about a second) and closes its sockets. A Keycloak firm's sessions are the realm's:
+ * listed and ended there, and their tokens refused by `sid` the same way.
  */
 export class SessionService {
   readonly store = new SessionStore();
@@ -40,6 +42,10 @@ export class SessionService {
   }
 
   async list(s: MfaSubject, currentId: string | undefined): Promise<SessionView[]> {
+    const realm = s.company ? await this.#deps.provider.realmSessions(s.company.shortName, { id: s.userId, username: s.username }) : null;
+    if (realm) {
+      return realm.map((x) => ({ id: x.id, device: 'Keycloak sign-in', address: x.address, startedAt: x.startedAt, lastSeenAt: x.lastSeenAt, method: 'keycloak', current: x.id === currentId }));
+    }
     return (await this.store.live(s.db, s.userId, this.#deps.tokenTtlSeconds)).map((x) => ({
       id: x.id, device: deviceOf(x.browser), address: x.address, startedAt: x.createdAt, lastSeenAt: x.lastSeenAt, method: x.method, current: x.id === currentId,
     }));
@@ -50,8 +56,13 @@ export class SessionService {
     // A platform administrator acts in every firm: each firm's services hear of it. (Read before
     // the transaction: the embedded database has one connection, which the transaction holds.)
     const firms = s.company ? [s.company.shortName] : (await this.#deps.companies.list()).filter((c) => c.isActive).map((c) => c.shortName);
+    // A Keycloak firm's sessions end in the realm first (outside the transaction: a remote call).
+    const realmEnded = s.company && this.#deps.provider.kind !== 'builtin'
+      ? await this.#deps.provider.endRealmSessions(s.company.shortName, { id: s.userId, username: s.username }, which === 'all' ? undefined : which)
+      : null;
     const run = async (q: Queryable) => {
-      const ids = await this.store.revoke(q, s.userId, which === 'all' ? undefined : which);
+      if (realmEnded) await this.store.recordEndedRealmSessions(q, s.userId, realmEnded);
+      const ids = realmEnded ?? await this.store.revoke(q, s.userId, which === 'all' ? undefined : which);
       if (which !== 'all' && ids.length === 0) throw new NotFound('Session not found');
       if (ids.length === 0) return ids;
       await enqueueEvents(q, firms.map((firm) => newEvent(SESSIONS_REVOKED, firm, { userId: s.userId, sessionIds: ids })));

@@ -61,6 +61,13 @@ export class SessionStore {
     return rows.map((r) => ({ id: r.id, userId: r.user_id }));
   }
 
+  /** Keeps Keycloak realm sessions the portal ended, so their access tokens are refused until they expire. */
+  async recordEndedRealmSessions(tx: Queryable, userId: number, ids: readonly string[]): Promise<void> {
+    await tx.query(
+      `INSERT INTO sessions (id, user_id, method, revoked_at) SELECT s, $2, 'keycloak', now() FROM unnest($1::text[]) AS s
+       ON CONFLICT (id) DO UPDATE SET revoked_at = COALESCE(sessions.revoked_at, now())`, [ids, userId]);
+  }
+
   /** Revokes one session of the user, or all of them; answers the ids it revoked. */
   async revoke(tx: Queryable, userId: number, id?: string): Promise<string[]> {
     const { rows } = await tx.query<{ id: string }>(

@@ -18,4 +18,9 @@ export interface PortalClaims {
    * session revoked in identity is refused everywhere (user-access read model).
    */
   sessionId?: string;
+  /**
+   * The Keycloak realm session a realm's token belongs to (its `sid`). Identity keeps no row for
+   * it; once ended (sign out everywhere), it is refused everywhere like an ended built-in session.
+   */
+  realmSessionId?: string;
 }

@@ -17,6 +17,7 @@ const keycloakPayloadSchema = z.object({
   preferred_username: z.string().min(1),
   name: z.string().optional(),
   realm_access: z.object({ roles: z.array(z.string()) }),
+  sid: z.string().min(1).optional(),
 });
 
 /**
@@ -33,6 +34,6 @@ export function keycloakClaimsMapper(tenant: string): (payload: JWTPayload) => P
     if (!parsed.success || role === undefined) throw new Unauthenticated(INVALID_TOKEN_MESSAGE);
     const p = parsed.data;
     const username = p.portal_username ?? p.preferred_username;
-    return { sub: p.portal_user_id, username, fullName: p.name ?? username, role, tenant, platformAdmin: false };
+    return { sub: p.portal_user_id, username, fullName: p.name ?? username, role, tenant, platformAdmin: false, ...(p.sid ? { realmSessionId: p.sid } : {}) };
   };
 }

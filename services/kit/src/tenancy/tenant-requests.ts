@@ -84,8 +84,9 @@ export function serviceTenants(db: Database, registry: TenantRegistry, access: U
 
   const ofAuth = async (auth: AuthContext): Promise<TenantRequest> => {
     const t = await byName(auth.tenant);
-    // A signed-out session (identity's sessions): refused like a deleted user, platform administrators' too.
-    if (auth.claims.sessionId && await access.sessionRevoked(t.db, auth.claims.sessionId)) throw new Unauthenticated(SESSION_ENDED);
+    // A signed-out session (identity's, or a Keycloak realm's): refused like a deleted user, platform administrators' too.
+    const sessionId = auth.claims.sessionId ?? auth.claims.realmSessionId;
+    if (sessionId && await access.sessionRevoked(t.db, sessionId)) throw new Unauthenticated(SESSION_ENDED);
     if (auth.claims.platformAdmin) return { ...auth, ...t, scope: accessScope(auth.claims, null) };
     const known = await access.lookup(t.db, Number(auth.claims.sub));
     if (known === DELETED_USER) throw new Unauthenticated();
