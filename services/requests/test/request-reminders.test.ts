@@ -35,6 +35,10 @@ const jobs = createJobQueue('requests');
 const DAY_MS = 86_400_000;
 const REVIEWER = 11;
 const CLIENT_USER = 21;
+const CPA_REVIEWER = 12;
+const FORMER_REVIEWER = 13;
+const INCOME_TAX = 5;
+const AUDIT = 7;
 const ZONE = 'Asia/Kolkata';
 const mail = mailpit();
 
@@ -193,6 +197,32 @@ describe.each(databaseTargets())('document request reminders ($name)', (target) 
     });
     await tickOnce();
     expect(await notices(id)).toEqual([`Documents overdue → ${REVIEWER}`, `Documents overdue → ${REVIEWER}`]);
+  });
+
+  it('the overdue notice to a CPA reviewer counts only the items of their report types, and a reviewer who lost the client hears nothing', async () => {
+    const due = addDays(todayIn(ZONE), -3);
+    const at = new Date().toISOString();
+    await userAccess.remember(firmDb, CPA_REVIEWER, { role: 'CPA', roleId: 3, clientIds: [1], reportTypeIds: [INCOME_TAX] }, at);
+    await userAccess.remember(firmDb, FORMER_REVIEWER, { role: 'CPA', roleId: 3, clientIds: [2], reportTypeIds: [INCOME_TAX] }, at);
+    const open = (assignedToId: number) => firmDb.transaction(async (tx) => {
+      const id = await store.insert(tx, {
+        clientId: 1, clientName: 'Own Client', title: `Year-end ${assignedToId}`, message: null, dueDate: due, reminderEveryDays: 3, reportTypeId: null, trackerItemId: null,
+        assignedToId, assignedToName: 'Reviewer', createdById: REVIEWER,
+      }, [
+        { title: 'Form 16', description: null, required: true, reportTypeId: INCOME_TAX },
+        { title: 'Trial balance', description: null, required: true, reportTypeId: AUDIT },
+        { title: 'Fixed asset register', description: null, required: true, reportTypeId: AUDIT },
+      ]);
+      await reminders.arm(tx, firm, { id, dueDate: due, reminderEveryDays: 3 });
+      return id;
+    });
+    const cpas = await open(CPA_REVIEWER);
+    const formers = await open(FORMER_REVIEWER);
+    await tickOnce();
+    const { rows } = await db.query<{ event: { payload: NotificationRequest } }>(
+      `SELECT event FROM ${OUTBOX_TABLE} WHERE event->>'type' = $1 AND event->'payload'->>'actionUrl' = $2`, [NOTIFICATION_REQUESTED, `/requests/${cpas}`]);
+    expect(rows.map((r) => r.event.payload.message)).toEqual([expect.stringContaining(': 0 of 1 required items are in.')]);
+    expect(await notices(formers)).toEqual([]);
   });
 
   it('an expired link\'s "e-mail me a new link" mails a fresh link to the address it was sent to, once an hour, never for a revoked link, and answers alike', async () => {

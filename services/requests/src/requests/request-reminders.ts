@@ -11,6 +11,7 @@ import type { DocumentRequestSummary } from '@ledgerline/contracts/requests.cont
 import { clientDate, type ClientDateCountry } from '@ledgerline/contracts/client-date.ts';
 import type { RequestLinkMaker } from './request-links.ts';
 import type { ChaseTarget, RequestStore } from './request.store.ts';
+import { progressOf, reachesItemOf, reachesRequestOf } from '../access-rules.ts';
 
 export const REMINDER_JOB = 'request.reminder';
 export const OVERDUE_JOB = 'request.overdue';
@@ -145,9 +146,15 @@ export class RequestReminders {
     const request = await this.#store.summary(tx, requestId, true);
     if (!request || request.status !== 'open' || request.assignedToId < 1) return;
     if (!await this.#store.claimOverdueNotice(tx, requestId, request.dueDate)) return;
+    // The reviewer is told only of what they reach (access-rules.ts): a reviewer who lost the
+    // client, or reaches none of its items, gets nothing; a CPA counts their report types' items.
+    const reviewer = (await this.#store.usersReaching(tx, request)).find((u) => u.userId === request.assignedToId);
+    const items = await this.#store.items(tx, requestId);
+    if (!reviewer || !reachesRequestOf(reviewer.reportTypes, { reportTypeId: request.reportTypeId, items })) return;
+    const { done, required } = progressOf(items.filter((i) => reachesItemOf(reviewer.reportTypes, i.reportTypeId)));
     await requestNotifications(tx, shortName, [{
       userId: request.assignedToId, title: `Documents overdue: ${request.title}`,
-      message: `${request.clientName} has not sent everything for "${request.title}" (due ${clientDate(request.dueDate, (await this.#firm(shortName)).country)}): ${request.progress.done} of ${request.progress.required} required items are in.`,
+      message: `${request.clientName} has not sent everything for "${request.title}" (due ${clientDate(request.dueDate, (await this.#firm(shortName)).country)}): ${done} of ${required} required items are in.`,
       type: 'warning', category: 'deadline', clientId: request.clientId, clientName: request.clientName, actionUrl: `/requests/${request.id}`, email: true, emailKind: 'requests',
     }]);
   }
