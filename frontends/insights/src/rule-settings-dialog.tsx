@@ -3,9 +3,11 @@ import { Chips } from 'primereact/chips';
 import { Dialog } from 'primereact/dialog';
 import { Dropdown } from 'primereact/dropdown';
 import { InputNumber } from 'primereact/inputnumber';
+import { MultiSelect } from 'primereact/multiselect';
 import { useEffect, useState } from 'react';
+import { ENTITY_TYPE_LABELS, ENTITY_TYPES, type EntityType } from '@ledgerline/contracts/directory.contracts.ts';
 import {
-  DEFAULT_THRESHOLDS, INSIGHT_MESSAGES, JURISDICTION_CURRENCY, JURISDICTION_NAMES, JURISDICTIONS,
+  DEFAULT_THRESHOLDS, DOCUMENT_KIND_LABELS, DOCUMENT_KINDS, INSIGHT_MESSAGES, type DocumentKind, JURISDICTION_CURRENCY, JURISDICTION_NAMES, JURISDICTIONS,
   type InsightRuleSettings, type Jurisdiction, type ThresholdRule,
 } from '@ledgerline/contracts/insights.contracts.ts';
 import { FormDialogFooter } from '@ledgerline/ui/form-dialog-footer.tsx';
@@ -17,6 +19,9 @@ const FORM_ID = 'insight-rules-form';
 /** A threshold row being edited: its amount may be cleared while typing. */
 type ThresholdDraft = Omit<ThresholdRule, 'threshold'> & { threshold: number | null };
 
+const entityTypeOptions = ENTITY_TYPES.map((value) => ({ value, label: ENTITY_TYPE_LABELS[value] }));
+const capitalized = (label: string) => label.charAt(0).toUpperCase() + label.slice(1);
+const documentKindOptions = DOCUMENT_KINDS.map((value) => ({ value, label: capitalized(DOCUMENT_KIND_LABELS[value]) }));
 const jurisdictionOptions = JURISDICTIONS.map((j) => ({ label: `${JURISDICTION_NAMES[j]} (${JURISDICTION_CURRENCY[j]})`, value: j }));
 
 /** A new row for `jurisdiction`: its law's registration threshold, source and all. */
@@ -76,11 +81,18 @@ export function RuleSettingsDialog({ visible, onHide }: { visible: boolean; onHi
               <div className="rules-form__override">
                 <Dropdown aria-label={`Jurisdiction ${i + 1}`} value={t.jurisdiction} options={jurisdictionOptions}
                   onChange={(e) => setRow(i, { ...newThreshold(e.value as Jurisdiction), reportTypeId: t.reportTypeId, threshold: t.threshold })} />
-                <Dropdown aria-label={`Report type ${i + 1}`} value={t.reportTypeId} options={reportTypeOptions} filter
+                <Dropdown aria-label={`Report type ${i + 1}`} value={t.reportTypeId} options={reportTypeOptions} filter placeholder="All report types"
                   onChange={(e) => setRow(i, { reportTypeId: e.value as number | null })} />
                 <InputNumber aria-label={`Threshold ${i + 1}`} value={t.threshold} min={0} mode="currency" currency={t.currency}
                   locale={t.currency === 'INR' ? 'en-IN' : 'en-US'} minFractionDigits={0} maxFractionDigits={2} onValueChange={(e) => setRow(i, { threshold: e.value ?? null })} />
                 <Button type="button" icon="pi pi-trash" text severity="danger" aria-label={`Remove threshold ${i + 1}`} onClick={() => setThresholds((rows) => rows.filter((_, j) => j !== i))} />
+              </div>
+              {/* What the threshold is about: none picked means every client type, every kind of document. */}
+              <div className="rules-form__scope">
+                <MultiSelect aria-label={`Client types ${i + 1}`} value={t.entityTypes} options={entityTypeOptions} display="chip" placeholder="All client types"
+                  maxSelectedLabels={3} selectedItemsLabel="{0} client types" onChange={(e) => setRow(i, { entityTypes: e.value as EntityType[] })} />
+                <MultiSelect aria-label={`Documents ${i + 1}`} value={t.documentKinds} options={documentKindOptions} display="chip" placeholder="All documents"
+                  maxSelectedLabels={3} selectedItemsLabel="{0} kinds of document" onChange={(e) => setRow(i, { documentKinds: e.value as DocumentKind[] })} />
               </div>
               <small className="rules-form__source">{t.obligation}{t.source ? ` — ${t.source}` : ''}</small>
             </div>

@@ -4,7 +4,7 @@ import { setLocalStorage } from '@ledgerline/kit/testing/browser.ts';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import { apiClient } from '@ledgerline/server/portal-harness.ts';
 import type { ComplianceItem, ComplianceSchedule, PresetApplyResult } from '@ledgerline/contracts/compliance.contracts.ts';
-import type { ComplianceInsight, InsightRuleSettings } from '@ledgerline/contracts/insights.contracts.ts';
+import { REGISTRATION_SCOPE, type ComplianceInsight, type InsightRuleSettings } from '@ledgerline/contracts/insights.contracts.ts';
 import { expectToast, SCREENSHOT_DIR, startPortalBrowser, uniqueSuffix, type PortalBrowser } from '../../ui/test/portal-browser.ts';
 
 const BUS_WAIT_MS = 30_000;
@@ -178,6 +178,13 @@ describe('AI compliance insights screen in Chromium', () => {
     await dialog.locator('.p-dropdown', { has: page.getByLabel('Report type 5') }).click();
     await page.locator('li[role="option"]', { hasText: 'GSTR-3B' }).click();
     await dialog.getByLabel('Threshold 5', { exact: true }).fill('500000');
+    // What a threshold is about: the new row starts with the registration scope (businesses' sales); narrowed to companies' invoices.
+    await dialog.locator('.p-multiselect', { has: page.getByLabel('Client types 5') }).click();
+    for (const type of ['Sole proprietor', 'Partnership', 'C corporation', 'S corporation', 'LLP', 'Trust']) await page.locator('li[role="option"]', { hasText: new RegExp(`^${type}$`) }).click();
+    await page.keyboard.press('Escape');
+    await dialog.locator('.p-multiselect', { has: page.getByLabel('Documents 5') }).click();
+    for (const kind of ['Financial statement', 'Business\'s income tax return', 'Other document']) await page.locator('li[role="option"]', { hasText: kind }).click();
+    await page.keyboard.press('Escape');
     await portal.screenshot(page, 'insight-rules-by-jurisdiction');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expectToast(page, 'Success', 'Insight rules saved');
@@ -187,6 +194,8 @@ describe('AI compliance insights screen in Chromium', () => {
     expect(rules.thresholds.map((t) => [t.jurisdiction, t.currency, t.threshold, t.reportTypeId])).toEqual([
       ['IN', 'INR', 1_500_000, null], ['UK', 'GBP', 90_000, null], ['AU', 'AUD', 75_000, null], ['US', 'USD', 100_000, null], ['IN', 'INR', 500_000, gstr3bReportTypeId],
     ]);
+    expect(rules.thresholds[4]).toMatchObject({ entityTypes: ['company'], documentKinds: ['invoice'] });
+    expect(rules.thresholds[0]).toMatchObject({ entityTypes: REGISTRATION_SCOPE.entityTypes, documentKinds: REGISTRATION_SCOPE.documentKinds });
 
     // Reopened, it shows what was saved; with no keyword left the server refuses and the dialog stays.
     await page.getByRole('button', { name: 'Rules' }).click();
