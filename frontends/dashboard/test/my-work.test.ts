@@ -15,6 +15,7 @@ const item = (id: number, dueDate: string, status: ComplianceItem['status']): Co
   periodStart: '2026-10-01', periodEnd: '2026-10-31', statutoryDueDate: dueDate, dueDate, dueDateReason: null, holidayCalendar: null, status, filedDate: null,
   extendedDueDate: null, extensionDate: null, remarks: null,
   assignedToId: null, assignedToName: null, aiConfidence: 0, autoDetected: false, sourceFileId: null, createdAt: '', updatedAt: '', documentRequest: null,
+  stage: 'not-started', stageName: 'Not started', clientStage: 'Not started yet',
 });
 
 const request = (id: number, assignedToId: number, dueDate: string, uploaded = 0): DocumentRequestSummary => ({
