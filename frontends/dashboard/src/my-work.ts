@@ -96,3 +96,35 @@ export function clientRequestEntries(requests: readonly DocumentRequestSummary[]
       progress: r.progress,
     }));
 }
+
+/**
+ * "Your returns" on a Client user's home (issue 42): for each kind of return, the one the firm is
+ * working on now (the soonest due not yet filed) or, when all are filed, the last one filed; each
+ * in plain words with the stage clients see ("Your 2026 Form 1040: we are preparing it").
+ */
+export function returnEntries(items: readonly ComplianceItem[]): WorkEntry[] {
+  const byType = new Map<number, ComplianceItem>();
+  const due = (i: ComplianceItem) => (i.status === 'extended' && i.extendedDueDate ? i.extendedDueDate : i.dueDate);
+  for (const i of [...items].sort((a, b) => compareCalendarDates(due(a), due(b)) || a.id - b.id)) {
+    const kept = byType.get(i.reportTypeId);
+    const open = i.status !== 'filed';
+    // The first open one wins; until there is one, the latest filed.
+    if (!kept || (kept.status === 'filed' && (open || compareCalendarDates(due(i), due(kept)) >= 0))) byType.set(i.reportTypeId, i);
+  }
+  return [...byType.values()]
+    .sort((a, b) => compareCalendarDates(due(a), due(b)) || a.id - b.id)
+    .map((i) => ({
+      key: `return-${i.id}`,
+      title: returnSentence(i),
+      detail: i.reportTypeName,
+      dueDate: i.status === 'filed' ? null : due(i),
+      overdue: false,
+      href: complianceItemHref(i.id),
+    }));
+}
+
+/** "Your 2026 Form 1040: we are preparing it" (a stage hidden from clients reads as the last visible one before it). */
+export function returnSentence(i: Pick<ComplianceItem, 'period' | 'reportTypeName' | 'clientStage'>): string {
+  const stage = i.clientStage?.trim() || 'Not started yet';
+  return `Your ${i.period} ${i.reportTypeName}: ${stage.charAt(0).toLowerCase()}${stage.slice(1)}`;
+}
