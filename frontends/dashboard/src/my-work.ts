@@ -3,6 +3,7 @@ import type { DocumentRequestSummary } from '@ledgerline/contracts/requests.cont
 import type { Task } from '@ledgerline/contracts/tasks.contracts.ts';
 import { taskActionUrl } from '@ledgerline/contracts/tasks.constants.ts';
 import { compareCalendarDates } from '@ledgerline/ui/calendar-date.ts';
+import { formatDate } from '@ledgerline/ui/date-format.ts';
 import { toReviewText } from '@ledgerline/ui/document-requests.ts';
 
 /*
@@ -116,7 +117,8 @@ export function returnEntries(items: readonly ComplianceItem[]): WorkEntry[] {
     .map((i) => ({
       key: `return-${i.id}`,
       title: returnSentence(i),
-      detail: i.reportTypeName,
+      // The sentence says it all; a filed one says when.
+      detail: i.status === 'filed' && i.filedDate ? `Filed ${formatDate(i.filedDate)}` : '',
       dueDate: i.status === 'filed' ? null : due(i),
       overdue: false,
       href: complianceItemHref(i.id),

@@ -237,6 +237,10 @@ describe('moving an item', () => {
     const cpaLogs = await logs('cpa');
     expect(cpaLogs).toContain(`Moved Individual Return ${item.period} from "In review" to "Ready to file"`);
     expect(cpaLogs.some((d) => d?.includes('Audit Return'))).toBe(false);
+    // The client's own users never read them: they name the firm's stages, some hidden from clients.
+    const clientLogs = await call<ActivityLog[]>('GET', path('/activity-logs?limit=200'), tokens.client);
+    expect(clientLogs.status).toBe(200);
+    expect(clientLogs.body.filter((l) => l.details?.startsWith('Moved '))).toEqual([]);
   });
 });
 

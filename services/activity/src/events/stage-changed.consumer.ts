@@ -15,14 +15,15 @@ const BECAUSE: Record<StageMoveCause, string> = {
 
 /**
  * A tracker item's moves along its pipeline (issue 42), as `update` entries about the item's
- * client and report type: a CPA without the report type does not read them.
+ * client and report type: a CPA without the report type does not read them, and the client's
+ * own users never do (they name the firm's stages, some hidden from clients).
  */
 export function followStageChanges(deps: TenantConsumerDeps & { logs: ActivityLogStore }): Promise<Subscription> {
   return consumeTenantEvents(deps, STAGE_CHANGED_CONSUMER, [COMPLIANCE_STAGE_CHANGED], async (tx, event) => {
     const m = event.payload as ComplianceStageChanged;
     await deps.logs.record(tx, {
       action: 'update', userId: m.actorId, userName: m.actorName, clientId: m.clientId, clientName: m.clientName, timestamp: event.occurredAt,
-      fileId: null, fileName: null, address: null, userAgent: null, reportTypeId: m.reportTypeId,
+      fileId: null, fileName: null, address: null, userAgent: null, reportTypeId: m.reportTypeId, staffOnly: true,
       details: `Moved ${m.reportTypeName} ${m.period} from "${m.from.name}" to "${m.to.name}"${BECAUSE[m.cause] ?? ''}`,
     });
   });
