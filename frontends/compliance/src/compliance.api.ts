@@ -11,7 +11,8 @@ import { apiJson, apiPath } from '@ledgerline/ui/api-client.ts';
 import { invalidateApiResources, readsApiResource } from '@ledgerline/ui/api-invalidation.ts';
 import { fetchList, fetchListPage, type ListPage } from '@ledgerline/ui/list-page.ts';
 import { useRealtimeEvents } from '@ledgerline/ui/realtime-connection.ts';
-import { STAGE_PUSH, type Pipeline } from '@ledgerline/contracts/stages.contracts.ts';
+import type { Pipeline } from '@ledgerline/contracts/stages.contracts.ts';
+import { STAGE_PUSH } from '@ledgerline/contracts/stages.constants.ts';
 import { forgetDocumentRequestPushes, rememberDocumentRequestPush, withPushedDocumentRequest } from './pushed-document-requests.ts';
 
 /** Spec 001 §7 "Compliance" as the screen calls it (tenant form when a firm is chosen). */

@@ -11,7 +11,7 @@ import { useFirmToday } from '@ledgerline/ui/firm-today.ts';
 import { canSetUpFirmWork } from '@ledgerline/ui/permissions.ts';
 import { invalidateApiResources } from '@ledgerline/ui/api-invalidation.ts';
 import { useRealtimeEvents } from '@ledgerline/ui/realtime-connection.ts';
-import { STAGE_PUSH } from '@ledgerline/contracts/stages.contracts.ts';
+import { STAGE_PUSH } from '@ledgerline/contracts/stages.constants.ts';
 import {
   clientRequestEntries, COMPLIANCE_SOON_DAYS, complianceEntries, MY_TASKS_DAYS, myTaskEntries, requestsToReview, returnEntries, uploadEntries, type WorkEntry,
 } from './my-work.ts';

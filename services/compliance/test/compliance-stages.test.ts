@@ -9,7 +9,8 @@ import type { ComplianceItem, GenerationResult } from '@ledgerline/contracts/com
 import type { Client, ReportType } from '@ledgerline/contracts/directory.contracts.ts';
 import type { Company } from '@ledgerline/contracts/identity.contracts.ts';
 import type { DocumentRequest } from '@ledgerline/contracts/requests.contracts.ts';
-import { clientStageOf, DEFAULT_STAGES, STAGE_MESSAGES, STAGE_PUSH, type Pipeline, type StagePush } from '@ledgerline/contracts/stages.contracts.ts';
+import { clientStageOf, DEFAULT_STAGES, STAGE_MESSAGES, type Pipeline, type StagePush } from '@ledgerline/contracts/stages.contracts.ts';
+import { STAGE_PUSH } from '@ledgerline/contracts/stages.constants.ts';
 
 /*
  * Stages of a return (issue 42; docs/using/stages.md): pipelines per report type, an item's

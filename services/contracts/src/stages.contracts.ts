@@ -147,9 +147,7 @@ export interface ComplianceStageChanged {
   actorName: string;
 }
 
-/** The realtime event name of a move, pushed to the staff who reach the item and the client's users. */
-export const STAGE_PUSH = 'compliance-item.stage-changed';
-/** What a push tells: staff the stage, a client user only what clients see. */
+/** What a push (STAGE_PUSH, stages.constants.ts) tells: staff the stage, a client user only what clients see. */
 export interface StagePush {
   itemId: number;
   clientId: number;

@@ -4,7 +4,8 @@ import type { Subscription } from '@ledgerline/kit/bus/bus.ts';
 import { consumeTenantEvents, type TenantConsumerDeps } from '@ledgerline/kit/outbox/tenant-consumer.ts';
 import type { RealtimeEmitter } from '@ledgerline/kit/realtime/realtime-emitter.ts';
 import { userRoom } from '@ledgerline/kit/realtime/realtime-rooms.ts';
-import { COMPLIANCE_STAGE_CHANGED, STAGE_PUSH, type ComplianceStageChanged, type StagePush } from '@ledgerline/contracts/stages.contracts.ts';
+import { COMPLIANCE_STAGE_CHANGED, type ComplianceStageChanged, type StagePush } from '@ledgerline/contracts/stages.contracts.ts';
+import { STAGE_PUSH } from '@ledgerline/contracts/stages.constants.ts';
 import { clientStageSql } from './pipeline.store.ts';
 
 /**
