@@ -43,6 +43,7 @@ function TrackerItemDetails({ item, onHide }: { item: ComplianceItem | null; onH
   const rows: [string, string][] = item ? [
     ['Company', item.clientName],
     ['Report Type', item.reportTypeName],
+    ...(item.clientStage ? [['Stage', item.clientStage] as [string, string]] : []),
     ...itemDateRows(item),
     ...(item.filedDate ? [['Filed', trackerDate(item.filedDate.slice(0, 10))] as [string, string]] : []),
     ['Handled By', item.assignedToName ?? 'Your firm'],

@@ -91,6 +91,9 @@ describe('the Board of stages and "Your Returns" (Chromium)', () => {
     expect(await stageOf()).toBe('in-preparation');
     expect(await overflowsSideways(page)).toBe(false);
     await portal.screenshot(page, 'stage-board-desktop');
+    // The tracker list beside it names the stage too.
+    await page.getByRole('tab', { name: 'Compliance Tracker' }).click();
+    await page.locator(`.compliance-row-${item.id}`).getByText('In preparation').waitFor();
     await page.close();
   }, 120_000);
 
