@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { io as connect, type Socket } from 'socket.io-client';
+import { newEvent } from '@ledgerline/kit/bus/bus.ts';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import { apiClient, createSignedInUser, startTestPortal, testClient } from '@ledgerline/server/portal-harness.ts';
 import type { RunningPortal } from '@ledgerline/server/portal.ts';
@@ -8,7 +9,7 @@ import type { ActivityLog } from '@ledgerline/contracts/activity.contracts.ts';
 import type { ComplianceItem, GenerationResult } from '@ledgerline/contracts/compliance.contracts.ts';
 import type { Client, ReportType } from '@ledgerline/contracts/directory.contracts.ts';
 import type { Company } from '@ledgerline/contracts/identity.contracts.ts';
-import type { DocumentRequest } from '@ledgerline/contracts/requests.contracts.ts';
+import { DOCUMENT_REQUEST_CHANGED, type DocumentRequest, type DocumentRequestChanged } from '@ledgerline/contracts/requests.contracts.ts';
 import { clientStageOf, DEFAULT_STAGES, STAGE_MESSAGES, type Pipeline, type StagePush } from '@ledgerline/contracts/stages.contracts.ts';
 import { STAGE_PUSH } from '@ledgerline/contracts/stages.constants.ts';
 
@@ -279,6 +280,24 @@ describe('automatic moves', () => {
     // The request's state reaching the item shows its event was handled; the stage stayed.
     await eventually(async () => expect((await itemAs('admin', item.id)).documentRequest).toMatchObject({ id: request.body.id }), BUS_WAIT_MS, 300);
     expect(await stageOf(item.id)).toBe('in-review');
+  });
+
+  it('events arriving out of order (the broker may reorder them) never undo a later stage', async () => {
+    const item = await newItem(ids.own!, ids.rtOwn!, '10');
+    // A request made elsewhere (its events only): "completed" at revision 3 arrives before "created" at revision 1.
+    const change = (revision: number, action: 'created' | 'completed', on = item.id) => newEvent<DocumentRequestChanged>(DOCUMENT_REQUEST_CHANGED, ACME, {
+      requestId: 900_000 + on, clientId: ids.own!, clientName: 'Own Client', title: 'Year-end pack', reportTypeId: ids.rtOwn!, trackerItemId: on,
+      status: action === 'completed' ? 'completed' : 'open', progress: { required: 1, done: action === 'completed' ? 1 : 0 }, revision, action, actorId: ids.admin!, actorName: 'admin',
+    });
+    await portal.bus!.publish([change(3, 'completed')]);
+    await eventually(async () => expect(await stageOf(item.id)).toBe('in-preparation'), BUS_WAIT_MS, 300);
+    // The late "created", then another item's change behind it on the same queue: once that one is
+    // handled, so (almost always, with RabbitMQ's prefetch; always on the embedded bus) is the late one.
+    const marker = await newItem(ids.own!, ids.rtOwn!, '11');
+    await portal.bus!.publish([change(1, 'created')]);
+    await portal.bus!.publish([change(1, 'created', marker.id)]);
+    await eventually(async () => expect(await stageOf(marker.id)).toBe('waiting-on-client'), BUS_WAIT_MS, 300);
+    expect(await stageOf(item.id)).toBe('in-preparation');
   });
 
   it('a firm turns a move off on the pipeline: the item stays put', async () => {
