@@ -11,6 +11,8 @@ import { apiJson, apiPath } from '@ledgerline/ui/api-client.ts';
 import { invalidateApiResources, readsApiResource } from '@ledgerline/ui/api-invalidation.ts';
 import { fetchList, fetchListPage, type ListPage } from '@ledgerline/ui/list-page.ts';
 import { useRealtimeEvents } from '@ledgerline/ui/realtime-connection.ts';
+import type { Pipeline } from '@ledgerline/contracts/stages.contracts.ts';
+import { STAGE_PUSH } from '@ledgerline/contracts/stages.constants.ts';
 import { forgetDocumentRequestPushes, rememberDocumentRequestPush, withPushedDocumentRequest } from './pushed-document-requests.ts';
 
 /** Spec 001 §7 "Compliance" as the screen calls it (tenant form when a firm is chosen). */
@@ -212,5 +214,44 @@ export function useDocumentRequestPushes(): void {
     },
   }), [queryClient]);
   useEffect(() => forgetDocumentRequestPushes, []);
+  useRealtimeEvents(true, handlers);
+}
+
+/** The firm's pipelines of the report types the caller reaches (staff only). */
+export function usePipelines(enabled: boolean) {
+  const r = useQuery<Pipeline[]>({ queryKey: [apiPath('compliance-pipelines')], enabled, staleTime: 60_000 });
+  return { ...r, data: asList(r.data) };
+}
+
+export interface BoardFilters {
+  clientId?: number;
+  reportTypeId?: number;
+  /** 0: unassigned. */
+  assignedToId?: number;
+  startDate?: string;
+  endDate?: string;
+}
+/** At most this many items on the Board at once (its filters narrow it further). */
+export const BOARD_LIMIT = 500;
+/** A report type's items for the Board, and how many match in all. */
+export function useBoardItems(filters: BoardFilters, enabled: boolean) {
+  const url = withQuery('compliance-tracker', { ...filters, limit: BOARD_LIMIT });
+  const r = useQuery<ListPage<ComplianceItem>>({ queryKey: [url], queryFn: ({ signal }) => fetchItemPage(url, signal), enabled, placeholderData: keepPreviousData });
+  return { items: r.data?.rows ?? [], total: r.data?.total ?? 0, loading: r.isPending && enabled };
+}
+
+/** PATCH an item's stage (issue 42); every tracker read follows. */
+export function useMoveStage() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, stage }: { id: number; stage: string }) => apiJson<ComplianceItem>('PATCH', apiPath(`compliance-tracker/${id}`), { stage }),
+    onSuccess: () => invalidateApiResources(queryClient, ['compliance-tracker']),
+  });
+}
+
+/** A move made elsewhere (another person, an automatic move) is pushed: the tracker's reads are read again. */
+export function useStagePushes(): void {
+  const queryClient = useQueryClient();
+  const handlers = useMemo(() => ({ [STAGE_PUSH]: () => { void invalidateApiResources(queryClient, ['compliance-tracker']); } }), [queryClient]);
   useRealtimeEvents(true, handlers);
 }

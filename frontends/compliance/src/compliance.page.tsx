@@ -21,6 +21,7 @@ import { GenerationOutcomePanel, type GenerationOutcome } from './generation-out
 import { PresetDialog } from './preset-dialog.tsx';
 import { ScheduleCards, type GenerationStart } from './schedule-cards.tsx';
 import { ScheduleFormDialog } from './schedule-form-dialog.tsx';
+import { StageBoard } from './stage-board.tsx';
 import { TrackerStatusDialog } from './tracker-status-dialog.tsx';
 import { STATUS_SEVERITY, TrackerTable } from './tracker-table.tsx';
 
@@ -42,6 +43,7 @@ function TrackerItemDetails({ item, onHide }: { item: ComplianceItem | null; onH
   const rows: [string, string][] = item ? [
     ['Company', item.clientName],
     ['Report Type', item.reportTypeName],
+    ...(item.clientStage ? [['Stage', item.clientStage] as [string, string]] : []),
     ...itemDateRows(item),
     ...(item.filedDate ? [['Filed', trackerDate(item.filedDate.slice(0, 10))] as [string, string]] : []),
     ['Handled By', item.assignedToName ?? 'Your firm'],
@@ -150,6 +152,7 @@ export function CompliancePage() {
       <PageTabView>
         <TabPanel header="Calendar View"><ComplianceCalendar clientId={clientId} status={status} overdue={overdue} upcoming={upcoming} onOpen={setEditing} /></TabPanel>
         <TabPanel header="Compliance Tracker"><TrackerTable page={tracker} first={trackerFirst} onPage={setTrackerFirst} onEdit={staff ? setEditing : null} /></TabPanel>
+        {staff && <TabPanel header="Board"><StageBoard clientId={clientId} /></TabPanel>}
         {staff && <TabPanel header="Schedules">
           <GenerationOutcomePanel outcome={outcome} onDismiss={() => setOutcome(null)} />
           <ScheduleCards schedules={schedules} actions={{ onGenerate, onGenerateAll, onEdit: setEditingSchedule, onDelete, generating }} />

@@ -60,6 +60,8 @@ export function TrackerTable({ page, first, onPage, onEdit }: {
       <Column header="Due Date" body={(i: ComplianceItem) => <DueDateCell item={i} />} />
       <Column header="Status" body={(i: ComplianceItem) => <Tag value={STATUS_LABELS[i.status]} severity={STATUS_SEVERITY[i.status]} />} />
       <Column header="Days" body={(i: ComplianceItem) => <DaysCell item={i} />} />
+      {/* Issue 42: staff read the firm's stage, a Client user the one clients see (the last visible one when it is hidden). */}
+      <Column header="Stage" body={(i: ComplianceItem) => i.stageName ?? i.clientStage ?? <span className="compliance-muted">—</span>} />
       <Column header="Assigned To" body={(i: ComplianceItem) => i.assignedToName ?? 'Unassigned'} />
       <Column header="Documents" body={(i: ComplianceItem) => (i.documentRequest ? <DocumentRequestChip request={i.documentRequest} /> : <span className="compliance-muted">—</span>)} />
       {onEdit && <Column header="Actions" body={(i: ComplianceItem) => (

@@ -30,7 +30,8 @@ export function ClientWorkPanels({ work }: { work: MyWork }) {
   return (
     <section className="my-work-section" aria-labelledby="what-we-need">
       <h2 id="what-we-need" className="my-work-section__title">What we need from you</h2>
-      <div className="my-work my-work--two">
+      <div className="my-work">
+        <WorkPanel title="Your Returns" subtitle="Where each of this year's returns stands" icon="pi pi-file-check" state={work.returns!} empty="No returns this year yet." sentences />
         <WorkPanel
           title="Document Requests"
           subtitle="Open requests from your firm"
@@ -61,15 +62,17 @@ interface WorkPanelProps<E extends WorkEntry> {
   empty: string;
   /** Drawn under the entry's detail (a request's progress bar). */
   extra?: (entry: E) => ReactNode;
+  /** Titles are sentences read whole: they wrap instead of being cut. */
+  sentences?: boolean;
 }
 
 /** A fixed-height panel: skeleton rows while loading, so nothing below moves when the entries arrive. */
-function WorkPanel<E extends WorkEntry>({ title, subtitle, icon, state, empty, extra }: WorkPanelProps<E>) {
+function WorkPanel<E extends WorkEntry>({ title, subtitle, icon, state, empty, extra, sentences }: WorkPanelProps<E>) {
   const { entries, error } = state;
   const shown = entries?.slice(0, PANEL_ROWS);
   const more = entries ? entries.length - PANEL_ROWS : 0;
   return (
-    <section className="my-work__panel" aria-label={title} aria-busy={entries === undefined && !error}>
+    <section className={`my-work__panel${sentences ? ' my-work__panel--sentences' : ''}`} aria-label={title} aria-busy={entries === undefined && !error}>
       <header className="my-work__head">
         <i className={icon} aria-hidden="true" />
         <div>

@@ -1,4 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import type { ComplianceItem } from '@ledgerline/contracts/compliance.contracts.ts';
 import { addDays } from '@ledgerline/contracts/firm-time-zone.ts';
 import type { DocumentRequestSummary } from '@ledgerline/contracts/requests.contracts.ts';
@@ -8,8 +9,11 @@ import { firmActorId, isClientRole, type StoredUser } from '@ledgerline/ui/auth-
 import { useDocumentRequestRefresh } from '@ledgerline/ui/document-requests.ts';
 import { useFirmToday } from '@ledgerline/ui/firm-today.ts';
 import { canSetUpFirmWork } from '@ledgerline/ui/permissions.ts';
+import { invalidateApiResources } from '@ledgerline/ui/api-invalidation.ts';
+import { useRealtimeEvents } from '@ledgerline/ui/realtime-connection.ts';
+import { STAGE_PUSH } from '@ledgerline/contracts/stages.constants.ts';
 import {
-  clientRequestEntries, COMPLIANCE_SOON_DAYS, complianceEntries, MY_TASKS_DAYS, myTaskEntries, requestsToReview, uploadEntries, type WorkEntry,
+  clientRequestEntries, COMPLIANCE_SOON_DAYS, complianceEntries, MY_TASKS_DAYS, myTaskEntries, requestsToReview, returnEntries, uploadEntries, type WorkEntry,
 } from './my-work.ts';
 
 /*
@@ -27,6 +31,8 @@ export interface MyWork {
   /** Staff only: tasks, and uploads waiting for review. */
   tasks: PanelState | null;
   uploads: PanelState | null;
+  /** Client users only: their returns and the stage each is at (issue 42). */
+  returns: PanelState | null;
   /** Client users only: their open document requests. */
   requests: PanelState<ReturnType<typeof clientRequestEntries>[number]> | null;
   compliance: PanelState;
@@ -48,6 +54,12 @@ export function useMyWork(user: StoredUser, tenant: string): MyWork {
     queryKey: [apiQueryPath('compliance-tracker', { startDate: today, endDate: today && addDays(today, COMPLIANCE_SOON_DAYS), limit: 200 }, { tenant })],
     enabled: today !== undefined,
   });
+  // A Client user's returns: from the start of the firm's year to the end of the next (a year's return is due the year after).
+  const returns = useQuery<ComplianceItem[]>({
+    queryKey: [apiQueryPath('compliance-tracker', { startDate: today && `${today.slice(0, 4)}-01-01`, endDate: today && `${Number(today.slice(0, 4)) + 1}-12-31`, limit: 500 }, { tenant })],
+    enabled: client && today !== undefined,
+  });
+  useStagePushRefresh(client);
   const open = useQuery<DocumentRequestSummary[]>({ queryKey: [apiQueryPath('document-requests', { status: 'open', limit: 100 }, { tenant })] });
   // Uploads to review and a client's progress follow the requests as they change.
   useDocumentRequestRefresh(true);
@@ -62,6 +74,14 @@ export function useMyWork(user: StoredUser, tenant: string): MyWork {
   };
   const requests = client ? { entries: open.data && today !== undefined ? clientRequestEntries(open.data, today) : undefined, error: open.error } : null;
   const compliance: PanelState = { entries: tracker.data && complianceEntries(tracker.data), error: tracker.error };
-  const panels = [tasks, uploads, requests, compliance].filter((p): p is PanelState => p !== null);
-  return { tasks, uploads, requests, compliance, settled: panels.every((p) => p.entries !== undefined || p.error) };
+  const yourReturns: PanelState | null = client ? { entries: returns.data && returnEntries(returns.data), error: returns.error } : null;
+  const panels = [tasks, uploads, requests, compliance, yourReturns].filter((p): p is PanelState => p !== null);
+  return { tasks, uploads, requests, compliance, returns: yourReturns, settled: panels.every((p) => p.entries !== undefined || p.error) };
+}
+
+/** A return's stage moved (by staff or by itself): the client's returns are read again. */
+function useStagePushRefresh(enabled: boolean): void {
+  const queryClient = useQueryClient();
+  const handlers = useMemo(() => ({ [STAGE_PUSH]: () => { void invalidateApiResources(queryClient, ['compliance-tracker']); } }), [queryClient]);
+  useRealtimeEvents(enabled, handlers);
 }

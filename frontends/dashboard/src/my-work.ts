@@ -3,6 +3,7 @@ import type { DocumentRequestSummary } from '@ledgerline/contracts/requests.cont
 import type { Task } from '@ledgerline/contracts/tasks.contracts.ts';
 import { taskActionUrl } from '@ledgerline/contracts/tasks.constants.ts';
 import { compareCalendarDates } from '@ledgerline/ui/calendar-date.ts';
+import { formatDate } from '@ledgerline/ui/date-format.ts';
 import { toReviewText } from '@ledgerline/ui/document-requests.ts';
 
 /*
@@ -95,4 +96,37 @@ export function clientRequestEntries(requests: readonly DocumentRequestSummary[]
       href: requestHref(r.id),
       progress: r.progress,
     }));
+}
+
+/**
+ * "Your returns" on a Client user's home (issue 42): for each kind of return, the one the firm is
+ * working on now (the soonest due not yet filed) or, when all are filed, the last one filed; each
+ * in plain words with the stage clients see ("Your 2026 Form 1040: we are preparing it").
+ */
+export function returnEntries(items: readonly ComplianceItem[]): WorkEntry[] {
+  const byType = new Map<number, ComplianceItem>();
+  const due = (i: ComplianceItem) => (i.status === 'extended' && i.extendedDueDate ? i.extendedDueDate : i.dueDate);
+  for (const i of [...items].sort((a, b) => compareCalendarDates(due(a), due(b)) || a.id - b.id)) {
+    const kept = byType.get(i.reportTypeId);
+    const open = i.status !== 'filed';
+    // The first open one wins; until there is one, the latest filed.
+    if (!kept || (kept.status === 'filed' && (open || compareCalendarDates(due(i), due(kept)) >= 0))) byType.set(i.reportTypeId, i);
+  }
+  return [...byType.values()]
+    .sort((a, b) => compareCalendarDates(due(a), due(b)) || a.id - b.id)
+    .map((i) => ({
+      key: `return-${i.id}`,
+      title: returnSentence(i),
+      // The sentence says it all; a filed one says when.
+      detail: i.status === 'filed' && i.filedDate ? `Filed ${formatDate(i.filedDate)}` : '',
+      dueDate: i.status === 'filed' ? null : due(i),
+      overdue: false,
+      href: complianceItemHref(i.id),
+    }));
+}
+
+/** "Your 2026 Form 1040: we are preparing it" (a stage hidden from clients reads as the last visible one before it). */
+export function returnSentence(i: Pick<ComplianceItem, 'period' | 'reportTypeName' | 'clientStage'>): string {
+  const stage = i.clientStage?.trim() || 'Not started yet';
+  return `Your ${i.period} ${i.reportTypeName}: ${stage.charAt(0).toLowerCase()}${stage.slice(1)}`;
 }

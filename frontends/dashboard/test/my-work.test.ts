@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { ComplianceItem } from '@ledgerline/contracts/compliance.contracts.ts';
 import type { DocumentRequestSummary } from '@ledgerline/contracts/requests.contracts.ts';
 import type { Task } from '@ledgerline/contracts/tasks.contracts.ts';
-import { clientRequestEntries, complianceEntries, myTaskEntries, requestsToReview, uploadEntries } from '../src/my-work.ts';
+import { clientRequestEntries, complianceEntries, myTaskEntries, requestsToReview, returnEntries, returnSentence, uploadEntries } from '../src/my-work.ts';
 
 const task = (id: number, assignedToId: number | null, dueDate: string): Task => ({
   id, title: `Task ${id}`, description: null, priority: 'medium', status: 'pending', dueDate, assignedToId, assignedToName: null,
@@ -15,6 +15,7 @@ const item = (id: number, dueDate: string, status: ComplianceItem['status']): Co
   periodStart: '2026-10-01', periodEnd: '2026-10-31', statutoryDueDate: dueDate, dueDate, dueDateReason: null, holidayCalendar: null, status, filedDate: null,
   extendedDueDate: null, extensionDate: null, remarks: null,
   assignedToId: null, assignedToName: null, aiConfidence: 0, autoDetected: false, sourceFileId: null, createdAt: '', updatedAt: '', documentRequest: null,
+  stage: 'not-started', stageName: 'Not started', clientStage: 'Not started yet',
 });
 
 const request = (id: number, assignedToId: number, dueDate: string, uploaded = 0): DocumentRequestSummary => ({
@@ -55,5 +56,20 @@ describe('home panels', () => {
     expect(clientRequestEntries([summary, { ...summary, id: 10, status: 'completed' }], '2026-11-26')).toEqual([
       { key: 'request-9', title: 'Request 9', detail: '1 of 4 required items done', dueDate: '2026-12-01', overdue: false, href: '/requests/9', progress: { required: 4, done: 1, uploaded: 0 } },
     ]);
+  });
+
+  it('your returns: one per kind of return, the soonest due not filed, else the last filed; in plain words with the stage clients see', () => {
+    const ret = (id: number, reportTypeId: number, period: string, dueDate: string, status: ComplianceItem['status'], clientStage: string | null): ComplianceItem => ({
+      ...item(id, dueDate, status), reportTypeId, reportTypeName: reportTypeId === 1 ? 'Form 1040' : 'Sales Tax', period, clientStage, stage: null, stageName: null,
+    });
+    const entries = returnEntries([
+      ret(1, 1, '2025', '2026-04-15', 'filed', 'Filed'), ret(2, 1, '2026', '2027-04-15', 'pending', 'We are preparing it'),
+      ret(3, 2, 'Q1 2026', '2026-04-30', 'filed', 'Filed'), ret(4, 2, 'Q2 2026', '2026-07-31', 'filed', 'Filed'),
+    ]);
+    expect(entries.map((e) => [e.title, e.dueDate, e.href])).toEqual([
+      ['Your Q2 2026 Sales Tax: filed', null, '/compliance?item=4'],
+      ['Your 2026 Form 1040: we are preparing it', '2027-04-15', '/compliance?item=2'],
+    ]);
+    expect(returnSentence({ period: '2026', reportTypeName: 'tax return', clientStage: null })).toBe('Your 2026 tax return: not started yet');
   });
 });

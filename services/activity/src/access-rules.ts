@@ -56,8 +56,10 @@ export function visibleEntries(v: ActivityVisibility, p: SqlParams, cols = { cli
  * Entries about a report type (a report's, a document request item's) the caller may see, as a
  * SQL condition on `activity_logs`: CPA and custom roles only those of their report types, as
  * the files and the requests themselves; entries about no report type are not limited by it.
+ * A Client user never reads the staff-only ones (a return's moves between the firm's stages).
  */
 export function visibleReportTypes(v: ActivityVisibility, p: SqlParams): string {
+  if (v.isClient) return 'NOT staff_only';
   if (v.reportTypes === 'all') return 'true';
   return `(report_type_id IS NULL OR report_type_id = ANY(${p.add(v.reportTypes)}::int[]))`;
 }

@@ -100,5 +100,11 @@ export const activityTenantMigrations: ServiceMigrations = {
       // written before it have none and stay visible by client, as they were.
       sql: `ALTER TABLE activity_logs ADD COLUMN report_type_id integer`,
     },
+    {
+      id: '004_activity_staff_only',
+      // Entries the client's own users do not read (issue 42: a return's moves name the firm's
+      // stages, some hidden from clients). They are log entries only, not in the rollups.
+      sql: `ALTER TABLE activity_logs ADD COLUMN staff_only boolean NOT NULL DEFAULT false`,
+    },
   ],
 };

@@ -12,11 +12,13 @@ import { COMPLIANCE_MESSAGES } from '@ledgerline/contracts/compliance.contracts.
 export interface ComplianceReach {
   clients: 'all' | readonly number[];
   reportTypes: 'all' | readonly number[];
+  /** A Client user: reads what clients see of an item's stage, never the staff's stage. */
+  client?: boolean;
 }
 
 /** Reading tracker items: staff within their lists, a Client user their own client's. */
 export function readReach(t: TenantRequest): ComplianceReach {
-  return { clients: t.scope.clients, reportTypes: t.scope.reportTypes };
+  return { clients: t.scope.clients, reportTypes: t.scope.reportTypes, client: t.scope.isClient };
 }
 
 /** Schedules, generation, changes: staff only (403 for Client users before anything is read). */

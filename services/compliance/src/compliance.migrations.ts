@@ -215,5 +215,17 @@ export const complianceTenantMigrations: ServiceMigrations = {
     id: '005_link_calendar_entries',
     sql: 'SELECT 1',
     run: linkEntriesAndMoveDueDates,
+  }, {
+    id: '006_stages',
+    // Issue 42: each report type's pipeline the firm saved (none: the default, stages.contracts.ts),
+    // and the stage (a stage id of that pipeline) each item stands on.
+    sql: `CREATE TABLE compliance_pipelines (
+      report_type_id integer PRIMARY KEY,
+      stages jsonb NOT NULL,
+      automations jsonb NOT NULL,
+      updated_at timestamptz NOT NULL DEFAULT now()
+    );
+    ALTER TABLE compliance_items ADD COLUMN stage text NOT NULL DEFAULT 'not-started';
+    CREATE INDEX compliance_items_by_stage ON compliance_items (report_type_id, stage)`,
   }],
 };

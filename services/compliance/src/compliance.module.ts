@@ -16,6 +16,10 @@ import { ComplianceReminders } from './reminders/compliance-reminders.ts';
 import { ScheduleService } from './schedules/schedule.service.ts';
 import { ScheduleStore } from './schedules/schedule.store.ts';
 import { createSchedulesRouter } from './schedules/schedules.router.ts';
+import { PipelineStore } from './stages/pipeline.store.ts';
+import { followStagePushes } from './stages/stage-push.consumer.ts';
+import { StageService } from './stages/stage.service.ts';
+import { createStagesRouter } from './stages/stages.router.ts';
 import { republishItems } from './tracker/compliance-events.ts';
 import { TrackerService } from './tracker/tracker.service.ts';
 import { TrackerStore } from './tracker/tracker.store.ts';
@@ -29,7 +33,7 @@ const directory = createDirectoryReadModel('compliance');
 export const complianceModule: ServiceModule = {
   name: 'compliance',
   defaultPort: 8107,
-  apiResources: ['compliance-schedules', 'compliance-tracker', 'compliance-presets'],
+  apiResources: ['compliance-schedules', 'compliance-tracker', 'compliance-presets', 'compliance-pipelines'],
   // The jobs table first: the covered-periods migration schedules a job.
   migrations: [jobs.migrations, complianceTenantMigrations, userAccess.migrations, directory.migrations],
   async init(deps) {
@@ -41,7 +45,9 @@ export const complianceModule: ServiceModule = {
     const items = new TrackerStore(userAccess, directory);
     const reminders = new ComplianceReminders({ jobs, items, users: userAccess });
     const scheduleService = new ScheduleService({ schedules, items, reminders, directory: new DirectoryLookup(directory, peer('directory')) });
-    const tracker = new TrackerService({ items, users: userAccess, rules: scheduleService, reminders });
+    const pipelines = new PipelineStore(directory);
+    const stages = new StageService({ pipelines, items, directory: new DirectoryLookup(directory, peer('directory')) });
+    const tracker = new TrackerService({ items, users: userAccess, rules: scheduleService, reminders, stages });
     const presets = new PresetService({
       schedules, scheduleService, reportTypes: new DirectoryReportTypes(peer('directory')), directory, users: userAccess, grants: new IdentityGrants(peer('identity')),
     });
@@ -53,6 +59,7 @@ export const complianceModule: ServiceModule = {
         createTrackerRouter({ api, items, service: tracker, tokens: deps.tokens, tenants }),
         createTrackerDocumentRequestRouter({ api, items, tokens: deps.tokens, tenants, requestsUrl: peer('requests') }),
         createPresetsRouter({ api, presets, tokens: deps.tokens, tenants }),
+        createStagesRouter({ api, stages, tokens: deps.tokens, tenants }),
       ],
       start: () => runtime.start({
         follow: [
@@ -60,7 +67,8 @@ export const complianceModule: ServiceModule = {
           (c) => directory.follow(c),
           (c) => followClientDeletions({ ...c, schedules }),
           (c) => followInsightMatches({ ...c, tracker }),
-          (c) => followTrackerDocumentRequests(c),
+          (c) => followTrackerDocumentRequests({ ...c, stages }),
+          (c) => followStagePushes({ ...c, users: userAccess, emitter: deps.realtime.emitter }),
         ],
         scheduler: {
           queue: jobs,

@@ -168,6 +168,11 @@ export const trackerListQuerySchema = z.object({
    * day and '+N more', and a firm's month can hold thousands of items.
    */
   perDay: intSchema('perDay', 1, 100).optional(),
+  /** Issue 42, the board's filters: the stage (an id of the item's pipeline), the report type, the assignee (0: unassigned). The due window is startDate–endDate. */
+  stage: z.string({ error: 'stage must be a stage id' }).regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'stage must be a stage id').optional(),
+  reportTypeId: idSchema('reportTypeId', COMPLIANCE_MESSAGES.reportTypeId).optional(),
+  assignedToId: z.union([z.literal('0'), z.literal(0), idSchema('assignedToId')], { error: 'assignedToId must be a valid id, or 0 for unassigned' }).optional()
+    .transform((v) => (v === undefined ? undefined : Number(v))),
   ...trackerPage,
 }).superRefine((q, ctx) => {
   if (!q.startDate !== !q.endDate) ctx.addIssue({ code: 'custom', path: ['startDate'], message: COMPLIANCE_MESSAGES.rangeIncomplete });
@@ -284,6 +289,14 @@ export interface ComplianceItem {
    * requests service's events told compliance; `completed` is "Documents in".
    */
   documentRequest: TrackerDocumentRequest | null;
+  /**
+   * The stage of its report type's pipeline it stands on (stages.contracts.ts) and its staff
+   * name; null for a Client user, who reads `clientStage` alone.
+   */
+  stage: string | null;
+  stageName: string | null;
+  /** What the client sees: the stage's client name, else the last visible stage's before it, else null. */
+  clientStage: string | null;
 }
 
 export interface TrackerDocumentRequest {

@@ -8,7 +8,7 @@ export const RESERVED_TENANT_NAMES: ReadonlySet<string> = new Set([
   // API
   'auth', 'admin', 'companies', 'users', 'roles', 'info', 'report-types', 'clients', 'client-field-settings',
   'files', 'public', 'activity-logs', 'dashboard', 'chat', 'prompt-templates', 'tasks', 'notifications',
-  'compliance-schedules', 'compliance-tracker', 'compliance-presets', 'compliance-insights', 'firm-settings', 'conversations', 'messages', 'docs', 'internal', 'export',
+  'compliance-schedules', 'compliance-tracker', 'compliance-presets', 'compliance-pipelines', 'compliance-insights', 'firm-settings', 'conversations', 'messages', 'docs', 'internal', 'export',
   'request-templates', 'document-requests', 'document-request', 'requests',
   'security-settings', 'security-events',
   // app routes and static paths

@@ -313,6 +313,11 @@ const RULES: Record<string, Rule> = {
   'PUT /api/compliance-tracker/{id}': { allowed: STAFF, request: async () => ({ path: String(await victimComplianceItem()), body: { status: 'filed' } }) },
   'POST /api/compliance-tracker/{id}/extend': { allowed: STAFF, request: async () => ({ path: String(await victimComplianceItem()), body: { extendedDueDate: '2099-12-31' } }) },
   'GET /api/compliance-presets': { allowed: STAFF },
+  'GET /api/compliance-pipelines': { allowed: STAFF },
+  'PUT /api/compliance-pipelines/{reportTypeId}': {
+    allowed: ADMINS, request: async () => ({ path: String(await victimReportType()), body: { stages: [{ name: 'Not started', clientName: null }, { name: 'Filed', clientName: 'Filed' }] } }),
+  },
+  'PATCH /api/compliance-tracker/{id}': { allowed: STAFF, request: async () => ({ path: String(await victimComplianceItem()), body: { stage: 'in-review' } }) },
   'POST /api/compliance-presets/{id}/apply': { allowed: MANAGERS, request: () => ({ path: 'india', body: { clientIds: [ids.ownClient] } }) },
 
   'GET /api/compliance-insights': { allowed: EVERYONE },
@@ -602,6 +607,10 @@ describe('authorization matrix: a CPA and items of a report type outside their l
     expect((await asCpa<{ id: number }[]>('GET', `/api/${FIRM}/compliance-tracker`)).body.map((i) => i.id)).not.toContain(item);
     expect((await asCpa('GET', `/api/${FIRM}/compliance-tracker/${item}`)).status).toBe(404);
     expect((await asCpa('PUT', `/api/${FIRM}/compliance-tracker/${item}`, { status: 'filed' })).status).toBe(404);
+    // Nor its stage (issue 42): not moved, not filtered for, not its pipeline.
+    expect((await asCpa('PATCH', `/api/${FIRM}/compliance-tracker/${item}`, { stage: 'in-review' })).status).toBe(404);
+    expect((await asCpa<{ id: number }[]>('GET', `/api/${FIRM}/compliance-tracker?stage=not-started`)).body.map((i) => i.id)).not.toContain(item);
+    expect((await asCpa<{ reportTypeId: number }[]>('GET', `/api/${FIRM}/compliance-pipelines`)).body.map((p) => p.reportTypeId)).not.toContain(audit);
   });
 
   it('insights and chat: about a report of another report type, not listed, not reviewed, not asked about (404)', async () => {

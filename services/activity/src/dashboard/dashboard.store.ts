@@ -211,7 +211,7 @@ export class DashboardStore {
     const sql = v.clients === 'all'
       ? `SELECT (day - DATE '1970-01-01') AS day, count AS n FROM activity_days WHERE day >= ${p.add(start.toISOString().slice(0, 10))}::date`
       : `SELECT floor(extract(epoch FROM "timestamp") / 86400)::int AS day, count(*) AS n FROM activity_logs
-         WHERE "timestamp" >= ${p.add(start.toISOString())} AND ${visibleEntries(v, p)} GROUP BY 1`;
+         WHERE "timestamp" >= ${p.add(start.toISOString())} AND ${visibleEntries(v, p)} AND NOT staff_only GROUP BY 1`;
     const { rows } = await db.query<{ day: number; n: number }>(sql, p.values);
     const by = new Map(rows.map((r) => [Number(r.day), Number(r.n)]));
     const firstDay = start.getTime() / DAY_MS;

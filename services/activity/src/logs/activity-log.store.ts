@@ -41,7 +41,12 @@ export const toActivityLog = (r: ActivityLogRow, showOrigin = true): ActivityLog
  * What happened, as the log records it; `timestamp` defaults to now. `reportTypeId`: what the
  * entry is about (a document request item's type); when absent, its file's if that is a report.
  */
-export type NewActivity = Omit<ActivityLog, 'id' | 'timestamp' | 'fileDeleted'> & { timestamp?: string; reportTypeId?: number | null };
+export type NewActivity = Omit<ActivityLog, 'id' | 'timestamp' | 'fileDeleted'> & {
+  timestamp?: string;
+  reportTypeId?: number | null;
+  /** Not for the client's own users (nor counted in the rollups, which they read). */
+  staffOnly?: boolean;
+};
 
 export const LOG_COLUMNS = 'id, action, file_id, file_name, user_id, user_name, client_id, client_name, details, "timestamp", address, user_agent';
 
@@ -58,17 +63,17 @@ export class ActivityLogStore {
   async record(tx: Queryable, a: NewActivity): Promise<ActivityLog> {
     const { rows } = await tx.query<ActivityLogRow>(
       `WITH log AS (
-         INSERT INTO activity_logs (action, file_id, file_name, user_id, user_name, client_id, client_name, details, "timestamp", address, user_agent, report_type_id)
+         INSERT INTO activity_logs (action, file_id, file_name, user_id, user_name, client_id, client_name, details, "timestamp", address, user_agent, report_type_id, staff_only)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, coalesce($9::timestamptz, now()), $10, $11,
-           coalesce($12::int, (SELECT f.report_type_id FROM activity_files f WHERE f.id = $2::int AND f.file_type = 'report')))
-         RETURNING ${LOG_COLUMNS}
+           coalesce($12::int, (SELECT f.report_type_id FROM activity_files f WHERE f.id = $2::int AND f.file_type = 'report')), $13)
+         RETURNING ${LOG_COLUMNS}, staff_only
        ), counts AS (
          INSERT INTO activity_counts (client_id, user_id, action, count, last_at)
-         SELECT coalesce(client_id, 0), user_id, action, 1, "timestamp" FROM log
+         SELECT coalesce(client_id, 0), user_id, action, 1, "timestamp" FROM log WHERE NOT staff_only
          ON CONFLICT (client_id, user_id, action) DO UPDATE
            SET count = activity_counts.count + 1, last_at = greatest(activity_counts.last_at, EXCLUDED.last_at)
        ), days AS (
-         INSERT INTO activity_days (day, count) SELECT ("timestamp" AT TIME ZONE 'UTC')::date, 1 FROM log
+         INSERT INTO activity_days (day, count) SELECT ("timestamp" AT TIME ZONE 'UTC')::date, 1 FROM log WHERE NOT staff_only
          ON CONFLICT (day) DO UPDATE SET count = activity_days.count + 1
        ), file_counts AS (
          INSERT INTO activity_file_counts (file_id, views, downloads, chats)
@@ -78,7 +83,7 @@ export class ActivityLogStore {
            downloads = activity_file_counts.downloads + EXCLUDED.downloads, chats = activity_file_counts.chats + EXCLUDED.chats
        )
        SELECT * FROM log`,
-      [a.action, a.fileId, a.fileName, a.userId, a.userName, a.clientId, a.clientName, a.details, a.timestamp ?? null, a.address ?? null, a.userAgent ?? null, a.reportTypeId ?? null],
+      [a.action, a.fileId, a.fileName, a.userId, a.userName, a.clientId, a.clientName, a.details, a.timestamp ?? null, a.address ?? null, a.userAgent ?? null, a.reportTypeId ?? null, a.staffOnly ?? false],
     );
     return toActivityLog(rows[0]!);
   }

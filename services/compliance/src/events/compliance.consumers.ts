@@ -2,7 +2,9 @@ import type { Subscription } from '@ledgerline/kit/bus/bus.ts';
 import { CLIENT_DELETED } from '@ledgerline/kit/directory/directory-read-model.ts';
 import { consumeTenantEvents, type TenantConsumerDeps } from '@ledgerline/kit/outbox/tenant-consumer.ts';
 import { INSIGHTS_MATCH_DETECTED, insightsMatchDetectedSchema } from '@ledgerline/contracts/compliance.contracts.ts';
-import { DOCUMENT_REQUEST_CHANGED, type DocumentRequestChanged } from '@ledgerline/contracts/requests.contracts.ts';
+import { DOCUMENT_REQUEST_CHANGED, type DocumentRequestAction, type DocumentRequestChanged } from '@ledgerline/contracts/requests.contracts.ts';
+import type { StageAutomations } from '@ledgerline/contracts/stages.contracts.ts';
+import type { StageService } from '../stages/stage.service.ts';
 import type { ScheduleStore } from '../schedules/schedule.store.ts';
 import { publishClientRemoval } from '../tracker/compliance-events.ts';
 import type { TrackerService } from '../tracker/tracker.service.ts';
@@ -28,20 +30,27 @@ export function followInsightMatches(deps: TenantConsumerDeps & { tracker: Track
   });
 }
 
+/** The request changes that move a tracker item by themselves (issue 42): made or sent → waiting; completed → documents in. */
+const AUTOMATIC_MOVE_OF: Partial<Record<DocumentRequestAction, keyof StageAutomations>> = { created: 'requestSent', sent: 'requestSent', completed: 'documentsIn' };
+
 /**
  * Document requests made for tracker items (issue 27): the tracker shows each item's newest
  * open or completed request and its progress.
  */
-export function followTrackerDocumentRequests(deps: TenantConsumerDeps): Promise<Subscription> {
-  return consumeTenantEvents(deps, 'compliance.document-requests', [DOCUMENT_REQUEST_CHANGED], async (tx, event) => {
+export function followTrackerDocumentRequests(deps: TenantConsumerDeps & { stages: StageService }): Promise<Subscription> {
+  return consumeTenantEvents(deps, 'compliance.document-requests', [DOCUMENT_REQUEST_CHANGED], async (tx, event, tenant) => {
     const r = event.payload as DocumentRequestChanged;
     // Requests of no tracker item, and events published before they carried the request's state, are not kept.
     if (r.trackerItemId === null || r.trackerItemId === undefined || r.revision === undefined) return;
-    await tx.query(
+    const kept = await tx.query(
       `INSERT INTO compliance_document_requests (request_id, tracker_item_id, status, required, done, revision) VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (request_id) DO UPDATE SET status = EXCLUDED.status, required = EXCLUDED.required, done = EXCLUDED.done, revision = EXCLUDED.revision
        WHERE compliance_document_requests.revision < EXCLUDED.revision`,
       [r.requestId, r.trackerItemId, r.status, r.progress.required, r.progress.done, r.revision],
     );
+    // Issue 42: the item's stage follows the request; a change older than one already kept moves nothing.
+    if (!kept.rowCount) return;
+    const cause = AUTOMATIC_MOVE_OF[r.action];
+    if (cause) await deps.stages.automatic(tx, tenant.shortName, r.trackerItemId, cause);
   });
 }

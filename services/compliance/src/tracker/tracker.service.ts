@@ -6,6 +6,7 @@ import type { TenantRequest } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import {
   COMPLIANCE_MESSAGES, type ComplianceItem, type InsightsMatchDetected, type TrackerExtend, type TrackerUpdate,
 } from '@ledgerline/contracts/compliance.contracts.ts';
+import type { StageAutomations } from '@ledgerline/contracts/stages.contracts.ts';
 import type { ComplianceReminders } from '../reminders/compliance-reminders.ts';
 import { staffReach } from '../access-rules.ts';
 import { publishItems } from './compliance-events.ts';
@@ -17,14 +18,21 @@ export interface ItemRules {
   reminderDaysOf(t: TenantRequest, scheduleId: number): Promise<number>;
 }
 
+/** The stage moves the product makes by itself (stage.service.ts). */
+export interface AutomaticMoves {
+  automatic(tx: Queryable, tenant: string, itemId: number, cause: keyof StageAutomations): Promise<boolean>;
+}
+
 /** Changes of tracker items (spec 001 §4), each committed with its compliance.item.upserted event. */
 export class TrackerService {
   readonly #items: TrackerStore;
   readonly #users: UserAccessReadModel;
   readonly #rules: ItemRules | null;
   readonly #reminders: ComplianceReminders | null;
+  readonly #stages: AutomaticMoves | null;
 
-  constructor(deps: { items: TrackerStore; users: UserAccessReadModel; rules?: ItemRules; reminders?: ComplianceReminders }) {
+  constructor(deps: { items: TrackerStore; users: UserAccessReadModel; rules?: ItemRules; reminders?: ComplianceReminders; stages?: AutomaticMoves }) {
+    this.#stages = deps.stages ?? null;
     this.#items = deps.items;
     this.#users = deps.users;
     this.#rules = deps.rules ?? null;
@@ -76,7 +84,12 @@ export class TrackerService {
       const status = extensionChanged ? 'extended' : input.status ?? before.status;
       const filedDate = status !== 'filed' ? null : input.filedDate ?? before.filedDate ?? new Date().toISOString();
       const fields: ItemFields = { status, filedDate, extensionDate: input.extensionDate, remarks: input.remarks, assignedToId: input.assignedToId };
-      return this.#save(tx, t.shortName, id, fields);
+      const saved = await this.#save(tx, t.shortName, id, fields);
+      // Issue 42: marked filed, the item moves to its pipeline's "filed" stage (unless the firm turned that off).
+      if (status === 'filed' && before.status !== 'filed' && await this.#stages?.automatic(tx, t.shortName, id, 'filed')) {
+        return (await this.#items.byIds(tx, [id]))[0]!;
+      }
+      return saved;
     });
   }
 

@@ -5,7 +5,9 @@ import type { DirectoryReadModel } from '@ledgerline/kit/directory/directory-rea
 import {
   COMPLIANCE_UPCOMING_DAYS, TRACKER_LIST_MAX_LIMIT, type ComplianceItem, type ComplianceItemEvent, type TrackerListQuery, type TrackerPage, type TrackerStatus,
 } from '@ledgerline/contracts/compliance.contracts.ts';
+import { FIRST_STAGE_ID } from '@ledgerline/contracts/stages.contracts.ts';
 import { reachable, type ComplianceReach } from '../access-rules.ts';
+import { clientStageSql, stagesOf } from '../stages/pipeline.store.ts';
 import type { Period } from '../schedules/periods.ts';
 
 /** One period of one schedule, to be inserted if the schedule lacks it. */
@@ -67,9 +69,14 @@ const isoInstant = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'Y
  */
 export class TrackerStore {
   readonly #select: string;
+  /** The same for a Client user: the stage as clients see it, never the staff's. */
+  readonly #clientSelect: string;
 
   constructor(users: UserAccessReadModel, directory: DirectoryReadModel) {
-    this.#select = `SELECT i.id, i.schedule_id AS "scheduleId", i.client_id AS "clientId", COALESCE(c.name, '') AS "clientName",
+    const stages = stagesOf('pl');
+    const stageName = `(SELECT s->>'name' FROM jsonb_array_elements(${stages}) s WHERE s->>'id' = i.stage LIMIT 1)`;
+    const clientStage = clientStageSql('pl', 'i.stage');
+    const select = (staff: boolean) => `SELECT i.id, i.schedule_id AS "scheduleId", i.client_id AS "clientId", COALESCE(c.name, '') AS "clientName",
         i.report_type_id AS "reportTypeId", COALESCE(rt.name, '') AS "reportTypeName", i.period, i.period_start::text AS "periodStart",
         i.period_end::text AS "periodEnd", i.statutory_due_date::text AS "statutoryDueDate", i.due_date::text AS "dueDate",
         i.due_date_reason AS "dueDateReason", i.holiday_calendar AS "holidayCalendar", i.status, ${isoInstant('i.filed_date')} AS "filedDate",
@@ -79,15 +86,23 @@ export class TrackerStore {
         ${isoInstant('i.created_at')} AS "createdAt", ${isoInstant('i.updated_at')} AS "updatedAt",
         (SELECT json_build_object('id', d.request_id, 'status', d.status, 'required', d.required, 'done', d.done, 'revision', d.revision)
          FROM compliance_document_requests d WHERE d.tracker_item_id = i.id AND d.status <> 'cancelled'
-         ORDER BY d.request_id DESC LIMIT 1) AS "documentRequest"
+         ORDER BY d.request_id DESC LIMIT 1) AS "documentRequest",
+        ${staff ? 'i.stage' : 'NULL::text'} AS stage, ${staff ? stageName : 'NULL::text'} AS "stageName", ${clientStage} AS "clientStage"
       FROM compliance_items i
       LEFT JOIN ${directory.tables.clients} c ON c.id = i.client_id
       LEFT JOIN ${directory.tables.reportTypes} rt ON rt.id = i.report_type_id
-      LEFT JOIN ${users.table} u ON u.user_id = i.assigned_to_id AND NOT u.deleted`;
+      LEFT JOIN ${users.table} u ON u.user_id = i.assigned_to_id AND NOT u.deleted
+      LEFT JOIN compliance_pipelines pl ON pl.report_type_id = i.report_type_id`;
+    this.#select = select(true);
+    this.#clientSelect = select(false);
   }
 
-  async #query(db: Queryable, p: SqlParams, where: string[], limit: number): Promise<ComplianceItem[]> {
-    const { rows } = await db.query<ComplianceItem>(`${this.#select} WHERE ${where.join(' AND ')} ${ORDER} LIMIT ${p.add(limit)}`, p.values);
+  #selectFor(reach: ComplianceReach | null): string {
+    return reach?.client ? this.#clientSelect : this.#select;
+  }
+
+  async #query(db: Queryable, p: SqlParams, where: string[], limit: number, reach: ComplianceReach | null = null): Promise<ComplianceItem[]> {
+    const { rows } = await db.query<ComplianceItem>(`${this.#selectFor(reach)} WHERE ${where.join(' AND ')} ${ORDER} LIMIT ${p.add(limit)}`, p.values);
     return rows;
   }
 
@@ -95,7 +110,8 @@ export class TrackerStore {
    * A page of the items as a JSON array written by PostgreSQL, in the same order; with the
    * count of all matches in the same statement when the caller pages.
    */
-  async #queryJson(db: Queryable, p: SqlParams, where: string[], page: TrackerPage): Promise<ItemList> {
+  async #queryJson(db: Queryable, p: SqlParams, where: string[], page: TrackerPage, reach: ComplianceReach): Promise<ItemList> {
+    const select = this.#selectFor(reach);
     const condition = where.join(' AND ');
     // Counting a firm's 200,000 items costs more than the page: beyond the cap the total is the cap.
     const total = page.limit === undefined ? 'NULL::int'
@@ -104,8 +120,8 @@ export class TrackerStore {
     // A page takes its ids first (an index scan that skips the offset cheaply) and joins the
     // names for those alone; a whole list reads its rows in one go.
     const picked = page.limit === undefined
-      ? `${this.#select} WHERE ${condition} ${ORDER} ${limit}`
-      : `${this.#select} WHERE i.id = ANY(ARRAY(SELECT i.id FROM compliance_items i WHERE ${condition} ${ORDER} ${limit}))`;
+      ? `${select} WHERE ${condition} ${ORDER} ${limit}`
+      : `${select} WHERE i.id = ANY(ARRAY(SELECT i.id FROM compliance_items i WHERE ${condition} ${ORDER} ${limit}))`;
     const { rows } = await db.query<{ items: string; total: number | null }>(
       `SELECT COALESCE(json_agg(x ORDER BY COALESCE(CASE WHEN x.status = 'extended' THEN x."extendedDueDate" END, x."dueDate"), x.id), '[]')::text AS items, ${total} AS total FROM (${picked}) x`, p.values,
     );
@@ -115,7 +131,7 @@ export class TrackerStore {
 
   async get(db: Queryable, reach: ComplianceReach, id: number): Promise<ComplianceItem | null> {
     const p = new SqlParams();
-    return (await this.#query(db, p, [`i.id = ${p.add(id)}`, reachable(reach, p, 'i')], 1))[0] ?? null;
+    return (await this.#query(db, p, [`i.id = ${p.add(id)}`, reachable(reach, p, 'i')], 1, reach))[0] ?? null;
   }
 
   /** The item's id if it exists and is within reach, its row locked for the caller's transaction. */
@@ -132,12 +148,16 @@ export class TrackerStore {
     if (q.clientId !== undefined) where.push(`i.client_id = ${p.add(q.clientId)}`);
     if (q.status) where.push(`i.status = ${p.add(q.status)}`);
     if (q.startDate && q.endDate) where.push(`${EFFECTIVE_DUE} BETWEEN ${p.add(q.startDate.slice(0, 10))}::date AND ${p.add(q.endDate.slice(0, 10))}::date`);
-    if (q.perDay === undefined) return this.#queryJson(db, p, where, q);
-    return this.#calendar(db, p, where, q.perDay);
+    if (q.reportTypeId !== undefined) where.push(`i.report_type_id = ${p.add(q.reportTypeId)}`);
+    if (q.assignedToId !== undefined) where.push(q.assignedToId === 0 ? 'i.assigned_to_id IS NULL' : `i.assigned_to_id = ${p.add(q.assignedToId)}`);
+    // A Client user does not see staff stages, nor filter by them.
+    if (q.stage !== undefined) where.push(reach.client ? 'false' : `i.stage = ${p.add(q.stage)}`);
+    if (q.perDay === undefined) return this.#queryJson(db, p, where, q, reach);
+    return this.#calendar(db, p, where, q.perDay, reach);
   }
 
   /** The first `perDay` items of each due day, and every day's counts, in one statement. */
-  async #calendar(db: Queryable, p: SqlParams, where: string[], perDay: number): Promise<ItemList> {
+  async #calendar(db: Queryable, p: SqlParams, where: string[], perDay: number, reach: ComplianceReach): Promise<ItemList> {
     // One pass over the range's rows (narrow: id, day, status) serves both the counts and the pick.
     const { rows } = await db.query<{ items: string; days: string }>(
       `WITH in_range AS MATERIALIZED (
@@ -145,7 +165,7 @@ export class TrackerStore {
          FROM compliance_items i WHERE ${where.join(' AND ')}
        )
        SELECT COALESCE((SELECT json_agg(x ORDER BY x."dueDate", x.id) FROM (
-           ${this.#select} WHERE i.id = ANY(ARRAY(SELECT id FROM in_range WHERE n <= ${p.add(perDay)} ORDER BY due_date, id LIMIT ${p.add(TRACKER_LIST_MAX_LIMIT)}))
+           ${this.#selectFor(reach)} WHERE i.id = ANY(ARRAY(SELECT id FROM in_range WHERE n <= ${p.add(perDay)} ORDER BY due_date, id LIMIT ${p.add(TRACKER_LIST_MAX_LIMIT)}))
          ) x), '[]')::text AS items,
          (SELECT COALESCE(json_object_agg(d.day, json_build_object('total', d.total, 'overdue', d.overdue)), '{}')::text
           FROM (SELECT due_date::text AS day, count(*)::int AS total, (count(*) FILTER (WHERE overdue))::int AS overdue FROM in_range GROUP BY due_date) d) AS days`,
@@ -159,7 +179,7 @@ export class TrackerStore {
     const p = new SqlParams();
     const where = [reachable(reach, p, 'i'), OVERDUE];
     if (clientId !== undefined) where.push(`i.client_id = ${p.add(clientId)}`);
-    return this.#queryJson(db, p, where, page);
+    return this.#queryJson(db, p, where, page, reach);
   }
 
   /** Due within the next 30 days (§9), today included, and not filed; a JSON array of ComplianceItem. */
@@ -167,7 +187,7 @@ export class TrackerStore {
     const p = new SqlParams();
     const where = [reachable(reach, p, 'i'), UPCOMING];
     if (clientId !== undefined) where.push(`i.client_id = ${p.add(clientId)}`);
-    return this.#queryJson(db, p, where, page);
+    return this.#queryJson(db, p, where, page, reach);
   }
 
   async byIds(db: Queryable, ids: readonly number[]): Promise<ComplianceItem[]> {
@@ -191,8 +211,10 @@ export class TrackerStore {
     const remarks = options.filedBefore ? `Filed before ${options.filedBefore}, when the firm took the work over` : null;
     const { rows } = await tx.query<{ id: number; schedule_id: number; period_key: string }>(
       `INSERT INTO compliance_items (schedule_id, client_id, report_type_id, period_key, period, period_start, period_end, statutory_due_date, due_date,
-         due_date_reason, holiday_calendar, status, remarks)
-       SELECT p.schedule_id, p.client_id, p.report_type_id, p.key, p.label, p.start::date, p.end_day::date, p.statutory::date, p.due::date, p.reason, p.calendar, $2, $3
+         due_date_reason, holiday_calendar, status, remarks, stage)
+       SELECT p.schedule_id, p.client_id, p.report_type_id, p.key, p.label, p.start::date, p.end_day::date, p.statutory::date, p.due::date, p.reason, p.calendar, $2, $3,
+         -- A new item starts on its pipeline's first stage (issue 42).
+         COALESCE((SELECT pl.stages->0->>'id' FROM compliance_pipelines pl WHERE pl.report_type_id = p.report_type_id), '${FIRST_STAGE_ID}')
        FROM jsonb_to_recordset($1::jsonb) AS p(schedule_id int, client_id int, report_type_id int, key text, label text, start text, end_day text, statutory text,
          due text, reason text, calendar text)
        ON CONFLICT (schedule_id, period_key) DO NOTHING RETURNING id, schedule_id, period_key`,

@@ -1,5 +1,5 @@
 import type { AccessScope } from '@ledgerline/kit/access/access-scope.ts';
-import { ROLES } from '@ledgerline/kit/auth/roles.ts';
+import { usersReaching, type ReachingUser } from '@ledgerline/kit/access/users-reaching.ts';
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import { SqlParams } from '@ledgerline/kit/db/sql-params.ts';
 import type {
@@ -282,14 +282,8 @@ export class RequestStore {
    * read model), each with the report types that limit what they see of it: Admin and DTA and
    * the client's users every one ('all'), staff whose client list holds it their report types.
    */
-  async usersReaching(db: Queryable, r: { clientId: number }): Promise<{ userId: number; reportTypes: 'all' | number[] }[]> {
-    const res = await db.query<{ user_id: number; limited: boolean; report_type_ids: number[] }>(
-      `SELECT user_id, NOT (lower(trim(role)) = ANY($2::text[]) OR lower(trim(role)) = $3) AS limited, report_type_ids FROM ${this.#userAccessTable} WHERE NOT deleted AND (
-         lower(trim(role)) = ANY($2::text[])
-         OR (lower(trim(role)) = $3 AND client_ids[1] = $1)
-         OR (lower(trim(role)) <> $3 AND $1 = ANY(client_ids))
-       ) ORDER BY user_id`, [r.clientId, [ROLES.admin, ROLES.dta].map((x) => x.toLowerCase()), ROLES.client.toLowerCase()]);
-    return res.rows.map((x) => ({ userId: x.user_id, reportTypes: x.limited ? x.report_type_ids.map(Number) : 'all' }));
+  async usersReaching(db: Queryable, r: { clientId: number }): Promise<ReachingUser[]> {
+    return usersReaching(db, this.#userAccessTable, r.clientId);
   }
 
   /** Whether a user is a live staff user of the firm (a reviewer must be). */
