@@ -156,7 +156,12 @@ export async function startPortal(options: PortalOptions = {}): Promise<RunningP
 }
 
 async function openAdapters(config: PlatformConfig, logger: Logger): Promise<{ db: Database; bus: Bus; storage: ObjectStore; realtime: RealtimeHub; close(): Promise<void> }> {
-  const db = await createDatabase({ postgresUrl: config.postgresUrl, dataDir: config.dataDir });
+  const db = await createDatabase({
+    postgresUrl: config.postgresUrl,
+    dataDir: config.dataDir,
+    pool: { maxConnections: config.postgresPoolMax, maxLifetimeSeconds: config.postgresPoolMaxLifetimeSeconds, maxUses: config.postgresPoolMaxUses },
+    logger,
+  });
   const bus = await createBus({ amqpUrl: config.amqpUrl, namespace: config.busNamespace || undefined, logger }).catch(async (err: unknown) => { await db.close(); throw err; });
   const storage = await createObjectStore({
     dataDir: config.dataDir,
