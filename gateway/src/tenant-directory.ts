@@ -57,10 +57,16 @@ export class TenantDirectory {
     return null;
   }
 
-  /** Polls `source` until stopped; a failed poll keeps the last good snapshot. */
-  poll(source: () => Promise<TenantRoute[]>, intervalMs: number, onError: (err: unknown) => void): { stop(): void; refresh(): Promise<void> } {
+  /**
+   * Polls `source` until stopped; a failed poll keeps the last good snapshot, and so does an
+   * answer of null (the list has not changed since the last one).
+   */
+  poll(source: () => Promise<TenantRoute[] | null>, intervalMs: number, onError: (err: unknown) => void): { stop(): void; refresh(): Promise<void> } {
     const refresh = async () => {
-      try { this.replaceAll(await source()); } catch (err) { onError(err); }
+      try {
+        const routes = await source();
+        if (routes) this.replaceAll(routes);
+      } catch (err) { onError(err); }
     };
     this.#refresh = refresh;
     const timer = setInterval(() => { void refresh(); }, intervalMs);

@@ -35,7 +35,7 @@ export const complianceModule: ServiceModule = {
   defaultPort: 8107,
   apiResources: ['compliance-schedules', 'compliance-tracker', 'compliance-presets', 'compliance-pipelines'],
   // The jobs table first: the covered-periods migration schedules a job.
-  migrations: [jobs.migrations, complianceTenantMigrations, userAccess.migrations, directory.migrations],
+  migrations: [jobs.migrations, jobs.dueIndexMigrations, complianceTenantMigrations, userAccess.migrations, directory.migrations],
   async init(deps) {
     const config = loadComplianceConfig(deps.env);
     const api = new ApiRegistry('compliance');

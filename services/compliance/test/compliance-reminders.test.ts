@@ -64,7 +64,7 @@ describe.each(databaseTargets())('compliance reminders ($name)', (target) => {
     scratch = await target.open();
     db = scratch.db;
     tenant.schema = `t_${tenant.shortName}`;
-    await migratePlatform(db, [outboxMigrations]);
+    await migratePlatform(db, [outboxMigrations, jobs.dueIndexMigrations]);
     await migrateTenant(db, tenant.schema, [jobs.migrations, complianceTenantMigrations, userAccess.migrations, directory.migrations]);
     firm = db.forSchema(tenant.schema);
     const at = new Date().toISOString();

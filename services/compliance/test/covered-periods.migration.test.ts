@@ -35,7 +35,7 @@ describe.each(databaseTargets())('the covered-periods migration ($name)', (targe
     scratch = await target.open();
     db = scratch.db;
     tenant.schema = `t_${tenant.shortName}`;
-    await migratePlatform(db, [outboxMigrations]);
+    await migratePlatform(db, [outboxMigrations, jobs.dueIndexMigrations]);
     await migrateTenant(db, tenant.schema, [jobs.migrations, before, userAccess.migrations, directory.migrations]);
     firm = db.forSchema(tenant.schema);
     // As the India calendar and a person made them before: GSTR-3B (monthly, the 20th) and a yearly return due in May.

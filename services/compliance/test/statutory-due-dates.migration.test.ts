@@ -30,7 +30,7 @@ describe.each(databaseTargets())('the statutory due dates migration ($name)', (t
     scratch = await target.open();
     db = scratch.db;
     tenant.schema = `t_${tenant.shortName}`;
-    await migratePlatform(db, [outboxMigrations]);
+    await migratePlatform(db, [outboxMigrations, jobs.dueIndexMigrations]);
     await migrateTenant(db, tenant.schema, [jobs.migrations, upTo('004_statutory_due_dates'), userAccess.migrations, directory.migrations]);
     firm = db.forSchema(tenant.schema);
     // Form 941 as the US calendar made it, and a person's own schedule due the 31st of January.

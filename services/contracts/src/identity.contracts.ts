@@ -57,6 +57,11 @@ export interface Company {
 }
 
 /** A firm Admin's settings of their own firm (PUT /api/firm-settings). */
+/** Query of identity's internal firm listing: `since`, the version of the list the caller holds. */
+export const tenantListQuerySchema = z.object({
+  since: z.string().regex(/^\d{1,19}$/, 'since must be a list version (digits)').optional(),
+});
+
 export const firmSettingsInputSchema = z.object({
   /** null goes back to the platform's default. */
   timeZone: timeZoneSchema.nullable(),

@@ -198,6 +198,24 @@ export const identityPlatformMigrations: ServiceMigrations = {
           'America/Los_Angeles', 'America/Phoenix', 'America/Anchorage', 'America/Detroit', 'America/Boise', 'Pacific/Honolulu') THEN 'US'
       END`,
     },
+    {
+      id: '011_tenant_list_version',
+      // The firm list's version (issue 45): every change to companies, by whatever statement,
+      // bumps it in the same transaction, so the gateway and the services ask "changed since
+      // version n?" (one row) instead of reading the whole list several times a second.
+      sql: `CREATE TABLE tenant_list_version (
+        id boolean PRIMARY KEY DEFAULT true CHECK (id),
+        version bigint NOT NULL
+      );
+      INSERT INTO tenant_list_version (version) VALUES (1);
+      CREATE FUNCTION tenant_list_changed() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+      BEGIN
+        UPDATE tenant_list_version SET version = version + 1;
+        RETURN NULL;
+      END $$;
+      CREATE TRIGGER companies_list_version AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON companies
+        FOR EACH STATEMENT EXECUTE FUNCTION tenant_list_changed()`,
+    },
   ],
 };
 

@@ -57,7 +57,7 @@ export const identityModule: ServiceModule = {
   defaultPort: 8101,
   apiResources: ['auth', 'admin/auth', 'admin/overview', 'info', 'companies', 'firm-settings', 'users', 'roles', 'export', 'security-settings', 'security-events'],
   otherPaths: ['/.well-known/'],
-  migrations: [identityPlatformMigrations, identityTenantMigrations, jobs.migrations],
+  migrations: [identityPlatformMigrations, identityTenantMigrations, jobs.migrations, jobs.dueIndexMigrations],
   async init(deps) {
     const config = loadIdentityConfig(deps.env);
     const { db } = deps;

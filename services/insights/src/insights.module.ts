@@ -39,7 +39,7 @@ export const insightsModule: ServiceModule = {
   // The spec's on-demand analysis lives under /api/public/clients/{id}/… (it still needs an Admin).
   apiResources: ['compliance-insights', 'public/clients'],
   // The job table first: the insights migration seeds the first nightly run into it.
-  migrations: [userAccess.migrations, directory.migrations, jobs.migrations, insightsTenantMigrations],
+  migrations: [userAccess.migrations, directory.migrations, jobs.migrations, jobs.dueIndexMigrations, insightsTenantMigrations],
   async init(deps) {
     const config = loadInsightsConfig(deps.env);
     const { logger } = deps;

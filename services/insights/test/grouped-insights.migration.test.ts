@@ -27,7 +27,7 @@ describe.each(databaseTargets())('the grouped missing-periods migration ($name)'
 
   beforeAll(async () => {
     test = await target.open();
-    await migratePlatform(test.db, [outboxMigrations]);
+    await migratePlatform(test.db, [outboxMigrations, jobs.dueIndexMigrations]);
     const models = [createUserAccessReadModel('insights').migrations, directory.migrations, jobs.migrations];
     await migrateTenant(test.db, 'regroup', [...models, before]);
     firm = test.db.forSchema(tenantSchema('regroup'));

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createUserAccessReadModel } from '@ledgerline/kit/access/user-access-read-model.ts';
 import type { SchemaDb } from '@ledgerline/kit/db/database.ts';
+import { makeJobsDue } from '@ledgerline/kit/testing/job-clock.ts';
 import { migratePlatform, migrateTenant } from '@ledgerline/kit/db/migrations.ts';
 import { tenantSchema } from '@ledgerline/kit/db/tenant-schema.ts';
 import { databaseTargets, type TestDatabase } from '@ledgerline/kit/db/test-databases.ts';
@@ -33,7 +34,7 @@ describe.each(databaseTargets())('the nightly run through the durable scheduler 
 
   beforeAll(async () => {
     test = await target.open();
-    await migratePlatform(test.db, [outboxMigrations]);
+    await migratePlatform(test.db, [outboxMigrations, jobs.dueIndexMigrations]);
     await migrateTenant(test.db, 'nightly', [createUserAccessReadModel('insights').migrations, directory.migrations, jobs.migrations, insightsTenantMigrations]);
     firm = test.db.forSchema(tenantSchema('nightly'));
   });
@@ -43,7 +44,7 @@ describe.each(databaseTargets())('the nightly run through the durable scheduler 
     const first = await firm.query<{ run_at: Date }>(`SELECT run_at FROM ${jobs.table}`);
     expect(first.rows.map((r) => r.run_at)).toEqual([nextNightly(new Date(), 2)]);
     // The night arrives.
-    await firm.query(`UPDATE ${jobs.table} SET run_at = now()`);
+    await makeJobsDue(firm, jobs);
     await firm.query(`INSERT INTO ${directory.tables.reportTypes} (id, name, deleted, version) VALUES (3, 'GSTR-3B', false, now())`);
     await firm.query(
       `INSERT INTO insight_tracker_items (id, schedule_id, client_id, report_type_id, period, period_start, period_end, due_date, status, version)

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import type { Database } from '../src/db/database.ts';
-import { migrateTenant } from '../src/db/migrations.ts';
+import { migratePlatform, migrateTenant } from '../src/db/migrations.ts';
 import { databaseTargets, type TestDatabase } from '../src/db/test-databases.ts';
 import { createLogger } from '../src/logger.ts';
 import { MAIL_JOB, mailJob, queueMail } from '../src/mail/mail-job.ts';
@@ -82,6 +82,7 @@ if (server) describe('mailer against a real SMTP server (Mailpit)', () => {
     beforeAll(async () => {
       scratch = await target.open();
       db = scratch.db;
+      await migratePlatform(db, [queue.dueIndexMigrations]);
       await migrateTenant(db, firm.schema, [queue.migrations]);
     });
     afterAll(async () => { await scratch.drop(); });

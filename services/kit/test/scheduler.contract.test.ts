@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { Database } from '../src/db/database.ts';
-import { migrateTenant } from '../src/db/migrations.ts';
+import { migratePlatform, migrateTenant } from '../src/db/migrations.ts';
 import { databaseTargets, type TestDatabase } from '../src/db/test-databases.ts';
 import { createLogger } from '../src/logger.ts';
 import { createJobQueue } from '../src/scheduler/job-queue.ts';
@@ -41,6 +41,7 @@ describe.each(databaseTargets())('Scheduler ($name)', (target) => {
   beforeAll(async () => {
     scratch = await target.open();
     db = scratch.db;
+    await migratePlatform(db, [queue.dueIndexMigrations]);
     for (const f of [firmA, firmB]) await migrateTenant(db, f.schema, [queue.migrations, firedTable]);
   });
   afterAll(async () => { await scratch.drop(); });

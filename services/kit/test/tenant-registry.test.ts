@@ -44,4 +44,16 @@ describe('tenant registry', () => {
     expect(await registry.find('acme')).toMatchObject({ shortName: 'acme' });
     expect(idp.calls() - before).toBe(afterBurst);
   });
+
+  it('keeps its snapshot when the source answers that nothing changed (null), and takes the next list it sends', async () => {
+    const answers: (TenantEventPayload[] | null)[] = [[firm('acme'), firm('beta')], null, null, [firm('acme')]];
+    const registry = new TenantRegistry({ source: async () => answers.shift()!, minRefreshMs: 0 });
+    await registry.refresh();
+    await registry.refresh();
+    await registry.refresh();
+    expect((await registry.active()).map((f) => f.shortName)).toEqual(['acme', 'beta']);
+    expect(await registry.find('beta')).toMatchObject({ shortName: 'beta' });
+    await registry.refresh();
+    expect((await registry.active()).map((f) => f.shortName)).toEqual(['acme']);
+  });
 });

@@ -41,7 +41,7 @@ export const requestsModule: ServiceModule = {
   defaultPort: 8110,
   apiResources: ['request-templates', 'document-requests', 'public/document-requests'],
   otherPaths: [PUBLIC_PAGE_PATH],
-  migrations: [requestsTenantMigrations, userAccess.migrations, directory.migrations, jobs.migrations],
+  migrations: [requestsTenantMigrations, userAccess.migrations, directory.migrations, jobs.migrations, jobs.dueIndexMigrations],
   async init(deps) {
     const config = loadRequestsConfig(deps.env);
     const api = new ApiRegistry('requests');

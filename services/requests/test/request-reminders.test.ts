@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { createUserAccessReadModel } from '@ledgerline/kit/access/user-access-read-model.ts';
 import { addDays, instantAt, todayIn } from '@ledgerline/contracts/firm-time-zone.ts';
 import type { Database, SchemaDb } from '@ledgerline/kit/db/database.ts';
+import { makeJobsDue } from '@ledgerline/kit/testing/job-clock.ts';
 import { migratePlatform, migrateTenant } from '@ledgerline/kit/db/migrations.ts';
 import { databaseTargets, type TestDatabase } from '@ledgerline/kit/db/test-databases.ts';
 import { createLogger } from '@ledgerline/kit/logger.ts';
@@ -70,7 +71,7 @@ describe.each(databaseTargets())('document request reminders ($name)', (target) 
     return rows.map((r) => `${r.event.payload.title.split(':')[0]} → ${r.event.payload.userId}`);
   };
   const jobRow = async (key: string) => (await firmDb.query<{ run_at: Date }>(`SELECT run_at FROM ${jobs.table} WHERE key = $1`, [key])).rows[0]?.run_at ?? null;
-  const makeDue = (key: string) => firmDb.query(`UPDATE ${jobs.table} SET run_at = now() - interval '1 minute' WHERE key = $1`, [key]);
+  const makeDue = (key: string) => makeJobsDue(firmDb, jobs, key);
 
   /** An open request with two required items and one optional, armed as if created `armedDaysAgo` days ago. */
   async function openRequest(dueDate: string, armedDaysAgo: number, reminderEveryDays = 3): Promise<number> {
@@ -92,7 +93,7 @@ describe.each(databaseTargets())('document request reminders ($name)', (target) 
     scratch = await target.open();
     db = scratch.db;
     tenant.schema = `t_${tenant.shortName}`;
-    await migratePlatform(db, [outboxMigrations]);
+    await migratePlatform(db, [outboxMigrations, jobs.dueIndexMigrations]);
     await migrateTenant(db, tenant.schema, [requestsTenantMigrations, userAccess.migrations, jobs.migrations]);
     firmDb = db.forSchema(tenant.schema);
     const at = new Date().toISOString();

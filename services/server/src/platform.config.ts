@@ -9,6 +9,9 @@ import { z } from 'zod';
 export const platformConfigSpec = {
   dataDir: field('PORTAL_DATA_DIR', z.string().min(1).default('./data').transform((p) => resolve(p)), 'folder of the embedded defaults (PGlite, objects, keys); one process at a time holds it (a lock the kernel frees when that process ends; a second start is refused with the holder\'s pid)'),
   postgresUrl: field('POSTGRES_URL', env.optionalString(), 'PostgreSQL connection URL; unset uses embedded PGlite'),
+  postgresPoolMax: field('POSTGRES_POOL_MAX', env.int(10, 1), 'PostgreSQL connections this process may hold at once (every service of the process shares them): set it per service in that service\'s environment (in the chart: that service\'s extraEnv); the sum over all processes and replicas must stay under the server\'s max_connections'),
+  postgresPoolMaxLifetimeSeconds: field('POSTGRES_POOL_MAX_LIFETIME_SECONDS', env.int(1800, 0), 'a pooled PostgreSQL connection is closed once idle after this long (0: never): a backend keeps the catalog of every firm schema it touched, so recycling bounds its memory in an installation of many firms'),
+  postgresPoolMaxUses: field('POSTGRES_POOL_MAX_USES', env.int(7500, 0), 'a pooled PostgreSQL connection is closed after this many checkouts (0: no limit), for the same reason'),
   amqpUrl: field('AMQP_URL', env.optionalString(), 'RabbitMQ URL; unset uses the in-process bus'),
   busNamespace: field('BUS_NAMESPACE', z.string().regex(/^[a-z0-9_-]*$/).default(''), 'prefix of the broker exchange and queues (installations sharing one RabbitMQ)'),
   s3Endpoint: field('S3_ENDPOINT', env.optionalUrl(), 'S3-compatible endpoint (MinIO); unset stores objects in PORTAL_DATA_DIR/objects'),

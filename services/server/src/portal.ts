@@ -27,7 +27,7 @@ import { createGateway } from '@ledgerline/gateway/gateway.ts';
 import { loadGatewayConfig } from '@ledgerline/gateway/gateway.config.ts';
 import { RouteTable, type RouteTarget } from '@ledgerline/gateway/route-table.ts';
 import { TenantDirectory, type TenantRoute } from '@ledgerline/gateway/tenant-directory.ts';
-import { INTERNAL_TENANTS_PATH } from '@ledgerline/kit/tenancy/tenant-events.ts';
+import { identityTenantChanges } from '@ledgerline/kit/tenancy/tenant-registry.ts';
 import { startBackupControl } from './backup/backup-control.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { loadPlatformConfig, servicePortEnv, serviceUrlEnv, type PlatformConfig } from './platform.config.ts';
@@ -156,7 +156,12 @@ export async function startPortal(options: PortalOptions = {}): Promise<RunningP
 }
 
 async function openAdapters(config: PlatformConfig, logger: Logger): Promise<{ db: Database; bus: Bus; storage: ObjectStore; realtime: RealtimeHub; close(): Promise<void> }> {
-  const db = await createDatabase({ postgresUrl: config.postgresUrl, dataDir: config.dataDir });
+  const db = await createDatabase({
+    postgresUrl: config.postgresUrl,
+    dataDir: config.dataDir,
+    pool: { maxConnections: config.postgresPoolMax, maxLifetimeSeconds: config.postgresPoolMaxLifetimeSeconds, maxUses: config.postgresPoolMaxUses },
+    logger,
+  });
   const bus = await createBus({ amqpUrl: config.amqpUrl, namespace: config.busNamespace || undefined, logger }).catch(async (err: unknown) => { await db.close(); throw err; });
   const storage = await createObjectStore({
     dataDir: config.dataDir,
@@ -218,11 +223,9 @@ async function startGateway(
   // Services in this process are listening by now (port 0 resolved): every URL is known.
   for (const m of SERVICE_MODULES) routes.addService({ service: m.name, url: urlOf(m.name), inProcess: inProcessApps.get(m.name) }, m.apiResources, m.otherPaths);
   const tenants = new TenantDirectory();
-  const poller = tenants.poll(async () => {
-    const r = await fetch(`${urlOf('identity')}${INTERNAL_TENANTS_PATH}`, { signal: AbortSignal.timeout(5000) });
-    if (!r.ok) throw new Error(`identity answered ${r.status}`);
-    return (await r.json()) as TenantRoute[];
-  }, config.tenantPollMs, (err) => logger.warn({ err: String(err) }, 'tenant routing snapshot not refreshed'));
+  // Asks "changed since?" each poll; the whole list only when it has changed.
+  const poller = tenants.poll(identityTenantChanges<TenantRoute>(() => urlOf('identity')), config.tenantPollMs,
+    (err) => logger.warn({ err: String(err) }, 'tenant routing snapshot not refreshed'));
   const gateway = createGateway({
     config, routes, tokens, logger,
     services: targets,

@@ -36,7 +36,7 @@ export const tasksModule: ServiceModule = {
   defaultPort: 8106,
   apiResources: ['tasks', 'notifications'],
   otherPaths: [`${REALTIME_PATH}/`],
-  migrations: [tasksTenantMigrations, userAccess.migrations, directory.migrations, jobs.migrations],
+  migrations: [tasksTenantMigrations, userAccess.migrations, directory.migrations, jobs.migrations, jobs.dueIndexMigrations],
   portability: tasksPortability({ users: userAccess.table, ...directory.tables }),
   async init(deps) {
     const config = loadTasksConfig(deps.env);

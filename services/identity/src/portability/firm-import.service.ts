@@ -132,7 +132,7 @@ export class FirmImportService {
   async #run(id: string, archive: string, manifest: FirmManifest, input: { name: string; shortName: string; schemaName: string }): Promise<void> {
     const token = await this.#systemToken();
     const only = Object.fromEntries(Object.values(manifest.services).flatMap((s) => Object.entries(s.migrations)));
-    await migrateTenantEverywhere(this.#peers(), input.schemaName, token, only);
+    await migrateTenantEverywhere(this.#db, this.#peers(), input.schemaName, token, only);
     const total = (await stat(archive)).size;
     let read = 0;
     const source = createReadStream(archive);
@@ -158,7 +158,7 @@ export class FirmImportService {
     }
     await finishPart();
     await this.#checkReferences(input.schemaName, token);
-    await migrateTenantEverywhere(this.#peers(), input.schemaName, token);
+    await migrateTenantEverywhere(this.#db, this.#peers(), input.schemaName, token);
     const signIn = await provisionImportedSignIn(this.#signIn, input.shortName, this.#db.forSchema(input.schemaName));
     let company: Company;
     try {

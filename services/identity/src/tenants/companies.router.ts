@@ -2,8 +2,9 @@ import express, { type RequestHandler, type Router } from 'express';
 import type { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
 import { authOf } from '@ledgerline/kit/http/authenticate.ts';
 import { Forbidden } from '@ledgerline/kit/errors.ts';
-import { INTERNAL_TENANTS_PATH, type TenantEventPayload } from '@ledgerline/kit/tenancy/tenant-events.ts';
-import { companyInputSchema, firmSettingsInputSchema } from '@ledgerline/contracts/identity.contracts.ts';
+import { INTERNAL_TENANTS_PATH, TENANT_LIST_VERSION_HEADER, type TenantEventPayload } from '@ledgerline/kit/tenancy/tenant-events.ts';
+import { parseInput } from '@ledgerline/kit/http/validate.ts';
+import { companyInputSchema, firmSettingsInputSchema, tenantListQuerySchema } from '@ledgerline/contracts/identity.contracts.ts';
 import { parsePathId } from '@ledgerline/kit/http/path-id.ts';
 import { canListCompanies, isTenantAdmin, requirePlatformAdmin } from '../access-rules.ts';
 import type { CompanyStore } from './company.store.ts';
@@ -51,7 +52,17 @@ export function createCompaniesRouter(deps: { api: ApiRegistry; companies: Compa
   });
 
   // Service port only (the gateway never routes /internal): routing and schema followers read it.
-  router.get(INTERNAL_TENANTS_PATH, async (_req, res) => {
+  // `?since=<version>`: 304 without a body while the list is unchanged (the pollers' usual answer).
+  router.get(INTERNAL_TENANTS_PATH, async (req, res) => {
+    const { since } = parseInput(tenantListQuerySchema, req.query);
+    // The version is read before the list: the list is then at least that new, and a change
+    // in between only makes the next poll read the list again.
+    const version = await companies.listVersion();
+    res.setHeader(TENANT_LIST_VERSION_HEADER, version);
+    if (since === version) {
+      res.status(304).end();
+      return;
+    }
     const list: TenantEventPayload[] = (await companies.list()).map(tenantEventPayload);
     res.json(list);
   });

@@ -52,6 +52,12 @@ export class CompanyStore {
 
   readonly #toCompany = (r: CompanyRow): Company => toCompany(r, this.#defaultTimeZone);
 
+  /** The firm list's version: bumped by every change to companies in the changing transaction. */
+  async listVersion(): Promise<string> {
+    const { rows } = await this.#db.query<{ version: string }>('SELECT version::text AS version FROM portal.tenant_list_version');
+    return rows[0]!.version;
+  }
+
   async list(): Promise<Company[]> {
     const { rows } = await this.#db.query<CompanyRow>(`SELECT ${COLUMNS} FROM portal.companies ORDER BY created_at DESC, id DESC`);
     return rows.map(this.#toCompany);

@@ -37,7 +37,7 @@ export class TenantService {
     // Checked before any schema work; the unique constraints still decide under a race.
     if (await this.#companies.findByShortName(input.shortName)) throw new Conflict(SHORT_NAME_TAKEN);
     if (await this.#companies.findBySchema(schemaName)) throw new Conflict(SCHEMA_NAME_TAKEN);
-    await migrateTenantEverywhere(this.#peers(), schemaName, bearerToken);
+    await migrateTenantEverywhere(this.#db, this.#peers(), schemaName, bearerToken);
     return this.register({ ...input, schemaName });
   }
 
@@ -92,7 +92,7 @@ export class TenantService {
 
   async refreshSchema(id: number, bearerToken: string): Promise<string[]> {
     const company = await this.#companies.get(id);
-    const actions = await migrateTenantEverywhere(this.#peers(), company.schemaName, bearerToken);
+    const actions = await migrateTenantEverywhere(this.#db, this.#peers(), company.schemaName, bearerToken);
     if (company.isActive) await this.#provider.provisionTenant(company.shortName, await this.#roleNames(company.schemaName));
     return actions;
   }

@@ -37,8 +37,7 @@ export async function migrateSchema(db: Database, schema: string, sets: readonly
   assertSchemaName(schema);
   sets.forEach(checkSet);
   const history = `${quoteIdent(schema)}.${HISTORY_TABLE}`;
-  const lock = (tx: Queryable) =>
-    tx.query('SELECT pg_advisory_xact_lock($1::int, hashtext($2)::int)', [MIGRATION_LOCK_CLASS, schema]);
+  const lock = migrationLock(schema);
 
   const exists = await db.query<{ t: string | null }>('SELECT to_regclass($1)::text AS t', [history]);
   if (!exists.rows[0]?.t) await createHistory(db, schema, history, lock);
@@ -80,12 +79,37 @@ export function migratePlatform(db: Database, sets: readonly ServiceMigrations[]
   return migrateSchema(db, PLATFORM_SCHEMA, sets.filter((s) => s.scope === 'platform'));
 }
 
+/**
+ * Creates a tenant's schema and its migration history, once, before the services migrate it
+ * (identity calls this before asking every service to migrate a new firm). Services that
+ * then migrate at the same moment find the schema there and create nothing themselves:
+ * before, ten services raced to create each new firm's schema and PostgreSQL logged a
+ * duplicate-key error on pg_namespace for every loser.
+ */
+export async function prepareTenantSchema(db: Database, schemaName: string): Promise<void> {
+  const schema = tenantSchema(schemaName);
+  await createHistory(db, schema, `${quoteIdent(schema)}.${HISTORY_TABLE}`, migrationLock(schema));
+}
+
+const migrationLock = (schema: string) => (tx: Queryable) =>
+  tx.query('SELECT pg_advisory_xact_lock($1::int, hashtext($2)::int)', [MIGRATION_LOCK_CLASS, schema]);
+
 async function createHistory(db: Database, schema: string, history: string, lock: (tx: Queryable) => Promise<unknown>): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       await db.transaction(async (tx) => {
         await lock(tx);
-        await tx.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
+        // The advisory lock does not refresh a session's catalog cache, so `IF NOT EXISTS`
+        // alone may miss a schema that the caller we waited for has just committed, and fail
+        // on the catalog's unique index. Reading the catalog tables with this statement's
+        // snapshot sees it: then there is nothing to create.
+        const { rows } = await tx.query<{ schema: boolean; history: boolean }>(
+          `SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1) AS schema,
+                  EXISTS (SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relname = $2) AS history`,
+          [schema, HISTORY_TABLE],
+        );
+        if (rows[0]?.history) return;
+        if (!rows[0]?.schema) await tx.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
         await tx.query(
           `CREATE TABLE IF NOT EXISTS ${history} (
              service text NOT NULL,
@@ -96,9 +120,7 @@ async function createHistory(db: Database, schema: string, history: string, lock
       });
       return;
     } catch (err) {
-      // The advisory lock does not refresh a session's catalog cache: a caller that waited
-      // on it while another created the schema can still miss it and fail on the catalog's
-      // unique index. A new transaction sees the schema, and IF NOT EXISTS then holds.
+      // Kept as a safety net (a creator outside this lock, an older replica during an upgrade).
       if (attempt < 3 && isUniqueViolation(err)) continue;
       throw err;
     }

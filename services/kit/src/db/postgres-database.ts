@@ -8,8 +8,20 @@ import { transactionHandle } from './transaction-handle.ts';
 export interface PostgresDatabaseOptions {
   url: string;
   maxConnections?: number;
+  /**
+   * A pooled connection is closed (when next idle) after this long, and after this many
+   * checkouts. A PostgreSQL backend caches the catalog of every schema it has touched and
+   * never gives that memory back: with many firms, a connection kept for days grows to
+   * hundreds of MB. Recycling bounds it, and spreads connections again after a failover.
+   * 0 (or unset) keeps connections for ever, as pg does by default.
+   */
+  maxLifetimeSeconds?: number;
+  maxUses?: number;
   logger?: Logger;
 }
+
+/** The pool settings a process runs with (PostgreSQL only; the platform config sets them). */
+export type PoolSettings = Pick<PostgresDatabaseOptions, 'maxConnections' | 'maxLifetimeSeconds' | 'maxUses'>;
 
 // Per-pool types instead of pg's process-wide registry, so other pg users are unaffected.
 const types = {
@@ -101,7 +113,14 @@ async function run<R extends object>(client: pg.PoolClient, text: string, params
 
 /** Opens the pool and checks the server answers, so a bad URL fails at start, not at first request. */
 export async function openPostgresDatabase(options: PostgresDatabaseOptions): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: options.url, max: options.maxConnections ?? 10, types });
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.maxConnections ?? 10,
+    // pg-pool reads 0 as "no limit" for both.
+    maxLifetimeSeconds: options.maxLifetimeSeconds ?? 0,
+    maxUses: options.maxUses || Infinity,
+    types,
+  });
   // An idle connection dropped by the server (restart, failover) emits 'error' on the pool;
   // unhandled it would crash the process, handled the pool just replaces the connection.
   pool.on('error', (err) => options.logger?.warn({ err }, 'idle database connection lost'));

@@ -1,6 +1,6 @@
 import type { Database, Queryable, SchemaDb } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
-import type { DueJob, JobQueue } from './job-queue.ts';
+import { DUE_INDEX_TABLE, markClaimTransaction, type DueJob, type JobQueue } from './job-queue.ts';
 
 /** A firm whose schema the scheduler visits. */
 export interface ScheduledTenant {
@@ -39,10 +39,12 @@ export interface SchedulerOptions {
   batchClaimSize?: number;
   /** First retry delay after a failed run; doubles per attempt up to an hour. */
   retryBaseMs?: number;
+  /** Firms with due work run at once, at most this many (a morning's reminders over many firms). */
+  concurrency?: number;
 }
 
 export interface Scheduler {
-  /** One pass over every firm; resolves with the number of jobs run. Tests call it directly. */
+  /** One pass over the firms with due work; resolves with the number of jobs run. Tests call it directly. */
   tick(): Promise<number>;
   stop(): Promise<void>;
 }
@@ -57,17 +59,25 @@ const MAX_RETRY_MS = 60 * 60_000;
  * a growing delay; a job that succeeds deletes its row in the same commit as its writes.
  * pg-boss was the alternative, but it needs LISTEN/advisory features and a schema of its
  * own that PGlite (the embedded default) does not give it.
+ *
+ * A pass does not visit every firm: it asks the platform's due index (job-queue.ts) which
+ * firms have something due, in one query, and visits those (up to `concurrency` at once).
+ * A firm the index has no row for yet (created or imported since, or an installation from
+ * before the index) is visited once; after each visit the firm's row is recomputed from its
+ * queue. So an idle installation costs one query per pass, whatever the number of firms.
  */
 export function startScheduler(options: SchedulerOptions, autoStart = true): Scheduler {
   const { db, queue, logger } = options;
   const batch = options.batchSize ?? 50;
   const batchClaim = options.batchClaimSize ?? 1000;
   const retryBaseMs = options.retryBaseMs ?? 30_000;
+  const concurrency = Math.max(1, options.concurrency ?? 4);
   let stopped = false;
   let running: Promise<number> | null = null;
 
   /** Claims and runs due jobs: of one batch-handled kind, or of any kind. */
   const runBatch = async (firm: ScheduledTenant, schemaDb: SchemaDb, kind?: string): Promise<number> => schemaDb.transaction(async (tx) => {
+    markClaimTransaction(tx, queue.table);
     const { rows } = await tx.query<{ id: number; kind: string; key: string; run_at: Date; payload: unknown; attempts: number }>(
       `SELECT id, kind, key, run_at, payload, attempts FROM ${queue.table}
        WHERE run_at <= now()${kind === undefined ? '' : ' AND kind = $2'} ORDER BY run_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`,
@@ -113,29 +123,81 @@ export function startScheduler(options: SchedulerOptions, autoStart = true): Sch
     logger.warn({ err: String(err), kind: job.kind, key: job.key, tenant: firm.shortName, attempts: job.attempts + 1 }, 'scheduled job failed; retried later');
   };
 
-  const tick = async (): Promise<number> => {
+  /** Firm schemas whose index row a scheduler has computed (loaded once; any other firm is visited). */
+  let indexed: Set<string>;
+
+  /**
+   * Sets the firm's index row to its earliest pending job (NULL: none). The row is locked
+   * before the queue is read, so a scheduling transaction still in flight either committed
+   * its job before the read (and it is counted) or lowers the row after this write (LEAST).
+   */
+  const recomputeDue = (schemaDb: SchemaDb): Promise<void> => schemaDb.transaction(async (tx) => {
+    await tx.query(
+      `INSERT INTO ${DUE_INDEX_TABLE} (queue, schema_name, next_run_at) VALUES ($1, $2, now()) ON CONFLICT (queue, schema_name) DO NOTHING`,
+      [queue.table, schemaDb.schema],
+    );
+    await tx.query(`SELECT 1 FROM ${DUE_INDEX_TABLE} WHERE queue = $1 AND schema_name = $2 FOR UPDATE`, [queue.table, schemaDb.schema]);
+    await tx.query(
+      `UPDATE ${DUE_INDEX_TABLE} SET next_run_at = (SELECT min(run_at) FROM ${queue.table}), complete = true WHERE queue = $1 AND schema_name = $2`,
+      [queue.table, schemaDb.schema],
+    );
+  });
+
+  /** Runs everything due in one firm, then recomputes its index row. */
+  const visit = async (firm: ScheduledTenant): Promise<number> => {
+    const schemaDb = db.forSchema(firm.schema);
     let total = 0;
-    for (const firm of await options.tenants()) {
-      if (stopped) break;
-      const schemaDb = db.forSchema(firm.schema);
-      try {
-        // A full batch may mean more is due: keep going until the firm has nothing due.
-        for (const kind of Object.keys(options.batchHandlers ?? {})) {
-          for (let n = batchClaim; n === batchClaim && !stopped;) {
-            n = await runBatch(firm, schemaDb, kind);
-            total += n;
-          }
-        }
-        for (let n = batch; n === batch && !stopped;) {
-          n = await runBatch(firm, schemaDb);
+    try {
+      // A full batch may mean more is due: keep going until the firm has nothing due.
+      for (const kind of Object.keys(options.batchHandlers ?? {})) {
+        for (let n = batchClaim; n === batchClaim && !stopped;) {
+          n = await runBatch(firm, schemaDb, kind);
           total += n;
         }
-      } catch (err) {
-        // A firm whose schema is not migrated yet (created a moment ago) or a lost connection:
-        // the rows stay, the next tick tries again.
-        logger.warn({ err: String(err), tenant: firm.shortName }, 'scheduler pass failed for a firm');
       }
+      for (let n = batch; n === batch && !stopped;) {
+        n = await runBatch(firm, schemaDb);
+        total += n;
+      }
+      // Stopped mid-firm: the row stays early, and the next start visits the firm again.
+      if (!stopped) {
+        await recomputeDue(schemaDb);
+        indexed.add(firm.schema);
+      }
+    } catch (err) {
+      // A firm whose schema is not migrated yet (created a moment ago) or a lost connection:
+      // the rows stay, the index row stays early (or absent), the next tick tries again.
+      logger.warn({ err: String(err), tenant: firm.shortName }, 'scheduler pass failed for a firm');
     }
+    return total;
+  };
+
+  const loadIndexed = async (): Promise<Set<string>> => new Set(
+    (await db.query<{ schema_name: string }>(`SELECT schema_name FROM ${DUE_INDEX_TABLE} WHERE queue = $1 AND complete`, [queue.table])).rows.map((r) => r.schema_name),
+  );
+
+  const tick = async (): Promise<number> => {
+    indexed ??= await loadIndexed();
+    const firms = await options.tenants();
+    const active = new Set(firms.map((f) => f.schema));
+    // A firm that left (suspended, deleted, moved away) and comes back is visited again:
+    // its schema may have been replaced (an import) while this replica was not looking.
+    for (const schema of indexed) if (!active.has(schema)) indexed.delete(schema);
+    const { rows } = await db.query<{ schema_name: string }>(
+      `SELECT schema_name FROM ${DUE_INDEX_TABLE} WHERE queue = $1 AND next_run_at <= now()`,
+      [queue.table],
+    );
+    const due = new Set(rows.map((r) => r.schema_name));
+    const toVisit = firms.filter((f) => due.has(f.schema) || !indexed.has(f.schema));
+    let total = 0;
+    let next = 0;
+    const worker = async () => {
+      while (!stopped && next < toVisit.length) {
+        const ran = await visit(toVisit[next++]!);
+        total += ran;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, toVisit.length) }, worker));
     return total;
   };
 

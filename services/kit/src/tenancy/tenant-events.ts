@@ -20,7 +20,12 @@ export const firmTimeZone = (tenant: Pick<TenantEventPayload, 'timeZone'>): stri
 export const TENANT_UPSERTED = 'tenant.upserted';
 export const TENANT_DELETED = 'tenant.deleted';
 
-/** Identity's internal listing of every firm (service port only; the gateway never routes /internal). */
+/**
+ * Identity's internal listing of every firm (service port only; the gateway never routes /internal).
+ * The answer carries the list's version (TENANT_LIST_VERSION_HEADER); asked with
+ * `?since=<version>` for a list that has not changed since, identity answers 304 and no body.
+ */
 export const INTERNAL_TENANTS_PATH = '/internal/tenants';
+export const TENANT_LIST_VERSION_HEADER = 'x-tenant-list-version';
 /** Every service's internal "migrate this tenant schema" call (identity fans out to it). */
 export const INTERNAL_MIGRATE_PATH = '/internal/tenants/migrate';

@@ -1,6 +1,6 @@
 import { Unavailable } from '../errors.ts';
 import type { Logger } from '../logger.ts';
-import { INTERNAL_TENANTS_PATH, type TenantEventPayload } from './tenant-events.ts';
+import { INTERNAL_TENANTS_PATH, TENANT_LIST_VERSION_HEADER, type TenantEventPayload } from './tenant-events.ts';
 
 /** Bound on the names remembered as missing (then forgotten all at once). */
 const MAX_REMEMBERED_MISSES = 10_000;
@@ -16,7 +16,8 @@ const MAX_REMEMBERED_MISSES = 10_000;
  * cannot turn into a flood of calls to identity.
  */
 export class TenantRegistry {
-  readonly #source: () => Promise<TenantEventPayload[]>;
+  /** The whole list, or null when it has not changed since the last answer (identityTenantChanges). */
+  readonly #source: () => Promise<TenantEventPayload[] | null>;
   readonly #minRefreshMs: number;
   #byShortName = new Map<string, TenantEventPayload>();
   /** Names recently asked about and not found, with when. */
@@ -25,7 +26,7 @@ export class TenantRegistry {
   #started = 0;
   #loading: { number: number; done: Promise<void> } | null = null;
 
-  constructor(options: { source: () => Promise<TenantEventPayload[]>; minRefreshMs?: number }) {
+  constructor(options: { source: () => Promise<TenantEventPayload[] | null>; minRefreshMs?: number }) {
     this.#source = options.source;
     this.#minRefreshMs = options.minRefreshMs ?? 250;
   }
@@ -62,7 +63,7 @@ export class TenantRegistry {
       const loading = {
         number: ++this.#started,
         done: this.#source()
-          .then((list) => { this.#byShortName = new Map(list.map((t) => [t.shortName, t])); })
+          .then((list) => { if (list) this.#byShortName = new Map(list.map((t) => [t.shortName, t])); })
           .finally(() => { if (this.#loading === loading) this.#loading = null; }),
       };
       this.#loading = loading;
@@ -80,16 +81,36 @@ export class TenantRegistry {
   }
 }
 
-/** Identity's internal listing of every firm (service port only). */
+/** Identity's internal listing of every firm (service port only), whole. */
 export function identityTenantSource(identityUrl: () => string): () => Promise<TenantEventPayload[]> {
+  return async () => (await fetchTenantList<TenantEventPayload>(identityUrl(), null)).list!;
+}
+
+/**
+ * Identity's firm list as changes: the whole list on the first call and whenever it has
+ * changed since the previous answer, null while it has not (identity then answers a
+ * one-row question with 304 and no body). What polling registries use: at 1,000 firms the
+ * list is ~170 KB, read by the gateway and every service several times a second.
+ */
+export function identityTenantChanges<T = TenantEventPayload>(identityUrl: () => string): () => Promise<T[] | null> {
+  let version: string | null = null;
   return async () => {
-    let r: Response;
-    try {
-      r = await fetch(`${identityUrl()}${INTERNAL_TENANTS_PATH}`, { signal: AbortSignal.timeout(5000) });
-    } catch {
-      throw new Unavailable('The identity service is unavailable. Please try again.');
-    }
-    if (!r.ok) throw new Unavailable(`The identity service answered ${r.status}. Please try again.`);
-    return (await r.json()) as TenantEventPayload[];
+    const answer = await fetchTenantList<T>(identityUrl(), version);
+    version = answer.version;
+    return answer.list;
   };
+}
+
+/** One call of identity's listing: the list (null: unchanged since `since`) and its version (null: an identity without versions). */
+export async function fetchTenantList<T>(identityUrl: string, since: string | null): Promise<{ list: T[] | null; version: string | null }> {
+  let r: Response;
+  try {
+    const query = since === null ? '' : `?since=${encodeURIComponent(since)}`;
+    r = await fetch(`${identityUrl}${INTERNAL_TENANTS_PATH}${query}`, { signal: AbortSignal.timeout(5000) });
+  } catch {
+    throw new Unavailable('The identity service is unavailable. Please try again.');
+  }
+  if (r.status === 304) return { list: null, version: since };
+  if (!r.ok) throw new Unavailable(`The identity service answered ${r.status}. Please try again.`);
+  return { list: (await r.json()) as T[], version: r.headers.get(TENANT_LIST_VERSION_HEADER) };
 }

@@ -5,7 +5,7 @@ import type { JobQueue } from '../scheduler/job-queue.ts';
 import { startScheduler, type BatchJobHandler, type JobHandler, type Scheduler } from '../scheduler/scheduler.ts';
 import type { ServiceDeps } from '../service-module.ts';
 import type { TenantEventPayload } from './tenant-events.ts';
-import { identityTenantSource, TenantRegistry } from './tenant-registry.ts';
+import { identityTenantChanges, identityTenantSource, TenantRegistry } from './tenant-registry.ts';
 import { serviceTenants, type ServiceTenants } from './tenant-requests.ts';
 
 /** What a service's event consumers are given (the read models' `follow` takes the same). */
@@ -39,7 +39,7 @@ export function tenantServiceRuntime(deps: ServiceDeps, options: { userAccess: U
   const { db, bus, logger } = deps;
   const peer = (name: string) => () => deps.peers().find((p) => p.service === name)!.url;
   const firms = identityTenantSource(peer('identity'));
-  const registry = new TenantRegistry({ source: firms });
+  const registry = new TenantRegistry({ source: identityTenantChanges(peer('identity')) });
   const tenants = serviceTenants(db, registry, options.userAccess, peer('identity'));
   let poller: { stop(): void } | undefined;
   let scheduler: Scheduler | undefined;

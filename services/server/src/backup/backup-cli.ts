@@ -7,6 +7,7 @@ import { lockDataDir } from '../data-dir-lock.ts';
 import { loadPlatformConfig } from '../platform.config.ts';
 import { BACKUP_PATH, CONTROL_FILE, type ControlFile } from './backup-control.ts';
 import { restoreBackup, writeBackup } from './installation-backup.ts';
+import { restorePostgresBackup, writePostgresBackup } from './postgres-backup.ts';
 
 /**
  * `backup --out <file>` and `restore <file>` of the embedded installation in
@@ -17,10 +18,7 @@ import { restoreBackup, writeBackup } from './installation-backup.ts';
 export async function runBackupCommand(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const [command, ...rest] = args;
   const config = loadPlatformConfig(env);
-  if (config.postgresUrl) {
-    console.error('POSTGRES_URL is set: back up PostgreSQL with pg_dump and the bucket with your S3 tools (docs/running/backup-restore.md).');
-    return 2;
-  }
+  if (config.postgresUrl) return runPostgresCommand(config.postgresUrl, command, rest);
   if (command === 'backup') {
     const out = rest[rest.indexOf('--out') + 1];
     if (!rest.includes('--out') || !out) {
@@ -36,6 +34,45 @@ export async function runBackupCommand(args: string[], env: NodeJS.ProcessEnv = 
     return 0;
   }
   console.error('Usage: npm run restore -- <file>');
+  return 2;
+}
+
+const POSTGRES_USAGE = 'Usage (POSTGRES_URL set): npm run backup -- --out <file> [--per-firm | --tables-per-part <n>]; npm run restore -- <file>';
+
+/**
+ * With POSTGRES_URL: the database in parts that fit PostgreSQL's lock table, one snapshot
+ * (postgres-backup.ts). The stored files (the bucket, or PORTAL_DATA_DIR/objects) and
+ * PORTAL_DATA_DIR/keys are backed up with their own tools (docs/running/backup-restore.md).
+ */
+async function runPostgresCommand(url: string, command: string | undefined, rest: string[]): Promise<number> {
+  const log = (message: string) => process.stderr.write(`${message}\n`);
+  if (command === 'backup') {
+    const out = rest.includes('--out') ? rest[rest.indexOf('--out') + 1] : undefined;
+    const perPart = rest.includes('--tables-per-part') ? Number(rest[rest.indexOf('--tables-per-part') + 1]) : undefined;
+    if (!out || (perPart !== undefined && !(Number.isInteger(perPart) && perPart > 0))) {
+      console.error(POSTGRES_USAGE);
+      return 2;
+    }
+    const partial = `${out}.partial`;
+    const file = createWriteStream(partial);
+    try {
+      const manifest = await writePostgresBackup({ url, out: file, perFirm: rest.includes('--per-firm'), tablesPerPart: perPart, progress: log });
+      await new Promise<void>((resolve, reject) => file.end((err?: Error | null) => (err ? reject(err) : resolve())));
+      await rename(partial, out);
+      log(`Backup of ${manifest.parts.reduce((n, p) => n + p.schemas.length, 0)} firms (${manifest.parts.length} parts) written to ${out}`);
+      return 0;
+    } catch (err) {
+      file.destroy();
+      await rm(partial, { force: true });
+      throw err;
+    }
+  }
+  if (command === 'restore' && rest[0]) {
+    const manifest = await restorePostgresBackup({ url, archive: createReadStream(rest[0]), progress: log });
+    log(`Restored ${rest[0]} (${manifest.parts.length} parts, made ${manifest.createdAt})`);
+    return 0;
+  }
+  console.error(POSTGRES_USAGE);
   return 2;
 }
 

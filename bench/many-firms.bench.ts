@@ -1,0 +1,115 @@
+// `npm run bench:many-firms` (issue 45): grows an installation to BENCH_FIRMS firms through
+// the API and prints, at 1, 10, 100, 250, 500 and BENCH_FIRMS firms, the time to create a
+// firm (p50/p95 of the firms created since the last checkpoint) and what the installation
+// costs while nobody uses it: transactions a second in its database (PostgreSQL only, from
+// pg_stat_database) and the portal process's CPU, over BENCH_IDLE_SECONDS once it is quiet.
+// The product runs in one process (`all`), on PostgreSQL when POSTGRES_URL is exported (in a
+// scratch database of its own) and on the embedded PGlite otherwise.
+// Not measured yet (the issue's full list): sign-in and the firm screens' latencies, the
+// platform-admin screens, backend memory and start-up time.
+import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+import { createScratchDatabase } from '@ledgerline/kit/db/test-databases.ts';
+import { startBenchPortal } from './lib/bench-portal.ts';
+import { jsonCaller } from './lib/bench-client.ts';
+
+const postgresServer = process.env.POSTGRES_URL;
+const FIRMS = Number(process.env.BENCH_FIRMS ?? (postgresServer ? 1000 : 300));
+const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 20);
+/** Quiet before an idle window: the last firm's events and first scheduler visits settle. */
+const SETTLE_SECONDS = Number(process.env.BENCH_SETTLE_SECONDS ?? 10);
+const CHECKPOINTS = [...new Set([1, 10, 100, 250, 500, FIRMS].filter((n) => n <= FIRMS))];
+const TICKS_PER_SECOND = 100;
+
+const scratch = postgresServer ? await createScratchDatabase(postgresServer) : null;
+const portal = await startBenchPortal({
+  mode: 'all', firstPort: Number(process.env.BENCH_FIRST_PORT ?? 18_500), dataPrefix: 'bench-many-firms-',
+  extraEnv: scratch ? { POSTGRES_URL: scratch.url } : {},
+});
+
+const cpuTicks = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+};
+const transactions = async (): Promise<number | null> => {
+  if (!scratch) return null;
+  const client = new pg.Client({ connectionString: scratch.url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ n: string }>('SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = current_database()');
+    return Number(rows[0]!.n);
+  } finally {
+    await client.end();
+  }
+};
+/**
+ * CPU ticks of the PostgreSQL backends serving the bench's database, per backend (the server
+ * must run on this machine). A window's cost is the growth of the backends alive at its end.
+ */
+const backendTicks = async (): Promise<Map<number, number> | null> => {
+  if (!scratch) return null;
+  const client = new pg.Client({ connectionString: scratch.url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+    const ticks = new Map<number, number>();
+    for (const { pid } of rows) {
+      try { ticks.set(pid, cpuTicks(pid)); } catch { /* not on this machine, or gone */ }
+    }
+    return ticks;
+  } finally {
+    await client.end();
+  }
+};
+const grown = (before: Map<number, number> | null, after: Map<number, number> | null): number | null => {
+  if (!before || !after) return null;
+  let total = 0;
+  for (const [pid, t] of after) total += t - (before.get(pid) ?? 0);
+  return total;
+};
+
+const quantile = (values: number[], q: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+};
+
+try {
+  const call = jsonCaller(portal.url);
+  const { token } = await call<{ token: string }>('POST', '/api/auth/login', { username: 'bench-admin', password: 'bench-secret' });
+  const rows: string[] = [];
+  let created = 0;
+  const tag = Date.now().toString(36);
+  for (const checkpoint of CHECKPOINTS) {
+    const times: number[] = [];
+    for (; created < checkpoint; created++) {
+      const started = performance.now();
+      await call('POST', '/api/companies', { name: `Firm ${created}`, shortName: `f${tag}${created}` }, token);
+      times.push(performance.now() - started);
+    }
+    await sleep(SETTLE_SECONDS * 1000);
+    const pid = portal.gatewayPid!;
+    const [tx0, cpu0, pg0] = [await transactions(), cpuTicks(pid), await backendTicks()];
+    await sleep(IDLE_SECONDS * 1000);
+    const [tx1, cpu1, pg1] = [await transactions(), cpuTicks(pid), await backendTicks()];
+    const postgresCpu = grown(pg0, pg1);
+    // The bench's own reads (pg_stat_database, pg_stat_activity) are transactions too: not the installation's.
+    const txPerSecond = tx0 === null || tx1 === null ? null : (tx1 - tx0 - 2) / IDLE_SECONDS;
+    const core = (ticks: number) => `${((ticks / (IDLE_SECONDS * TICKS_PER_SECOND)) * 100).toFixed(1)} %`;
+    const row = [
+      String(checkpoint).padStart(6),
+      `${quantile(times, 0.5).toFixed(0)} / ${quantile(times, 0.95).toFixed(0)} ms`.padStart(16),
+      (txPerSecond === null ? '—' : txPerSecond.toFixed(1)).padStart(10),
+      core(cpu1 - cpu0).padStart(9),
+      (postgresCpu === null ? '—' : core(postgresCpu)).padStart(9),
+    ].join('  ');
+    rows.push(row);
+    console.log(row);
+  }
+  console.log(`\n${FIRMS} firms on ${scratch ? 'PostgreSQL' : 'PGlite'}, one process; idle over ${IDLE_SECONDS} s after ${SETTLE_SECONDS} s of quiet`);
+  console.log(' firms  create p50 / p95     idle tx/s  portal CPU  backends CPU');
+  for (const row of rows) console.log(row);
+} finally {
+  await portal.stop();
+  await scratch?.drop();
+}
