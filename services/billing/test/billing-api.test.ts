@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import { apiClient, createSignedInUser, startTestPortal, testClient } from '@ledgerline/server/portal-harness.ts';
@@ -198,6 +199,29 @@ describe('invoices', () => {
   });
 });
 
+const pdf = async (who: string, id: number, tenant = UK) => {
+  const r = await fetch(`${portal.gatewayUrl}${invoices(tenant)}/${id}/pdf`, { headers: { authorization: `Bearer ${tokens[who]}` } });
+  return { status: r.status, type: r.headers.get('content-type'), bytes: Buffer.from(await r.arrayBuffer()) };
+};
+/** The PDF's text as pdftotext reads it, spaces collapsed. */
+const pdfText = (bytes: Buffer): string => execFileSync('pdftotext', ['-enc', 'UTF-8', '-', '-'], { input: bytes, encoding: 'utf8' }).replace(/\s+/g, ' ');
+
+describe('the invoice PDF', () => {
+  it('staff and the client\'s own user get the PDF of a sent invoice; a Client user of another client and another firm 404', async () => {
+    const own = await pdf('client', ids.first!);
+    expect(own.status).toBe(200);
+    expect(own.type).toBe('application/pdf');
+    expect(own.bytes.subarray(0, 5).toString()).toBe('%PDF-');
+    const text = pdfText(own.bytes);
+    expect(text).toContain('VAT invoice');
+    expect(text).toContain('Invoice number: UK-0001');
+    expect(text).toContain('VAT registration number: GB980780684');
+    expect((await pdf('cpa', ids.first!)).status).toBe(200);
+    expect((await pdf('clientOther', ids.first!)).status).toBe(404);
+    expect((await pdf('betaAdmin', ids.first!, BETA)).status).toBe(404);
+  });
+});
+
 describe('receivables', () => {
   it('ages open balances per client into current, 1–30, 31–60, 61–90 and over 90 days past due', async () => {
     const today = todayIn('UTC');
@@ -232,6 +256,10 @@ describe('India: CGST + SGST within the firm\'s State, IGST across, GSTIN and SA
     expect(intra.body.taxSummary.map((s) => [s.code, s.ratePercent, s.amount])).toEqual([['CGST', 9, 90000], ['SGST', 9, 90000]]);
     expect(intra.body).toMatchObject({ currency: 'INR', clientState: 'IN-MH', number: 'INV-0001', total: 1180000 });
     const inter = await draft('inAdmin', { clientId: ids.delhi, lines: [line] }, INDIA);
+    const printed = pdfText((await pdf('inAdmin', intra.body.id, INDIA)).bytes);
+    expect(printed).toContain(`Recipient GSTIN: ${gstin('27AAPFU0939F1Z')}`);
+    expect(printed).toContain('Place of supply: Maharashtra (IN-MH)');
+    expect(printed).toContain('998222');
     expect(inter.body.taxSummary.map((s) => [s.code, s.ratePercent, s.amount])).toEqual([['IGST', 18, 180000]]);
   });
 });

@@ -364,6 +364,7 @@ const RULES: Record<string, Rule> = {
   'GET /api/invoices': { allowed: EVERYONE },
   'POST /api/invoices': { allowed: ADMINS, request: () => ({ body: { clientId: ids.ownClient, lines: [{ description: 'Matrix fee', unitPrice: 10000 }] } }) },
   'GET /api/invoices/{id}': { allowed: EVERYONE, request: async () => ({ path: String(await victimSentInvoice()) }) },
+  'GET /api/invoices/{id}/pdf': { allowed: EVERYONE, request: async () => ({ path: String(await victimSentInvoice()) }) },
   'PATCH /api/invoices/{id}': { allowed: ADMINS, request: async () => ({ path: String(await victimDraftInvoice()), body: { notes: 'Matrix' } }) },
   'DELETE /api/invoices/{id}': { allowed: ADMINS, request: async () => ({ path: String(await victimDraftInvoice()) }) },
   'POST /api/invoices/{id}/send': { allowed: ADMINS, request: async () => ({ path: String(await victimDraftInvoice()) }) },

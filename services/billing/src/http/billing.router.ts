@@ -8,7 +8,7 @@ import type { ServiceTenants } from '@ledgerline/kit/tenancy/tenant-requests.ts'
 import { TAX_JURISDICTIONS } from '@ledgerline/contracts/billing-tax.ts';
 import {
   BILLING_MESSAGES, billingServiceInputSchema, billingSettingsInputSchema, invoiceInputSchema, invoiceListQuerySchema, invoiceUpdateSchema, paymentInputSchema,
-  type BillingSettings,
+  type BillingSettings, type Invoice,
 } from '@ledgerline/contracts/billing.contracts.ts';
 import { jurisdictionOfState } from '@ledgerline/contracts/directory.contracts.ts';
 import { FIRM_COUNTRY_FACTS } from '@ledgerline/contracts/firm-country.ts';
@@ -17,12 +17,15 @@ import { requireBillingAdmin, requireStaff } from '../access-rules.ts';
 import type { BillingFirm } from '../invoices/invoice.service.ts';
 import { InvoiceService } from '../invoices/invoice.service.ts';
 import type { InvoiceStore } from '../invoices/invoice.store.ts';
+import { renderInvoicePdf } from '../invoices/invoice-pdf.ts';
 
 export interface BillingRouterDeps {
   api: ApiRegistry; tokens: TokenVerifier; tenants: ServiceTenants; store: InvoiceStore; service: InvoiceService;
   firm: (shortName: string) => Promise<BillingFirm>;
-  /** Whether a card/bank-debit provider is configured (item 4). */
+  /** Whether a card/bank-debit provider is configured. */
   onlinePayments: boolean;
+  /** Where a client pays an invoice online (printed on its PDF), when a provider is configured. */
+  payOnlineUrl?: (shortName: string, invoice: Invoice) => string | null;
 }
 
 /** Issue 43 calls (plain /api/… and, through the gateway, /api/{tenant}/…). */
@@ -109,6 +112,20 @@ export function createBillingRouter(deps: BillingRouterDeps): Router {
 
   api.route(router, { method: 'get', path: '/api/invoices/:id', summary: 'An invoice with its lines, tax and payments', before }, async ({ res, params }) =>
     InvoiceService.shown(await service.get(await tenants.ofRequest(res), invoiceId(params.id))));
+
+  api.route(router, { method: 'get', path: '/api/invoices/:id/pdf', summary: 'The invoice as a PDF with every field its jurisdiction requires (who may read the invoice)', before }, async ({ res, params }) => {
+    const t = await tenants.ofRequest(res);
+    const invoice = await service.get(t, invoiceId(params.id));
+    const [f, settings] = await Promise.all([firm(t.shortName), store.settings(t.db)]);
+    const pdf = await renderInvoicePdf(invoice, {
+      name: f.name, address: settings.address, taxRegistration: settings.taxRegistration, bankDetails: settings.bankDetails,
+      payOnlineUrl: deps.payOnlineUrl ? deps.payOnlineUrl(t.shortName, invoice) : null,
+    });
+    const name = `${invoice.number ?? `draft-${invoice.id}`}.pdf`.replace(/[^A-Za-z0-9.\-_]/g, '_');
+    res.status(200).type('application/pdf').setHeader('content-disposition', `inline; filename="${name}"`);
+    res.setHeader('cache-control', 'private, no-store');
+    res.end(Buffer.from(pdf));
+  });
 
   api.route(router, { method: 'patch', path: '/api/invoices/:id', summary: 'Edit a draft invoice (Admin)', body: invoiceUpdateSchema, before }, async ({ res, params, body }) =>
     service.update(await tenants.ofRequest(res), invoiceId(params.id), body));
