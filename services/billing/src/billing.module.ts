@@ -8,13 +8,23 @@ import { firmTimeZone } from '@ledgerline/kit/tenancy/tenant-events.ts';
 import { tenantServiceRuntime } from '@ledgerline/kit/tenancy/tenant-service-runtime.ts';
 import { asClientDateCountry, firmCountryFromZone } from '@ledgerline/contracts/client-date.ts';
 import { FIRM_COUNTRY_FACTS } from '@ledgerline/contracts/firm-country.ts';
-import { loadBillingConfig } from './billing.config.ts';
+import { loadBillingConfig, type BillingConfig } from './billing.config.ts';
+import { createPaymentsRouter, invoicePageUrl, STRIPE_WEBHOOK_PATH } from './http/payments.router.ts';
+import type { PaymentProvider } from './payments/payment-provider.ts';
+import { StripeProvider } from './payments/stripe-provider.ts';
 import { billingTenantMigrations } from './billing.migrations.ts';
 import { createBillingRouter } from './http/billing.router.ts';
 import { InvoiceService, type BillingFirm } from './invoices/invoice.service.ts';
 import { InvoiceStore } from './invoices/invoice.store.ts';
 
 const userAccess = createUserAccessReadModel('billing');
+
+/** Stripe when its key is set (with the webhook's signing secret, or the start fails), else none. */
+function paymentProvider(config: BillingConfig): PaymentProvider | null {
+  if (!config.stripeSecretKey) return null;
+  if (!config.stripeWebhookSecret) throw new Error('STRIPE_WEBHOOK_SECRET is required with STRIPE_SECRET_KEY: without it no payment could be confirmed');
+  return new StripeProvider({ secretKey: config.stripeSecretKey, webhookSecret: config.stripeWebhookSecret, apiBaseUrl: config.stripeApiBaseUrl });
+}
 const directory = createDirectoryReadModel('billing');
 
 /**
@@ -41,9 +51,18 @@ export const billingModule: ServiceModule = {
     };
     const store = new InvoiceStore();
     const service = new InvoiceService({ store, firm, directory: new DirectoryLookup(directory, peer('directory')) });
+    const provider = paymentProvider(config);
+    deps.logger.info({ provider: provider?.name ?? 'none' }, provider ? 'online payment through Stripe' : 'no payment provider: invoices show the firm\'s bank details');
     return {
       api,
-      routers: [createBillingRouter({ api, tokens: deps.tokens, tenants, store, service, firm, onlinePayments: false })],
+      rawBodyPaths: [STRIPE_WEBHOOK_PATH],
+      routers: [
+        createBillingRouter({
+          api, tokens: deps.tokens, tenants, store, service, firm, onlinePayments: provider !== null,
+          payOnlineUrl: provider ? (tenant, invoice) => invoicePageUrl(config.publicBaseUrl, tenant, invoice.id) : undefined,
+        }),
+        createPaymentsRouter({ api, tokens: deps.tokens, tenants, service, firm, provider, logger: deps.logger, publicBaseUrl: config.publicBaseUrl }),
+      ],
       start: () => runtime.start({ follow: [(c) => userAccess.follow(c), (c) => directory.follow(c)] }),
       stop: () => runtime.stop(),
     };

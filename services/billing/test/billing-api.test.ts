@@ -222,6 +222,16 @@ describe('the invoice PDF', () => {
   });
 });
 
+describe('with no payment provider (the embedded default)', () => {
+  it('nothing takes a card: checkout answers 409 saying to pay by bank transfer, the webhook does not exist', async () => {
+    const r = await act('client', ids.first!, 'checkout');
+    expect(r.status).toBe(409);
+    expect(r.body).toMatchObject({ message: expect.stringContaining('bank transfer') });
+    expect((await call('POST', '/api/billing/stripe/webhook', null, { id: 'evt_1', type: 'checkout.session.completed' })).status).toBe(404);
+    expect((await call<BillingSettings>('GET', `/api/${UK}/billing/settings`, tokens.admin)).body.onlinePayments).toBe(false);
+  });
+});
+
 describe('receivables', () => {
   it('ages open balances per client into current, 1–30, 31–60, 61–90 and over 90 days past due', async () => {
     const today = todayIn('UTC');
@@ -247,7 +257,9 @@ describe('India: CGST + SGST within the firm\'s State, IGST across, GSTIN and SA
   it('splits by the client\'s State and prints the recipient\'s GSTIN', async () => {
     const service = await call<BillingService>('POST', `/api/${INDIA}/billing/services`, tokens.inAdmin, { name: 'Accounting', defaultPrice: 1000000, sacCode: '998222' });
     const line = { description: 'Accounting, FY 2025-26', serviceId: service.body.id };
-    const noRegistration = await draft('inAdmin', { clientId: ids.mumbai, lines: [line] }, INDIA);
+    // Unregistered, a line gets no GST by default; one given a rate cannot be sent until the GSTIN is set.
+    expect((await draft('inAdmin', { clientId: ids.mumbai, lines: [line] }, INDIA)).body.tax).toBe(0);
+    const noRegistration = await draft('inAdmin', { clientId: ids.mumbai, lines: [{ ...line, taxRate: 18 }] }, INDIA);
     expect((await act('inAdmin', noRegistration.body.id, 'send', INDIA)).body).toMatchObject({ message: 'Set the firm\'s GSTIN in billing settings before sending a tax invoice' });
     expect((await call('PUT', `/api/${INDIA}/billing/settings`, tokens.inAdmin, { taxRegistration: gstin('27AAPFU0939F1Z'), state: 'IN-MH', address: 'Nariman Point, Mumbai' })).status).toBe(200);
     const intra = await act('inAdmin', noRegistration.body.id, 'send', INDIA);

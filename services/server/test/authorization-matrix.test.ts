@@ -365,6 +365,8 @@ const RULES: Record<string, Rule> = {
   'POST /api/invoices': { allowed: ADMINS, request: () => ({ body: { clientId: ids.ownClient, lines: [{ description: 'Matrix fee', unitPrice: 10000 }] } }) },
   'GET /api/invoices/{id}': { allowed: EVERYONE, request: async () => ({ path: String(await victimSentInvoice()) }) },
   'GET /api/invoices/{id}/pdf': { allowed: EVERYONE, request: async () => ({ path: String(await victimSentInvoice()) }) },
+  'POST /api/invoices/{id}/checkout': { allowed: EVERYONE, request: async () => ({ path: String(await victimSentInvoice()) }) },
+  'POST /api/billing/stripe/webhook': { allowed: 'public' },
   'PATCH /api/invoices/{id}': { allowed: ADMINS, request: async () => ({ path: String(await victimDraftInvoice()), body: { notes: 'Matrix' } }) },
   'DELETE /api/invoices/{id}': { allowed: ADMINS, request: async () => ({ path: String(await victimDraftInvoice()) }) },
   'POST /api/invoices/{id}/send': { allowed: ADMINS, request: async () => ({ path: String(await victimDraftInvoice()) }) },

@@ -124,16 +124,23 @@ export class InvoiceService {
 
   /**
    * A payment against an open invoice (staff's, or the provider's webhook): partial leaves it
-   * partially_paid, the whole balance paid. False when the provider event was recorded before.
+   * partially_paid, the whole balance paid. Staff may not record more than the balance, nor on
+   * an invoice that is not open. Money the provider took is recorded whatever happened since
+   * (a cheque recorded meanwhile, a void): it was paid, and refusing would only make the
+   * provider retry. False when that provider payment was recorded before (a replayed event,
+   * or another event of the same checkout).
    */
   async applyPayment(db: TenantRequest['db'], id: number, scope: TenantRequest['scope'], p: Parameters<InvoiceStore['addPayment']>[2]): Promise<boolean> {
+    const fromProvider = p.providerEventId !== null;
     return db.transaction(async (tx) => {
       const invoice = await this.#store.get(tx, id, scope, true);
       if (!invoice) throw new NotFound(BILLING_MESSAGES.invoiceNotFound);
-      if (invoice.status !== 'sent' && invoice.status !== 'partially_paid') throw new Conflict(BILLING_MESSAGES.notPayable);
-      if (p.amount > invoice.balance) throw new Invalid(BILLING_MESSAGES.overpayment);
+      const open = invoice.status === 'sent' || invoice.status === 'partially_paid';
+      if (!fromProvider && !open) throw new Conflict(BILLING_MESSAGES.notPayable);
+      if (!fromProvider && p.amount > invoice.balance) throw new Invalid(BILLING_MESSAGES.overpayment);
+      if (fromProvider && p.reference && await this.#store.hasProviderPayment(tx, p.reference)) return false;
       if (!await this.#store.addPayment(tx, id, p)) return false;
-      await this.#store.setStatus(tx, id, p.amount === invoice.balance ? 'paid' : 'partially_paid');
+      if (open) await this.#store.setStatus(tx, id, p.amount >= invoice.balance ? 'paid' : 'partially_paid');
       return true;
     });
   }
@@ -192,7 +199,9 @@ export class InvoiceService {
   async #line(t: TenantRequest, line: InvoiceLineValues | InvoiceLineInput, country: FirmCountry, settings: SettingsRow, clientState: string | null): Promise<InvoiceLineInput> {
     const service = line.serviceId ? await this.#store.service(t.db, line.serviceId) : null;
     if (line.serviceId && !service) throw new Invalid(BILLING_MESSAGES.serviceNotFound);
-    const standard = country === 'US' ? settings.salesTaxRatePercent : TAX_JURISDICTIONS[country].standardRatePercent(clientState, settings.state);
+    // A firm not registered for VAT/GST charges none (and issues no tax invoice); the US has no registration here, only the rate it sets.
+    const registered = !TAX_JURISDICTIONS[country].registration || !!settings.taxRegistration;
+    const standard = country === 'US' ? settings.salesTaxRatePercent : registered ? TAX_JURISDICTIONS[country].standardRatePercent(clientState, settings.state) : 0;
     const taxRate = line.taxRate ?? (service && service.taxTreatment !== 'standard' ? 0 : standard);
     return {
       description: line.description, serviceId: line.serviceId ?? null, quantity: line.quantity ?? 1,

@@ -188,6 +188,11 @@ export class InvoiceStore {
     return r.rows.map((x) => ({ id: x.id, amount: amount(x.amount), method: x.method, receivedOn: day(x.received_on)!, reference: x.reference, recordedAt: iso(x.recorded_at)! }));
   }
 
+  /** Whether a provider payment with this reference (a Checkout Session) is recorded. */
+  async hasProviderPayment(tx: Queryable, reference: string): Promise<boolean> {
+    return (await tx.query(`SELECT 1 FROM invoice_payments WHERE reference = $1 AND provider_event_id IS NOT NULL`, [reference])).rows.length > 0;
+  }
+
   /** Records a payment; false when a provider event with this id was already recorded (a replayed webhook). */
   async addPayment(tx: Queryable, invoiceId: number, p: { amount: number; method: PaymentMethod; receivedOn: string; reference: string | null; providerEventId: string | null; recordedById: number | null }): Promise<boolean> {
     const r = await tx.query(
