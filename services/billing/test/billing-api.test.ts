@@ -229,6 +229,7 @@ describe('with no payment provider (the embedded default)', () => {
     expect(r.body).toMatchObject({ message: expect.stringContaining('bank transfer') });
     expect((await call('POST', '/api/billing/stripe/webhook', null, { id: 'evt_1', type: 'checkout.session.completed' })).status).toBe(404);
     expect((await call<BillingSettings>('GET', `/api/${UK}/billing/settings`, tokens.admin)).body.onlinePayments).toBe(false);
+    expect((await call<Invoice>('GET', `${invoices()}/${ids.first}`, tokens.client)).body.canPayOnline).toBe(false);
   });
 });
 

@@ -106,6 +106,7 @@ describe('checkout', () => {
   it('the client\'s user starts a Checkout Session for the balance, returning to the invoice\'s page', async () => {
     expect((await call<BillingSettings>('GET', `/api/${FIRM}/billing/settings`, tokens.admin)).body.onlinePayments).toBe(true);
     const invoice = await sentInvoice(12000); // no VAT number set: no VAT, a plain invoice
+    expect((await call<Invoice>('GET', `${invoices()}/${invoice.id}`, tokens.client)).body.canPayOnline).toBe(true);
     const r = await call<CheckoutStart>('POST', `${invoices()}/${invoice.id}/checkout`, tokens.client);
     expect(r.status).toBe(200);
     expect(r.body.url).toMatch(/^https:\/\/checkout\.example\/pay\/cs_test_/);

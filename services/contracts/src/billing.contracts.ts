@@ -165,6 +165,8 @@ export interface Invoice {
   notes: string | null;
   links: { trackerItemId?: number | null; signatureRequestId?: number | null; organizerId?: number | null };
   payments: Payment[];
+  /** GET one invoice: whether "Pay now" can work (a provider is configured and something is owed). */
+  canPayOnline?: boolean;
   sentAt: string | null; voidedAt: string | null; createdAt: string; updatedAt: string;
 }
 

@@ -110,8 +110,10 @@ export function createBillingRouter(deps: BillingRouterDeps): Router {
   api.route(router, { method: 'post', path: '/api/invoices', summary: 'Draft an invoice (Admin): lines default to the price list\'s price and the jurisdiction\'s rate', status: 201, body: invoiceInputSchema, before }, async ({ res, body }) =>
     service.create(await tenants.ofRequest(res), body));
 
-  api.route(router, { method: 'get', path: '/api/invoices/:id', summary: 'An invoice with its lines, tax and payments', before }, async ({ res, params }) =>
-    InvoiceService.shown(await service.get(await tenants.ofRequest(res), invoiceId(params.id))));
+  api.route(router, { method: 'get', path: '/api/invoices/:id', summary: 'An invoice with its lines, tax and payments; canPayOnline says whether Pay now can work', before }, async ({ res, params }) => {
+    const invoice = InvoiceService.shown(await service.get(await tenants.ofRequest(res), invoiceId(params.id)));
+    return { ...invoice, canPayOnline: deps.onlinePayments && (invoice.status === 'sent' || invoice.status === 'partially_paid') && invoice.balance > 0 };
+  });
 
   api.route(router, { method: 'get', path: '/api/invoices/:id/pdf', summary: 'The invoice as a PDF with every field its jurisdiction requires (who may read the invoice)', before }, async ({ res, params }) => {
     const t = await tenants.ofRequest(res);
