@@ -30,7 +30,7 @@ export function ClientWorkPanels({ work }: { work: MyWork }) {
   return (
     <section className="my-work-section" aria-labelledby="what-we-need">
       <h2 id="what-we-need" className="my-work-section__title">What we need from you</h2>
-      <div className="my-work my-work--two">
+      <div className="my-work">
         <WorkPanel
           title="Document Requests"
           subtitle="Open requests from your firm"
@@ -41,6 +41,7 @@ export function ClientWorkPanels({ work }: { work: MyWork }) {
             <ProgressBar value={required ? Math.round((done / required) * 100) : 100} showValue={false} className="my-work__progress" aria-hidden="true" />
           )}
         />
+        <WorkPanel title="Invoices to Pay" subtitle="What you owe your firm" icon="pi pi-wallet" state={work.invoices!} empty="Nothing to pay." />
         <WorkPanel
           title="Compliance Due Soon"
           subtitle={`Due in the next ${COMPLIANCE_SOON_DAYS} days`}

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import type { Invoice } from '@ledgerline/contracts/billing.contracts.ts';
 import type { ComplianceItem } from '@ledgerline/contracts/compliance.contracts.ts';
 import { addDays } from '@ledgerline/contracts/firm-time-zone.ts';
 import type { DocumentRequestSummary } from '@ledgerline/contracts/requests.contracts.ts';
@@ -9,7 +10,7 @@ import { useDocumentRequestRefresh } from '@ledgerline/ui/document-requests.ts';
 import { useFirmToday } from '@ledgerline/ui/firm-today.ts';
 import { canSetUpFirmWork } from '@ledgerline/ui/permissions.ts';
 import {
-  clientRequestEntries, COMPLIANCE_SOON_DAYS, complianceEntries, MY_TASKS_DAYS, myTaskEntries, requestsToReview, uploadEntries, type WorkEntry,
+  clientInvoiceEntries, clientRequestEntries, COMPLIANCE_SOON_DAYS, complianceEntries, MY_TASKS_DAYS, myTaskEntries, requestsToReview, uploadEntries, type WorkEntry,
 } from './my-work.ts';
 
 /*
@@ -29,6 +30,8 @@ export interface MyWork {
   uploads: PanelState | null;
   /** Client users only: their open document requests. */
   requests: PanelState<ReturnType<typeof clientRequestEntries>[number]> | null;
+  /** Client users only: their invoices with something to pay. */
+  invoices: PanelState | null;
   compliance: PanelState;
   /** Every panel has its answer (or its error): the charts below may load now. */
   settled: boolean;
@@ -48,6 +51,7 @@ export function useMyWork(user: StoredUser, tenant: string): MyWork {
     queryKey: [apiQueryPath('compliance-tracker', { startDate: today, endDate: today && addDays(today, COMPLIANCE_SOON_DAYS), limit: 200 }, { tenant })],
     enabled: today !== undefined,
   });
+  const billed = useQuery<Invoice[]>({ queryKey: [apiQueryPath('invoices', { limit: 100 }, { tenant })], enabled: client });
   const open = useQuery<DocumentRequestSummary[]>({ queryKey: [apiQueryPath('document-requests', { status: 'open', limit: 100 }, { tenant })] });
   // Uploads to review and a client's progress follow the requests as they change.
   useDocumentRequestRefresh(true);
@@ -61,7 +65,8 @@ export function useMyWork(user: StoredUser, tenant: string): MyWork {
     error: open.error,
   };
   const requests = client ? { entries: open.data && today !== undefined ? clientRequestEntries(open.data, today) : undefined, error: open.error } : null;
+  const invoices = client ? { entries: billed.data && today !== undefined ? clientInvoiceEntries(billed.data, today) : undefined, error: billed.error } : null;
   const compliance: PanelState = { entries: tracker.data && complianceEntries(tracker.data), error: tracker.error };
-  const panels = [tasks, uploads, requests, compliance].filter((p): p is PanelState => p !== null);
-  return { tasks, uploads, requests, compliance, settled: panels.every((p) => p.entries !== undefined || p.error) };
+  const panels = [tasks, uploads, requests, invoices, compliance].filter((p): p is PanelState => p !== null);
+  return { tasks, uploads, requests, invoices, compliance, settled: panels.every((p) => p.entries !== undefined || p.error) };
 }

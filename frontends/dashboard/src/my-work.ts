@@ -1,4 +1,6 @@
+import type { Invoice } from '@ledgerline/contracts/billing.contracts.ts';
 import type { ComplianceItem } from '@ledgerline/contracts/compliance.contracts.ts';
+import { formatMinorUnits } from '@ledgerline/contracts/money.ts';
 import type { DocumentRequestSummary } from '@ledgerline/contracts/requests.contracts.ts';
 import type { Task } from '@ledgerline/contracts/tasks.contracts.ts';
 import { taskActionUrl } from '@ledgerline/contracts/tasks.constants.ts';
@@ -19,6 +21,7 @@ export const PANEL_ROWS = 5;
 
 export const complianceItemHref = (id: number): string => `/compliance?item=${id}`;
 export const requestHref = (id: number): string => `/requests/${id}`;
+export const invoiceHref = (id: number): string => `/invoices/${id}`;
 
 export interface WorkEntry {
   key: string;
@@ -94,5 +97,20 @@ export function clientRequestEntries(requests: readonly DocumentRequestSummary[]
       overdue: r.dueDate < today,
       href: requestHref(r.id),
       progress: r.progress,
+    }));
+}
+
+/** A Client user's invoices with something to pay (issue 43), soonest due first. */
+export function clientInvoiceEntries(invoices: readonly Invoice[], today: string): WorkEntry[] {
+  return invoices
+    .filter((i) => (i.status === 'sent' || i.status === 'partially_paid') && i.balance > 0)
+    .sort((a, b) => compareCalendarDates(a.dueDate ?? '9999-12-31', b.dueDate ?? '9999-12-31'))
+    .map((i) => ({
+      key: `invoice-${i.id}`,
+      title: `Invoice ${i.number}`,
+      detail: `${formatMinorUnits(i.balance, i.currency)} to pay`,
+      dueDate: i.dueDate,
+      overdue: i.dueDate !== null && i.dueDate < today,
+      href: invoiceHref(i.id),
     }));
 }
