@@ -131,6 +131,11 @@ describe('invoices', () => {
       expect((await draft('admin', { clientId: ids.own, lines: [line] })).status).toBe(400);
     }
     expect((await draft('admin', { clientId: ids.own, lines: [{ description: 'x', serviceId: 999999 }] })).status).toBe(400);
+    expect((await draft('admin', { clientId: ids.own, lines: Array.from({ length: 200 }, () => fee(9_000_000_000_000, { quantity: 1000 })) })).status).toBe(400);
+    // The terms after the last day the database holds: refused, not a 500.
+    const far = await draft('admin', { clientId: ids.own, issueDate: '9999-12-31', lines: [fee(100, { taxRate: 0 })] });
+    expect((await act('admin', far.body.id, 'send')).status).toBe(400);
+    expect((await call('DELETE', `${invoices()}/${far.body.id}`, tokens.admin)).status).toBe(200);
     expect((await call('DELETE', `${invoices()}/${r.body.id}`, tokens.admin)).status).toBe(200);
     expect((await call('GET', `${invoices()}/${r.body.id}`, tokens.admin)).status).toBe(404);
   });

@@ -49,6 +49,12 @@ describe('rounding: half up per line, then per tax component, totals are sums', 
     expect(() => invoiceTotals([line(-1, 0)], parties)).toThrow('Unit price');
   });
 
+  it('refuses amounts a number cannot hold exactly, rather than rounding them', () => {
+    const parties: TaxParties = { country: 'US', firmState: null, clientState: null };
+    expect(() => invoiceTotals([line(10_000_000_000_000, 0, 1000)], parties)).toThrow('too large'); // 10^16 > 2^53
+    expect(() => invoiceTotals(Array.from({ length: 200 }, () => line(50_000_000_000_000, 0)), parties)).toThrow('too large');
+  });
+
   it('keeps exact integers far beyond floating point\'s exact range (BigInt arithmetic)', () => {
     // 99,999,999 (quantity × 100) × 900,719,925 is about 9 × 10^16, past 2^53: as doubles the product loses units.
     // Exactly: 900,719,925,000,000 − 9,007,199.25 = 900,719,915,992,800.75 → half up.

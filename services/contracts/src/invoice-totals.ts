@@ -56,13 +56,19 @@ export function scaledInteger(value: number, digits: number, what: string): bigi
 /** numerator / denominator rounded half up (both non-negative). */
 export const divideHalfUp = (numerator: bigint, denominator: bigint): bigint => (numerator * 2n + denominator) / (denominator * 2n);
 
+/** An amount as a number, refused when a number could not hold it exactly. */
+function safeAmount(value: bigint): number {
+  if (value > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError('The amounts of this invoice are too large');
+  return Number(value);
+}
+
 /** quantity × unitPrice, rounded half up to the minor unit. */
 export const lineNet = (quantity: number, unitPrice: number): number =>
-  Number(divideHalfUp(scaledInteger(quantity, 2, 'Quantity') * BigInt(unitPrice), QUANTITY_SCALE));
+  safeAmount(divideHalfUp(scaledInteger(quantity, 2, 'Quantity') * BigInt(unitPrice), QUANTITY_SCALE));
 
 /** net × ratePercent %, rounded half up to the minor unit. */
 export const taxOn = (net: number, ratePercent: number): number =>
-  Number(divideHalfUp(BigInt(net) * scaledInteger(ratePercent, 3, 'Tax rate'), 100n * RATE_SCALE));
+  safeAmount(divideHalfUp(BigInt(net) * scaledInteger(ratePercent, 3, 'Tax rate'), 100n * RATE_SCALE));
 
 export function invoiceTotals(lines: readonly InvoiceLineInput[], parties: TaxParties): InvoiceTotals {
   const summary = new Map<string, InvoiceTotals['taxSummary'][number]>();
@@ -82,5 +88,6 @@ export function invoiceTotals(lines: readonly InvoiceLineInput[], parties: TaxPa
   });
   const subtotal = computed.reduce((sum, l) => sum + l.net, 0);
   const tax = computed.reduce((sum, l) => sum + l.tax, 0);
+  if (!Number.isSafeInteger(subtotal + tax)) throw new RangeError('The amounts of this invoice are too large');
   return { lines: computed, subtotal, tax, total: subtotal + tax, taxSummary: [...summary.values()] };
 }

@@ -90,6 +90,8 @@ export class InvoiceService {
     const issueDate = values.issueDate ?? todayIn(firm.timeZone);
     const dueDate = values.dueDate ?? addDays(issueDate, settings.paymentTermsDays);
     if (dueDate < issueDate) throw new Invalid('dueDate cannot be before issueDate');
+    // Dates are years 1–9999 (the database's); the terms added to a far issue date could leave them.
+    if (!/^\d{4}-/.test(dueDate)) throw new Invalid('dueDate must be a valid date (YYYY-MM-DD)');
     await t.db.transaction(async (tx) => {
       // The draft is re-read under a lock: two sends of one draft number it once.
       const locked = await this.#store.get(tx, id, t.scope, true);
