@@ -138,6 +138,14 @@ describe('invoices', () => {
     expect((await call('DELETE', `${invoices()}/${far.body.id}`, tokens.admin)).status).toBe(200);
     expect((await call('DELETE', `${invoices()}/${r.body.id}`, tokens.admin)).status).toBe(200);
     expect((await call('GET', `${invoices()}/${r.body.id}`, tokens.admin)).status).toBe(404);
+    // A draft keeps its lines when the service they came from leaves the price list.
+    const gone = await call<BillingService>('POST', `/api/${UK}/billing/services`, tokens.admin, { name: 'Withdrawn', defaultPrice: 7000 });
+    const d = await draft('admin', { clientId: ids.own, lines: [{ description: 'Withdrawn', serviceId: gone.body.id }] });
+    expect((await call('DELETE', `/api/${UK}/billing/services/${gone.body.id}`, tokens.admin)).status).toBe(200);
+    const kept = await call<Invoice>('PATCH', `${invoices()}/${d.body.id}`, tokens.admin, { notes: 'Still 70.00' });
+    expect(kept.status).toBe(200);
+    expect(kept.body.lines[0]).toMatchObject({ unitPrice: 7000, taxRate: 20 });
+    expect((await call('DELETE', `${invoices()}/${d.body.id}`, tokens.admin)).status).toBe(200);
   });
 
   it('sending numbers it with the firm\'s prefix, fills its dates from the terms, and freezes it', async () => {

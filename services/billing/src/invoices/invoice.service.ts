@@ -199,8 +199,10 @@ export class InvoiceService {
   }
 
   async #line(t: TenantRequest, line: InvoiceLineValues | InvoiceLineInput, country: FirmCountry, settings: SettingsRow, clientState: string | null): Promise<InvoiceLineInput> {
-    const service = line.serviceId ? await this.#store.service(t.db, line.serviceId) : null;
-    if (line.serviceId && !service) throw new Invalid(BILLING_MESSAGES.serviceNotFound);
+    // The price list fills only what the line leaves out: a written line keeps its values even after its service is removed.
+    const needsService = line.unitPrice === undefined || line.taxRate === undefined || !('sacCode' in line);
+    const service = line.serviceId && needsService ? await this.#store.service(t.db, line.serviceId) : null;
+    if (line.serviceId && needsService && !service) throw new Invalid(BILLING_MESSAGES.serviceNotFound);
     // A firm not registered for VAT/GST charges none (and issues no tax invoice); the US has no registration here, only the rate it sets.
     const registered = !TAX_JURISDICTIONS[country].registration || !!settings.taxRegistration;
     const standard = country === 'US' ? settings.salesTaxRatePercent : registered ? TAX_JURISDICTIONS[country].standardRatePercent(clientState, settings.state) : 0;
