@@ -42,6 +42,7 @@ export function ClientWorkPanels({ work }: { work: MyWork }) {
             <ProgressBar value={required ? Math.round((done / required) * 100) : 100} showValue={false} className="my-work__progress" aria-hidden="true" />
           )}
         />
+        <WorkPanel title="Invoices to Pay" subtitle="What you owe your firm" icon="pi pi-wallet" state={work.invoices!} empty="Nothing to pay." />
         <WorkPanel
           title="Compliance Due Soon"
           subtitle={`Due in the next ${COMPLIANCE_SOON_DAYS} days`}

@@ -1,5 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
+import type { Invoice } from '@ledgerline/contracts/billing.contracts.ts';
 import type { ComplianceItem } from '@ledgerline/contracts/compliance.contracts.ts';
 import { addDays } from '@ledgerline/contracts/firm-time-zone.ts';
 import type { DocumentRequestSummary } from '@ledgerline/contracts/requests.contracts.ts';
@@ -13,7 +14,7 @@ import { invalidateApiResources } from '@ledgerline/ui/api-invalidation.ts';
 import { useRealtimeEvents } from '@ledgerline/ui/realtime-connection.ts';
 import { STAGE_PUSH } from '@ledgerline/contracts/stages.constants.ts';
 import {
-  clientRequestEntries, COMPLIANCE_SOON_DAYS, complianceEntries, MY_TASKS_DAYS, myTaskEntries, requestsToReview, returnEntries, uploadEntries, type WorkEntry,
+  clientInvoiceEntries, clientRequestEntries, COMPLIANCE_SOON_DAYS, complianceEntries, MY_TASKS_DAYS, myTaskEntries, requestsToReview, returnEntries, uploadEntries, type WorkEntry,
 } from './my-work.ts';
 
 /*
@@ -35,6 +36,8 @@ export interface MyWork {
   returns: PanelState | null;
   /** Client users only: their open document requests. */
   requests: PanelState<ReturnType<typeof clientRequestEntries>[number]> | null;
+  /** Client users only: their invoices with something to pay. */
+  invoices: PanelState | null;
   compliance: PanelState;
   /** Every panel has its answer (or its error): the charts below may load now. */
   settled: boolean;
@@ -60,6 +63,7 @@ export function useMyWork(user: StoredUser, tenant: string): MyWork {
     enabled: client && today !== undefined,
   });
   useStagePushRefresh(client);
+  const billed = useQuery<Invoice[]>({ queryKey: [apiQueryPath('invoices', { limit: 100 }, { tenant })], enabled: client });
   const open = useQuery<DocumentRequestSummary[]>({ queryKey: [apiQueryPath('document-requests', { status: 'open', limit: 100 }, { tenant })] });
   // Uploads to review and a client's progress follow the requests as they change.
   useDocumentRequestRefresh(true);
@@ -73,10 +77,11 @@ export function useMyWork(user: StoredUser, tenant: string): MyWork {
     error: open.error,
   };
   const requests = client ? { entries: open.data && today !== undefined ? clientRequestEntries(open.data, today) : undefined, error: open.error } : null;
+  const invoices = client ? { entries: billed.data && today !== undefined ? clientInvoiceEntries(billed.data, today) : undefined, error: billed.error } : null;
   const compliance: PanelState = { entries: tracker.data && complianceEntries(tracker.data), error: tracker.error };
   const yourReturns: PanelState | null = client ? { entries: returns.data && returnEntries(returns.data), error: returns.error } : null;
-  const panels = [tasks, uploads, requests, compliance, yourReturns].filter((p): p is PanelState => p !== null);
-  return { tasks, uploads, requests, compliance, returns: yourReturns, settled: panels.every((p) => p.entries !== undefined || p.error) };
+  const panels = [tasks, uploads, requests, invoices, compliance, yourReturns].filter((p): p is PanelState => p !== null);
+  return { tasks, uploads, requests, invoices, compliance, returns: yourReturns, settled: panels.every((p) => p.entries !== undefined || p.error) };
 }
 
 /** A return's stage moved (by staff or by itself): the client's returns are read again. */

@@ -1,4 +1,6 @@
+import type { Invoice } from '@ledgerline/contracts/billing.contracts.ts';
 import type { ComplianceItem } from '@ledgerline/contracts/compliance.contracts.ts';
+import { formatMinorUnits } from '@ledgerline/contracts/money.ts';
 import type { DocumentRequestSummary } from '@ledgerline/contracts/requests.contracts.ts';
 import type { Task } from '@ledgerline/contracts/tasks.contracts.ts';
 import { taskActionUrl } from '@ledgerline/contracts/tasks.constants.ts';
@@ -20,6 +22,7 @@ export const PANEL_ROWS = 5;
 
 export const complianceItemHref = (id: number): string => `/compliance?item=${id}`;
 export const requestHref = (id: number): string => `/requests/${id}`;
+export const invoiceHref = (id: number): string => `/invoices/${id}`;
 
 export interface WorkEntry {
   key: string;
@@ -129,4 +132,19 @@ export function returnEntries(items: readonly ComplianceItem[]): WorkEntry[] {
 export function returnSentence(i: Pick<ComplianceItem, 'period' | 'reportTypeName' | 'clientStage'>): string {
   const stage = i.clientStage?.trim() || 'Not started yet';
   return `Your ${i.period} ${i.reportTypeName}: ${stage.charAt(0).toLowerCase()}${stage.slice(1)}`;
+}
+
+/** A Client user's invoices with something to pay (issue 43), soonest due first. */
+export function clientInvoiceEntries(invoices: readonly Invoice[], today: string): WorkEntry[] {
+  return invoices
+    .filter((i) => (i.status === 'sent' || i.status === 'partially_paid') && i.balance > 0)
+    .sort((a, b) => compareCalendarDates(a.dueDate ?? '9999-12-31', b.dueDate ?? '9999-12-31'))
+    .map((i) => ({
+      key: `invoice-${i.id}`,
+      title: `Invoice ${i.number}`,
+      detail: `${formatMinorUnits(i.balance, i.currency)} to pay`,
+      dueDate: i.dueDate,
+      overdue: i.dueDate !== null && i.dueDate < today,
+      href: invoiceHref(i.id),
+    }));
 }

@@ -1,8 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
+import type { Invoice } from '@ledgerline/contracts/billing.contracts.ts';
 import type { ComplianceItem } from '@ledgerline/contracts/compliance.contracts.ts';
 import type { DocumentRequestSummary } from '@ledgerline/contracts/requests.contracts.ts';
 import type { Task } from '@ledgerline/contracts/tasks.contracts.ts';
-import { clientRequestEntries, complianceEntries, myTaskEntries, requestsToReview, returnEntries, returnSentence, uploadEntries } from '../src/my-work.ts';
+import { clientInvoiceEntries, clientRequestEntries, complianceEntries, myTaskEntries, requestsToReview, returnEntries, returnSentence, uploadEntries } from '../src/my-work.ts';
 
 const task = (id: number, assignedToId: number | null, dueDate: string): Task => ({
   id, title: `Task ${id}`, description: null, priority: 'medium', status: 'pending', dueDate, assignedToId, assignedToName: null,
@@ -73,3 +74,23 @@ describe('home panels', () => {
     expect(returnSentence({ period: '2026', reportTypeName: 'tax return', clientStage: null })).toBe('Your 2026 tax return: not started yet');
   });
 });
+
+describe('a Client user\'s invoices to pay', () => {
+  const invoice = (id: number, status: Invoice['status'], dueDate: string | null, balance: number): Invoice => ({
+    id, number: `INV-${id}`, clientId: 7, clientName: 'Mehta Exports', clientState: null, status, issueDate: '2026-11-01', dueDate, currency: 'USD', country: 'US',
+    lines: [], subtotal: balance, tax: 0, total: balance, amountPaid: 0, balance, taxSummary: [], notes: null, links: {}, payments: [],
+    sentAt: null, voidedAt: null, createdAt: '', updatedAt: '',
+  });
+
+  it('lists the sent and partly paid ones with a balance, soonest due first, overdue marked; never paid, void or drafts', () => {
+    const entries = clientInvoiceEntries([
+      invoice(1, 'sent', '2026-12-15', 45000), invoice(2, 'partially_paid', '2026-11-20', 25000), invoice(3, 'paid', '2026-11-01', 0),
+      invoice(4, 'void', '2026-11-01', 0), invoice(5, 'draft', null, 100),
+    ], '2026-11-26');
+    expect(entries).toEqual([
+      { key: 'invoice-2', title: 'Invoice INV-2', detail: '$250.00 to pay', dueDate: '2026-11-20', overdue: true, href: '/invoices/2' },
+      { key: 'invoice-1', title: 'Invoice INV-1', detail: '$450.00 to pay', dueDate: '2026-12-15', overdue: false, href: '/invoices/1' },
+    ]);
+  });
+});
+

@@ -17,6 +17,8 @@ const TENANT_SECTIONS: ReadonlySet<string> = new Set([
   'compliance',
   'compliance-insights',
   'requests',
+  'billing',
+  'invoices',
   'messages',
 ]);
 

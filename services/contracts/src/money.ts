@@ -9,3 +9,20 @@ export function formatMoney(amount: number, currency: string): string {
   const whole = Number.isInteger(amount);
   return new Intl.NumberFormat(locale, { style: 'currency', currency, ...(whole ? { maximumFractionDigits: 0 } : {}) }).format(amount);
 }
+
+/**
+ * Digits of a currency's minor unit (2 for USD, GBP, AUD, CAD and INR; 0 for JPY), as the
+ * runtime's ISO 4217 data says. Invoices keep amounts as integers of this unit (issue 43).
+ */
+export function minorUnitDigits(currency: string): number {
+  return new Intl.NumberFormat('en-US', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+}
+
+/** An integer of minor units in its currency, every decimal shown: 150000 USD → '$1,500.00'. */
+export function formatMinorUnits(minor: number, currency: string): string {
+  if (!Number.isSafeInteger(minor)) throw new RangeError(`Amounts are whole minor units, not ${minor}`);
+  const digits = minorUnitDigits(currency);
+  const locale = currency === 'INR' ? 'en-IN' : 'en-US';
+  return new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits })
+    .format(minor / 10 ** digits);
+}

@@ -11,6 +11,7 @@ export const RESERVED_TENANT_NAMES: ReadonlySet<string> = new Set([
   'compliance-schedules', 'compliance-tracker', 'compliance-presets', 'compliance-pipelines', 'compliance-insights', 'firm-settings', 'conversations', 'messages', 'docs', 'internal', 'export',
   'request-templates', 'document-requests', 'document-request', 'requests',
   'security-settings', 'security-events',
+  'billing', 'invoices', 'invoice',
   // app routes and static paths
   'login', 'cpa-dashboard', 'client-reports', 'compliance', 'settings', 'firm-details', 'firm-documents',
   'account-settings', 'file-upload', 'activity', 'permissions', 'remotes', 'api', 'socket', 'static', 'assets',

@@ -43,6 +43,8 @@ export interface ServiceInstance {
   stop?(): Promise<void>;
   /** Portability hooks that need what init builds (a key, the identity provider); they replace the module's. */
   portability?: ServicePortability;
+  /** Paths (prefixes) whose JSON bodies are also kept as received (`rawBody`), for signatures over the bytes (webhooks). */
+  rawBodyPaths?: readonly string[];
 }
 
 /**

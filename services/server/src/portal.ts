@@ -197,6 +197,7 @@ async function startService(
     ],
     readiness: [{ name: 'db', check: () => deps.db.ping() }, { name: 'bus', check: () => deps.bus.ping() }, ...(instance.readiness ?? [])],
     openapi: () => instance.api.document(),
+    rawBodyPaths: instance.rawBodyPaths,
   });
   await instance.start?.();
   const server = http.createServer(app);

@@ -80,6 +80,15 @@ async function victimRequestLink(): Promise<{ id: number; linkId: number }> {
   const { id } = await victimRequest();
   return { id, linkId: await created('POST', `/api/${FIRM}/document-requests/${id}/links`, { email: 'matrix@example.com' }) };
 }
+const victimBillingService = () => created('POST', `/api/${FIRM}/billing/services`, { name: unique('Service '), defaultPrice: 10000 });
+const victimDraftInvoice = () => created('POST', `/api/${FIRM}/invoices`, { clientId: ids.ownClient, lines: [{ description: 'Matrix fee', unitPrice: 10000, taxRate: 0 }] });
+/** A sent invoice of the CPA's and the Client user's client: theirs to read. */
+const victimSentInvoice = async (): Promise<number> => {
+  const id = await victimDraftInvoice();
+  const r = await platformCall('POST', `/api/${FIRM}/invoices/${id}/send`);
+  if (r.status !== 200) throw new Error(`send: ${r.status} ${JSON.stringify(r.body)}`);
+  return id;
+};
 const victimTemplate = () => created('POST', `/api/${FIRM}/request-templates`, { name: unique('Template '), items: [{ title: 'Sales register' }] });
 /** The messaging service learns users from identity's events: a new bystander may take a moment to become addable. */
 async function victimMessage(): Promise<{ id: number; conversationId: number }> {
@@ -350,6 +359,24 @@ const RULES: Record<string, Rule> = {
   'POST /api/public/document-requests/{token}/items/{itemId}/files': { allowed: 'public' },
   'POST /api/public/document-requests/{token}/items/{itemId}/not-applicable': { allowed: 'public' },
   'POST /api/public/document-requests/{token}/new-link': { allowed: 'public' },
+  'GET /api/billing/settings': { allowed: STAFF },
+  'PUT /api/billing/settings': { allowed: ADMINS, request: () => ({ body: { paymentTermsDays: 30 } }) },
+  'GET /api/billing/services': { allowed: STAFF },
+  'POST /api/billing/services': { allowed: ADMINS, request: () => ({ body: { name: unique('Service '), defaultPrice: 10000 } }) },
+  'PUT /api/billing/services/{id}': { allowed: ADMINS, request: async () => ({ path: String(await victimBillingService()), body: { name: unique('Service '), defaultPrice: 20000 } }) },
+  'DELETE /api/billing/services/{id}': { allowed: ADMINS, request: async () => ({ path: String(await victimBillingService()) }) },
+  'GET /api/billing/receivables': { allowed: STAFF },
+  'GET /api/invoices': { allowed: EVERYONE },
+  'POST /api/invoices': { allowed: ADMINS, request: () => ({ body: { clientId: ids.ownClient, lines: [{ description: 'Matrix fee', unitPrice: 10000 }] } }) },
+  'GET /api/invoices/{id}': { allowed: EVERYONE, request: async () => ({ path: String(await victimSentInvoice()) }) },
+  'GET /api/invoices/{id}/pdf': { allowed: EVERYONE, request: async () => ({ path: String(await victimSentInvoice()) }) },
+  'POST /api/invoices/{id}/checkout': { allowed: EVERYONE, request: async () => ({ path: String(await victimSentInvoice()) }) },
+  'POST /api/billing/stripe/webhook': { allowed: 'public' },
+  'PATCH /api/invoices/{id}': { allowed: ADMINS, request: async () => ({ path: String(await victimDraftInvoice()), body: { notes: 'Matrix' } }) },
+  'DELETE /api/invoices/{id}': { allowed: ADMINS, request: async () => ({ path: String(await victimDraftInvoice()) }) },
+  'POST /api/invoices/{id}/send': { allowed: ADMINS, request: async () => ({ path: String(await victimDraftInvoice()) }) },
+  'POST /api/invoices/{id}/void': { allowed: ADMINS, request: async () => ({ path: String(await victimSentInvoice()) }) },
+  'POST /api/invoices/{id}/payments': { allowed: ADMINS, request: async () => ({ path: String(await victimSentInvoice()), body: { amount: 100, method: 'cash' } }) },
   'GET /api/request-templates': { allowed: STAFF },
   'POST /api/request-templates': { allowed: MANAGERS, request: () => ({ body: { name: unique('Template '), items: [{ title: 'Purchase register' }] } }) },
   'PUT /api/request-templates/{id}': { allowed: MANAGERS, request: async () => ({ path: String(await victimTemplate()), body: { name: unique('Template '), items: [{ title: 'Bank statements' }] } }) },

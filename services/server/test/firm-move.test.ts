@@ -36,7 +36,7 @@ const READS = [
   '/users', '/roles', '/auth/me', '/security-settings', '/security-settings/factors', '/clients', '/report-types',
   '/client-field-settings', '/files', '/files?search=zephyrine', '/activity-logs', '/dashboard', '/prompt-templates', '/tasks',
   '/notifications', '/compliance-schedules', '/compliance-tracker', '/compliance-insights', '/request-templates',
-  '/document-requests', '/conversations', '/messages/unread/count',
+  '/document-requests', '/conversations', '/messages/unread/count', '/billing/settings', '/billing/services', '/invoices', '/billing/receivables',
 ];
 
 const exportFirm = (path: string, token: string) => exportFirmFrom(portal, path, token);
@@ -80,6 +80,13 @@ beforeAll(async () => {
   await call('POST', `/api/${FIRM}/compliance-schedules/${schedule}/generate/2030`, portal.adminToken);
   await created('/prompt-templates', { name: 'Summary', content: 'Summarise the statement' }).catch(() => undefined);
   await created('/document-requests', { clientId, title: 'Year-end documents', dueDate: '2030-03-31', items: [{ title: 'Bank statements' }] });
+  // Billing: settings (one row its migration made), a service, a sent invoice with a payment; the copy keeps the number sequence.
+  expect((await call('PUT', `/api/${FIRM}/billing/settings`, admin, { invoicePrefix: 'MV-', bankDetails: 'Account 1' })).status).toBe(200);
+  const serviceId = await created('/billing/services', { name: 'Year-end accounts', defaultPrice: 90000 });
+  const invoiceId = await created('/invoices', { clientId, lines: [{ description: 'Year-end accounts', serviceId }] });
+  expect((await call('POST', `/api/${FIRM}/invoices/${invoiceId}/send`, admin)).status).toBe(200);
+  expect((await call('POST', `/api/${FIRM}/invoices/${invoiceId}/payments`, admin, { amount: 10000, method: 'cheque' })).status).toBe(201);
+  READS.push(`/invoices/${invoiceId}`);
   const conversation = await poll(async () => {
     const c = await call<{ id: number }>('POST', `/api/${FIRM}/conversations`, admin, { title: 'Year end', participantIds: [colleague.id] });
     return c.status === 201 ? c.body.id : null;
@@ -108,7 +115,7 @@ describe('moving a firm', () => {
     expect(original.manifest.services.files!.objects).toBe(1);
     expect(original.manifest.services.identity!.rows.users).toBe(2);
     expect(original.manifest.services.files!.rows.files).toBe(1);
-    expect(Object.keys(original.manifest.services).sort()).toEqual(['activity', 'chat', 'compliance', 'directory', 'files', 'identity', 'insights', 'messaging', 'requests', 'tasks']);
+    expect(Object.keys(original.manifest.services).sort()).toEqual(['activity', 'billing', 'chat', 'compliance', 'directory', 'files', 'identity', 'insights', 'messaging', 'requests', 'tasks']);
   }, 60_000);
 
   it('lets a firm\'s Admin export their own firm, and no other', async () => {

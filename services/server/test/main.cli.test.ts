@@ -10,13 +10,13 @@ describe('the entry point', () => {
   it('lists its targets', () => {
     const r = run(['--list-targets']);
     expect(r.status).toBe(0);
-    expect(r.stdout.trim().split('\n')).toEqual(['all', 'gateway', 'identity', 'directory', 'files', 'activity', 'chat', 'tasks', 'compliance', 'insights', 'messaging', 'requests']);
+    expect(r.stdout.trim().split('\n')).toEqual(['all', 'gateway', 'identity', 'directory', 'files', 'activity', 'chat', 'tasks', 'compliance', 'insights', 'messaging', 'requests', 'billing']);
   });
 
   it('fails at boot on an unknown target', () => {
-    const r = run(['--target=billing']);
+    const r = run(['--target=payroll']);
     expect(r.status).toBe(2);
-    expect(r.stderr).toContain('Unknown target "billing". Known targets: all, gateway, identity, directory, files, activity, chat, tasks, compliance, insights, messaging, requests');
+    expect(r.stderr).toContain('Unknown target "payroll". Known targets: all, gateway, identity, directory, files, activity, chat, tasks, compliance, insights, messaging, requests, billing');
   });
 
   it('fails fast with a readable message on bad configuration', () => {

@@ -1,4 +1,5 @@
 import type { Client, ReportType } from '@ledgerline/contracts/directory.contracts.ts';
+import type { TaxId } from '@ledgerline/contracts/tax-ids.ts';
 import { canReadClient, canReadReportType } from '../access/access-scope.ts';
 import { NotFound, Unavailable } from '../errors.ts';
 import { TENANT_HEADER } from '../service-module.ts';
@@ -47,6 +48,23 @@ export class DirectoryLookup {
     };
     await this.#model.rememberClient(t.db, client, fetched.updatedAt);
     return client;
+  }
+
+  /**
+   * The client's whole record as the directory answers the caller now (an address, its
+   * state), for what must be copied as it is at that moment (an invoice's "billed to").
+   */
+  async clientRecord(t: TenantRequest, id: number): Promise<Client> {
+    if (!canReadClient(t.scope, id) || !t.token) throw new NotFound(DIRECTORY_NOT_FOUND.client);
+    const fetched = await this.#ask<Client>(t, `/api/clients/${id}`);
+    if (!fetched) throw new NotFound(DIRECTORY_NOT_FOUND.client);
+    return fetched;
+  }
+
+  /** The client's whole tax IDs (the directory lets only Admins, and records each reveal). */
+  async clientTaxIds(t: TenantRequest, id: number): Promise<TaxId[]> {
+    if (!canReadClient(t.scope, id) || !t.token) throw new NotFound(DIRECTORY_NOT_FOUND.client);
+    return (await this.#ask<TaxId[]>(t, `/api/clients/${id}/tax-ids`)) ?? [];
   }
 
   async reportType(t: TenantRequest, id: number): Promise<DirectoryReportType> {

@@ -18,7 +18,12 @@ export interface ServiceAppOptions {
   /** Served at /openapi.json for the gateway's aggregated docs. */
   openapi?: () => unknown;
   jsonLimitBytes?: number;
+  /** Paths (prefixes) whose JSON bodies are also kept as received, in `rawBody` (a webhook's signature is over the bytes). */
+  rawBodyPaths?: readonly string[];
 }
+
+/** The bytes of a JSON body as received, on the paths that asked for them (ServiceAppOptions.rawBodyPaths). */
+export const rawBodyOf = (req: express.Request): Buffer | undefined => (req as express.Request & { rawBody?: Buffer }).rawBody;
 
 /**
  * The HTTP shell every service shares: request ids, access logs, metrics, JSON bodies
@@ -60,7 +65,13 @@ export function createServiceApp(options: ServiceAppOptions): Express {
     app.get('/openapi.json', (_req, res) => { res.json(doc()); });
   }
 
-  app.use(express.json({ limit: options.jsonLimitBytes ?? 1024 * 1024 }));
+  const rawPaths = options.rawBodyPaths ?? [];
+  app.use(express.json({
+    limit: options.jsonLimitBytes ?? 1024 * 1024,
+    verify: rawPaths.length
+      ? (req, _res, buf) => { if (rawPaths.some((p) => req.url?.startsWith(p))) (req as typeof req & { rawBody?: Buffer }).rawBody = Buffer.from(buf); }
+      : undefined,
+  }));
   app.use(rejectControlCharacters);
   for (const router of options.routers) app.use(router);
   app.use(notFoundHandler);

@@ -1,0 +1,70 @@
+import { createUserAccessReadModel } from '@ledgerline/kit/access/user-access-read-model.ts';
+import { DirectoryLookup } from '@ledgerline/kit/directory/directory-lookup.ts';
+import { createDirectoryReadModel } from '@ledgerline/kit/directory/directory-read-model.ts';
+import { NotFound } from '@ledgerline/kit/errors.ts';
+import { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
+import type { ServiceModule } from '@ledgerline/kit/service-module.ts';
+import { firmTimeZone } from '@ledgerline/kit/tenancy/tenant-events.ts';
+import { tenantServiceRuntime } from '@ledgerline/kit/tenancy/tenant-service-runtime.ts';
+import { asClientDateCountry, firmCountryFromZone } from '@ledgerline/contracts/client-date.ts';
+import { FIRM_COUNTRY_FACTS } from '@ledgerline/contracts/firm-country.ts';
+import { loadBillingConfig, type BillingConfig } from './billing.config.ts';
+import { createPaymentsRouter, invoicePageUrl, STRIPE_WEBHOOK_PATH } from './http/payments.router.ts';
+import type { PaymentProvider } from './payments/payment-provider.ts';
+import { StripeProvider } from './payments/stripe-provider.ts';
+import { billingTenantMigrations } from './billing.migrations.ts';
+import { createBillingRouter } from './http/billing.router.ts';
+import { InvoiceService, type BillingFirm } from './invoices/invoice.service.ts';
+import { InvoiceStore } from './invoices/invoice.store.ts';
+
+const userAccess = createUserAccessReadModel('billing');
+
+/** Stripe when its key is set (with the webhook's signing secret, or the start fails), else none. */
+function paymentProvider(config: BillingConfig): PaymentProvider | null {
+  if (!config.stripeSecretKey) return null;
+  if (!config.stripeWebhookSecret) throw new Error('STRIPE_WEBHOOK_SECRET is required with STRIPE_SECRET_KEY: without it no payment could be confirmed');
+  return new StripeProvider({ secretKey: config.stripeSecretKey, webhookSecret: config.stripeWebhookSecret, apiBaseUrl: config.stripeApiBaseUrl });
+}
+const directory = createDirectoryReadModel('billing');
+
+/**
+ * Invoices and payments (issue 43): the firm's price list, invoices numbered when sent, tax
+ * as each jurisdiction requires it, payments staff record, and the receivables' ageing.
+ */
+export const billingModule: ServiceModule = {
+  name: 'billing',
+  defaultPort: 8115,
+  apiResources: ['billing', 'invoices'],
+  migrations: [billingTenantMigrations, userAccess.migrations, directory.migrations],
+  async init(deps) {
+    const config = loadBillingConfig(deps.env);
+    const api = new ApiRegistry('billing');
+    const runtime = tenantServiceRuntime(deps, { userAccess, tenantPollMs: config.tenantPollMs });
+    const { peer, tenants, registry } = runtime;
+    const firm = async (shortName: string): Promise<BillingFirm> => {
+      const f = await registry.find(shortName);
+      if (!f) throw new NotFound('Tenant not found');
+      const timeZone = firmTimeZone(f);
+      // The firm's country as its console sets it (issue 44); a firm without one, by its zone.
+      const country = asClientDateCountry(f.country) ?? firmCountryFromZone(timeZone);
+      return { name: f.name, country, currency: FIRM_COUNTRY_FACTS[country].currency, timeZone };
+    };
+    const store = new InvoiceStore();
+    const service = new InvoiceService({ store, firm, directory: new DirectoryLookup(directory, peer('directory')) });
+    const provider = paymentProvider(config);
+    deps.logger.info({ provider: provider?.name ?? 'none' }, provider ? 'online payment through Stripe' : 'no payment provider: invoices show the firm\'s bank details');
+    return {
+      api,
+      rawBodyPaths: [STRIPE_WEBHOOK_PATH],
+      routers: [
+        createBillingRouter({
+          api, tokens: deps.tokens, tenants, store, service, firm, onlinePayments: provider !== null,
+          payOnlineUrl: provider ? (tenant, invoice) => invoicePageUrl(config.publicBaseUrl, tenant, invoice.id) : undefined,
+        }),
+        createPaymentsRouter({ api, tokens: deps.tokens, tenants, service, firm, provider, logger: deps.logger, publicBaseUrl: config.publicBaseUrl }),
+      ],
+      start: () => runtime.start({ follow: [(c) => userAccess.follow(c), (c) => directory.follow(c)] }),
+      stop: () => runtime.stop(),
+    };
+  },
+};

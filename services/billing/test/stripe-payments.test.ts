@@ -1,0 +1,176 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Stripe from 'stripe';
+import { eventually } from '@ledgerline/kit/testing/eventually.ts';
+import { apiClient, createSignedInUser, startTestPortal, testClient } from '@ledgerline/server/portal-harness.ts';
+import type { RunningPortal } from '@ledgerline/server/portal.ts';
+import type { BillingSettings, CheckoutStart, Invoice } from '@ledgerline/contracts/billing.contracts.ts';
+import type { Client } from '@ledgerline/contracts/directory.contracts.ts';
+import type { Company } from '@ledgerline/contracts/identity.contracts.ts';
+
+/*
+ * Online payment through the Stripe adapter. Webhook deliveries are events this suite signs
+ * itself with Stripe's own generateTestHeaderString, so the real verification code runs.
+ * Creating a Checkout Session needs Stripe's API: stripe-mock is not part of this round, so a
+ * small stand-in answers that one call and keeps what the adapter sent.
+ */
+
+const BUS_WAIT_MS = 15_000;
+const WEBHOOK_SECRET = `whsec_${randomBytes(16).toString('hex')}`;
+type Portal = RunningPortal & { gatewayUrl: string; adminToken: string };
+let portal: Portal;
+let call: ReturnType<typeof apiClient>;
+let standIn: http.Server;
+const sessionsCreated: URLSearchParams[] = [];
+const suffix = randomBytes(3).toString('hex');
+const FIRM = `paying${suffix}`;
+const OTHER = `notpaying${suffix}`;
+const tokens: Record<string, string> = {};
+const ids: Record<string, number> = {};
+
+const invoices = (tenant = FIRM) => `/api/${tenant}/invoices`;
+
+function signedEvent(event: Record<string, unknown>, options: { secret?: string; timestamp?: number } = {}): { body: string; signature: string } {
+  const body = JSON.stringify({ object: 'event', api_version: '2025-01-27', created: Math.floor(Date.now() / 1000), ...event });
+  return { body, signature: Stripe.webhooks.generateTestHeaderString({ payload: body, secret: options.secret ?? WEBHOOK_SECRET, ...(options.timestamp ? { timestamp: options.timestamp } : {}) }) };
+}
+
+const sessionEvent = (eventId: string, type: string, session: { id: string; invoiceId: number; amount: number; paid?: boolean; tenant?: string }) => ({
+  id: eventId, type,
+  data: { object: {
+    id: session.id, object: 'checkout.session', payment_status: session.paid === false ? 'unpaid' : 'paid', amount_total: session.amount, currency: 'gbp',
+    metadata: { tenant: session.tenant ?? FIRM, invoiceId: String(session.invoiceId) },
+  } },
+});
+
+async function deliver(delivery: { body: string; signature: string | null }, path = '/api/billing/stripe/webhook') {
+  const r = await fetch(`${portal.gatewayUrl}${path}`, {
+    method: 'POST', body: delivery.body, headers: { 'content-type': 'application/json', ...(delivery.signature ? { 'stripe-signature': delivery.signature } : {}) },
+  });
+  return { status: r.status, body: (await r.json()) as { received?: boolean; recorded?: boolean; message?: string } };
+}
+
+async function sentInvoice(amount: number): Promise<Invoice> {
+  const d = await call<Invoice>('POST', invoices(), tokens.admin, { clientId: ids.own, lines: [{ description: 'Tax return', unitPrice: amount }] });
+  expect(d.status).toBe(201);
+  const s = await call<Invoice>('POST', `${invoices()}/${d.body.id}/send`, tokens.admin);
+  expect(s.status).toBe(200);
+  return s.body;
+}
+
+beforeAll(async () => {
+  standIn = http.createServer((req, res) => {
+    let data = '';
+    req.on('data', (c: Buffer) => { data += c.toString(); });
+    req.on('end', () => {
+      if (req.method !== 'POST' || req.url !== '/v1/checkout/sessions' || !req.headers.authorization?.includes('sk_test_ledgerline')) {
+        res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'no such call', type: 'invalid_request_error' } }));
+        return;
+      }
+      const form = new URLSearchParams(data);
+      sessionsCreated.push(form);
+      const id = `cs_test_${randomBytes(6).toString('hex')}`;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id, object: 'checkout.session', url: `https://checkout.example/pay/${id}`, payment_status: 'unpaid' }));
+    });
+  });
+  await new Promise<void>((resolve) => standIn.listen(0, '127.0.0.1', resolve));
+  portal = await startTestPortal({
+    STRIPE_SECRET_KEY: 'sk_test_ledgerline', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    STRIPE_API_BASE_URL: `http://127.0.0.1:${(standIn.address() as AddressInfo).port}`, PUBLIC_BASE_URL: 'https://portal.example',
+  });
+  call = apiClient(portal.gatewayUrl);
+  tokens.platform = portal.adminToken;
+  for (const shortName of [FIRM, OTHER]) {
+    expect((await call<Company>('POST', '/api/companies', tokens.platform, { name: `${shortName} LLP`, shortName, country: 'GB' })).status).toBe(201);
+  }
+  for (const [key, tenant] of [['own', FIRM], ['other', OTHER]] as const) {
+    const r = await call<Client>('POST', `/api/${tenant}/clients`, tokens.platform, { ...testClient(`${key} ${suffix}`), jurisdiction: 'UK' });
+    expect(r.status).toBe(201);
+    ids[key] = r.body.id;
+  }
+  for (const [who, tenant, roleId, clientIds] of [['admin', FIRM, 1, null], ['client', FIRM, 4, [ids.own!]], ['otherAdmin', OTHER, 1, null]] as const) {
+    const user = await createSignedInUser(call, tokens.platform, tenant, { username: `${who}_${tenant}`, fullName: who, roleId, clientIds: clientIds ? [...clientIds] : null, reportTypeIds: null });
+    tokens[who] = user.token;
+    await eventually(async () => expect((await call('GET', invoices(tenant), user.token)).status).toBe(200), BUS_WAIT_MS, 200);
+  }
+}, 180_000);
+
+afterAll(async () => {
+  await portal?.stop();
+  await new Promise((resolve) => standIn?.close(resolve));
+});
+
+describe('checkout', () => {
+  it('the client\'s user starts a Checkout Session for the balance, returning to the invoice\'s page', async () => {
+    expect((await call<BillingSettings>('GET', `/api/${FIRM}/billing/settings`, tokens.admin)).body.onlinePayments).toBe(true);
+    const invoice = await sentInvoice(12000); // no VAT number set: no VAT, a plain invoice
+    expect((await call<Invoice>('GET', `${invoices()}/${invoice.id}`, tokens.client)).body.canPayOnline).toBe(true);
+    const r = await call<CheckoutStart>('POST', `${invoices()}/${invoice.id}/checkout`, tokens.client);
+    expect(r.status).toBe(200);
+    expect(r.body.url).toMatch(/^https:\/\/checkout\.example\/pay\/cs_test_/);
+    const sent = sessionsCreated.at(-1)!;
+    expect(sent.get('mode')).toBe('payment');
+    expect(sent.get('line_items[0][price_data][unit_amount]')).toBe('12000');
+    expect(sent.get('line_items[0][price_data][currency]')).toBe('gbp');
+    expect(sent.get('metadata[tenant]')).toBe(FIRM);
+    expect(sent.get('metadata[invoiceId]')).toBe(String(invoice.id));
+    expect(sent.get('allowed_payment_method_types[0]')).toBe('card');
+    expect(sent.get('success_url')).toBe(`https://portal.example/${FIRM}/invoices/${invoice.id}?payment=done`);
+  });
+
+  it('refuses a draft (the client cannot see it: 404) and a paid invoice (409); another firm cannot start one (404)', async () => {
+    const d = await call<Invoice>('POST', invoices(), tokens.admin, { clientId: ids.own, lines: [{ description: 'x', unitPrice: 100 }] });
+    expect((await call('POST', `${invoices()}/${d.body.id}/checkout`, tokens.client)).status).toBe(404);
+    expect((await call('POST', `${invoices()}/${d.body.id}/checkout`, tokens.admin)).status).toBe(409);
+    const paid = await sentInvoice(500);
+    await call('POST', `${invoices()}/${paid.id}/payments`, tokens.admin, { amount: 500, method: 'cash' });
+    expect((await call('POST', `${invoices()}/${paid.id}/checkout`, tokens.client)).status).toBe(409);
+    expect((await call('POST', `${invoices(OTHER)}/${paid.id}/checkout`, tokens.otherAdmin)).status).toBe(404);
+  });
+});
+
+describe('webhook', () => {
+  it('records a paid Checkout Session once, whatever the retries, and marks the invoice paid', async () => {
+    const invoice = await sentInvoice(25000);
+    const session = { id: `cs_test_${suffix}a`, invoiceId: invoice.id, amount: 25000 };
+    const delivery = signedEvent(sessionEvent(`evt_${suffix}a`, 'checkout.session.completed', session));
+    expect(await deliver(delivery)).toEqual({ status: 200, body: { received: true, recorded: true } });
+    // The same event again (Stripe retries until it sees a 2xx), and another event about the same session.
+    expect((await deliver(delivery)).body.recorded).toBe(false);
+    expect((await deliver(signedEvent(sessionEvent(`evt_${suffix}b`, 'checkout.session.async_payment_succeeded', session)))).body.recorded).toBe(false);
+    const after = await call<Invoice>('GET', `${invoices()}/${invoice.id}`, tokens.client);
+    expect(after.body).toMatchObject({ status: 'paid', amountPaid: 25000, balance: 0 });
+    expect(after.body.payments.map((p) => [p.amount, p.method, p.reference])).toEqual([[25000, 'card', session.id]]);
+  });
+
+  it('a card paying the rest after a cheque in part: partially paid, then paid (through the firm\'s path too)', async () => {
+    const invoice = await sentInvoice(30000);
+    expect((await call<Invoice>('POST', `${invoices()}/${invoice.id}/payments`, tokens.admin, { amount: 10000, method: 'cheque' })).body.status).toBe('partially_paid');
+    const delivery = signedEvent(sessionEvent(`evt_${suffix}c`, 'checkout.session.completed', { id: `cs_test_${suffix}c`, invoiceId: invoice.id, amount: 20000 }));
+    expect((await deliver(delivery, `/api/${FIRM}/billing/stripe/webhook`)).body.recorded).toBe(true);
+    expect((await call<Invoice>('GET', `${invoices()}/${invoice.id}`, tokens.admin)).body).toMatchObject({ status: 'paid', amountPaid: 30000, balance: 0 });
+  });
+
+  it('refuses forged, unsigned and stale deliveries (400) and records nothing; an unpaid session records nothing', async () => {
+    const invoice = await sentInvoice(4000);
+    const event = sessionEvent(`evt_${suffix}d`, 'checkout.session.completed', { id: `cs_test_${suffix}d`, invoiceId: invoice.id, amount: 4000 });
+    const forged = await deliver(signedEvent(event, { secret: 'whsec_not_the_endpoints' }));
+    expect(forged).toEqual({ status: 400, body: { message: 'Webhook signature verification failed' } });
+    expect((await deliver({ body: JSON.stringify(event), signature: null })).status).toBe(400);
+    const genuine = signedEvent(event);
+    expect((await deliver({ body: genuine.body.replace('"amount_total":4000', '"amount_total":1'), signature: genuine.signature })).status).toBe(400);
+    expect((await deliver(signedEvent(event, { timestamp: Math.floor(Date.now() / 1000) - 3600 }))).status).toBe(400);
+    const unpaid = signedEvent(sessionEvent(`evt_${suffix}e`, 'checkout.session.completed', { id: `cs_test_${suffix}e`, invoiceId: invoice.id, amount: 4000, paid: false }));
+    expect((await deliver(unpaid)).body).toEqual({ received: true, recorded: false });
+    expect((await call<Invoice>('GET', `${invoices()}/${invoice.id}`, tokens.admin)).body).toMatchObject({ status: 'sent', amountPaid: 0 });
+  });
+
+  it('an event naming another firm\'s invoice id pays nothing in this firm', async () => {
+    const own = await sentInvoice(700);
+    const elsewhere = signedEvent(sessionEvent(`evt_${suffix}f`, 'checkout.session.completed', { id: `cs_test_${suffix}f`, invoiceId: own.id, amount: 700, tenant: OTHER }));
+    expect((await deliver(elsewhere)).status).toBe(404);
+    expect((await call<Invoice>('GET', `${invoices()}/${own.id}`, tokens.admin)).body.amountPaid).toBe(0);
+  });
+});
