@@ -152,6 +152,14 @@ export class ClientStore {
     return rows;
   }
 
+  /** Every client's whole tax IDs by client (the readable copy of a caller who may reveal them). */
+  async allTaxIds(db: Queryable): Promise<Map<number, TaxId[]>> {
+    const { rows } = await db.query<TaxId & { client_id: number }>('SELECT client_id, type, value FROM client_tax_ids ORDER BY client_id, type');
+    const byClient = new Map<number, TaxId[]>();
+    for (const r of rows) byClient.set(r.client_id, [...(byClient.get(r.client_id) ?? []), { type: r.type, value: r.value }]);
+    return byClient;
+  }
+
   /**
    * For a whole import sheet at once: which client holds each of these tax IDs ("type:value")
    * and which client has each of these names (lower case; the first by id), in two queries.
