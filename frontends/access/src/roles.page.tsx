@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button } from 'primereact/button';
 import { Card } from 'primereact/card';
+import { Checkbox } from 'primereact/checkbox';
 import { Column } from 'primereact/column';
 import { ConfirmDialog } from 'primereact/confirmdialog';
 import { DataTable } from 'primereact/datatable';
@@ -34,6 +35,16 @@ export function RolesPage() {
     onError: (error) => showToast({ severity: 'error', summary: 'Error', detail: `Failed to delete role: ${failureReason(error)}` }),
   });
 
+  // Issue 40: whether a role's users may see clients' whole tax IDs (Admin by default).
+  const setReveal = useMutation({
+    mutationFn: ({ role, revealTaxIds }: { role: Role; revealTaxIds: boolean }) => apiJson<Role>('PUT', rolesApiPath(`/${role.id}`), { name: role.name, revealTaxIds }),
+    onSuccess: async (role) => {
+      showToast({ severity: 'success', summary: 'Success', detail: `${role.name} ${role.revealTaxIds ? 'may now reveal' : 'may no longer reveal'} whole tax IDs` });
+      await queryClient.invalidateQueries({ queryKey: [rolesUrl] });
+    },
+    onError: (error) => showToast({ severity: 'error', summary: 'Error', detail: `Failed to update role: ${failureReason(error)}` }),
+  });
+
   const askDelete = (role: Role) =>
     confirmDeletion({ header: 'Delete Role', message: `Are you sure you want to delete the role '${role.name}'?`, onConfirm: () => remove.mutate(role) });
 
@@ -48,6 +59,20 @@ export function RolesPage() {
       <Card>
         <DataTable value={roles.data ?? []} dataKey="id" loading={roles.isPending} emptyMessage="No roles found" stripedRows size="small">
           <Column field="name" header="Name" sortable />
+          <Column
+            header="Reveals tax IDs"
+            body={(role: Role) => (canChange
+              ? (
+                <Checkbox
+                  inputId={`role-reveal-${role.id}`}
+                  checked={role.revealTaxIds}
+                  aria-label={`${role.name} may reveal whole tax IDs`}
+                  disabled={setReveal.isPending}
+                  onChange={(event) => setReveal.mutate({ role, revealTaxIds: Boolean(event.checked) })}
+                />
+              )
+              : (role.revealTaxIds ? 'Yes' : 'No'))}
+          />
           {/* The server refuses changes by non-Admins and to the built-in Admin and Client roles. */}
           {canChange && (
             <Column

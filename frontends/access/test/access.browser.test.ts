@@ -142,6 +142,14 @@ describe('sign-in, users and roles in Chromium', () => {
     await dialog().getByRole('button', { name: 'Update Role' }).click();
     await expectToast(page, 'Success', 'Role updated successfully');
     await dialog().waitFor({ state: 'detached' });
+
+    // Issue 40: the Admin role may reveal whole tax IDs by default; an Admin gives it to the CPA role.
+    await expect(page.getByRole('checkbox', { name: 'Admin may reveal whole tax IDs' }).isChecked()).resolves.toBe(true);
+    await expect(page.getByRole('checkbox', { name: 'CPA may reveal whole tax IDs' }).isChecked()).resolves.toBe(false);
+    // Ticked once the server has answered (the list is read again), not on the click itself.
+    await page.getByRole('checkbox', { name: 'CPA may reveal whole tax IDs' }).click();
+    await expectToast(page, 'Success', 'CPA may now reveal whole tax IDs');
+    await page.locator('#role-reveal-3:checked').waitFor({ state: 'attached' });
     await portal.screenshot(page, 'access-roles');
 
     await row('Senior Reviewer').getByRole('button', { name: 'Delete Senior Reviewer' }).click();

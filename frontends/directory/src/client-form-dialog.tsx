@@ -38,6 +38,8 @@ import {
 } from './client-form.model.ts';
 import { clientPath, clientsPath } from './directory.api.ts';
 import { normalisePhone } from './phone-format.ts';
+import { ClientTaxIdsField } from './client-tax-ids-field.tsx';
+import { newTaxIdsState, savedTaxIdsState, taxIdEntryProblem, type TaxIdsFormState } from './client-tax-ids.model.ts';
 
 /** Add a client, or edit the one of a table row (spec 000 §2: create versus edit by whether a client was supplied). */
 export type ClientFormTarget = { mode: 'create' } | { mode: 'edit'; client: Client };
@@ -86,6 +88,8 @@ export function ClientFormDialog({ target, rules, texts, onClose, onSaved }: Cli
           <ClientForm
             key={editing?.id ?? 'new'}
             initial={editing ? clientFormValues(editing) : newClientValues()}
+            clientId={editing?.id ?? null}
+            initialTaxIds={editing ? savedTaxIdsState(editing.taxIds) : newTaxIdsState()}
             rules={rules}
             texts={texts}
             onSubmit={(body) => save.mutate(body)}
@@ -99,15 +103,21 @@ export function ClientFormDialog({ target, rules, texts, onClose, onSaved }: Cli
 
 interface ClientFormProps {
   initial: ClientFormValues;
+  clientId: number | null;
+  initialTaxIds: TaxIdsFormState;
   rules: ClientFieldSettingsInput | null;
   texts: ClientFieldTexts;
   onSubmit(body: ClientInput): void;
 }
 
-function ClientForm({ initial, rules, texts, onSubmit }: ClientFormProps) {
+function ClientForm({ initial, clientId, initialTaxIds, rules, texts, onSubmit }: ClientFormProps) {
   const [values, setValues] = useState(initial);
+  const [taxIds, setTaxIds] = useState(initialTaxIds);
+  const [submitTried, setSubmitTried] = useState(false);
   const schema = useMemo(() => clientInputSchema(rules), [rules]);
-  const check = useLiveValidation(schema, values);
+  // Masked numbers not revealed are not sent: the API keeps them as they are.
+  const checked = useMemo(() => (taxIds.entries ? { ...values, taxIds: taxIds.entries } : values), [values, taxIds.entries]);
+  const check = useLiveValidation(schema, checked);
   const { errors } = check;
 
   const set = <K extends ClientFormField>(field: K, value: ClientFormValues[K]) => {
@@ -145,8 +155,11 @@ function ClientForm({ initial, rules, texts, onSubmit }: ClientFormProps) {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const checked = check.submit();
-    if (checked.ok) onSubmit(checked.data);
+    setSubmitTried(true);
+    const result = check.submit();
+    // The schema checks each number's format; that its type is of the client's country is the service's rule, checked here first too.
+    if (taxIds.entries?.some((t) => taxIdEntryProblem(t, jurisdiction))) return;
+    if (result.ok) onSubmit(result.data);
   };
 
   return (
@@ -236,6 +249,9 @@ function ClientForm({ initial, rules, texts, onSubmit }: ClientFormProps) {
             onChange={(event) => set('registrations', event.value as ClientRegistration[])}
           />
         </FormField>
+      </div>
+      <div className="client-form__wide">
+        <ClientTaxIdsField clientId={clientId} jurisdiction={jurisdiction} state={taxIds} onChange={setTaxIds} showAllProblems={submitTried} />
       </div>
     </form>
   );

@@ -215,10 +215,17 @@ export type UserSummary = Pick<User, 'id' | 'username' | 'fullName' | 'role'>;
 
 export const roleInputSchema = z.object({
   name: z.string({ error: 'Role name is required' }).trim().min(1, 'Role name is required').max(100),
+  /** May its users see clients' whole tax IDs (the reveal call, and exports unmasked)? Absent: false on create, unchanged on update. */
+  revealTaxIds: z.boolean({ error: 'revealTaxIds must be true or false' }).optional(),
 });
 
 export interface Role {
   id: number;
   name: string;
+  /** The role's users may reveal clients' whole tax IDs (issue 40); the Admin role has it by default. */
+  revealTaxIds: boolean;
 }
+
+/** What identity announces of a role (`role.upserted`): others keep what they enforce of it. */
+export type RoleUpsertedEvent = Role;
 

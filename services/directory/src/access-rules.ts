@@ -1,6 +1,7 @@
 import { roleIs, ROLES } from '@ledgerline/kit/auth/roles.ts';
 import { Forbidden } from '@ledgerline/kit/errors.ts';
 import type { TenantRequest } from '@ledgerline/kit/tenancy/tenant-requests.ts';
+import type { RolePermissions } from './clients/role-permissions.ts';
 
 /**
  * Directory's server-side rules (docs/api/authorization.md): only Admin (and platform
@@ -24,12 +25,16 @@ export function requireImporter(t: TenantRequest): void {
 }
 
 /**
- * Revealing a whole tax ID: Admin only (the default of the per-role permission the issue
- * asks for; roles carry no permissions yet, so this is the one place a configurable
- * permission will be read).
+ * Revealing a whole tax ID: platform administrators, and users whose role has the
+ * permission (identity's per-role "reveal tax IDs", the Admin role's by default).
  */
-export function requireTaxIdReveal(t: TenantRequest): void {
-  if (!t.scope.isAdmin) throw new Forbidden(REVEAL_DENIED);
+export async function mayRevealTaxIds(t: TenantRequest, permissions: RolePermissions): Promise<boolean> {
+  if (t.claims.platformAdmin) return true;
+  return permissions.mayRevealTaxIds(t.db, Number(t.claims.sub), t.scope.role);
+}
+
+export async function requireTaxIdReveal(t: TenantRequest, permissions: RolePermissions): Promise<void> {
+  if (!await mayRevealTaxIds(t, permissions)) throw new Forbidden(REVEAL_DENIED);
 }
 
 export function requireAdmin(t: TenantRequest, what: keyof typeof ADMIN_ONLY): void {

@@ -119,5 +119,15 @@ export const directoryTenantMigrations: ServiceMigrations = {
       CREATE INDEX clients_search_grams ON clients USING gin (client_search_grams(search_text)) WITH (fastupdate = off);
       CREATE INDEX clients_lower_name ON clients (lower(name))`,
     },
+    {
+      id: '006_role_permissions',
+      sql: `-- Which roles may reveal clients' whole tax IDs (issue 40), as identity announces its roles
+      -- (role.upserted); a role without a row has identity's default (Admin yes, others no).
+      CREATE TABLE role_permissions (
+        role_id integer PRIMARY KEY,
+        reveal_tax_ids boolean NOT NULL,
+        version timestamptz NOT NULL
+      )`,
+    },
   ],
 };

@@ -21,6 +21,7 @@ import { createGoogleDriveRouter } from './google-drive/google-drive.router.ts';
 import { GoogleDriveService, type OAuthState } from './google-drive/google-drive.service.ts';
 import { GoogleDriveStore } from './google-drive/google-drive.store.ts';
 import { followReportTypeUsage } from './report-types/report-type-usage.consumer.ts';
+import { followRolePermissions, RolePermissions } from './clients/role-permissions.ts';
 import { ReportTypeStore } from './report-types/report-type.store.ts';
 import { createReportTypesRouter } from './report-types/report-types.router.ts';
 import { DRIVE_ACCESS_KEY_PURPOSE, type DriveAccessAssertion } from '@ledgerline/contracts/directory.contracts.ts';
@@ -61,7 +62,7 @@ export const directoryModule: ServiceModule = {
       routers: [
         // Before the clients' routes: /api/clients/import is not a client id.
         createClientImportRouter({ api, imports, tokens, tenants, logger }),
-        createClientsRouter({ api, clients, clientService, tokens, tenants }),
+        createClientsRouter({ api, clients, clientService, permissions: new RolePermissions(userAccess.table), tokens, tenants }),
         createGoogleDriveRouter({ api, drive, tokens, tenants, logger }),
         createGoogleDriveAccessRouter({ drive, tenants, assertions: new TokenSigner<DriveAccessAssertion>(deriveKey(master, DRIVE_ACCESS_KEY_PURPOSE)) }),
         createClientPortalRouter({
@@ -72,7 +73,7 @@ export const directoryModule: ServiceModule = {
         createReportTypesRouter({ api, reportTypes, tokens, tenants }),
         createClientFieldSettingsRouter({ api, settings, tokens, tenants }),
       ],
-      start: () => runtime.start({ follow: [(c) => userAccess.follow(c), (c) => followReportTypeUsage(c)] }),
+      start: () => runtime.start({ follow: [(c) => userAccess.follow(c), (c) => followReportTypeUsage(c), (c) => followRolePermissions(c)] }),
       stop: () => runtime.stop(),
     };
   },

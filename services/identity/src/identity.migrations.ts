@@ -341,5 +341,11 @@ export const identityTenantMigrations: ServiceMigrations = {
       );
       CREATE INDEX invitations_user ON invitations (user_id)`,
     },
+    {
+      id: '010_role_reveal_tax_ids',
+      // Issue 40: a per-role permission to see clients' whole tax IDs; Admins have it by default.
+      sql: `ALTER TABLE roles ADD COLUMN reveal_tax_ids boolean NOT NULL DEFAULT false;
+      UPDATE roles SET reveal_tax_ids = true WHERE lower(name) = 'admin'`,
+    },
   ],
 };

@@ -124,7 +124,10 @@ export const identityModule: ServiceModule = {
         createCompaniesRouter({ api, companies, tenants, authenticated }),
         createAdminOverviewRouter({ api, db, companies, users, authenticated }),
         createRolesRouter({ api, roles, provider, authenticated, tenantOf, applyPolicy: (t) => applyPolicyToProvider({ provider, mfa, users }, t.company, t.db) }),
-        createFirmMovesRouter({ api, companies, exports: firmExports, imports: firmImports, signingKey, readable: new FirmReadableCopy({ peers: deps.peers, systemToken, logger: deps.logger }), authenticated, tenantOf }),
+        createFirmMovesRouter({
+          api, companies, exports: firmExports, imports: firmImports, signingKey, roles,
+          readable: new FirmReadableCopy({ peers: deps.peers, systemToken, logger: deps.logger }), authenticated, tenantOf,
+        }),
         createUsersRouter({ api, users, roles, throttle, userService, invitations, authenticated, tenantOf }),
         createClientPeopleImportRouter({ people: new ClientPeopleImport(users, invitations), authenticated, tenantOf }),
         createMfaRouter({ api, db, mfa, logins, emailSignIn, sessions, companies, users, provider, authenticated, tenantOf }),

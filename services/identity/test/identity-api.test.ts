@@ -200,7 +200,7 @@ describe('roles', () => {
     for (const name of ['DTA', 'dta']) {
       expect(await call('POST', `/api/${BETA}/roles`, betaAdmin, { name })).toEqual({ status: 409, body: { message: `"${name}" is the name of the built-in DTA role. Please choose another name.` } });
     }
-    expect((await call<{ name: string }>('PUT', `/api/${BETA}/roles/2`, betaAdmin, { name: 'DTA' })).body).toEqual({ id: 2, name: 'DTA' });
+    expect((await call<{ name: string }>('PUT', `/api/${BETA}/roles/2`, betaAdmin, { name: 'DTA' })).body).toEqual({ id: 2, name: 'DTA', revealTaxIds: false });
     expect((await call<{ name: string }[]>('GET', `/api/${ACME}/roles`, admin)).body.filter((r) => /^(admin|client|dta|cpa)$/i.test(r.name)).map((r) => r.name).sort()).toEqual(['Admin', 'CPA', 'Client', 'DTA']);
   });
 

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import { DomainError, Invalid, Unavailable, type ErrorKind } from '@ledgerline/kit/errors.ts';
+import type { EventEnvelope } from '@ledgerline/kit/bus/bus.ts';
+import { inSavepoint } from '@ledgerline/kit/db/savepoint.ts';
 import { enqueueEvents } from '@ledgerline/kit/outbox/outbox.ts';
 import { TENANT_HEADER } from '@ledgerline/kit/service-module.ts';
 import type { TenantRequest } from '@ledgerline/kit/tenancy/tenant-requests.ts';
@@ -68,8 +70,9 @@ function fieldOfIssue(path: readonly PropertyKey[], taxIds: readonly TaxId[]): s
 /**
  * The client import (issue 40): a sheet's rows become clients (created, or updated when a
  * tax ID or the name finds one), their contacts Client users and their staff assignments.
- * Rows are checked whole first (the dry run stops there); then each row is written in its
- * own transaction, and its people in one of identity's. A row with any problem is skipped
+ * Rows are checked whole first (the dry run stops there); then each chunk of rows is written
+ * in one transaction, each row in its own savepoint, and its people in one of identity's.
+ * A row with any problem is skipped
  * and reported; a row identity refuses after its client was made takes the client back out.
  */
 export class ClientImportService {
@@ -124,13 +127,22 @@ export class ClientImportService {
       for (let i = 0; i < writable.length; i += PEOPLE_CHUNK) {
         const chunk = writable.slice(i, i + PEOPLE_CHUNK);
         const written = new Map<PlannedRow, { id: number; isNew: boolean }>();
-        for (const p of chunk) {
-          try {
-            written.set(p, await this.#write(t, p));
-          } catch (err) {
-            p.errors.push({ row: p.row, field: 'row', message: err instanceof DomainError ? err.message : 'The row could not be saved.' });
+        // One transaction per chunk, each row in a savepoint of its own: a row is still all or
+        // nothing, and the import waits for the database once per chunk, not once per row.
+        await t.db.transaction(async (tx) => {
+          const events: EventEnvelope[] = [];
+          for (const p of chunk) {
+            try {
+              const client = await inSavepoint(tx, (row) => this.#write(row, p));
+              written.set(p, { id: client.id, isNew: p.matchId === null });
+              events.push(clientUpserted(t.shortName, client));
+            } catch (err) {
+              p.errors.push({ row: p.row, field: 'row', message: err instanceof DomainError ? err.message : 'The row could not be saved.' });
+            }
           }
-        }
+          // The written rows' events in one statement, committed with them.
+          await enqueueEvents(tx, events);
+        });
         const people = await this.#people(t, { dryRun: false, rows: [...written].map(([p, w]) => peopleRow(p, w.id)) });
         contactsCreated += people.contactsCreated;
         addErrors(chunk, people.errors);
@@ -223,13 +235,9 @@ export class ClientImportService {
     return plan;
   }
 
-  /** One row: its client created or updated with its event, in one transaction. */
-  async #write(t: TenantRequest, p: PlannedRow): Promise<{ id: number; isNew: boolean }> {
-    return t.db.transaction(async (tx) => {
-      const client = p.matchId === null ? await this.#service.createIn(tx, p.record!) : await this.#service.updateIn(tx, p.matchId, p.record!);
-      await enqueueEvents(tx, [clientUpserted(t.shortName, client)]);
-      return { id: client.id, isNew: p.matchId === null };
-    });
+  /** One row: its client created or updated (inside the caller's savepoint; the caller enqueues its event). */
+  #write(tx: Queryable, p: PlannedRow): Promise<Client> {
+    return p.matchId === null ? this.#service.createIn(tx, p.record!) : this.#service.updateIn(tx, p.matchId, p.record!);
   }
 
   /** Identity, on its port, with the importing user's own token (its rules apply too). */

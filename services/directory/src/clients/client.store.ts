@@ -80,6 +80,8 @@ const COLUMNS: readonly ((input: ClientRecord) => unknown)[] = [(i) => i.name, (
   (i) => i.stateId, (i) => i.email, (i) => i.employeeCount, (i) => i.startDate, (i) => i.uploadDestination, (i) => i.jurisdiction, (i) => i.entityType,
   (i) => i.fiscalYearEnd ?? null, (i) => i.state ?? null, (i) => i.registrations ?? null];
 const values = (input: ClientRecord) => COLUMNS.map((pick) => pick(input));
+/** What search matches of a client's tax IDs: the last four characters of each. */
+const taxIdTails = (taxIds: readonly TaxId[]) => taxIds.map((t) => t.value.slice(-4)).join(' ');
 
 /** The firm's client companies. */
 export class ClientStore {
@@ -113,9 +115,10 @@ export class ClientStore {
 
   async create(tx: Queryable, input: ClientRecord): Promise<Client> {
     const { rows } = await tx.query<{ id: number }>(
+      // The tails are written with the row: one write of its searched text (and its trigram index), not two.
       `INSERT INTO clients (name, address, phone, federal_id, state_id, email, employee_count, start_date, upload_destination, jurisdiction, entity_type,
-         fiscal_year_end, state, registrations)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`, values(input),
+         fiscal_year_end, state, registrations, tax_id_tails)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id`, [...values(input), taxIdTails(input.taxIds ?? [])],
     );
     if (input.taxIds?.length) await this.#writeTaxIds(tx, rows[0]!.id, input.taxIds, true);
     return this.get(tx, rows[0]!.id);
@@ -152,6 +155,14 @@ export class ClientStore {
     return rows;
   }
 
+  /** Every client's whole tax IDs by client (the readable copy of a caller who may reveal them). */
+  async allTaxIds(db: Queryable): Promise<Map<number, TaxId[]>> {
+    const { rows } = await db.query<TaxId & { client_id: number }>('SELECT client_id, type, value FROM client_tax_ids ORDER BY client_id, type');
+    const byClient = new Map<number, TaxId[]>();
+    for (const r of rows) byClient.set(r.client_id, [...(byClient.get(r.client_id) ?? []), { type: r.type, value: r.value }]);
+    return byClient;
+  }
+
   /**
    * For a whole import sheet at once: which client holds each of these tax IDs ("type:value")
    * and which client has each of these names (lower case; the first by id), in two queries.
@@ -183,14 +194,14 @@ export class ClientStore {
     return rows[0] ? { clientId: rows[0].client_id, type: rows[0].type } : null;
   }
 
-  /** Replaces the client's list, and the tails search matches. */
+  /** Replaces the client's list, and the tails search matches (a new client's were inserted with it). */
   async #writeTaxIds(tx: Queryable, id: number, taxIds: readonly TaxId[], isNew = false): Promise<void> {
     if (!isNew) await tx.query('DELETE FROM client_tax_ids WHERE client_id = $1', [id]);
     if (taxIds.length) {
       await tx.query('INSERT INTO client_tax_ids (client_id, type, value) SELECT $1, * FROM unnest($2::text[], $3::text[])',
         [id, taxIds.map((t) => t.type), taxIds.map((t) => t.value)]);
     }
-    await tx.query('UPDATE clients SET tax_id_tails = $2 WHERE id = $1', [id, taxIds.map((t) => t.value.slice(-4)).join(' ')]);
+    if (!isNew) await tx.query('UPDATE clients SET tax_id_tails = $2 WHERE id = $1', [id, taxIdTails(taxIds)]);
   }
 
   /** The year end as saved: null when the client never said (its jurisdiction's default is answered on read). */

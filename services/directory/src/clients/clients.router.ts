@@ -9,10 +9,11 @@ import { clientPayloadSchema, clientSearchQuerySchema } from '@ledgerline/contra
 import { requireAdmin, requireTaxIdReveal } from '../access-rules.ts';
 import type { ServiceTenants } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import type { ClientService } from './client.service.ts';
+import type { RolePermissions } from './role-permissions.ts';
 import { CLIENT_NOT_FOUND, type ClientStore } from './client.store.ts';
 
-export function createClientsRouter(deps: { api: ApiRegistry; clients: ClientStore; clientService: ClientService; tokens: TokenVerifier; tenants: ServiceTenants }): Router {
-  const { api, clients, clientService, tenants } = deps;
+export function createClientsRouter(deps: { api: ApiRegistry; clients: ClientStore; clientService: ClientService; permissions: RolePermissions; tokens: TokenVerifier; tenants: ServiceTenants }): Router {
+  const { api, clients, clientService, permissions, tenants } = deps;
   const router = express.Router();
   const before = [authenticate(deps.tokens, deps.tenants.checkCaller)];
   const id = (params: Record<string, string>) => parsePathId(params.id);
@@ -30,11 +31,11 @@ export function createClientsRouter(deps: { api: ApiRegistry; clients: ClientSto
     return clients.get(t.db, clientId);
   });
 
-  api.route(router, { method: 'get', path: '/api/clients/:id/tax-ids', summary: 'The client\'s whole tax IDs (Admin); recorded as a security event', before }, async ({ res, params }) => {
+  api.route(router, { method: 'get', path: '/api/clients/:id/tax-ids', summary: 'The client\'s whole tax IDs (roles with the reveal tax IDs permission, Admin by default); recorded as a security event', before }, async ({ res, params }) => {
     const t = await tenants.ofRequest(res);
     const clientId = id(params);
     if (!canReadClient(t.scope, clientId)) throw new NotFound(CLIENT_NOT_FOUND);
-    requireTaxIdReveal(t);
+    await requireTaxIdReveal(t, permissions);
     return clientService.revealTaxIds(t, clientId);
   });
 

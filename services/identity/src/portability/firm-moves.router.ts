@@ -12,6 +12,7 @@ import { receiveFile } from '@ledgerline/kit/http/receive-file.ts';
 import { isAdmin } from '@ledgerline/kit/auth/roles.ts';
 import { firmImportFieldsSchema } from '@ledgerline/contracts/identity.contracts.ts';
 import { requirePlatformAdmin } from '../access-rules.ts';
+import type { RoleStore } from '../roles/role.store.ts';
 import type { CompanyStore } from '../tenants/company.store.ts';
 import type { TenantRequest } from '../tenants/tenant-context.ts';
 import type { FirmExportService } from './firm-export.service.ts';
@@ -29,6 +30,7 @@ const NO_ARCHIVE = 'Choose a firm archive (.tar) to import.';
 export function createFirmMovesRouter(deps: {
   api: ApiRegistry; companies: CompanyStore; exports: FirmExportService; imports: FirmImportService; signingKey: ArchiveSigningKey;
   readable: FirmReadableCopy; authenticated: RequestHandler[]; tenantOf: (res: express.Response) => Promise<TenantRequest>;
+  roles: Pick<RoleStore, 'mayRevealTaxIds'>;
 }): Router {
   const { api, companies, exports } = deps;
   const router = express.Router();
@@ -62,7 +64,7 @@ export function createFirmMovesRouter(deps: {
   api.route(router, {
     method: 'get', path: '/api/companies/:id/export/readable', before,
     summary: 'A readable copy of a firm as a ZIP (users, clients, report types and tasks as CSV; documents in a folder per client), never imported',
-  }, async ({ res, params }) => deps.readable.send(await companyOf(res, params), res));
+  }, async ({ res, params }) => deps.readable.send(await companyOf(res, params), res, { revealTaxIds: true }));
 
   api.route(router, { method: 'post', path: '/api/export', summary: 'Start exporting the caller\'s own firm (Admin)', status: 202, before },
     async ({ res }) => exports.start(await ownFirm(res)));
@@ -74,7 +76,13 @@ export function createFirmMovesRouter(deps: {
   api.route(router, {
     method: 'get', path: '/api/export/readable', before,
     summary: 'A readable copy of the caller\'s firm as a ZIP (users, clients, report types and tasks as CSV; documents in a folder per client) (Admin)',
-  }, async ({ res }) => deps.readable.send(await ownFirm(res), res));
+  }, async ({ res }) => {
+    const company = await ownFirm(res);
+    // Whole tax IDs only for a role that may reveal them (the Admin role by default); else the last four.
+    const t = await deps.tenantOf(res);
+    const revealTaxIds = t.claims.platformAdmin || await deps.roles.mayRevealTaxIds(t.db, Number(t.claims.sub));
+    return deps.readable.send(company, res, { revealTaxIds });
+  });
 
   api.route(router, { method: 'get', path: '/api/companies/imports/signing-key', summary: 'This installation\'s archive signing key: what another installation lists in FIRM_ARCHIVE_TRUSTED_KEYS to trust its archives', before },
     async ({ res }): Promise<FirmArchiveSigningKey> => {

@@ -29,11 +29,14 @@ export class FirmReadableCopy {
     this.#logger = deps.logger;
   }
 
-  async send(company: Company, res: Response): Promise<void> {
+  /** `revealTaxIds`: the caller may see whole tax IDs; otherwise every part masks them (the last four). */
+  async send(company: Company, res: Response, options: { revealTaxIds: boolean }): Promise<void> {
     const token = await this.#systemToken();
     const now = new Date();
     const part = async (peer: ServicePeer) => {
-      const query = new URLSearchParams({ schemaName: company.schemaName, shortName: company.shortName, timeZone: company.timeZone });
+      const query = new URLSearchParams({
+        schemaName: company.schemaName, shortName: company.shortName, timeZone: company.timeZone, revealTaxIds: String(options.revealTaxIds),
+      });
       const response = await fetch(`${peer.url}${INTERNAL_PORTABILITY_PATH}/readable?${query}`, { headers: { authorization: `Bearer ${token}` } })
         .catch(() => { throw new Unavailable(`The ${peer.service} service is unavailable; try again shortly.`); });
       if (!response.ok || !response.body) throw new Unavailable(`The ${peer.service} service could not write its part: ${response.status}`);
@@ -67,7 +70,7 @@ function readmeText(company: Company, now: Date): string {
     `${company.name}: a readable copy of the firm, made ${dateIn(now, company.timeZone)} (${company.timeZone}).`,
     '',
     'users.csv          the firm\'s users, their roles and the clients and report types they reach (ids)',
-    'clients.csv        the clients',
+    'clients.csv        the clients (tax IDs whole only for a role that may reveal them, else the last four)',
     'report-types.csv   the report types',
     'tasks.csv          the tasks',
     'documents/         a folder per client: reports by tax year and report type, company documents,',

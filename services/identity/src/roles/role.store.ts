@@ -13,32 +13,41 @@ export const DEFAULT_ROLES = ['Admin', 'DTA', 'CPA', 'Client'] as const;
 const PROTECTED_ROLES = new Set(['admin', 'client']);
 
 export const ROLE_NOT_FOUND = 'Role not found';
+const COLUMNS = 'id, name, reveal_tax_ids AS "revealTaxIds"';
 const ROLE_TAKEN = 'A role with this name already exists';
 
 export class RoleStore {
   async list(db: SchemaDb): Promise<Role[]> {
-    const { rows } = await db.query<Role>('SELECT id, name FROM roles ORDER BY id');
+    const { rows } = await db.query<Role>(`SELECT ${COLUMNS} FROM roles ORDER BY id`);
     return rows;
   }
 
   async get(db: Queryable, id: number): Promise<Role> {
-    const { rows } = await db.query<Role>('SELECT id, name FROM roles WHERE id = $1', [id]);
+    const { rows } = await db.query<Role>(`SELECT ${COLUMNS} FROM roles WHERE id = $1`, [id]);
     if (!rows[0]) throw new NotFound(ROLE_NOT_FOUND);
     return rows[0];
   }
 
-  async create(db: Queryable, name: string): Promise<Role> {
+  async create(db: Queryable, name: string, revealTaxIds = false): Promise<Role> {
     await assertNameFree(db, name, null);
-    const { rows } = await uniqueRole(db.query<Role>('INSERT INTO roles (name) VALUES ($1) RETURNING id, name', [name]));
+    const { rows } = await uniqueRole(db.query<Role>(`INSERT INTO roles (name, reveal_tax_ids) VALUES ($1, $2) RETURNING ${COLUMNS}`, [name, revealTaxIds]));
     return rows[0]!;
   }
 
-  async rename(db: Queryable, id: number, name: string): Promise<{ before: Role; after: Role }> {
+  /** Renames the role and, when given, sets its permission to reveal tax IDs. */
+  async update(db: Queryable, id: number, input: { name: string; revealTaxIds?: boolean | undefined }): Promise<{ before: Role; after: Role }> {
     const before = await this.get(db, id);
-    if (before.name !== name) assertChangeable(before);
-    await assertNameFree(db, name, before);
-    const { rows } = await uniqueRole(db.query<Role>('UPDATE roles SET name = $2 WHERE id = $1 RETURNING id, name', [id, name]));
+    if (before.name !== input.name) assertChangeable(before);
+    await assertNameFree(db, input.name, before);
+    const { rows } = await uniqueRole(db.query<Role>(
+      `UPDATE roles SET name = $2, reveal_tax_ids = coalesce($3, reveal_tax_ids) WHERE id = $1 RETURNING ${COLUMNS}`, [id, input.name, input.revealTaxIds ?? null]));
     return { before, after: rows[0]! };
+  }
+
+  /** Whether the user's role may reveal whole tax IDs (false for an unknown user). */
+  async mayRevealTaxIds(db: Queryable, userId: number): Promise<boolean> {
+    const { rows } = await db.query<{ reveal_tax_ids: boolean }>('SELECT r.reveal_tax_ids FROM users u JOIN roles r ON r.id = u.role_id WHERE u.id = $1', [userId]);
+    return rows[0]?.reveal_tax_ids ?? false;
   }
 
   async delete(db: Queryable, id: number): Promise<Role> {

@@ -31,7 +31,7 @@ export function createRolesRouter(deps: {
     const t = await tenantOf(res);
     requireTenantAdmin(t);
     const role = await t.db.transaction(async (tx) => {
-      const created = await roles.create(tx, body.name);
+      const created = await roles.create(tx, body.name, body.revealTaxIds);
       await enqueueEvents(tx, [newEvent('role.upserted', t.company.shortName, created)]);
       return created;
     });
@@ -39,11 +39,11 @@ export function createRolesRouter(deps: {
     return role;
   });
 
-  api.route(router, { method: 'put', path: '/api/roles/:id', summary: 'Rename a role (Admin)', body: roleInputSchema, before }, async ({ res, params, body }) => {
+  api.route(router, { method: 'put', path: '/api/roles/:id', summary: 'Rename a role, or set whether its users may reveal whole tax IDs (Admin)', body: roleInputSchema, before }, async ({ res, params, body }) => {
     const t = await tenantOf(res);
     requireTenantAdmin(t);
     const { before: old, after } = await t.db.transaction(async (tx) => {
-      const changed = await roles.rename(tx, id(params), body.name);
+      const changed = await roles.update(tx, id(params), body);
       await enqueueEvents(tx, [newEvent('role.upserted', t.company.shortName, changed.after)]);
       return changed;
     });

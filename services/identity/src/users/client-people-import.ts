@@ -1,8 +1,10 @@
 import express, { type RequestHandler, type Response, type Router } from 'express';
 import { hasRole, roleIs, ROLES } from '@ledgerline/kit/auth/roles.ts';
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
+import { inSavepoint } from '@ledgerline/kit/db/savepoint.ts';
 import { Forbidden } from '@ledgerline/kit/errors.ts';
 import { parseInput } from '@ledgerline/kit/http/validate.ts';
+import type { EventEnvelope } from '@ledgerline/kit/bus/bus.ts';
 import { enqueueEvents } from '@ledgerline/kit/outbox/outbox.ts';
 import {
   CLIENT_PEOPLE_IMPORT_PATH, clientPeopleImportSchema,
@@ -24,7 +26,7 @@ const contactField = (c: ImportedContact) => `contact${c.slot}Email`;
  * The people side of the client import (issue 40), called by the directory on this
  * service's port: a row's contacts become Client users of its client (their username and
  * e-mail the address they gave), and the staff it names get the client on their access
- * lists and its report types. Each row commits alone; a row with a problem writes nothing.
+ * lists and its report types. Rows commit together, each in a savepoint: a row with a problem writes nothing.
  *
  * Contacts get no password and no provider account here: a Client user signs in with a
  * code e-mailed to that address, or, on a row marked `invite`, is e-mailed an invitation to
@@ -32,9 +34,9 @@ const contactField = (c: ImportedContact) => `contact${c.slot}Email`;
  */
 export class ClientPeopleImport {
   readonly #users: UserStore;
-  readonly #invitations: Pick<InvitationService, 'send'>;
+  readonly #invitations: Pick<InvitationService, 'sendIn'>;
 
-  constructor(users: UserStore, invitations: Pick<InvitationService, 'send'>) {
+  constructor(users: UserStore, invitations: Pick<InvitationService, 'sendIn'>) {
     this.#users = users;
     this.#invitations = invitations;
   }
@@ -56,35 +58,44 @@ export class ClientPeopleImport {
     const newContactsByRow: [number, number][] = [];
     const assignments = new Map<number, { user: User; clientIds: number[]; reportTypeIds: Set<number> }>();
     let contactsCreated = 0;
-    for (const row of input.rows) {
-      const problems = this.#check(row, seen, known, staffNamed);
-      if (problems.length) {
-        errors.push(...problems);
-        continue;
+    // The request's rows are written in one transaction, each row in a savepoint of its own:
+    // a row is still all or nothing, and the import waits for the database once per request.
+    const writing = (work: (tx: Queryable | null) => Promise<void>) => (input.dryRun ? work(null) : t.db.transaction(work));
+    await writing(async (tx) => {
+      const events: EventEnvelope[] = [];
+      for (const row of input.rows) {
+        const problems = this.#check(row, seen, known, staffNamed);
+        if (problems.length) {
+          errors.push(...problems);
+          continue;
+        }
+        const fresh = row.contacts.filter((c) => !known.has(c.email));
+        if (!tx || row.clientId === null) {
+          newContactsByRow.push([row.row, fresh.length]);
+          continue;
+        }
+        try {
+          const { created: made, changed } = await inSavepoint(tx, (sp) => this.#writeContacts(sp, t, row, clientRole, known));
+          events.push(...changed.map((u) => userEvent(t.company.shortName, u)));
+          contactsCreated += made.length;
+          if (row.invite) invited.push(...made);
+        } catch (err) {
+          // Another request took an address in between: the row is reported, not half made.
+          errors.push({ row: row.row, field: 'contacts', message: err instanceof Error ? err.message : 'The contacts could not be saved.' });
+          continue;
+        }
+        for (const name of row.staff) {
+          const user = staffNamed(name)!;
+          if (roleIs(user.roleName, ROLES.admin, ROLES.dta)) continue; // they see every client already
+          const a = assignments.get(user.id) ?? { user, clientIds: [], reportTypeIds: new Set<number>() };
+          a.clientIds.push(row.clientId);
+          for (const r of row.reportTypeIds) a.reportTypeIds.add(r);
+          assignments.set(user.id, a);
+        }
       }
-      const fresh = row.contacts.filter((c) => !known.has(c.email));
-      if (input.dryRun || row.clientId === null) {
-        newContactsByRow.push([row.row, fresh.length]);
-        continue;
-      }
-      try {
-        const made = await t.db.transaction((tx) => this.#writeContacts(tx, t, row, clientRole, known));
-        contactsCreated += made.length;
-        if (row.invite) invited.push(...made);
-      } catch (err) {
-        // Another request took an address in between: the row is reported, not half made.
-        errors.push({ row: row.row, field: 'contacts', message: err instanceof Error ? err.message : 'The contacts could not be saved.' });
-        continue;
-      }
-      for (const name of row.staff) {
-        const user = staffNamed(name)!;
-        if (roleIs(user.roleName, ROLES.admin, ROLES.dta)) continue; // they see every client already
-        const a = assignments.get(user.id) ?? { user, clientIds: [], reportTypeIds: new Set<number>() };
-        a.clientIds.push(row.clientId);
-        for (const r of row.reportTypeIds) a.reportTypeIds.add(r);
-        assignments.set(user.id, a);
-      }
-    }
+      // The written rows' users announced in one statement, committed with them.
+      if (tx) await enqueueEvents(tx, events);
+    });
     // Staff get the request's clients in one change each (one event each, not one per row).
     for (const a of assignments.values()) {
       await t.db.transaction(async (tx) => {
@@ -95,12 +106,16 @@ export class ClientPeopleImport {
     }
     // Contacts of rows marked `invite` are e-mailed an invitation once their row is in; one that
     // cannot be sent (no address) is reported on its row, and the row's client and contacts stay.
-    for (const { row, user } of invited) {
-      try {
-        await this.#invitations.send(t, user.id);
-      } catch (err) {
-        errors.push({ row, field: 'invite', message: err instanceof Error ? err.message : 'The invitation could not be sent.' });
-      }
+    if (invited.length) {
+      await t.db.transaction(async (tx) => {
+        for (const { row, user } of invited) {
+          try {
+            await inSavepoint(tx, (sp) => this.#invitations.sendIn(sp, t, user.id));
+          } catch (err) {
+            errors.push({ row, field: 'invite', message: err instanceof Error ? err.message : 'The invitation could not be sent.' });
+          }
+        }
+      });
     }
     return { errors, contactsCreated, newContactsByRow };
   }
@@ -127,8 +142,8 @@ export class ClientPeopleImport {
     return problems;
   }
 
-  /** The row's contacts: new ones made Client users of its client, known ones renamed if the sheet says so. */
-  async #writeContacts(tx: Queryable, t: TenantRequest, row: Row, clientRole: number, known: Map<string, User>): Promise<{ row: number; user: User }[]> {
+  /** The row's contacts: new ones made Client users of its client, known ones renamed if the sheet says so (the caller announces `changed`). */
+  async #writeContacts(tx: Queryable, t: TenantRequest, row: Row, clientRole: number, known: Map<string, User>): Promise<{ created: { row: number; user: User }[]; changed: User[] }> {
     const clientId = row.clientId!;
     const changed: User[] = [];
     const created: { row: number; user: User }[] = [];
@@ -152,8 +167,7 @@ export class ClientPeopleImport {
       changed.push(user);
       created.push({ row: row.row, user });
     }
-    if (changed.length) await enqueueEvents(tx, changed.map((u) => userEvent(t.company.shortName, u)));
-    return created;
+    return { created, changed };
   }
 }
 

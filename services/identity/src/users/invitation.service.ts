@@ -45,19 +45,22 @@ export class InvitationService {
 
   /** Sends (or sends again, revoking the earlier link) the user's invitation. */
   async send(t: TenantRequest, userId: number): Promise<InvitationSent> {
+    return t.db.transaction((tx) => this.sendIn(tx, t, userId));
+  }
+
+  /** As `send`, inside the caller's transaction (the client import sends many in one). */
+  async sendIn(tx: Queryable, t: TenantRequest, userId: number): Promise<InvitationSent> {
     const { users, invitations, jobs } = this.#deps;
-    return t.db.transaction(async (tx) => {
-      const user = await users.get(tx, userId);
-      if (user.status === 'active') throw new Conflict(INVITATION_ALREADY_ACTIVE);
-      const to = mailAddressOf(user);
-      if (!to) throw new Invalid(INVITATION_NO_ADDRESS);
-      const issued = await invitations.issue(tx, user.id);
-      await users.markInvited(tx, user.id, issued.createdAt);
-      const link = `${this.#deps.publicBaseUrl.replace(/\/$/, '')}/${t.company.shortName}/invitation?token=${encodeURIComponent(issued.token)}`;
-      const emailCodeSignIn = isClientUser(user) && !!user.email && await this.#deps.clientEmailSignIn(tx);
-      await queueMail(jobs, tx, invitationMail({ to, firmName: t.company.name, fullName: user.fullName, username: user.username, link, days: INVITATION_TTL_DAYS, emailCodeSignIn }));
-      return { userId: user.id, sentTo: to, invitedAt: issued.createdAt.toISOString(), expiresAt: issued.expiresAt.toISOString() };
-    });
+    const user = await users.get(tx, userId);
+    if (user.status === 'active') throw new Conflict(INVITATION_ALREADY_ACTIVE);
+    const to = mailAddressOf(user);
+    if (!to) throw new Invalid(INVITATION_NO_ADDRESS);
+    const issued = await invitations.issue(tx, user.id);
+    await users.markInvited(tx, user.id, issued.createdAt);
+    const link = `${this.#deps.publicBaseUrl.replace(/\/$/, '')}/${t.company.shortName}/invitation?token=${encodeURIComponent(issued.token)}`;
+    const emailCodeSignIn = isClientUser(user) && !!user.email && await this.#deps.clientEmailSignIn(tx);
+    await queueMail(jobs, tx, invitationMail({ to, firmName: t.company.name, fullName: user.fullName, username: user.username, link, days: INVITATION_TTL_DAYS, emailCodeSignIn }));
+    return { userId: user.id, sentTo: to, invitedAt: issued.createdAt.toISOString(), expiresAt: issued.expiresAt.toISOString() };
   }
 
   async revoke(t: TenantRequest, userId: number): Promise<{ message: string }> {

@@ -25,7 +25,11 @@ export const INTERNAL_PORTABILITY_PATH = '/internal/portability';
 export const EXPORT_REFUSED_ENTRY = '.export-refused.json';
 
 const schemaQuery = z.object({ schemaName: z.string().min(1) });
-const readableQuery = z.object({ schemaName: z.string().min(1), shortName: z.string().min(1), timeZone: z.string().min(1) });
+const readableQuery = z.object({
+  schemaName: z.string().min(1), shortName: z.string().min(1), timeZone: z.string().min(1),
+  /** 'true' when the caller may see whole tax IDs (identity decides); anything else masks them. */
+  revealTaxIds: z.enum(['true', 'false']).optional(),
+});
 const importQuery = z.object({ schemaName: z.string().min(1), sourceSchema: z.string().min(1) });
 
 /**
@@ -83,13 +87,14 @@ export function createPortabilityRouter(deps: {
 
   // The service's part of a firm's readable copy (ServicePortability.readable), as a tar.
   router.get(`${INTERNAL_PORTABILITY_PATH}/readable`, authenticate(deps.tokens, CHECKED_BY_IDENTITY), admin, async (req, res) => {
-    const { schemaName, shortName, timeZone } = parseInput(readableQuery, req.query);
+    const { schemaName, shortName, timeZone, revealTaxIds } = parseInput(readableQuery, req.query);
     res.setHeader('content-type', 'application/x-tar');
     const out = new PassThrough();
     const sent = pipeline(out, res);
     const tar = new TarWriter(out);
     try {
-      await hooks.readable?.({ service, db: db.forSchema(tenantSchema(schemaName)), storage, shortName, timeZone, write: (name, size, body) => tar.add(name, size, body) });
+      await hooks.readable?.({ service, db: db.forSchema(tenantSchema(schemaName)), storage, shortName, timeZone, revealTaxIds: revealTaxIds === 'true',
+        write: (name, size, body) => tar.add(name, size, body) });
       await tar.finish();
       out.end();
     } catch (err) {

@@ -54,6 +54,8 @@ export interface ReadableContext {
   /** The firm's short name (stored files are opened by it) and its time zone (dates are its calendar days). */
   shortName: string;
   timeZone: string;
+  /** Whether whole tax IDs may be written (the caller's role may reveal them); else only their last four. */
+  revealTaxIds: boolean;
   /** Adds an entry of exactly `size` bytes to the copy. */
   write(name: string, size: number, body: Readable | Buffer): Promise<void>;
 }
