@@ -44,11 +44,15 @@ const REFRESH_AFTER_SAVE_MS = 500;
 export function ClientsPage() {
   const { state } = useAuth();
   useSetupResultReturn();
-  // Spec 000 §6: only the role value 'Admin' (capitalised) may manage clients.
+  const navigate = useNavigate();
+  // Spec 000 §6: only the role value 'Admin' (capitalised) may manage clients. A DTA may import
+  // them (issue 40), and this page is where they look for it.
   if (state.status !== 'authenticated' || state.user.role !== 'Admin') {
+    const importer = state.status === 'authenticated' && state.user.role === 'DTA';
     return (
       <Card className="directory-page">
-        <EmptyState icon="pi pi-lock" text="Access denied. Only Admin users can manage clients." />
+        <EmptyState icon="pi pi-lock" text="Access denied. Only Admin users can manage clients."
+          action={importer && <Button label="Import clients" icon="pi pi-file-import" outlined onClick={() => navigate('import', { relative: 'path' })} />} />
       </Card>
     );
   }

@@ -71,4 +71,17 @@ describe('an Admin importing clients', () => {
       await page.close();
     }, 240_000);
   }
+
+  it('a DTA, who may import but not manage clients, finds the import on the Clients page', async () => {
+    const firm = `impdta${suffix}`;
+    const call = apiClient(portal.baseUrl);
+    expect((await call('POST', '/api/companies', portal.adminToken, { name: `Import DTA ${suffix}`, shortName: firm })).status).toBe(201);
+    const { login } = await addFirmUser(portal, firm, { username: `dta_${suffix}`, fullName: 'Dana DTA', roleId: 2, clientIds: null });
+    const page = await openAs(portal, portal.baseUrl, login, `/${firm}/clients`);
+    await page.getByText('Access denied. Only Admin users can manage clients.').waitFor();
+    await page.getByRole('button', { name: 'Import clients' }).click();
+    await page.getByRole('heading', { name: 'Import clients' }).waitFor();
+    await page.getByLabel('Client file').waitFor();
+    await page.close();
+  });
 });
