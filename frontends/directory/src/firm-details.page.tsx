@@ -12,6 +12,7 @@ import { PageHeading } from '@ledgerline/ui/page-heading.tsx';
 import { failureReason } from '@ledgerline/ui/server-message.ts';
 import { useAccessibleClients } from './accessible-clients.query.ts';
 import { clientFieldTexts, useClientFieldSettings, type ClientFieldTexts } from './client-field-settings.query.ts';
+import { readablePhone } from './phone-format.ts';
 
 /** /firm-details and /{tenant}/firm-details (spec 000 §2 "Company Details"). */
 export function FirmDetailsPage() {
@@ -57,16 +58,18 @@ function CompanyDetails({ user }: { user: StoredUser }) {
           <EmptyState icon="pi pi-building" text="You don't have access to any client details. Please contact your administrator." />
         </Card>
       )}
-      {selected && <ClientDetailsCard client={selected} texts={clientFieldTexts(settings.data)} />}
+      {selected && <ClientDetailsCard client={selected} texts={clientFieldTexts(settings.data)} forClient={isClientRole(user.role)} />}
     </section>
   );
 }
 
-export function ClientDetailsCard({ client, texts }: { client: Client; texts: ClientFieldTexts }) {
+/** A client's details; a Client user reads the phone grouped as people write it, staff as the firm's format stores it. */
+export function ClientDetailsCard({ client, texts, forClient = false }: { client: Client; texts: ClientFieldTexts; forClient?: boolean }) {
+  const phone = client.phone || client.phoneNumber;
   const rows: [string, string][] = [
     ['Company Name', client.name],
     ['Address', client.address],
-    [texts.phoneLabel, client.phone || client.phoneNumber],
+    [texts.phoneLabel, forClient && phone ? readablePhone(phone) : phone],
     [texts.federalIdLabel, client.federalId],
     [texts.stateIdLabel, client.stateId],
     ['Employees', String(client.employeeCount)],

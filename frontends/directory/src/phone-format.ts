@@ -22,3 +22,27 @@ export function normalisePhone(typed: string, country: PhoneCountry): string {
   const national = candidates.find((candidate) => candidate && preset.lengths.includes(candidate.length));
   return national ? preset.write(national) : typed;
 }
+
+/** Groups of a stored number's national digits as people of that country write them. */
+const READABLE: { pattern: RegExp; write(m: RegExpExecArray): string }[] = [
+  // The spec's "(XXX)-XXX-XXXX" (US, Canada) as the North American plan writes it.
+  { pattern: /^\((\d{3})\)-(\d{3})-(\d{4})$/, write: (m) => `(${m[1]}) ${m[2]}-${m[3]}` },
+  { pattern: /^\+91(\d{5})(\d{5})$/, write: (m) => `+91 ${m[1]} ${m[2]}` },
+  { pattern: /^\+44(7\d{3})(\d{6})$/, write: (m) => `+44 ${m[1]} ${m[2]}` },
+  { pattern: /^\+44(20)(\d{4})(\d{4})$/, write: (m) => `+44 ${m[1]} ${m[2]} ${m[3]}` },
+  { pattern: /^\+44(\d{4})(\d{6})$/, write: (m) => `+44 ${m[1]} ${m[2]}` },
+  { pattern: /^\+61(4\d{2})(\d{3})(\d{3})$/, write: (m) => `+61 ${m[1]} ${m[2]} ${m[3]}` },
+  { pattern: /^\+61(\d)(\d{4})(\d{4})$/, write: (m) => `+61 ${m[1]} ${m[2]} ${m[3]}` },
+];
+
+/**
+ * A stored number as a client reads it (issue 40): "(212) 555-0147" rather than the firm's
+ * "(212)-555-0147", "+91 98765 43210" rather than "+919876543210"; anything else as typed.
+ */
+export function readablePhone(stored: string): string {
+  for (const { pattern, write } of READABLE) {
+    const m = pattern.exec(stored.trim());
+    if (m) return write(m);
+  }
+  return stored;
+}

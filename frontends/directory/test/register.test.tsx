@@ -32,5 +32,8 @@ describe('directory remote', () => {
     expect(html).toContain('<dt>Employees</dt><dd>12</dd>');
     expect(html).toContain('<dt>Start Date</dt><dd>03/01/2024</dd>');
     expect(html).not.toContain('<input');
+    // A Client user reads the number grouped as people write it.
+    const forClient = renderToStaticMarkup(<ClientDetailsCard client={client} texts={{ ...clientFieldTexts(undefined), phoneLabel: 'Mobile' }} forClient />);
+    expect(forClient).toContain('<dt>Mobile</dt><dd>+91 98765 43210</dd>');
   });
 });
