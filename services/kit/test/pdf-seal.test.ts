@@ -38,7 +38,7 @@ function qpdfCheck(bytes: Uint8Array): string {
   return execFileSync('qpdf', ['--check', file], { encoding: 'utf8' });
 }
 
-const certificate = (originals: Uint8Array[], signedContent: Uint8Array): CertificateOfCompletion => ({
+const certificate = (originals: Uint8Array[]): CertificateOfCompletion => ({
   title: 'Form 8879 - 2026',
   requestId: 'sr_1',
   firmName: 'Acme CPAs',
@@ -51,7 +51,6 @@ const certificate = (originals: Uint8Array[], signedContent: Uint8Array): Certif
     viewedAt: new Date('2027-03-12T09:58:00Z'), consentedAt: new Date('2027-03-12T09:58:30Z'), signedAt: new Date('2027-03-12T10:00:00Z'), adoption: 'typed',
   }],
   documents: originals.map((o, i) => ({ name: `document-${i + 1}.pdf`, sha256: createHash('sha256').update(o).digest('hex') })),
-  signedContentSha256: createHash('sha256').update(signedContent).digest('hex'),
   sealFingerprint: sealFingerprint(identity),
 });
 
@@ -67,8 +66,7 @@ describe('the PDF toolkit', () => {
       { documentIndex: 1, page: 1, x: 350, y: 660, width: 14, height: 14, value: { type: 'checkbox', checked: true } },
     ]);
     expect(doc.getPageCount()).toBe(2);
-    const signedContent = await doc.save();
-    await appendCertificate(doc, certificate(originals, signedContent));
+    await appendCertificate(doc, certificate(originals));
     expect(doc.getPageCount()).toBe(3);
 
     const sealed = await sealPdf(await doc.save(), identity, { name: 'Acme CPAs', reason: 'Signed in Ledgerline', location: 'Ledgerline', contactInfo: 'office@acme.test' });
@@ -90,7 +88,7 @@ describe('the PDF toolkit', () => {
 
   it('a certificate built alone names the sealed file and is itself sealable', async () => {
     const original = await onePagePdf('Form 8879');
-    const cert = await certificateDocument({ ...certificate([original], original), sealedFileSha256: 'ab'.repeat(32) });
+    const cert = await certificateDocument({ ...certificate([original]), sealedFileSha256: 'ab'.repeat(32) });
     const sealed = await sealPdf(await cert.save(), identity, { name: 'Acme CPAs', reason: 'Certificate of completion', location: 'Ledgerline', contactInfo: '' });
     expect(pdfsig(sealed).out).toContain('Signature is Valid');
   });

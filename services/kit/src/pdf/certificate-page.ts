@@ -4,9 +4,9 @@ import { pdfSafeText } from './fields.ts';
 /**
  * The certificate of completion (issue 41): who signed, how their identity was checked and
  * with what result, from which address and browser, and when they viewed, consented and
- * signed; with the SHA-256 of every original document and of the signed content. Appended to
- * the signed PDF before it is sealed; built alone (with the sealed file's own hash, which the
- * appended page cannot hold) for the request's certificate download.
+ * signed; with the SHA-256 of every original document. Appended to the signed PDF before it
+ * is sealed; built alone, with the sealed file's own hash (which the appended page cannot
+ * hold), for the request's certificate download.
  */
 export interface CertificateSigner {
   name: string;
@@ -32,9 +32,7 @@ export interface CertificateOfCompletion {
   completedAt: Date;
   signers: readonly CertificateSigner[];
   documents: readonly { name: string; sha256: string }[];
-  /** SHA-256 of the documents with the fields drawn in, before this page was added. */
-  signedContentSha256: string;
-  /** SHA-256 of the sealed file; only on the certificate built alone. */
+  /** SHA-256 of the sealed file: only on the certificate built alone (a file cannot hold its own hash). */
   sealedFileSha256?: string;
   /** SHA-256 fingerprint of the seal's certificate. */
   sealFingerprint: string;
@@ -71,8 +69,7 @@ export async function appendCertificate(doc: PDFDocument, certificate: Certifica
   writer.gap(8);
   writer.line('Document integrity (SHA-256)', { size: 13, bold: true });
   for (const d of certificate.documents) writer.pair(`Original: ${d.name}`, d.sha256);
-  writer.pair('Signed content (before this certificate)', certificate.signedContentSha256);
-  if (certificate.sealedFileSha256) writer.pair('Sealed file', certificate.sealedFileSha256);
+  writer.pair('Signed file', certificate.sealedFileSha256 ?? 'in the separate certificate of completion and the firm\'s record (a file cannot hold its own hash)');
   writer.pair('Seal certificate fingerprint', certificate.sealFingerprint);
   writer.gap(8);
   writer.line('The file is sealed with the installation\'s digital signature: a PDF reader shows whether anything changed after sealing.', { size: 8, grey: true });
