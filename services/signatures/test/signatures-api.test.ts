@@ -82,6 +82,9 @@ const publicCall = <T = Record<string, unknown>>(method: string, token: string, 
   call<T>(method, `/api/public/signing/${token}${step}`, null, body);
 
 /** A signer by link walks every step: consent, view, code, identity, sign. */
+/** A 1x1 PNG, as a signature drawn on a phone. */
+const DRAWN = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
+
 async function signByLink(token: string, email: string, adoption: Record<string, unknown> = { kind: 'typed', text: 'Pat Spouse' }, values: Record<string, unknown> = {}): Promise<SigningView> {
   expect((await publicCall('POST', token, '/consent')).status).toBe(200);
   expect((await raw(`/api/public/signing/${token}/document`)).status).toBe(200);
@@ -272,7 +275,16 @@ describe('an 8879 for a married couple with sign_in_second_factor', () => {
     const view = await publicCall<SigningView>('GET', token);
     expect(view.body).toMatchObject({ you: { role: 'spouse', yourTurn: true }, signers: [{ status: 'signed' }, { status: 'pending' }] });
     expect((await publicCall<{ message: string }>('POST', token, '/sign', { adoption: { kind: 'typed', text: 'P' }, confirm: false })).status).toBe(400);
-    const done = await signByLink(token, spouse, { kind: 'typed', text: 'Pat Spouse' }, { 3: '4321', 4: true });
+    // A drawn signature that is not a PNG, a value for another signer's field, a missing required value: 400.
+    expect((await publicCall('POST', token, '/consent')).status).toBe(200);
+    expect((await raw(`/api/public/signing/${token}/document`)).status).toBe(200);
+    expect((await publicCall('POST', token, '/code')).status).toBe(200);
+    expect((await publicCall('POST', token, '/identity', { code: await nextCode(spouse) })).status).toBe(200);
+    const broken = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('not really')]).toString('base64');
+    expect((await publicCall('POST', token, '/sign', { adoption: { kind: 'drawn', png: broken }, values: { 3: '4321', 4: true }, confirm: true })).status).toBe(400);
+    expect((await publicCall('POST', token, '/sign', { adoption: { kind: 'drawn', png: DRAWN }, values: { 1: '01/01/2027', 3: '4321', 4: true }, confirm: true })).status).toBe(400);
+    expect((await publicCall('POST', token, '/sign', { adoption: { kind: 'drawn', png: DRAWN }, values: { 4: true }, confirm: true })).status).toBe(400);
+    const done = await signByLink(token, spouse, { kind: 'drawn', png: DRAWN }, { 3: '4321', 4: true });
     expect(done.status).toBe('completed');
     // A used link is gone.
     expect((await publicCall('GET', token)).status).toBe(410);

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { PDFDocument } from 'pdf-lib';
 import { actorId } from '@ledgerline/kit/auth/actor-id.ts';
 import { hashToken } from '@ledgerline/kit/crypto/hashed-token.ts';
 import type { Queryable, SchemaDb } from '@ledgerline/kit/db/database.ts';
@@ -213,7 +214,7 @@ export class SigningService {
     if (s.lockedAt) throw new Forbidden(SIGNATURE_MESSAGES.lockedOut);
     if (!s.identityVerifiedAt || Date.now() - s.identityVerifiedAt.getTime() > IDENTITY_VALID_MS) throw new Conflict(SIGNATURE_MESSAGES.identityFirst);
     const values = fieldValues(c.request, s.position, input);
-    checkAdoption(input.adoption);
+    await checkAdoption(input.adoption);
     const firmName = await this.#firmName(c.shortName);
     const completed = await c.db.transaction(async (tx) => {
       if (await this.#store.lock(tx, c.request.id) !== 'sent') throw new Gone(SIGNATURE_MESSAGES.linkGone);
@@ -339,11 +340,17 @@ export async function expireIfDue(db: SchemaDb, store: SignatureStore, request: 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 const originOf = (o: Origin) => ({ address: o.address, browser: o.browser });
 
-/** A drawn signature must be a PNG the PDF can embed. */
-function checkAdoption(adoption: Adoption): void {
+/** A drawn signature must be a PNG the PDF can embed (checked now: a broken one would fail the completion). */
+async function checkAdoption(adoption: Adoption): Promise<void> {
   if (adoption.kind !== 'drawn') return;
   const png = Buffer.from(adoption.png, 'base64');
-  if (png.length < PNG_MAGIC.length || !png.subarray(0, PNG_MAGIC.length).equals(PNG_MAGIC)) throw new Invalid('The drawn signature must be a PNG image.');
+  const refused = new Invalid('The drawn signature must be a PNG image.');
+  if (png.length < PNG_MAGIC.length || !png.subarray(0, PNG_MAGIC.length).equals(PNG_MAGIC)) throw refused;
+  try {
+    await (await PDFDocument.create()).embedPng(png);
+  } catch {
+    throw refused;
+  }
 }
 
 /** This signer's values by field index: checked against their fields (others' fields refused), dates defaulting to today. */
