@@ -22,6 +22,7 @@ import { SignerNotices } from './domain/signer-notices.ts';
 import { SigningService } from './domain/signing.service.ts';
 import { createPublicSigningRouter } from './http/public-signing.router.ts';
 import { createSignatureRequestsRouter } from './http/signature-requests.router.ts';
+import { createSigningPageRouter, SIGNING_PAGE_PATH } from './signing-page/signing-page.router.ts';
 import { loadSignaturesConfig } from './signatures.config.ts';
 import { signaturesTenantMigrations } from './signatures.migrations.ts';
 import { SignatureStore } from './store/signature.store.ts';
@@ -39,6 +40,7 @@ export const signaturesModule: ServiceModule = {
   name: 'signatures',
   defaultPort: 8111,
   apiResources: ['signature-requests', 'public/signing'],
+  otherPaths: [SIGNING_PAGE_PATH],
   migrations: [signaturesTenantMigrations, userAccess.migrations, directory.migrations, jobs.migrations],
   async init(deps) {
     const config = loadSignaturesConfig(deps.env);
@@ -68,6 +70,7 @@ export const signaturesModule: ServiceModule = {
     return {
       api,
       routers: [
+        createSigningPageRouter(),
         createPublicSigningRouter({ api, tenants, signing, attempts: new AttemptCounter(config.linkAttemptsPerMinute, SIGNATURE_MESSAGES.tooManyAttempts) }),
         createSignatureRequestsRouter({ api, tokens: deps.tokens, tenants, store, service, signing }),
       ],

@@ -5,9 +5,7 @@ import { firmMail } from '@ledgerline/kit/mail/mail-templates.ts';
 import type { JobQueue } from '@ledgerline/kit/scheduler/job-queue.ts';
 import { SIGNATURE_LIMITS } from '@ledgerline/contracts/signatures.contracts.ts';
 import type { SignatureStore, SignerRecord } from '../store/signature.store.ts';
-
-/** Where a Client user signs in the portal, and where a link opens. */
-export const SIGNING_PAGE_PATH = '/sign';
+import { SIGNING_PAGE_PATH } from '../signing-page/signing-page.router.ts';
 
 /** Whether every signer before this one (a lower order) has signed. */
 export const isTurnOf = (signer: Pick<SignerRecord, 'order'>, all: readonly Pick<SignerRecord, 'order' | 'status'>[]): boolean =>
@@ -48,9 +46,10 @@ export class SignerNotices {
         const token = `${shortName}.${newHashedToken().token}`;
         change.token_hash = hashToken(token);
         change.link_expires_at = linkExpiry(request.dueDate);
-        url = `${this.#publicBaseUrl}${SIGNING_PAGE_PATH}/${token}`;
+        url = `${this.#publicBaseUrl}${SIGNING_PAGE_PATH}${token}`;
       } else {
-        url = `${this.#publicBaseUrl}${SIGNING_PAGE_PATH}/request/${requestId}`;
+        // A Client user signs signed in (the portal has no signing screen yet: the API's /signing calls).
+        url = `${this.#publicBaseUrl}/`;
       }
       await this.#store.updateSigner(tx, s.id, change);
       await queueMail(this.#jobs, tx, firmMail({
