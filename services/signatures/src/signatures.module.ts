@@ -52,7 +52,7 @@ export const signaturesModule: ServiceModule = {
     const store = new SignatureStore();
     const firmName = async (shortName: string) => (await registry.find(shortName))?.name ?? shortName;
     const hasher = new SecretHasher(deriveKey(master, 'signature-identity-checks'));
-    const notices = new SignerNotices({ store, jobs, publicBaseUrl: config.publicBaseUrl });
+    const notices = new SignerNotices({ store, jobs, publicBaseUrl: config.publicBaseUrl, users: userAccess });
     // No KBA provider is built in: the `provider` check answers 409 "unavailable" (never faked).
     const provider = null;
     // The same internal upload, key and assertion as document requests' uploads: a report of a client handed over by a service.

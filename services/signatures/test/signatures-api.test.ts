@@ -288,6 +288,11 @@ describe('an 8879 for a married couple with sign_in_second_factor', () => {
     expect(done.status).toBe('completed');
     // A used link is gone.
     expect((await publicCall('GET', token)).status).toBe(410);
+    // Every signer is told; a link signer is told to ask the firm for a copy.
+    const toSpouse = await nextMail(spouse);
+    expect(toSpouse.Subject).toBe('Signed: Form 8879 (2026)');
+    expect(toSpouse.Text).toContain('ask them for a copy');
+    expect((await nextMail(clientEmail)).Text).toContain('download the signed document in the portal');
 
     const after = await call<SignatureRequest>('GET', `${base()}/${request.id}`, tokens.cpa);
     expect(after.body.status).toBe('completed');

@@ -1,3 +1,4 @@
+import type { UserAccessReadModel } from '@ledgerline/kit/access/user-access-read-model.ts';
 import { hashToken, newHashedToken } from '@ledgerline/kit/crypto/hashed-token.ts';
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import { queueMail } from '@ledgerline/kit/mail/mail-job.ts';
@@ -27,13 +28,43 @@ export class SignerNotices {
   readonly #jobs: JobQueue;
   readonly #publicBaseUrl: string;
 
-  constructor(deps: { store: SignatureStore; jobs: JobQueue; publicBaseUrl: string }) {
+  readonly #users: UserAccessReadModel;
+
+  constructor(deps: { store: SignatureStore; jobs: JobQueue; publicBaseUrl: string; users: UserAccessReadModel }) {
+    this.#users = deps.users;
     this.#store = deps.store;
     this.#jobs = deps.jobs;
     this.#publicBaseUrl = deps.publicBaseUrl.replace(/\/$/, '');
   }
 
   /** `again`: a reminder (everyone due, told before or not); else only those not told yet. */
+  /**
+   * Tells every signer, and the staff member who made the request, that all have signed: a
+   * Client user can download the signed PDF in the portal, anyone else is told to ask the firm
+   * (links end with the signature).
+   */
+  async completed(tx: Queryable, request: { id: number; title: string; createdById: number; signedSha256: string | null }, signers: readonly SignerRecord[], firmName: string): Promise<void> {
+    const creator = await this.#users.mailbox(tx, request.createdById);
+    const names = signers.map((s) => `${s.name} (${s.role})`).join(', ');
+    const mails = signers.map((s) => firmMail({
+      to: s.email, firmName, subject: `Signed: ${request.title}`,
+      paragraphs: [
+        `Everyone has signed "${request.title}": ${names}.`,
+        s.userId === null ? `${firmName} keeps the signed document; ask them for a copy.` : 'You can download the signed document in the portal.',
+        `Its SHA-256 fingerprint is ${request.signedSha256}.`,
+      ],
+      footer: `You received this because ${firmName} named you as a signer.`,
+    }));
+    if (creator?.to) {
+      mails.push(firmMail({
+        to: creator.to, firmName, subject: `Signed: ${request.title}`,
+        paragraphs: [`Everyone has signed "${request.title}": ${names}. The sealed PDF is filed as a report of the client.`],
+        footer: 'You received this because you sent this signature request.',
+      }));
+    }
+    for (const mail of mails) await queueMail(this.#jobs, tx, mail);
+  }
+
   /** `firmName`: looked up before the caller's transaction (a lookup may wait on identity). */
   async notifyDue(tx: Queryable, shortName: string, requestId: number, again: boolean, firmName: string): Promise<void> {
     const request = (await this.#store.find(tx, requestId))!;

@@ -305,6 +305,7 @@ export class SigningService {
     const alone = await sealPdf(await (await certificateDocument({ ...certificate, sealedFileSha256: signedSha256 })).save(), this.#seal, { ...details, reason: `Certificate of completion: ${request.title}` });
     await this.#store.updateRequest(tx, requestId, { status: 'completed', completed_at: completedAt, signed_pdf: sealed, signed_sha256: signedSha256, certificate_pdf: alone });
     await this.#store.event(tx, requestId, { action: 'completed', actor: 'system', detail: `sealed, SHA-256 ${signedSha256}` });
+    await this.#notices.completed(tx, { ...request, signedSha256 }, signers, firmName);
   }
 
   #pending(c: SignerContext): void {
