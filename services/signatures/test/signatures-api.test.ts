@@ -244,7 +244,7 @@ describe('an 8879 for a married couple with sign_in_second_factor', () => {
     // A Client user signer is sent to the portal (no link).
     const notice = await nextMail(clientEmail);
     expect(notice.Subject).toBe('Please sign: Form 8879 (2026)');
-    expect(notice.Text).toContain('Sign in to the portal');
+    expect(notice.Text).toContain(`/sign/portal/${ACME}/${request.id}`);
     const own = `${base()}/${request.id}/signing`;
     const mine = await call<SigningView>('GET', own, tokens.client);
     expect(mine.status).toBe(200);

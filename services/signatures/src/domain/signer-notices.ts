@@ -79,8 +79,8 @@ export class SignerNotices {
         change.link_expires_at = linkExpiry(request.dueDate);
         url = `${this.#publicBaseUrl}${SIGNING_PAGE_PATH}${token}`;
       } else {
-        // A Client user signs signed in (the portal has no signing screen yet: the API's /signing calls).
-        url = `${this.#publicBaseUrl}/`;
+        // A Client user signs signed in: the same page, on their own /signing calls.
+        url = `${this.#publicBaseUrl}${SIGNING_PAGE_PATH}portal/${shortName}/${requestId}`;
       }
       await this.#store.updateSigner(tx, s.id, change);
       await queueMail(this.#jobs, tx, firmMail({

@@ -1,10 +1,17 @@
-// The signing page a link opens (PUBLIC_BASE_URL/sign/{token}): one step after another —
-// consent, open the documents, identity check, fields and signature, confirm — or decline.
-// Everything it shows comes from the public signing calls; it keeps nothing.
+// The signing page (PUBLIC_BASE_URL/sign/{token} for a link, /sign/portal/{firm}/{id} for a
+// signed-in Client user): one step after another — consent, open the documents, identity
+// check, fields and signature, confirm — or decline. Everything it shows comes from the
+// signing calls (the public ones by token, or the signed-in user's own with the portal's
+// stored sign-in); it keeps nothing.
 (function () {
   'use strict';
-  var token = decodeURIComponent(location.pathname.split('/').pop() || '');
-  var api = '/api/public/signing/' + encodeURIComponent(token);
+  var parts = location.pathname.split('/').map(decodeURIComponent);
+  var portal = parts[2] === 'portal';
+  var firm = portal ? parts[3] : '';
+  var bearer = portal ? (localStorage.getItem('authToken') || localStorage.getItem('token')) : null;
+  var api = portal
+    ? '/api/' + encodeURIComponent(firm) + '/signature-requests/' + encodeURIComponent(parts[4] || '') + '/signing'
+    : '/api/public/signing/' + encodeURIComponent(parts.pop() || '');
   var app = document.getElementById('app');
   var view = null;
   var drawn = null;
@@ -20,9 +27,16 @@
     return node;
   }
 
+  function headers(json) {
+    var h = json ? { 'content-type': 'application/json' } : {};
+    if (bearer) h.authorization = 'Bearer ' + bearer;
+    return h;
+  }
+
   function call(method, path, body) {
-    return fetch(api + path, { method: method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined })
+    return fetch(api + path, { method: method, headers: headers(!!body), body: body ? JSON.stringify(body) : undefined })
       .then(function (r) {
+        if (r.status === 401 && portal) throw Object.assign(new Error('Sign in to the portal first, then open this page again.'), { status: 410 });
         return r.text().then(function (t) {
           var json = t ? JSON.parse(t) : {};
           if (!r.ok) throw Object.assign(new Error(json.message || 'Something went wrong. Please try again.'), { status: r.status });
@@ -42,7 +56,24 @@
     app.replaceChildren(el('div', { class: 'message' + (done ? ' done' : ''), text: text }));
   }
 
+  /** A signed-in signer's documents: fetched with the stored sign-in (a plain link carries none), shown in a new tab. */
+  function openDocuments(error) {
+    var tab = window.open('', '_blank');
+    fetch(api + '/document', { headers: headers(false) }).then(function (r) {
+      if (!r.ok) throw new Error('The documents could not be opened.');
+      return r.blob();
+    }).then(function (blob) {
+      if (tab) tab.location.href = URL.createObjectURL(blob);
+      load();
+    }, function (err) { if (tab) tab.close(); error.textContent = err.message; });
+  }
+
   function load() {
+    if (portal && !bearer) {
+      app.replaceChildren(el('div', { class: 'message' }, [document.createTextNode('Sign in to the portal first, then open this page again. '),
+        el('a', { href: '/' + encodeURIComponent(firm) + '/login', text: 'Sign in' })]));
+      return Promise.resolve();
+    }
     return call('GET', '').then(function (v) { view = v; render(); }, function (err) { message(err.message, false); });
   }
 
@@ -66,7 +97,9 @@
     if (you.consentedAt) {
       parts.push(step('2. Read the documents', !!you.viewedAt, [
         el('p', { class: 'muted', text: view.documents.map(function (d) { return d.name + ' (' + d.pages + ' page' + (d.pages === 1 ? '' : 's') + ')'; }).join(', ') }),
-        el('a', { class: 'button', href: api + '/document', target: '_blank', rel: 'noopener', text: 'Open the documents', onclick: function () { setTimeout(load, 1500); } }),
+        portal
+          ? el('button', { text: 'Open the documents', onclick: function () { openDocuments(error); } })
+          : el('a', { class: 'button', href: api + '/document', target: '_blank', rel: 'noopener', text: 'Open the documents', onclick: function () { setTimeout(load, 1500); } }),
       ]));
     }
     if (you.consentedAt && you.viewedAt) parts.push(identityStep(error));
