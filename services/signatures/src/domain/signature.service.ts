@@ -1,7 +1,7 @@
 import { actorId, actorName } from '@ledgerline/kit/auth/actor-id.ts';
 import { roleIs, ROLES } from '@ledgerline/kit/auth/roles.ts';
 import type { UserAccessReadModel } from '@ledgerline/kit/access/user-access-read-model.ts';
-import type { Queryable } from '@ledgerline/kit/db/database.ts';
+import type { SchemaDb } from '@ledgerline/kit/db/database.ts';
 import type { DirectoryLookup } from '@ledgerline/kit/directory/directory-lookup.ts';
 import { Conflict, Invalid, NotFound } from '@ledgerline/kit/errors.ts';
 import { fitsPage } from '@ledgerline/kit/pdf/fields.ts';
@@ -183,8 +183,8 @@ export class SignatureService {
     return out;
   }
 
-  async #clientUser(db: Queryable & { schema: string }, clientId: number, userId: number): Promise<{ name: string; email: string }> {
-    const access = await this.#users.lookup(db as never, userId);
+  async #clientUser(db: SchemaDb, clientId: number, userId: number): Promise<{ name: string; email: string }> {
+    const access = await this.#users.lookup(db, userId);
     const mailbox = await this.#users.mailbox(db, userId);
     const name = (await this.#users.names(db, [userId])).get(userId);
     if (!access || access === 'deleted' || !roleIs(access.role, ROLES.client) || access.clientIds[0] !== clientId || !mailbox?.to || !name) {

@@ -54,8 +54,8 @@ export function createSignatureRequestsRouter(deps: { api: ApiRegistry; tokens: 
     service.remind(await tenants.ofRequest(res), id(params.id)));
 
   api.route(router, { method: 'get', path: `${base}/:id/certificate`, before, summary: 'The sealed certificate of completion (PDF) once completed' }, async ({ res, params }) => {
-    const r = await service.get(await tenants.ofRequest(res), id(params.id));
     const t = await tenants.ofRequest(res);
+    const r = await service.get(t, id(params.id));
     const { certificate } = await store.sealed(t.db, r.id);
     if (r.status !== 'completed' || !certificate) throw new Conflict(SIGNATURE_MESSAGES.notCompleted);
     sendPdf(res, certificate, `${r.title} - certificate.pdf`);
