@@ -62,7 +62,7 @@ COPY docker/healthcheck.mjs ./docker/
 RUN mkdir -p /var/lib/ledgerline && chown 1000:1000 /var/lib/ledgerline
 # Numeric, so Kubernetes' runAsNonRoot can verify it without resolving a user name.
 USER 1000:1000
-EXPOSE 8080 8101-8110
+EXPOSE 8080 8101-8111
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "/app/docker/healthcheck.mjs"]
 # Exec form: Node is PID 1 and gets SIGTERM itself (the server drains on it). With no

@@ -16,6 +16,7 @@ const SERVICE_PORTS = {
   insights: 8108,
   messaging: 8109,
   requests: 8110,
+  signatures: 8111,
   billing: 8115,
 };
 

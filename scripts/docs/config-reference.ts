@@ -87,7 +87,7 @@ export async function renderConfigReference(): Promise<string> {
     '',
     '- `<NAME>_PORT`: a service\'s own port when it runs in a process of its own (identity 8101,',
     '  directory 8102, files 8103, activity 8104, chat 8105, tasks 8106, compliance 8107, insights 8108,',
-    '  messaging 8109, requests 8110, billing 8115). In the one-process default (`--target=all`) an unset one means a',
+    '  messaging 8109, requests 8110, signatures 8111, billing 8115). In the one-process default (`--target=all`) an unset one means a',
     '  free port: only the gateway of that process reaches the services, so only `PORT` is public.',
     '- `<NAME>_SERVICE_URL`: where the gateway and the other services reach a service that runs in',
     '  another process (distributed mode); default `http://127.0.0.1:<port>`.',

@@ -30,6 +30,7 @@ const SERVICES: Record<string, number> = {
   insights: 8108,
   messaging: 8109,
   requests: 8110,
+  signatures: 8111,
   billing: 8115,
 };
 
@@ -282,7 +283,7 @@ describe('deployment manifests', () => {
       const withoutActivity = objects.chartWithoutActivity!;
       expect(withoutActivity.filter((o) => o.metadata.name === 'portal-activity')).toEqual([]);
       const routes = Object.keys(named(withoutActivity, 'ConfigMap', 'portal-env').data!).filter((key) => key.endsWith('_SERVICE_URL'));
-      expect(routes.sort()).toEqual(['CHAT_SERVICE_URL', 'DIRECTORY_SERVICE_URL', 'FILES_SERVICE_URL', 'IDENTITY_SERVICE_URL', 'TASKS_SERVICE_URL', 'COMPLIANCE_SERVICE_URL', 'INSIGHTS_SERVICE_URL', 'MESSAGING_SERVICE_URL', 'REQUESTS_SERVICE_URL', 'BILLING_SERVICE_URL'].sort());
+      expect(routes.sort()).toEqual(['CHAT_SERVICE_URL', 'DIRECTORY_SERVICE_URL', 'FILES_SERVICE_URL', 'IDENTITY_SERVICE_URL', 'TASKS_SERVICE_URL', 'COMPLIANCE_SERVICE_URL', 'INSIGHTS_SERVICE_URL', 'MESSAGING_SERVICE_URL', 'REQUESTS_SERVICE_URL', 'SIGNATURES_SERVICE_URL', 'BILLING_SERVICE_URL'].sort());
     });
 
     it('gives every Deployment both probes, resources and a non-root, read-only security context', () => {

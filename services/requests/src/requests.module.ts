@@ -12,10 +12,11 @@ import type { JobHandler } from '@ledgerline/kit/scheduler/scheduler.ts';
 import type { ServiceModule } from '@ledgerline/kit/service-module.ts';
 import { firmTimeZone } from '@ledgerline/kit/tenancy/tenant-events.ts';
 import { tenantServiceRuntime } from '@ledgerline/kit/tenancy/tenant-service-runtime.ts';
-import { REQUEST_UPLOAD_KEY_PURPOSE, type RequestUploadAssertion } from '@ledgerline/contracts/requests.contracts.ts';
+import { REQUEST_MESSAGES, REQUEST_UPLOAD_KEY_PURPOSE, type RequestUploadAssertion } from '@ledgerline/contracts/requests.contracts.ts';
 import { createPublicPageRouter, PUBLIC_PAGE_PATH } from './public-page/public-page.router.ts';
-import { FileForwarder } from './requests/file-forwarder.ts';
-import { AttemptCounter, createPublicRequestsRouter } from './requests/public-requests.router.ts';
+import { ReportForwarder } from '@ledgerline/kit/files/report-forwarder.ts';
+import { AttemptCounter } from '@ledgerline/kit/http/attempt-counter.ts';
+import { createPublicRequestsRouter } from './requests/public-requests.router.ts';
 import { followRequestPushes } from './requests/request-push.consumer.ts';
 import { RequestReminders, type Firm } from './requests/request-reminders.ts';
 import { RequestLinkMaker } from './requests/request-links.ts';
@@ -61,7 +62,7 @@ export const requestsModule: ServiceModule = {
     const service = new RequestService({
       store, jobs, reminders, firm, links,
       directory: new DirectoryLookup(directory, peer('directory')),
-      files: new FileForwarder(peer('files'), new TokenSigner<RequestUploadAssertion>(deriveKey(master, REQUEST_UPLOAD_KEY_PURPOSE))),
+      files: new ReportForwarder(peer('files'), new TokenSigner<RequestUploadAssertion>(deriveKey(master, REQUEST_UPLOAD_KEY_PURPOSE))),
     });
     const mailer = createMailer(config, deps.logger);
     const handlers: Record<string, JobHandler> = { ...reminders.handlers(), [MAIL_JOB]: mailJob(mailer) };
@@ -72,7 +73,7 @@ export const requestsModule: ServiceModule = {
         createPublicPageRouter(),
         createPublicRequestsRouter({
           api, tenants, service,
-          attempts: new AttemptCounter(config.publicLinkAttemptsPerMinute), renewals: new AttemptCounter(config.linkRenewalsPerMinute),
+          attempts: new AttemptCounter(config.publicLinkAttemptsPerMinute, REQUEST_MESSAGES.tooManyAttempts), renewals: new AttemptCounter(config.linkRenewalsPerMinute, REQUEST_MESSAGES.tooManyAttempts),
         }),
         createRequestsRouter({ api, tokens: deps.tokens, tenants, store, service }),
         createTrackerRequestsRouter({ tokens: deps.tokens, tenants, store, service, firm }),

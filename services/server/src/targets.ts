@@ -9,10 +9,11 @@ import { complianceModule } from '@ledgerline/compliance-service/compliance.modu
 import { insightsModule } from '@ledgerline/insights-service/insights.module.ts';
 import { messagingModule } from '@ledgerline/messaging-service/messaging.module.ts';
 import { requestsModule } from '@ledgerline/requests-service/requests.module.ts';
+import { signaturesModule } from '@ledgerline/signatures-service/signatures.module.ts';
 import { billingModule } from '@ledgerline/billing-service/billing.module.ts';
 
 /** Every service the process can run, in start order (identity first: it issues the tokens the others verify). */
-export const SERVICE_MODULES: readonly ServiceModule[] = [identityModule, directoryModule, filesModule, activityModule, chatModule, tasksModule, complianceModule, insightsModule, messagingModule, requestsModule, billingModule];
+export const SERVICE_MODULES: readonly ServiceModule[] = [identityModule, directoryModule, filesModule, activityModule, chatModule, tasksModule, complianceModule, insightsModule, messagingModule, requestsModule, signaturesModule, billingModule];
 
 export const GATEWAY_TARGET = 'gateway';
 export const ALL_TARGET = 'all';

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
+import { PDFDocument } from 'pdf-lib';
 import { io as connect, type Socket } from 'socket.io-client';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import type { ActivityLog } from '@ledgerline/contracts/activity.contracts.ts';
@@ -115,6 +116,28 @@ async function uploadReport(text = 'Matrix statement total 42', reportTypeId = i
   if (r.status !== 201) throw new Error(`upload: ${r.status}`);
   return ((await r.json()) as { files: { id: number }[] }).files[0]!.id;
 }
+
+/** A one-page PDF of the own client, for signature requests. */
+async function uploadPdf(): Promise<number> {
+  const doc = await PDFDocument.create();
+  doc.addPage([612, 792]);
+  const form = new FormData();
+  form.append('fileType', 'report');
+  form.append('clientId', String(ids.ownClient));
+  form.append('reportTypeId', String(ids.reportType));
+  form.append('file', new Blob([new Uint8Array(await doc.save())], { type: 'application/pdf' }), `${unique('letter')}.pdf`);
+  const r = await fetch(`${portal.gatewayUrl}/api/${FIRM}/files`, { method: 'POST', headers: { authorization: `Bearer ${portal.adminToken}` }, body: form });
+  if (r.status !== 201) throw new Error(`upload: ${r.status}`);
+  return ((await r.json()) as { files: { id: number }[] }).files[0]!.id;
+}
+
+/** A draft signature request of the own client (the CPA's report type) with one signer by link. */
+const signatureRequestBody = () => ({
+  clientId: ids.ownClient, reportTypeId: ids.reportType, title: unique('Engagement '), identity: 'sign_in_second_factor', documents: [{ fileId: ids.pdf }],
+  signers: [{ name: 'Matrix Signer', email: 'matrix.signer@example.com', role: 'taxpayer' }],
+  fields: [{ documentIndex: 0, page: 1, x: 50, y: 600, width: 200, height: 40, type: 'signature', signerIndex: 0 }],
+});
+const victimSignatureRequest = () => created('POST', `/api/${FIRM}/signature-requests`, signatureRequestBody());
 
 /** A pending insight about the own client: a report whose turnover is above the default threshold, once its text is extracted. */
 async function victimInsight(reportTypeId = ids.reportType!): Promise<number> {
@@ -377,6 +400,30 @@ const RULES: Record<string, Rule> = {
   'POST /api/invoices/{id}/send': { allowed: ADMINS, request: async () => ({ path: String(await victimDraftInvoice()) }) },
   'POST /api/invoices/{id}/void': { allowed: ADMINS, request: async () => ({ path: String(await victimSentInvoice()) }) },
   'POST /api/invoices/{id}/payments': { allowed: ADMINS, request: async () => ({ path: String(await victimSentInvoice()), body: { amount: 100, method: 'cash' } }) },
+  'GET /api/signature-requests': { allowed: EVERYONE },
+  'POST /api/signature-requests': { allowed: STAFF, request: () => ({ body: signatureRequestBody() }) },
+  'GET /api/signature-requests/{id}': { allowed: STAFF, request: async () => ({ path: String(await victimSignatureRequest()) }) },
+  'PATCH /api/signature-requests/{id}': { allowed: STAFF, request: async () => ({ path: String(await victimSignatureRequest()), body: { title: unique('Edited ') } }) },
+  'DELETE /api/signature-requests/{id}': { allowed: STAFF, request: async () => ({ path: String(await victimSignatureRequest()) }) },
+  'POST /api/signature-requests/{id}/send': { allowed: STAFF, request: async () => ({ path: String(await victimSignatureRequest()) }) },
+  'POST /api/signature-requests/{id}/remind': { allowed: STAFF, request: async () => ({ path: String(await victimSignatureRequest()) }) },
+  'GET /api/signature-requests/{id}/certificate': { allowed: STAFF, request: async () => ({ path: String(await victimSignatureRequest()) }) },
+  'GET /api/signature-requests/{id}/document': { allowed: STAFF, request: async () => ({ path: String(await victimSignatureRequest()) }) },
+  // Only a Client user named as a signer of a sent request (none of the matrix's callers; services/signatures/test covers them).
+  'GET /api/signature-requests/{id}/signing': { allowed: [], request: async () => ({ path: String(await victimSignatureRequest()) }) },
+  'GET /api/signature-requests/{id}/signing/document': { allowed: [], request: async () => ({ path: String(await victimSignatureRequest()) }) },
+  'POST /api/signature-requests/{id}/signing/consent': { allowed: [], request: async () => ({ path: String(await victimSignatureRequest()) }) },
+  'POST /api/signature-requests/{id}/signing/code': { allowed: [], request: async () => ({ path: String(await victimSignatureRequest()) }) },
+  'POST /api/signature-requests/{id}/signing/identity': { allowed: [], request: async () => ({ path: String(await victimSignatureRequest()), body: { code: '123456' } }) },
+  'POST /api/signature-requests/{id}/signing/sign': { allowed: [], request: async () => ({ path: String(await victimSignatureRequest()), body: { adoption: { kind: 'typed', text: 'Matrix' }, confirm: true } }) },
+  'POST /api/signature-requests/{id}/signing/decline': { allowed: [], request: async () => ({ path: String(await victimSignatureRequest()), body: { reason: 'Matrix' } }) },
+  'GET /api/public/signing/{token}': { allowed: 'public' },
+  'GET /api/public/signing/{token}/document': { allowed: 'public' },
+  'POST /api/public/signing/{token}/consent': { allowed: 'public' },
+  'POST /api/public/signing/{token}/code': { allowed: 'public' },
+  'POST /api/public/signing/{token}/identity': { allowed: 'public' },
+  'POST /api/public/signing/{token}/sign': { allowed: 'public' },
+  'POST /api/public/signing/{token}/decline': { allowed: 'public' },
   'GET /api/request-templates': { allowed: STAFF },
   'POST /api/request-templates': { allowed: MANAGERS, request: () => ({ body: { name: unique('Template '), items: [{ title: 'Purchase register' }] } }) },
   'PUT /api/request-templates/{id}': { allowed: MANAGERS, request: async () => ({ path: String(await victimTemplate()), body: { name: unique('Template '), items: [{ title: 'Bank statements' }] } }) },
@@ -439,6 +486,7 @@ beforeAll(async () => {
   }
   ids.bystander = (await createSignedInUser(call, portal.adminToken, FIRM, { username: unique('bystander_'), fullName: 'Matrix bystander', roleId: 3, clientIds: null, reportTypeIds: null })).id;
   ids.file = await uploadReport();
+  ids.pdf = await uploadPdf();
   const doc = (await call<{ paths: Record<string, Record<string, { security?: unknown[] }>> }>('GET', '/api/docs/openapi.json')).body;
   operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({
     key: `${method.toUpperCase()} ${path}`, method: method.toUpperCase(), path, isPublic: Array.isArray(op.security) && op.security.length === 0,

@@ -115,7 +115,7 @@ describe('moving a firm', () => {
     expect(original.manifest.services.files!.objects).toBe(1);
     expect(original.manifest.services.identity!.rows.users).toBe(2);
     expect(original.manifest.services.files!.rows.files).toBe(1);
-    expect(Object.keys(original.manifest.services).sort()).toEqual(['activity', 'billing', 'chat', 'compliance', 'directory', 'files', 'identity', 'insights', 'messaging', 'requests', 'tasks']);
+    expect(Object.keys(original.manifest.services).sort()).toEqual(['activity', 'billing', 'chat', 'compliance', 'directory', 'files', 'identity', 'insights', 'messaging', 'requests', 'signatures', 'tasks']);
   }, 60_000);
 
   it('lets a firm\'s Admin export their own firm, and no other', async () => {

@@ -10,7 +10,7 @@ describe('the entry point', () => {
   it('lists its targets', () => {
     const r = run(['--list-targets']);
     expect(r.status).toBe(0);
-    expect(r.stdout.trim().split('\n')).toEqual(['all', 'gateway', 'identity', 'directory', 'files', 'activity', 'chat', 'tasks', 'compliance', 'insights', 'messaging', 'requests', 'billing']);
+    expect(r.stdout.trim().split('\n')).toEqual(['all', 'gateway', 'identity', 'directory', 'files', 'activity', 'chat', 'tasks', 'compliance', 'insights', 'messaging', 'requests', 'signatures', 'billing']);
   });
 
   it('fails at boot on an unknown target', () => {

@@ -45,6 +45,7 @@ const READS: { service: string; path: string }[] = [
   { service: 'messaging', path: '/conversations' },
   { service: 'messaging', path: '/messages/unread/count' },
   { service: 'requests', path: '/document-requests' },
+  { service: 'signatures', path: '/signature-requests' },
   { service: 'billing', path: '/invoices' },
 ];
 

@@ -31,7 +31,7 @@ describe('two one-process installations on one machine', () => {
     const ports = [await freePort(), await freePort()];
     const running: PortalProcess[] = [];
     try {
-      // One after the other: before, the second failed on the services' fixed ports (8101-8110).
+      // One after the other: before, the second failed on the services' fixed ports (8101-8111).
       for (const port of ports) running.push(await spawnPortal(installationEnv(port)));
       expect(running.map((p) => new URL(p.url).port)).toEqual(ports.map(String));
       for (const portal of running) {

@@ -2,32 +2,10 @@ import express, { type Request, type Router } from 'express';
 import type { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
 import { clientAddress } from '@ledgerline/kit/http/client-address.ts';
 import { parsePathId } from '@ledgerline/kit/http/path-id.ts';
-import { RateLimited } from '@ledgerline/kit/errors.ts';
+import type { AttemptCounter } from '@ledgerline/kit/http/attempt-counter.ts';
 import type { ServiceTenants } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import { notApplicableSchema, REQUEST_MESSAGES } from '@ledgerline/contracts/requests.contracts.ts';
 import type { RequestService } from './request.service.ts';
-
-const WINDOW_MS = 60_000;
-
-/** Fixed one-minute windows per key (an address, a token); the oldest window is dropped as it ends. */
-export class AttemptCounter {
-  readonly #limit: number;
-  #window = 0;
-  #counts = new Map<string, number>();
-
-  constructor(limitPerMinute: number) {
-    this.#limit = limitPerMinute;
-  }
-
-  take(...keys: string[]): void {
-    const now = Date.now();
-    const window = Math.floor(now / WINDOW_MS);
-    if (window !== this.#window) { this.#window = window; this.#counts = new Map(); }
-    const over = keys.some((k) => (this.#counts.get(k) ?? 0) >= this.#limit);
-    for (const k of keys) this.#counts.set(k, (this.#counts.get(k) ?? 0) + 1);
-    if (over) throw new RateLimited(REQUEST_MESSAGES.tooManyAttempts, Math.ceil(((window + 1) * WINDOW_MS - now) / 1000));
-  }
-}
 
 /**
  * The link calls (issue 27), by token only, no bearer: the request's title, message, due

@@ -20,7 +20,7 @@ import {
   type RequestInput, type RequestItem, type RequestItemValues, type RequestListQuery, type RequestUpdate,
 } from '@ledgerline/contracts/requests.contracts.ts';
 import { assertReach, requestSeenBy, requireStaff } from '../access-rules.ts';
-import type { FileForwarder } from './file-forwarder.ts';
+import type { ReportForwarder } from '@ledgerline/kit/files/report-forwarder.ts';
 import type { RequestLinkMaker } from './request-links.ts';
 import type { Firm, RequestReminders } from './request-reminders.ts';
 import type { NewItem, RequestStore } from './request.store.ts';
@@ -51,11 +51,11 @@ export class RequestService {
   readonly #directory: DirectoryLookup;
   readonly #jobs: JobQueue;
   readonly #reminders: RequestReminders;
-  readonly #files: FileForwarder;
+  readonly #files: ReportForwarder;
   readonly #firm: (shortName: string) => Promise<Firm>;
   readonly #links: RequestLinkMaker;
 
-  constructor(deps: { store: RequestStore; directory: DirectoryLookup; jobs: JobQueue; reminders: RequestReminders; files: FileForwarder; firm: (shortName: string) => Promise<Firm>; links: RequestLinkMaker }) {
+  constructor(deps: { store: RequestStore; directory: DirectoryLookup; jobs: JobQueue; reminders: RequestReminders; files: ReportForwarder; firm: (shortName: string) => Promise<Firm>; links: RequestLinkMaker }) {
     this.#store = deps.store;
     this.#reminders = deps.reminders;
     this.#directory = deps.directory;

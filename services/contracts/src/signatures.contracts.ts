@@ -1,0 +1,236 @@
+import { z } from 'zod';
+import { idSchema, intSchema, isoDateSchema, textSchema } from './scalars.ts';
+
+/*
+ * E-signatures (issue 41): a firm asks named signers to sign one or more PDFs of a client;
+ * each signer consents, views, adopts a signature, fills their fields and confirms after an
+ * identity check the firm chose; the finished PDF carries a certificate of completion and
+ * the installation's seal, and becomes a report of the client.
+ */
+
+export const SIGNATURE_STATUSES = ['draft', 'sent', 'completed', 'declined', 'voided', 'expired'] as const;
+export type SignatureStatus = (typeof SIGNATURE_STATUSES)[number];
+export const SIGNER_STATUSES = ['pending', 'signed', 'declined'] as const;
+export type SignerStatus = (typeof SIGNER_STATUSES)[number];
+export const FIELD_TYPES = ['signature', 'initials', 'date', 'text', 'checkbox'] as const;
+export type SignatureFieldType = (typeof FIELD_TYPES)[number];
+export const IDENTITY_METHODS = ['sign_in_second_factor', 'knowledge', 'provider'] as const;
+export type IdentityMethod = (typeof IDENTITY_METHODS)[number];
+
+export const SIGNATURE_LIMITS = {
+  documents: 10, signers: 10, fields: 200, knowledgeQuestions: 5,
+  /** Wrong knowledge answers before the signer is locked out (the firm must void and resend). */
+  knowledgeAttempts: 3,
+  /** Wrong e-mailed codes before the code is spent (a new one can be asked for). */
+  codeAttempts: 5,
+  codeMinutes: 10,
+  /** Link lifetime when the request has no due date. */
+  linkDays: 30,
+  /** A drawn signature's PNG (base64) at most. */
+  drawnBytes: 200_000,
+} as const;
+
+/**
+ * The ESIGN Act §101(c) consumer disclosure a signer accepts before signing (15 U.S.C.
+ * 7001(c)(1)): the right to paper, the right to withdraw and its consequences, the scope of
+ * the consent, how to update contact details and get a paper copy, and the hardware and
+ * software needed. Versioned: the record keeps which text was accepted.
+ */
+export const ESIGN_DISCLOSURE_VERSION = '2027-01';
+export const ESIGN_DISCLOSURE = [
+  'You may receive and sign these documents on paper instead. To ask for paper copies, or to sign on paper, contact the firm that sent them; there is no fee.',
+  'Your consent applies to the documents of this signature request only.',
+  'You may withdraw your consent at any time before you sign by declining to sign; the firm will then arrange paper signing with you. Withdrawing does not undo documents you already signed electronically.',
+  'To update your e-mail address, or to ask for a paper copy of a signed document after signing, contact the firm.',
+  'To view and sign you need a current web browser (with JavaScript), a PDF reader to keep the signed copy, and an e-mail address you can read. Agreeing confirms you can open these documents and receive e-mail at the address the firm used.',
+] as const;
+
+export const SIGNATURE_MESSAGES = {
+  notFound: 'Signature request not found',
+  clientsCannotManage: 'Access denied. Client users cannot manage signature requests.',
+  notDraft: 'Only a draft can be edited; void the request instead.',
+  notSent: 'This signature request is not waiting for signatures.',
+  cannotDelete: 'Only a draft, voided, declined or expired request can be deleted.',
+  documentNotOfClient: 'Each document must be a PDF file of this client that you can see.',
+  notPdf: 'This document is not a readable PDF.',
+  fieldOutsidePage: 'A field lies outside its page, or on a page the document does not have.',
+  fieldSigner: 'A field names a signer the request does not have.',
+  noFieldsForSigner: 'Every signer needs at least one signature field.',
+  signerNeedsUserOrEmail: 'A signer needs a userId, or a name and an e-mail address.',
+  signerNotClientUser: 'A signer with a userId must be a Client user of this client.',
+  knowledgeNeeded: 'With the knowledge check, every signer needs at least one question and answer.',
+  providerUnavailable: 'No identity verification provider is configured on this installation, so the provider check is unavailable.',
+  linkGone: 'This signing link has expired, was used, or the request is no longer open.',
+  notYourTurn: 'Another signer signs first. You will be e-mailed when it is your turn.',
+  alreadyDone: 'You have already signed or declined this request.',
+  consentFirst: 'Agree to sign electronically first.',
+  viewFirst: 'Open the documents before signing.',
+  identityFirst: 'Confirm your identity first.',
+  codeWrong: 'That code is not correct or has expired. Ask for a new code.',
+  knowledgeWrong: 'The answers do not match what the firm has on record.',
+  lockedOut: 'Too many wrong answers: identity checks for this signer are locked. Contact the firm.',
+  fieldsMissing: 'Fill in every required field.',
+  fieldValue: 'A field value does not fit its field type.',
+  notSigner: 'You are not a signer of this request.',
+  notCompleted: 'The signed document exists once every signer has signed.',
+  voided: 'Signature request voided',
+  deleted: 'Signature request deleted',
+  sent: 'The signers have been e-mailed.',
+  reminded: 'The signers who have not signed yet have been e-mailed again.',
+  codeSent: 'A code is on its way to your e-mail address.',
+  tooManyAttempts: 'Too many requests from this address or link. Try again in a minute.',
+} as const;
+
+const optionalText = (field: string, max: number) => textSchema(field, max).nullish().transform((v) => (v?.trim() ? v.trim() : null));
+const requiredText = (field: string, max: number) => textSchema(field, max).trim().min(1, `${field} is required`);
+const email = (field: string) => requiredText(field, 254).pipe(z.email({ error: `${field} must be an e-mail address` }));
+const points = (field: string) => z.number({ error: `${field} must be a number of points` }).min(0, `${field} must not be negative`).max(14_400, `${field} is too large`);
+
+export const signerInputSchema = z.object({
+  userId: idSchema('userId').nullish(),
+  name: optionalText('name', 200),
+  email: email('email').nullish(),
+  role: requiredText('role', 60),
+  order: intSchema('order', 1, 10).default(1),
+  /** For the knowledge check: questions and the answers the firm holds (compared ignoring case, spaces and punctuation). */
+  knowledge: z.array(z.object({ question: requiredText('question', 200), answer: requiredText('answer', 200) })).max(SIGNATURE_LIMITS.knowledgeQuestions).optional(),
+});
+export type SignerInput = z.output<typeof signerInputSchema>;
+
+export const fieldInputSchema = z.object({
+  documentIndex: intSchema('documentIndex', 0, SIGNATURE_LIMITS.documents - 1),
+  /** 1-based page number. */
+  page: intSchema('page', 1, 10_000),
+  /** Points from the page's top-left corner. */
+  x: points('x'), y: points('y'), width: points('width'), height: points('height'),
+  type: z.enum(FIELD_TYPES, { error: `type must be one of ${FIELD_TYPES.join(', ')}` }),
+  signerIndex: intSchema('signerIndex', 0, SIGNATURE_LIMITS.signers - 1),
+  required: z.boolean().default(true),
+  label: optionalText('label', 100),
+});
+export type FieldInput = z.output<typeof fieldInputSchema>;
+
+const signatureRequestFields = {
+  clientId: idSchema('clientId'),
+  title: requiredText('title', 200),
+  message: optionalText('message', 2000),
+  dueDate: isoDateSchema('dueDate').nullish(),
+  reminderEveryDays: intSchema('reminderEveryDays', 1, 30).nullish(),
+  reportTypeId: idSchema('reportTypeId'),
+  trackerItemId: idSchema('trackerItemId').nullish(),
+  documents: z.array(z.object({ fileId: idSchema('fileId') })).min(1, 'A request needs at least one document').max(SIGNATURE_LIMITS.documents),
+  signers: z.array(signerInputSchema).min(1, 'A request needs at least one signer').max(SIGNATURE_LIMITS.signers),
+  fields: z.array(fieldInputSchema).max(SIGNATURE_LIMITS.fields).default([]),
+  identity: z.enum(IDENTITY_METHODS, { error: `identity must be one of ${IDENTITY_METHODS.join(', ')}` }),
+};
+
+export const signatureRequestInputSchema = z.object({ ...signatureRequestFields, sendNow: z.boolean().default(false) });
+export type SignatureRequestInput = z.output<typeof signatureRequestInputSchema>;
+
+/** PATCH: edit a draft (any of the fields; clientId stays), or void a sent request. */
+export const signatureRequestUpdateSchema = z.object(signatureRequestFields).omit({ clientId: true }).partial().extend({
+  status: z.literal('voided', { error: 'status can only be set to voided' }).optional(),
+  voidReason: optionalText('voidReason', 500),
+});
+export type SignatureRequestUpdate = z.output<typeof signatureRequestUpdateSchema>;
+
+export const signatureListQuerySchema = z.object({
+  clientId: idSchema('clientId').optional(),
+  status: z.enum(SIGNATURE_STATUSES, { error: 'unknown status' }).optional(),
+  limit: intSchema('limit', 1, 500).default(100),
+  offset: intSchema('offset', 0, 1_000_000).default(0),
+});
+export type SignatureListQuery = z.output<typeof signatureListQuerySchema>;
+
+/* Signer steps (signed-in: /api/signature-requests/{id}/signing/…; link: /api/public/signing/{token}/…). */
+
+export const declineSchema = z.object({ reason: requiredText('reason', 1000) });
+export const identityAnswerSchema = z.object({
+  /** The e-mailed code (sign_in_second_factor). */
+  code: z.string().trim().regex(/^\d{6}$/, 'code must be 6 digits').optional(),
+  /** Answers in the order of the questions (knowledge). */
+  answers: z.array(textSchema('answer', 200)).max(SIGNATURE_LIMITS.knowledgeQuestions).optional(),
+});
+export const adoptionSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('typed'), text: requiredText('text', 100) }),
+  z.object({ kind: z.literal('drawn'), png: z.string().max(SIGNATURE_LIMITS.drawnBytes, 'the drawing is too large').regex(/^[A-Za-z0-9+/]+={0,2}$/, 'png must be base64') }),
+], { error: 'kind must be typed or drawn' });
+export type Adoption = z.output<typeof adoptionSchema>;
+export const signSchema = z.object({
+  adoption: adoptionSchema,
+  /** Values of this signer's date/text/checkbox fields by their index in the request's fields (signature and initials take the adoption). */
+  values: z.record(z.string().regex(/^\d{1,3}$/, 'values are keyed by field index'), z.union([textSchema('value', 500), z.boolean()])).default({}),
+  /** The signer confirms: "I agree this is my signature". */
+  confirm: z.literal(true, { error: 'Confirm that you sign' }),
+});
+export type SignInput = z.output<typeof signSchema>;
+
+export interface SignatureField extends FieldInput { index: number }
+
+export interface SignerView {
+  index: number;
+  userId: number | null;
+  name: string;
+  email: string;
+  role: string;
+  order: number;
+  status: SignerStatus;
+  viewedAt: string | null;
+  consentedAt: string | null;
+  identityVerifiedAt: string | null;
+  signedAt: string | null;
+  declinedAt: string | null;
+  declineReason: string | null;
+  identityResult: string | null;
+  address: string | null;
+  browser: string | null;
+  lockedOut: boolean;
+  /** Staff only: how many knowledge questions the firm entered (answers are never shown). */
+  knowledgeQuestions: number;
+}
+
+export interface SignatureEvent { at: string; action: string; signerIndex: number | null; actor: string; detail: string | null; address: string | null }
+
+export interface SignatureRequest {
+  id: number;
+  clientId: number;
+  clientName: string;
+  title: string;
+  message: string | null;
+  status: SignatureStatus;
+  dueDate: string | null;
+  reminderEveryDays: number | null;
+  reportTypeId: number;
+  trackerItemId: number | null;
+  identity: IdentityMethod;
+  documents: { fileId: number; name: string; sha256: string; pages: number }[];
+  signers: SignerView[];
+  fields: SignatureField[];
+  createdById: number;
+  createdByName: string;
+  createdAt: string;
+  sentAt: string | null;
+  completedAt: string | null;
+  voidReason: string | null;
+  signedFileId: number | null;
+  signedSha256: string | null;
+  events: SignatureEvent[];
+}
+
+export type SignatureRequestSummary = Omit<SignatureRequest, 'fields' | 'events' | 'documents'> & { documentCount: number };
+
+/** What a signer sees of a request (their own steps and fields; other signers by name, role and status only). */
+export interface SigningView {
+  requestId: number;
+  firmName: string;
+  title: string;
+  message: string | null;
+  status: SignatureStatus;
+  identity: IdentityMethod;
+  disclosure: { version: string; paragraphs: readonly string[] };
+  you: Pick<SignerView, 'index' | 'name' | 'email' | 'role' | 'status' | 'viewedAt' | 'consentedAt' | 'identityVerifiedAt' | 'signedAt' | 'lockedOut'> & { yourTurn: boolean };
+  knowledgeQuestions: string[];
+  signers: Pick<SignerView, 'name' | 'role' | 'status' | 'order'>[];
+  documents: { name: string; pages: number }[];
+  fields: SignatureField[];
+}
