@@ -81,5 +81,12 @@ export const billingTenantMigrations: ServiceMigrations = {
       recorded_at timestamptz NOT NULL DEFAULT now()
     );
     CREATE INDEX invoice_payments_by_invoice ON invoice_payments (invoice_id, id);`,
+  }, {
+    id: '002_reminders',
+    // The firm's cadence of reminders for unpaid invoices (REMINDER_DEFAULTS in the contracts).
+    sql: `ALTER TABLE billing_settings
+      ADD COLUMN reminders_enabled boolean NOT NULL DEFAULT true,
+      ADD COLUMN reminder_days_before integer NOT NULL DEFAULT 3 CHECK (reminder_days_before BETWEEN 0 AND 60),
+      ADD COLUMN reminder_every_days_after integer NOT NULL DEFAULT 7 CHECK (reminder_every_days_after BETWEEN 0 AND 90);`,
   }],
 };
