@@ -22,6 +22,8 @@ import { InvoiceStore } from './invoices/invoice.store.ts';
 import { InvoiceNotices } from './invoices/invoice-notices.ts';
 import { followInvoicePushes } from './invoices/invoice-push.consumer.ts';
 import { InvoiceReminders } from './invoices/invoice-reminders.ts';
+import { RecurringInvoices } from './invoices/recurring-invoices.ts';
+import { createRecurringRouter } from './http/recurring.router.ts';
 
 const userAccess = createUserAccessReadModel('billing');
 
@@ -61,6 +63,7 @@ export const billingModule: ServiceModule = {
     const notices = new InvoiceNotices({ jobs, userAccess, invoiceUrl: (tenant, id) => invoicePageUrl(config.publicBaseUrl, tenant, id) });
     const reminders = new InvoiceReminders({ store, jobs, notices, firm, onlinePayments: provider !== null });
     const service = new InvoiceService({ store, firm, directory: new DirectoryLookup(directory, peer('directory')), notices, reminders, onlinePayments: provider !== null });
+    const recurring = new RecurringInvoices({ store, service, jobs, firm, logger: deps.logger });
     const mailer = createMailer(config, deps.logger);
     deps.logger.info({ provider: provider?.name ?? 'none' }, provider ? 'online payment through Stripe' : 'no payment provider: invoices show the firm\'s bank details');
     return {
@@ -71,11 +74,12 @@ export const billingModule: ServiceModule = {
           api, tokens: deps.tokens, tenants, store, service, firm, onlinePayments: provider !== null,
           payOnlineUrl: provider ? (tenant, invoice) => invoicePageUrl(config.publicBaseUrl, tenant, invoice.id) : undefined,
         }),
+        createRecurringRouter({ api, tokens: deps.tokens, tenants, recurring }),
         createPaymentsRouter({ api, tokens: deps.tokens, tenants, service, firm, provider, logger: deps.logger, publicBaseUrl: config.publicBaseUrl }),
       ],
       start: () => runtime.start({
         follow: [(c) => userAccess.follow(c), (c) => directory.follow(c), (c) => followInvoicePushes({ ...c, userAccess, emitter: deps.realtime.emitter })],
-        scheduler: { queue: jobs, handlers: { ...reminders.handlers(), [MAIL_JOB]: mailJob(mailer) }, pollMs: config.schedulerPollMs },
+        scheduler: { queue: jobs, handlers: { ...reminders.handlers(), ...recurring.handlers(), [MAIL_JOB]: mailJob(mailer) }, pollMs: config.schedulerPollMs },
       }),
       async stop() {
         await runtime.stop();

@@ -207,3 +207,30 @@ export interface InvoicePush {
 
 /** Reminders for unpaid invoices, as the firm sets them (billing settings). */
 export const REMINDER_DEFAULTS = { enabled: true, daysBefore: 3, everyDaysAfter: 7 } as const;
+
+// Recurring invoices: a schedule on a draft, the template of each invoice it issues
+
+export const INVOICE_FREQUENCIES = ['monthly', 'quarterly'] as const;
+export type InvoiceFrequency = (typeof INVOICE_FREQUENCIES)[number];
+export const RECURRING_MESSAGES = {
+  notFound: 'This invoice has no schedule',
+  draftOnly: 'Only a draft invoice can be the template of a recurring invoice',
+  pastDate: 'nextIssueDate cannot be before today',
+  stopped: 'Schedule stopped',
+  templateSent: 'The template was sent or deleted: the schedule stopped',
+} as const;
+
+export const invoiceScheduleInputSchema = z.object({
+  frequency: z.enum(INVOICE_FREQUENCIES, { error: `frequency must be one of ${INVOICE_FREQUENCIES.join(', ')}` }),
+  /** The first invoice's issue date (09:00 in the firm's zone); later ones fall on the same day of the month (or the month's last). */
+  nextIssueDate: isoDateSchema('nextIssueDate'),
+  /** Days from issue to due; absent: the firm's payment terms. */
+  dueInDays: intSchema('dueInDays', 0, 365).nullish().transform((v) => v ?? null),
+});
+export type InvoiceScheduleInput = z.input<typeof invoiceScheduleInputSchema>;
+export interface InvoiceSchedule {
+  templateId: number; frequency: InvoiceFrequency; nextIssueDate: string; dueInDays: number | null;
+  /** False once the template stopped being a draft, or an issue could not be made (`pausedReason` says why). */
+  active: boolean; pausedReason: string | null;
+  lastInvoiceId: number | null; lastIssuedOn: string | null; createdAt: string; updatedAt: string;
+}

@@ -89,6 +89,13 @@ const victimSentInvoice = async (): Promise<number> => {
   if (r.status !== 200) throw new Error(`send: ${r.status} ${JSON.stringify(r.body)}`);
   return id;
 };
+/** A draft of the CPA's client made to recur monthly. */
+const victimRecurringTemplate = async (): Promise<number> => {
+  const id = await victimDraftInvoice();
+  const r = await platformCall('PUT', `/api/${FIRM}/invoices/${id}/schedule`, { frequency: 'monthly', nextIssueDate: '2099-01-15' });
+  if (r.status !== 200) throw new Error(`schedule: ${r.status} ${JSON.stringify(r.body)}`);
+  return id;
+};
 const victimTemplate = () => created('POST', `/api/${FIRM}/request-templates`, { name: unique('Template '), items: [{ title: 'Sales register' }] });
 /** The messaging service learns users from identity's events: a new bystander may take a moment to become addable. */
 async function victimMessage(): Promise<{ id: number; conversationId: number }> {
@@ -376,6 +383,9 @@ const RULES: Record<string, Rule> = {
   'DELETE /api/invoices/{id}': { allowed: ADMINS, request: async () => ({ path: String(await victimDraftInvoice()) }) },
   'POST /api/invoices/{id}/send': { allowed: ADMINS, request: async () => ({ path: String(await victimDraftInvoice()) }) },
   'POST /api/invoices/{id}/void': { allowed: ADMINS, request: async () => ({ path: String(await victimSentInvoice()) }) },
+  'GET /api/invoices/{id}/schedule': { allowed: STAFF, request: async () => ({ path: String(await victimRecurringTemplate()) }) },
+  'PUT /api/invoices/{id}/schedule': { allowed: ADMINS, request: async () => ({ path: String(await victimDraftInvoice()), body: { frequency: 'monthly', nextIssueDate: '2099-01-15' } }) },
+  'DELETE /api/invoices/{id}/schedule': { allowed: ADMINS, request: async () => ({ path: String(await victimRecurringTemplate()) }) },
   'POST /api/invoices/{id}/payments': { allowed: ADMINS, request: async () => ({ path: String(await victimSentInvoice()), body: { amount: 100, method: 'cash' } }) },
   'GET /api/request-templates': { allowed: STAFF },
   'POST /api/request-templates': { allowed: MANAGERS, request: () => ({ body: { name: unique('Template '), items: [{ title: 'Purchase register' }] } }) },

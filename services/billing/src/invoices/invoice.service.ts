@@ -1,4 +1,6 @@
 import { actorId, actorName } from '@ledgerline/kit/auth/actor-id.ts';
+import { PLATFORM_ADMIN_SCOPE } from '@ledgerline/kit/access/access-scope.ts';
+import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import type { DirectoryLookup } from '@ledgerline/kit/directory/directory-lookup.ts';
 import { Conflict, Invalid, NotFound } from '@ledgerline/kit/errors.ts';
 import type { TenantRequest } from '@ledgerline/kit/tenancy/tenant-requests.ts';
@@ -113,15 +115,44 @@ export class InvoiceService {
       const locked = await this.#store.get(tx, id, t.scope, true);
       if (locked?.status !== 'draft') throw new Conflict(BILLING_MESSAGES.notSendable);
       await this.#store.update(tx, id, { ...values, issueDate, dueDate });
-      const { sequence, prefix } = await this.#store.takeNextSequence(tx);
-      await this.#store.markSent(tx, id, { sequence, text: `${prefix}${String(sequence).padStart(4, '0')}` });
-      // Told in the same transaction: the event, the invoice e-mail and the first reminder exist only if it is sent.
-      const sent = (await this.#store.get(tx, id, t.scope))!;
-      await this.#notices.changed(tx, t.shortName, sent, 'sent', InvoiceService.actorOf(t));
-      await this.#notices.sent(tx, { ...firm, shortName: t.shortName }, sent, { onlinePayments: this.#onlinePayments, bankDetails: settings.bankDetails });
-      await this.#reminders.arm(tx, firm, { id, dueDate });
+      await this.issue(tx, { ...firm, shortName: t.shortName }, id, InvoiceService.actorOf(t));
     });
     return InvoiceService.shown(await this.get(t, id));
+  }
+
+  /**
+   * Numbers a locked draft whose dates are set and sends it, in the caller's transaction: the
+   * event, the invoice e-mail and the first reminder exist only if it commits. Staff's send and
+   * a recurring schedule's issue both come here.
+   */
+  async issue(tx: Queryable, firm: BillingFirm & { shortName: string }, id: number, actor: InvoiceActor): Promise<Invoice> {
+    const { sequence, prefix } = await this.#store.takeNextSequence(tx);
+    await this.#store.markSent(tx, id, { sequence, text: `${prefix}${String(sequence).padStart(4, '0')}` });
+    const sent = (await this.#store.get(tx, id, PLATFORM_ADMIN_SCOPE))!;
+    const settings = await this.#store.settings(tx);
+    await this.#notices.changed(tx, firm.shortName, sent, 'sent', actor);
+    await this.#notices.sent(tx, firm, sent, { onlinePayments: this.#onlinePayments, bankDetails: settings.bankDetails });
+    await this.#reminders.arm(tx, firm, { id, dueDate: sent.dueDate! });
+    return sent;
+  }
+
+  /**
+   * Makes a draft ready to be a recurring invoice's template (Admin): it needs lines, the
+   * client's details are copied as they are now (the scheduler has no user to ask the
+   * directory with, so each issue copies them from here), and a tax invoice needs the firm's
+   * registration, as for sending.
+   */
+  async prepareTemplate(t: TenantRequest, id: number): Promise<StoredInvoice> {
+    requireBillingAdmin(t.scope);
+    const draft = await this.#draft(t, id);
+    if (draft.lines.length === 0) throw new Invalid(BILLING_MESSAGES.noLines);
+    const firm = await this.#firm(t.shortName);
+    const values = await this.#values(t, draft.clientId, draft, { withRegistration: true });
+    const rule = TAX_JURISDICTIONS[firm.country];
+    const settings = await this.#store.settings(t.db);
+    if (values.totals.tax > 0 && rule.registration && !settings.taxRegistration) throw new Invalid(BILLING_MESSAGES.registrationMissing(rule.registration.label));
+    await this.#store.update(t.db, id, values);
+    return this.get(t, id);
   }
 
   async void(t: TenantRequest, id: number): Promise<Invoice> {
