@@ -205,3 +205,69 @@ describe('an invoice sent, paid in part by cheque, then in full by card; another
     expect(await mailsTo(address('cpa'))).toEqual([]);
   });
 });
+
+describe('documents released on payment', () => {
+  async function upload(name: string, clientId: number | null): Promise<number> {
+    const form = new FormData();
+    form.append('fileType', clientId ? 'company_document' : 'firm_document');
+    if (clientId) form.append('clientId', String(clientId));
+    else form.append('documentType', 'partnership_deed');
+    form.append('file', new Blob([`Contents of ${name}`], { type: 'text/plain' }), name);
+    const r = await fetch(`${portal.gatewayUrl}/api/${FIRM}/files`, { method: 'POST', headers: { authorization: `Bearer ${tokens.admin}` }, body: form });
+    const body = (await r.json()) as { files: { id: number }[] };
+    expect(r.status).toBe(201);
+    return body.files[0]!.id;
+  }
+  const download = async (who: string, fileId: number) => {
+    const r = await fetch(`${portal.gatewayUrl}/api/${FIRM}/files/${fileId}`, { headers: { authorization: `Bearer ${tokens[who]}` } });
+    return { status: r.status, text: await r.text() };
+  };
+  const hold = (who: string, fileId: number, invoiceId: number, tenant = FIRM) => call('PUT', `/api/${tenant}/files/${fileId}/payment-hold`, tokens[who], { invoiceId });
+  const listed = async (who: string, fileId: number) =>
+    (await call<{ id: number; waitingForPayment?: unknown }[]>('GET', `/api/${FIRM}/files?clientId=${ids.own}&limit=500`, tokens[who])).body.find((f) => f.id === fileId);
+
+  it('a client\'s document held for an invoice is listed to its client as waiting and cannot be opened until the invoice is paid (the webhook\'s payment releases it)', async () => {
+    const invoice = await sentInvoice('own', 90_000);
+    const signed8879 = await upload(`Signed 8879 ${suffix}.txt`, ids.own!);
+    // The files service learns the invoice from billing's event: the hold is accepted once it has.
+    await eventually(async () => expect((await hold('admin', signed8879, invoice.id)).status).toBe(200), BUS_WAIT_MS, 200);
+    expect(await listed('client', signed8879)).toMatchObject({ waitingForPayment: { invoiceId: invoice.id, invoiceNumber: invoice.number } });
+    expect(await download('client', signed8879)).toEqual({ status: 403, text: expect.stringContaining(`This document is released once invoice ${invoice.number} is paid.`) });
+    expect((await call('POST', `/api/${FIRM}/files/${signed8879}/public-link`, tokens.client)).status).toBe(403);
+    // Staff open it meanwhile.
+    expect((await download('admin', signed8879)).status).toBe(200);
+    expect((await download('cpa', signed8879)).status).toBe(200);
+
+    // Paid in part: still waiting. Paid in full by card: released.
+    expect((await call('POST', `${invoices()}/${invoice.id}/payments`, tokens.admin, { amount: 30_000, method: 'cheque' })).status).toBe(201);
+    expect((await download('client', signed8879)).status).toBe(403);
+    await webhookPays(invoice, 60_000);
+    await eventually(async () => expect(await download('client', signed8879)).toEqual({ status: 200, text: `Contents of Signed 8879 ${suffix}.txt` }), BUS_WAIT_MS, 200);
+    expect(await listed('client', signed8879)).not.toHaveProperty('waitingForPayment');
+    // Nothing to wait for on a paid invoice.
+    expect((await hold('admin', signed8879, invoice.id)).status).toBe(409);
+  });
+
+  it('an Admin releases one by hand; only Admins hold, only for a sent invoice of the file\'s own client; another firm cannot', async () => {
+    const invoice = await sentInvoice('own', 10_000);
+    const otherInvoice = await sentInvoice('other', 10_000);
+    const file = await upload(`Engagement letter ${suffix}.txt`, ids.own!);
+    const firmFile = await upload(`Firm policy ${suffix}.txt`, null);
+    await eventually(async () => expect((await hold('admin', file, invoice.id)).status).toBe(200), BUS_WAIT_MS, 200);
+    await eventually(async () => expect((await hold('admin', file, otherInvoice.id)).status).toBe(404), BUS_WAIT_MS, 200);
+    expect((await hold('admin', file, 999_999)).status).toBe(404);
+    expect((await hold('admin', firmFile, invoice.id)).status).toBe(409);
+    for (const who of ['cpa', 'client']) expect((await hold(who, file, invoice.id)).status).toBe(403);
+    expect((await call('PUT', `/api/${FIRM}/files/${file}/payment-hold`, tokens.admin, { invoiceId: 'x' })).status).toBe(400);
+    expect((await hold('betaAdmin', file, invoice.id)).status).toBeGreaterThanOrEqual(401);
+    expect((await hold('betaAdmin', file, invoice.id, BETA)).status).toBe(404);
+    expect((await download('client', file)).status).toBe(403);
+
+    expect((await call('DELETE', `/api/${FIRM}/files/${file}/payment-hold`, tokens.cpa)).status).toBe(403);
+    expect((await call('DELETE', `/api/${FIRM}/files/${file}/payment-hold`, tokens.admin)).body).toEqual({ message: 'Released' });
+    expect((await download('client', file)).status).toBe(200);
+    expect((await call('DELETE', `/api/${FIRM}/files/${file}/payment-hold`, tokens.admin)).status).toBe(404);
+    // Another client's user never sees the file, held or not.
+    expect((await download('clientOther', file)).status).toBe(404);
+  });
+});

@@ -123,6 +123,14 @@ async function uploadReport(text = 'Matrix statement total 42', reportTypeId = i
   return ((await r.json()) as { files: { id: number }[] }).files[0]!.id;
 }
 
+const victimClientFile = () => uploadReport();
+/** A file of the own client waiting for one of its invoices (the files service learns the invoice from billing's event). */
+async function victimHeldFile(): Promise<number> {
+  const [fileId, invoiceId] = [await uploadReport(), await victimSentInvoice()];
+  await eventually(async () => expect((await platformCall('PUT', `/api/${FIRM}/files/${fileId}/payment-hold`, { invoiceId })).status).toBe(200), 15_000, 200);
+  return fileId;
+}
+
 /** A pending insight about the own client: a report whose turnover is above the default threshold, once its text is extracted. */
 async function victimInsight(reportTypeId = ids.reportType!): Promise<number> {
   const fileId = await uploadReport('Turnover for the year: 45,00,000', reportTypeId);
@@ -386,6 +394,8 @@ const RULES: Record<string, Rule> = {
   'GET /api/invoices/{id}/schedule': { allowed: STAFF, request: async () => ({ path: String(await victimRecurringTemplate()) }) },
   'PUT /api/invoices/{id}/schedule': { allowed: ADMINS, request: async () => ({ path: String(await victimDraftInvoice()), body: { frequency: 'monthly', nextIssueDate: '2099-01-15' } }) },
   'DELETE /api/invoices/{id}/schedule': { allowed: ADMINS, request: async () => ({ path: String(await victimRecurringTemplate()) }) },
+  'PUT /api/files/{id}/payment-hold': { allowed: ADMINS, request: async () => ({ path: String(await victimClientFile()), body: { invoiceId: await victimSentInvoice() } }) },
+  'DELETE /api/files/{id}/payment-hold': { allowed: ADMINS, request: async () => ({ path: String(await victimHeldFile()) }) },
   'POST /api/invoices/{id}/payments': { allowed: ADMINS, request: async () => ({ path: String(await victimSentInvoice()), body: { amount: 100, method: 'cash' } }) },
   'GET /api/request-templates': { allowed: STAFF },
   'POST /api/request-templates': { allowed: MANAGERS, request: () => ({ body: { name: unique('Template '), items: [{ title: 'Purchase register' }] } }) },
