@@ -11,6 +11,7 @@ import { followDocumentRequests } from './events/document-request.consumer.ts';
 import { followFileChats } from './events/file-chatted.consumer.ts';
 import { followFileDeletions } from './events/file-deleted.consumer.ts';
 import { followFileUploads } from './events/file-uploaded.consumer.ts';
+import { followInvoices } from './events/invoice.consumer.ts';
 import { followStageChanges } from './events/stage-changed.consumer.ts';
 import { ActivityFileStore } from './files/activity-file.store.ts';
 import { ActivityLogStore } from './logs/activity-log.store.ts';
@@ -49,6 +50,7 @@ export const activityModule: ServiceModule = {
           (c) => followFileChats({ ...c, logs }),
           (c) => followDocumentRequests({ ...c, logs }),
           (c) => followStageChanges({ ...c, logs }),
+          (c) => followInvoices({ ...c, logs }),
         ],
       }),
       stop: () => runtime.stop(),

@@ -81,5 +81,30 @@ export const billingTenantMigrations: ServiceMigrations = {
       recorded_at timestamptz NOT NULL DEFAULT now()
     );
     CREATE INDEX invoice_payments_by_invoice ON invoice_payments (invoice_id, id);`,
+  }, {
+    id: '002_reminders',
+    // The firm's cadence of reminders for unpaid invoices (REMINDER_DEFAULTS in the contracts).
+    sql: `ALTER TABLE billing_settings
+      ADD COLUMN reminders_enabled boolean NOT NULL DEFAULT true,
+      ADD COLUMN reminder_days_before integer NOT NULL DEFAULT 3 CHECK (reminder_days_before BETWEEN 0 AND 60),
+      ADD COLUMN reminder_every_days_after integer NOT NULL DEFAULT 7 CHECK (reminder_every_days_after BETWEEN 0 AND 90);`,
+  }, {
+    id: '003_recurring_invoices',
+    // A schedule on a draft (the template): each issue copies it into a new invoice and sends it.
+    // anchor_day keeps the 31st the 31st (or the month's last day) month after month.
+    sql: `CREATE TABLE invoice_schedules (
+      template_id integer PRIMARY KEY REFERENCES invoices (id) ON DELETE CASCADE,
+      frequency text NOT NULL CHECK (frequency IN ('monthly', 'quarterly')),
+      next_issue_date date NOT NULL,
+      anchor_day integer NOT NULL CHECK (anchor_day BETWEEN 1 AND 31),
+      due_in_days integer CHECK (due_in_days BETWEEN 0 AND 365),
+      active boolean NOT NULL DEFAULT true,
+      paused_reason text,
+      last_invoice_id integer,
+      last_issued_on date,
+      created_by_id integer,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      updated_at timestamptz NOT NULL DEFAULT now()
+    );`,
   }],
 };

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import { apiClient, createSignedInUser, startTestPortal, testClient } from '@ledgerline/server/portal-harness.ts';
 import type { RunningPortal } from '@ledgerline/server/portal.ts';
-import type { BillingService, BillingSettings, Invoice, Receivables } from '@ledgerline/contracts/billing.contracts.ts';
+import type { BillingService, BillingSettings, Invoice, InvoiceSchedule, Receivables } from '@ledgerline/contracts/billing.contracts.ts';
 import type { Client } from '@ledgerline/contracts/directory.contracts.ts';
 import type { Company } from '@ledgerline/contracts/identity.contracts.ts';
 import { addDays, todayIn } from '@ledgerline/contracts/firm-time-zone.ts';
@@ -305,5 +305,42 @@ describe('numbering under concurrent sends', () => {
     const all = (await call<Invoice[]>('GET', `${invoices()}?limit=500`, tokens.admin)).body.filter((i) => i.number).map((i) => i.number).sort();
     expect(new Set(all).size).toBe(all.length);
     expect(all).toHaveLength(before + 13);
+  });
+});
+
+describe('recurring invoices (a schedule on a draft)', () => {
+  const schedulePath = (id: number, tenant = UK) => `${invoices(tenant)}/${id}/schedule`;
+  it('an Admin makes a draft recur monthly or quarterly; staff who reach the client read it; it is stopped; bad input, sent invoices and others are refused', async () => {
+    const template = (await draft('admin', { clientId: ids.own, lines: [fee(30000)], notes: 'Monthly bookkeeping' })).body;
+    expect((await call('GET', schedulePath(template.id), tokens.admin)).status).toBe(404);
+    const today = todayIn('UTC');
+    const set = await call<InvoiceSchedule>('PUT', schedulePath(template.id), tokens.admin, { frequency: 'monthly', nextIssueDate: addDays(today, 1), dueInDays: 10 });
+    expect(set.status).toBe(200);
+    expect(set.body).toMatchObject({ templateId: template.id, frequency: 'monthly', nextIssueDate: addDays(today, 1), dueInDays: 10, active: true, pausedReason: null, lastInvoiceId: null });
+    // Changed to quarterly, the firm's terms: replaced, not added.
+    const quarterly = await call<InvoiceSchedule>('PUT', schedulePath(template.id), tokens.admin, { frequency: 'quarterly', nextIssueDate: addDays(today, 2) });
+    expect(quarterly.body).toMatchObject({ frequency: 'quarterly', nextIssueDate: addDays(today, 2), dueInDays: null });
+    for (const who of ['dta', 'cpa']) expect((await call<InvoiceSchedule>('GET', schedulePath(template.id), tokens[who])).body.frequency).toBe('quarterly');
+    // A Client user never reads drafts' schedules; a CPA and a DTA do not set them.
+    expect((await call('GET', schedulePath(template.id), tokens.client)).status).toBe(403);
+    for (const who of ['cpa', 'dta', 'client']) expect((await call('PUT', schedulePath(template.id), tokens[who], { frequency: 'monthly', nextIssueDate: addDays(today, 1) })).status).toBe(403);
+    for (const bad of [{ frequency: 'weekly', nextIssueDate: addDays(today, 1) }, { frequency: 'monthly' }, { frequency: 'monthly', nextIssueDate: addDays(today, -1) },
+      { frequency: 'monthly', nextIssueDate: '2027-02-30' }, { frequency: 'monthly', nextIssueDate: addDays(today, 1), dueInDays: 400 }]) {
+      const r = await call('PUT', schedulePath(template.id), tokens.admin, bad);
+      expect([r.status, typeof r.body.message]).toEqual([400, 'string']);
+    }
+    // Only a draft is a template; a draft without lines is refused as for sending.
+    expect((await call('PUT', schedulePath(ids.first!), tokens.admin, { frequency: 'monthly', nextIssueDate: addDays(today, 1) })).status).toBe(409);
+    const empty = (await draft('admin', { clientId: ids.own, lines: [] })).body;
+    expect((await call('PUT', schedulePath(empty.id), tokens.admin, { frequency: 'monthly', nextIssueDate: addDays(today, 1) })).status).toBe(400);
+    // Another firm: 404 in its own, refused in this one.
+    expect((await call('GET', schedulePath(template.id, BETA), tokens.betaAdmin)).status).toBe(404);
+    expect((await call('DELETE', schedulePath(template.id, BETA), tokens.betaAdmin)).status).toBe(404);
+    expect((await call('GET', schedulePath(template.id), tokens.betaAdmin)).status).toBeGreaterThanOrEqual(401);
+    // Stopped: gone, and stopping again is 404.
+    expect((await call('DELETE', schedulePath(template.id), tokens.cpa)).status).toBe(403);
+    expect((await call('DELETE', schedulePath(template.id), tokens.admin)).body).toEqual({ message: 'Schedule stopped' });
+    expect((await call('GET', schedulePath(template.id), tokens.admin)).status).toBe(404);
+    expect((await call('DELETE', schedulePath(template.id), tokens.admin)).status).toBe(404);
   });
 });

@@ -81,11 +81,18 @@ export const billingSettingsInputSchema = z.object({
   paymentTermsDays: intSchema('paymentTermsDays', 0, 365).default(30),
   /** Printed when no payment provider is configured (or always, as an alternative). */
   bankDetails: optionalText('bankDetails', 500),
+  /** Reminders for unpaid invoices (09:00 in the firm's zone): off, or a few days before the due date, on it, and every few days after. */
+  remindersEnabled: z.boolean({ error: 'remindersEnabled must be true or false' }).default(true),
+  /** Days before the due date of the first reminder (0: none before it). */
+  reminderDaysBefore: intSchema('reminderDaysBefore', 0, 60).default(3),
+  /** Days between reminders after the due date (0: none after it). */
+  reminderEveryDaysAfter: intSchema('reminderEveryDaysAfter', 0, 90).default(7),
 });
 export type BillingSettingsInput = z.input<typeof billingSettingsInputSchema>;
 export interface BillingSettings {
   invoicePrefix: string; address: string | null; taxRegistration: string | null; state: string | null; salesTaxRatePercent: number;
   paymentTermsDays: number; bankDetails: string | null;
+  remindersEnabled: boolean; reminderDaysBefore: number; reminderEveryDaysAfter: number;
   /** What the firm's country is (from identity) and what follows from it. */
   country: string; currency: string; taxName: string; registrationLabel: string | null;
   /** Whether a card/bank-debit provider is configured on this installation. */
@@ -175,3 +182,55 @@ export interface Receivables { asOf: string; currency: string; clients: Receivab
 
 /** Online payment (item 4): where the client is sent to pay. */
 export interface CheckoutStart { url: string }
+
+// Events, pushes and reminders (issue 43: activity entries, pushes, receipts, reminders)
+
+/** Billing's outbox event: an invoice was sent, paid (in full or in part) or voided. */
+export const INVOICE_CHANGED = 'invoice.changed';
+export const INVOICE_ACTIONS = ['sent', 'paid', 'partially_paid', 'voided'] as const;
+export type InvoiceAction = (typeof INVOICE_ACTIONS)[number];
+export interface InvoiceChanged {
+  invoiceId: number; number: string; clientId: number; clientName: string;
+  action: InvoiceAction; status: InvoiceStatus;
+  currency: string; total: number; amountPaid: number; balance: number;
+  /** The payment that caused a paid / partially_paid change. */
+  payment?: { amount: number; method: PaymentMethod } | undefined;
+  /** Who did it (the System actor, id 0, for the payment provider's webhook and the scheduler). */
+  actorId: number; actorName: string;
+}
+
+/** The realtime event name of an invoice's change, pushed to the users who reach its client. */
+export const INVOICE_PUSH = 'invoice.changed';
+export interface InvoicePush {
+  invoiceId: number; number: string; clientId: number; action: InvoiceAction; status: InvoiceStatus; balance: number; currency: string;
+}
+
+/** Reminders for unpaid invoices, as the firm sets them (billing settings). */
+export const REMINDER_DEFAULTS = { enabled: true, daysBefore: 3, everyDaysAfter: 7 } as const;
+
+// Recurring invoices: a schedule on a draft, the template of each invoice it issues
+
+export const INVOICE_FREQUENCIES = ['monthly', 'quarterly'] as const;
+export type InvoiceFrequency = (typeof INVOICE_FREQUENCIES)[number];
+export const RECURRING_MESSAGES = {
+  notFound: 'This invoice has no schedule',
+  draftOnly: 'Only a draft invoice can be the template of a recurring invoice',
+  pastDate: 'nextIssueDate cannot be before today',
+  stopped: 'Schedule stopped',
+  templateSent: 'The template was sent or deleted: the schedule stopped',
+} as const;
+
+export const invoiceScheduleInputSchema = z.object({
+  frequency: z.enum(INVOICE_FREQUENCIES, { error: `frequency must be one of ${INVOICE_FREQUENCIES.join(', ')}` }),
+  /** The first invoice's issue date (09:00 in the firm's zone); later ones fall on the same day of the month (or the month's last). */
+  nextIssueDate: isoDateSchema('nextIssueDate'),
+  /** Days from issue to due; absent: the firm's payment terms. */
+  dueInDays: intSchema('dueInDays', 0, 365).nullish().transform((v) => v ?? null),
+});
+export type InvoiceScheduleInput = z.input<typeof invoiceScheduleInputSchema>;
+export interface InvoiceSchedule {
+  templateId: number; frequency: InvoiceFrequency; nextIssueDate: string; dueInDays: number | null;
+  /** False once the template stopped being a draft, or an issue could not be made (`pausedReason` says why). */
+  active: boolean; pausedReason: string | null;
+  lastInvoiceId: number | null; lastIssuedOn: string | null; createdAt: string; updatedAt: string;
+}

@@ -61,7 +61,20 @@ export interface PortalFile {
   processedAt: string | null;
   /** Only on GET /api/files?search=: the best matching passage, see SNIPPET_MARK. */
   snippet?: string;
+  /** Only while the file is released on payment of an invoice not yet paid (a Client user cannot open it until then). */
+  waitingForPayment?: { invoiceId: number; invoiceNumber: string };
 }
+
+/** PUT /api/files/{id}/payment-hold: the file is released when this invoice (of the file's client) is paid. */
+export const paymentHoldInputSchema = z.object({ invoiceId: idSchema('invoiceId') });
+export const PAYMENT_HOLD_MESSAGES = {
+  waiting: (number: string) => `This document is released once invoice ${number} is paid.`,
+  invoiceNotFound: 'Invoice not found among the sent invoices of this file\'s client',
+  paidAlready: 'That invoice is paid already: nothing to wait for',
+  clientFileOnly: 'Only a client\'s document can wait for payment',
+  noHold: 'This file is not waiting for payment',
+  released: 'Released',
+} as const;
 
 /**
  * Search snippets wrap each matched word in these control characters rather than HTML,

@@ -199,5 +199,28 @@ export const filesTenantMigrations: ServiceMigrations = {
       );
       CREATE INDEX file_tracker_periods_by_file ON file_tracker_periods (source_file_id) WHERE source_file_id IS NOT NULL`,
     },
+    {
+      // Documents released on payment (issue 43). Billing's invoices as its invoice.changed
+      // events tell them (DESIGN §2: never its tables), and the files waiting for one of them.
+      id: '006_payment_holds',
+      sql: `CREATE TABLE file_invoices (
+        invoice_id integer PRIMARY KEY,
+        client_id integer NOT NULL,
+        number text NOT NULL,
+        status text NOT NULL,
+        version timestamptz NOT NULL
+      );
+      CREATE TABLE file_payment_holds (
+        file_id integer PRIMARY KEY REFERENCES files (id) ON DELETE CASCADE,
+        invoice_id integer NOT NULL,
+        invoice_number text NOT NULL,
+        created_by_id integer,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        released_at timestamptz,
+        -- 'payment', or the actor id of whoever released it by hand.
+        released_by text
+      );
+      CREATE INDEX file_payment_holds_waiting ON file_payment_holds (invoice_id) WHERE released_at IS NULL`,
+    },
   ],
 };

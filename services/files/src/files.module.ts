@@ -14,6 +14,7 @@ import { startContentExtraction } from './content/content-extraction.consumer.ts
 import { createTextExtractor } from './extraction/text-extractor.ts';
 import { followClientDeletions } from './files/client-files.consumer.ts';
 import { followFileContext } from './files/file-context.consumer.ts';
+import { followInvoicePayments } from './files/payment-holds.ts';
 import { readableDocuments } from './files/readable-documents.ts';
 import { DirectoryLookup } from '@ledgerline/kit/directory/directory-lookup.ts';
 import { FileService, type PublicLinkClaims } from './files/file.service.ts';
@@ -89,6 +90,7 @@ export const filesModule: ServiceModule = {
           (c) => directory.follow(c),
           (c) => followClientDeletions({ ...c, files, blobs }),
           (c) => followFileContext(c),
+          (c) => followInvoicePayments(c),
           (c) => startContentExtraction({
             ...c, files, blobs, extractor,
             concurrency: config.extractionConcurrency,

@@ -90,6 +90,13 @@ const victimSentInvoice = async (): Promise<number> => {
   if (r.status !== 200) throw new Error(`send: ${r.status} ${JSON.stringify(r.body)}`);
   return id;
 };
+/** A draft of the CPA's client made to recur monthly. */
+const victimRecurringTemplate = async (): Promise<number> => {
+  const id = await victimDraftInvoice();
+  const r = await platformCall('PUT', `/api/${FIRM}/invoices/${id}/schedule`, { frequency: 'monthly', nextIssueDate: '2099-01-15' });
+  if (r.status !== 200) throw new Error(`schedule: ${r.status} ${JSON.stringify(r.body)}`);
+  return id;
+};
 const victimTemplate = () => created('POST', `/api/${FIRM}/request-templates`, { name: unique('Template '), items: [{ title: 'Sales register' }] });
 /** The messaging service learns users from identity's events: a new bystander may take a moment to become addable. */
 async function victimMessage(): Promise<{ id: number; conversationId: number }> {
@@ -138,6 +145,14 @@ const signatureRequestBody = () => ({
   fields: [{ documentIndex: 0, page: 1, x: 50, y: 600, width: 200, height: 40, type: 'signature', signerIndex: 0 }],
 });
 const victimSignatureRequest = () => created('POST', `/api/${FIRM}/signature-requests`, signatureRequestBody());
+
+const victimClientFile = () => uploadReport();
+/** A file of the own client waiting for one of its invoices (the files service learns the invoice from billing's event). */
+async function victimHeldFile(): Promise<number> {
+  const [fileId, invoiceId] = [await uploadReport(), await victimSentInvoice()];
+  await eventually(async () => expect((await platformCall('PUT', `/api/${FIRM}/files/${fileId}/payment-hold`, { invoiceId })).status).toBe(200), 15_000, 200);
+  return fileId;
+}
 
 /** A pending insight about the own client: a report whose turnover is above the default threshold, once its text is extracted. */
 async function victimInsight(reportTypeId = ids.reportType!): Promise<number> {
@@ -399,6 +414,11 @@ const RULES: Record<string, Rule> = {
   'DELETE /api/invoices/{id}': { allowed: ADMINS, request: async () => ({ path: String(await victimDraftInvoice()) }) },
   'POST /api/invoices/{id}/send': { allowed: ADMINS, request: async () => ({ path: String(await victimDraftInvoice()) }) },
   'POST /api/invoices/{id}/void': { allowed: ADMINS, request: async () => ({ path: String(await victimSentInvoice()) }) },
+  'GET /api/invoices/{id}/schedule': { allowed: STAFF, request: async () => ({ path: String(await victimRecurringTemplate()) }) },
+  'PUT /api/invoices/{id}/schedule': { allowed: ADMINS, request: async () => ({ path: String(await victimDraftInvoice()), body: { frequency: 'monthly', nextIssueDate: '2099-01-15' } }) },
+  'DELETE /api/invoices/{id}/schedule': { allowed: ADMINS, request: async () => ({ path: String(await victimRecurringTemplate()) }) },
+  'PUT /api/files/{id}/payment-hold': { allowed: ADMINS, request: async () => ({ path: String(await victimClientFile()), body: { invoiceId: await victimSentInvoice() } }) },
+  'DELETE /api/files/{id}/payment-hold': { allowed: ADMINS, request: async () => ({ path: String(await victimHeldFile()) }) },
   'POST /api/invoices/{id}/payments': { allowed: ADMINS, request: async () => ({ path: String(await victimSentInvoice()), body: { amount: 100, method: 'cash' } }) },
   'GET /api/signature-requests': { allowed: EVERYONE },
   'POST /api/signature-requests': { allowed: STAFF, request: () => ({ body: signatureRequestBody() }) },

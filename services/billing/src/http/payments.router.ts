@@ -10,6 +10,7 @@ import type { Logger } from '@ledgerline/kit/logger.ts';
 import type { ServiceTenants } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import { todayIn } from '@ledgerline/contracts/firm-time-zone.ts';
 import { BILLING_MESSAGES, type CheckoutStart } from '@ledgerline/contracts/billing.contracts.ts';
+import { SYSTEM_ACTOR } from '@ledgerline/contracts/files.contracts.ts';
 import type { BillingFirm, InvoiceService } from '../invoices/invoice.service.ts';
 import type { PaymentProvider } from '../payments/payment-provider.ts';
 
@@ -56,10 +57,10 @@ export function createPaymentsRouter(deps: {
     if (!payment) return { received: true, recorded: false };
     const handle = await tenants.byName(payment.tenant);
     const f = await firm(payment.tenant);
-    const recorded = await service.applyPayment(handle.db, payment.invoiceId, PLATFORM_ADMIN_SCOPE, {
+    const recorded = await service.applyPayment(handle.db, payment.tenant, payment.invoiceId, PLATFORM_ADMIN_SCOPE, {
       amount: payment.amount, method: payment.method, receivedOn: todayIn(f.timeZone), reference: payment.reference,
       providerEventId: payment.eventId, recordedById: null,
-    });
+    }, SYSTEM_ACTOR);
     if (recorded) deps.logger.info({ tenant: payment.tenant, invoiceId: payment.invoiceId, amount: payment.amount, eventId: payment.eventId }, 'online payment recorded');
     return { received: true, recorded };
   });

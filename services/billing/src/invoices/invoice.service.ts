@@ -1,3 +1,6 @@
+import { actorId, actorName } from '@ledgerline/kit/auth/actor-id.ts';
+import { PLATFORM_ADMIN_SCOPE } from '@ledgerline/kit/access/access-scope.ts';
+import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import type { DirectoryLookup } from '@ledgerline/kit/directory/directory-lookup.ts';
 import { Conflict, Invalid, NotFound } from '@ledgerline/kit/errors.ts';
 import type { TenantRequest } from '@ledgerline/kit/tenancy/tenant-requests.ts';
@@ -12,6 +15,8 @@ import { invoiceTotals, type InvoiceLineInput, type InvoiceTotals } from '@ledge
 import type { z } from 'zod';
 import { requireBillingAdmin, requireStaff } from '../access-rules.ts';
 import type { InvoiceStore, InvoiceValues, SettingsRow, StoredInvoice } from './invoice.store.ts';
+import type { InvoiceActor, InvoiceNotices } from './invoice-notices.ts';
+import type { InvoiceReminders } from './invoice-reminders.ts';
 
 /** What billing needs of the firm (identity's firm list: name, country, zone). */
 export interface BillingFirm { name: string; country: FirmCountry; currency: string; timeZone: string }
@@ -24,11 +29,24 @@ export class InvoiceService {
   readonly #store: InvoiceStore;
   readonly #firm: (shortName: string) => Promise<BillingFirm>;
   readonly #directory: DirectoryLookup;
+  readonly #notices: InvoiceNotices;
+  readonly #reminders: InvoiceReminders;
+  readonly #onlinePayments: boolean;
 
-  constructor(deps: { store: InvoiceStore; firm: (shortName: string) => Promise<BillingFirm>; directory: DirectoryLookup }) {
+  constructor(deps: {
+    store: InvoiceStore; firm: (shortName: string) => Promise<BillingFirm>; directory: DirectoryLookup;
+    notices: InvoiceNotices; reminders: InvoiceReminders; onlinePayments: boolean;
+  }) {
     this.#store = deps.store;
     this.#firm = deps.firm;
     this.#directory = deps.directory;
+    this.#notices = deps.notices;
+    this.#reminders = deps.reminders;
+    this.#onlinePayments = deps.onlinePayments;
+  }
+
+  static actorOf(t: TenantRequest): InvoiceActor {
+    return { id: actorId(t.claims), name: actorName(t.claims) };
   }
 
   async list(t: TenantRequest, q: z.output<typeof invoiceListQuerySchema>): Promise<Invoice[]> {
@@ -97,10 +115,44 @@ export class InvoiceService {
       const locked = await this.#store.get(tx, id, t.scope, true);
       if (locked?.status !== 'draft') throw new Conflict(BILLING_MESSAGES.notSendable);
       await this.#store.update(tx, id, { ...values, issueDate, dueDate });
-      const { sequence, prefix } = await this.#store.takeNextSequence(tx);
-      await this.#store.markSent(tx, id, { sequence, text: `${prefix}${String(sequence).padStart(4, '0')}` });
+      await this.issue(tx, { ...firm, shortName: t.shortName }, id, InvoiceService.actorOf(t));
     });
     return InvoiceService.shown(await this.get(t, id));
+  }
+
+  /**
+   * Numbers a locked draft whose dates are set and sends it, in the caller's transaction: the
+   * event, the invoice e-mail and the first reminder exist only if it commits. Staff's send and
+   * a recurring schedule's issue both come here.
+   */
+  async issue(tx: Queryable, firm: BillingFirm & { shortName: string }, id: number, actor: InvoiceActor): Promise<Invoice> {
+    const { sequence, prefix } = await this.#store.takeNextSequence(tx);
+    await this.#store.markSent(tx, id, { sequence, text: `${prefix}${String(sequence).padStart(4, '0')}` });
+    const sent = (await this.#store.get(tx, id, PLATFORM_ADMIN_SCOPE))!;
+    const settings = await this.#store.settings(tx);
+    await this.#notices.changed(tx, firm.shortName, sent, 'sent', actor);
+    await this.#notices.sent(tx, firm, sent, { onlinePayments: this.#onlinePayments, bankDetails: settings.bankDetails });
+    await this.#reminders.arm(tx, firm, { id, dueDate: sent.dueDate! });
+    return sent;
+  }
+
+  /**
+   * Makes a draft ready to be a recurring invoice's template (Admin): it needs lines, the
+   * client's details are copied as they are now (the scheduler has no user to ask the
+   * directory with, so each issue copies them from here), and a tax invoice needs the firm's
+   * registration, as for sending.
+   */
+  async prepareTemplate(t: TenantRequest, id: number): Promise<StoredInvoice> {
+    requireBillingAdmin(t.scope);
+    const draft = await this.#draft(t, id);
+    if (draft.lines.length === 0) throw new Invalid(BILLING_MESSAGES.noLines);
+    const firm = await this.#firm(t.shortName);
+    const values = await this.#values(t, draft.clientId, draft, { withRegistration: true });
+    const rule = TAX_JURISDICTIONS[firm.country];
+    const settings = await this.#store.settings(t.db);
+    if (values.totals.tax > 0 && rule.registration && !settings.taxRegistration) throw new Invalid(BILLING_MESSAGES.registrationMissing(rule.registration.label));
+    await this.#store.update(t.db, id, values);
+    return this.get(t, id);
   }
 
   async void(t: TenantRequest, id: number): Promise<Invoice> {
@@ -110,6 +162,8 @@ export class InvoiceService {
       if (!invoice) throw new NotFound(BILLING_MESSAGES.invoiceNotFound);
       if (invoice.status !== 'sent' && invoice.status !== 'partially_paid') throw new Conflict(invoice.status === 'draft' ? 'A draft is deleted, not voided' : BILLING_MESSAGES.notVoidable);
       await this.#store.setStatus(tx, id, 'void');
+      await this.#reminders.disarm(tx, id);
+      await this.#notices.changed(tx, t.shortName, (await this.#store.get(tx, id, t.scope))!, 'voided', InvoiceService.actorOf(t));
     });
     return InvoiceService.shown(await this.get(t, id));
   }
@@ -117,10 +171,10 @@ export class InvoiceService {
   async recordPayment(t: TenantRequest, id: number, body: z.output<typeof paymentInputSchema>): Promise<Invoice> {
     requireBillingAdmin(t.scope);
     const firm = await this.#firm(t.shortName);
-    await this.applyPayment(t.db, id, t.scope, {
+    await this.applyPayment(t.db, t.shortName, id, t.scope, {
       amount: body.amount, method: body.method, receivedOn: body.receivedOn ?? todayIn(firm.timeZone), reference: body.reference,
       providerEventId: null, recordedById: t.claims.platformAdmin ? null : Number(t.claims.sub),
-    });
+    }, InvoiceService.actorOf(t));
     return InvoiceService.shown(await this.get(t, id));
   }
 
@@ -130,10 +184,12 @@ export class InvoiceService {
    * an invoice that is not open. Money the provider took is recorded whatever happened since
    * (a cheque recorded meanwhile, a void): it was paid, and refusing would only make the
    * provider retry. False when that provider payment was recorded before (a replayed event,
-   * or another event of the same checkout).
+   * or another event of the same checkout). A recorded payment is announced (event, receipt to
+   * the client's users) in its transaction; once nothing is owed, reminders stop.
    */
-  async applyPayment(db: TenantRequest['db'], id: number, scope: TenantRequest['scope'], p: Parameters<InvoiceStore['addPayment']>[2]): Promise<boolean> {
+  async applyPayment(db: TenantRequest['db'], shortName: string, id: number, scope: TenantRequest['scope'], p: Parameters<InvoiceStore['addPayment']>[2], actor: InvoiceActor): Promise<boolean> {
     const fromProvider = p.providerEventId !== null;
+    const firm = await this.#firm(shortName);
     return db.transaction(async (tx) => {
       const invoice = await this.#store.get(tx, id, scope, true);
       if (!invoice) throw new NotFound(BILLING_MESSAGES.invoiceNotFound);
@@ -143,6 +199,10 @@ export class InvoiceService {
       if (fromProvider && p.reference && await this.#store.hasProviderPayment(tx, p.reference)) return false;
       if (!await this.#store.addPayment(tx, id, p)) return false;
       if (open) await this.#store.setStatus(tx, id, p.amount >= invoice.balance ? 'paid' : 'partially_paid');
+      const after = (await this.#store.get(tx, id, scope))!;
+      if (after.balance <= 0 || !open) await this.#reminders.disarm(tx, id);
+      await this.#notices.changed(tx, shortName, after, after.balance <= 0 ? 'paid' : 'partially_paid', actor, { amount: p.amount, method: p.method });
+      await this.#notices.receipt(tx, { ...firm, shortName }, after, p);
       return true;
     });
   }

@@ -14,6 +14,7 @@ const day = (v: Date | string | null): string | null => (v === null ? null : typ
 export interface SettingsRow {
   invoicePrefix: string; address: string | null; taxRegistration: string | null; state: string | null; salesTaxRatePercent: number;
   paymentTermsDays: number; bankDetails: string | null;
+  remindersEnabled: boolean; reminderDaysBefore: number; reminderEveryDaysAfter: number;
 }
 
 interface InvoiceRow {
@@ -61,12 +62,14 @@ export class InvoiceStore {
   // Settings
 
   async settings(db: Queryable, lock = false): Promise<SettingsRow & { nextSequence: number }> {
-    const r = await db.query<{ invoice_prefix: string; address: string | null; tax_registration: string | null; state: string | null; sales_tax_rate_percent: string | number; payment_terms_days: number; bank_details: string | null; next_invoice_sequence: number }>(
+    const r = await db.query<{ invoice_prefix: string; address: string | null; tax_registration: string | null; state: string | null; sales_tax_rate_percent: string | number; payment_terms_days: number; bank_details: string | null; next_invoice_sequence: number;
+      reminders_enabled: boolean; reminder_days_before: number; reminder_every_days_after: number }>(
       `SELECT * FROM billing_settings WHERE id = 1${lock ? ' FOR UPDATE' : ''}`);
     const s = r.rows[0]!;
     return {
       invoicePrefix: s.invoice_prefix, address: s.address, taxRegistration: s.tax_registration, state: s.state,
       salesTaxRatePercent: Number(s.sales_tax_rate_percent), paymentTermsDays: s.payment_terms_days, bankDetails: s.bank_details,
+      remindersEnabled: s.reminders_enabled, reminderDaysBefore: s.reminder_days_before, reminderEveryDaysAfter: s.reminder_every_days_after,
       nextSequence: s.next_invoice_sequence,
     };
   }
@@ -74,8 +77,8 @@ export class InvoiceStore {
   async saveSettings(db: Queryable, s: SettingsRow): Promise<void> {
     await db.query(
       `UPDATE billing_settings SET invoice_prefix = $1, address = $2, tax_registration = $3, state = $4, sales_tax_rate_percent = $5,
-        payment_terms_days = $6, bank_details = $7, updated_at = now() WHERE id = 1`,
-      [s.invoicePrefix, s.address, s.taxRegistration, s.state, s.salesTaxRatePercent, s.paymentTermsDays, s.bankDetails]);
+        payment_terms_days = $6, bank_details = $7, reminders_enabled = $8, reminder_days_before = $9, reminder_every_days_after = $10, updated_at = now() WHERE id = 1`,
+      [s.invoicePrefix, s.address, s.taxRegistration, s.state, s.salesTaxRatePercent, s.paymentTermsDays, s.bankDetails, s.remindersEnabled, s.reminderDaysBefore, s.reminderEveryDaysAfter]);
   }
 
   /**

@@ -14,6 +14,7 @@ export const FILE_MESSAGES = {
   clientCannotExtract: 'Access denied. Client users cannot start content extraction.',
   firmDocumentDelete: 'Access denied. Only an Admin or the uploader can delete a firm document.',
   linkInvalid: 'This link is invalid or has expired.',
+  adminsOnlyHold: 'Only Admin users can hold a document until payment or release it.',
   deleted: (name: string) => `File "${name}" deleted successfully.`,
 } as const;
 

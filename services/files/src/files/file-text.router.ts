@@ -49,7 +49,8 @@ export function createFileTextRouter(deps: { tokens: TokenVerifier; tenants: Ser
   });
   router.get(path, authenticate(deps.tokens, deps.tenants.checkCaller), async (req, res) => {
     const t = await deps.tenants.ofRequest(res);
-    const file = await deps.service.visible(t, parsePathId(String(req.params.id), FILE_MESSAGES.notFound));
+    // A document waiting for payment is not read to its client's user by chat either.
+    const file = await deps.service.openable(t, parsePathId(String(req.params.id), FILE_MESSAGES.notFound));
     const have = typeof req.query.have === 'string' ? req.query.have : undefined;
     res.setHeader('Cache-Control', 'no-store');
     res.json(await reply(t.db, file, have));

@@ -11,6 +11,7 @@ import {
 import type { BlobStorage } from '../storage/blob-storage.ts';
 import { fileDeletedEvent } from './file-events.ts';
 import { assertMayDelete, FILE_MESSAGES } from './file-rules.ts';
+import { assertReleasedFor } from './payment-holds.ts';
 import type { FileStore, StoredFile } from './file.store.ts';
 
 /** What a public file link token binds: the firm and the file. */
@@ -31,6 +32,16 @@ export class FileService {
     this.#blobs = deps.blobs;
     this.#links = deps.links;
     this.#linkTtlSeconds = deps.linkTtlSeconds;
+  }
+
+  /**
+   * A file the caller may open: visible, and for a Client user not waiting for an invoice's
+   * payment (403 saying which); staff open it either way.
+   */
+  async openable(t: TenantRequest, id: number): Promise<StoredFile> {
+    const file = await this.visible(t, id);
+    await assertReleasedFor(t.db, t.scope, id);
+    return file;
   }
 
   /** A file the caller may see; hidden and missing files answer alike (404). */
@@ -59,7 +70,7 @@ export class FileService {
   }
 
   async publicLink(t: TenantRequest, id: number): Promise<PublicFileLink> {
-    const file = await this.visible(t, id);
+    const file = await this.openable(t, id);
     const { token, expiresAt } = this.#links.sign({ t: t.shortName, f: file.id }, this.#linkTtlSeconds);
     return { url: `/api/${t.shortName}/public/files/${file.id}?token=${token}`, expiresAt: expiresAt.toISOString() };
   }

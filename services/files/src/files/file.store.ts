@@ -47,6 +47,7 @@ interface FileRow {
   processed_at: Date | string | null;
   storage: 'object' | 'google_drive';
   storage_key: string;
+  waiting_for_payment?: { invoiceId: number; invoiceNumber: string } | null;
 }
 
 /** Timestamps come as ISO text from SQL (TIMESTAMP_SQL): no Date is parsed per row. */
@@ -82,6 +83,7 @@ const toPortalFile = (r: FileRow): PortalFile => ({
   uploadedAt: iso(r.uploaded_at),
   createdAt: iso(r.created_at),
   processedAt: r.processed_at === null ? null : iso(r.processed_at),
+  ...(r.waiting_for_payment ? { waitingForPayment: r.waiting_for_payment } : {}),
 });
 
 /**
@@ -131,13 +133,18 @@ function dateBoundCondition(value: string, side: 'start' | 'end', param: (value:
 const COLUMNS = `f.id, f.original_name, f.filename, f.mime_type, f.size, f.client_id, c.name AS client_name, f.file_type, f.document_type,
   f.report_type_id, r.name AS report_type_name, f.uploaded_by_id, f.uploader_name,
   ${TIMESTAMP_SQL('f.uploaded_at')} AS uploaded_at, ${TIMESTAMP_SQL('f.created_at')} AS created_at, ${TIMESTAMP_SQL('f.processed_at')} AS processed_at,
-  f.storage, f.storage_key`;
+  f.storage, f.storage_key,
+  (SELECT json_build_object('invoiceId', h.invoice_id, 'invoiceNumber', h.invoice_number) FROM file_payment_holds h WHERE h.file_id = f.id AND h.released_at IS NULL) AS waiting_for_payment`;
 
 /** The reply's fields as JSON built by PostgreSQL, for lists (no row is parsed or re-serialised in Node). */
-const PORTAL_FILE_JSON = `json_build_object('id', f.id, 'originalName', f.original_name, 'filename', f.filename, 'mimeType', f.mime_type,
+const PORTAL_FILE_BASE_JSON = `json_build_object('id', f.id, 'originalName', f.original_name, 'filename', f.filename, 'mimeType', f.mime_type,
   'size', f.size, 'clientId', f.client_id, 'clientName', c.name, 'fileType', f.file_type, 'documentType', f.document_type,
   'reportTypeId', f.report_type_id, 'reportTypeName', r.name, 'uploadedById', f.uploaded_by_id, 'uploaderName', f.uploader_name,
   'uploadedAt', ${TIMESTAMP_SQL('f.uploaded_at')}, 'createdAt', ${TIMESTAMP_SQL('f.created_at')}, 'processedAt', ${TIMESTAMP_SQL('f.processed_at')})`;
+/** With `waitingForPayment` only on a file waiting for an invoice's payment (the rare case pays for the jsonb merge). */
+const PORTAL_FILE_JSON = `coalesce((SELECT (${PORTAL_FILE_BASE_JSON}::jsonb || jsonb_build_object('waitingForPayment',
+    jsonb_build_object('invoiceId', h.invoice_id, 'invoiceNumber', h.invoice_number)))::json
+  FROM file_payment_holds h WHERE h.file_id = f.id AND h.released_at IS NULL), ${PORTAL_FILE_BASE_JSON})`;
 
 /** What a search's plan is made for: whether it may take a window, and the share of the firm's files its conditions keep (null: all). */
 interface SearchPlanScope {

@@ -5,7 +5,11 @@ import type { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
 import { authenticate } from '@ledgerline/kit/http/authenticate.ts';
 import { parsePathId } from '@ledgerline/kit/http/path-id.ts';
 import type { ServiceTenants } from '@ledgerline/kit/tenancy/tenant-requests.ts';
-import { fileDownloadQuerySchema, fileListQuerySchema } from '@ledgerline/contracts/files.contracts.ts';
+import { actorId } from '@ledgerline/kit/auth/actor-id.ts';
+import { Forbidden } from '@ledgerline/kit/errors.ts';
+import { fileDownloadQuerySchema, fileListQuerySchema, PAYMENT_HOLD_MESSAGES, paymentHoldInputSchema } from '@ledgerline/contracts/files.contracts.ts';
+import { FILE_MESSAGES } from './file-rules.ts';
+import { PaymentHolds } from './payment-holds.ts';
 import type { BlobStorage } from '../storage/blob-storage.ts';
 import type { UploadService } from '../upload/upload.service.ts';
 import { sendClientArchive } from './client-archive.ts';
@@ -19,6 +23,7 @@ export function createFilesRouter(deps: {
   directoryTables: { clients: string; reportTypes: string }; directory: DirectoryLookup;
 }): Router {
   const { api, tenants, files, service, uploads, blobs } = deps;
+  const holds = new PaymentHolds();
   const router = express.Router();
   const before = [authenticate(deps.tokens, deps.tenants.checkCaller)];
   const id = (params: Record<string, string>) => parsePathId(params.id);
@@ -57,12 +62,30 @@ export function createFilesRouter(deps: {
     summary: 'The file\'s bytes (inline; download=1 for an attachment), single byte ranges supported',
   }, async ({ req, res, params, query }) => {
     const t = await tenants.ofRequest(res);
-    const file = await service.visible(t, id(params));
+    const file = await service.openable(t, id(params));
     await sendFile(req, res, file, query.download === '1' || query.download === 'true' ? 'attachment' : 'inline', (range) => blobs.open(t.shortName, file.location, range));
   });
 
   api.route(router, { method: 'delete', path: '/api/files/:id', summary: 'Delete a file (Admin any; other staff what they see, firm documents only their own)', before }, async ({ res, params }) =>
     service.delete(await tenants.ofRequest(res), id(params)));
+
+  api.route(router, {
+    method: 'put', path: '/api/files/:id/payment-hold', body: paymentHoldInputSchema, before,
+    summary: 'Release a client\'s document only on payment of one of the client\'s sent invoices (Admin): until then its Client users see it listed as waiting and cannot open it',
+  }, async ({ res, params, body }) => {
+    const t = await tenants.ofRequest(res);
+    if (!t.scope.isAdmin) throw new Forbidden(FILE_MESSAGES.adminsOnlyHold);
+    const file = await service.visible(t, id(params));
+    return t.db.transaction((tx) => holds.hold(tx, file, body.invoiceId, actorId(t.claims)));
+  });
+
+  api.route(router, { method: 'delete', path: '/api/files/:id/payment-hold', summary: 'Release a document waiting for payment by hand (Admin)', before }, async ({ res, params }) => {
+    const t = await tenants.ofRequest(res);
+    if (!t.scope.isAdmin) throw new Forbidden(FILE_MESSAGES.adminsOnlyHold);
+    await service.visible(t, id(params));
+    await t.db.transaction((tx) => holds.release(tx, id(params), actorId(t.claims)));
+    return { message: PAYMENT_HOLD_MESSAGES.released };
+  });
 
   api.route(router, { method: 'post', path: '/api/files/:id/public-link', summary: 'A signed, short-lived URL that opens the file without a bearer token', before }, async ({ res, params }) =>
     service.publicLink(await tenants.ofRequest(res), id(params)));
