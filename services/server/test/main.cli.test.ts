@@ -16,7 +16,7 @@ describe('the entry point', () => {
   it('fails at boot on an unknown target', () => {
     const r = run(['--target=payroll']);
     expect(r.status).toBe(2);
-    expect(r.stderr).toContain('Unknown target "payroll". Known targets: all, gateway, identity, directory, files, activity, chat, tasks, compliance, insights, messaging, requests, billing');
+    expect(r.stderr).toContain('Unknown target "payroll". Known targets: all, gateway, identity, directory, files, activity, chat, tasks, compliance, insights, messaging, requests, signatures, billing');
   });
 
   it('fails fast with a readable message on bad configuration', () => {
