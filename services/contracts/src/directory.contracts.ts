@@ -457,6 +457,13 @@ export const REPORT_TYPE_DELETED = 'report-type.deleted';
 
 /** `client.upserted` payload (other services keep client names in read models). */
 export type ClientEvent = Pick<Client, 'id' | 'name' | 'uploadDestination' | 'googleDriveConfigured' | 'jurisdiction' | 'entityType' | 'fiscalYearEnd' | 'state' | 'registrations'>;
+/**
+ * Many clients at once (a chunk of an import, up to 250): each read model takes them in with
+ * one write instead of one event, inbox row and statement per client. Same rules as
+ * `client.upserted` for each of them, all with the event's time.
+ */
+export const CLIENTS_UPSERTED = 'clients.upserted';
+export interface ClientsUpsertedEvent { clients: ClientEvent[] }
 /** Whole tax IDs were shown to a user (GET /api/clients/{id}/tax-ids): identity records a security event. */
 export const CLIENT_TAX_IDS_REVEALED = 'client.tax-ids-revealed';
 export interface ClientTaxIdsRevealedEvent { clientId: number; clientName: string; userId: number | null; types: string[] }

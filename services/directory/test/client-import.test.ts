@@ -3,7 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { apiClient, createSignedInUser, startTestPortal } from '@ledgerline/server/portal-harness.ts';
 import type { RunningPortal } from '@ledgerline/server/portal.ts';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
-import type { Client } from '@ledgerline/contracts/directory.contracts.ts';
+import { CLIENTS_UPSERTED, type Client, type ClientsUpsertedEvent } from '@ledgerline/contracts/directory.contracts.ts';
+import type { EventEnvelope } from '@ledgerline/kit/bus/bus.ts';
+import { USERS_UPSERTED } from '@ledgerline/kit/access/user-access-read-model.ts';
 import type { User } from '@ledgerline/contracts/identity.contracts.ts';
 import { IMPORT_TEMPLATE_HEADERS, type ClientImportResult } from '@ledgerline/contracts/client-import.contracts.ts';
 
@@ -93,6 +95,9 @@ describe('client import', () => {
   });
 
   it('imports rows with contacts as Client users and staff assignments, skipping a bad row whole', async () => {
+    // What every other service hears: the chunk's clients in one event, its contacts in one.
+    const announced: EventEnvelope[] = [];
+    const listening = await portal.bus!.subscribe(`import-test-${suffix}`, [CLIENTS_UPSERTED, USERS_UPSERTED], async (e) => { if (e.tenant === FIRM) announced.push(e); });
     const file = csv([
       row('Good One', { ein: '20-0000001', email1: `one1_${suffix}@example.com`, email2: `one2_${suffix}@example.com`, staff: cpaName, reportTypes: 'Form 1120' }),
       row('Bad Two', { ein: '20-0000002', email1: `two1_${suffix}@example.com`, reportTypes: 'No Such Report' }),
@@ -116,6 +121,12 @@ describe('client import', () => {
     expect(cpa.reportTypeIds?.length).toBe(1);
     // The CPA reaches the client once the access event has reached the directory.
     await eventually(async () => expect((await call('GET', `/api/${FIRM}/clients/${one!.id}`, tokens.cpa)).status).toBe(200), 10_000);
+    await eventually(async () => expect(announced.map((e) => e.type).sort()).toEqual([CLIENTS_UPSERTED, USERS_UPSERTED]), 10_000);
+    await listening.close();
+    const clientsEvent = announced.find((e) => e.type === CLIENTS_UPSERTED)!.payload as ClientsUpsertedEvent;
+    expect(clientsEvent.clients.map((c) => c.name).sort()).toEqual(['Good One', 'Good Three']);
+    const usersEvent = announced.find((e) => e.type === USERS_UPSERTED)!.payload as { users: { id: number; clientIds: number[] }[] };
+    expect(usersEvent.users.map((u) => u.id).sort()).toEqual(contacts.map((u) => u.id).concat(users.filter((u) => u.email === `three1_${suffix}@example.com`).map((u) => u.id)).sort());
   });
 
   it('updates the client a tax ID or the name finds instead of making another', async () => {

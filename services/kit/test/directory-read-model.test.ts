@@ -6,7 +6,7 @@ import type { Database } from '../src/db/database.ts';
 import { migratePlatform, migrateTenant } from '../src/db/migrations.ts';
 import { databaseTargets, type TestDatabase } from '../src/db/test-databases.ts';
 import {
-  CLIENT_DELETED, CLIENT_UPSERTED, REPORT_TYPE_DELETED, REPORT_TYPE_UPSERTED, createDirectoryReadModel,
+  CLIENT_DELETED, CLIENT_UPSERTED, CLIENTS_UPSERTED, REPORT_TYPE_DELETED, REPORT_TYPE_UPSERTED, createDirectoryReadModel,
 } from '../src/directory/directory-read-model.ts';
 import { createLogger } from '../src/logger.ts';
 import { outboxMigrations } from '../src/outbox/outbox.migrations.ts';
@@ -71,6 +71,42 @@ describe.each(databaseTargets())('directory read model ($name)', (target) => {
     expect(await model.client(db.forSchema(acme.schemaName), 2)).toBeNull();
     const { rows } = await db.forSchema(acme.schemaName).query<{ name: string; deleted: boolean }>(`SELECT name, deleted FROM ${model.tables.clients} WHERE id = 2`);
     expect(rows).toEqual([{ name: 'Birch Co', deleted: true }]);
+  });
+
+  it('takes in a batch of clients (clients.upserted) by the same rules as one event per client', async () => {
+    const schema = db.forSchema(acme.schemaName);
+    const name = async (id: number) => (await model.client(schema, id))?.name;
+    // Before the batch: one client changed after it, one deleted after it, one changed before it.
+    await publish(at(client(acme.shortName, 10, 'Elm'), '2030-03-02T00:00:00.000Z'), at(client(acme.shortName, 11, 'Fig'), '2030-02-01T00:00:00.000Z'),
+      at(client(acme.shortName, 12, 'Fir'), '2030-02-28T00:00:00.000Z'));
+    await eventually(async () => expect(await name(12)).toBe('Fir'));
+    await publish(at(newEvent(CLIENT_DELETED, acme.shortName, { id: 11, name: 'Fig' }), '2030-03-02T00:00:00.000Z'));
+    await eventually(async () => expect(await model.client(schema, 11)).toBeNull());
+    const entry = (id: number, n: string, extra: Record<string, unknown> = {}) => ({ id, name: n, uploadDestination: 'server', googleDriveConfigured: false, ...extra });
+    const batch = at(newEvent(CLIENTS_UPSERTED, acme.shortName, { clients: [
+      entry(10, 'Elm (older)'), entry(11, 'Fig (back?)'), entry(12, 'Fir Ltd'),
+      // The same client twice in one batch: the last stands, as if applied in turn.
+      entry(13, 'Gum'), entry(13, 'Gum Holdings', { jurisdiction: 'IN', entityType: 'company', fiscalYearEnd: '03-31', state: 'KA', registrations: ['gst', 'tds'] }),
+    ] }), '2030-03-01T00:00:00.000Z');
+    await publish(batch, batch);
+    await eventually(async () => expect(await name(13)).toBe('Gum Holdings'));
+    expect(await model.client(schema, 13)).toEqual({
+      id: 13, name: 'Gum Holdings', uploadDestination: 'server', googleDriveConfigured: false, jurisdiction: 'IN', entityType: 'company',
+      fiscalYearEnd: '03-31', state: 'KA', registrations: ['gst', 'tds'],
+    });
+    expect(await name(12)).toBe('Fir Ltd');
+    expect(await name(10)).toBe('Elm'); // the newer single event still holds
+    expect(await model.client(schema, 11)).toBeNull(); // a deletion stays deleted
+    const inbox = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM portal.inbox WHERE consumer = $1 AND event_id = $2', ['testsvc.directory', batch.id]);
+    expect(inbox.rows[0]?.n).toBe(1);
+    // A deletion after the batch wins, and the batch delivered late cannot bring the client back.
+    await publish(at(newEvent(CLIENT_DELETED, acme.shortName, { id: 13, name: 'Gum Holdings' }), '2030-03-03T00:00:00.000Z'));
+    await eventually(async () => expect(await model.client(schema, 13)).toBeNull());
+    await publish(at(newEvent(CLIENTS_UPSERTED, acme.shortName, { clients: [entry(13, 'Gum (late)')] }), '2030-03-02T00:00:00.000Z'));
+    await settle();
+    expect(await model.client(schema, 13)).toBeNull();
+    // Other firm: none of it.
+    for (const id of [10, 12, 13]) expect(await model.client(db.forSchema(beta.schemaName), id)).toBeNull();
   });
 
   it('remembers what the directory answered directly, unless an event already said something newer', async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { accessScope, canReadClient, canReadReportType } from '../src/access/access-scope.ts';
-import { createUserAccessReadModel, DELETED_USER, ROLE_UPSERTED, USER_DELETED, USER_UPSERTED, type UserAccess } from '../src/access/user-access-read-model.ts';
+import { createUserAccessReadModel, DELETED_USER, ROLE_UPSERTED, USER_DELETED, USER_UPSERTED, USERS_UPSERTED, type UserAccess } from '../src/access/user-access-read-model.ts';
 import type { PortalClaims } from '../src/auth/claims.ts';
 import { newEvent, type EventEnvelope, type Subscription } from '../src/bus/bus.ts';
 import { MemoryBus } from '../src/bus/memory-bus.ts';
@@ -130,6 +130,44 @@ describe.each(databaseTargets())('user access read model ($name)', (target) => {
     await publish(stale);
     await settle();
     expect(await lookup(acme, 30)).toBe(DELETED_USER);
+  });
+
+  it('takes in a batch of users (users.upserted) by the same rules as one event per user', async () => {
+    const schema = db.forSchema(acme.schemaName);
+    // Before the batch: one user changed after it, one deleted after it, one known from before it.
+    await publish({ ...upsert(acme.shortName, 80, 'CPA', [1], []), ...at('2030-05-02T00:00:00.000Z') },
+      { ...upsert(acme.shortName, 81, 'Client', [2], []), ...at('2030-04-01T00:00:00.000Z') },
+      { ...upsert(acme.shortName, 82, 'Client', [3], []), ...at('2030-04-01T00:00:00.000Z') });
+    await eventually(async () => expect(await lookup(acme, 82)).not.toBeNull());
+    await publish({ ...newEvent(USER_DELETED, acme.shortName, { id: 81 }), ...at('2030-05-02T00:00:00.000Z') });
+    await eventually(async () => expect(await lookup(acme, 81)).toBe(DELETED_USER));
+    // Read once before the batch: what the batch writes must not wait behind the lookup cache.
+    expect(await lookup(acme, 84)).toBeNull();
+    const person = (id: number, clientIds: number[], email: string | null) =>
+      ({ id, username: `c${id}@example.test`, fullName: `C ${id}`, roleId: 4, role: 'Client', clientIds, reportTypeIds: null, email });
+    const batch = { ...newEvent(USERS_UPSERTED, acme.shortName, { users: [
+      person(80, [9], null), person(81, [9], null),
+      // The same user twice in one batch: the last stands, as if applied in turn.
+      person(82, [8], 'first@example.test'), person(82, [5, 3, 9], 'c82@example.test'),
+      person(84, [6], null),
+    ] }), ...at('2030-05-01T00:00:00.000Z') };
+    await publish(batch, batch);
+    await eventually(async () => expect(await lookup(acme, 84)).toEqual({ role: 'Client', clientIds: [6], reportTypeIds: [] }));
+    expect(await lookup(acme, 82)).toEqual({ role: 'Client', clientIds: [5, 3, 9], reportTypeIds: [] }); // in identity's order
+    expect(await model.mailbox(schema, 82)).toEqual({ to: 'c82@example.test', optedOut: [] });
+    expect(await model.mailbox(schema, 84)).toEqual({ to: 'c84@example.test', optedOut: [] }); // no address: the username
+    expect(await lookup(acme, 80)).toEqual({ role: 'CPA', clientIds: [1], reportTypeIds: [] }); // the newer single event still holds
+    expect(await lookup(acme, 81)).toBe(DELETED_USER); // a deletion stays deleted
+    const inbox = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM portal.inbox WHERE consumer = $1 AND event_id = $2', ['testsvc.user-access', batch.id]);
+    expect(inbox.rows[0]?.n).toBe(1);
+    // A deletion after the batch wins, and the batch delivered late cannot bring the user back.
+    await publish({ ...newEvent(USER_DELETED, acme.shortName, { id: 84 }), ...at('2030-05-03T00:00:00.000Z') });
+    await eventually(async () => expect(await lookup(acme, 84)).toBe(DELETED_USER));
+    await publish({ ...newEvent(USERS_UPSERTED, acme.shortName, { users: [person(84, [7], null)] }), ...at('2030-05-02T00:00:00.000Z') });
+    await settle();
+    expect(await lookup(acme, 84)).toBe(DELETED_USER);
+    // Other firm: none of it.
+    for (const id of [82, 84]) expect(await lookup(beta, id)).toBeNull();
   });
 
   it('remembers what identity answered for a user it did not know, and a later event still wins', async () => {

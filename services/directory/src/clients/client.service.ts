@@ -6,17 +6,21 @@ import type { TenantRequest } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import { parseInput } from '@ledgerline/kit/http/validate.ts';
 import { enqueueEvents } from '@ledgerline/kit/outbox/outbox.ts';
 import {
-  CLIENT_DELETED, CLIENT_FIELD_MESSAGES, type ClientInput, CLIENT_TAX_IDS_REVEALED, type ClientTaxIdsRevealedEvent, CLIENT_UPSERTED, clientInputSchema, jurisdictionOfState,
-  type Client, type ClientDeletedEvent, type ClientEvent,
+  CLIENT_DELETED, CLIENT_FIELD_MESSAGES, type ClientInput, CLIENT_TAX_IDS_REVEALED, type ClientTaxIdsRevealedEvent, CLIENT_UPSERTED, CLIENTS_UPSERTED, clientInputSchema, jurisdictionOfState,
+  type Client, type ClientDeletedEvent, type ClientEvent, type ClientsUpsertedEvent,
 } from '@ledgerline/contracts/directory.contracts.ts';
 import type { ClientFieldSettingsStore } from '../field-settings/client-field-settings.store.ts';
 import type { TenantHandle } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import type { ClientRecord, ClientStore } from './client.store.ts';
 
-export const clientUpserted = (tenant: string, c: Client) => newEvent<ClientEvent>(CLIENT_UPSERTED, tenant, {
+const clientEvent = (c: Client): ClientEvent => ({
   id: c.id, name: c.name, uploadDestination: c.uploadDestination, googleDriveConfigured: c.googleDriveConfigured,
   jurisdiction: c.jurisdiction, entityType: c.entityType, fiscalYearEnd: c.fiscalYearEnd, state: c.state, registrations: c.registrations,
 });
+export const clientUpserted = (tenant: string, c: Client) => newEvent<ClientEvent>(CLIENT_UPSERTED, tenant, clientEvent(c));
+/** Many written clients in one event (an import's chunk); none when there are none. */
+export const clientsUpserted = (tenant: string, clients: readonly Client[]) =>
+  (clients.length ? [newEvent<ClientsUpsertedEvent>(CLIENTS_UPSERTED, tenant, { clients: clients.map(clientEvent) })] : []);
 
 /** A State must be in the client's jurisdiction, given or taken from the firm or the client as it was (400). */
 function checkState(record: { jurisdiction: Client['jurisdiction']; state?: string | null }) {

@@ -4,7 +4,6 @@ import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import { inSavepoint } from '@ledgerline/kit/db/savepoint.ts';
 import { Forbidden } from '@ledgerline/kit/errors.ts';
 import { parseInput } from '@ledgerline/kit/http/validate.ts';
-import type { EventEnvelope } from '@ledgerline/kit/bus/bus.ts';
 import { enqueueEvents } from '@ledgerline/kit/outbox/outbox.ts';
 import {
   CLIENT_PEOPLE_IMPORT_PATH, clientPeopleImportSchema,
@@ -14,7 +13,7 @@ import type { User } from '@ledgerline/contracts/identity.contracts.ts';
 import { storedUserOf } from '../auth/authenticate-caller.ts';
 import type { TenantRequest } from '../tenants/tenant-context.ts';
 import type { InvitationService } from './invitation.service.ts';
-import { userEvent } from './user.service.ts';
+import { userEvent, usersEvent } from './user.service.ts';
 import { claimFreeUsername, type UserStore } from './user.store.ts';
 
 type Row = PeopleImportInput['rows'][number];
@@ -62,7 +61,7 @@ export class ClientPeopleImport {
     // a row is still all or nothing, and the import waits for the database once per request.
     const writing = (work: (tx: Queryable | null) => Promise<void>) => (input.dryRun ? work(null) : t.db.transaction(work));
     await writing(async (tx) => {
-      const events: EventEnvelope[] = [];
+      const changedUsers: User[] = [];
       for (const row of input.rows) {
         const problems = this.#check(row, seen, known, staffNamed);
         if (problems.length) {
@@ -76,7 +75,7 @@ export class ClientPeopleImport {
         }
         try {
           const { created: made, changed } = await inSavepoint(tx, (sp) => this.#writeContacts(sp, t, row, clientRole, known));
-          events.push(...changed.map((u) => userEvent(t.company.shortName, u)));
+          changedUsers.push(...changed);
           contactsCreated += made.length;
           if (row.invite) invited.push(...made);
         } catch (err) {
@@ -93,8 +92,9 @@ export class ClientPeopleImport {
           assignments.set(user.id, a);
         }
       }
-      // The written rows' users announced in one statement, committed with them.
-      if (tx) await enqueueEvents(tx, events);
+      // The written rows' users announced in one event, committed with them: every other
+      // service takes the request's users in with one write instead of one per user.
+      if (tx) await enqueueEvents(tx, usersEvent(t.company.shortName, changedUsers));
     });
     // Staff get the request's clients in one change each (one event each, not one per row).
     for (const a of assignments.values()) {

@@ -12,13 +12,22 @@ import type { UserStore } from './user.store.ts';
 import { mailAddressOf } from '@ledgerline/kit/mail/mail-address.ts';
 
 export const USER_UPSERTED = 'user.upserted';
+/**
+ * Many users at once (an import's chunk of contacts): `{ users }`, each as `user.upserted`
+ * carries it, so every service's read model takes them in with one write.
+ */
+export const USERS_UPSERTED = 'users.upserted';
 export const USER_DELETED = 'user.deleted';
 
 /** `emailOptOuts` only when they changed: the read models keep what they have when it is absent. */
-export const userEvent = (tenant: string, user: User, emailOptOuts?: readonly EmailKind[]) => newEvent(USER_UPSERTED, tenant, {
+const userPayload = (user: User, emailOptOuts?: readonly EmailKind[]) => ({
   id: user.id, username: user.username, fullName: user.fullName, roleId: user.roleId, role: user.roleName,
   clientIds: user.clientIds, reportTypeIds: user.reportTypeIds, email: user.email, ...(emailOptOuts ? { emailOptOuts: [...emailOptOuts] } : {}),
 });
+export const userEvent = (tenant: string, user: User, emailOptOuts?: readonly EmailKind[]) => newEvent(USER_UPSERTED, tenant, userPayload(user, emailOptOuts));
+/** Many written users in one event (their opt-outs unchanged); none when there are none. */
+export const usersEvent = (tenant: string, users: readonly User[]) =>
+  (users.length ? [newEvent(USERS_UPSERTED, tenant, { users: users.map((u) => userPayload(u)) })] : []);
 
 /**
  * User changes: the row, access lists and event commit together; the provider

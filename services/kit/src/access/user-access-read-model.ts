@@ -10,6 +10,8 @@ import type { TenantRegistry } from '../tenancy/tenant-registry.ts';
 
 /** What identity publishes (services/identity/src/users/user.service.ts, roles.router.ts). */
 export const USER_UPSERTED = 'user.upserted';
+/** Many users at once (an import's chunk of contacts): `{ users }`, each as `user.upserted` would carry it. */
+export const USERS_UPSERTED = 'users.upserted';
 export const USER_DELETED = 'user.deleted';
 export const ROLE_UPSERTED = 'role.upserted';
 /** Identity ended sign-in sessions (one, all of a user's, an Admin's reset): their tokens stop working. */
@@ -21,7 +23,25 @@ interface UserUpsertedPayload {
   email?: string | null;
   emailOptOuts?: string[];
 }
+interface UsersUpsertedPayload { users: UserUpsertedPayload[] }
 interface UserDeletedPayload { id: number }
+
+/** One user's write: the row's values, and the change time they carry. */
+interface AccessEntry {
+  userId: number;
+  version: string;
+  roleId: number | null; role: string; clientIds: number[]; reportTypeIds: number[]; deleted: boolean; username?: string; fullName?: string;
+  /** Absent: the row keeps its address (an event older than addresses). */
+  email?: string | null;
+  /** Absent: the row keeps its opt-outs (the event did not change them). */
+  emailOptOuts?: string[];
+}
+
+const upsertedEntry = (p: UserUpsertedPayload, version: string): AccessEntry => ({
+  userId: p.id, version, roleId: p.roleId, role: p.role, clientIds: p.clientIds ?? [], reportTypeIds: p.reportTypeIds ?? [], deleted: false,
+  username: p.username, fullName: p.fullName,
+  ...('email' in p ? { email: p.email ?? null } : {}), ...(p.emailOptOuts ? { emailOptOuts: p.emailOptOuts } : {}),
+});
 interface RoleUpsertedPayload { id: number; name: string }
 interface SessionsRevokedPayload { userId: number; sessionIds: string[] }
 
@@ -105,32 +125,56 @@ export function createUserAccessReadModel(service: string): UserAccessReadModel 
   const revokedTable = `${service}_revoked_sessions`;
   const revokedCache = new TtlCache<boolean>({ ttlMs: LOOKUP_CACHE_MS, maxEntries: LOOKUP_CACHE_MAX_ENTRIES });
 
-  const upsert = (tx: Queryable, userId: number, at: string, values: {
-    roleId: number | null; role: string; clientIds: number[]; reportTypeIds: number[]; deleted: boolean; username?: string; fullName?: string;
-    email?: string | null; emailOptOuts?: string[];
-  }) =>
-    tx.query(
-      `INSERT INTO ${table} (user_id, role_id, role, client_ids, report_type_ids, deleted, version, username, full_name, email, email_opt_outs)
-       VALUES ($1, $2, $3, $4::int[], $5::int[], $6, $7, $8, $9, $10, COALESCE($12::text[], '{}'))
-       ON CONFLICT (user_id) DO UPDATE SET role_id = EXCLUDED.role_id, role = EXCLUDED.role, client_ids = EXCLUDED.client_ids,
-         report_type_ids = EXCLUDED.report_type_ids, deleted = EXCLUDED.deleted, version = EXCLUDED.version,
-         username = COALESCE(EXCLUDED.username, ${table}.username), full_name = COALESCE(EXCLUDED.full_name, ${table}.full_name),
-         email = CASE WHEN $11 THEN EXCLUDED.email ELSE ${table}.email END,
-         email_opt_outs = COALESCE($12::text[], ${table}.email_opt_outs)
-       WHERE ${table}.version <= EXCLUDED.version`,
-      [userId, values.roleId, values.role, values.clientIds, values.reportTypeIds, values.deleted, at, values.username ?? null, values.fullName ?? null,
-        values.email ?? null, values.email !== undefined, values.emailOptOuts ?? null],
-    );
+  /**
+   * Writes users in as few statements as their kinds allow (one for an import's chunk), each
+   * row only where the entry is newer than it (`version`), so a batch obeys the same rules as
+   * its events applied one by one. One statement cannot change a row twice: of one user's
+   * entries, the newest (the last of equals) stands for them all, as applying them in turn
+   * would have left. Whether an entry says an address and opt-outs decides whether the row
+   * keeps its own, so entries are written in groups by what they say.
+   */
+  const upsert = async (tx: Queryable, entries: readonly AccessEntry[]) => {
+    const newest = new Map<number, AccessEntry>();
+    for (const e of entries) {
+      const seen = newest.get(e.userId);
+      if (!seen || Date.parse(seen.version) <= Date.parse(e.version)) newest.set(e.userId, e);
+    }
+    const groups = new Map<string, AccessEntry[]>();
+    for (const e of newest.values()) {
+      const key = `${e.email !== undefined}/${e.emailOptOuts !== undefined}`;
+      groups.set(key, [...(groups.get(key) ?? []), e]);
+    }
+    for (const group of groups.values()) {
+      const emailSaid = group[0]!.email !== undefined;
+      const optOutsSaid = group[0]!.emailOptOuts !== undefined;
+      const rows = group.map((e) => ({
+        user_id: e.userId, role_id: e.roleId, role: e.role, client_ids: e.clientIds, report_type_ids: e.reportTypeIds, deleted: e.deleted,
+        version: e.version, username: e.username ?? null, full_name: e.fullName ?? null, email: e.email ?? null, email_opt_outs: e.emailOptOuts ?? [],
+      }));
+      await tx.query(
+        `INSERT INTO ${table} (user_id, role_id, role, client_ids, report_type_ids, deleted, version, username, full_name, email, email_opt_outs)
+         SELECT user_id, role_id, role, client_ids, report_type_ids, deleted, version, username, full_name, email, email_opt_outs
+         FROM jsonb_to_recordset($1::jsonb) AS x(user_id integer, role_id integer, role text, client_ids integer[], report_type_ids integer[],
+           deleted boolean, version timestamptz, username text, full_name text, email text, email_opt_outs text[])
+         ON CONFLICT (user_id) DO UPDATE SET role_id = EXCLUDED.role_id, role = EXCLUDED.role, client_ids = EXCLUDED.client_ids,
+           report_type_ids = EXCLUDED.report_type_ids, deleted = EXCLUDED.deleted, version = EXCLUDED.version,
+           username = COALESCE(EXCLUDED.username, ${table}.username), full_name = COALESCE(EXCLUDED.full_name, ${table}.full_name),
+           email = CASE WHEN $2 THEN EXCLUDED.email ELSE ${table}.email END,
+           email_opt_outs = CASE WHEN $3 THEN EXCLUDED.email_opt_outs ELSE ${table}.email_opt_outs END
+         WHERE ${table}.version <= EXCLUDED.version`,
+        [JSON.stringify(rows), emailSaid, optOutsSaid],
+      );
+    }
+  };
 
   const apply = async (tx: Queryable, event: EventEnvelope): Promise<void> => {
     if (event.type === USER_UPSERTED) {
-      const p = event.payload as UserUpsertedPayload;
-      await upsert(tx, p.id, event.occurredAt, {
-        roleId: p.roleId, role: p.role, clientIds: p.clientIds ?? [], reportTypeIds: p.reportTypeIds ?? [], deleted: false, username: p.username, fullName: p.fullName,
-        ...('email' in p ? { email: p.email ?? null } : {}), ...(p.emailOptOuts ? { emailOptOuts: p.emailOptOuts } : {}),
-      });
+      await upsert(tx, [upsertedEntry(event.payload as UserUpsertedPayload, event.occurredAt)]);
+    } else if (event.type === USERS_UPSERTED) {
+      // A whole chunk in one write: one inbox row and one statement instead of one per user.
+      await upsert(tx, (event.payload as UsersUpsertedPayload).users.map((p) => upsertedEntry(p, event.occurredAt)));
     } else if (event.type === USER_DELETED) {
-      await upsert(tx, (event.payload as UserDeletedPayload).id, event.occurredAt, { roleId: null, role: '', clientIds: [], reportTypeIds: [], deleted: true });
+      await upsert(tx, [{ userId: (event.payload as UserDeletedPayload).id, version: event.occurredAt, roleId: null, role: '', clientIds: [], reportTypeIds: [], deleted: true }]);
     } else if (event.type === SESSIONS_REVOKED) {
       const p = event.payload as SessionsRevokedPayload;
       await tx.query(
@@ -176,7 +220,7 @@ export function createUserAccessReadModel(service: string): UserAccessReadModel 
     },
 
     follow({ db, bus, logger, tenants }) {
-      return bus.subscribe(consumer, [USER_UPSERTED, USER_DELETED, ROLE_UPSERTED, SESSIONS_REVOKED], async (event) => {
+      return bus.subscribe(consumer, [USER_UPSERTED, USERS_UPSERTED, USER_DELETED, ROLE_UPSERTED, SESSIONS_REVOKED], async (event) => {
         // A removed firm: nothing to keep for it (its schema stays, untouched).
         const target = await eventTenant({ db, bus, logger, tenants }, consumer, event);
         if (!target) return;
@@ -184,6 +228,7 @@ export function createUserAccessReadModel(service: string): UserAccessReadModel 
         // A renamed role may concern any user: forget everything rather than search.
         if (event.type === ROLE_UPSERTED) cache.clear();
         else if (event.type === SESSIONS_REVOKED) for (const sid of (event.payload as SessionsRevokedPayload).sessionIds) revokedCache.delete(`${target.db.schema}/${sid}`);
+        else if (event.type === USERS_UPSERTED) for (const u of (event.payload as UsersUpsertedPayload).users) cache.delete(cacheKey(target.db.schema, u.id));
         else cache.delete(cacheKey(target.db.schema, (event.payload as { id: number }).id));
       });
     },
@@ -234,7 +279,7 @@ export function createUserAccessReadModel(service: string): UserAccessReadModel 
     },
 
     async remember(db, userId, access, version) {
-      await upsert(db, userId, version, { roleId: access.roleId, role: access.role, clientIds: access.clientIds, reportTypeIds: access.reportTypeIds, deleted: false });
+      await upsert(db, [{ userId, version, roleId: access.roleId, role: access.role, clientIds: access.clientIds, reportTypeIds: access.reportTypeIds, deleted: false }]);
       cache.delete(cacheKey(db.schema, userId));
     },
 

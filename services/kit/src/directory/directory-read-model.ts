@@ -8,6 +8,8 @@ import type { TenantRegistry } from '../tenancy/tenant-registry.ts';
 
 /** What the directory publishes (services/contracts/src/directory.contracts.ts). */
 export const CLIENT_UPSERTED = 'client.upserted';
+/** Many clients at once (an import's chunk): `{ clients }`, each as `client.upserted` would carry it. */
+export const CLIENTS_UPSERTED = 'clients.upserted';
 export const CLIENT_DELETED = 'client.deleted';
 export const REPORT_TYPE_UPSERTED = 'report-type.upserted';
 export const REPORT_TYPE_DELETED = 'report-type.deleted';
@@ -29,6 +31,20 @@ export interface DirectoryClient {
   state?: string | null;
   registrations?: ClientRegistration[] | null;
 }
+
+/** One client's write: what it is, whether it is a tombstone, and the change time it carries. */
+interface ClientEntry {
+  client: DirectoryClient;
+  deleted: boolean;
+  version: string;
+}
+
+/** A client as an event announced it; fields an older event lacks are null (not said). */
+const announced = (p: DirectoryClient): DirectoryClient => ({
+  id: p.id, name: p.name, uploadDestination: p.uploadDestination, googleDriveConfigured: p.googleDriveConfigured,
+  jurisdiction: p.jurisdiction ?? null, entityType: p.entityType ?? null,
+  fiscalYearEnd: p.fiscalYearEnd ?? null, state: p.state ?? null, registrations: p.registrations ?? null,
+});
 
 export interface DirectoryReportType {
   id: number;
@@ -65,18 +81,38 @@ export function createDirectoryReadModel(service: string): DirectoryReadModel {
   const tables = { clients: `${service}_clients`, reportTypes: `${service}_report_types` };
   const consumer = `${service}.directory`;
 
-  const upsertClient = (tx: Queryable, c: DirectoryClient, deleted: boolean, version: string) => tx.query(
-    `INSERT INTO ${tables.clients} (id, name, upload_destination, google_drive_configured, jurisdiction, entity_type, deleted, version,
-       fiscal_year_end, state, registrations)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-     ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, upload_destination = EXCLUDED.upload_destination,
-       google_drive_configured = EXCLUDED.google_drive_configured, jurisdiction = EXCLUDED.jurisdiction, entity_type = EXCLUDED.entity_type,
-       deleted = EXCLUDED.deleted, version = EXCLUDED.version, fiscal_year_end = EXCLUDED.fiscal_year_end, state = EXCLUDED.state,
-       registrations = EXCLUDED.registrations
-     WHERE ${tables.clients}.version <= EXCLUDED.version`,
-    [c.id, c.name, c.uploadDestination, c.googleDriveConfigured, c.jurisdiction, c.entityType, deleted, version,
-      c.fiscalYearEnd ?? null, c.state ?? null, c.registrations ?? null],
-  );
+  /**
+   * Writes clients in one statement, each only where it is newer than the row (`version`), so
+   * a batch obeys the same rules as its events applied one by one. One statement cannot change
+   * a row twice: of one client's entries, the newest (the last of equals) stands for them all,
+   * which is what applying them in turn would have left.
+   */
+  const upsertClients = async (tx: Queryable, entries: readonly ClientEntry[]) => {
+    const newest = new Map<number, ClientEntry>();
+    for (const e of entries) {
+      const seen = newest.get(e.client.id);
+      if (!seen || Date.parse(seen.version) <= Date.parse(e.version)) newest.set(e.client.id, e);
+    }
+    if (!newest.size) return;
+    const rows = [...newest.values()].map(({ client: c, deleted, version }) => ({
+      id: c.id, name: c.name, upload_destination: c.uploadDestination, google_drive_configured: c.googleDriveConfigured,
+      jurisdiction: c.jurisdiction, entity_type: c.entityType, deleted, version,
+      fiscal_year_end: c.fiscalYearEnd ?? null, state: c.state ?? null, registrations: c.registrations ?? null,
+    }));
+    await tx.query(
+      `INSERT INTO ${tables.clients} (id, name, upload_destination, google_drive_configured, jurisdiction, entity_type, deleted, version,
+         fiscal_year_end, state, registrations)
+       SELECT id, name, upload_destination, google_drive_configured, jurisdiction, entity_type, deleted, version, fiscal_year_end, state, registrations
+       FROM jsonb_to_recordset($1::jsonb) AS x(id integer, name text, upload_destination text, google_drive_configured boolean, jurisdiction text,
+         entity_type text, deleted boolean, version timestamptz, fiscal_year_end text, state text, registrations text[])
+       ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, upload_destination = EXCLUDED.upload_destination,
+         google_drive_configured = EXCLUDED.google_drive_configured, jurisdiction = EXCLUDED.jurisdiction, entity_type = EXCLUDED.entity_type,
+         deleted = EXCLUDED.deleted, version = EXCLUDED.version, fiscal_year_end = EXCLUDED.fiscal_year_end, state = EXCLUDED.state,
+         registrations = EXCLUDED.registrations
+       WHERE ${tables.clients}.version <= EXCLUDED.version`,
+      [JSON.stringify(rows)],
+    );
+  };
   const upsertReportType = (tx: Queryable, r: DirectoryReportType, deleted: boolean, version: string) => tx.query(
     `INSERT INTO ${tables.reportTypes} (id, name, deleted, version) VALUES ($1, $2, $3, $4)
      ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, deleted = EXCLUDED.deleted, version = EXCLUDED.version
@@ -87,18 +123,16 @@ export function createDirectoryReadModel(service: string): DirectoryReadModel {
   const apply = async (tx: Queryable, event: EventEnvelope): Promise<void> => {
     const at = event.occurredAt;
     switch (event.type) {
-      case CLIENT_UPSERTED: {
-        const p = event.payload as DirectoryClient;
-        await upsertClient(tx, {
-          id: p.id, name: p.name, uploadDestination: p.uploadDestination, googleDriveConfigured: p.googleDriveConfigured,
-          jurisdiction: p.jurisdiction ?? null, entityType: p.entityType ?? null,
-          fiscalYearEnd: p.fiscalYearEnd ?? null, state: p.state ?? null, registrations: p.registrations ?? null,
-        }, false, at);
+      case CLIENT_UPSERTED:
+        await upsertClients(tx, [{ client: announced(event.payload as DirectoryClient), deleted: false, version: at }]);
         break;
-      }
+      case CLIENTS_UPSERTED:
+        // A whole chunk in one write: one inbox row and one statement instead of one per client.
+        await upsertClients(tx, (event.payload as { clients: DirectoryClient[] }).clients.map((c) => ({ client: announced(c), deleted: false, version: at })));
+        break;
       case CLIENT_DELETED: {
         const p = event.payload as { id: number; name: string };
-        await upsertClient(tx, { id: p.id, name: p.name, uploadDestination: 'server', googleDriveConfigured: false, jurisdiction: null, entityType: null }, true, at);
+        await upsertClients(tx, [{ client: { id: p.id, name: p.name, uploadDestination: 'server', googleDriveConfigured: false, jurisdiction: null, entityType: null }, deleted: true, version: at }]);
         break;
       }
       case REPORT_TYPE_UPSERTED:
@@ -144,7 +178,7 @@ export function createDirectoryReadModel(service: string): DirectoryReadModel {
     },
 
     follow(deps) {
-      return consumeTenantEvents(deps, consumer, [CLIENT_UPSERTED, CLIENT_DELETED, REPORT_TYPE_UPSERTED, REPORT_TYPE_DELETED], (tx, event) => apply(tx, event));
+      return consumeTenantEvents(deps, consumer, [CLIENT_UPSERTED, CLIENTS_UPSERTED, CLIENT_DELETED, REPORT_TYPE_UPSERTED, REPORT_TYPE_DELETED], (tx, event) => apply(tx, event));
     },
 
     async client(db, id) {
@@ -169,7 +203,7 @@ export function createDirectoryReadModel(service: string): DirectoryReadModel {
     },
 
     async rememberClient(db, client, version) {
-      await upsertClient(db, client, false, version);
+      await upsertClients(db, [{ client, deleted: false, version }]);
     },
 
     async rememberReportType(db, reportType, version) {
