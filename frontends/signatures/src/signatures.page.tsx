@@ -76,11 +76,13 @@ export function SignaturesPage() {
           <Column header="Request" body={(r: SignatureRequestSummary) => <div><strong>{r.title}</strong><small className="signature-table__client">{r.clientName}</small></div>} />
           <Column header="Signers" body={(r: SignatureRequestSummary) => (
             <ul className="signature-signers">
-              {r.signers.map((s) => <li key={s.index}>{s.name} ({s.role}): {SIGNER_LABELS[s.status]}{s.lockedOut ? ', locked out' : ''}</li>)}
+              {r.signers.map((s) => (
+                <li key={s.index}>{s.name} <small className="signature-signers__role">({s.role})</small>: {SIGNER_LABELS[s.status]}{s.lockedOut ? ', locked out' : ''}</li>
+              ))}
             </ul>
           )} />
           <Column header="Status" body={(r: SignatureRequestSummary) => <Tag value={STATUS_LABELS[r.status]} severity={STATUS_SEVERITY[r.status]} />} />
-          <Column header="Sent" body={(r: SignatureRequestSummary) => (r.sentAt ? formatDate(r.sentAt) : '—')} />
+          <Column header="Sent" headerClassName="signature-table__secondary" className="signature-table__secondary" body={(r: SignatureRequestSummary) => (r.sentAt ? formatDate(r.sentAt) : '—')} />
           <Column header="Actions" body={(r: SignatureRequestSummary) => (
             <div className="signature-actions">
               {r.status === 'sent' && <Button size="small" text label="Remind" onClick={() => act.mutate({ id: r.id, action: 'remind' })} />}
