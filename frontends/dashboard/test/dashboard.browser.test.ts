@@ -242,6 +242,8 @@ describe('dashboard and activity screens in Chromium', () => {
       await card(page, 'Your Documents').waitFor();
       // Her own client's line in the header, with a person's icon.
       await page.locator('.client-org-name .pi-user').waitFor();
+      // The tabs are drawn as the viewer scrolls near them (below four panels on a phone).
+      await page.locator('.when-near-viewport, .dashboard-tabs').first().scrollIntoViewIfNeeded();
       await page.locator('.dashboard-tabs').scrollIntoViewIfNeeded();
       await eventually(async () => expect(await tabLabels(page)).toEqual(['Your Overview', 'Your Documents', 'Your Activity']), 10_000);
       await expect(page.getByRole('region', { name: 'Your Companies' }).count()).resolves.toBe(0);
