@@ -10,7 +10,7 @@ const client = { fullName: 'Cleo Client', username: `cleo${suffix}`, password: '
 const cleoHoldings = { name: 'Cleo Holdings', address: '1 Harbour Street', phone: '(555)-123-4567', federalId: '12-3456789', stateId: 'ST-4411', email: 'office@cleo.test' };
 
 /** A CPA's navigation: staff pages without the firm's administration (Clients, Users, Roles, Report Types, Settings), which the server refuses them. */
-const CPA_NAV = ['Dashboard', 'Reports', 'Tasks', 'Compliance', 'Requests', 'AI Insights', 'AI Assistant', 'Firm Documents', 'Signatures'];
+const CPA_NAV = ['Dashboard', 'Reports', 'Tasks', 'Compliance', 'Requests', 'AI Insights', 'AI Assistant', 'Firm Documents', 'Billing', 'Signatures'];
 
 describe('sign-in, users and roles in Chromium', () => {
   let portal: PortalBrowser;
