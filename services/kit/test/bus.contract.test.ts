@@ -216,3 +216,25 @@ describe.each(implementations)('%s bus contract', (_name, open) => {
     await expect(t.bus.ping()).rejects.toThrow('bus is closed');
   });
 });
+
+if (amqpUrl) {
+  describe('rabbitmq queues of a test portal', () => {
+    it('are deleted by the broker, with their dead-letter queue, once unused for the expiry the bus was given', async () => {
+      const sandbox = rabbitMqSandbox(amqpUrl);
+      const bus = await RabbitMqBus.connect({ url: amqpUrl, exchange: sandbox.exchange, logger: createLogger('bus-expiry', 'silent'), queueExpiresMs: 1_000 });
+      const queue = sandbox.queue('expiring');
+      try {
+        const subscription = await bus.subscribe(queue, ['tenant.created'], async () => {});
+        // While consumed it stays, however long.
+        await sleep(1_500);
+        expect(await sandbox.readyCount(queue)).toBe(0);
+        await subscription.close();
+        const exists = async (name: string) => sandbox.readyCount(name).then(() => true, () => false);
+        await eventually(async () => expect([await exists(queue), await exists(`${queue}.dlq`)]).toEqual([false, false]), 30_000, 250);
+      } finally {
+        await bus.close();
+        await sandbox.dispose().catch(() => {});
+      }
+    });
+  });
+}

@@ -13,6 +13,8 @@ export const platformConfigSpec = {
   postgresPoolMaxLifetimeSeconds: field('POSTGRES_POOL_MAX_LIFETIME_SECONDS', env.int(1800, 0), 'a pooled PostgreSQL connection is closed once idle after this long (0: never): a backend keeps the catalog of every firm schema it touched, so recycling bounds its memory in an installation of many firms'),
   postgresPoolMaxUses: field('POSTGRES_POOL_MAX_USES', env.int(7500, 0), 'a pooled PostgreSQL connection is closed after this many checkouts (0: no limit), for the same reason'),
   amqpUrl: field('AMQP_URL', env.optionalString(), 'RabbitMQ URL; unset uses the in-process bus'),
+  busQueueExpiresSeconds: field('BUS_QUEUE_EXPIRES_SECONDS', env.int(0, 0),
+    'the broker deletes a queue nobody has used this long (0: never); test portals set it so their queues do not pile up on a shared broker'),
   busNamespace: field('BUS_NAMESPACE', z.string().regex(/^[a-z0-9_-]*$/).default(''), 'prefix of the broker exchange and queues (installations sharing one RabbitMQ)'),
   s3Endpoint: field('S3_ENDPOINT', env.optionalUrl(), 'S3-compatible endpoint (MinIO); unset stores objects in PORTAL_DATA_DIR/objects'),
   s3AccessKey: field('S3_ACCESS_KEY', env.optionalString(), 'S3 access key'),

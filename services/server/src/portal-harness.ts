@@ -12,6 +12,9 @@ import type { Logger } from '@ledgerline/kit/logger.ts';
  * (gateway + services) on ephemeral ports and a fresh data folder, on the real servers
  * of the surrounding environment when CI exports them.
  */
+/** How long a stopped test portal's broker queues outlive it. */
+const TEST_QUEUE_EXPIRES_SECONDS = 120;
+
 export const TEST_ADMIN = { username: 'platform-admin', password: 'admin-secret-1' };
 
 export function portalTestEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -92,8 +95,12 @@ export async function createSignedInUser(call: ApiCall, platformToken: string, t
 export async function startTestPortal(extra: Record<string, string> = {}, options: { logger?: Logger | undefined } = {}): Promise<RunningPortal & { gatewayUrl: string; adminToken: string }> {
   const serverUrl = process.env.POSTGRES_URL;
   const scratch = serverUrl ? await createScratchDatabase(serverUrl) : null;
-  // Its own broker namespace too: services of parallel test portals share queue names.
-  const env = portalTestEnv({ ...(scratch ? { POSTGRES_URL: scratch.url } : {}), BUS_NAMESPACE: `test-${randomBytes(4).toString('hex')}`, ...extra });
+  // Its own broker namespace too: services of parallel test portals share queue names. Its
+  // queues go two minutes after it stops: a run starts hundreds of portals, and a broker
+  // holding their thousands of quorum queues stopped answering new connections.
+  const env = portalTestEnv({
+    ...(scratch ? { POSTGRES_URL: scratch.url } : {}), BUS_NAMESPACE: `test-${randomBytes(4).toString('hex')}`, BUS_QUEUE_EXPIRES_SECONDS: String(TEST_QUEUE_EXPIRES_SECONDS), ...extra,
+  });
   const portal = await startPortal({ env, ...(options.logger ? { logger: options.logger } : {}) });
   const stop = async () => {
     await portal.stop();

@@ -162,7 +162,7 @@ async function openAdapters(config: PlatformConfig, logger: Logger): Promise<{ d
     pool: { maxConnections: config.postgresPoolMax, maxLifetimeSeconds: config.postgresPoolMaxLifetimeSeconds, maxUses: config.postgresPoolMaxUses },
     logger,
   });
-  const bus = await createBus({ amqpUrl: config.amqpUrl, namespace: config.busNamespace || undefined, logger }).catch(async (err: unknown) => { await db.close(); throw err; });
+  const bus = await createBus({ amqpUrl: config.amqpUrl, namespace: config.busNamespace || undefined, queueExpiresSeconds: config.busQueueExpiresSeconds, logger }).catch(async (err: unknown) => { await db.close(); throw err; });
   const storage = await createObjectStore({
     dataDir: config.dataDir,
     s3: config.s3Endpoint

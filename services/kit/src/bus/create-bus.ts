@@ -11,6 +11,8 @@ export interface BusConfig {
    * portals, or installations sharing one broker) never consume each other's events.
    */
   namespace?: string;
+  /** Seconds after which the broker deletes an unused queue (0 or absent: never; test portals set it). */
+  queueExpiresSeconds?: number;
   logger: Logger;
 }
 
@@ -21,6 +23,7 @@ export async function createBus(config: BusConfig): Promise<Bus> {
   const bus = await RabbitMqBus.connect({
     url: config.amqpUrl,
     exchange: `${prefix}portal.events`,
+    ...(config.queueExpiresSeconds ? { queueExpiresMs: config.queueExpiresSeconds * 1000 } : {}),
     logger: config.logger.child({ component: 'bus' }),
   });
   return prefix ? new NamespacedBus(bus, prefix) : bus;

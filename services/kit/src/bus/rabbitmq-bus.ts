@@ -14,6 +14,8 @@ export interface RabbitMqBusOptions {
   prefetch?: number;
   /** Redeliveries after the first delivery before a failing event is dead-lettered (`x-delivery-limit`). */
   deliveryLimit?: number;
+  /** Queues unused this long are deleted by the broker (`x-expires`; test portals only). */
+  queueExpiresMs?: number;
   /** Delay before a failed event's first redelivery, doubled per failure up to ten seconds. */
   retryDelayMs?: number;
   /** How long publish and subscribe wait through a broker outage before throwing `Unavailable`. */
@@ -51,6 +53,7 @@ export class RabbitMqBus implements Bus {
   readonly #exchange: string;
   readonly #prefetch: number;
   readonly #deliveryLimit: number;
+  readonly #queueExpiresMs: number | undefined;
   readonly #retryDelayMs: number;
   readonly #outageTimeoutMs: number;
   readonly #consumers = new Set<RabbitMqConsumer>();
@@ -64,6 +67,7 @@ export class RabbitMqBus implements Bus {
     this.#exchange = options.exchange ?? 'portal.events';
     this.#prefetch = options.prefetch ?? 16;
     this.#deliveryLimit = options.deliveryLimit ?? 5;
+    this.#queueExpiresMs = options.queueExpiresMs;
     this.#retryDelayMs = options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
     this.#outageTimeoutMs = options.outageTimeoutMs ?? 30_000;
   }
@@ -121,6 +125,7 @@ export class RabbitMqBus implements Bus {
       handler,
       prefetch: this.#prefetch,
       deliveryLimit: this.#deliveryLimit,
+      ...(this.#queueExpiresMs ? { expiresMs: this.#queueExpiresMs } : {}),
       retryDelayMs: this.#retryDelayMs,
       logger: this.#logger,
       onLost: (model) => this.#recycle(model),
