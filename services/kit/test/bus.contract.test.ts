@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { connect } from 'amqplib';
 import { newEvent, type Bus, type EventEnvelope } from '@ledgerline/kit/bus/bus.ts';
 import { MemoryBus } from '@ledgerline/kit/bus/memory-bus.ts';
 import { lockBroker } from '@ledgerline/kit/bus/rabbitmq-broker-lock.ts';
@@ -229,7 +230,17 @@ if (amqpUrl) {
         await sleep(1_500);
         expect(await sandbox.readyCount(queue)).toBe(0);
         await subscription.close();
-        const exists = async (name: string) => sandbox.readyCount(name).then(() => true, () => false);
+        // checkQueue on a missing queue closes its channel with an error event: listened to here.
+        const exists = async (name: string) => {
+          const connection = await connect(amqpUrl);
+          try {
+            const channel = await connection.createChannel();
+            channel.on('error', () => {});
+            return await channel.checkQueue(name).then(() => true, () => false);
+          } finally {
+            await connection.close();
+          }
+        };
         await eventually(async () => expect([await exists(queue), await exists(`${queue}.dlq`)]).toEqual([false, false]), 30_000, 250);
       } finally {
         await bus.close();
