@@ -179,7 +179,7 @@ describe('sign-in, users and roles in Chromium', () => {
     await page.getByText('Welcome, Carl Price Jr').waitFor();
   });
 
-  it("shows a Client user only Dashboard, Reports, Compliance, their requests and their messages, and their organisation's name in the header", async () => {
+  it("shows a Client user only Dashboard, Reports, Compliance, their requests, their messages and their invoices, and their organisation's name in the header", async () => {
     await page.locator('.app-header').getByRole('button', { name: 'Logout' }).click();
     await page.waitForURL(`${baseUrl}/${firm.shortName}/login`);
     await submitLogin(page, client.username, client.password);
@@ -191,6 +191,7 @@ describe('sign-in, users and roles in Chromium', () => {
       ['Compliance', `/${firm.shortName}/compliance`],
       ['Requests', `/${firm.shortName}/requests`],
       ['AI Assistant', `/${firm.shortName}/messages`],
+      ['Invoices', `/${firm.shortName}/invoices`],
     ]);
     await page.locator('.client-org-name', { hasText: cleoHoldings.name }).waitFor();
     await portal.screenshot(page, 'access-client-dashboard');
