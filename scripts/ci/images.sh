@@ -285,7 +285,7 @@ else
   POD="ledgerline-$RUN_ID-pod"
   podman pod create --name "$POD" --network slirp4netns:allow_host_loopback=true -p "127.0.0.1:$PORT:8080" >/dev/null
   PODS+=("$POD")
-  for target in identity files directory,activity,chat,tasks,compliance,insights,messaging,requests gateway; do
+  for target in identity files directory,activity,chat,tasks,compliance,insights,messaging,requests,signatures,billing gateway; do
     name="ledgerline-$RUN_ID-${target%%,*}"
     extra=()
     [[ "$target" == identity ]] && extra=(-e PORTAL_ADMIN_USERNAME="$ADMIN_USER" -e PORTAL_ADMIN_PASSWORD="$ADMIN_PASSWORD")
