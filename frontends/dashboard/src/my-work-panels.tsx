@@ -30,7 +30,7 @@ export function ClientWorkPanels({ work }: { work: MyWork }) {
   return (
     <section className="my-work-section" aria-labelledby="what-we-need">
       <h2 id="what-we-need" className="my-work-section__title">What we need from you</h2>
-      <div className="my-work">
+      <div className="my-work my-work--client">
         <WorkPanel title="Your Returns" subtitle="Where each of this year's returns stands" icon="pi pi-file-check" state={work.returns!} empty="No returns this year yet." sentences />
         <WorkPanel
           title="Document Requests"

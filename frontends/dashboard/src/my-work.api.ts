@@ -79,7 +79,7 @@ export function useMyWork(user: StoredUser, tenant: string): MyWork {
   const requests = client ? { entries: open.data && today !== undefined ? clientRequestEntries(open.data, today) : undefined, error: open.error } : null;
   const invoices = client ? { entries: billed.data && today !== undefined ? clientInvoiceEntries(billed.data, today) : undefined, error: billed.error } : null;
   const compliance: PanelState = { entries: tracker.data && complianceEntries(tracker.data), error: tracker.error };
-  const yourReturns: PanelState | null = client ? { entries: returns.data && returnEntries(returns.data), error: returns.error } : null;
+  const yourReturns: PanelState | null = client ? { entries: returns.data && today !== undefined ? returnEntries(returns.data, today) : undefined, error: returns.error } : null;
   const panels = [tasks, uploads, requests, invoices, compliance, yourReturns].filter((p): p is PanelState => p !== null);
   return { tasks, uploads, requests, invoices, compliance, returns: yourReturns, settled: panels.every((p) => p.entries !== undefined || p.error) };
 }

@@ -106,7 +106,7 @@ export function clientRequestEntries(requests: readonly DocumentRequestSummary[]
  * working on now (the soonest due not yet filed) or, when all are filed, the last one filed; each
  * in plain words with the stage clients see ("Your 2026 Form 1040: we are preparing it").
  */
-export function returnEntries(items: readonly ComplianceItem[]): WorkEntry[] {
+export function returnEntries(items: readonly ComplianceItem[], today: string): WorkEntry[] {
   const byType = new Map<number, ComplianceItem>();
   const due = (i: ComplianceItem) => (i.status === 'extended' && i.extendedDueDate ? i.extendedDueDate : i.dueDate);
   for (const i of [...items].sort((a, b) => compareCalendarDates(due(a), due(b)) || a.id - b.id)) {
@@ -123,7 +123,8 @@ export function returnEntries(items: readonly ComplianceItem[]): WorkEntry[] {
       // The sentence says it all; a filed one says when.
       detail: i.status === 'filed' && i.filedDate ? `Filed ${formatDate(i.filedDate)}` : '',
       dueDate: i.status === 'filed' ? null : due(i),
-      overdue: false,
+      // A return still open past its (extended) due date says so, as a request or an invoice does.
+      overdue: i.status !== 'filed' && compareCalendarDates(due(i), today) < 0,
       href: complianceItemHref(i.id),
     }));
 }

@@ -203,6 +203,11 @@ describe('home panels, task progress and read status in Chromium', () => {
       // Staff's panels are not offered to a client.
       await expect(page.getByRole('region', { name: 'My Tasks' }).count()).resolves.toBe(0);
       await expect(page.getByRole('region', { name: 'Uploads to Review' }).count()).resolves.toBe(0);
+      // Nothing to pay: on a phone that panel is its title and one line, on a desktop as tall as its row.
+      await panel(page, 'Invoices to Pay').getByText('Nothing to pay.').waitFor();
+      const heights = await Promise.all(['Invoices to Pay', 'Document Requests'].map(async (title) => (await panel(page, title).boundingBox())!.height));
+      if (size === 'phone') expect(heights[0]).toBeLessThan(150);
+      else expect(heights[0]).toBe(heights[1]);
       expect(await overflowsSideways(page)).toBe(false);
       await portal.screenshot(page, `home-client-${size}`);
       await page.close();

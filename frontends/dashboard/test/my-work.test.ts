@@ -66,11 +66,14 @@ describe('home panels', () => {
     const entries = returnEntries([
       ret(1, 1, '2025', '2026-04-15', 'filed', 'Filed'), ret(2, 1, '2026', '2027-04-15', 'pending', 'We are preparing it'),
       ret(3, 2, 'Q1 2026', '2026-04-30', 'filed', 'Filed'), ret(4, 2, 'Q2 2026', '2026-07-31', 'filed', 'Filed'),
+    ], '2026-11-26');
+    expect(entries.map((e) => [e.title, e.dueDate, e.overdue, e.href])).toEqual([
+      ['Your Q2 2026 Sales Tax: filed', null, false, '/compliance?item=4'],
+      ['Your 2026 Form 1040: we are preparing it', '2027-04-15', false, '/compliance?item=2'],
     ]);
-    expect(entries.map((e) => [e.title, e.dueDate, e.href])).toEqual([
-      ['Your Q2 2026 Sales Tax: filed', null, '/compliance?item=4'],
-      ['Your 2026 Form 1040: we are preparing it', '2027-04-15', '/compliance?item=2'],
-    ]);
+    // Still open after its due date: overdue; on the day itself, not yet.
+    const late = returnEntries([ret(5, 2, 'Q3 2026', '2026-10-31', 'pending', 'Waiting on you'), ret(6, 1, '2025', '2026-11-26', 'pending', null)], '2026-11-26');
+    expect(late.map((e) => [e.title, e.overdue])).toEqual([['Your Q3 2026 Sales Tax: waiting on you', true], ['Your 2025 Form 1040: not started yet', false]]);
     expect(returnSentence({ period: '2026', reportTypeName: 'tax return', clientStage: null })).toBe('Your 2026 tax return: not started yet');
   });
 });
