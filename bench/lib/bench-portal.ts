@@ -12,6 +12,8 @@ export interface BenchPortal {
   /** The process running every service (split mode), whose memory a benchmark may watch. */
   servicesPid: number | undefined;
   gatewayPid: number | undefined;
+  /** Its data folder: a later start on the same one finds the same installation. */
+  dataDir: string;
   stop(): Promise<void>;
 }
 
@@ -20,12 +22,12 @@ export interface BenchPortal {
  * ports (creating a firm migrates every service's tables, so all must run) and the
  * gateway in another (`split`, default), or everything in one process (`all`).
  */
-export async function startBenchPortal(options: { mode: 'split' | 'all'; firstPort: number; extraEnv?: Record<string, string>; dataPrefix: string }): Promise<BenchPortal> {
+export async function startBenchPortal(options: { mode: 'split' | 'all'; firstPort: number; extraEnv?: Record<string, string>; dataPrefix: string; dataDir?: string }): Promise<BenchPortal> {
   const ports = Object.fromEntries(SERVICE_MODULES.map((m, i) => [m.name, options.firstPort + i]));
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     LOG_LEVEL: 'warn',
-    PORTAL_DATA_DIR: process.env.PORTAL_DATA_DIR ?? mkdtempSync(join(tmpdir(), options.dataPrefix)),
+    PORTAL_DATA_DIR: options.dataDir ?? process.env.PORTAL_DATA_DIR ?? mkdtempSync(join(tmpdir(), options.dataPrefix)),
     PORT: '0',
     PORTAL_ADMIN_USERNAME: 'bench-admin',
     PORTAL_ADMIN_PASSWORD: 'bench-secret',
@@ -49,6 +51,7 @@ export async function startBenchPortal(options: { mode: 'split' | 'all'; firstPo
     filesUrl: `http://127.0.0.1:${ports.files}`,
     servicesPid: services ? services.child.pid : gateway.child.pid,
     gatewayPid: gateway.child.pid,
+    dataDir: env.PORTAL_DATA_DIR!,
     stop: async () => {
       await gateway.stop();
       await services?.stop();
