@@ -1,7 +1,7 @@
 import { createTokenIssuer } from '@ledgerline/kit/auth/token-issuer.ts';
 import type { Subscription } from '@ledgerline/kit/bus/bus.ts';
 import { createJwksRouter } from '@ledgerline/kit/auth/jwks-router.ts';
-import { migrateTenant } from '@ledgerline/kit/db/migrations.ts';
+import { migrateTenants } from '@ledgerline/kit/db/migrations.ts';
 import { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
 import type { ServiceModule } from '@ledgerline/kit/service-module.ts';
 import { createAuthRouter } from './auth/auth.router.ts';
@@ -135,7 +135,7 @@ export const identityModule: ServiceModule = {
       ],
       async start() {
         // Identity's own tables in every firm's schema; the other services follow tenant events.
-        for (const company of await companies.list()) await migrateTenant(db, company.schemaName, [identityTenantMigrations, jobs.migrations]);
+        await migrateTenants(db, (await companies.list()).map((c) => c.schemaName), [identityTenantMigrations, jobs.migrations]);
         await firmExports.failInterrupted();
         await firmImports.failInterrupted();
         if (config.adminUsername && config.adminPassword) {

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { Database } from '../src/db/database.ts';
 import { databaseTargets, type TestDatabase } from '../src/db/test-databases.ts';
-import { migratePlatform, migrateSchema, migrateTenant, type ServiceMigrations } from '../src/db/migrations.ts';
+import { migratePlatform, migrateSchema, migrateTenant, migrateTenants, type ServiceMigrations } from '../src/db/migrations.ts';
 import { conflictOnUnique, isUniqueViolation } from '../src/db/sql-errors.ts';
 import { tenantSchema } from '../src/db/tenant-schema.ts';
 import { Conflict, Invalid } from '../src/errors.ts';
@@ -218,6 +218,37 @@ describe.each(databaseTargets())('Database contract ($name)', (target) => {
         migrations: [...notesMigrations.migrations, { id: '003_add_tags', sql: 'ALTER TABLE notes ADD COLUMN tags text[]' }],
       };
       expect(await migrateTenant(db, schema, [extended])).toEqual(['notes: 003_add_tags']);
+    });
+
+    it('migrates many firms at start-up by reading which are current in one statement per hundred, and migrates only the others', async () => {
+      const extended: ServiceMigrations = {
+        ...notesMigrations,
+        migrations: [...notesMigrations.migrations, { id: '003_add_tags', sql: 'ALTER TABLE notes ADD COLUMN tags text[]' }],
+      };
+      const current = Array.from({ length: 105 }, () => uniqueSchema('cur'));
+      for (const schema of current) await migrateTenant(db, schema, [extended]);
+      const behind = uniqueSchema('behind');
+      await migrateTenant(db, behind, [notesMigrations]);
+      const missing = uniqueSchema('missing');
+
+      // Counts the calls the start-up check makes: none per current firm.
+      let calls = 0;
+      const counted = new Proxy(db, {
+        get(target, prop) {
+          const value = Reflect.get(target, prop, target) as unknown;
+          if (typeof value !== 'function') return value;
+          return (...args: unknown[]) => { calls++; return (value as (...a: unknown[]) => unknown).apply(target, args); };
+        },
+      });
+      expect(await migrateTenants(counted, current, [extended])).toEqual(new Map());
+      expect(calls).toBe(3); // which have a history (1), then two batches of at most a hundred
+
+      const applied = await migrateTenants(db, [...current, behind, missing], [extended]);
+      expect(Object.fromEntries(applied)).toEqual({
+        [behind]: ['notes: 003_add_tags'],
+        [missing]: ['notes: 001_create_notes', 'notes: 002_add_author', 'notes: 003_add_tags'],
+      });
+      expect(await migrateTenants(db, [behind, missing], [extended])).toEqual(new Map());
     });
 
     it('applies only tenant sets per tenant and only platform sets to the platform schema', async () => {

@@ -74,6 +74,52 @@ export function migrateTenant(db: Database, schemaName: string, sets: readonly S
   return migrateSchema(db, tenantSchema(schemaName), sets.filter((s) => s.scope === 'tenant'));
 }
 
+/** Schemas whose history is read in one statement: each one's table is locked for the statement, so a batch stays far below the lock table's size. */
+const CURRENT_CHECK_BATCH = 100;
+
+/**
+ * Brings every firm's schema up to date with the tenant-scoped sets, as at a service's start.
+ * Which schemas are already current is read in a few statements for all firms (one per
+ * hundred), and only the others are migrated one by one: checking each schema on its own
+ * cost two round trips per firm and service, which made start-up grow with the number of
+ * firms (21.8 s at 1,000, issue 45). Returns what it applied, per schema name.
+ */
+export async function migrateTenants(db: Database, schemaNames: readonly string[], sets: readonly ServiceMigrations[]): Promise<Map<string, string[]>> {
+  const tenantSets = sets.filter((s) => s.scope === 'tenant');
+  const applied = new Map<string, string[]>();
+  if (!tenantSets.length) return applied;
+  const current = await currentTenantSchemas(db, schemaNames, tenantSets);
+  for (const schemaName of schemaNames) {
+    if (current.has(schemaName)) continue;
+    const actions = await migrateTenant(db, schemaName, tenantSets);
+    if (actions.length) applied.set(schemaName, actions);
+  }
+  return applied;
+}
+
+/** The firms (by schema name) whose history already holds every migration of `sets`. */
+async function currentTenantSchemas(db: Database, schemaNames: readonly string[], sets: readonly ServiceMigrations[]): Promise<Set<string>> {
+  const expected = sets.flatMap((set) => set.migrations.map((m) => `${set.service}: ${m.id}`));
+  const schemaOf = new Map(schemaNames.map((name) => [tenantSchema(name), name]));
+  // Firms without a history table yet (created while this service was down) are not current.
+  const { rows: withHistory } = await db.query<{ schema: string }>(
+    `SELECT s AS schema FROM unnest($1::text[]) AS s WHERE to_regclass(quote_ident(s) || '.${HISTORY_TABLE}') IS NOT NULL`,
+    [[...schemaOf.keys()]],
+  );
+  const current = new Set<string>();
+  for (let i = 0; i < withHistory.length; i += CURRENT_CHECK_BATCH) {
+    const batch = withHistory.slice(i, i + CURRENT_CHECK_BATCH).map((r) => r.schema);
+    const { rows } = await db.query<{ schema: string; n: number }>(
+      batch.map((schema, j) =>
+        `SELECT $${j + 2}::text AS schema, count(*)::int AS n FROM ${quoteIdent(schema)}.${HISTORY_TABLE} WHERE service || ': ' || id = ANY($1::text[])`,
+      ).join(' UNION ALL '),
+      [expected, ...batch],
+    );
+    for (const r of rows) if (r.n === expected.length) current.add(schemaOf.get(r.schema)!);
+  }
+  return current;
+}
+
 /** Migrates the platform schema (`portal`) with the platform-scoped sets (tenant sets are ignored). */
 export function migratePlatform(db: Database, sets: readonly ServiceMigrations[]): Promise<string[]> {
   return migrateSchema(db, PLATFORM_SCHEMA, sets.filter((s) => s.scope === 'platform'));

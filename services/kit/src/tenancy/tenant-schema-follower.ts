@@ -1,6 +1,6 @@
 import type { Bus, Subscription } from '../bus/bus.ts';
 import type { Database } from '../db/database.ts';
-import { migrateTenant, type ServiceMigrations } from '../db/migrations.ts';
+import { migrateTenant, migrateTenants, type ServiceMigrations } from '../db/migrations.ts';
 import type { Logger } from '../logger.ts';
 import { INTERNAL_TENANTS_PATH, TENANT_UPSERTED, type TenantEventPayload } from './tenant-events.ts';
 
@@ -29,7 +29,11 @@ export async function followTenantSchemas(options: {
   try {
     const r = await fetch(`${options.identityUrl()}${INTERNAL_TENANTS_PATH}`, { signal: AbortSignal.timeout(10_000) });
     if (!r.ok) throw new Error(`identity answered ${r.status}`);
-    for (const tenant of (await r.json()) as TenantEventPayload[]) await migrate(tenant.schemaName);
+    const tenants = (await r.json()) as TenantEventPayload[];
+    const started = Date.now();
+    const migrated = await migrateTenants(db, tenants.map((t) => t.schemaName), sets);
+    for (const [schemaName, actions] of migrated) logger.info({ schemaName, actions }, 'tenant schema migrated');
+    logger.info({ firms: tenants.length, migrated: migrated.size, ms: Date.now() - started }, 'tenant schemas checked');
   } catch (err) {
     // Not fatal: events and identity's fan-out on refresh still bring the schemas.
     logger.warn({ err: String(err) }, 'could not list tenants to migrate at start');
