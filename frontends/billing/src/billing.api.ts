@@ -1,15 +1,21 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
-  BillingService, BillingSettings, CheckoutStart, Invoice, InvoiceStatus, Receivables,
+  BillingService, BillingSettings, CheckoutStart, Invoice, InvoiceSchedule, InvoiceScheduleInput, InvoiceStatus, Receivables,
 } from '@ledgerline/contracts/billing.contracts.ts';
 import type { Client } from '@ledgerline/contracts/directory.contracts.ts';
 import { apiJson, apiPath, apiQueryPath, apiRequest } from '@ledgerline/ui/api-client.ts';
 import { invalidateApiResources } from '@ledgerline/ui/api-invalidation.ts';
+import { getOptional } from '@ledgerline/ui/optional-query.ts';
 
 export interface InvoiceFilters { status?: InvoiceStatus; clientId?: number }
 
 export const useInvoices = (filters: InvoiceFilters) => useQuery<Invoice[]>({ queryKey: [apiQueryPath('invoices', { ...filters, limit: 500 })] });
 export const useInvoice = (id: number) => useQuery<Invoice>({ queryKey: [apiPath(`invoices/${id}`)], enabled: id > 0 });
+/** A draft's recurring schedule; null when it has none (the API's 404). */
+export const useInvoiceSchedule = (id: number, enabled: boolean) => useQuery<InvoiceSchedule | null>({
+  queryKey: [apiPath(`invoices/${id}/schedule`)], enabled,
+  queryFn: ({ signal }) => getOptional<InvoiceSchedule>(apiPath(`invoices/${id}/schedule`), signal),
+});
 export const useReceivables = (enabled: boolean) => useQuery<Receivables>({ queryKey: [apiPath('billing/receivables')], enabled });
 export const useBillingServices = (enabled: boolean) => useQuery<BillingService[]>({ queryKey: [apiPath('billing/services')], enabled });
 export const useBillingSettings = (enabled: boolean) => useQuery<BillingSettings>({ queryKey: [apiPath('billing/settings')], enabled, staleTime: 30_000 });
@@ -33,6 +39,11 @@ export function useBillingMutations() {
         apiJson<Invoice>('POST', apiPath(`invoices/${id}/payments`), payment),
       onSuccess: refresh,
     }),
+    schedule: useMutation({
+      mutationFn: ({ id, schedule }: { id: number; schedule: InvoiceScheduleInput }) => apiJson<InvoiceSchedule>('PUT', apiPath(`invoices/${id}/schedule`), schedule),
+      onSuccess: refresh,
+    }),
+    stopSchedule: useMutation({ mutationFn: (id: number) => apiJson('DELETE', apiPath(`invoices/${id}/schedule`)), onSuccess: refresh }),
     addService: useMutation({ mutationFn: (s: { name: string; defaultPrice: number }) => apiJson<BillingService>('POST', apiPath('billing/services'), s), onSuccess: refresh }),
     removeService: useMutation({ mutationFn: (id: number) => apiJson('DELETE', apiPath(`billing/services/${id}`)), onSuccess: refresh }),
   };

@@ -18,6 +18,7 @@ import { failureReason } from '@ledgerline/ui/server-message.ts';
 import { inCurrentFirm } from '@ledgerline/ui/tenant-path.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 import { openInvoicePdf, payOnline, useBillingMutations, useInvoice } from './billing.api.ts';
+import { InvoiceSchedulePanel } from './invoice-schedule.tsx';
 import { INVOICE_STATUS_LABELS, INVOICE_STATUS_SEVERITY, money, toMinorUnits } from './invoice-view.ts';
 
 const METHOD_LABELS: Record<string, string> = { cheque: 'Cheque', cash: 'Cash', bank_transfer: 'Bank transfer', card: 'Card', bank_debit: 'Bank debit' };
@@ -90,6 +91,7 @@ export function InvoicePage() {
         <span>Due: {i.dueDate ? formatDate(i.dueDate) : 'from the terms'}</span>
         <span className="invoice-summary__balance">Balance due: <strong data-testid="invoice-balance">{money(i.balance, i.currency)}</strong></span>
       </div>
+      <InvoiceSchedulePanel invoice={i} admin={admin} />
       {open && !i.canPayOnline && <p className="invoice-bank-note">Pay by bank transfer to the account on the invoice (PDF), quoting {i.number}.</p>}
       <DataTable value={i.lines} size="small" className="invoice-lines">
         <Column header="Description" field="description" />

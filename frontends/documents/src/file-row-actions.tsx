@@ -2,6 +2,7 @@ import { Button } from 'primereact/button';
 import type { PortalFile } from '@ledgerline/contracts/files.contracts.ts';
 import { FileAccessButton } from '@ledgerline/ui/file-access-button.tsx';
 import { ChatButton } from './chat-button.tsx';
+import { PaymentHoldControl } from './payment-hold.tsx';
 
 export interface FileRowActionsProps {
   file: PortalFile;
@@ -22,6 +23,7 @@ export function FileRowActions({ file, chat = true, chatFirst = false, onDelete 
       {chatFirst && chatButton}
       <FileAccessButton file={file} kind="download" />
       {!chatFirst && chatButton}
+      <PaymentHoldControl file={file} />
       {onDelete && (
         <Button icon="pi pi-trash" rounded text severity="danger" aria-label={`Delete ${file.originalName}`} tooltip="Delete" tooltipOptions={{ position: 'top' }} onClick={onDelete} />
       )}

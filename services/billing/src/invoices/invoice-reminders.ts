@@ -2,13 +2,13 @@ import { PLATFORM_ADMIN_SCOPE } from '@ledgerline/kit/access/access-scope.ts';
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import type { JobQueue } from '@ledgerline/kit/scheduler/job-queue.ts';
 import type { JobHandler } from '@ledgerline/kit/scheduler/scheduler.ts';
-import { addDays, instantAt, todayIn } from '@ledgerline/contracts/firm-time-zone.ts';
+import { reminderTimeOn } from '@ledgerline/kit/scheduler/reminder-time.ts';
+import { addDays, todayIn } from '@ledgerline/contracts/firm-time-zone.ts';
 import type { BillingFirm } from './invoice.service.ts';
 import type { InvoiceNotices, ReminderPhase } from './invoice-notices.ts';
 import type { InvoiceStore, SettingsRow } from './invoice.store.ts';
 
 export const INVOICE_REMINDER_JOB = 'invoice.reminder';
-export const REMINDER_TIME = '09:00';
 export const invoiceReminderKey = (invoiceId: number) => `invoice-reminder:${invoiceId}`;
 
 /** The invoice, and the day (firm's zone) the reminder was meant for. */
@@ -23,7 +23,7 @@ type Cadence = Pick<SettingsRow, 'remindersEnabled' | 'reminderDaysBefore' | 're
  */
 export function nextReminder(dueDate: string, cadence: Cadence, timeZone: string, now: Date): { date: string; runAt: Date; phase: ReminderPhase } | null {
   if (!cadence.remindersEnabled) return null;
-  const at = (date: string) => instantAt(date, REMINDER_TIME, timeZone);
+  const at = (date: string) => reminderTimeOn(date, timeZone);
   const candidates: { date: string; phase: ReminderPhase }[] = [];
   if (cadence.reminderDaysBefore > 0) candidates.push({ date: addDays(dueDate, -cadence.reminderDaysBefore), phase: 'before' });
   candidates.push({ date: dueDate, phase: 'due' });
@@ -88,7 +88,7 @@ export class InvoiceReminders {
     await this.#notices.reminder(tx, { ...f, shortName }, invoice, phase, { onlinePayments: this.#onlinePayments, bankDetails: settings.bankDetails });
     // The next step comes after this one's time (never this one again), counted from now if later.
     // The scheduler deletes the row it ran by id after this: the next reminder is a new row.
-    const after = job.date ? instantAt(job.date, REMINDER_TIME, f.timeZone).getTime() + 1 : 0;
+    const after = job.date ? reminderTimeOn(job.date, f.timeZone).getTime() + 1 : 0;
     await this.arm(tx, f, { id: invoice.id, dueDate: invoice.dueDate }, new Date(Math.max(Date.now(), after)));
   }
 }

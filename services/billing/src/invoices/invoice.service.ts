@@ -97,14 +97,7 @@ export class InvoiceService {
    * next number taken, all in one transaction.
    */
   async send(t: TenantRequest, id: number): Promise<Invoice> {
-    requireBillingAdmin(t.scope);
-    const draft = await this.#draft(t, id);
-    if (draft.lines.length === 0) throw new Invalid(BILLING_MESSAGES.noLines);
-    const firm = await this.#firm(t.shortName);
-    const values = await this.#values(t, draft.clientId, draft, { withRegistration: true });
-    const rule = TAX_JURISDICTIONS[firm.country];
-    const settings = await this.#store.settings(t.db);
-    if (values.totals.tax > 0 && rule.registration && !settings.taxRegistration) throw new Invalid(BILLING_MESSAGES.registrationMissing(rule.registration.label));
+    const { firm, values, settings } = await this.#readyToIssue(t, id);
     const issueDate = values.issueDate ?? todayIn(firm.timeZone);
     const dueDate = values.dueDate ?? addDays(issueDate, settings.paymentTermsDays);
     if (dueDate < issueDate) throw new Invalid('dueDate cannot be before issueDate');
@@ -143,14 +136,7 @@ export class InvoiceService {
    * registration, as for sending.
    */
   async prepareTemplate(t: TenantRequest, id: number): Promise<StoredInvoice> {
-    requireBillingAdmin(t.scope);
-    const draft = await this.#draft(t, id);
-    if (draft.lines.length === 0) throw new Invalid(BILLING_MESSAGES.noLines);
-    const firm = await this.#firm(t.shortName);
-    const values = await this.#values(t, draft.clientId, draft, { withRegistration: true });
-    const rule = TAX_JURISDICTIONS[firm.country];
-    const settings = await this.#store.settings(t.db);
-    if (values.totals.tax > 0 && rule.registration && !settings.taxRegistration) throw new Invalid(BILLING_MESSAGES.registrationMissing(rule.registration.label));
+    const { values } = await this.#readyToIssue(t, id);
     await this.#store.update(t.db, id, values);
     return this.get(t, id);
   }
@@ -225,6 +211,23 @@ export class InvoiceService {
       rows.set(open.clientId, row);
     }
     return { asOf: today, currency: firm.currency, clients: [...rows.values()], totals };
+  }
+
+  /**
+   * What sending a draft and making it a recurring template both check (Admin): the draft has
+   * lines, its values recomputed with the client's details as they are now, and a tax invoice
+   * has the firm's registration.
+   */
+  async #readyToIssue(t: TenantRequest, id: number): Promise<{ firm: BillingFirm; values: InvoiceValues; settings: SettingsRow }> {
+    requireBillingAdmin(t.scope);
+    const draft = await this.#draft(t, id);
+    if (draft.lines.length === 0) throw new Invalid(BILLING_MESSAGES.noLines);
+    const firm = await this.#firm(t.shortName);
+    const values = await this.#values(t, draft.clientId, draft, { withRegistration: true });
+    const rule = TAX_JURISDICTIONS[firm.country];
+    const settings = await this.#store.settings(t.db);
+    if (values.totals.tax > 0 && rule.registration && !settings.taxRegistration) throw new Invalid(BILLING_MESSAGES.registrationMissing(rule.registration.label));
+    return { firm, values, settings };
   }
 
   async #draft(t: TenantRequest, id: number): Promise<StoredInvoice> {

@@ -3,7 +3,8 @@
  * real server when the server's URL is in the environment. In CI (CI=true) a missing
  * URL is a failure, never a silent skip: `.ci/run` must have started the server.
  */
-export type RealServerVar = 'POSTGRES_URL' | 'AMQP_URL' | 'S3_ENDPOINT' | 'KEYCLOAK_URL' | 'MAILPIT_URL';
+/** STRIPE_MOCK_URL: Stripe's API mock (stripe-mock), which the billing service's Stripe suite pays through. */
+export type RealServerVar = 'POSTGRES_URL' | 'AMQP_URL' | 'S3_ENDPOINT' | 'KEYCLOAK_URL' | 'MAILPIT_URL' | 'STRIPE_MOCK_URL';
 
 export function realServerUrl(name: RealServerVar): string | undefined {
   const value = process.env[name];

@@ -1,4 +1,5 @@
-import { addDays, instantAt, todayIn } from '@ledgerline/contracts/firm-time-zone.ts';
+import { addDays, todayIn } from '@ledgerline/contracts/firm-time-zone.ts';
+import { reminderTimeOn } from '@ledgerline/kit/scheduler/reminder-time.ts';
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import { firmMail } from '@ledgerline/kit/mail/mail-templates.ts';
 import { queueMails } from '@ledgerline/kit/mail/mail-job.ts';
@@ -15,7 +16,6 @@ import { progressOf, reachesItemOf, reachesRequestOf } from '../access-rules.ts'
 
 export const REMINDER_JOB = 'request.reminder';
 export const OVERDUE_JOB = 'request.overdue';
-const REMINDER_TIME = '09:00';
 const reminderKey = (id: number) => `request-reminder:${id}`;
 const overdueKey = (id: number) => `request-overdue:${id}`;
 const requestIdOf = (payload: unknown) => (payload as { requestId: number }).requestId;
@@ -57,7 +57,7 @@ export class RequestReminders {
   async arm(tx: Queryable, firm: Firm, r: { id: number; dueDate: string; reminderEveryDays: number }, from = Date.now()): Promise<void> {
     await this.#jobs.scheduleMany(tx, [
       { kind: REMINDER_JOB, key: reminderKey(r.id), runAt: this.#nextReminder(firm, r.reminderEveryDays, from), payload: { requestId: r.id } },
-      { kind: OVERDUE_JOB, key: overdueKey(r.id), runAt: instantAt(addDays(r.dueDate, 1), REMINDER_TIME, firm.timeZone), payload: { requestId: r.id } },
+      { kind: OVERDUE_JOB, key: overdueKey(r.id), runAt: reminderTimeOn(addDays(r.dueDate, 1), firm.timeZone), payload: { requestId: r.id } },
     ]);
   }
 
@@ -160,6 +160,6 @@ export class RequestReminders {
   }
 
   #nextReminder(firm: Firm, everyDays: number, from: number): Date {
-    return instantAt(addDays(todayIn(firm.timeZone, new Date(from)), everyDays), REMINDER_TIME, firm.timeZone);
+    return reminderTimeOn(addDays(todayIn(firm.timeZone, new Date(from)), everyDays), firm.timeZone);
   }
 }
