@@ -234,3 +234,35 @@ export interface SigningView {
   documents: { name: string; pages: number }[];
   fields: SignatureField[];
 }
+
+// ---------------------------------------------------------------- events and pushes
+
+/**
+ * Published through the outbox on every step of a request others follow: the activity log
+ * records it, compliance moves a linked tracker item ("Ready to sign" on sending), and the
+ * signatures service pushes it to the browsers of those who reach the client.
+ */
+export const SIGNATURE_REQUEST_CHANGED = 'signature-request.changed';
+export const SIGNATURE_ACTIONS = ['sent', 'signed', 'completed', 'declined', 'voided', 'expired'] as const;
+export type SignatureAction = (typeof SIGNATURE_ACTIONS)[number];
+export interface SignatureRequestChanged {
+  requestId: number;
+  title: string;
+  clientId: number;
+  clientName: string;
+  reportTypeId: number;
+  trackerItemId: number | null;
+  action: SignatureAction;
+  status: SignatureStatus;
+  /** The signer who signed or declined (signed, declined). */
+  signerName: string | null;
+  /** Client users among the signers: of a client's users, only they follow the request. */
+  signerUserIds: number[];
+  /** Who did it: a staff member, a signed-in signer, or the System (id 0) for a link signer's step and for completion. */
+  actorId: number;
+  actorName: string;
+}
+
+/** The realtime event name of a request's change, pushed to the users who reach its client and report type. */
+export const SIGNATURE_PUSH = 'signature-request.changed';
+export type SignaturePush = Pick<SignatureRequestChanged, 'requestId' | 'clientId' | 'trackerItemId' | 'title' | 'action' | 'status' | 'signerName'>;
