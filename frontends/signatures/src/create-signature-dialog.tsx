@@ -208,8 +208,8 @@ export function CreateSignatureDialog({ visible, prefill, onHide }: { visible: b
                   onClick={() => set('signers', form.signers.filter((o) => o.key !== s.key))} />}
               </div>
               <div className="signature-form__row">
-                <FormField label="Client user" htmlFor={`signer-user-${i}`} hint={clientUsers.length ? undefined : 'None to choose: enter a name and e-mail.'}>
-                  <Dropdown inputId={`signer-user-${i}`} value={s.userId} showClear placeholder="Someone else (name and e-mail)"
+                <FormField label="Client user" htmlFor={`signer-user-${i}`} hint={clientUsers.length ? undefined : 'No portal user of this client to choose.'}>
+                  <Dropdown inputId={`signer-user-${i}`} value={s.userId} showClear placeholder="Someone else"
                     options={clientUsers.map((u) => ({ label: u.email ? `${u.fullName} (${u.email})` : u.fullName, value: u.id }))}
                     onChange={(e) => setSigner(s.key, { userId: e.value ?? null })} />
                 </FormField>
