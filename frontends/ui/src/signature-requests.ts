@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { SIGNATURE_PUSH } from '@ledgerline/contracts/signatures.contracts.ts';
 import { invalidateApiResources } from './api-invalidation.ts';
-import { useRealtimeEvents } from './realtime-connection.ts';
+import { useRealtimeEvents } from '@ledgerline/ui/realtime-connection.ts';
 
 /* What the screens that start or show signature requests (the signatures remote, the tracker) share. */
 
