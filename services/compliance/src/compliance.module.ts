@@ -23,7 +23,7 @@ import { createStagesRouter } from './stages/stages.router.ts';
 import { republishItems } from './tracker/compliance-events.ts';
 import { TrackerService } from './tracker/tracker.service.ts';
 import { TrackerStore } from './tracker/tracker.store.ts';
-import { createTrackerDocumentRequestRouter } from './tracker/tracker-document-request.router.ts';
+import { createTrackerHandOffRouter } from './tracker/tracker-hand-off.router.ts';
 import { createTrackerRouter } from './tracker/tracker.router.ts';
 
 const userAccess = createUserAccessReadModel('compliance');
@@ -57,7 +57,7 @@ export const complianceModule: ServiceModule = {
       routers: [
         createSchedulesRouter({ api, schedules, service: scheduleService, tokens: deps.tokens, tenants }),
         createTrackerRouter({ api, items, service: tracker, tokens: deps.tokens, tenants }),
-        createTrackerDocumentRequestRouter({ api, items, tokens: deps.tokens, tenants, requestsUrl: peer('requests') }),
+        createTrackerHandOffRouter({ api, items, tokens: deps.tokens, tenants, requestsUrl: peer('requests'), signaturesUrl: peer('signatures') }),
         createPresetsRouter({ api, presets, tokens: deps.tokens, tenants }),
         createStagesRouter({ api, stages, tokens: deps.tokens, tenants }),
       ],

@@ -127,6 +127,11 @@ const signatureRequestFields = {
 export const signatureRequestInputSchema = z.object({ ...signatureRequestFields, sendNow: z.boolean().default(false) });
 export type SignatureRequestInput = z.output<typeof signatureRequestInputSchema>;
 
+/** POST /compliance-tracker/{id}/signature-request: the item gives the client, report type and link; the title defaults to its return and period. */
+export const trackerSignatureRequestInputSchema = signatureRequestInputSchema
+  .omit({ clientId: true, reportTypeId: true, trackerItemId: true })
+  .extend({ title: optionalText('title', 200) });
+
 /** PATCH: edit a draft (any of the fields; clientId stays), or void a sent request. */
 export const signatureRequestUpdateSchema = z.object(signatureRequestFields).omit({ clientId: true }).partial().extend({
   status: z.literal('voided', { error: 'status can only be set to voided' }).optional(),

@@ -201,3 +201,39 @@ describe('a signature request linked to a tracker item', () => {
     for (const trackerItemId of ['x', -1, 1.5]) expect((await request(trackerItemId as never)).status).toBe(400);
   });
 });
+
+describe('POST /compliance-tracker/{id}/signature-request', () => {
+  const fromItem = (who: string, itemId: number | string, extra: Record<string, unknown> = {}, tenant = ACME) =>
+    call<SignatureRequest & { message?: string }>('POST', path(`/compliance-tracker/${itemId}/signature-request`, tenant), tokens[who], {
+      identity: 'sign_in_second_factor', documents: [{ fileId: ids.pdf }],
+      signers: [{ userId: ids.client, role: 'taxpayer' }],
+      fields: [{ documentIndex: 0, page: 1, x: 50, y: 600, width: 200, height: 40, type: 'signature', signerIndex: 0 }],
+      ...extra,
+    });
+
+  it("takes the item's client, report type and link, titles it after the item's return, and sent at once moves the item to Ready to sign", async () => {
+    const item = await newItem(ids.f8879!);
+    const r = await fromItem('cpa', item.id, { sendNow: true, clientId: ids.other, reportTypeId: ids.engagement });
+    expect(r.status).toBe(201);
+    // What the body says of client or report type is not taken: the item decides.
+    expect(r.body).toMatchObject({ status: 'sent', clientId: ids.own, reportTypeId: ids.f8879, trackerItemId: item.id, title: `${item.reportTypeName} ${item.period}` });
+    await eventually(async () => expect(await stageOf(item.id)).toBe('ready-to-sign'), BUS_WAIT_MS, 300);
+    const draft = await fromItem('admin', item.id, { title: 'Form 8879 (amended)' });
+    expect(draft.body).toMatchObject({ status: 'draft', title: 'Form 8879 (amended)', trackerItemId: item.id });
+  });
+
+  it('refuses whoever does not reach the item (a CPA without its report type, a Client user, another firm) and bad input, with a 4xx', async () => {
+    const item = await newItem(ids.f8879!);
+    expect((await fromItem('cpaNoType', item.id)).status).toBe(404);
+    expect([403, 404]).toContain((await fromItem('client', item.id)).status);
+    expect([401, 403, 404]).toContain((await fromItem('betaAdmin', item.id, {}, BETA)).status);
+    expect((await fromItem('admin', 'nope')).status).toBe(400);
+    expect((await fromItem('admin', 99_999_999)).status).toBe(404);
+    const bad = await fromItem('admin', item.id, { signers: [] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toBe('A request needs at least one signer');
+    // The signatures service's own rules hold too: a file that is not one of the client's PDFs.
+    expect((await fromItem('admin', item.id, { documents: [{ fileId: 99_999_999 }] })).status).toBeGreaterThanOrEqual(400);
+    expect((await call<SignatureRequest[]>('GET', path(`/signature-requests?clientId=${ids.own}`), tokens.admin)).body.filter((q) => q.trackerItemId === item.id)).toEqual([]);
+  });
+});
