@@ -4,13 +4,16 @@ import { Column } from 'primereact/column';
 import { DataTable, type DataTableExpandedRows } from 'primereact/datatable';
 import { Dropdown } from 'primereact/dropdown';
 import { Tag } from 'primereact/tag';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
 import { SIGNATURE_STATUSES, type SignatureRequest, type SignatureRequestSummary, type SignatureStatus } from '@ledgerline/contracts/signatures.contracts.ts';
 import { apiJson, apiPath, apiQueryPath, apiRequest } from '@ledgerline/ui/api-client.ts';
 import { formatDate } from '@ledgerline/ui/date-format.ts';
 import { useFailureToast } from '@ledgerline/ui/failure-toast.ts';
 import { PageHeading } from '@ledgerline/ui/page-heading.tsx';
+import { readSignaturePrefill, useSignatureRequestRefresh, type SignaturePrefill } from '@ledgerline/ui/signature-requests.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
+import { CreateSignatureDialog } from './create-signature-dialog.tsx';
 
 const STATUS_LABELS: Record<SignatureStatus, string> = { draft: 'Draft', sent: 'Waiting', completed: 'Completed', declined: 'Declined', voided: 'Voided', expired: 'Expired' };
 const STATUS_SEVERITY: Record<SignatureStatus, 'success' | 'info' | 'warning' | 'danger' | undefined> = {
@@ -44,12 +47,24 @@ function AuditTrail({ id }: { id: number }) {
 /**
  * The Signatures page (staff): every signature request within reach with its status and each
  * signer's progress, filters by status, the audit trail per request, remind and void, and the
- * sealed PDF and certificate once completed. Requests are made through the API for now.
+ * sealed PDF and certificate once completed; "New signature request" (or "Request signature"
+ * on a tracker item, which opens /signatures?new=1 with the item filled in) makes one.
  */
 export function SignaturesPage() {
   const [status, setStatus] = useState<SignatureStatus | undefined>();
   const [expanded, setExpanded] = useState<DataTableExpandedRows>({});
   const queryClient = useQueryClient();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const linked = useMemo(() => readSignaturePrefill(location.search), [location.search]);
+  const [opened, setOpened] = useState<Partial<SignaturePrefill> | null>(null);
+  const prefill = opened ?? linked;
+  const closeDialog = () => {
+    setOpened(null);
+    // The tracker's prefill is in the address: drop it, so a reload does not open the dialog again.
+    if (linked) navigate({ pathname: location.pathname, search: '' }, { replace: true });
+  };
+  useSignatureRequestRefresh(true);
   const list = useQuery<SignatureRequestSummary[]>({ queryKey: [apiQueryPath('signature-requests', { status })] });
   useFailureToast(list, 'Failed to fetch signature requests');
   const refresh = () => queryClient.invalidateQueries({ predicate: (q) => String(q.queryKey[0]).includes('signature-requests') });
@@ -63,7 +78,9 @@ export function SignaturesPage() {
 
   return (
     <div className="signatures-page">
-      <PageHeading title="Signatures" subtitle="Engagement letters and e-file authorizations out for signature" />
+      <PageHeading title="Signatures" subtitle="Engagement letters and e-file authorizations out for signature"
+        actions={<Button label="New signature request" icon="pi pi-plus" onClick={() => setOpened({})} />} />
+      <CreateSignatureDialog visible={prefill !== null} prefill={prefill ?? {}} onHide={closeDialog} />
       <div className="signatures-filters">
         <Dropdown aria-label="Status" placeholder="Status" showClear value={status ?? null}
           options={SIGNATURE_STATUSES.map((s) => ({ label: STATUS_LABELS[s], value: s }))} onChange={(e) => setStatus(e.value ?? undefined)} />

@@ -11,6 +11,7 @@ import { followDocumentRequests } from './events/document-request.consumer.ts';
 import { followFileChats } from './events/file-chatted.consumer.ts';
 import { followFileDeletions } from './events/file-deleted.consumer.ts';
 import { followFileUploads } from './events/file-uploaded.consumer.ts';
+import { followSignatureRequests } from './events/signature-request.consumer.ts';
 import { followInvoices } from './events/invoice.consumer.ts';
 import { followStageChanges } from './events/stage-changed.consumer.ts';
 import { ActivityFileStore } from './files/activity-file.store.ts';
@@ -51,6 +52,7 @@ export const activityModule: ServiceModule = {
           (c) => followDocumentRequests({ ...c, logs }),
           (c) => followStageChanges({ ...c, logs }),
           (c) => followInvoices({ ...c, logs }),
+          (c) => followSignatureRequests({ ...c, logs }),
         ],
       }),
       stop: () => runtime.stop(),

@@ -7,7 +7,7 @@ import { tenantServiceRuntime } from '@ledgerline/kit/tenancy/tenant-service-run
 import { loadComplianceConfig } from './compliance.config.ts';
 import { complianceJobs as jobs } from './compliance-jobs.ts';
 import { complianceTenantMigrations, REPUBLISH_ITEMS_JOB } from './compliance.migrations.ts';
-import { followClientDeletions, followInsightMatches, followTrackerDocumentRequests } from './events/compliance.consumers.ts';
+import { followClientDeletions, followInsightMatches, followTrackerDocumentRequests, followTrackerSignatureRequests } from './events/compliance.consumers.ts';
 import { DirectoryReportTypes } from './presets/directory-report-types.client.ts';
 import { IdentityGrants } from './presets/identity-grants.client.ts';
 import { PresetService } from './presets/preset.service.ts';
@@ -23,7 +23,7 @@ import { createStagesRouter } from './stages/stages.router.ts';
 import { republishItems } from './tracker/compliance-events.ts';
 import { TrackerService } from './tracker/tracker.service.ts';
 import { TrackerStore } from './tracker/tracker.store.ts';
-import { createTrackerDocumentRequestRouter } from './tracker/tracker-document-request.router.ts';
+import { createTrackerHandOffRouter } from './tracker/tracker-hand-off.router.ts';
 import { createTrackerRouter } from './tracker/tracker.router.ts';
 
 const userAccess = createUserAccessReadModel('compliance');
@@ -57,7 +57,7 @@ export const complianceModule: ServiceModule = {
       routers: [
         createSchedulesRouter({ api, schedules, service: scheduleService, tokens: deps.tokens, tenants }),
         createTrackerRouter({ api, items, service: tracker, tokens: deps.tokens, tenants }),
-        createTrackerDocumentRequestRouter({ api, items, tokens: deps.tokens, tenants, requestsUrl: peer('requests') }),
+        createTrackerHandOffRouter({ api, items, tokens: deps.tokens, tenants, requestsUrl: peer('requests'), signaturesUrl: peer('signatures') }),
         createPresetsRouter({ api, presets, tokens: deps.tokens, tenants }),
         createStagesRouter({ api, stages, tokens: deps.tokens, tenants }),
       ],
@@ -68,6 +68,7 @@ export const complianceModule: ServiceModule = {
           (c) => followClientDeletions({ ...c, schedules }),
           (c) => followInsightMatches({ ...c, tracker }),
           (c) => followTrackerDocumentRequests({ ...c, stages }),
+          (c) => followTrackerSignatureRequests({ ...c, stages }),
           (c) => followStagePushes({ ...c, users: userAccess, emitter: deps.realtime.emitter }),
         ],
         scheduler: {

@@ -108,7 +108,7 @@ describe('pipelines', () => {
     const own = r.body.find((p) => p.reportTypeId === ids.rtOwn)!;
     expect(own).toEqual({
       reportTypeId: ids.rtOwn, reportTypeName: 'Individual Return', stages: DEFAULT_STAGES, customised: false,
-      automations: { requestSent: 'waiting-on-client', documentsIn: 'in-preparation', filed: 'filed' },
+      automations: { requestSent: 'waiting-on-client', documentsIn: 'in-preparation', filed: 'filed', signatureSent: 'ready-to-sign' },
     });
     expect(own.stages.map((s) => s.name)).toEqual(['Not started', 'Waiting on client', 'In preparation', 'In review', 'Ready to sign', 'Ready to file', 'Filed']);
   });
@@ -155,7 +155,7 @@ describe('pipelines', () => {
         { id: 'intake', name: 'Intake', clientName: 'We have your file' }, { id: 'waiting-on-client', name: 'Waiting on client', clientName: 'Waiting for you' },
         { id: 'partner-review', name: 'Partner review', clientName: null }, { id: 'filed', name: 'Filed', clientName: 'Filed' },
       ],
-      automations: { requestSent: 'waiting-on-client', documentsIn: null, filed: 'filed' },
+      automations: { requestSent: 'waiting-on-client', documentsIn: null, filed: 'filed', signatureSent: null },
     });
     const item = await newItem(ids.other!, ids.rtOther!, '5');
     expect(item).toMatchObject({ stage: 'intake', stageName: 'Intake', clientStage: 'We have your file' });
@@ -304,7 +304,7 @@ describe('automatic moves', () => {
     const rt = await created<ReportType>(path('/report-types'), { name: `Trust Return ${suffix}` });
     await eventually(async () => expect((await pipelines('admin')).body.map((p) => p.reportTypeId)).toContain(rt), BUS_WAIT_MS, 300);
     const saved = await savePipeline('admin', rt, { stages: DEFAULT_STAGES, automations: { requestSent: null, filed: null } });
-    expect(saved).toMatchObject({ status: 200, body: { automations: { requestSent: null, documentsIn: 'in-preparation', filed: null } } });
+    expect(saved).toMatchObject({ status: 200, body: { automations: { requestSent: null, documentsIn: 'in-preparation', filed: null, signatureSent: 'ready-to-sign' } } });
     expect((await call('POST', path('/request-templates'), tokens.admin, { name: 'Trust checklist', reportTypeId: rt, items: [{ title: 'Trust deed' }] })).status).toBe(201);
     const item = await newItem(ids.own!, rt, '9');
     const request = await trackerRequest(item.id);

@@ -127,6 +127,11 @@ const signatureRequestFields = {
 export const signatureRequestInputSchema = z.object({ ...signatureRequestFields, sendNow: z.boolean().default(false) });
 export type SignatureRequestInput = z.output<typeof signatureRequestInputSchema>;
 
+/** POST /compliance-tracker/{id}/signature-request: the item gives the client, report type and link; the title defaults to its return and period. */
+export const trackerSignatureRequestInputSchema = signatureRequestInputSchema
+  .omit({ clientId: true, reportTypeId: true, trackerItemId: true })
+  .extend({ title: optionalText('title', 200) });
+
 /** PATCH: edit a draft (any of the fields; clientId stays), or void a sent request. */
 export const signatureRequestUpdateSchema = z.object(signatureRequestFields).omit({ clientId: true }).partial().extend({
   status: z.literal('voided', { error: 'status can only be set to voided' }).optional(),
@@ -234,3 +239,35 @@ export interface SigningView {
   documents: { name: string; pages: number }[];
   fields: SignatureField[];
 }
+
+// ---------------------------------------------------------------- events and pushes
+
+/**
+ * Published through the outbox on every step of a request others follow: the activity log
+ * records it, compliance moves a linked tracker item ("Ready to sign" on sending), and the
+ * signatures service pushes it to the browsers of those who reach the client.
+ */
+export const SIGNATURE_REQUEST_CHANGED = 'signature-request.changed';
+export const SIGNATURE_ACTIONS = ['sent', 'signed', 'completed', 'declined', 'voided', 'expired'] as const;
+export type SignatureAction = (typeof SIGNATURE_ACTIONS)[number];
+export interface SignatureRequestChanged {
+  requestId: number;
+  title: string;
+  clientId: number;
+  clientName: string;
+  reportTypeId: number;
+  trackerItemId: number | null;
+  action: SignatureAction;
+  status: SignatureStatus;
+  /** The signer who signed or declined (signed, declined). */
+  signerName: string | null;
+  /** Client users among the signers: of a client's users, only they follow the request. */
+  signerUserIds: number[];
+  /** Who did it: a staff member, a signed-in signer, or the System (id 0) for a link signer's step and for completion. */
+  actorId: number;
+  actorName: string;
+}
+
+/** The realtime event name of a request's change, pushed to the users who reach its client and report type. */
+export const SIGNATURE_PUSH = 'signature-request.changed';
+export type SignaturePush = Pick<SignatureRequestChanged, 'requestId' | 'clientId' | 'trackerItemId' | 'title' | 'action' | 'status' | 'signerName'>;

@@ -43,8 +43,10 @@ export interface StageAutomations {
   documentsIn: string | null;
   /** The item marked filed. */
   filed: string | null;
+  /** A signature request linked to the item sent to its signers (issue 41). */
+  signatureSent: string | null;
 }
-export const STAGE_AUTOMATIONS = ['requestSent', 'documentsIn', 'filed'] as const;
+export const STAGE_AUTOMATIONS = ['requestSent', 'documentsIn', 'filed', 'signatureSent'] as const;
 
 export interface Pipeline {
   reportTypeId: number;
@@ -65,7 +67,7 @@ export const DEFAULT_STAGES: readonly Stage[] = [
   { id: 'ready-to-file', name: 'Ready to file', clientName: null },
   { id: 'filed', name: 'Filed', clientName: 'Filed' },
 ];
-export const DEFAULT_AUTOMATIONS: StageAutomations = { requestSent: 'waiting-on-client', documentsIn: 'in-preparation', filed: 'filed' };
+export const DEFAULT_AUTOMATIONS: StageAutomations = { requestSent: 'waiting-on-client', documentsIn: 'in-preparation', filed: 'filed', signatureSent: 'ready-to-sign' };
 /** Where every item starts: the first stage of the default pipeline (a saved pipeline's first stage for new items of its type). */
 export const FIRST_STAGE_ID = DEFAULT_STAGES[0]!.id;
 
@@ -91,7 +93,7 @@ const automationSchema = z.union([z.null(), stageIdSchema], { error: STAGE_MESSA
  */
 export const pipelineInputSchema = z.object({
   stages: z.array(stageInputSchema, { error: STAGE_MESSAGES.stages }).min(1, STAGE_MESSAGES.stages).max(30, STAGE_MESSAGES.stages),
-  automations: z.object({ requestSent: automationSchema, documentsIn: automationSchema, filed: automationSchema }, { error: STAGE_MESSAGES.automationStage }).optional(),
+  automations: z.object({ requestSent: automationSchema, documentsIn: automationSchema, filed: automationSchema, signatureSent: automationSchema }, { error: STAGE_MESSAGES.automationStage }).optional(),
 }).transform((p, ctx) => {
   const stages: Stage[] = p.stages.map((s) => ({ id: s.id ?? stageIdOf(s.name), name: s.name, clientName: s.clientName }));
   const ids = stages.map((s) => s.id);

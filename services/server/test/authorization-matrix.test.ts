@@ -393,6 +393,13 @@ const RULES: Record<string, Rule> = {
   // uploads and marks items not applicable; templates are Admin's and DTA's to change. Link calls are public.
   'GET /api/chat/assistant': { allowed: EVERYONE },
   'POST /api/compliance-tracker/{id}/document-request': { allowed: STAFF, request: async () => ({ path: String(await victimComplianceItem()), body: {} }) },
+  'POST /api/compliance-tracker/{id}/signature-request': {
+    allowed: STAFF,
+    request: async () => {
+      const { clientId: _client, reportTypeId: _type, ...body } = signatureRequestBody();
+      return { path: String(await victimComplianceItem()), body };
+    },
+  },
   'GET /api/public/document-requests/{token}': { allowed: 'public' },
   'POST /api/public/document-requests/{token}/items/{itemId}/files': { allowed: 'public' },
   'POST /api/public/document-requests/{token}/items/{itemId}/not-applicable': { allowed: 'public' },

@@ -20,6 +20,7 @@ import { SecretHasher } from './domain/identity-checks.ts';
 import { SignatureService } from './domain/signature.service.ts';
 import { SignerNotices } from './domain/signer-notices.ts';
 import { SigningService } from './domain/signing.service.ts';
+import { followSignaturePushes } from './events/signature-push.consumer.ts';
 import { createPublicSigningRouter } from './http/public-signing.router.ts';
 import { createSignatureRequestsRouter } from './http/signature-requests.router.ts';
 import { createSigningPageRouter, SIGNING_PAGE_PATH } from './signing-page/signing-page.router.ts';
@@ -75,7 +76,7 @@ export const signaturesModule: ServiceModule = {
         createSignatureRequestsRouter({ api, tokens: deps.tokens, tenants, store, service, signing }),
       ],
       start: () => runtime.start({
-        follow: [(c) => userAccess.follow(c), (c) => directory.follow(c)],
+        follow: [(c) => userAccess.follow(c), (c) => directory.follow(c), (c) => followSignaturePushes({ ...c, userAccess, emitter: deps.realtime.emitter })],
         scheduler: { queue: jobs, handlers, pollMs: config.schedulerPollMs },
       }),
       async stop() {

@@ -11,6 +11,7 @@ const BECAUSE: Record<StageMoveCause, string> = {
   requestSent: ' (a document request was sent)',
   documentsIn: ' (every requested document is in)',
   filed: ' (marked filed)',
+  signatureSent: ' (a signature request was sent)',
 };
 
 /**

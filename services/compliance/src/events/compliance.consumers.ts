@@ -3,6 +3,7 @@ import { CLIENT_DELETED } from '@ledgerline/kit/directory/directory-read-model.t
 import { consumeTenantEvents, type TenantConsumerDeps } from '@ledgerline/kit/outbox/tenant-consumer.ts';
 import { INSIGHTS_MATCH_DETECTED, insightsMatchDetectedSchema } from '@ledgerline/contracts/compliance.contracts.ts';
 import { DOCUMENT_REQUEST_CHANGED, type DocumentRequestAction, type DocumentRequestChanged } from '@ledgerline/contracts/requests.contracts.ts';
+import { SIGNATURE_REQUEST_CHANGED, type SignatureRequestChanged } from '@ledgerline/contracts/signatures.contracts.ts';
 import type { StageAutomations } from '@ledgerline/contracts/stages.contracts.ts';
 import type { StageService } from '../stages/stage.service.ts';
 import type { ScheduleStore } from '../schedules/schedule.store.ts';
@@ -52,5 +53,20 @@ export function followTrackerDocumentRequests(deps: TenantConsumerDeps & { stage
     if (!kept.rowCount) return;
     const cause = AUTOMATIC_MOVE_OF[r.action];
     if (cause) await deps.stages.automatic(tx, tenant.shortName, r.trackerItemId, cause);
+  });
+}
+
+/**
+ * Signature requests linked to tracker items (issue 41): sending one moves the item to "Ready to
+ * sign" (the pipeline's signatureSent move). Only an item of the request's own client and report
+ * type moves: whoever made the request reaches those, so a stray or foreign trackerItemId moves nothing.
+ */
+export function followTrackerSignatureRequests(deps: TenantConsumerDeps & { stages: StageService }): Promise<Subscription> {
+  return consumeTenantEvents(deps, 'compliance.signature-requests', [SIGNATURE_REQUEST_CHANGED], async (tx, event, tenant) => {
+    const r = event.payload as SignatureRequestChanged;
+    if (r.action !== 'sent' || r.trackerItemId === null || r.trackerItemId === undefined) return;
+    const item = await tx.query('SELECT 1 FROM compliance_items WHERE id = $1 AND client_id = $2 AND report_type_id = $3', [r.trackerItemId, r.clientId, r.reportTypeId]);
+    if (!item.rowCount) return;
+    await deps.stages.automatic(tx, tenant.shortName, r.trackerItemId, 'signatureSent');
   });
 }

@@ -1,7 +1,7 @@
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import { SqlParams } from '@ledgerline/kit/db/sql-params.ts';
 import type { DirectoryReadModel } from '@ledgerline/kit/directory/directory-read-model.ts';
-import { DEFAULT_AUTOMATIONS, DEFAULT_STAGES, type Pipeline, type PipelineInput, type Stage, type StageAutomations } from '@ledgerline/contracts/stages.contracts.ts';
+import { DEFAULT_AUTOMATIONS, DEFAULT_STAGES, STAGE_AUTOMATIONS, type Pipeline, type PipelineInput, type Stage, type StageAutomations } from '@ledgerline/contracts/stages.contracts.ts';
 
 /** The default stages as a SQL literal, for the queries that read an item's pipeline (none saved: this one). */
 export const DEFAULT_STAGES_SQL = `'${JSON.stringify(DEFAULT_STAGES).replace(/'/g, "''")}'::jsonb`;
@@ -16,10 +16,24 @@ export const clientStageSql = (pipelineAlias: string, stageExpr: string) => `(SE
 
 interface PipelineRow { report_type_id: number; name: string; stages: Stage[] | null; automations: StageAutomations | null }
 
-const toPipeline = (r: PipelineRow): Pipeline => ({
-  reportTypeId: r.report_type_id, reportTypeName: r.name, stages: r.stages ?? [...DEFAULT_STAGES],
-  automations: r.automations ?? { ...DEFAULT_AUTOMATIONS }, customised: r.stages !== null,
-});
+const toPipeline = (r: PipelineRow): Pipeline => {
+  const stages = r.stages ?? [...DEFAULT_STAGES];
+  return { reportTypeId: r.report_type_id, reportTypeName: r.name, stages, automations: withNewMoves(r.automations, stages), customised: r.stages !== null };
+};
+
+/**
+ * Saved automations, with each move added since they were saved (a key they lack, e.g.
+ * signatureSent) at its default when the pipeline has that stage, else off, as saving
+ * without it would have set it.
+ */
+function withNewMoves(saved: Partial<StageAutomations> | null, stages: readonly Stage[]): StageAutomations {
+  if (!saved) return { ...DEFAULT_AUTOMATIONS };
+  const out = { ...saved } as StageAutomations;
+  for (const key of STAGE_AUTOMATIONS) {
+    if (out[key] === undefined) out[key] = stages.some((s) => s.id === DEFAULT_AUTOMATIONS[key]) ? DEFAULT_AUTOMATIONS[key] : null;
+  }
+  return out;
+}
 
 /** The firm's pipelines, keyed by report type (compliance keeps the report types' read model). */
 export class PipelineStore {

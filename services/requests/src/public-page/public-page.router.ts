@@ -1,28 +1,22 @@
 import { readFileSync } from 'node:fs';
-import express, { type Router } from 'express';
+import type { Router } from 'express';
+import { createPublicLinkPageRouter } from '@ledgerline/kit/http/public-link-page.ts';
 import { REQUEST_UPLOAD_ACCEPT } from '@ledgerline/contracts/media-types.ts';
 
 export const PUBLIC_PAGE_PATH = '/document-request/';
 
-const page = readFileSync(new URL('./page.html', import.meta.url), 'utf8');
-// The file input offers what the files service takes (one list, in the contracts).
-const script = readFileSync(new URL('./page.js', import.meta.url), 'utf8').replace('__REQUEST_UPLOAD_ACCEPT__', REQUEST_UPLOAD_ACCEPT);
-
 /**
- * The page a link opens (PUBLIC_BASE_URL/document-request/{token}): a static page with no
- * data of its own (the script reads the token from the address and calls the public link
- * calls), so it needs no sign-in, no shell and no federated remote to load on a phone.
+ * The page a link opens (PUBLIC_BASE_URL/document-request/{token}): the kit's public link
+ * page (the chrome it shares with the signing page) with the upload page's own styles and
+ * script; the script reads the token from the address and calls the public link calls.
  */
 export function createPublicPageRouter(): Router {
-  const router = express.Router();
-  router.get(`${PUBLIC_PAGE_PATH}assets/page.js`, (_req, res) => {
-    res.setHeader('Cache-Control', 'no-cache');
-    res.type('application/javascript').send(script);
+  return createPublicLinkPageRouter({
+    basePath: PUBLIC_PAGE_PATH,
+    title: 'Upload documents',
+    styles: readFileSync(new URL('./page.css', import.meta.url), 'utf8'),
+    // The file input offers what the files service takes (one list, in the contracts).
+    script: readFileSync(new URL('./page.js', import.meta.url), 'utf8').replace('__REQUEST_UPLOAD_ACCEPT__', REQUEST_UPLOAD_ACCEPT),
+    pagePaths: [':token'],
   });
-  router.get(`${PUBLIC_PAGE_PATH}:token`, (_req, res) => {
-    res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('Referrer-Policy', 'no-referrer');
-    res.type('html').send(page);
-  });
-  return router;
 }

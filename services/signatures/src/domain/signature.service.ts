@@ -14,6 +14,7 @@ import type { NewSigner, SignatureStore, StoredDocument } from '../store/signatu
 import { assertReach, requireStaff } from './access-rules.ts';
 import type { DocumentSource } from './document-source.ts';
 import type { IdentityProvider, SecretHasher } from './identity-checks.ts';
+import { publishSignatureChange } from './signature-changes.ts';
 import type { SignerNotices } from './signer-notices.ts';
 import { expireIfDue } from './signing.service.ts';
 
@@ -55,7 +56,7 @@ export class SignatureService {
     const found = await this.#store.find(t.db, id);
     if (!found) throw new NotFound(SIGNATURE_MESSAGES.notFound);
     assertReach(t.scope, actorId(t.claims), found);
-    let r = await expireIfDue(t.db, this.#store, found);
+    let r = await expireIfDue(t.db, t.shortName, this.#store, found);
     if (r.status === 'completed' && r.signedFileId === null && !t.scope.isClient) {
       // The hand-off at completion failed (files unavailable): staff opening it tries again.
       await this.#fileSigned(t, id);
@@ -98,6 +99,7 @@ export class SignatureService {
         // Links stop working at once.
         for (const s of await this.#store.signers(tx, id)) await this.#store.updateSigner(tx, s.id, { token_hash: null });
         await this.#store.event(tx, id, { action: 'voided', actor: actorName(t.claims), detail: change.voidReason ?? null });
+        await publishSignatureChange(tx, this.#store, t.shortName, id, 'voided', { id: actorId(t.claims), name: actorName(t.claims) });
       });
       return this.get(t, id);
     }
@@ -145,6 +147,7 @@ export class SignatureService {
       if (await this.#store.lock(tx, id) !== 'draft') throw new Conflict(SIGNATURE_MESSAGES.notDraft);
       await this.#store.updateRequest(tx, id, { status: 'sent', sent_at: new Date() });
       await this.#store.event(tx, id, { action: 'sent', actor: actorName(t.claims) });
+      await publishSignatureChange(tx, this.#store, t.shortName, id, 'sent', { id: actorId(t.claims), name: actorName(t.claims) });
       await this.#notices.notifyDue(tx, t.shortName, id, false, firmName);
     });
     return { message: SIGNATURE_MESSAGES.sent };

@@ -19,6 +19,7 @@ import type { RequestUploadAssertion } from '@ledgerline/contracts/requests.cont
 import type { SignatureStore, SignerRecord } from '../store/signature.store.ts';
 import { assertReach } from './access-rules.ts';
 import { newCode, type IdentityProvider, type SecretHasher } from './identity-checks.ts';
+import { publishSignatureChange, SYSTEM, type SignatureActor } from './signature-changes.ts';
 import { isTurnOf, type SignerNotices } from './signer-notices.ts';
 
 /** What hands the sealed PDF over (kit/files/report-forwarder.ts). */
@@ -34,6 +35,9 @@ const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 export interface Origin { address: string; browser: string }
 
 /** A signer acting on a request: through a link, or as a signed-in Client user. */
+/** A signed-in signer acts as themselves; a link signer has no account: the System, naming them. */
+const signerActor = (s: SignerRecord): SignatureActor => (s.userId === null ? { id: SYSTEM.id, name: s.name } : { id: s.userId, name: s.name });
+
 export interface SignerContext { shortName: string; db: SchemaDb; request: SignatureRequest; signer: SignerRecord }
 
 const todayUtc = () => new Date().toISOString().slice(0, 10);
@@ -80,7 +84,7 @@ export class SigningService {
     }
     const signer = await this.#store.signerByTokenHash(handle.db, hashToken(token));
     if (!signer || !signer.linkExpiresAt || signer.linkExpiresAt.getTime() <= Date.now() || signer.status !== 'pending') throw new Gone(SIGNATURE_MESSAGES.linkGone);
-    const request = await this.#current(handle.db, signer.requestId);
+    const request = await this.#current(handle.db, handle.shortName, signer.requestId);
     if (request.status !== 'sent') throw new Gone(SIGNATURE_MESSAGES.linkGone);
     return { shortName: handle.shortName, db: handle.db, request, signer };
   }
@@ -92,7 +96,7 @@ export class SigningService {
     assertReach(t.scope, actorId(t.claims), found);
     const signer = (await this.#store.signers(t.db, requestId)).find((s) => s.userId !== null && s.userId === actorId(t.claims));
     if (!signer) throw new NotFound(SIGNATURE_MESSAGES.notSigner);
-    return { shortName: t.shortName, db: t.db, request: await this.#current(t.db, requestId), signer };
+    return { shortName: t.shortName, db: t.db, request: await this.#current(t.db, t.shortName, requestId), signer };
   }
 
   async view(c: SignerContext): Promise<SigningView> {
@@ -222,6 +226,7 @@ export class SigningService {
         status: 'signed', signed_at: new Date(), adoption: input.adoption, field_values: values, token_hash: null, address: origin.address, browser: origin.browser,
       });
       await this.#store.event(tx, c.request.id, { action: 'signed', actor: s.name, signerPosition: s.position, detail: `signature ${input.adoption.kind}`, ...originOf(origin) });
+      await publishSignatureChange(tx, this.#store, c.shortName, c.request.id, 'signed', signerActor(s), s.name);
       const all = await this.#store.signers(tx, c.request.id);
       if (all.every((o) => o.status === 'signed')) {
         await this.#complete(tx, c.shortName, firmName, c.request.id);
@@ -242,6 +247,7 @@ export class SigningService {
       await this.#store.updateRequest(tx, c.request.id, { status: 'declined' });
       for (const o of await this.#store.signers(tx, c.request.id)) await this.#store.updateSigner(tx, o.id, { token_hash: null });
       await this.#store.event(tx, c.request.id, { action: 'declined', actor: c.signer.name, signerPosition: c.signer.position, detail: reason, ...originOf(origin) });
+      await publishSignatureChange(tx, this.#store, c.shortName, c.request.id, 'declined', signerActor(c.signer), c.signer.name);
     });
     return this.view(await this.#reload(c));
   }
@@ -305,6 +311,7 @@ export class SigningService {
     const alone = await sealPdf(await (await certificateDocument({ ...certificate, sealedFileSha256: signedSha256 })).save(), this.#seal, { ...details, reason: `Certificate of completion: ${request.title}` });
     await this.#store.updateRequest(tx, requestId, { status: 'completed', completed_at: completedAt, signed_pdf: sealed, signed_sha256: signedSha256, certificate_pdf: alone });
     await this.#store.event(tx, requestId, { action: 'completed', actor: 'system', detail: `sealed, SHA-256 ${signedSha256}` });
+    await publishSignatureChange(tx, this.#store, shortName, requestId, 'completed', SYSTEM);
     await this.#notices.completed(tx, { ...request, signedSha256 }, signers, firmName);
   }
 
@@ -318,22 +325,23 @@ export class SigningService {
     return { ...c, request: (await this.#store.find(c.db, c.request.id))!, signer };
   }
 
-  async #current(db: SchemaDb, id: number): Promise<SignatureRequest> {
+  async #current(db: SchemaDb, shortName: string, id: number): Promise<SignatureRequest> {
     const request = await this.#store.find(db, id);
     if (!request) throw new NotFound(SIGNATURE_MESSAGES.notFound);
-    return expireIfDue(db, this.#store, request);
+    return expireIfDue(db, shortName, this.#store, request);
   }
 
 }
 
 /** The request, marked expired first when its due date (UTC) has passed unsigned: no job watches it, every read does. */
-export async function expireIfDue(db: SchemaDb, store: SignatureStore, request: SignatureRequest): Promise<SignatureRequest> {
+export async function expireIfDue(db: SchemaDb, shortName: string, store: SignatureStore, request: SignatureRequest): Promise<SignatureRequest> {
   if (request.status !== 'sent' || !request.dueDate || request.dueDate >= todayUtc()) return request;
   await db.transaction(async (tx) => {
     if (await store.lock(tx, request.id) !== 'sent') return;
     await store.updateRequest(tx, request.id, { status: 'expired' });
     for (const s of await store.signers(tx, request.id)) await store.updateSigner(tx, s.id, { token_hash: null });
     await store.event(tx, request.id, { action: 'expired', actor: 'system', detail: `due ${request.dueDate}` });
+    await publishSignatureChange(tx, store, shortName, request.id, 'expired', SYSTEM);
   });
   return (await store.find(db, request.id))!;
 }

@@ -68,6 +68,19 @@
     }, function (err) { if (tab) tab.close(); error.textContent = err.message; });
   }
 
+  // A link signer's documents open in another tab, whose download records the viewing. The
+  // page reads its state again until the viewing shows (a slow server records it after the
+  // first look) and whenever the signer comes back to this tab; each look is one call of the
+  // link's per-minute allowance, so the checks are few and spaced.
+  var VIEWING_CHECKS = 6;
+  function awaitViewing(checksLeft) {
+    setTimeout(function () {
+      load().then(function () { if (checksLeft > 1 && waitingForViewing()) awaitViewing(checksLeft - 1); });
+    }, 2000);
+  }
+  function waitingForViewing() { return !!view && !!view.you.consentedAt && !view.you.viewedAt; }
+  document.addEventListener('visibilitychange', function () { if (!document.hidden && waitingForViewing()) load(); });
+
   function load() {
     if (portal && !bearer) {
       app.replaceChildren(el('div', { class: 'message' }, [document.createTextNode('Sign in to the portal first, then open this page again. '),
@@ -99,7 +112,7 @@
         el('p', { class: 'muted', text: view.documents.map(function (d) { return d.name + ' (' + d.pages + ' page' + (d.pages === 1 ? '' : 's') + ')'; }).join(', ') }),
         portal
           ? el('button', { text: 'Open the documents', onclick: function () { openDocuments(error); } })
-          : el('a', { class: 'button', href: api + '/document', target: '_blank', rel: 'noopener', text: 'Open the documents', onclick: function () { setTimeout(load, 1500); } }),
+          : el('a', { class: 'button', href: api + '/document', target: '_blank', rel: 'noopener', text: 'Open the documents', onclick: function () { awaitViewing(VIEWING_CHECKS); } }),
       ]));
     }
     if (you.consentedAt && you.viewedAt) parts.push(identityStep(error));

@@ -1,0 +1,267 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button } from 'primereact/button';
+import { Checkbox } from 'primereact/checkbox';
+import { Dropdown } from 'primereact/dropdown';
+import { InputNumber } from 'primereact/inputnumber';
+import { InputText } from 'primereact/inputtext';
+import { InputTextarea } from 'primereact/inputtextarea';
+import { RadioButton } from 'primereact/radiobutton';
+import { useEffect, useState, type FormEvent } from 'react';
+import type { Client, ReportType } from '@ledgerline/contracts/directory.contracts.ts';
+import type { PortalFile } from '@ledgerline/contracts/files.contracts.ts';
+import type { User } from '@ledgerline/contracts/identity.contracts.ts';
+import { SIGNATURE_LIMITS, type FieldInput, type SignatureRequest, type SignerInput } from '@ledgerline/contracts/signatures.contracts.ts';
+import { apiJson, apiPath, apiQueryPath } from '@ledgerline/ui/api-client.ts';
+import { invalidateApiResources } from '@ledgerline/ui/api-invalidation.ts';
+import { isClientRole } from '@ledgerline/ui/auth-storage.ts';
+import { CreateEditDialog } from '@ledgerline/ui/create-edit-dialog.tsx';
+import { FormField } from '@ledgerline/ui/form-field.tsx';
+import { serverMessage } from '@ledgerline/ui/server-message.ts';
+import type { SignaturePrefill } from '@ledgerline/ui/signature-requests.ts';
+import { showToast } from '@ledgerline/ui/toast-store.ts';
+import { signatureBlockAtEnd, SIGNATURE_BLOCK } from './signature-placement.ts';
+
+/** A signer as the dialog edits it: a client user by id, or a name and an e-mail address. */
+interface DraftSigner {
+  key: number;
+  userId: number | null;
+  name: string;
+  email: string;
+  role: string;
+  question: string;
+  answer: string;
+  page: number;
+  x: number;
+  y: number;
+}
+
+type Identity = 'sign_in_second_factor' | 'knowledge';
+type Placement = 'end' | 'position';
+
+interface FormState {
+  clientId: number | null;
+  reportTypeId: number | null;
+  trackerItemId: number | null;
+  title: string;
+  message: string;
+  fileId: number | null;
+  signers: DraftSigner[];
+  identity: Identity;
+  placement: Placement;
+  sendNow: boolean;
+}
+
+const FORM_ID = 'create-signature-form';
+/** A married couple's 8879 is the common case: the taxpayer, then the spouse. */
+const ROLE_SUGGESTIONS = ['taxpayer', 'spouse', 'officer', 'partner'];
+const IDENTITY_OPTIONS: { label: string; value: Identity }[] = [
+  { label: 'Code by e-mail (at the moment of signing)', value: 'sign_in_second_factor' },
+  { label: 'Knowledge check (answers you hold)', value: 'knowledge' },
+];
+
+let nextKey = 1;
+const draftSigner = (index: number): DraftSigner => ({
+  key: nextKey++, userId: null, name: '', email: '', role: ROLE_SUGGESTIONS[index] ?? 'signer', question: '', answer: '',
+  page: 1, x: SIGNATURE_BLOCK.x, y: SIGNATURE_BLOCK.firstY + index * SIGNATURE_BLOCK.step,
+});
+const blank = (prefill: Partial<SignaturePrefill>): FormState => ({
+  clientId: prefill.clientId ?? null, reportTypeId: prefill.reportTypeId ?? null, trackerItemId: prefill.trackerItemId ?? null,
+  title: prefill.title ?? '', message: '', fileId: null, signers: [draftSigner(0)], identity: 'sign_in_second_factor', placement: 'end', sendNow: true,
+});
+
+type Errors = Partial<Record<'clientId' | 'reportTypeId' | 'title' | 'fileId' | 'signers' | 'form', string>>;
+
+/** What the form says is missing, before anything is sent (the server checks again). */
+function problems(form: FormState): Errors {
+  const found: Errors = {};
+  if (form.clientId === null) found.clientId = 'Client is required';
+  if (form.reportTypeId === null) found.reportTypeId = 'Report type is required';
+  if (!form.title.trim()) found.title = 'Title is required';
+  if (form.fileId === null) found.fileId = 'Choose the PDF to sign';
+  const bad = form.signers.findIndex((s) => !s.role.trim() || (s.userId === null && (!s.name.trim() || !/^\S+@\S+\.\S+$/.test(s.email.trim())))
+    || (form.identity === 'knowledge' && (!s.question.trim() || !s.answer.trim())));
+  if (bad >= 0) {
+    found.signers = form.identity === 'knowledge'
+      ? `Signer ${bad + 1}: a client user or a name and e-mail, a role, and a question with its answer`
+      : `Signer ${bad + 1}: a client user or a name and e-mail, and a role`;
+  }
+  return found;
+}
+
+function signerInput(s: DraftSigner, identity: Identity): SignerInput {
+  const knowledge = identity === 'knowledge' ? [{ question: s.question.trim(), answer: s.answer.trim() }] : undefined;
+  return s.userId !== null
+    ? { userId: s.userId, name: null, role: s.role.trim(), order: 1, ...(knowledge ? { knowledge } : {}) }
+    : { name: s.name.trim(), email: s.email.trim(), role: s.role.trim(), order: 1, ...(knowledge ? { knowledge } : {}) };
+}
+
+/**
+ * "New signature request" (issue 41): the PDF among the client's files, the signers (the
+ * client's users or anyone by name and e-mail; two for a married couple's 8879), where each
+ * signs (a signature block at the end of the last page, or a page and position in points from
+ * the page's top-left corner), and the identity check. Made as a draft, its fields placed, then
+ * sent: a failure on the way removes the draft again.
+ */
+export function CreateSignatureDialog({ visible, prefill, onHide }: { visible: boolean; prefill: Partial<SignaturePrefill>; onHide(created?: SignatureRequest): void }) {
+  const [form, setForm] = useState<FormState>(() => blank(prefill));
+  const [errors, setErrors] = useState<Errors>({});
+  const queryClient = useQueryClient();
+  useEffect(() => { if (visible) { setForm(blank(prefill)); setErrors({}); } }, [visible, prefill]);
+  const set = <K extends keyof FormState>(key: K, value: FormState[K]) => setForm((f) => ({ ...f, [key]: value }));
+  const setSigner = (key: number, change: Partial<DraftSigner>) => setForm((f) => ({ ...f, signers: f.signers.map((s) => (s.key === key ? { ...s, ...change } : s)) }));
+
+  const clients = useQuery<Client[]>({ queryKey: [apiPath('clients')], enabled: visible, staleTime: 30_000 }).data ?? [];
+  const reportTypes = useQuery<ReportType[]>({ queryKey: [apiPath('report-types')], enabled: visible, staleTime: 30_000 }).data ?? [];
+  const users = useQuery<User[]>({ queryKey: [apiPath('users')], enabled: visible, staleTime: 30_000 }).data ?? [];
+  const files = useQuery<PortalFile[]>({ queryKey: [apiQueryPath('files', { clientId: form.clientId ?? undefined, limit: 200 })], enabled: visible && form.clientId !== null });
+  const pdfs = (files.data ?? []).filter((f) => f.mimeType === 'application/pdf' || f.originalName.toLowerCase().endsWith('.pdf'));
+  // The client's own users (an Admin's list carries their clients; other staff enter name and e-mail).
+  const clientUsers = users.filter((u) => isClientRole(u.role) && u.clientIds?.[0] === form.clientId);
+
+  const create = useMutation({
+    mutationFn: async (f: FormState): Promise<SignatureRequest> => {
+      const signers = f.signers.map((s) => signerInput(s, f.identity));
+      const positioned: FieldInput[] = f.signers.map((s, signerIndex) => ({
+        documentIndex: 0, page: s.page, x: s.x, y: s.y, width: SIGNATURE_BLOCK.width, height: SIGNATURE_BLOCK.height, type: 'signature', signerIndex, required: true, label: null,
+      }));
+      const draft = await apiJson<SignatureRequest>('POST', apiPath('signature-requests'), {
+        clientId: f.clientId, reportTypeId: f.reportTypeId, trackerItemId: f.trackerItemId, title: f.title.trim(), message: f.message.trim() || null,
+        documents: [{ fileId: f.fileId }], signers, fields: f.placement === 'position' ? positioned : [], identity: f.identity, sendNow: false,
+      });
+      try {
+        if (f.placement === 'end') {
+          await apiJson('PATCH', apiPath(`signature-requests/${draft.id}`), { fields: signatureBlockAtEnd(draft.documents[0]!.pages, signers.length) });
+        }
+        if (f.sendNow) await apiJson('POST', apiPath(`signature-requests/${draft.id}/send`));
+      } catch (err) {
+        await apiJson('DELETE', apiPath(`signature-requests/${draft.id}`)).catch(() => undefined);
+        throw err;
+      }
+      return draft;
+    },
+    onSettled: () => invalidateApiResources(queryClient, ['signature-requests', 'compliance-tracker']),
+  });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const found = problems(form);
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    create.mutate(form, {
+      onSuccess: (created) => {
+        showToast({ severity: 'success', summary: 'Request Created', detail: form.sendNow ? `${created.title}: the signers have been e-mailed.` : `${created.title} (draft)` });
+        onHide(created);
+      },
+      onError: (err) => setErrors({ form: serverMessage(err) ?? 'Failed to create the signature request' }),
+    });
+  };
+
+  return (
+    <CreateEditDialog visible={visible} editing={false} noun="Signature Request" createHeader="New Signature Request" formId={FORM_ID} pending={create.isPending}
+      className="form-dialog signature-dialog" onClose={() => onHide()}>
+      <form id={FORM_ID} className="signature-form" onSubmit={submit} noValidate>
+        {errors.form && <p className="signature-form__error" role="alert">{errors.form}</p>}
+        <div className="signature-form__row">
+          <FormField label="Client *" htmlFor="signature-client" error={errors.clientId}>
+            <Dropdown inputId="signature-client" value={form.clientId} filter placeholder="Select a client" disabled={form.trackerItemId !== null}
+              options={clients.map((c) => ({ label: c.name, value: c.id }))} onChange={(e) => setForm((f) => ({ ...f, clientId: e.value ?? null, fileId: null, signers: f.signers.map((s) => ({ ...s, userId: null })) }))} />
+          </FormField>
+          <FormField label="Report type *" htmlFor="signature-report-type" error={errors.reportTypeId} hint="The signed PDF is filed as a report of this type.">
+            <Dropdown inputId="signature-report-type" value={form.reportTypeId} filter placeholder="Select a report type" disabled={form.trackerItemId !== null}
+              options={reportTypes.map((r) => ({ label: r.name, value: r.id }))} onChange={(e) => set('reportTypeId', e.value ?? null)} />
+          </FormField>
+        </div>
+        {form.trackerItemId !== null && <p className="signature-form__note">For the tracker item: sending moves it to &quot;Ready to sign&quot;.</p>}
+        <FormField label="Title *" htmlFor="signature-title" error={errors.title}>
+          <InputText id="signature-title" value={form.title} onChange={(e) => set('title', e.target.value)} />
+        </FormField>
+        <FormField label="Document (PDF) *" htmlFor="signature-document" error={errors.fileId}
+          hint={form.clientId === null ? 'Choose the client first.' : (files.isSuccess && pdfs.length === 0 ? 'This client has no PDF yet: upload it under Documents.' : undefined)}>
+          <Dropdown inputId="signature-document" value={form.fileId} filter placeholder="Select the PDF to sign" disabled={form.clientId === null}
+            options={pdfs.map((f) => ({ label: f.reportTypeName ? `${f.originalName} (${f.reportTypeName})` : f.originalName, value: f.id }))} onChange={(e) => set('fileId', e.value ?? null)} />
+        </FormField>
+        <FormField label="Message" htmlFor="signature-message">
+          <InputTextarea id="signature-message" rows={2} value={form.message} onChange={(e) => set('message', e.target.value)} />
+        </FormField>
+        <FormField label="Identity check" htmlFor="signature-identity" hint="Each signer passes it on their own, at the moment of signing.">
+          <Dropdown inputId="signature-identity" value={form.identity} options={IDENTITY_OPTIONS} onChange={(e) => set('identity', e.value as Identity)} />
+        </FormField>
+        <fieldset className="signature-form__placement">
+          <legend>Where each signs</legend>
+          <span className="signature-form__check">
+            <RadioButton inputId="signature-place-end" name="placement" value="end" checked={form.placement === 'end'} onChange={() => set('placement', 'end')} />
+            <label htmlFor="signature-place-end">Signature blocks at the end of the last page</label>
+          </span>
+          <span className="signature-form__check">
+            <RadioButton inputId="signature-place-position" name="placement" value="position" checked={form.placement === 'position'} onChange={() => set('placement', 'position')} />
+            <label htmlFor="signature-place-position">Page and position for each signer (points from the page&apos;s top-left corner)</label>
+          </span>
+        </fieldset>
+        <fieldset className="signature-form__signers">
+          <legend>Signers</legend>
+          {errors.signers && <small className="form-field__error" role="alert">{errors.signers}</small>}
+          {form.signers.map((s, i) => (
+            <div key={s.key} className="signature-form__signer" aria-label={`Signer ${i + 1}`} role="group">
+              <div className="signature-form__signer-head">
+                <strong>Signer {i + 1}</strong>
+                {form.signers.length > 1 && <Button type="button" icon="pi pi-times" text size="small" aria-label={`Remove signer ${i + 1}`}
+                  onClick={() => set('signers', form.signers.filter((o) => o.key !== s.key))} />}
+              </div>
+              <div className="signature-form__row">
+                <FormField label="Client user" htmlFor={`signer-user-${i}`} hint={clientUsers.length ? undefined : 'No portal user of this client to choose.'}>
+                  <Dropdown inputId={`signer-user-${i}`} value={s.userId} showClear placeholder="Someone else"
+                    options={clientUsers.map((u) => ({ label: u.email ? `${u.fullName} (${u.email})` : u.fullName, value: u.id }))}
+                    onChange={(e) => setSigner(s.key, { userId: e.value ?? null })} />
+                </FormField>
+                <FormField label="Role *" htmlFor={`signer-role-${i}`}>
+                  <InputText id={`signer-role-${i}`} value={s.role} list="signature-roles" onChange={(e) => setSigner(s.key, { role: e.target.value })} />
+                </FormField>
+              </div>
+              {s.userId === null && (
+                <div className="signature-form__row">
+                  <FormField label="Name *" htmlFor={`signer-name-${i}`}>
+                    <InputText id={`signer-name-${i}`} value={s.name} autoComplete="off" onChange={(e) => setSigner(s.key, { name: e.target.value })} />
+                  </FormField>
+                  <FormField label="E-mail *" htmlFor={`signer-email-${i}`}>
+                    <InputText id={`signer-email-${i}`} type="email" value={s.email} autoComplete="off" onChange={(e) => setSigner(s.key, { email: e.target.value })} />
+                  </FormField>
+                </div>
+              )}
+              {form.identity === 'knowledge' && (
+                <div className="signature-form__row">
+                  <FormField label="Question *" htmlFor={`signer-question-${i}`} hint="e.g. Your adjusted gross income last year">
+                    <InputText id={`signer-question-${i}`} value={s.question} onChange={(e) => setSigner(s.key, { question: e.target.value })} />
+                  </FormField>
+                  <FormField label="Answer *" htmlFor={`signer-answer-${i}`} hint="Checked on the server, never shown to the signer.">
+                    <InputText id={`signer-answer-${i}`} value={s.answer} autoComplete="off" onChange={(e) => setSigner(s.key, { answer: e.target.value })} />
+                  </FormField>
+                </div>
+              )}
+              {form.placement === 'position' && (
+                <div className="signature-form__position">
+                  <FormField label="Page" htmlFor={`signer-page-${i}`}>
+                    <InputNumber inputId={`signer-page-${i}`} value={s.page} min={1} max={10_000} onValueChange={(e) => setSigner(s.key, { page: e.value ?? 1 })} />
+                  </FormField>
+                  <FormField label="x" htmlFor={`signer-x-${i}`}>
+                    <InputNumber inputId={`signer-x-${i}`} value={s.x} min={0} max={14_400} onValueChange={(e) => setSigner(s.key, { x: e.value ?? 0 })} />
+                  </FormField>
+                  <FormField label="y" htmlFor={`signer-y-${i}`}>
+                    <InputNumber inputId={`signer-y-${i}`} value={s.y} min={0} max={14_400} onValueChange={(e) => setSigner(s.key, { y: e.value ?? 0 })} />
+                  </FormField>
+                </div>
+              )}
+            </div>
+          ))}
+          <datalist id="signature-roles">{ROLE_SUGGESTIONS.map((r) => <option key={r} value={r} />)}</datalist>
+          {form.signers.length < SIGNATURE_LIMITS.signers && (
+            <Button type="button" label="Add signer" icon="pi pi-plus" outlined size="small" onClick={() => set('signers', [...form.signers, draftSigner(form.signers.length)])} />
+          )}
+        </fieldset>
+        <span className="signature-form__check">
+          <Checkbox inputId="signature-send-now" checked={form.sendNow} onChange={(e) => set('sendNow', !!e.checked)} />
+          <label htmlFor="signature-send-now">Send now (e-mail the signers)</label>
+        </span>
+      </form>
+    </CreateEditDialog>
+  );
+}

@@ -1,0 +1,159 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import type { Page } from 'playwright-core';
+import { setLocalStorage } from '@ledgerline/kit/testing/browser.ts';
+import { eventually } from '@ledgerline/kit/testing/eventually.ts';
+import { testMailbox } from '@ledgerline/kit/testing/test-mailbox.ts';
+import { apiClient, testClient } from '@ledgerline/server/portal-harness.ts';
+import type { ComplianceItem, GenerationResult } from '@ledgerline/contracts/compliance.contracts.ts';
+import type { Client, ReportType } from '@ledgerline/contracts/directory.contracts.ts';
+import type { PortalFile } from '@ledgerline/contracts/files.contracts.ts';
+import type { SignatureRequest } from '@ledgerline/contracts/signatures.contracts.ts';
+import { SCREENSHOT_DIR, startPortalBrowser, uniqueSuffix, type PortalBrowser } from '../../ui/test/portal-browser.ts';
+
+/*
+ * A married couple's Form 8879 from the compliance tracker (issues 41 and 42), at 390 and 1440
+ * px: an Admin picks "Request signature" on the Form 1040 item, fills the create dialog (the PDF,
+ * the taxpayer and the spouse by name and e-mail, blocks at the end of the last page, an e-mailed
+ * code), the item shows "Ready to sign", both sign from their links with the code the mail
+ * brings, the request completes, and the sealed PDF is filed as a report that pdfsig verifies.
+ */
+
+const BUS_WAIT_MS = 20_000;
+const suffix = uniqueSuffix();
+const mailbox = testMailbox();
+const sideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+describe('a married couple signs their 8879 (Chromium)', () => {
+  let portal: PortalBrowser;
+  let call: ReturnType<typeof apiClient>;
+
+  beforeAll(async () => {
+    portal = await startPortalBrowser(['shell', 'compliance', 'signatures'], { PUBLIC_BASE_URL: 'http://portal.invalid', SCHEDULER_POLL_MS: '100', SIGNING_LINK_ATTEMPTS_PER_MINUTE: '1000', ...mailbox.env }, { logger: mailbox.logger });
+    call = apiClient(portal.baseUrl);
+  }, 600_000);
+
+  afterAll(async () => {
+    await portal?.close();
+  });
+
+  /** Picks an option of a PrimeReact dropdown by its visible label. */
+  async function choose(page: Page, inputId: string, option: string): Promise<void> {
+    await page.locator(`#${inputId}`).locator('xpath=ancestor::div[contains(@class,"p-dropdown")][1]').click();
+    await page.getByRole('option', { name: option }).click();
+  }
+
+  async function signFromLink(width: number, email: string, name: string, shot: string | null): Promise<void> {
+    const mail = await mailbox.waitForMail(email, 1, BUS_WAIT_MS);
+    const path = /portal\.invalid(\/sign\/[A-Za-z0-9_.-]+)/.exec(mail.Text)![1]!;
+    const page = await portal.browser.newPage(portal.baseUrl);
+    await page.setViewportSize({ width, height: 844 });
+    await page.goto(`${portal.baseUrl}${path}`);
+    await page.getByText(`Signing as ${name}`).waitFor();
+    await page.getByRole('button', { name: 'I agree' }).click();
+    const popup = page.waitForEvent('popup');
+    await page.getByText('Open the documents').click();
+    await (await popup).close();
+    // The page reads its state again until the viewing shows, however late it is recorded: no reload.
+    await page.getByRole('button', { name: 'E-mail me a code' }).click();
+    const code = /Your signing code: (\d{6})/.exec((await mailbox.waitForMail(email, 2, BUS_WAIT_MS)).Subject)![1]!;
+    await page.getByLabel('Code').fill(code);
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByRole('textbox', { name: 'Your signature' }).fill(name);
+    await page.getByRole('checkbox', { name: /I agree that this is my signature/ }).check();
+    expect(await sideways(page)).toBeLessThanOrEqual(0);
+    if (shot) await page.screenshot({ path: join(SCREENSHOT_DIR, shot), fullPage: true });
+    await page.getByRole('button', { name: 'Sign', exact: true }).click();
+    await page.getByText('Thank you: you have signed.').waitFor();
+    await page.close();
+  }
+
+  it.each([390, 1440])('from the tracker item to a sealed, filed PDF at %i px', async (width) => {
+    const tenant = `couple${suffix}${width}`;
+    expect((await call('POST', '/api/companies', portal.adminToken, { name: 'Miller Tax LLC', shortName: tenant })).status).toBe(201);
+    const client = (await call<Client>('POST', `/api/${tenant}/clients`, portal.adminToken, testClient('Jordan & Pat Household'))).body;
+    const form1040 = (await call<ReportType>('POST', `/api/${tenant}/report-types`, portal.adminToken, { name: 'Form 1040' })).body;
+    const username = `alex${suffix}${width}`;
+    expect((await call('POST', `/api/${tenant}/users`, portal.adminToken, { username, password: 'password1', fullName: 'Alex Admin', roleId: 1, clientIds: null, reportTypeIds: null })).status).toBe(201);
+    const admin = (await call<{ token: string; user: Record<string, unknown>; tenant?: unknown }>('POST', `/api/${tenant}/auth/login`, null, { username, password: 'password1' })).body;
+    const year = new Date().getUTCFullYear() + 1;
+    const schedule = await call<{ id: number }>('POST', `/api/${tenant}/compliance-schedules`, admin.token, { clientId: client.id, reportTypeId: form1040.id, frequency: 'yearly', dueMonths: ['4'] });
+    expect(schedule.status).toBe(201);
+    const item = (await call<GenerationResult>('POST', `/api/${tenant}/compliance-schedules/${schedule.body.id}/generate/${year}`, admin.token)).body.items[0]! as ComplianceItem;
+    // The 8879 the tax software printed: two pages, the signature blocks go at the end of the last.
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    for (const text of ['Form 8879 IRS e-file Signature Authorization', 'Part III Taxpayer Declaration and Signature Authorization']) doc.addPage([612, 792]).drawText(text, { x: 50, y: 740, size: 12, font });
+    const upload = new FormData();
+    upload.set('fileType', 'report');
+    upload.set('clientId', String(client.id));
+    upload.set('reportTypeId', String(form1040.id));
+    upload.append('file', new Blob([new Uint8Array(await doc.save())], { type: 'application/pdf' }), 'form-8879-jordan.pdf');
+    expect((await fetch(`${portal.baseUrl}/api/${tenant}/files`, { method: 'POST', headers: { authorization: `Bearer ${admin.token}` }, body: upload })).status).toBe(201);
+
+    // The Admin opens the tracker and asks for the signatures from the item.
+    const page = await portal.browser.newPage(portal.baseUrl);
+    await page.setViewportSize({ width, height: width < 500 ? 844 : 900 });
+    await setLocalStorage(page, { token: admin.token, user: admin.user, ...(admin.tenant ? { currentTenant: admin.tenant } : {}) });
+    await page.goto(`${portal.baseUrl}/${tenant}/compliance`);
+    await page.getByRole('tab', { name: 'Compliance Tracker' }).click();
+    const row = page.locator(`.compliance-row-${item.id}`);
+    await row.getByRole('button', { name: `Request signature: Form 1040 ${item.period}` }).click();
+    await page.waitForURL(new RegExp(`/${tenant}/signatures\\?new=1`));
+    const dialog = page.getByRole('dialog', { name: 'New Signature Request' });
+    await dialog.waitFor();
+    expect(await dialog.locator('#signature-title').inputValue()).toBe(`Form 1040 ${item.period}: signature`);
+    await dialog.locator('.p-dropdown-label', { hasText: 'Jordan & Pat Household' }).waitFor();
+    await choose(page, 'signature-document', 'form-8879-jordan.pdf (Form 1040)');
+    await dialog.locator('#signer-name-0').fill('Jordan Taxpayer');
+    await dialog.locator('#signer-email-0').fill(`jordan.${tenant}@example.com`);
+    await dialog.getByRole('button', { name: 'Add signer' }).click();
+    expect(await dialog.locator('#signer-role-1').inputValue()).toBe('spouse');
+    await dialog.locator('#signer-name-1').fill('Pat Spouse');
+    await dialog.locator('#signer-email-1').fill(`pat.${tenant}@example.com`);
+    expect(await sideways(page)).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: join(SCREENSHOT_DIR, `signature-dialog-${width}-signers.png`), fullPage: true });
+    await dialog.locator('.p-dialog-content').evaluate((el) => { el.scrollTop = 0; });
+    await page.screenshot({ path: join(SCREENSHOT_DIR, `signature-dialog-${width}.png`), fullPage: true });
+    await dialog.getByRole('button', { name: 'Create Signature Request' }).click();
+    await page.getByText('the signers have been e-mailed').first().waitFor();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(new URL(page.url()).search).toBe('');
+
+    const [request] = (await call<SignatureRequest[]>('GET', `/api/${tenant}/signature-requests`, admin.token)).body;
+    expect(request).toMatchObject({ status: 'sent', trackerItemId: item.id, clientId: client.id, reportTypeId: form1040.id, identity: 'sign_in_second_factor' });
+    const full = (await call<SignatureRequest>('GET', `/api/${tenant}/signature-requests/${request!.id}`, admin.token)).body;
+    expect(full.fields.map((f) => [f.page, f.signerIndex, f.type])).toEqual([[2, 0, 'signature'], [2, 1, 'signature']]);
+    expect(full.signers.map((s) => [s.name, s.role])).toEqual([['Jordan Taxpayer', 'taxpayer'], ['Pat Spouse', 'spouse']]);
+
+    // The tracker item shows "Ready to sign".
+    await eventually(async () => expect((await call<ComplianceItem>('GET', `/api/${tenant}/compliance-tracker/${item.id}`, admin.token)).body.stage).toBe('ready-to-sign'), BUS_WAIT_MS, 300);
+    await page.goto(`${portal.baseUrl}/${tenant}/compliance`);
+    await page.getByRole('tab', { name: 'Compliance Tracker' }).click();
+    await page.locator(`.compliance-row-${item.id}`).getByText('Ready to sign').waitFor();
+    await page.close();
+
+    // Each spouse signs from their own link with the code e-mailed to them.
+    await signFromLink(width, `jordan.${tenant}@example.com`, 'Jordan Taxpayer', `signing-page-8879-${width}.png`);
+    await signFromLink(width, `pat.${tenant}@example.com`, 'Pat Spouse', null);
+
+    // Completed, sealed, filed as a report of the client: pdfsig (poppler) verifies the whole document.
+    let done = full;
+    await eventually(async () => {
+      done = (await call<SignatureRequest>('GET', `/api/${tenant}/signature-requests/${request!.id}`, admin.token)).body;
+      expect(done).toMatchObject({ status: 'completed', signedFileId: expect.any(Number) });
+    }, BUS_WAIT_MS, 300);
+    const files = (await call<PortalFile[]>('GET', `/api/${tenant}/files?clientId=${client.id}&limit=50`, admin.token)).body;
+    expect(files.find((f) => f.id === done.signedFileId)).toMatchObject({ fileType: 'report', reportTypeId: form1040.id });
+    const signed = await fetch(`${portal.baseUrl}/api/${tenant}/signature-requests/${request!.id}/document`, { headers: { authorization: `Bearer ${admin.token}` } });
+    expect(signed.status).toBe(200);
+    const file = join(SCREENSHOT_DIR, `married-8879-${width}.pdf`);
+    writeFileSync(file, Buffer.from(await signed.arrayBuffer()));
+    const check = spawnSync('pdfsig', [file], { encoding: 'utf8' });
+    expect(`${check.stdout}${check.stderr}`).toContain('Signature is Valid');
+    expect(check.stdout).toContain('Total document signed');
+  });
+});

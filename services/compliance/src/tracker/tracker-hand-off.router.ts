@@ -1,0 +1,77 @@
+import express, { type Router } from 'express';
+import type { TokenVerifier } from '@ledgerline/kit/auth/token-verifier.ts';
+import { DomainError, NotFound, Unavailable, type ErrorKind } from '@ledgerline/kit/errors.ts';
+import type { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
+import { authenticate } from '@ledgerline/kit/http/authenticate.ts';
+import { parsePathId } from '@ledgerline/kit/http/path-id.ts';
+import { TENANT_HEADER } from '@ledgerline/kit/service-module.ts';
+import type { ServiceTenants, TenantRequest } from '@ledgerline/kit/tenancy/tenant-requests.ts';
+import { COMPLIANCE_MESSAGES, type ComplianceItem } from '@ledgerline/contracts/compliance.contracts.ts';
+import { TRACKER_REQUEST_PATH, trackerRequestInputSchema } from '@ledgerline/contracts/requests.contracts.ts';
+import { trackerSignatureRequestInputSchema } from '@ledgerline/contracts/signatures.contracts.ts';
+import { staffReach } from '../access-rules.ts';
+import type { TrackerStore } from './tracker.store.ts';
+
+const KIND_OF_STATUS: Record<number, ErrorKind> = { 400: 'invalid', 401: 'unauthenticated', 403: 'forbidden', 404: 'not_found', 409: 'conflict' };
+
+/**
+ * What a tracker item hands to another service: the gateway routes the tracker's paths here,
+ * so this service answers them, checks that the caller reaches the item, and passes the work
+ * to its owner on that service's port with the caller's own token (its access rules apply too):
+ * - POST /api/compliance-tracker/{id}/document-request: a document request (requests service);
+ * - POST /api/compliance-tracker/{id}/signature-request: a signature request (signatures service, issue 41).
+ */
+export function createTrackerHandOffRouter(deps: {
+  api: ApiRegistry; items: TrackerStore; tokens: TokenVerifier; tenants: ServiceTenants; requestsUrl: () => string; signaturesUrl: () => string;
+}): Router {
+  const router = express.Router();
+  const before = [authenticate(deps.tokens, deps.tenants.checkCaller)];
+  const reachableItem = async (t: TenantRequest, id: string | undefined): Promise<ComplianceItem> => {
+    const item = await deps.items.get(t.db, staffReach(t), parsePathId(id, COMPLIANCE_MESSAGES.itemNotFound));
+    if (!item) throw new NotFound(COMPLIANCE_MESSAGES.itemNotFound);
+    return item;
+  };
+
+  deps.api.route(router, {
+    method: 'post', path: '/api/compliance-tracker/:id/document-request', status: 201, body: trackerRequestInputSchema, before,
+    summary: 'Ask the item\'s client for the documents its filing needs (template, else the firm\'s or the calendar\'s checklist for its report type), due daysBefore (default 7) days before the item',
+  }, async ({ res, params, body }) => {
+    const t = await deps.tenants.ofRequest(res);
+    const item = await reachableItem(t, params.id);
+    return handOff(`${deps.requestsUrl()}${TRACKER_REQUEST_PATH}`, t, {
+      ...body, trackerItemId: item.id, clientId: item.clientId, reportTypeId: item.reportTypeId, reportTypeName: item.reportTypeName, period: item.period, itemDueDate: item.dueDate,
+    }, { service: 'requests', refused: 'The document request was refused.' });
+  });
+
+  deps.api.route(router, {
+    method: 'post', path: '/api/compliance-tracker/:id/signature-request', status: 201, body: trackerSignatureRequestInputSchema, before,
+    summary: 'A signature request for the item (e.g. its Form 8879): its client, report type and link to the item are the item\'s; the title defaults to the item\'s return and period. Sent at once with sendNow, which moves the item to Ready to sign',
+  }, async ({ res, params, body }) => {
+    const t = await deps.tenants.ofRequest(res);
+    const item = await reachableItem(t, params.id);
+    return handOff(`${deps.signaturesUrl()}/api/signature-requests`, t, {
+      ...body, title: body.title ?? `${item.reportTypeName} ${item.period}`, clientId: item.clientId, reportTypeId: item.reportTypeId, trackerItemId: item.id,
+    }, { service: 'signatures', refused: 'The signature request was refused.' });
+  });
+  return router;
+}
+
+/** Calls the owning service as the caller; its refusals come back as the same kind of error, with its message. */
+async function handOff(url: string, t: TenantRequest, body: unknown, names: { service: string; refused: string }): Promise<unknown> {
+  let r: Response;
+  try {
+    r = await fetch(url, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.token}`, [TENANT_HEADER]: t.shortName, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(15_000),
+    });
+  } catch {
+    throw new Unavailable(`The ${names.service} service is unavailable. Please try again.`);
+  }
+  const reply = (await r.json().catch(() => ({}))) as { message?: string };
+  if (r.ok) return reply;
+  const kind = KIND_OF_STATUS[r.status];
+  if (kind) throw new DomainError(kind, reply.message ?? names.refused);
+  throw new Unavailable(`The ${names.service} service answered ${r.status}. Please try again.`);
+}
