@@ -406,14 +406,20 @@ describe('deployment manifests', () => {
       expect(k6.volumeMounts).toContainEqual({ name: volume.name, mountPath: '/scripts', readOnly: true });
     });
 
-    it('runs the optional backup as a CronJob only when switched on: pg_dump, then the bucket mirrored to the target, with retention', () => {
+    it('runs the optional backup as a CronJob only when switched on: the database in parts (files/backup-dump.sh), then the bucket mirrored to the target, with retention', () => {
       expect(byKind(objects.chartDefault!, 'CronJob')).toEqual([]);
       const cron = named(objects.chartEverything!, 'CronJob', 'portal-backup');
       expect(cron.spec.schedule).toBe('30 1 * * *');
       expect(cron.spec.concurrencyPolicy).toBe('Forbid');
       const pod = cron.spec.jobTemplate.spec.template.spec;
-      expect(pod.initContainers[0].command.join(' ')).toContain('pg_dump --format=custom');
+      // The script server/test/postgres-backup.test.ts runs against PostgreSQL and restores with `npm run restore`.
+      const dump = pod.initContainers[0];
+      expect(dump.command).toEqual(['sh', '-c', readFileSync(join(ROOT, 'charts', 'portal', 'files', 'backup-dump.sh'), 'utf8')]);
+      const dumpEnv = Object.fromEntries(dump.env.map((e: { name: string; value?: string; valueFrom?: unknown }) => [e.name, e.value ?? e.valueFrom]));
+      expect(dumpEnv).toMatchObject({ BACKUP_OUT: '/work/portal-backup.tar', PRODUCT_VERSION: expect.stringMatching(/^\d+\.\d+\.\d+/) });
+      expect(dumpEnv.BACKUP_TABLES_PER_PART).toBeUndefined();
       const upload = pod.containers[0];
+      expect(upload.command[2]).toContain('mc cp /work/portal-backup.tar "$dest/portal-backup.tar"');
       expect(upload.command[2]).toContain('mc mirror --quiet "source/$S3_BUCKET" "$dest/objects"');
       expect(upload.command[2]).toContain('--older-than "${RETENTION_DAYS}d"');
       const env = Object.fromEntries(upload.env.map((e: { name: string; value?: string; valueFrom?: unknown }) => [e.name, e.value ?? e.valueFrom]));

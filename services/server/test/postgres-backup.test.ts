@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createReadStream, createWriteStream, mkdtempSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { createReadStream, createWriteStream, existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Database } from '@ledgerline/kit/db/database.ts';
 import { migratePlatform, migrateTenant, type ServiceMigrations } from '@ledgerline/kit/db/migrations.ts';
 import { openPostgresDatabase } from '@ledgerline/kit/db/postgres-database.ts';
@@ -17,6 +19,7 @@ import { planParts, restorePostgresBackup, writePostgresBackup } from '../src/ba
  * snapshot, and restored part by part into an empty database, equal to the original.
  */
 const postgresUrl = realServerUrl('POSTGRES_URL');
+const CHART_DUMP_SCRIPT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'charts', 'portal', 'files', 'backup-dump.sh');
 const suite = postgresUrl ? describe : describe.skip;
 const FIRMS = 30;
 
@@ -147,6 +150,37 @@ suite('PostgreSQL backup and restore of many firms', () => {
     expect(await runBackupCommand(['restore', archive], { POSTGRES_URL: restoredDb.url })).toBe(0);
     expect(await fingerprint(await open(restoredDb.url))).toEqual(now);
     expect(Object.keys(now)).toContain('bk_late_firm.clients');
+  });
+
+  it("the chart's backup job (files/backup-dump.sh, with the PostgreSQL image's tools) writes the same backup: parts within the budget, restored equal by npm run restore", async () => {
+    const now = await fingerprint(db);
+    const archive = join(folder, 'chart.tar');
+    const run = spawnSync('sh', [CHART_DUMP_SCRIPT], {
+      env: { ...process.env, POSTGRES_URL: source.url, BACKUP_OUT: archive, BACKUP_TABLES_PER_PART: '20', PRODUCT_VERSION: '9.9.9' }, encoding: 'utf8',
+    });
+    expect(run.stderr).toMatch(/31 firms in 16 parts of at most 20 tables/);
+    expect(run.status).toBe(0);
+    const restoredDb = await target();
+    const manifest = await restorePostgresBackup({ url: restoredDb.url, archive: createReadStream(archive) });
+    // The same plan as `npm run backup` makes for the same firms and budget.
+    const firms = [...Array.from({ length: FIRMS }, (_, i) => schemaOf(i)), 'bk_late_firm'].sort().map((schema) => ({ schema, tables: TABLES.length }));
+    expect(manifest.parts.map((p) => p.schemas)).toEqual(planParts(firms, 20).map((part) => part.map((f) => f.schema)));
+    expect(manifest).toMatchObject({ productVersion: '9.9.9', tablesPerPart: 20, lockTableSlots: expect.any(Number) });
+    expect(await fingerprint(await open(restoredDb.url))).toEqual(now);
+    // Nothing of its own is left beside the archive.
+    expect(readdirSync(folder).filter((name) => name.startsWith('.ledgerline-backup'))).toEqual([]);
+  });
+
+  it("the chart's backup job fails, leaving no archive, when the database cannot be reached or the budget is not a number", () => {
+    const broken = join(folder, 'broken.tar');
+    const unreachable = spawnSync('sh', [CHART_DUMP_SCRIPT], { env: { ...process.env, POSTGRES_URL: 'postgres://nobody@127.0.0.1:1/none', BACKUP_OUT: broken }, encoding: 'utf8' });
+    expect(unreachable.status).not.toBe(0);
+    expect(unreachable.stderr).toMatch(/could not open a snapshot/);
+    const notANumber = spawnSync('sh', [CHART_DUMP_SCRIPT], { env: { ...process.env, POSTGRES_URL: source.url, BACKUP_OUT: broken, BACKUP_TABLES_PER_PART: 'many' }, encoding: 'utf8' });
+    expect(notANumber.status).not.toBe(0);
+    expect(notANumber.stderr).toMatch(/BACKUP_TABLES_PER_PART must be a whole number/);
+    expect(existsSync(broken)).toBe(false);
+    expect(readdirSync(folder).filter((name) => name.startsWith('.ledgerline-backup'))).toEqual([]);
   });
 
   it('refuses to restore over an installation, or a file that is not a PostgreSQL backup', async () => {
