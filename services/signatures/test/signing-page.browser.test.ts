@@ -176,10 +176,10 @@ describe('a signed-in Client user on the signing page', () => {
     await totp.fill(fresh === '000000' ? '111111' : '000000');
     await page.getByRole('button', { name: 'Confirm authenticator code', exact: true }).click();
     await page.getByText('not valid or was already used').waitFor();
+    await page.screenshot({ path: join(SHOTS, 'signing-page-portal-totp-390.png'), fullPage: true });
     await totp.fill(fresh);
     await page.getByRole('button', { name: 'Confirm authenticator code', exact: true }).click();
     await page.getByRole('checkbox', { name: /I agree that this is my signature/ }).check();
-    await page.screenshot({ path: join(SHOTS, 'signing-page-portal-totp-390.png'), fullPage: true });
     await page.getByRole('button', { name: 'Sign', exact: true }).click();
     await page.getByText('Thank you: you have signed.').waitFor();
     const done = await call<SignatureRequest>('GET', `/api/${firm}/signature-requests/${created.body.id}`, admin.token);
