@@ -7,19 +7,22 @@ import type { Page } from 'playwright-core';
 import { setLocalStorage } from '@ledgerline/kit/testing/browser.ts';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import { testMailbox } from '@ledgerline/kit/testing/test-mailbox.ts';
-import { apiClient, testClient } from '@ledgerline/server/portal-harness.ts';
+import { totpCode } from '@ledgerline/identity/mfa/totp.ts';
+import { apiClient, createSignedInUser, testClient } from '@ledgerline/server/portal-harness.ts';
 import type { ComplianceItem, GenerationResult } from '@ledgerline/contracts/compliance.contracts.ts';
 import type { Client, ReportType } from '@ledgerline/contracts/directory.contracts.ts';
 import type { PortalFile } from '@ledgerline/contracts/files.contracts.ts';
-import type { SignatureRequest } from '@ledgerline/contracts/signatures.contracts.ts';
+import { TOTP_IDENTITY_METHOD, type SignatureRequest } from '@ledgerline/contracts/signatures.contracts.ts';
 import { SCREENSHOT_DIR, startPortalBrowser, uniqueSuffix, type PortalBrowser } from '../../ui/test/portal-browser.ts';
 
 /*
  * A married couple's Form 8879 from the compliance tracker (issues 41 and 42), at 390 and 1440
  * px: an Admin picks "Request signature" on the Form 1040 item, fills the create dialog (the PDF,
- * the taxpayer and the spouse by name and e-mail, blocks at the end of the last page, an e-mailed
- * code), the item shows "Ready to sign", both sign from their links with the code the mail
- * brings, the request completes, and the sealed PDF is filed as a report that pdfsig verifies.
+ * the taxpayer as the client's portal user and the spouse by name and e-mail, blocks at the end
+ * of the last page, the sign-in second factor), the item shows "Ready to sign", the taxpayer signs
+ * in the portal with a code from their authenticator app and the spouse from their link with the
+ * code the mail brings, the request completes, and the sealed PDF is filed as a report that
+ * pdfsig verifies.
  */
 
 const BUS_WAIT_MS = 20_000;
@@ -71,6 +74,31 @@ describe('a married couple signs their 8879 (Chromium)', () => {
     await page.close();
   }
 
+  /** The taxpayer, signed in to the portal, confirms it is them with a fresh code of their authenticator app. */
+  async function signInPortal(width: number, email: string, token: string, secret: string): Promise<void> {
+    const mail = await mailbox.waitForMail(email, 1, BUS_WAIT_MS);
+    const path = /portal\.invalid(\/sign\/portal\/[^\s]+)/.exec(mail.Text)![1]!;
+    const page = await portal.browser.newPage(portal.baseUrl);
+    await page.setViewportSize({ width, height: 844 });
+    await setLocalStorage(page, { token });
+    await page.goto(`${portal.baseUrl}${path}`);
+    await page.getByText('Signing as Jordan Taxpayer').waitFor();
+    await page.getByRole('button', { name: 'I agree' }).click();
+    const popup = page.waitForEvent('popup');
+    await page.getByText('Open the documents').click();
+    await (await popup).close();
+    await page.getByText('Enter the 6-digit code from your authenticator app').waitFor();
+    // Setting the authenticator up used the current step: the next one's code is fresh.
+    await page.getByRole('textbox', { name: 'Authenticator code', exact: true }).fill(totpCode(secret, Date.now() + 30_000));
+    await page.getByRole('button', { name: 'Confirm authenticator code', exact: true }).click();
+    await page.getByRole('checkbox', { name: /I agree that this is my signature/ }).check();
+    expect(await sideways(page)).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: join(SCREENSHOT_DIR, `signing-page-8879-portal-totp-${width}.png`), fullPage: true });
+    await page.getByRole('button', { name: 'Sign', exact: true }).click();
+    await page.getByText('Thank you: you have signed.').waitFor();
+    await page.close();
+  }
+
   it.each([390, 1440])('from the tracker item to a sealed, filed PDF at %i px', async (width) => {
     const tenant = `couple${suffix}${width}`;
     expect((await call('POST', '/api/companies', portal.adminToken, { name: 'Miller Tax LLC', shortName: tenant })).status).toBe(201);
@@ -79,6 +107,11 @@ describe('a married couple signs their 8879 (Chromium)', () => {
     const username = `alex${suffix}${width}`;
     expect((await call('POST', `/api/${tenant}/users`, portal.adminToken, { username, password: 'password1', fullName: 'Alex Admin', roleId: 1, clientIds: null, reportTypeIds: null })).status).toBe(201);
     const admin = (await call<{ token: string; user: Record<string, unknown>; tenant?: unknown }>('POST', `/api/${tenant}/auth/login`, null, { username, password: 'password1' })).body;
+    // The taxpayer is the household's portal user, with an authenticator app.
+    const jordanEmail = `jordan.${tenant}@example.com`;
+    const jordan = await createSignedInUser(call, portal.adminToken, tenant, { username: `jordan${suffix}${width}`, fullName: 'Jordan Taxpayer', roleId: 4, clientIds: [client.id], reportTypeIds: null, email: jordanEmail } as never);
+    const setup = await call<{ secret: string }>('POST', `/api/${tenant}/auth/mfa/totp/setup`, jordan.token, {});
+    expect((await call('POST', `/api/${tenant}/auth/mfa/totp/confirm`, jordan.token, { code: totpCode(setup.body.secret) })).status).toBe(200);
     const year = new Date().getUTCFullYear() + 1;
     const schedule = await call<{ id: number }>('POST', `/api/${tenant}/compliance-schedules`, admin.token, { clientId: client.id, reportTypeId: form1040.id, frequency: 'yearly', dueMonths: ['4'] });
     expect(schedule.status).toBe(201);
@@ -108,8 +141,7 @@ describe('a married couple signs their 8879 (Chromium)', () => {
     expect(await dialog.locator('#signature-title').inputValue()).toBe(`Form 1040 ${item.period}: signature`);
     await dialog.locator('.p-dropdown-label', { hasText: 'Jordan & Pat Household' }).waitFor();
     await choose(page, 'signature-document', 'form-8879-jordan.pdf (Form 1040)');
-    await dialog.locator('#signer-name-0').fill('Jordan Taxpayer');
-    await dialog.locator('#signer-email-0').fill(`jordan.${tenant}@example.com`);
+    await choose(page, 'signer-user-0', `Jordan Taxpayer (${jordanEmail})`);
     await dialog.getByRole('button', { name: 'Add signer' }).click();
     expect(await dialog.locator('#signer-role-1').inputValue()).toBe('spouse');
     await dialog.locator('#signer-name-1').fill('Pat Spouse');
@@ -136,9 +168,9 @@ describe('a married couple signs their 8879 (Chromium)', () => {
     await page.locator(`.compliance-row-${item.id}`).getByText('Ready to sign').waitFor();
     await page.close();
 
-    // Each spouse signs from their own link with the code e-mailed to them.
-    await signFromLink(width, `jordan.${tenant}@example.com`, 'Jordan Taxpayer', `signing-page-8879-${width}.png`);
-    await signFromLink(width, `pat.${tenant}@example.com`, 'Pat Spouse', null);
+    // The taxpayer signs in the portal with their authenticator; the spouse from their link with the code e-mailed to them.
+    await signInPortal(width, jordanEmail, jordan.token, setup.body.secret);
+    await signFromLink(width, `pat.${tenant}@example.com`, 'Pat Spouse', `signing-page-8879-${width}.png`);
 
     // Completed, sealed, filed as a report of the client: pdfsig (poppler) verifies the whole document.
     let done = full;
@@ -146,6 +178,7 @@ describe('a married couple signs their 8879 (Chromium)', () => {
       done = (await call<SignatureRequest>('GET', `/api/${tenant}/signature-requests/${request!.id}`, admin.token)).body;
       expect(done).toMatchObject({ status: 'completed', signedFileId: expect.any(Number) });
     }, BUS_WAIT_MS, 300);
+    expect(done.signers.map((s) => s.identityResult)).toEqual([`passed: ${TOTP_IDENTITY_METHOD} of the signed-in user`, `passed: code e-mailed to pat.${tenant}@example.com`]);
     const files = (await call<PortalFile[]>('GET', `/api/${tenant}/files?clientId=${client.id}&limit=50`, admin.token)).body;
     expect(files.find((f) => f.id === done.signedFileId)).toMatchObject({ fileType: 'report', reportTypeId: form1040.id });
     const signed = await fetch(`${portal.baseUrl}/api/${tenant}/signature-requests/${request!.id}/document`, { headers: { authorization: `Bearer ${admin.token}` } });

@@ -46,6 +46,11 @@ export const totpSetupSchema = z.object({ challenge: challengeSchema.optional() 
 export const totpConfirmSchema = z.object({ code: codeSchema, challenge: challengeSchema.optional() });
 /** Removing the authenticator or regenerating recovery codes needs a current code (authenticator or recovery). */
 export const mfaCodeSchema = z.object({ code: codeSchema });
+/** A signed-in user's fresh authenticator code (`mfa/check`), e.g. at the moment of signing. */
+export const mfaCheckSchema = z.object({ code: z.string({ error: 'Code is required' }).trim().regex(/^\d{6}$/, 'The authenticator code has 6 digits') });
+export interface MfaCheckResponse {
+  method: 'totp';
+}
 
 /** E-mail sign-in of Client users: the answer is the same whatever the address. */
 export const emailCodeRequestSchema = z.object({
@@ -102,6 +107,8 @@ export const SECURITY_EVENT_KINDS = [
   'sign-in', 'sign-in-failed', 'factor-added', 'factor-removed', 'factors-reset', 'recovery-code-used', 'recovery-codes-regenerated', 'policy-changed', 'sessions-revoked',
   // A user was shown a client's whole tax IDs (method: the client and the types).
   'tax-ids-revealed',
+  // A signed-in user's fresh second factor (signing a document) was wrong or used already.
+  'second-factor-check-failed',
 ] as const;
 export type SecurityEventKind = (typeof SECURITY_EVENT_KINDS)[number];
 
@@ -117,6 +124,7 @@ export const SECURITY_EVENT_LABELS: Readonly<Record<SecurityEventKind, string>> 
   'policy-changed': 'Sign-in policy changed',
   'sessions-revoked': 'Signed out of sessions',
   'tax-ids-revealed': 'Whole tax IDs shown',
+  'second-factor-check-failed': 'Second-factor check failed',
 };
 
 export interface SecurityEvent {

@@ -67,6 +67,8 @@ export const SIGNATURE_MESSAGES = {
   viewFirst: 'Open the documents before signing.',
   identityFirst: 'Confirm your identity first.',
   codeWrong: 'That code is not correct or has expired. Ask for a new code.',
+  totpSignedInOnly: 'An authenticator code works only when you sign in the portal: use the e-mailed code.',
+  totpNotForThisCheck: 'This request does not use a second factor: answer its identity check instead.',
   knowledgeWrong: 'The answers do not match what the firm has on record.',
   lockedOut: 'Too many wrong answers: identity checks for this signer are locked. Contact the firm.',
   fieldsMissing: 'Fill in every required field.',
@@ -153,6 +155,8 @@ export const declineSchema = z.object({ reason: requiredText('reason', 1000) });
 export const identityAnswerSchema = z.object({
   /** The e-mailed code (sign_in_second_factor). */
   code: z.string().trim().regex(/^\d{6}$/, 'code must be 6 digits').optional(),
+  /** A fresh code of the signer's authenticator app (sign_in_second_factor, signed-in Client users whose factors include totp). */
+  totp: z.string().trim().regex(/^\d{6}$/, 'totp must be 6 digits').optional(),
   /** Answers in the order of the questions (knowledge). */
   answers: z.array(textSchema('answer', 200)).max(SIGNATURE_LIMITS.knowledgeQuestions).optional(),
 });
@@ -225,6 +229,11 @@ export interface SignatureRequest {
 export type SignatureRequestSummary = Omit<SignatureRequest, 'fields' | 'events' | 'documents'> & { documentCount: number };
 
 /** What a signer sees of a request (their own steps and fields; other signers by name, role and status only). */
+/** The fresh second factors a signer may prove at the moment of signing. */
+export type SignerFactor = 'totp' | 'email';
+/** What the certificate and audit trail call an authenticator code's identity check. */
+export const TOTP_IDENTITY_METHOD = 'authenticator app (TOTP)';
+
 export interface SigningView {
   requestId: number;
   firmName: string;
@@ -233,7 +242,11 @@ export interface SigningView {
   status: SignatureStatus;
   identity: IdentityMethod;
   disclosure: { version: string; paragraphs: readonly string[] };
-  you: Pick<SignerView, 'index' | 'name' | 'email' | 'role' | 'status' | 'viewedAt' | 'consentedAt' | 'identityVerifiedAt' | 'signedAt' | 'lockedOut'> & { yourTurn: boolean };
+  you: Pick<SignerView, 'index' | 'name' | 'email' | 'role' | 'status' | 'viewedAt' | 'consentedAt' | 'identityVerifiedAt' | 'signedAt' | 'lockedOut'> & {
+    yourTurn: boolean;
+    /** sign_in_second_factor: how the signer may prove it (totp: a signed-in user with an authenticator app); empty for other checks. */
+    factors: SignerFactor[];
+  };
   knowledgeQuestions: string[];
   signers: Pick<SignerView, 'name' | 'role' | 'status' | 'order'>[];
   documents: { name: string; pages: number }[];

@@ -4,6 +4,7 @@ import { apiClient, startTestPortal } from '@ledgerline/server/portal-harness.ts
 import type { RunningPortal } from '@ledgerline/server/portal.ts';
 import { realServerUrl } from '@ledgerline/kit/testing/real-servers.ts';
 import type { MfaRequiredResponse, MfaSetupRequiredResponse, SecurityEvent, SecuritySettings, TotpSetupResponse } from '@ledgerline/contracts/sign-in-security.contracts.ts';
+import { REALM_AUTHENTICATOR_CHECK } from '../src/auth/login.service.ts';
 import { totpCode } from '../src/mfa/totp.ts';
 import { keycloakTestAdmin } from './support/identity-provider-targets.ts';
 import { personName, seedFirmPeople } from './support/firm-people.ts';
@@ -75,6 +76,12 @@ describeOnKeycloak('the second-factor policy of a firm on Keycloak', () => {
   afterAll(async () => {
     await portal?.stop();
     if (keycloakUrl) await (await keycloakTestAdmin(keycloakUrl)).realms.del({ realm }, { catchNotFound: true });
+  });
+
+  it('a signed-in user\'s fresh authenticator check (signing a document) is not available: the realm keeps the authenticator (409)', async () => {
+    const r = await call<{ message: string }>('POST', `/api/${ACME}/auth/mfa/check`, tokens.client, { code: '123456' });
+    expect(r.status).toBe(409);
+    expect(r.body.message).toBe(REALM_AUTHENTICATOR_CHECK);
   });
 
   it('requiring a factor for staff asks the realm\'s staff to set up an authenticator, not its clients; so are users created later and users whose role changes', async () => {

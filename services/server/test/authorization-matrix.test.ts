@@ -188,6 +188,7 @@ const RULES: Record<string, Rule> = {
   'POST /api/auth/mfa/totp/confirm': { allowed: EVERYONE, request: () => ({ body: { code: '000000' } }) },
   'DELETE /api/auth/mfa/totp': { allowed: EVERYONE, request: () => ({ body: { code: '000000' } }) },
   'POST /api/auth/mfa/recovery-codes': { allowed: EVERYONE, request: () => ({ body: { code: '000000' } }) },
+  'POST /api/auth/mfa/check': { allowed: EVERYONE, request: () => ({ body: { code: '000000' } }) },
   'GET /api/auth/sign-ins': { allowed: EVERYONE },
   // Sessions: a caller's own; an id that is not theirs is a 404. Signing out everywhere would end the
   // matrix's own tokens, so it runs with a fresh sign-in of the caller.
@@ -202,6 +203,7 @@ const RULES: Record<string, Rule> = {
   'POST /api/admin/auth/mfa/totp/confirm': { allowed: PLATFORM, request: () => ({ body: { code: '000000' } }) },
   'DELETE /api/admin/auth/mfa/totp': { allowed: PLATFORM, request: () => ({ body: { code: '000000' } }) },
   'POST /api/admin/auth/mfa/recovery-codes': { allowed: PLATFORM, request: () => ({ body: { code: '000000' } }) },
+  'POST /api/admin/auth/mfa/check': { allowed: PLATFORM, request: () => ({ body: { code: '000000' } }) },
   'GET /api/admin/auth/sign-ins': { allowed: PLATFORM },
   // Passkeys: a caller's own (another's id is a 404); the ceremonies of a sign-in are public.
   // A registration of the right shape whose ceremony was never started: the caller is checked before it.

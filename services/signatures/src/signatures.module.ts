@@ -15,6 +15,7 @@ import type { ServiceModule } from '@ledgerline/kit/service-module.ts';
 import { tenantServiceRuntime } from '@ledgerline/kit/tenancy/tenant-service-runtime.ts';
 import { REQUEST_UPLOAD_KEY_PURPOSE, type RequestUploadAssertion } from '@ledgerline/contracts/requests.contracts.ts';
 import { SIGNATURE_MESSAGES } from '@ledgerline/contracts/signatures.contracts.ts';
+import { AuthenticatorCheck } from './domain/authenticator-check.ts';
 import { DocumentSource } from './domain/document-source.ts';
 import { SecretHasher } from './domain/identity-checks.ts';
 import { SignatureService } from './domain/signature.service.ts';
@@ -73,7 +74,7 @@ export const signaturesModule: ServiceModule = {
       routers: [
         createSigningPageRouter(),
         createPublicSigningRouter({ api, tenants, signing, attempts: new AttemptCounter(config.linkAttemptsPerMinute, SIGNATURE_MESSAGES.tooManyAttempts) }),
-        createSignatureRequestsRouter({ api, tokens: deps.tokens, tenants, store, service, signing }),
+        createSignatureRequestsRouter({ api, tokens: deps.tokens, tenants, store, service, signing, authenticator: new AuthenticatorCheck(peer('identity')) }),
       ],
       start: () => runtime.start({
         follow: [(c) => userAccess.follow(c), (c) => directory.follow(c), (c) => followSignaturePushes({ ...c, userAccess, emitter: deps.realtime.emitter })],

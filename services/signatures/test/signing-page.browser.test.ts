@@ -10,7 +10,8 @@ import { testMailbox } from '@ledgerline/kit/testing/test-mailbox.ts';
 import { apiClient, createSignedInUser, startTestPortal, testClient } from '@ledgerline/server/portal-harness.ts';
 import type { RunningPortal } from '@ledgerline/server/portal.ts';
 import type { Client, ReportType } from '@ledgerline/contracts/directory.contracts.ts';
-import type { SignatureRequest } from '@ledgerline/contracts/signatures.contracts.ts';
+import { TOTP_IDENTITY_METHOD, type SignatureRequest } from '@ledgerline/contracts/signatures.contracts.ts';
+import { totpCode } from '@ledgerline/identity/mfa/totp.ts';
 
 /*
  * The signing page a link opens, on a 390 px phone and a 1440 px desktop: a signer without an
@@ -91,36 +92,42 @@ describe.each([390, 1440])('the signing link page at %i px', (width) => {
   });
 });
 
+/** A firm whose Client user Taylor is the one signer of a sent Form 8879 request; the path the notice e-mail links to. */
+async function portalSigner(firm: string) {
+  expect((await call('POST', '/api/companies', portal.adminToken, { name: 'Miller Tax LLC', shortName: firm })).status).toBe(201);
+  const client = (await call<Client>('POST', `/api/${firm}/clients`, portal.adminToken, testClient('Jordan Household'))).body;
+  const reportType = (await call<ReportType>('POST', `/api/${firm}/report-types`, portal.adminToken, { name: 'Form 8879' })).body;
+  const admin = await createSignedInUser(call, portal.adminToken, firm, { username: `admin_${firm}`, fullName: 'Alex Admin', roleId: 1, clientIds: null, reportTypeIds: null });
+  const email = `taylor.${firm}@example.com`;
+  const taxpayer = await createSignedInUser(call, portal.adminToken, firm, { username: `taylor_${firm}`, fullName: 'Taylor Taxpayer', roleId: 4, clientIds: [client.id], reportTypeIds: null, email } as never);
+  const doc = await PDFDocument.create();
+  doc.addPage([612, 792]);
+  const form = new FormData();
+  form.set('fileType', 'report');
+  form.set('clientId', String(client.id));
+  form.append('file', new Blob([new Uint8Array(await doc.save())], { type: 'application/pdf' }), 'form-8879.pdf');
+  const uploaded = await fetch(`${portal.gatewayUrl}/api/${firm}/files`, { method: 'POST', headers: { authorization: `Bearer ${admin.token}` }, body: form });
+  const fileId = ((await uploaded.json()) as { files: { id: number }[] }).files[0]!.id;
+  let created = { status: 0, body: {} as SignatureRequest };
+  // The service learns the Client user from identity's events.
+  await eventually(async () => {
+    created = await call<SignatureRequest>('POST', `/api/${firm}/signature-requests`, admin.token, {
+      clientId: client.id, reportTypeId: reportType.id, title: 'Form 8879 (2026)', identity: 'sign_in_second_factor', sendNow: true, documents: [{ fileId }],
+      signers: [{ userId: taxpayer.id, role: 'taxpayer' }],
+      fields: [{ documentIndex: 0, page: 1, x: 50, y: 600, width: 200, height: 40, type: 'signature', signerIndex: 0 }],
+    });
+    expect(created.status).toBe(201);
+  }, 20_000, 200);
+  expect(created.status).toBe(201);
+  const notice = await mailbox.waitForMail(email, 1, 20_000);
+  const path = /portal\.invalid(\/sign\/portal\/[^\s]+)/.exec(notice.Text)![1]!;
+  return { admin, taxpayer, email, created, path };
+}
+
 describe('a signed-in Client user on the signing page', () => {
   it('signs with an e-mailed code using the portal\'s stored sign-in, and is asked to sign in without one', async () => {
     const firm = `${FIRM}portal`;
-    expect((await call('POST', '/api/companies', portal.adminToken, { name: 'Miller Tax LLC', shortName: firm })).status).toBe(201);
-    const client = (await call<Client>('POST', `/api/${firm}/clients`, portal.adminToken, testClient('Jordan Household'))).body;
-    const reportType = (await call<ReportType>('POST', `/api/${firm}/report-types`, portal.adminToken, { name: 'Form 8879' })).body;
-    const admin = await createSignedInUser(call, portal.adminToken, firm, { username: `admin_${firm}`, fullName: 'Alex Admin', roleId: 1, clientIds: null, reportTypeIds: null });
-    const email = `taylor.${firm}@example.com`;
-    const taxpayer = await createSignedInUser(call, portal.adminToken, firm, { username: `taylor_${firm}`, fullName: 'Taylor Taxpayer', roleId: 4, clientIds: [client.id], reportTypeIds: null, email } as never);
-    const doc = await PDFDocument.create();
-    doc.addPage([612, 792]);
-    const form = new FormData();
-    form.set('fileType', 'report');
-    form.set('clientId', String(client.id));
-    form.append('file', new Blob([new Uint8Array(await doc.save())], { type: 'application/pdf' }), 'form-8879.pdf');
-    const uploaded = await fetch(`${portal.gatewayUrl}/api/${firm}/files`, { method: 'POST', headers: { authorization: `Bearer ${admin.token}` }, body: form });
-    const fileId = ((await uploaded.json()) as { files: { id: number }[] }).files[0]!.id;
-    let created = { status: 0, body: {} as SignatureRequest };
-    // The service learns the Client user from identity's events.
-    await eventually(async () => {
-      created = await call<SignatureRequest>('POST', `/api/${firm}/signature-requests`, admin.token, {
-        clientId: client.id, reportTypeId: reportType.id, title: 'Form 8879 (2026)', identity: 'sign_in_second_factor', sendNow: true, documents: [{ fileId }],
-        signers: [{ userId: taxpayer.id, role: 'taxpayer' }],
-        fields: [{ documentIndex: 0, page: 1, x: 50, y: 600, width: 200, height: 40, type: 'signature', signerIndex: 0 }],
-      });
-      expect(created.status).toBe(201);
-    }, 20_000, 200);
-    expect(created.status).toBe(201);
-    const notice = await mailbox.waitForMail(email, 1, 20_000);
-    const path = /portal\.invalid(\/sign\/portal\/[^\s]+)/.exec(notice.Text)![1]!;
+    const { admin, taxpayer, email, created, path } = await portalSigner(firm);
 
     const page = await browser.newPage(portal.gatewayUrl);
     await page.setViewportSize({ width: 390, height: 844 });
@@ -143,5 +150,40 @@ describe('a signed-in Client user on the signing page', () => {
     const done = await call<SignatureRequest>('GET', `/api/${firm}/signature-requests/${created.body.id}`, admin.token);
     expect(done.body.status).toBe('completed');
     expect(done.body.signers[0]!.identityResult).toBe(`passed: code e-mailed to ${email}`);
+  });
+
+  it('signs with a code from their authenticator app, offered above the e-mailed code', async () => {
+    const firm = `${FIRM}totp`;
+    const { admin, taxpayer, created, path } = await portalSigner(firm);
+    const setup = await call<{ secret: string }>('POST', `/api/${firm}/auth/mfa/totp/setup`, taxpayer.token, {});
+    expect((await call('POST', `/api/${firm}/auth/mfa/totp/confirm`, taxpayer.token, { code: totpCode(setup.body.secret) })).status).toBe(200);
+
+    const page = await browser.newPage(portal.gatewayUrl);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await setLocalStorage(page, { token: taxpayer.token });
+    await page.goto(`${portal.gatewayUrl}${path}`);
+    await page.getByText('Signing as Taylor Taxpayer (taxpayer)').waitFor();
+    await page.getByRole('button', { name: 'I agree' }).click();
+    const popup = page.waitForEvent('popup');
+    await page.getByRole('button', { name: 'Open the documents' }).click();
+    await (await popup).close();
+    await page.getByText('Enter the 6-digit code from your authenticator app').waitFor();
+    const top = async (text: string) => (await page.getByText(text, { exact: true }).boundingBox())!.y;
+    expect(await top('Enter the 6-digit code from your authenticator app')).toBeLessThan(await top('E-mail me a code'));
+    const totp = page.getByRole('textbox', { name: 'Authenticator code', exact: true });
+    // The confirmation used the current step: a code of the next one is fresh, and a made-up one is refused.
+    const fresh = totpCode(setup.body.secret, Date.now() + 30_000);
+    await totp.fill(fresh === '000000' ? '111111' : '000000');
+    await page.getByRole('button', { name: 'Confirm authenticator code', exact: true }).click();
+    await page.getByText('not valid or was already used').waitFor();
+    await page.screenshot({ path: join(SHOTS, 'signing-page-portal-totp-390.png'), fullPage: true });
+    await totp.fill(fresh);
+    await page.getByRole('button', { name: 'Confirm authenticator code', exact: true }).click();
+    await page.getByRole('checkbox', { name: /I agree that this is my signature/ }).check();
+    await page.getByRole('button', { name: 'Sign', exact: true }).click();
+    await page.getByText('Thank you: you have signed.').waitFor();
+    const done = await call<SignatureRequest>('GET', `/api/${firm}/signature-requests/${created.body.id}`, admin.token);
+    expect(done.body.status).toBe('completed');
+    expect(done.body.signers[0]!.identityResult).toBe(`passed: ${TOTP_IDENTITY_METHOD} of the signed-in user`);
   });
 });

@@ -1,18 +1,16 @@
 import express, { type Router } from 'express';
 import type { TokenVerifier } from '@ledgerline/kit/auth/token-verifier.ts';
-import { DomainError, NotFound, Unavailable, type ErrorKind } from '@ledgerline/kit/errors.ts';
+import { NotFound } from '@ledgerline/kit/errors.ts';
+import { callAsCaller } from '@ledgerline/kit/http/call-as-caller.ts';
 import type { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
 import { authenticate } from '@ledgerline/kit/http/authenticate.ts';
 import { parsePathId } from '@ledgerline/kit/http/path-id.ts';
-import { TENANT_HEADER } from '@ledgerline/kit/service-module.ts';
 import type { ServiceTenants, TenantRequest } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import { COMPLIANCE_MESSAGES, type ComplianceItem } from '@ledgerline/contracts/compliance.contracts.ts';
 import { TRACKER_REQUEST_PATH, trackerRequestInputSchema } from '@ledgerline/contracts/requests.contracts.ts';
 import { trackerSignatureRequestInputSchema } from '@ledgerline/contracts/signatures.contracts.ts';
 import { staffReach } from '../access-rules.ts';
 import type { TrackerStore } from './tracker.store.ts';
-
-const KIND_OF_STATUS: Record<number, ErrorKind> = { 400: 'invalid', 401: 'unauthenticated', 403: 'forbidden', 404: 'not_found', 409: 'conflict' };
 
 /**
  * What a tracker item hands to another service: the gateway routes the tracker's paths here,
@@ -56,22 +54,6 @@ export function createTrackerHandOffRouter(deps: {
   return router;
 }
 
-/** Calls the owning service as the caller; its refusals come back as the same kind of error, with its message. */
-async function handOff(url: string, t: TenantRequest, body: unknown, names: { service: string; refused: string }): Promise<unknown> {
-  let r: Response;
-  try {
-    r = await fetch(url, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${t.token}`, [TENANT_HEADER]: t.shortName, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(15_000),
-    });
-  } catch {
-    throw new Unavailable(`The ${names.service} service is unavailable. Please try again.`);
-  }
-  const reply = (await r.json().catch(() => ({}))) as { message?: string };
-  if (r.ok) return reply;
-  const kind = KIND_OF_STATUS[r.status];
-  if (kind) throw new DomainError(kind, reply.message ?? names.refused);
-  throw new Unavailable(`The ${names.service} service answered ${r.status}. Please try again.`);
-}
+/** The owning service's answer, or its refusal as the same kind of error. */
+const handOff = (url: string, t: TenantRequest, body: unknown, names: { service: string; refused: string }): Promise<unknown> =>
+  callAsCaller(url, t, { method: 'POST', body }, names);

@@ -1,7 +1,7 @@
 import type { TokenIssuer } from '@ledgerline/kit/auth/token-issuer.ts';
 import type { Database, Queryable, SchemaDb } from '@ledgerline/kit/db/database.ts';
 import { PLATFORM_SCHEMA } from '@ledgerline/kit/db/tenant-schema.ts';
-import { Conflict, NotFound, Unauthenticated } from '@ledgerline/kit/errors.ts';
+import { Conflict, Invalid, NotFound, Unauthenticated } from '@ledgerline/kit/errors.ts';
 import type { Company, User } from '@ledgerline/contracts/identity.contracts.ts';
 import type { LoginResponse } from '@ledgerline/contracts/auth.contracts.ts';
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
@@ -18,6 +18,11 @@ import { firmOfUserHandle, PASSKEY_NOT_ACCEPTED, type PasskeyService } from '../
 
 export const INVALID_CREDENTIALS = 'Invalid username or password';
 export const INVALID_ADMIN_CREDENTIALS = 'Invalid admin credentials';
+export const NO_AUTHENTICATOR_TO_CHECK = 'No authenticator app is set up for your account: use another way to confirm it is you.';
+/** A step's code is accepted once: the same code again is as wrong as a made-up one. */
+export const WRONG_OR_USED_CODE = 'The authenticator code is not valid or was already used. Please wait for the next code and try again.';
+/** A Keycloak firm's realm keeps its users' authenticators: the portal cannot check a code of theirs outside a sign-in. */
+export const REALM_AUTHENTICATOR_CHECK = 'The authenticator check is not available for this firm\'s sign-in (Keycloak): use another way to confirm it is you.';
 
 const tenantSummary = (c: Company) => ({ id: c.id, name: c.name, shortName: c.shortName, isActive: c.isActive, country: c.country });
 
@@ -172,6 +177,26 @@ export class LoginService {
       realmToken = password ? await this.#provider.login(s.company.shortName, s.username, password, code) : null;
       return realmToken !== null;
     }, ctx, () => realmToken ?? undefined);
+  }
+
+  /**
+   * A signed-in user proves a fresh authenticator code (at the moment of signing a document):
+   * the code is used up as at sign-in, and a wrong one counts against the same throttle as a
+   * wrong sign-in code and is recorded as a security event.
+   */
+  async checkFreshTotp(s: MfaSubject, code: string, ctx: SignInContext): Promise<void> {
+    const throttleKey = s.company ? `${s.company.shortName}:${s.username}` : `platform:${s.username}`;
+    this.#throttle.assertAllowed(throttleKey, ctx.address);
+    const passed = await s.db.transaction(async (tx) => {
+      if (!(await this.#mfa.factors.status(tx, s.userId)).totp) throw new Invalid(NO_AUTHENTICATOR_TO_CHECK);
+      return this.#mfa.checkCode(tx, s, 'totp', code);
+    });
+    if (!passed) {
+      this.#throttle.recordFailure(throttleKey, ctx.address);
+      await this.#mfa.events.record(s.db, { kind: 'second-factor-check-failed', userId: s.userId, username: s.username, method: 'totp', ...eventContext(ctx) });
+      throw new Invalid(WRONG_OR_USED_CODE);
+    }
+    this.#throttle.recordSuccess(throttleKey);
   }
 
   /**

@@ -9,11 +9,11 @@ import { csvDocument } from '@ledgerline/kit/csv-cell.ts';
 import { Conflict, Forbidden, Invalid, NotFound, Unauthenticated } from '@ledgerline/kit/errors.ts';
 import { TENANT_HEADER } from '@ledgerline/kit/service-module.ts';
 import {
-  EMAIL_CODE_SENT, emailCodeRequestSchema, emailCodeVerifySchema, mfaCodeSchema, mfaEmailSchema, mfaVerifySchema, securityEventsQuerySchema, securitySettingsSchema, totpConfirmSchema, totpSetupSchema,
-  type SecurityEvent, type TotpConfirmResponse,
+  EMAIL_CODE_SENT, emailCodeRequestSchema, emailCodeVerifySchema, mfaCheckSchema, mfaCodeSchema, mfaEmailSchema, mfaVerifySchema, securityEventsQuerySchema, securitySettingsSchema, totpConfirmSchema, totpSetupSchema,
+  type MfaCheckResponse, type SecurityEvent, type TotpConfirmResponse,
 } from '@ledgerline/contracts/sign-in-security.contracts.ts';
 import { requireTenantAdmin } from '../access-rules.ts';
-import { challengeToken, type LoginService } from '../auth/login.service.ts';
+import { challengeToken, REALM_AUTHENTICATOR_CHECK, type LoginService } from '../auth/login.service.ts';
 import { storedUserOf } from '../auth/authenticate-caller.ts';
 import type { TenantRequest } from '../tenants/tenant-context.ts';
 import type { CompanyStore } from '../tenants/company.store.ts';
@@ -166,6 +166,17 @@ export function createMfaRouter(deps: {
     }, async ({ req, res, body }) => {
       await mfa.removeTotp(await callerSubject(res, platformOnly), body.code, signInContext(req));
       return { message: 'Authenticator removed.' };
+    });
+
+    api.route(router, {
+      method: 'post', path: `${prefix}/mfa/check`, before, body: mfaCheckSchema,
+      summary: `A fresh authenticator code of ${who} (e.g. at the moment of signing) → { method: "totp" }; 400 for a wrong or already used code (throttled like sign-in codes), 409 where a Keycloak realm keeps the authenticator`,
+    }, async ({ req, res, body }): Promise<MfaCheckResponse> => {
+      const subject = await callerSubject(res, platformOnly, false);
+      // The realm's authenticator answers only inside the realm's own sign-in.
+      if (subject.company && !logins.ownsFactors) throw new Conflict(REALM_AUTHENTICATOR_CHECK);
+      await logins.checkFreshTotp(subject, body.code, signInContext(req));
+      return { method: 'totp' };
     });
 
     api.route(router, {

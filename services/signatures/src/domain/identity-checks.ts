@@ -2,9 +2,9 @@ import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 
 /**
  * The identity checks a firm chooses per request (issue 41). `sign_in_second_factor`: a
- * 6-digit code e-mailed to the signer at the moment of signing (for signed-in Client users
- * too: identity's authenticator check is not reachable from here without a second copy of
- * it). `knowledge`: answers the firm entered for that signer, compared server-side after
+ * 6-digit code e-mailed to the signer at the moment of signing, or, for a signed-in Client
+ * user with an authenticator app, a fresh code of it that identity checks as them
+ * (authenticator-check.ts). `knowledge`: answers the firm entered for that signer, compared server-side after
  * normalising (case, spaces, punctuation, a leading $ and thousands separators), with a
  * lock-out after SIGNATURE_LIMITS.knowledgeAttempts wrong tries. `provider`: a third-party
  * KBA adapter; none is built in, so it is unavailable and never faked.

@@ -13,7 +13,7 @@ import type { JobQueue } from '@ledgerline/kit/scheduler/job-queue.ts';
 import type { TenantHandle, TenantRequest } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import {
   ESIGN_DISCLOSURE, ESIGN_DISCLOSURE_VERSION, SIGNATURE_LIMITS, SIGNATURE_MESSAGES,
-  type Adoption, type SignatureRequest, type SignInput, type SigningView,
+  TOTP_IDENTITY_METHOD, type Adoption, type SignatureRequest, type SignerFactor, type SignInput, type SigningView,
 } from '@ledgerline/contracts/signatures.contracts.ts';
 import type { RequestUploadAssertion } from '@ledgerline/contracts/requests.contracts.ts';
 import type { SignatureStore, SignerRecord } from '../store/signature.store.ts';
@@ -38,7 +38,17 @@ export interface Origin { address: string; browser: string }
 /** A signed-in signer acts as themselves; a link signer has no account: the System, naming them. */
 const signerActor = (s: SignerRecord): SignatureActor => (s.userId === null ? { id: SYSTEM.id, name: s.name } : { id: s.userId, name: s.name });
 
-export interface SignerContext { shortName: string; db: SchemaDb; request: SignatureRequest; signer: SignerRecord }
+/**
+ * A signed-in signer's authenticator app, checked by identity as them: present only in the
+ * portal (a link signer has no account), where `factors` may add 'totp' to the e-mailed code.
+ */
+export interface SessionAuthenticator {
+  factors(): Promise<SignerFactor[]>;
+  /** Resolves for a fresh code; throws identity's refusal otherwise. */
+  check(code: string): Promise<void>;
+}
+
+export interface SignerContext { shortName: string; db: SchemaDb; request: SignatureRequest; signer: SignerRecord; authenticator?: SessionAuthenticator }
 
 const todayUtc = () => new Date().toISOString().slice(0, 10);
 
@@ -90,13 +100,13 @@ export class SigningService {
   }
 
   /** A signed-in Client user's own place among a request's signers (anyone else: 404). */
-  async bySession(t: TenantRequest, requestId: number): Promise<SignerContext> {
+  async bySession(t: TenantRequest, requestId: number, authenticator?: SessionAuthenticator): Promise<SignerContext> {
     const found = await this.#store.find(t.db, requestId);
     if (!found) throw new NotFound(SIGNATURE_MESSAGES.notFound);
     assertReach(t.scope, actorId(t.claims), found);
     const signer = (await this.#store.signers(t.db, requestId)).find((s) => s.userId !== null && s.userId === actorId(t.claims));
     if (!signer) throw new NotFound(SIGNATURE_MESSAGES.notSigner);
-    return { shortName: t.shortName, db: t.db, request: await this.#current(t.db, t.shortName, requestId), signer };
+    return { shortName: t.shortName, db: t.db, request: await this.#current(t.db, t.shortName, requestId), signer, ...(authenticator ? { authenticator } : {}) };
   }
 
   async view(c: SignerContext): Promise<SigningView> {
@@ -109,6 +119,7 @@ export class SigningService {
       you: {
         index: s.position, name: s.name, email: s.email, role: s.role, status: s.status, viewedAt: iso(s.viewedAt), consentedAt: iso(s.consentedAt),
         identityVerifiedAt: iso(s.identityVerifiedAt), signedAt: iso(s.signedAt), lockedOut: s.lockedAt !== null, yourTurn: isTurnOf(s, signers),
+        factors: await this.#factors(c),
       },
       knowledgeQuestions: c.request.identity === 'knowledge' ? s.knowledge.map((k) => k.question) : [],
       signers: signers.map((o) => ({ name: o.name, role: o.role, status: o.status, order: o.order })),
@@ -157,10 +168,26 @@ export class SigningService {
     return { message: SIGNATURE_MESSAGES.codeSent };
   }
 
-  async verifyIdentity(c: SignerContext, answer: { code?: string | undefined; answers?: string[] | undefined }, origin: Origin): Promise<SigningView> {
+  async verifyIdentity(c: SignerContext, answer: { code?: string | undefined; totp?: string | undefined; answers?: string[] | undefined }, origin: Origin): Promise<SigningView> {
     this.#pending(c);
     const s = c.signer;
     const event = (tx: Queryable, action: string, detail: string) => this.#store.event(tx, c.request.id, { action, actor: s.name, signerPosition: s.position, detail, ...originOf(origin) });
+    if (answer.totp !== undefined) {
+      if (c.request.identity !== 'sign_in_second_factor') throw new Conflict(SIGNATURE_MESSAGES.totpNotForThisCheck);
+      if (!c.authenticator) throw new Invalid(SIGNATURE_MESSAGES.totpSignedInOnly);
+      try {
+        await c.authenticator.check(answer.totp);
+      } catch (err) {
+        // Identity's refusal (wrong or used code, no authenticator, a Keycloak firm, too many tries) is the signer's answer.
+        await event(c.db, 'identity failed', `${TOTP_IDENTITY_METHOD}: ${err instanceof Error ? err.message : 'refused'}`);
+        throw err;
+      }
+      await c.db.transaction(async (tx) => {
+        await this.#store.updateSigner(tx, s.id, { identity_verified_at: new Date(), identity_result: `passed: ${TOTP_IDENTITY_METHOD} of the signed-in user` });
+        await event(tx, 'identity passed', TOTP_IDENTITY_METHOD);
+      });
+      return this.view(await this.#reload(c));
+    }
     if (c.request.identity === 'provider') {
       if (!this.#provider) throw new Conflict(SIGNATURE_MESSAGES.providerUnavailable);
       const outcome = await this.#provider.verify({ name: s.name, email: s.email }, answer);
@@ -206,6 +233,12 @@ export class SigningService {
     if (locked) throw new Forbidden(SIGNATURE_MESSAGES.lockedOut);
     if (!passed) throw new Invalid(SIGNATURE_MESSAGES.knowledgeWrong);
     return this.view(await this.#reload(c));
+  }
+
+  /** sign_in_second_factor: the e-mailed code always, the authenticator app where the signed-in signer has one. */
+  async #factors(c: SignerContext): Promise<SignerFactor[]> {
+    if (c.request.identity !== 'sign_in_second_factor') return [];
+    return c.authenticator ? c.authenticator.factors() : ['email'];
   }
 
   async sign(c: SignerContext, input: SignInput, origin: Origin): Promise<SigningView> {

@@ -9,6 +9,7 @@ import type { ServiceTenants } from '@ledgerline/kit/tenancy/tenant-requests.ts'
 import {
   declineSchema, identityAnswerSchema, SIGNATURE_MESSAGES, signatureListQuerySchema, signatureRequestInputSchema, signatureRequestUpdateSchema, signSchema,
 } from '@ledgerline/contracts/signatures.contracts.ts';
+import type { AuthenticatorCheck } from '../domain/authenticator-check.ts';
 import type { SignatureService } from '../domain/signature.service.ts';
 import type { Origin, SigningService } from '../domain/signing.service.ts';
 import type { SignatureStore } from '../store/signature.store.ts';
@@ -23,8 +24,8 @@ export function sendPdf(res: Response, pdf: Buffer, name: string): void {
 }
 
 /** Issue 41 staff calls and a signed-in Client user's signing (plain /api/… and, through the gateway, /api/{tenant}/…). */
-export function createSignatureRequestsRouter(deps: { api: ApiRegistry; tokens: TokenVerifier; tenants: ServiceTenants; store: SignatureStore; service: SignatureService; signing: SigningService }): Router {
-  const { api, tenants, store, service, signing } = deps;
+export function createSignatureRequestsRouter(deps: { api: ApiRegistry; tokens: TokenVerifier; tenants: ServiceTenants; store: SignatureStore; service: SignatureService; signing: SigningService; authenticator: AuthenticatorCheck }): Router {
+  const { api, tenants, store, service, signing, authenticator } = deps;
   const router = express.Router();
   const before = [authenticate(deps.tokens, deps.tenants.checkCaller)];
   const id = (v: string | undefined) => parsePathId(v, SIGNATURE_MESSAGES.notFound);
@@ -70,7 +71,11 @@ export function createSignatureRequestsRouter(deps: { api: ApiRegistry; tokens: 
   });
 
   // A signed-in Client user signing their own part.
-  const me = async (res: Response, requestId: string | undefined) => signing.bySession(await tenants.ofRequest(res), id(requestId));
+  // Their authenticator app is identity's, asked as them.
+  const me = async (res: Response, requestId: string | undefined) => {
+    const t = await tenants.ofRequest(res);
+    return signing.bySession(t, id(requestId), { factors: () => authenticator.factors(t), check: (code) => authenticator.check(t, code) });
+  };
   const own = `${base}/:id/signing`;
   api.route(router, { method: 'get', path: own, before, summary: 'What the signed-in signer signs: disclosure, their fields, progress' }, async ({ res, params }) =>
     signing.view(await me(res, params.id)));
@@ -81,7 +86,7 @@ export function createSignatureRequestsRouter(deps: { api: ApiRegistry; tokens: 
     signing.consent(await me(res, params.id), originOf(req)));
   api.route(router, { method: 'post', path: `${own}/code`, before, summary: 'E-mail a 6-digit identity code (sign_in_second_factor)' }, async ({ req, res, params }) =>
     signing.sendCode(await me(res, params.id), originOf(req)));
-  api.route(router, { method: 'post', path: `${own}/identity`, body: identityAnswerSchema, before, summary: 'Pass the identity check: the e-mailed code, or the knowledge answers' }, async ({ req, res, params, body }) =>
+  api.route(router, { method: 'post', path: `${own}/identity`, body: identityAnswerSchema, before, summary: 'Pass the identity check: the e-mailed code (code), a fresh authenticator app code (totp, checked by identity; you.factors says whether it is offered), or the knowledge answers' }, async ({ req, res, params, body }) =>
     signing.verifyIdentity(await me(res, params.id), body, originOf(req)));
   api.route(router, { method: 'post', path: `${own}/sign`, body: signSchema, before, summary: 'Adopt a signature, fill the fields and sign (after consent, viewing and the identity check)' }, async ({ req, res, params, body }) =>
     signing.sign(await me(res, params.id), body, originOf(req)));

@@ -135,12 +135,22 @@
     }
     if (view.identity === 'provider') return step('3. Confirm it is you', false, [el('p', { class: 'error', text: 'Identity verification is not available. Contact the firm.' })]);
     var code = el('input', { type: 'text', inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: '6', 'aria-label': 'Code' });
-    return step('3. Confirm it is you', false, [
-      el('p', { class: 'muted', text: 'We e-mail a 6-digit code to ' + you.email + '.' }),
+    // A signed-in signer with an authenticator app may use a fresh code of it (identity checks it); the e-mailed code stays.
+    var authenticator = portal && (you.factors || []).indexOf('totp') >= 0 ? authenticatorOption(error) : [];
+    return step('3. Confirm it is you', false, authenticator.concat([
+      el('p', { class: 'muted', text: (authenticator.length ? 'Or: we e-mail' : 'We e-mail') + ' a 6-digit code to ' + you.email + '.' }),
       el('button', { class: 'secondary', text: 'E-mail me a code', onclick: function () { call('POST', '/code').then(function (r) { error.textContent = r.message; }, fail(error)); } }),
       el('label', { text: 'Code' }, [code]),
       el('button', { text: 'Confirm', onclick: function () { call('POST', '/identity', { code: code.value.trim() }).then(load, fail(error)); } }),
-    ]);
+    ]));
+  }
+
+  function authenticatorOption(error) {
+    var totp = el('input', { type: 'text', inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: '6', 'aria-label': 'Authenticator code' });
+    return [
+      el('label', { text: 'Enter the 6-digit code from your authenticator app' }, [totp]),
+      el('button', { text: 'Confirm', 'aria-label': 'Confirm authenticator code', onclick: function () { call('POST', '/identity', { totp: totp.value.trim() }).then(load, fail(error)); } }),
+    ];
   }
 
   function signStep(error) {
