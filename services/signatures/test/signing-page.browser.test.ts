@@ -27,7 +27,8 @@ const mailbox = testMailbox();
 const SHOTS = process.env.SCREENSHOT_DIR ?? mkdtempSync(join(tmpdir(), 'signing-shots-'));
 
 beforeAll(async () => {
-  portal = await startTestPortal({ PUBLIC_BASE_URL: 'http://portal.invalid', SCHEDULER_POLL_MS: '100', ...mailbox.env }, { logger: mailbox.logger });
+  // The built-in issuer even where CI exports KEYCLOAK_URL: a Keycloak firm's realm keeps the authenticator the portal case signs with.
+  portal = await startTestPortal({ KEYCLOAK_URL: '', PUBLIC_BASE_URL: 'http://portal.invalid', SCHEDULER_POLL_MS: '100', ...mailbox.env }, { logger: mailbox.logger });
   call = apiClient(portal.gatewayUrl);
   browser = await launchBrowser();
 }, 120_000);
