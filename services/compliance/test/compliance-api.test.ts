@@ -756,9 +756,12 @@ describe('statutory calendars right to the official tables (issue 39)', () => {
     expect(await bad({ jurisdiction: 'UK', state: 'US-NY' })).toContain(CLIENT_FIELD_MESSAGES.stateCountry);
     expect(await bad({ state: 'IN-DL' })).toContain(CLIENT_FIELD_MESSAGES.stateCountry); // the firm's country: US
     expect(await bad({ registrations: ['bogus'] })).toContain(CLIENT_FIELD_MESSAGES.registrations);
-    const r = await call<Client>('PUT', path(`/clients/${ids.ukCo}`), tokens.platform, { ...testClient('London Widgets'), fiscalYearEnd: '03-31' });
+    // A client of its own: the onboarding case below reads London Widgets' year end through
+    // compliance's read model, which a change here would reach only when its event does.
+    const leeds = await created<Client>(path('/clients'), { ...testClient('Leeds Widgets'), jurisdiction: 'UK', entityType: 'company', state: 'GB-ENG' });
+    const r = await call<Client>('PUT', path(`/clients/${leeds}`), tokens.platform, { ...testClient('Leeds Widgets'), fiscalYearEnd: '03-31' });
     expect(r.body).toMatchObject({ fiscalYearEnd: '03-31', state: 'GB-ENG', jurisdiction: 'UK' });
-    const back = await call<Client>('PUT', path(`/clients/${ids.ukCo}`), tokens.platform, { ...testClient('London Widgets'), fiscalYearEnd: null });
+    const back = await call<Client>('PUT', path(`/clients/${leeds}`), tokens.platform, { ...testClient('Leeds Widgets'), fiscalYearEnd: null });
     expect(back.body.fiscalYearEnd).toBe('12-31');
   });
 
