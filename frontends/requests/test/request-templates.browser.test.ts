@@ -48,7 +48,8 @@ describe('request templates and added items in Chromium', () => {
     await page.setViewportSize(viewport);
     await page.getByRole('link', { name: 'Templates' }).click();
     await page.waitForURL(`**/${TENANT}/requests/templates`);
-    await expect(page.locator('.app-header__title').textContent()).resolves.toBe('Request Templates');
+    // The header follows the route once its page renders, a moment after the address changes.
+    await page.locator('.app-header__title').filter({ hasText: /^Request Templates$/ }).waitFor();
 
     await page.getByRole('button', { name: 'New Template' }).click();
     const dialog = page.getByRole('dialog');
