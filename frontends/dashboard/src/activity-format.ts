@@ -30,10 +30,14 @@ const ACTION_VERBS: Readonly<Record<ActivityAction, string>> = {
   update: 'Updated',
 };
 
-/** The Activity column: what happened to which file ('Viewed Q1 Return.pdf'). */
+/**
+ * The Activity column: what happened to which file ('Viewed Q1 Return.pdf'). An entry about no
+ * file (a request sent, a stage moved, a document signed) is the sentence its service wrote
+ * ('Sent "Engagement letter 2027" for signature'), not "Updated Sent …".
+ */
 export function activityText(log: Pick<ActivityLog, 'action' | 'fileName' | 'details'>): string {
-  const subject = log.fileName ?? log.details ?? 'a file';
-  return `${ACTION_VERBS[log.action] ?? log.action} ${subject}`;
+  if (!log.fileName && log.details) return log.details;
+  return `${ACTION_VERBS[log.action] ?? log.action} ${log.fileName ?? 'a file'}`;
 }
 
 /** Whether a row offers view and download: it names a file that still exists. */

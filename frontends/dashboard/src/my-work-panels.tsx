@@ -42,6 +42,7 @@ export function ClientWorkPanels({ work }: { work: MyWork }) {
             <ProgressBar value={required ? Math.round((done / required) * 100) : 100} showValue={false} className="my-work__progress" aria-hidden="true" />
           )}
         />
+        <WorkPanel title="To Sign" subtitle="Documents waiting for your signature" icon="pi pi-pen-to-square" state={work.signatures!} empty="Nothing to sign." />
         <WorkPanel title="Invoices to Pay" subtitle="What you owe your firm" icon="pi pi-wallet" state={work.invoices!} empty="Nothing to pay." />
         <WorkPanel
           title="Compliance Due Soon"
@@ -98,18 +99,28 @@ function WorkPanel<E extends WorkEntry>({ title, subtitle, icon, state, empty, e
         <ul className="my-work__list">
           {shown.map((entry) => (
             <li key={entry.key}>
-              <Link to={entry.href} className="my-work__entry">
-                <span className="my-work__entry-title">{entry.title}</span>
-                <span className="my-work__entry-detail">{entry.detail}</span>
-                {extra?.(entry)}
-                <DueChip entry={entry} />
-              </Link>
+              {entry.external ? (
+                <a href={entry.href} className="my-work__entry"><EntryBody entry={entry} extra={extra} /></a>
+              ) : (
+                <Link to={entry.href} className="my-work__entry"><EntryBody entry={entry} extra={extra} /></Link>
+              )}
             </li>
           ))}
           {more > 0 && <li className="my-work__more">and {more} more</li>}
         </ul>
       )}
     </section>
+  );
+}
+
+function EntryBody<E extends WorkEntry>({ entry, extra }: { entry: E; extra?: (entry: E) => ReactNode }) {
+  return (
+    <>
+      <span className="my-work__entry-title">{entry.title}</span>
+      <span className="my-work__entry-detail">{entry.detail}</span>
+      {extra?.(entry)}
+      <DueChip entry={entry} />
+    </>
   );
 }
 

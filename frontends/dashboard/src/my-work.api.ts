@@ -4,6 +4,7 @@ import type { Invoice } from '@ledgerline/contracts/billing.contracts.ts';
 import type { ComplianceItem } from '@ledgerline/contracts/compliance.contracts.ts';
 import { addDays } from '@ledgerline/contracts/firm-time-zone.ts';
 import type { DocumentRequestSummary } from '@ledgerline/contracts/requests.contracts.ts';
+import type { SignatureRequestSummary } from '@ledgerline/contracts/signatures.contracts.ts';
 import type { Task } from '@ledgerline/contracts/tasks.contracts.ts';
 import { apiPath, apiQueryPath } from '@ledgerline/ui/api-client.ts';
 import { firmActorId, isClientRole, type StoredUser } from '@ledgerline/ui/auth-storage.ts';
@@ -12,9 +13,10 @@ import { useFirmToday } from '@ledgerline/ui/firm-today.ts';
 import { canSetUpFirmWork } from '@ledgerline/ui/permissions.ts';
 import { invalidateApiResources } from '@ledgerline/ui/api-invalidation.ts';
 import { useRealtimeEvents } from '@ledgerline/ui/realtime-connection.ts';
+import { useSignatureRequestRefresh } from '@ledgerline/ui/signature-requests.ts';
 import { STAGE_PUSH } from '@ledgerline/contracts/stages.constants.ts';
 import {
-  clientInvoiceEntries, clientRequestEntries, COMPLIANCE_SOON_DAYS, complianceEntries, MY_TASKS_DAYS, myTaskEntries, requestsToReview, returnEntries, uploadEntries, type WorkEntry,
+  clientInvoiceEntries, clientRequestEntries, clientSignatureEntries, COMPLIANCE_SOON_DAYS, complianceEntries, MY_TASKS_DAYS, myTaskEntries, requestsToReview, returnEntries, uploadEntries, type WorkEntry,
 } from './my-work.ts';
 
 /*
@@ -38,6 +40,8 @@ export interface MyWork {
   requests: PanelState<ReturnType<typeof clientRequestEntries>[number]> | null;
   /** Client users only: their invoices with something to pay. */
   invoices: PanelState | null;
+  /** Client users only: the signature requests waiting for them. */
+  signatures: PanelState | null;
   compliance: PanelState;
   /** Every panel has its answer (or its error): the charts below may load now. */
   settled: boolean;
@@ -64,6 +68,9 @@ export function useMyWork(user: StoredUser, tenant: string): MyWork {
   });
   useStagePushRefresh(client);
   const billed = useQuery<Invoice[]>({ queryKey: [apiQueryPath('invoices', { limit: 100 }, { tenant })], enabled: client });
+  // The service lists a Client user only the requests they sign.
+  const toSign = useQuery<SignatureRequestSummary[]>({ queryKey: [apiQueryPath('signature-requests', { status: 'sent', limit: 100 }, { tenant })], enabled: client });
+  useSignatureRequestRefresh(client);
   const open = useQuery<DocumentRequestSummary[]>({ queryKey: [apiQueryPath('document-requests', { status: 'open', limit: 100 }, { tenant })] });
   // Uploads to review and a client's progress follow the requests as they change.
   useDocumentRequestRefresh(true);
@@ -78,10 +85,11 @@ export function useMyWork(user: StoredUser, tenant: string): MyWork {
   };
   const requests = client ? { entries: open.data && today !== undefined ? clientRequestEntries(open.data, today) : undefined, error: open.error } : null;
   const invoices = client ? { entries: billed.data && today !== undefined ? clientInvoiceEntries(billed.data, today) : undefined, error: billed.error } : null;
+  const signatures = client ? { entries: toSign.data && today !== undefined ? clientSignatureEntries(toSign.data, me, tenant, today) : undefined, error: toSign.error } : null;
   const compliance: PanelState = { entries: tracker.data && complianceEntries(tracker.data), error: tracker.error };
   const yourReturns: PanelState | null = client ? { entries: returns.data && today !== undefined ? returnEntries(returns.data, today) : undefined, error: returns.error } : null;
-  const panels = [tasks, uploads, requests, invoices, compliance, yourReturns].filter((p): p is PanelState => p !== null);
-  return { tasks, uploads, requests, invoices, compliance, returns: yourReturns, settled: panels.every((p) => p.entries !== undefined || p.error) };
+  const panels = [tasks, uploads, requests, invoices, signatures, compliance, yourReturns].filter((p): p is PanelState => p !== null);
+  return { tasks, uploads, requests, invoices, signatures, compliance, returns: yourReturns, settled: panels.every((p) => p.entries !== undefined || p.error) };
 }
 
 /** A return's stage moved (by staff or by itself): the client's returns are read again. */

@@ -2,6 +2,8 @@ import type { Invoice } from '@ledgerline/contracts/billing.contracts.ts';
 import type { ComplianceItem } from '@ledgerline/contracts/compliance.contracts.ts';
 import { formatMinorUnits } from '@ledgerline/contracts/money.ts';
 import type { DocumentRequestSummary } from '@ledgerline/contracts/requests.contracts.ts';
+import { portalSigningPath } from '@ledgerline/contracts/signatures.constants.ts';
+import type { SignatureRequestSummary } from '@ledgerline/contracts/signatures.contracts.ts';
 import type { Task } from '@ledgerline/contracts/tasks.contracts.ts';
 import { taskActionUrl } from '@ledgerline/contracts/tasks.constants.ts';
 import { compareCalendarDates } from '@ledgerline/ui/calendar-date.ts';
@@ -32,6 +34,8 @@ export interface WorkEntry {
   dueDate: string | null;
   overdue: boolean;
   href: string;
+  /** A page outside the app (the signing page): opened as a plain link, not by the router. */
+  external?: boolean;
 }
 
 const taskEntry = (t: Task, overdue: boolean): WorkEntry => ({
@@ -133,6 +137,32 @@ export function returnEntries(items: readonly ComplianceItem[], today: string): 
 export function returnSentence(i: Pick<ComplianceItem, 'period' | 'reportTypeName' | 'clientStage'>): string {
   const stage = i.clientStage?.trim() || 'Not started yet';
   return `Your ${i.period} ${i.reportTypeName}: ${stage.charAt(0).toLowerCase()}${stage.slice(1)}`;
+}
+
+/**
+ * What a Client user has to sign (issue 41): requests sent to them that they have not signed
+ * or declined, soonest due first; each opens the signing page. One whose earlier signers have
+ * not signed yet says so (the page would only say "another signer signs first").
+ */
+export function clientSignatureEntries(requests: readonly SignatureRequestSummary[], userId: number, tenant: string, today: string): WorkEntry[] {
+  return requests
+    .flatMap((r) => {
+      const me = r.signers.find((s) => s.userId === userId);
+      return r.status === 'sent' && me?.status === 'pending' ? [{ r, me }] : [];
+    })
+    .sort((a, b) => compareCalendarDates(a.r.dueDate ?? '9999-12-31', b.r.dueDate ?? '9999-12-31') || a.r.id - b.r.id)
+    .map(({ r, me }) => {
+      const waitingFor = r.signers.filter((s) => s.order < me.order && s.status !== 'signed');
+      return {
+        key: `signature-${r.id}`,
+        title: r.title,
+        detail: waitingFor.length ? `${waitingFor.map((s) => s.name).join(' and ')} signs first` : 'Waiting for your signature',
+        dueDate: r.dueDate,
+        overdue: r.dueDate !== null && r.dueDate < today,
+        href: portalSigningPath(tenant, r.id),
+        external: true,
+      };
+    });
 }
 
 /** A Client user's invoices with something to pay (issue 43), soonest due first. */

@@ -17,7 +17,9 @@ describe('activity feed formatting', () => {
   it('describes what happened to which file', () => {
     expect(activityText({ action: 'upload', fileName: 'Q1 Return.pdf', details: null })).toBe('Uploaded Q1 Return.pdf');
     expect(activityText({ action: 'chat', fileName: 'Ledger.xlsx', details: null })).toBe('Asked AI about Ledger.xlsx');
-    expect(activityText({ action: 'update', fileName: null, details: 'Renamed a report type' })).toBe('Updated Renamed a report type');
+    // An entry about no file reads as the sentence its service wrote.
+    expect(activityText({ action: 'update', fileName: null, details: 'Sent "Engagement letter 2027" for signature' })).toBe('Sent "Engagement letter 2027" for signature');
+    expect(activityText({ action: 'delete', fileName: null, details: null })).toBe('Deleted a file');
   });
 
   it('offers view and download only for rows naming a file that still exists', () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page, Route } from 'playwright-core';
+import { PDFDocument } from 'pdf-lib';
 import type { ComplianceSchedule } from '@ledgerline/contracts/compliance.contracts.ts';
 import type { Conversation, Message } from '@ledgerline/contracts/messaging.contracts.ts';
 import type { DocumentRequest } from '@ledgerline/contracts/requests.contracts.ts';
@@ -53,6 +54,7 @@ describe('home panels, task progress and read status in Chromium', () => {
   const clients: Record<string, number> = {};
   const tasks = {} as Record<'admin' | 'cpa', Task>;
   const requests = {} as Record<'bayview' | 'coral', DocumentRequest>;
+  let signatureRequestId: number;
 
   const panel = (page: Page, title: string) => page.getByRole('region', { name: title, exact: true });
   const entries = (page: Page, title: string) => panel(page, title).locator('.my-work__entry');
@@ -87,7 +89,7 @@ describe('home panels, task progress and read status in Chromium', () => {
     });
     expect(cpaCreated.status).toBe(201);
     cpa = (await call<FirmLogin>('POST', `/api/${TENANT}/auth/login`, null, { username: `carl${suffix}`, password: 'password1' })).body;
-    const added = await addFirmUser(portal, TENANT, { username: `bea${suffix}`, fullName: 'Bea Baker', roleId: 4, clientIds: [clients['Bayview Bakery']!] });
+    const added = await addFirmUser(portal, TENANT, { username: `bea${suffix}`, fullName: 'Bea Baker', roleId: 4, clientIds: [clients['Bayview Bakery']!], email: `bea.${suffix}@example.com` });
     clientUser = added.login;
     clientUserId = added.id;
 
@@ -127,6 +129,27 @@ describe('home panels, task progress and read status in Chromium', () => {
     requests.coral = await ask('Coral Imports', adminUser.id, 'Coral year-end');
     await upload(requests.bayview.id, requests.bayview.items[0]!.id, clientUser.token, 'sales-register.txt');
     await upload(requests.coral.id, requests.coral.items[1]!.id, admin.token, 'coral-bank.txt');
+
+    // An engagement letter for Bea to sign (issue 41): her home lists it under "To Sign".
+    const letter = await PDFDocument.create();
+    letter.addPage([612, 792]);
+    const form = new FormData();
+    form.set('fileType', 'report');
+    form.set('clientId', String(clients['Bayview Bakery']));
+    form.set('reportTypeId', String(type.body.id));
+    form.append('file', new Blob([new Uint8Array(await letter.save())], { type: 'application/pdf' }), 'engagement-letter.pdf');
+    const pdf = await fetch(`${portal.baseUrl}/api/${TENANT}/files`, { method: 'POST', headers: { authorization: `Bearer ${admin.token}` }, body: form });
+    expect(pdf.status).toBe(201);
+    const pdfId = ((await pdf.json()) as { files: { id: number }[] }).files[0]!.id;
+    signatureRequestId = await once(async () => {
+      const r = await call<{ id: number }>('POST', `/api/${TENANT}/signature-requests`, admin.token, {
+        clientId: clients['Bayview Bakery'], reportTypeId: type.body.id, title: 'Engagement letter 2027', identity: 'sign_in_second_factor',
+        dueDate: toCalendarDate(inDays(3)), documents: [{ fileId: pdfId }], signers: [{ userId: clientUserId, role: 'owner' }],
+        fields: [{ documentIndex: 0, page: 1, x: 50, y: 650, width: 200, height: 40, type: 'signature', signerIndex: 0 }], sendNow: true,
+      });
+      expect(r.status).toBe(201);
+      return r.body.id;
+    });
   }, 600_000);
 
   afterAll(async () => {
@@ -203,6 +226,10 @@ describe('home panels, task progress and read status in Chromium', () => {
       // Staff's panels are not offered to a client.
       await expect(page.getByRole('region', { name: 'My Tasks' }).count()).resolves.toBe(0);
       await expect(page.getByRole('region', { name: 'Uploads to Review' }).count()).resolves.toBe(0);
+      // What she has to sign opens the signing page on her own sign-in.
+      await panel(page, 'To Sign').getByText('Engagement letter 2027').waitFor();
+      expect(await entryTexts(page, 'To Sign')).toEqual([expect.stringMatching(/^Engagement letter 2027\s+Waiting for your signature\s+Due /)]);
+      expect(await hrefs(page, 'To Sign')).toEqual([`/sign/portal/${TENANT}/${signatureRequestId}`]);
       // Nothing to pay: on a phone that panel is its title and one line, on a desktop as tall as its row.
       await panel(page, 'Invoices to Pay').getByText('Nothing to pay.').waitFor();
       const heights = await Promise.all(['Invoices to Pay', 'Document Requests'].map(async (title) => (await panel(page, title).boundingBox())!.height));
@@ -210,6 +237,10 @@ describe('home panels, task progress and read status in Chromium', () => {
       else expect(heights[0]).toBe(heights[1]);
       expect(await overflowsSideways(page)).toBe(false);
       await portal.screenshot(page, `home-client-${size}`);
+      if (size === 'phone') {
+        await entries(page, 'To Sign').first().click();
+        await page.getByText('Signing as Bea Baker (owner)').waitFor();
+      }
       await page.close();
     });
   }

@@ -2,8 +2,9 @@ import { describe, expect, it } from '@jest/globals';
 import type { Invoice } from '@ledgerline/contracts/billing.contracts.ts';
 import type { ComplianceItem } from '@ledgerline/contracts/compliance.contracts.ts';
 import type { DocumentRequestSummary } from '@ledgerline/contracts/requests.contracts.ts';
+import type { SignatureRequestSummary, SignerView } from '@ledgerline/contracts/signatures.contracts.ts';
 import type { Task } from '@ledgerline/contracts/tasks.contracts.ts';
-import { clientInvoiceEntries, clientRequestEntries, complianceEntries, myTaskEntries, requestsToReview, returnEntries, returnSentence, uploadEntries } from '../src/my-work.ts';
+import { clientInvoiceEntries, clientRequestEntries, clientSignatureEntries, complianceEntries, myTaskEntries, requestsToReview, returnEntries, returnSentence, uploadEntries } from '../src/my-work.ts';
 
 const task = (id: number, assignedToId: number | null, dueDate: string): Task => ({
   id, title: `Task ${id}`, description: null, priority: 'medium', status: 'pending', dueDate, assignedToId, assignedToName: null,
@@ -97,3 +98,30 @@ describe('a Client user\'s invoices to pay', () => {
   });
 });
 
+
+describe("a Client user's documents to sign", () => {
+  const signer = (userId: number | null, name: string, order: number, status: SignerView['status']): SignerView => ({
+    index: 0, userId, name, email: `${name.toLowerCase()}@example.com`, role: 'taxpayer', order, status, viewedAt: null, consentedAt: null, identityVerifiedAt: null,
+    signedAt: null, declinedAt: null, declineReason: null, identityResult: null, address: null, browser: null, lockedOut: false, knowledgeQuestions: 0,
+  });
+  const request = (id: number, status: SignatureRequestSummary['status'], dueDate: string | null, signers: SignerView[]): SignatureRequestSummary => ({
+    id, clientId: 7, clientName: 'Jordan & Pat Household', title: `Form 8879 #${id}`, message: null, status, dueDate, reminderEveryDays: null, reportTypeId: 1, trackerItemId: null,
+    identity: 'sign_in_second_factor', signers, createdById: 1, createdByName: 'Admin', createdAt: '', sentAt: '', completedAt: null, voidReason: null,
+    signedFileId: null, signedSha256: null, documentCount: 1,
+  });
+
+  it("lists the sent requests the user has still to sign, soonest due first, each opening the signing page; says who signs first; never drafts, finished or others' turns taken", () => {
+    const entries = clientSignatureEntries([
+      request(1, 'sent', '2026-12-10', [signer(5, 'Jordan', 1, 'pending'), signer(null, 'Pat', 1, 'pending')]),
+      request(2, 'sent', '2026-11-20', [signer(null, 'Pat', 1, 'pending'), signer(5, 'Jordan', 2, 'pending')]),
+      request(3, 'sent', '2026-11-01', [signer(5, 'Jordan', 1, 'signed'), signer(null, 'Pat', 2, 'pending')]),
+      request(4, 'completed', '2026-11-01', [signer(5, 'Jordan', 1, 'signed')]),
+      request(5, 'sent', null, [signer(9, 'Someone Else', 1, 'pending')]),
+      request(6, 'sent', null, [signer(5, 'Jordan', 1, 'declined')]),
+    ], 5, 'acme', '2026-11-26');
+    expect(entries).toEqual([
+      { key: 'signature-2', title: 'Form 8879 #2', detail: 'Pat signs first', dueDate: '2026-11-20', overdue: true, href: '/sign/portal/acme/2', external: true },
+      { key: 'signature-1', title: 'Form 8879 #1', detail: 'Waiting for your signature', dueDate: '2026-12-10', overdue: false, href: '/sign/portal/acme/1', external: true },
+    ]);
+  });
+});

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { SIGNATURE_PUSH } from '@ledgerline/contracts/signatures.contracts.ts';
+import { SIGNATURE_PUSH } from '@ledgerline/contracts/signatures.constants.ts';
 import { invalidateApiResources } from './api-invalidation.ts';
 import { useRealtimeEvents } from '@ledgerline/ui/realtime-connection.ts';
 

@@ -104,7 +104,7 @@ export const uniqueSuffix = (): string => Date.now().toString(36).slice(-5);
 export interface FirmLogin { token: string; user: Record<string, unknown>; tenant?: unknown }
 
 /** Creates a firm user (as the platform administrator) and signs them in at the firm's login. */
-export async function addFirmUser(portal: PortalBrowser, tenant: string, user: { username: string; fullName: string; roleId: number; clientIds: number[] | null }): Promise<{ id: number; login: FirmLogin }> {
+export async function addFirmUser(portal: PortalBrowser, tenant: string, user: { username: string; fullName: string; roleId: number; clientIds: number[] | null; email?: string }): Promise<{ id: number; login: FirmLogin }> {
   const call = apiClient(portal.baseUrl);
   const created = await call<{ id: number }>('POST', `/api/${tenant}/users`, portal.adminToken, { ...user, password: 'password1' });
   expect(created.status).toBe(201);

@@ -281,6 +281,4 @@ export interface SignatureRequestChanged {
   actorName: string;
 }
 
-/** The realtime event name of a request's change, pushed to the users who reach its client and report type. */
-export const SIGNATURE_PUSH = 'signature-request.changed';
 export type SignaturePush = Pick<SignatureRequestChanged, 'requestId' | 'clientId' | 'trackerItemId' | 'title' | 'action' | 'status' | 'signerName'>;

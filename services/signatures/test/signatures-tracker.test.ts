@@ -10,7 +10,8 @@ import type { ActivityLog } from '@ledgerline/contracts/activity.contracts.ts';
 import type { ComplianceItem, GenerationResult } from '@ledgerline/contracts/compliance.contracts.ts';
 import type { Client, ReportType } from '@ledgerline/contracts/directory.contracts.ts';
 import type { Company } from '@ledgerline/contracts/identity.contracts.ts';
-import { SIGNATURE_PUSH, type SignaturePush, type SignatureRequest } from '@ledgerline/contracts/signatures.contracts.ts';
+import type { SignaturePush, SignatureRequest } from '@ledgerline/contracts/signatures.contracts.ts';
+import { SIGNATURE_PUSH } from '@ledgerline/contracts/signatures.constants.ts';
 import { DEFAULT_STAGES, type Pipeline } from '@ledgerline/contracts/stages.contracts.ts';
 
 /*

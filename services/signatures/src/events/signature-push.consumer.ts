@@ -4,7 +4,8 @@ import type { Subscription } from '@ledgerline/kit/bus/bus.ts';
 import { consumeTenantEvents, type TenantConsumerDeps } from '@ledgerline/kit/outbox/tenant-consumer.ts';
 import type { RealtimeEmitter } from '@ledgerline/kit/realtime/realtime-emitter.ts';
 import { userRoom } from '@ledgerline/kit/realtime/realtime-rooms.ts';
-import { SIGNATURE_PUSH, SIGNATURE_REQUEST_CHANGED, type SignaturePush, type SignatureRequestChanged } from '@ledgerline/contracts/signatures.contracts.ts';
+import { SIGNATURE_REQUEST_CHANGED, type SignaturePush, type SignatureRequestChanged } from '@ledgerline/contracts/signatures.contracts.ts';
+import { SIGNATURE_PUSH } from '@ledgerline/contracts/signatures.constants.ts';
 
 /**
  * Every step of a signature request pushed to the user rooms of those who may see it: staff
