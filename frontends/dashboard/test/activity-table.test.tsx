@@ -72,7 +72,8 @@ describe('the activity feed table', () => {
     // A deleted file cannot be opened any more.
     expect(deleted).toContain('pi pi-trash');
     expect(deleted).not.toContain('aria-label="View');
-    expect(updated).toContain('Updated Report type renamed');
+    // An entry about no file reads as the sentence its service wrote.
+    expect(updated).toContain('<span class="activity-table__text">Report type renamed</span>');
     expect(updated).not.toContain('aria-label="Download');
   });
 
