@@ -5,6 +5,12 @@ import { apiClient, TEST_ADMIN } from '@ledgerline/server/portal-harness.ts';
 import { expectToast, navLinks, startPortalBrowser, submitLogin, uniqueSuffix, type PortalBrowser } from '../../ui/test/portal-browser.ts';
 
 const suffix = uniqueSuffix();
+/**
+ * Creating a firm migrates every service's tables in its schema and, where CI exports
+ * KEYCLOAK_URL, makes its realm: about 8–10 s on a busy 2-core machine, past the default
+ * 10 s wait for a toast. A wait, not a timing check: nothing asserts how long it took.
+ */
+const FIRM_CREATION = { timeout: 45_000 };
 const acme = { name: `Acme Tax ${suffix}`, shortName: `acme${suffix}` };
 const beta = { name: `Beta Books ${suffix}`, shortName: `beta${suffix}` };
 const gamma = { name: `Gamma Audit ${suffix}`, shortName: `gamma${suffix}` };
@@ -73,7 +79,7 @@ describe('administrator portal in Chromium', () => {
     await expect(picker('tenant-time-zone').locator('.p-dropdown-label').textContent()).resolves.toBe('America/New York');
     await portal.screenshot(page, 'admin-tenant-form');
     await dialog().getByRole('button', { name: 'Create Tenant' }).click();
-    await expectToast(page, 'Tenant Created Successfully', `${acme.name} is available at /${acme.shortName}/login. Nobody can sign in to it until it has a user: select it and add an Admin on its Users page.`);
+    await expectToast(page, 'Tenant Created Successfully', `${acme.name} is available at /${acme.shortName}/login. Nobody can sign in to it until it has a user: select it and add an Admin on its Users page.`, FIRM_CREATION);
     await expect(card(acme.shortName).locator('.tenant-card__url').textContent()).resolves.toBe(`${baseUrl}/${acme.shortName}/login`);
     await expect(card(acme.shortName).locator('.status-dot').textContent()).resolves.toBe('Active');
 
@@ -252,7 +258,7 @@ describe('administrator portal in Chromium', () => {
       await form.locator('#tenant-admin-password').fill(admin.password);
       await portal.screenshot(platform, `admin-first-admin-form-${viewport.name}`);
       await form.getByRole('button', { name: 'Create Tenant' }).click();
-      await expectToast(platform, 'Tenant Created Successfully', `${firm.name} is available at /${firm.shortName}/login, where ${admin.username} signs in as its Admin.`);
+      await expectToast(platform, 'Tenant Created Successfully', `${firm.name} is available at /${firm.shortName}/login, where ${admin.username} signs in as its Admin.`, FIRM_CREATION);
 
       // With the firm selected, the platform administrator's /users lists its Admin.
       await platform.evaluate((tenant) => localStorage.setItem('currentTenant', JSON.stringify(tenant)), { ...firm, id: 0, isActive: true });

@@ -57,10 +57,10 @@ export async function startPortalBrowser(apps: readonly string[], env: Record<st
  * Waits for the toast with this title (and text). The newest matching one counts: a toast
  * replaced by another stays in the page while it fades out.
  */
-export async function expectToast(page: Page, summary: string, detail?: string | RegExp): Promise<void> {
+export async function expectToast(page: Page, summary: string, detail?: string | RegExp, options: { timeout?: number } = {}): Promise<void> {
   let toast = page.locator('.p-toast-message').filter({ has: page.locator('.p-toast-summary', { hasText: summary }) });
   if (detail !== undefined) toast = toast.filter({ has: page.locator('.p-toast-detail', { hasText: detail }) });
-  await toast.last().waitFor();
+  await toast.last().waitFor(options.timeout ? { timeout: options.timeout } : undefined);
   // A toast with an action (Undo) holds its text apart from the button.
   const text = toast.last().locator('.p-toast-detail .toast-action__text');
   const shown = (await text.count()) ? text : toast.last().locator('.p-toast-detail');
