@@ -1,17 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { PLATFORM_ADMIN_SCOPE } from '@ledgerline/kit/access/access-scope.ts';
-import { createUserAccessReadModel } from '@ledgerline/kit/access/user-access-read-model.ts';
 import type { Database, SchemaDb } from '@ledgerline/kit/db/database.ts';
 import { migratePlatform, migrateTenant } from '@ledgerline/kit/db/migrations.ts';
 import { databaseTargets, type TestDatabase } from '@ledgerline/kit/db/test-databases.ts';
-import { DirectoryLookup } from '@ledgerline/kit/directory/directory-lookup.ts';
-import { createDirectoryReadModel } from '@ledgerline/kit/directory/directory-read-model.ts';
 import { createLogger } from '@ledgerline/kit/logger.ts';
 import { MAIL_JOB } from '@ledgerline/kit/mail/mail-job.ts';
 import type { Mail } from '@ledgerline/kit/mail/mailer.ts';
 import { outboxMigrations } from '@ledgerline/kit/outbox/outbox.migrations.ts';
-import { createJobQueue } from '@ledgerline/kit/scheduler/job-queue.ts';
 import { startScheduler } from '@ledgerline/kit/scheduler/scheduler.ts';
 import { makeJobsDue } from '@ledgerline/kit/testing/job-clock.ts';
 import type { TenantRequest } from '@ledgerline/kit/tenancy/tenant-requests.ts';
@@ -20,10 +16,9 @@ import { clientDate } from '@ledgerline/contracts/client-date.ts';
 import { SYSTEM_ACTOR } from '@ledgerline/contracts/files.contracts.ts';
 import { invoiceTotals } from '@ledgerline/contracts/invoice-totals.ts';
 import { billingTenantMigrations } from '../src/billing.migrations.ts';
-import { InvoiceNotices } from '../src/invoices/invoice-notices.ts';
-import { InvoiceReminders, invoiceReminderKey, nextReminder } from '../src/invoices/invoice-reminders.ts';
-import { InvoiceService, type BillingFirm } from '../src/invoices/invoice.service.ts';
-import { InvoiceStore } from '../src/invoices/invoice.store.ts';
+import { invoiceReminderKey, nextReminder } from '../src/invoices/invoice-reminders.ts';
+import type { BillingFirm } from '../src/invoices/invoice.service.ts';
+import { billingParts } from './support/billing-parts.ts';
 
 /*
  * Reminders of unpaid invoices on kit's durable scheduler: the cadence (a few days before the
@@ -54,8 +49,6 @@ describe('nextReminder', () => {
 });
 
 const logger = createLogger('invoice-reminders-test', 'silent');
-const userAccess = createUserAccessReadModel('billing');
-const jobs = createJobQueue('billing');
 const CLIENT = 1;
 const CLIENT_USER = 21;
 const OTHER_CLIENT_USER = 22;
@@ -66,13 +59,7 @@ describe.each(databaseTargets())('invoice reminders ($name)', (target) => {
   let firmDb: SchemaDb;
   const tenant = { shortName: `rem${randomBytes(3).toString('hex')}`, schema: '' };
   const firm: BillingFirm = { name: 'Acme CPAs', country: 'US', currency: 'USD', timeZone: ZONE };
-  const store = new InvoiceStore();
-  const notices = new InvoiceNotices({ jobs, userAccess, invoiceUrl: (t, id) => `https://portal.example/${t}/invoices/${id}` });
-  const reminders = new InvoiceReminders({ store, jobs, notices, firm: async () => firm, onlinePayments: false });
-  // The directory is never asked on these paths (payment and void read only billing's own tables).
-  const service = new InvoiceService({
-    store, firm: async () => firm, directory: new DirectoryLookup(createDirectoryReadModel('billing'), () => 'http://127.0.0.1:9'), notices, reminders, onlinePayments: false,
-  });
+  const { jobs, userAccess, store, reminders, service } = billingParts(firm);
   const admin = (): TenantRequest => ({
     shortName: tenant.shortName, db: firmDb, timeZone: ZONE, scope: PLATFORM_ADMIN_SCOPE, token: '', tenant: tenant.shortName,
     claims: { sub: '1', username: 'admin', fullName: 'Ada Admin', role: 'Admin', tenant: tenant.shortName, platformAdmin: false },

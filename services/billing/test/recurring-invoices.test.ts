@@ -1,28 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { PLATFORM_ADMIN_SCOPE } from '@ledgerline/kit/access/access-scope.ts';
-import { createUserAccessReadModel } from '@ledgerline/kit/access/user-access-read-model.ts';
 import type { Database, SchemaDb } from '@ledgerline/kit/db/database.ts';
 import { migratePlatform, migrateTenant } from '@ledgerline/kit/db/migrations.ts';
 import { databaseTargets, type TestDatabase } from '@ledgerline/kit/db/test-databases.ts';
-import { DirectoryLookup } from '@ledgerline/kit/directory/directory-lookup.ts';
-import { createDirectoryReadModel } from '@ledgerline/kit/directory/directory-read-model.ts';
 import { createLogger } from '@ledgerline/kit/logger.ts';
 import { MAIL_JOB } from '@ledgerline/kit/mail/mail-job.ts';
 import type { Mail } from '@ledgerline/kit/mail/mailer.ts';
 import { OUTBOX_TABLE } from '@ledgerline/kit/outbox/outbox.ts';
 import { outboxMigrations } from '@ledgerline/kit/outbox/outbox.migrations.ts';
-import { createJobQueue } from '@ledgerline/kit/scheduler/job-queue.ts';
 import { startScheduler } from '@ledgerline/kit/scheduler/scheduler.ts';
 import { makeJobsDue } from '@ledgerline/kit/testing/job-clock.ts';
 import { addDays, instantAt, todayIn } from '@ledgerline/contracts/firm-time-zone.ts';
 import { INVOICE_CHANGED, RECURRING_MESSAGES, type InvoiceChanged } from '@ledgerline/contracts/billing.contracts.ts';
 import { invoiceTotals } from '@ledgerline/contracts/invoice-totals.ts';
 import { billingTenantMigrations } from '../src/billing.migrations.ts';
-import { InvoiceNotices } from '../src/invoices/invoice-notices.ts';
-import { InvoiceReminders, invoiceReminderKey } from '../src/invoices/invoice-reminders.ts';
-import { InvoiceService, type BillingFirm } from '../src/invoices/invoice.service.ts';
-import { InvoiceStore } from '../src/invoices/invoice.store.ts';
+import { invoiceReminderKey } from '../src/invoices/invoice-reminders.ts';
+import type { BillingFirm } from '../src/invoices/invoice.service.ts';
+import { billingParts } from './support/billing-parts.ts';
 import { RecurringInvoices, nextIssueDate, recurringKey } from '../src/invoices/recurring-invoices.ts';
 
 /*
@@ -46,8 +41,6 @@ describe('nextIssueDate', () => {
 });
 
 const logger = createLogger('recurring-invoices-test', 'silent');
-const userAccess = createUserAccessReadModel('billing');
-const jobs = createJobQueue('billing');
 const ZONE = 'Europe/London';
 const CLIENT_USER = 21;
 
@@ -57,13 +50,7 @@ describe.each(databaseTargets())('recurring invoices ($name)', (target) => {
   let firmDb: SchemaDb;
   const tenant = { shortName: `rec${randomBytes(3).toString('hex')}`, schema: '' };
   const firm: BillingFirm = { name: 'Acme Bookkeeping', country: 'GB', currency: 'GBP', timeZone: ZONE };
-  const store = new InvoiceStore();
-  const notices = new InvoiceNotices({ jobs, userAccess, invoiceUrl: (t, id) => `https://portal.example/${t}/invoices/${id}` });
-  const reminders = new InvoiceReminders({ store, jobs, notices, firm: async () => firm, onlinePayments: false });
-  // The directory is never asked on the scheduler's path (it has no user to ask with): the template carries the client's details.
-  const service = new InvoiceService({
-    store, firm: async () => firm, directory: new DirectoryLookup(createDirectoryReadModel('billing'), () => 'http://127.0.0.1:9'), notices, reminders, onlinePayments: false,
-  });
+  const { jobs, userAccess, store, reminders, service } = billingParts(firm);
   const recurring = new RecurringInvoices({ store, service, jobs, firm: async () => firm, logger });
   const replica = () => startScheduler({ db, queue: jobs, handlers: { ...reminders.handlers(), ...recurring.handlers() }, logger, pollMs: 60_000, tenants: async () => [tenant] }, false);
   const tickOnce = async () => {
