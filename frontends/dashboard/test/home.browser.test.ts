@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page, Route } from 'playwright-core';
-import { PDFDocument } from 'pdf-lib';
 import type { ComplianceSchedule } from '@ledgerline/contracts/compliance.contracts.ts';
 import type { Conversation, Message } from '@ledgerline/contracts/messaging.contracts.ts';
 import type { DocumentRequest } from '@ledgerline/contracts/requests.contracts.ts';
@@ -8,6 +7,7 @@ import type { Task } from '@ledgerline/contracts/tasks.contracts.ts';
 import { toCalendarDate } from '@ledgerline/ui/calendar-date.ts';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import { setLocalStorage } from '@ledgerline/kit/testing/browser.ts';
+import { uploadBlankPdf } from '@ledgerline/kit/testing/upload-blank-pdf.ts';
 import { apiClient } from '@ledgerline/server/portal-harness.ts';
 import { addFirmUser, openAs, startPortalBrowser, uniqueSuffix, type FirmLogin, type PortalBrowser } from '../../ui/test/portal-browser.ts';
 
@@ -131,16 +131,7 @@ describe('home panels, task progress and read status in Chromium', () => {
     await upload(requests.coral.id, requests.coral.items[1]!.id, admin.token, 'coral-bank.txt');
 
     // An engagement letter for Bea to sign (issue 41): her home lists it under "To Sign".
-    const letter = await PDFDocument.create();
-    letter.addPage([612, 792]);
-    const form = new FormData();
-    form.set('fileType', 'report');
-    form.set('clientId', String(clients['Bayview Bakery']));
-    form.set('reportTypeId', String(type.body.id));
-    form.append('file', new Blob([new Uint8Array(await letter.save())], { type: 'application/pdf' }), 'engagement-letter.pdf');
-    const pdf = await fetch(`${portal.baseUrl}/api/${TENANT}/files`, { method: 'POST', headers: { authorization: `Bearer ${admin.token}` }, body: form });
-    expect(pdf.status).toBe(201);
-    const pdfId = ((await pdf.json()) as { files: { id: number }[] }).files[0]!.id;
+    const pdfId = await uploadBlankPdf(portal.baseUrl, TENANT, admin.token, { clientId: clients['Bayview Bakery']!, reportTypeId: type.body.id, name: 'engagement-letter.pdf' });
     signatureRequestId = await once(async () => {
       const r = await call<{ id: number }>('POST', `/api/${TENANT}/signature-requests`, admin.token, {
         clientId: clients['Bayview Bakery'], reportTypeId: type.body.id, title: 'Engagement letter 2027', identity: 'sign_in_second_factor',

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
-import { PDFDocument } from 'pdf-lib';
 import { io as connect, type Socket } from 'socket.io-client';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import { testMailbox } from '@ledgerline/kit/testing/test-mailbox.ts';
+import { uploadBlankPdf } from '@ledgerline/kit/testing/upload-blank-pdf.ts';
 import { apiClient, createSignedInUser, startTestPortal, testClient } from '@ledgerline/server/portal-harness.ts';
 import type { RunningPortal } from '@ledgerline/server/portal.ts';
 import type { ActivityLog } from '@ledgerline/contracts/activity.contracts.ts';
@@ -87,16 +87,7 @@ beforeAll(async () => {
   await user(ACME, 'client', 4, [ids.own!]);
   await user(ACME, 'clientOther', 4, [ids.other!]);
   await user(BETA, 'betaAdmin', 1, null);
-  const doc = await PDFDocument.create();
-  doc.addPage([612, 792]);
-  const form = new FormData();
-  form.set('fileType', 'report');
-  form.set('clientId', String(ids.own));
-  form.set('reportTypeId', String(ids.f8879));
-  form.append('file', new Blob([new Uint8Array(await doc.save())], { type: 'application/pdf' }), 'form-8879.pdf');
-  const up = await fetch(`${portal.gatewayUrl}${path('/files')}`, { method: 'POST', headers: { authorization: `Bearer ${tokens.admin}` }, body: form });
-  expect(up.status).toBe(201);
-  ids.pdf = ((await up.json()) as { files: { id: number }[] }).files[0]!.id;
+  ids.pdf = await uploadBlankPdf(portal.gatewayUrl, ACME, tokens.admin!, { clientId: ids.own!, reportTypeId: ids.f8879!, name: 'form-8879.pdf' });
   // The services learn users, clients and report types from events: wait until both know them.
   await eventually(async () => {
     expect((await call<Pipeline[]>('GET', path('/compliance-pipelines'), tokens.admin)).body.map((p) => p.reportTypeId)).toEqual(expect.arrayContaining([ids.f8879, ids.engagement]));

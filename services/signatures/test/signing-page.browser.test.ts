@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PDFDocument } from 'pdf-lib';
+import { uploadBlankPdf } from '@ledgerline/kit/testing/upload-blank-pdf.ts';
 import { launchBrowser, setLocalStorage, type TestBrowser } from '@ledgerline/kit/testing/browser.ts';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import { testMailbox } from '@ledgerline/kit/testing/test-mailbox.ts';
@@ -45,14 +45,7 @@ describe.each([390, 1440])('the signing link page at %i px', (width) => {
     const client = (await call<Client>('POST', `/api/${firm}/clients`, portal.adminToken, testClient('Jordan Household'))).body;
     const reportType = (await call<ReportType>('POST', `/api/${firm}/report-types`, portal.adminToken, { name: 'Engagement letter' })).body;
     const admin = await createSignedInUser(call, portal.adminToken, firm, { username: `admin_${firm}`, fullName: 'Alex Admin', roleId: 1, clientIds: null, reportTypeIds: null });
-    const doc = await PDFDocument.create();
-    doc.addPage([612, 792]);
-    const form = new FormData();
-    form.set('fileType', 'report');
-    form.set('clientId', String(client.id));
-    form.append('file', new Blob([new Uint8Array(await doc.save())], { type: 'application/pdf' }), 'engagement-letter.pdf');
-    const uploaded = await fetch(`${portal.gatewayUrl}/api/${firm}/files`, { method: 'POST', headers: { authorization: `Bearer ${admin.token}` }, body: form });
-    const fileId = ((await uploaded.json()) as { files: { id: number }[] }).files[0]!.id;
+    const fileId = await uploadBlankPdf(portal.gatewayUrl, firm, admin.token, { clientId: client.id, name: 'engagement-letter.pdf' });
     const email = `jordan.${firm}@example.com`;
     const created = await call<SignatureRequest>('POST', `/api/${firm}/signature-requests`, admin.token, {
       clientId: client.id, reportTypeId: reportType.id, title: 'Engagement letter 2027', message: 'Please sign before we start.', identity: 'knowledge', sendNow: true,
@@ -101,14 +94,7 @@ async function portalSigner(firm: string) {
   const admin = await createSignedInUser(call, portal.adminToken, firm, { username: `admin_${firm}`, fullName: 'Alex Admin', roleId: 1, clientIds: null, reportTypeIds: null });
   const email = `taylor.${firm}@example.com`;
   const taxpayer = await createSignedInUser(call, portal.adminToken, firm, { username: `taylor_${firm}`, fullName: 'Taylor Taxpayer', roleId: 4, clientIds: [client.id], reportTypeIds: null, email } as never);
-  const doc = await PDFDocument.create();
-  doc.addPage([612, 792]);
-  const form = new FormData();
-  form.set('fileType', 'report');
-  form.set('clientId', String(client.id));
-  form.append('file', new Blob([new Uint8Array(await doc.save())], { type: 'application/pdf' }), 'form-8879.pdf');
-  const uploaded = await fetch(`${portal.gatewayUrl}/api/${firm}/files`, { method: 'POST', headers: { authorization: `Bearer ${admin.token}` }, body: form });
-  const fileId = ((await uploaded.json()) as { files: { id: number }[] }).files[0]!.id;
+  const fileId = await uploadBlankPdf(portal.gatewayUrl, firm, admin.token, { clientId: client.id, name: 'form-8879.pdf' });
   let created = { status: 0, body: {} as SignatureRequest };
   // The service learns the Client user from identity's events.
   await eventually(async () => {
