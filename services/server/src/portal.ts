@@ -18,6 +18,7 @@ import { TENANT_HEADER, type ServiceInstance, type ServiceModule, type ServicePe
 import { createTenantMigrationRouter } from '@ledgerline/kit/tenancy/tenant-migration.router.ts';
 import { createPortabilityRouter } from '@ledgerline/kit/portability/portability.router.ts';
 import { followTenantSchemas } from '@ledgerline/kit/tenancy/tenant-schema-follower.ts';
+import { TenantMigrationGate } from '@ledgerline/kit/tenancy/tenant-migration-gate.ts';
 import { createRealtimeHub, type RealtimeHub } from '@ledgerline/kit/realtime/realtime-hub.ts';
 import { createObjectStore } from '@ledgerline/kit/storage/create-object-store.ts';
 import type { ObjectStore } from '@ledgerline/kit/storage/object-store.ts';
@@ -128,17 +129,28 @@ export async function startPortal(options: PortalOptions = {}): Promise<RunningP
       // set apart. A service in a process of its own keeps its fixed default port, where the
       // gateway and the other services of other processes find it.
       const oneProcess = targets.gateway && targets.services.length === SERVICE_MODULES.length;
-      for (const module of targets.services) {
+      const start = async (module: ServiceModule) => {
         const port = Number(env[servicePortEnv(module.name)] ?? (oneProcess ? 0 : module.defaultPort));
-        const started = await startService(module, {
+        return startService(module, {
           ...adapters, tokens, env, dataDir: config.dataDir, peers,
           logger: logger.child({ service: module.name }),
         }, port, config.serviceHost, () => urlOf('identity'));
-        listening.push(started.listening);
-        serviceUrls.set(module.name, started.listening.url);
-        inProcessApps.set(module.name, started.app);
-        stoppers.push(started.stop);
-      }
+      };
+      const started = (s: Awaited<ReturnType<typeof start>>, module: ServiceModule) => {
+        listening.push(s.listening);
+        serviceUrls.set(module.name, s.listening.url);
+        inProcessApps.set(module.name, s.app);
+        stoppers.push(s.stop);
+      };
+      // Identity first (the others ask it which firms there are), then the rest side by side:
+      // one after another, start-up took the sum of every service's (issue 45).
+      const [first, rest] = [targets.services.filter((m) => m.name === 'identity'), targets.services.filter((m) => m.name !== 'identity')];
+      for (const module of first) started(await start(module), module);
+      const results = await Promise.allSettled(rest.map(start));
+      // Every service that did start is stopped with the portal, even when another failed.
+      results.forEach((r, i) => { if (r.status === 'fulfilled') started(r.value, rest[i]!); });
+      const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failure) throw failure.reason;
     }
 
     let gatewayUrl: string | null = null;
@@ -187,11 +199,13 @@ async function startService(
   identityUrl: () => string,
 ): Promise<{ listening: Listening; app: http.RequestListener; stop(): Promise<void> }> {
   const instance: ServiceInstance = await module.init(deps);
+  const gate = new TenantMigrationGate();
   const app = createServiceApp({
     name: module.name,
     logger: deps.logger,
     routers: [
       createTenantMigrationRouter(deps.db, deps.tokens, module.migrations),
+      gate.router(),
       createPortabilityRouter({ service: module.name, ...deps, migrations: module.migrations, hooks: instance.portability ?? module.portability }),
       ...instance.routers,
     ],
@@ -204,9 +218,10 @@ async function startService(
   instance.attach?.(server);
   const listening = await listen(module.name, server, port, host);
   deps.logger.info({ url: listening.url }, 'service listening');
-  // Identity migrates its own tenant tables as it provisions firms; the others follow.
+  // Identity migrates its own tenant tables as it provisions firms; the others follow, in
+  // the background: firms found behind answer 503 until theirs is done (TenantMigrationGate).
   const follower = module.name === 'identity' ? null : await followTenantSchemas({
-    service: module.name, db: deps.db, bus: deps.bus, sets: module.migrations, identityUrl, logger: deps.logger,
+    service: module.name, db: deps.db, bus: deps.bus, sets: module.migrations, gate, identityUrl, logger: deps.logger,
   });
   return { listening, app, stop: async () => { await follower?.close(); await instance.stop?.(); } };
 }

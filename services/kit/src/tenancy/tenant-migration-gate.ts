@@ -1,0 +1,50 @@
+import express, { type Router } from 'express';
+import { TENANT_HEADER } from '../service-module.ts';
+
+/** What a firm's request is told while its schema is still being brought up to date. */
+export const FIRM_MIGRATING_MESSAGE = "This firm's data is being updated after an upgrade. Try again in a few seconds.";
+/** Seconds a client is told to wait before it asks again (Retry-After). */
+export const FIRM_MIGRATING_RETRY_SECONDS = 5;
+
+/**
+ * The firms a service is still migrating in the background after its start (issue 45): the
+ * service listens at once, and a request for one of these firms is answered 503 with
+ * Retry-After until its schema is current; every other firm is served meanwhile. Before,
+ * each service migrated every firm before it listened, one service after another, so the
+ * whole installation was closed for as long as the slowest firm took.
+ */
+export class TenantMigrationGate {
+  readonly #pending = new Set<string>();
+  #total = 0;
+
+  /** Firms (by short name) found behind at start, closed until `opened`. */
+  close(shortNames: readonly string[]): void {
+    for (const name of shortNames) this.#pending.add(name);
+    this.#total += shortNames.length;
+  }
+
+  /** The firm's schema is current: its requests pass again. */
+  opened(shortName: string): void {
+    this.#pending.delete(shortName);
+  }
+
+  isMigrating(shortName: string | undefined): boolean {
+    return shortName !== undefined && this.#pending.has(shortName);
+  }
+
+  /** For logs and readiness details: how many firms were behind at start and how many still are. */
+  progress(): { behind: number; pending: number } {
+    return { behind: this.#total, pending: this.#pending.size };
+  }
+
+  /** Answers 503 for a request in a firm still migrating (the gateway names the firm in TENANT_HEADER). */
+  router(): Router {
+    const router = express.Router();
+    router.use((req, res, next) => {
+      if (!this.isMigrating(req.header(TENANT_HEADER))) return next();
+      res.setHeader('Retry-After', String(FIRM_MIGRATING_RETRY_SECONDS));
+      res.status(503).json({ message: FIRM_MIGRATING_MESSAGE });
+    });
+    return router;
+  }
+}

@@ -1,0 +1,90 @@
+import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import express from 'express';
+import request from 'supertest';
+import { MemoryBus } from '@ledgerline/kit/bus/memory-bus.ts';
+import type { Database } from '@ledgerline/kit/db/database.ts';
+import { migrateTenant, tenantSchemasBehind, type ServiceMigrations } from '@ledgerline/kit/db/migrations.ts';
+import { databaseTargets, type TestDatabase } from '@ledgerline/kit/db/test-databases.ts';
+import { createServiceApp } from '@ledgerline/kit/http/service-app.ts';
+import { createLogger } from '@ledgerline/kit/logger.ts';
+import { TENANT_HEADER } from '@ledgerline/kit/service-module.ts';
+import { INTERNAL_TENANTS_PATH } from '@ledgerline/kit/tenancy/tenant-events.ts';
+import { FIRM_MIGRATING_MESSAGE, FIRM_MIGRATING_RETRY_SECONDS, TenantMigrationGate } from '@ledgerline/kit/tenancy/tenant-migration-gate.ts';
+import { followTenantSchemas } from '@ledgerline/kit/tenancy/tenant-schema-follower.ts';
+
+const logger = createLogger('gate-test', 'silent');
+const firm = (label: string) => {
+  const suffix = randomBytes(3).toString('hex');
+  return { id: 1, name: label, shortName: `${label}${suffix}`, schemaName: `t_${label}_${suffix}`, isActive: true, urlPattern: 'path', customDomain: null, customSubdomain: null };
+};
+
+/*
+ * Issue 45: a service listens before it has migrated every firm; a firm still behind answers
+ * 503 with Retry-After until its own schema is current, and every other firm is served.
+ */
+describe.each(databaseTargets())('Background tenant migrations behind a gate ($name)', (target) => {
+  let scratch: TestDatabase;
+  let db: Database;
+  let identity: http.Server;
+  let identityUrl: string;
+  const current = firm('current');
+  const behind = firm('behind');
+  const missing = firm('missing');
+  const v1: ServiceMigrations = { service: 'notes', scope: 'tenant', migrations: [{ id: '001_notes', sql: 'CREATE TABLE notes (id serial PRIMARY KEY)' }] };
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => { release = resolve; });
+  const v2: ServiceMigrations = {
+    ...v1,
+    // The upgrade's migration waits for the test to let it finish, so the test sees the firms while they migrate.
+    migrations: [...v1.migrations, { id: '002_tags', sql: 'ALTER TABLE notes ADD COLUMN tags text[]', run: async () => { await released; } }],
+  };
+
+  beforeAll(async () => {
+    scratch = await target.open();
+    db = scratch.db;
+    await migrateTenant(db, current.schemaName, [{ ...v2, migrations: v2.migrations.map((m) => ({ ...m, run: undefined })) }]);
+    await migrateTenant(db, behind.schemaName, [v1]);
+    identity = http.createServer((req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(req.url === INTERNAL_TENANTS_PATH ? JSON.stringify([current, behind, missing]) : '[]');
+    });
+    await new Promise<void>((resolve) => identity.listen(0, '127.0.0.1', resolve));
+    identityUrl = `http://127.0.0.1:${(identity.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    release();
+    identity.close();
+    await scratch.drop();
+  });
+
+  it('serves current firms at once, answers 503 with Retry-After for firms still migrating, and opens each when done', async () => {
+    const gate = new TenantMigrationGate();
+    const notes = express.Router();
+    notes.get('/api/notes', (_req, res) => { res.json([]); });
+    const app = createServiceApp({ name: 'notes', logger, routers: [gate.router(), notes], readiness: [] });
+    const bus = new MemoryBus();
+    const follower = await followTenantSchemas({ service: 'notes', db, bus, sets: [v2], gate, identityUrl: () => identityUrl, logger });
+    expect(follower).not.toBeNull();
+    expect(gate.progress()).toEqual({ behind: 2, pending: 2 });
+
+    expect((await request(app).get('/api/notes').set(TENANT_HEADER, current.shortName)).status).toBe(200);
+    for (const waiting of [behind, missing]) {
+      const r = await request(app).get('/api/notes').set(TENANT_HEADER, waiting.shortName);
+      expect(r.status).toBe(503);
+      expect(r.headers['retry-after']).toBe(String(FIRM_MIGRATING_RETRY_SECONDS));
+      expect(r.body).toEqual({ message: FIRM_MIGRATING_MESSAGE });
+    }
+
+    release();
+    await follower!.caughtUp;
+    expect(gate.progress()).toEqual({ behind: 2, pending: 0 });
+    for (const f of [current, behind, missing]) expect((await request(app).get('/api/notes').set(TENANT_HEADER, f.shortName)).status).toBe(200);
+    expect(await tenantSchemasBehind(db, [current, behind, missing].map((f) => f.schemaName), [v2])).toEqual([]);
+    await follower!.close();
+    await bus.close();
+  });
+});
