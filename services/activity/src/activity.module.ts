@@ -4,7 +4,8 @@ import type { ServiceModule } from '@ledgerline/kit/service-module.ts';
 import { tenantServiceRuntime } from '@ledgerline/kit/tenancy/tenant-service-runtime.ts';
 import { createAdminAnalyticsRouter } from './admin/admin-analytics.router.ts';
 import { loadActivityConfig } from './activity.config.ts';
-import { activityTenantMigrations } from './activity.migrations.ts';
+import { activityPlatformMigrations, activityTenantMigrations } from './activity.migrations.ts';
+import { FirmSummaries } from './admin/firm-summaries.ts';
 import { DashboardStore } from './dashboard/dashboard.store.ts';
 import { createDashboardRouter } from './dashboard/dashboard.router.ts';
 import { followDocumentRequests } from './events/document-request.consumer.ts';
@@ -25,7 +26,7 @@ export const activityModule: ServiceModule = {
   defaultPort: 8104,
   // 'admin/analytics' is longer than identity's 'admin/…' entries: the gateway routes by longest prefix.
   apiResources: ['activity-logs', 'dashboard', 'admin/analytics'],
-  migrations: [activityTenantMigrations, userAccess.migrations],
+  migrations: [activityPlatformMigrations, activityTenantMigrations, userAccess.migrations],
   async init(deps) {
     const config = loadActivityConfig(deps.env);
     const { db, logger } = deps;
@@ -41,7 +42,7 @@ export const activityModule: ServiceModule = {
       routers: [
         createActivityLogsRouter({ api, logs, files, tokens: deps.tokens, tenants }),
         createDashboardRouter({ api, dashboard, tokens: deps.tokens, tenants }),
-        createAdminAnalyticsRouter({ api, db, dashboard, tokens: deps.tokens, checkCaller: tenants.checkCaller, logger, firms }),
+        createAdminAnalyticsRouter({ api, summaries: new FirmSummaries(db, dashboard, logger), tokens: deps.tokens, checkCaller: tenants.checkCaller, firms }),
       ],
       start: () => runtime.start({
         follow: [
