@@ -1,3 +1,4 @@
+import { PLATFORM_SCHEMA } from '@ledgerline/kit/db/tenant-schema.ts';
 import type { ServiceMigrations } from '@ledgerline/kit/db/migrations.ts';
 
 /**
@@ -216,6 +217,13 @@ export const identityPlatformMigrations: ServiceMigrations = {
       CREATE TRIGGER companies_list_version AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON companies
         FOR EACH STATEMENT EXECUTE FUNCTION tenant_list_changed()`,
     },
+    {
+      id: '012_login_activity',
+      // Each user's last sign-in beside their platform-wide login (issue 45): the platform
+      // overview counts users and active users in one statement instead of one per firm.
+      // Filled from each firm's users by the tenant migration 011_platform_login_activity.
+      sql: 'ALTER TABLE user_logins ADD COLUMN last_login_at timestamptz',
+    },
   ],
 };
 
@@ -346,6 +354,12 @@ export const identityTenantMigrations: ServiceMigrations = {
       // Issue 40: a per-role permission to see clients' whole tax IDs; Admins have it by default.
       sql: `ALTER TABLE roles ADD COLUMN reveal_tax_ids boolean NOT NULL DEFAULT false;
       UPDATE roles SET reveal_tax_ids = true WHERE lower(name) = 'admin'`,
+    },
+    {
+      id: '011_platform_login_activity',
+      // The firm's users' last sign-ins copied to the platform's login index (platform 012).
+      sql: `UPDATE ${PLATFORM_SCHEMA}.user_logins l SET last_login_at = u.last_login_at
+            FROM users u WHERE l.username = u.username AND l.schema_name = current_schema()`,
     },
   ],
 };

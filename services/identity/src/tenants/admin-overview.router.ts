@@ -9,7 +9,7 @@ import type { CompanyStore } from './company.store.ts';
 const ACTIVE_WINDOW_DAYS = 7;
 const RECENT_TENANTS = 5;
 
-/** Identity's part of the administrator dashboard: firms and users across all firms. */
+/** Identity's part of the administrator dashboard: firms and users across all firms (users from the platform's login index, not a query per firm). */
 export function createAdminOverviewRouter(deps: { api: ApiRegistry; db: Database; companies: CompanyStore; users: UserStore; authenticated: RequestHandler[] }): Router {
   const router = express.Router();
   deps.api.route(router, {
@@ -17,18 +17,12 @@ export function createAdminOverviewRouter(deps: { api: ApiRegistry; db: Database
   }, async ({ res }) => {
     requirePlatformAdmin(authOf(res));
     const companies = await deps.companies.list();
-    let totalUsers = 0;
-    let activeUsers = 0;
-    for (const c of companies) {
-      const a = await deps.users.activity(deps.db.forSchema(c.schemaName), ACTIVE_WINDOW_DAYS);
-      totalUsers += a.total;
-      activeUsers += a.active;
-    }
+    const users = await deps.users.activity(deps.db, companies.map((c) => c.schemaName), ACTIVE_WINDOW_DAYS);
     return {
       totalCompanies: companies.length,
       activeCompanies: companies.filter((c) => c.isActive).length,
-      totalUsers,
-      activeUsers7d: activeUsers,
+      totalUsers: users.total,
+      activeUsers7d: users.active,
       recentTenants: companies.slice(0, RECENT_TENANTS),
     };
   });

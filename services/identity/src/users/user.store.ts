@@ -84,7 +84,12 @@ export class UserStore {
 
   /** A sign-in also activates a user who never set a password (a Client user signing in by an e-mailed code). */
   async recordLogin(db: Queryable, id: number): Promise<void> {
-    await db.query('UPDATE users SET last_login_at = now(), activated_at = COALESCE(activated_at, now()) WHERE id = $1', [id]);
+    // The platform's login index keeps the time too, for the platform overview (identity migration 012).
+    await db.query(
+      `WITH signed_in AS (UPDATE users SET last_login_at = now(), activated_at = COALESCE(activated_at, now()) WHERE id = $1 RETURNING username)
+       UPDATE portal.user_logins SET last_login_at = now() WHERE username = (SELECT username FROM signed_in) AND schema_name = current_schema()`,
+      [id],
+    );
   }
 
   /** The user can sign in from now on (a password set, an invitation accepted). */
@@ -109,9 +114,11 @@ export class UserStore {
   }
 
   /** Users and those signed in within `days` days, for the administrator dashboard. */
-  async activity(db: Queryable, days: number): Promise<{ total: number; active: number }> {
+  /** Users of the given firms (by schema name) and those who signed in within `days`, from the platform's login index: one statement for any number of firms. */
+  async activity(db: Queryable, schemaNames: readonly string[], days: number): Promise<{ total: number; active: number }> {
     const { rows } = await db.query<{ total: number; active: number }>(
-      `SELECT count(*)::int AS total, count(*) FILTER (WHERE last_login_at > now() - make_interval(days => $1))::int AS active FROM users`, [days],
+      `SELECT count(*)::int AS total, count(*) FILTER (WHERE last_login_at > now() - make_interval(days => $2))::int AS active
+       FROM portal.user_logins WHERE schema_name = ANY($1::text[])`, [schemaNames, days],
     );
     return rows[0] ?? { total: 0, active: 0 };
   }
