@@ -1,5 +1,9 @@
 import type { z } from 'zod';
 import type { organizerTemplateInputSchema } from '@ledgerline/contracts/organizers.contracts.ts';
+import { AU_INDIVIDUAL_CHECKLIST } from './au-individual.ts';
+import { INDIA_ITR_CHECKLIST } from './india-itr.ts';
+import { UK_SELF_ASSESSMENT_CHECKLIST } from './uk-self-assessment.ts';
+import { US_1040_ORGANIZER } from './us-1040.ts';
 
 /**
  * The organizer templates every firm starts with (issue 42), read-only: a firm copies one to
@@ -13,34 +17,14 @@ export interface ShippedOrganizerTemplate {
   template: Omit<z.input<typeof organizerTemplateInputSchema>, 'reportTypeId'>;
 }
 
+/**
+ * One file per template, each naming the official forms and instructions it was reviewed
+ * against; `reportTypeName` is the name of the matching report type in the compliance
+ * presets' calendars, so a firm's copy attaches to the report type it already has.
+ */
 export const SHIPPED_ORGANIZER_TEMPLATES: readonly ShippedOrganizerTemplate[] = [
-  {
-    builtIn: 'us-1040',
-    reportTypeName: 'Form 1040',
-    template: {
-      name: 'US individual income tax organizer (Form 1040)',
-      jurisdiction: 'US',
-      sections: [
-        {
-          id: 'household', title: 'You and your household',
-          questions: [
-            { id: 'filing_status', type: 'single_choice', title: 'Filing status you expect', required: true, choices: ['Single', 'Married filing jointly', 'Married filing separately', 'Head of household', 'Qualifying surviving spouse'] },
-            { id: 'dependants', type: 'group', title: 'Dependants', fields: [
-              { id: 'name', type: 'text', title: 'Full name', required: true },
-              { id: 'date_of_birth', type: 'date', title: 'Date of birth', required: true },
-              { id: 'relationship', type: 'text', title: 'Relationship to you', required: true },
-              { id: 'ssn', type: 'text', title: 'SSN or ITIN', sensitive: true },
-              { id: 'months_lived_with_you', type: 'number', title: 'Months lived with you' },
-            ] },
-          ],
-        },
-        {
-          id: 'income', title: 'Income',
-          questions: [
-            { id: 'received_1099_b', type: 'yes_no', title: 'Did you sell stocks, bonds or other investments (Form 1099-B)?', required: true, requestItem: { when: true, title: '1099-B from your broker' } },
-          ],
-        },
-      ],
-    },
-  },
+  US_1040_ORGANIZER,
+  UK_SELF_ASSESSMENT_CHECKLIST,
+  INDIA_ITR_CHECKLIST,
+  AU_INDIVIDUAL_CHECKLIST,
 ];
