@@ -2,7 +2,7 @@ import type { ShippedOrganizerTemplate } from './index.ts';
 
 /*
  * US individual income tax organizer (Form 1040), reviewed against the IRS's Form 1040 and
- * its instructions (filing status, the digital asset question on page 1, dependants, refund
+ * its instructions (filing status, the digital asset question on page 1, dependents, refund
  * by direct deposit, Identity Protection PIN), Schedules 1–3 and their instructions
  * (additional income and adjustments; additional taxes; credits), Schedule 1-A (additional
  * deductions), Schedule A (itemized deductions), Schedule B (interest, dividends, foreign
@@ -39,7 +39,7 @@ export const US_1040_ORGANIZER: ShippedOrganizerTemplate = {
           { id: 'spouse_date_of_birth', type: 'date', title: "Spouse's date of birth", showIf: { questionId: 'filing_status', equals: MARRIED_JOINTLY } },
           { id: 'spouse_occupation', type: 'text', title: "Spouse's occupation", showIf: { questionId: 'filing_status', equals: MARRIED_JOINTLY } },
           { id: 'spouse_blind', type: 'yes_no', title: 'Is your spouse blind?', showIf: { questionId: 'filing_status', equals: MARRIED_JOINTLY } },
-          { id: 'spouse_claimed_as_dependant', type: 'yes_no', title: 'Can someone claim your spouse as a dependant?', showIf: { questionId: 'filing_status', equals: MARRIED_JOINTLY } },
+          { id: 'spouse_claimed_as_dependant', type: 'yes_no', title: 'Can someone claim your spouse as a dependent?', showIf: { questionId: 'filing_status', equals: MARRIED_JOINTLY } },
           { id: 'separate_spouse_full_name', type: 'text', title: "Spouse's full name (a separate return still names your spouse)", required: true, showIf: { questionId: 'filing_status', equals: MARRIED_SEPARATELY } },
           { id: 'separate_spouse_ssn', type: 'text', title: "Spouse's Social Security number (or ITIN)", sensitive: true, showIf: { questionId: 'filing_status', equals: MARRIED_SEPARATELY } },
           { id: 'marital_status_changed', type: 'yes_no', title: 'Did your marital status change during the year?' },
@@ -48,13 +48,13 @@ export const US_1040_ORGANIZER: ShippedOrganizerTemplate = {
           { id: 'marital_change_documents', type: 'yes_no', title: 'Is there a divorce decree or separation agreement we should read (for support payments or who claims the children)?', showIf: { questionId: 'marital_status_changed', equals: true }, requestItem: { when: true, title: 'Divorce decree or separation agreement' } },
           { id: 'occupation', type: 'text', title: 'Your occupation' },
           { id: 'blind', type: 'yes_no', title: 'Are you blind?' },
-          { id: 'claimed_as_dependant', type: 'yes_no', title: "Can someone (a parent, for example) claim you as a dependant on their return?" },
+          { id: 'claimed_as_dependant', type: 'yes_no', title: "Can someone (a parent, for example) claim you as a dependent on their return?" },
           { id: 'address_changed', type: 'yes_no', title: 'Did your home address change during the year or since?' },
           { id: 'new_address', type: 'text', title: 'New address', required: true, showIf: { questionId: 'address_changed', equals: true } },
           { id: 'moved_on', type: 'date', title: 'Date you moved', showIf: { questionId: 'address_changed', equals: true } },
           { id: 'lived_in_more_than_one_state', type: 'yes_no', title: 'Did you live or work in more than one state during the year?' },
           { id: 'states_and_dates', type: 'text', title: 'Which states, and from when to when?', showIf: { questionId: 'lived_in_more_than_one_state', equals: true } },
-          { id: 'dependants', type: 'group', title: 'Dependants', help: 'Children and other relatives you supported. Add one row each; include a child born or adopted during the year.', fields: [
+          { id: 'dependants', type: 'group', title: 'Dependents', help: 'Children and other relatives you supported. Add one row each; include a child born or adopted during the year.', fields: [
             { id: 'name', type: 'text', title: 'Full name', required: true },
             { id: 'date_of_birth', type: 'date', title: 'Date of birth', required: true },
             { id: 'relationship', type: 'text', title: 'Relationship to you', required: true },
@@ -106,7 +106,7 @@ export const US_1040_ORGANIZER: ShippedOrganizerTemplate = {
           { id: 'educator_expenses', type: 'money', title: 'Classroom expenses you paid as a K–12 teacher or educator' },
           { id: 'self_employed_health_insurance', type: 'money', title: 'Health insurance premiums you paid as a self-employed person', showIf: { questionId: 'had_business', equals: true } },
           { id: 'paid_student_loan_interest', type: 'yes_no', title: 'Did you pay interest on a student loan (Form 1098-E)?', requestItem: { when: true, title: 'Form 1098-E from your student loan servicer' } },
-          { id: 'received_1098_t', type: 'yes_no', title: 'Did you, your spouse or a dependant pay tuition to a college or other school (Form 1098-T)?', requestItem: { when: true, title: 'Form 1098-T from each school' } },
+          { id: 'received_1098_t', type: 'yes_no', title: 'Did you, your spouse or a dependent pay tuition to a college or other school (Form 1098-T)?', requestItem: { when: true, title: 'Form 1098-T from each school' } },
           { id: 'paid_mortgage_interest', type: 'yes_no', title: 'Did you pay mortgage interest on your home (Form 1098)?', requestItem: { when: true, title: 'Form 1098 from your mortgage lender' } },
           { id: 'refinanced_or_bought_home', type: 'yes_no', title: 'Did you buy, sell or refinance a home during the year?', requestItem: { when: true, title: 'Closing statement for the purchase, sale or refinance' } },
           { id: 'paid_car_loan_interest', type: 'yes_no', title: 'Did you pay interest on a loan for a new personal car, SUV, van, pickup or motorcycle?', help: 'Some years allow a deduction for this interest (Schedule 1-A) when the vehicle qualifies; the loan statement shows the interest and the vehicle\'s VIN.', requestItem: { when: true, title: 'Car loan interest statement (with the vehicle\'s VIN)' } },
@@ -121,7 +121,7 @@ export const US_1040_ORGANIZER: ShippedOrganizerTemplate = {
       {
         id: 'credits', title: 'Credits',
         questions: [
-          { id: 'paid_child_care', type: 'yes_no', title: 'Did you pay someone to care for a child under 13 or a dependant who cannot care for themselves, so that you could work or look for work (Form 2441)?' },
+          { id: 'paid_child_care', type: 'yes_no', title: 'Did you pay someone to care for a child under 13 or a dependent who cannot care for themselves, so that you could work or look for work (Form 2441)?' },
           { id: 'care_providers', type: 'group', title: 'Care providers', help: 'Form 2441 needs each provider\'s name, address and taxpayer identification number (EIN, or SSN for a person).', showIf: { questionId: 'paid_child_care', equals: true }, fields: [
             { id: 'provider_name', type: 'text', title: 'Provider name', required: true },
             { id: 'provider_address', type: 'text', title: 'Provider address' },
@@ -130,7 +130,7 @@ export const US_1040_ORGANIZER: ShippedOrganizerTemplate = {
           ] },
           { id: 'dependent_care_benefits', type: 'yes_no', title: 'Did your employer pay or reimburse any of it (dependent care benefits on your W-2)?', showIf: { questionId: 'paid_child_care', equals: true } },
           { id: 'education_expenses', type: 'yes_no', title: 'Did you pay for books, supplies or course materials required for college courses (education credits, Form 8863)?', requestItem: { when: true, title: 'Receipts for required books, supplies and course materials' } },
-          { id: 'education_student', type: 'text', title: 'For whom (you, your spouse or which dependant), and which school and year of study?', showIf: { questionId: 'education_expenses', equals: true } },
+          { id: 'education_student', type: 'text', title: 'For whom (you, your spouse or which dependent), and which school and year of study?', showIf: { questionId: 'education_expenses', equals: true } },
           { id: 'energy_improvements', type: 'yes_no', title: 'Did you install solar panels, a heat pump, insulation, energy-efficient windows or doors, or similar at your home (Form 5695)?', help: 'Whether a credit still applies depends on the year and the date the work was done; we check.', requestItem: { when: true, title: 'Invoices and manufacturer certifications for the energy improvements' } },
           { id: 'clean_vehicle', type: 'yes_no', title: 'Did you buy an electric or other clean vehicle, new or used?', help: 'Whether a credit applies depends on when you bought it; we check.', requestItem: { when: true, title: 'Purchase agreement and the seller\'s clean vehicle report' } },
           { id: 'adopted_child', type: 'yes_no', title: 'Did you pay expenses to adopt a child?', requestItem: { when: true, title: 'Adoption expenses and the adoption decree or agreement' } },
@@ -178,10 +178,10 @@ export const US_1040_ORGANIZER: ShippedOrganizerTemplate = {
       {
         id: 'identity', title: 'Identity protection',
         questions: [
-          { id: 'identity_protection_pin_issued', type: 'yes_no', title: 'Did the IRS give you (or your spouse or a dependant) an Identity Protection PIN?', help: 'A new six-digit IP PIN comes every year (by letter CP01A or in your IRS online account); the return needs the current one.' },
+          { id: 'identity_protection_pin_issued', type: 'yes_no', title: 'Did the IRS give you (or your spouse or a dependent) an Identity Protection PIN?', help: 'A new six-digit IP PIN comes every year (by letter CP01A or in your IRS online account); the return needs the current one.' },
           { id: 'ip_pin', type: 'text', title: 'Your Identity Protection PIN', sensitive: true, showIf: { questionId: 'identity_protection_pin_issued', equals: true } },
           { id: 'spouse_ip_pin', type: 'text', title: "Your spouse's Identity Protection PIN (joint return only)", sensitive: true, showIf: { questionId: 'identity_protection_pin_issued', equals: true } },
-          { id: 'dependant_ip_pins', type: 'text', title: "Dependants' Identity Protection PINs (name and PIN)", sensitive: true, showIf: { questionId: 'identity_protection_pin_issued', equals: true } },
+          { id: 'dependant_ip_pins', type: 'text', title: "Dependents' Identity Protection PINs (name and PIN)", sensitive: true, showIf: { questionId: 'identity_protection_pin_issued', equals: true } },
           { id: 'received_irs_letters', type: 'yes_no', title: 'Did you receive a letter or notice from the IRS or a state tax agency since your last return?', requestItem: { when: true, title: 'Letters or notices from the IRS or your state' } },
         ],
       },
