@@ -74,7 +74,7 @@ const env = {
   PORTAL_ADMIN_PASSWORD: 'bench-secret',
   GATEWAY_RATE_LIMIT_PER_MINUTE: '100000000',
 };
-const services = MODE === 'split' ? await spawnService(env, 'identity,directory', DIRECTORY_PORT) : null;
+const services = MODE === 'split' ? await spawnService(env, 'identity,directory', [IDENTITY_PORT, DIRECTORY_PORT]) : null;
 const portal = await spawnPortal(env, MODE === 'split' ? ['--target=gateway'] : []);
 const db = await openPostgresDatabase({ url: postgresUrl });
 

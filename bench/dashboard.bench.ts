@@ -43,7 +43,7 @@ const env = {
   PORTAL_ADMIN_PASSWORD: 'bench-secret',
   GATEWAY_RATE_LIMIT_PER_MINUTE: '100000000',
 };
-const services = await spawnService(env, servicePorts.map((s) => s.name).join(','), servicePorts.find((s) => s.name === 'activity')!.port);
+const services = await spawnService(env, servicePorts.map((s) => s.name).join(','), servicePorts.map((s) => s.port));
 const portal = await spawnPortal(env, ['--target=gateway']);
 const db = await openPostgresDatabase({ url: scratch.url });
 

@@ -7,9 +7,12 @@
 // scratch database of its own) and on the embedded PGlite otherwise.
 // Start-up: from spawning the process to the gateway listening (every service has checked
 // every firm's schema by then), on an empty installation and again on the grown one.
-// Not measured yet (the issue's full list): sign-in and the firm screens' latencies, the
-// platform-admin screens and backend memory.
-import { readFileSync } from 'node:fs';
+// The platform-admin screens (overview and analytics, p50/p95 of BENCH_ADMIN_READS reads
+// each) and memory: the portal process's resident set, and the PostgreSQL backends' private
+// memory (their RSS minus shared, on this machine). With KEYCLOAK_URL exported each firm is
+// made with a Keycloak realm, and the Java process's resident set is printed too.
+// Not measured yet (the issue's full list): sign-in and the firm screens' latencies.
+import { readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { createScratchDatabase } from '@ledgerline/kit/db/test-databases.ts';
@@ -23,13 +26,15 @@ const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 20);
 const SETTLE_SECONDS = Number(process.env.BENCH_SETTLE_SECONDS ?? 10);
 const CHECKPOINTS = [...new Set([1, 10, 100, 250, 500, FIRMS].filter((n) => n <= FIRMS))];
 const TICKS_PER_SECOND = 100;
+const ADMIN_READS = Number(process.env.BENCH_ADMIN_READS ?? 20);
+const keycloakUrl = process.env.KEYCLOAK_URL;
 
 const scratch = postgresServer ? await createScratchDatabase(postgresServer) : null;
 const start = async (dataDir?: string) => {
   const started = performance.now();
   const running = await startBenchPortal({
     mode: 'all', firstPort: Number(process.env.BENCH_FIRST_PORT ?? 18_500), dataPrefix: 'bench-many-firms-', dataDir,
-    extraEnv: scratch ? { POSTGRES_URL: scratch.url } : {},
+    extraEnv: { ...(scratch ? { POSTGRES_URL: scratch.url } : {}), ...(keycloakUrl ? { KEYCLOAK_URL: keycloakUrl } : {}) },
   });
   return { running, ms: performance.now() - started };
 };
@@ -77,6 +82,30 @@ const grown = (before: Map<number, number> | null, after: Map<number, number> | 
   return total;
 };
 
+/** Resident and shared memory of a process on this machine, in MB (statm counts 4 KiB pages). */
+const memoryOf = (pid: number): { rss: number; shared: number } => {
+  const [, resident, shared] = readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ').map(Number);
+  return { rss: (resident! * 4096) / 2 ** 20, shared: (shared! * 4096) / 2 ** 20 };
+};
+/** The PostgreSQL backends' private memory (RSS minus shared), summed, in MB. */
+const backendsPrivateMb = async (): Promise<number | null> => {
+  const ticks = await backendTicks();
+  if (!ticks) return null;
+  let total = 0;
+  for (const pid of ticks.keys()) {
+    try { const m = memoryOf(pid); total += m.rss - m.shared; } catch { /* gone */ }
+  }
+  return total;
+};
+/** Keycloak's Java process on this machine (by its command line), if any. */
+const keycloakPid = (): number | null => {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try { if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('keycloak')) return Number(entry); } catch { /* gone */ }
+  }
+  return null;
+};
+
 const quantile = (values: number[], q: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
@@ -101,6 +130,18 @@ try {
     await sleep(IDLE_SECONDS * 1000);
     const [tx1, cpu1, pg1] = [await transactions(), cpuTicks(pid), await backendTicks()];
     const postgresCpu = grown(pg0, pg1);
+    const admin = async (path: string) => {
+      const times: number[] = [];
+      for (let i = 0; i < ADMIN_READS; i++) {
+        const started = performance.now();
+        await call('GET', path, undefined, token);
+        times.push(performance.now() - started);
+      }
+      return `${quantile(times, 0.5).toFixed(0)} / ${quantile(times, 0.95).toFixed(0)} ms`;
+    };
+    const [overview, analytics] = [await admin('/api/admin/overview'), await admin('/api/admin/analytics')];
+    const postgresMb = await backendsPrivateMb();
+    const kc = keycloakUrl ? keycloakPid() : null;
     // The bench's own reads (pg_stat_database, pg_stat_activity) are transactions too: not the installation's.
     const txPerSecond = tx0 === null || tx1 === null ? null : (tx1 - tx0 - 2) / IDLE_SECONDS;
     const core = (ticks: number) => `${((ticks / (IDLE_SECONDS * TICKS_PER_SECOND)) * 100).toFixed(1)} %`;
@@ -110,6 +151,11 @@ try {
       (txPerSecond === null ? '—' : txPerSecond.toFixed(1)).padStart(10),
       core(cpu1 - cpu0).padStart(9),
       (postgresCpu === null ? '—' : core(postgresCpu)).padStart(9),
+      overview.padStart(14),
+      analytics.padStart(14),
+      `${memoryOf(pid).rss.toFixed(0)} MB`.padStart(9),
+      (postgresMb === null ? '—' : `${postgresMb.toFixed(0)} MB`).padStart(9),
+      ...(kc ? [`${memoryOf(kc).rss.toFixed(0)} MB`.padStart(9)] : []),
     ].join('  ');
     rows.push(row);
     console.log(row);
@@ -118,7 +164,8 @@ try {
   const again = await start(portal.dataDir);
   portal = again.running;
   console.log(`\n${FIRMS} firms on ${scratch ? 'PostgreSQL' : 'PGlite'}, one process; idle over ${IDLE_SECONDS} s after ${SETTLE_SECONDS} s of quiet`);
-  console.log(' firms  create p50 / p95     idle tx/s  portal CPU  backends CPU');
+  console.log(`${FIRMS} firms${keycloakUrl ? ', each with a Keycloak realm' : ''}`);
+  console.log(' firms  create p50 / p95     idle tx/s  portal CPU  backends CPU  admin overview  admin analytics  portal RSS  backends private' + (keycloakUrl ? '  Keycloak RSS' : ''));
   for (const row of rows) console.log(row);
   console.log(`start-up to serving: ${(first.ms / 1000).toFixed(1)} s with no firm, ${(again.ms / 1000).toFixed(1)} s with ${FIRMS}`);
 } finally {

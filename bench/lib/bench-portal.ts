@@ -36,8 +36,7 @@ export async function startBenchPortal(options: { mode: 'split' | 'all'; firstPo
     ...options.extraEnv,
   };
   const services = options.mode === 'split'
-    // Services start in order: the last one listening means all are.
-    ? await spawnService(env, SERVICE_MODULES.map((m) => m.name).join(','), ports[SERVICE_MODULES.at(-1)!.name]!)
+    ? await spawnService(env, SERVICE_MODULES.map((m) => m.name).join(','), Object.values(ports))
     : null;
   let gateway: PortalProcess;
   try {

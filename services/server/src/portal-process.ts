@@ -59,8 +59,12 @@ export function spawnPortal(env: NodeJS.ProcessEnv, args: string[] = [], startTi
   });
 }
 
-/** One service target in a child process; resolves once its /healthz answers. */
-export async function spawnService(env: NodeJS.ProcessEnv, target: string, port: number, startTimeoutMs = 90_000): Promise<{ child: ChildProcess; stop(): Promise<void> }> {
+/**
+ * A service target (one or a comma-separated list) in a child process; resolves once the
+ * /healthz of every port given answers (the services of one process start side by side,
+ * so one listening says nothing of the others).
+ */
+export async function spawnService(env: NodeJS.ProcessEnv, target: string, ports: number | readonly number[], startTimeoutMs = 90_000): Promise<{ child: ChildProcess; stop(): Promise<void> }> {
   const child = spawn(process.execPath, [MAIN_PATH, `--target=${target}`], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   const stop = () => new Promise<void>((done) => {
     if (child.exitCode !== null || child.signalCode !== null) return done();
@@ -70,8 +74,8 @@ export async function spawnService(env: NodeJS.ProcessEnv, target: string, port:
   const deadline = Date.now() + startTimeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${target} exited with ${child.exitCode}`);
-    const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
-    if (ok) return { child, stop };
+    const answers = await Promise.all([ports].flat().map((port) => fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false)));
+    if (answers.every(Boolean)) return { child, stop };
     await new Promise((r) => setTimeout(r, 200));
   }
   await stop();
