@@ -97,8 +97,8 @@ describe.each(databaseTargets())('organizers at rest and on the scheduler ($name
     await userAccess.remember(firmDb, ADMIN, { role: 'Admin', roleId: 1, clientIds: [], reportTypeIds: [] }, at);
     await userAccess.remember(firmDb, CLIENT_USER, { role: 'Client', roleId: 4, clientIds: [CLIENT], reportTypeIds: [] }, at);
     await directory.rememberClient(firmDb, {
-      id: CLIENT, name: 'Own Client', uploadDestination: 'portal', googleDriveConfigured: false, jurisdiction: 'US', entityType: 'individual', fiscalYearEnd: '12-31', state: null, registrations: null,
-    } as Parameters<typeof directory.rememberClient>[1], at);
+      id: CLIENT, name: 'Own Client', uploadDestination: 'server', googleDriveConfigured: false, jurisdiction: 'US', entityType: 'individual', fiscalYearEnd: '12-31', state: null, registrations: null,
+    }, at);
     templateId = (await service.saveTemplate(admin(), {
       name: 'Household', reportTypeId: null, jurisdiction: 'US', description: null,
       sections: [{ id: 'household', title: 'Household', description: null, showIf: null, questions: [
