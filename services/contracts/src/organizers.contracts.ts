@@ -316,7 +316,25 @@ export interface OrganizerChanged {
   trackerItemId: number | null;
   /** The document request the submitted answers added items to (submitted only). */
   requestId: number | null;
+  /**
+   * Submitted: whether documents are still outstanding on the client's open request for the
+   * same tracker item (its own request included), so the tracker keeps the item waiting on the
+   * client without waiting for the request's events (the bus keeps no order between them).
+   */
+  documentsOutstanding?: boolean;
   actorId: number;
+  actorName: string;
+}
+
+/** What ORGANIZER_PUSH carries to the user rooms of those who reach the organizer. */
+export interface OrganizerPush {
+  organizerId: number;
+  clientId: number;
+  trackerItemId: number | null;
+  title: string;
+  status: OrganizerStatus;
+  /** The event's type (ORGANIZER_EVENTS). */
+  event: string;
   actorName: string;
 }
 

@@ -31,6 +31,8 @@ import { OrganizerReminders } from './organizers/organizer-reminders.ts';
 import { OrganizerService } from './organizers/organizer.service.ts';
 import { OrganizerStore } from './organizers/organizer.store.ts';
 import { createOrganizersRouter } from './organizers/organizers.router.ts';
+import { followOrganizerPushes } from './organizers/organizer-push.consumer.ts';
+import { createTrackerOrganizersRouter } from './organizers/tracker-organizers.router.ts';
 import { requestsTenantMigrations } from './requests.migrations.ts';
 
 const userAccess = createUserAccessReadModel('requests');
@@ -88,9 +90,11 @@ export const requestsModule: ServiceModule = {
         createRequestsRouter({ api, tokens: deps.tokens, tenants, store, service }),
         createTrackerRequestsRouter({ tokens: deps.tokens, tenants, store, service, firm }),
         createOrganizersRouter({ api, tokens: deps.tokens, tenants, service: organizers }),
+        createTrackerOrganizersRouter({ tokens: deps.tokens, tenants, service: organizers, firm }),
       ],
       start: () => runtime.start({
-        follow: [(c) => userAccess.follow(c), (c) => directory.follow(c), (c) => followRequestPushes({ ...c, store, emitter: deps.realtime.emitter })],
+        follow: [(c) => userAccess.follow(c), (c) => directory.follow(c), (c) => followRequestPushes({ ...c, store, emitter: deps.realtime.emitter }),
+          (c) => followOrganizerPushes({ ...c, store, emitter: deps.realtime.emitter })],
         scheduler: { queue: jobs, handlers, batchHandlers: reminders.batchHandlers(), pollMs: config.schedulerPollMs },
       }),
       async stop() {

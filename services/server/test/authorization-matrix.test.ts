@@ -409,6 +409,7 @@ const RULES: Record<string, Rule> = {
   // Document requests: staff within their clients and report types; a Client user reads their client's,
   // uploads and marks items not applicable; templates are Admin's and DTA's to change. Link calls are public.
   'GET /api/chat/assistant': { allowed: EVERYONE },
+  'POST /api/compliance-tracker/{id}/organizer': { allowed: STAFF, request: async () => ({ path: String(await victimComplianceItem()), body: { templateId: await victimOrganizerTemplate(), sendNow: false } }) },
   'POST /api/compliance-tracker/{id}/document-request': { allowed: STAFF, request: async () => ({ path: String(await victimComplianceItem()), body: {} }) },
   'POST /api/compliance-tracker/{id}/signature-request': {
     allowed: STAFF,

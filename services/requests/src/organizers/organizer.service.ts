@@ -246,7 +246,8 @@ export class OrganizerService {
       const requestId = await this.#requests.addOrganizerItems(tx, firm, locked, requestItemsCalledFor(locked.sections, answers), actor);
       await this.#store.update(tx, organizer.id, { status: 'submitted', submittedAt: 'now', reportFileId: file.fileId, requestId: requestId ?? locked.requestId });
       await this.#reminders.disarm(tx, organizer.id);
-      await this.#event(tx, shortName, ORGANIZER_EVENTS.submitted, (await this.#store.find(tx, organizer.id))!, actor);
+      const documentsOutstanding = locked.trackerItemId !== null && await this.#store.documentsOutstanding(tx, locked.trackerItemId);
+      await this.#event(tx, shortName, ORGANIZER_EVENTS.submitted, (await this.#store.find(tx, organizer.id))!, actor, { documentsOutstanding });
     });
   }
 
@@ -257,10 +258,10 @@ export class OrganizerService {
     await this.#event(tx, t.shortName, ORGANIZER_EVENTS.sent, { ...o, status: 'sent' }, this.#actor(t));
   }
 
-  async #event(tx: Queryable, shortName: string, type: string, o: StoredOrganizer, actor: { actorId: number; actorName: string }): Promise<void> {
+  async #event(tx: Queryable, shortName: string, type: string, o: StoredOrganizer, actor: { actorId: number; actorName: string }, extra: Pick<OrganizerChanged, 'documentsOutstanding'> = {}): Promise<void> {
     await enqueueEvents(tx, [newEvent<OrganizerChanged>(type, shortName, {
       organizerId: o.id, clientId: o.clientId, clientName: o.clientName, title: o.title, year: o.year, status: o.status,
-      reportTypeId: o.reportTypeId, trackerItemId: o.trackerItemId, requestId: o.requestId, ...actor,
+      reportTypeId: o.reportTypeId, trackerItemId: o.trackerItemId, requestId: o.requestId, ...extra, ...actor,
     })]);
   }
 

@@ -168,13 +168,9 @@ export class OrganizerStore {
     await tx.query(`UPDATE organizers SET ${sets.join(', ')} WHERE id = ${p.add(id)}`, p.values);
   }
 
-  /** An open document request of the client for the same tracker item and report type, for the items an organizer's answers call for. */
-  async openRequestFor(tx: Queryable, o: { clientId: number; trackerItemId: number | null; reportTypeId: number | null }): Promise<number | null> {
-    const r = await tx.query<{ id: number }>(
-      `SELECT id FROM document_requests WHERE client_id = $1 AND status = 'open'
-         AND tracker_item_id IS NOT DISTINCT FROM $2 AND report_type_id IS NOT DISTINCT FROM $3 ORDER BY id DESC LIMIT 1`,
-      [o.clientId, o.trackerItemId, o.reportTypeId],
-    );
-    return r.rows[0]?.id ?? null;
+  /** Whether an open document request for the tracker item still waits for a required document. */
+  async documentsOutstanding(tx: Queryable, trackerItemId: number): Promise<boolean> {
+    const r = await tx.query(`SELECT 1 FROM document_requests WHERE tracker_item_id = $1 AND status = 'open' AND done_count < required_count LIMIT 1`, [trackerItemId]);
+    return (r.rowCount ?? 0) > 0;
   }
 }
