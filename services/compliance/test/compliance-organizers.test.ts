@@ -63,7 +63,7 @@ const answer = (who: string, id: number, answers: Record<string, unknown>) => ca
 /** Each client, template and year has one organizer: the items of one client and year below take templates of their own. */
 async function newTemplate(): Promise<number> {
   const t = await call<OrganizerTemplate>('POST', path('/organizer-templates'), tokens.admin, {
-    name: `Individual organizer ${++ids.templates}`, reportTypeId: ids.rtOwn,
+    name: `Individual organizer ${(ids.templates = (ids.templates ?? 0) + 1)}`, reportTypeId: ids.rtOwn,
     sections: [{ id: 'income', title: 'Income', questions: [{ id: 'sold_shares', type: 'yes_no', title: 'Did you sell shares?', required: true }] }],
   });
   expect(t.status).toBe(201);
