@@ -355,3 +355,22 @@ export const trackerOrganizerInternalSchema = trackerOrganizerInputSchema.extend
   daysBefore: intSchema('daysBefore', 0, 365),
 });
 export type TrackerOrganizerInternal = z.output<typeof trackerOrganizerInternalSchema>;
+
+/**
+ * Organizer links (the link form for people without an account): the kit's link-token scheme
+ * as document requests use it; the public page lives at `/organizer/{token}` and calls
+ * `/api/public/organizers/{token}` (GET the organizer, PUT …/answers, POST …/submit).
+ */
+export const ORGANIZER_LINK_MESSAGES = {
+  linkNotFound: 'Organizer link not found',
+  linkGone: 'This link has expired or was revoked. Ask the firm for a new one.',
+  organizerDone: 'This organizer was already submitted: thank you.',
+} as const;
+export const ORGANIZER_PUBLIC_PAGE_PREFIX = '/organizer/';
+export const organizerLinkInputSchema = z.object({
+  email: textSchema('email', 320).trim().email('email must be an e-mail address').nullish(),
+  expiresInDays: intSchema('expiresInDays', 1, 90).nullish(),
+});
+export interface CreatedOrganizerLink { id: number; url: string; expiresAt: string }
+/** GET /api/public/organizers/{token}: the organizer as its client sees it, with the firm's name. */
+export interface PublicOrganizer extends OrganizerDetail { firmName: string }

@@ -151,5 +151,19 @@ export const requestsTenantMigrations: ServiceMigrations = {
     );
     CREATE INDEX organizers_by_client ON organizers (client_id, year, id);
     CREATE INDEX organizers_by_tracker_item ON organizers (tracker_item_id) WHERE tracker_item_id IS NOT NULL`,
+  }, {
+    id: '006_organizer_links',
+    // Links to answer an organizer without an account: only the token's hash is kept, as for request links.
+    sql: `CREATE TABLE organizer_links (
+      id serial PRIMARY KEY,
+      organizer_id integer NOT NULL REFERENCES organizers (id) ON DELETE CASCADE,
+      token_hash text NOT NULL UNIQUE,
+      email text,
+      expires_at timestamptz NOT NULL,
+      revoked_at timestamptz,
+      created_by_id integer NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now()
+    );
+    CREATE INDEX organizer_links_by_organizer ON organizer_links (organizer_id, id)`,
   }],
 };

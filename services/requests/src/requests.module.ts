@@ -33,6 +33,7 @@ import { OrganizerStore } from './organizers/organizer.store.ts';
 import { createOrganizersRouter } from './organizers/organizers.router.ts';
 import { followOrganizerPushes } from './organizers/organizer-push.consumer.ts';
 import { createTrackerOrganizersRouter } from './organizers/tracker-organizers.router.ts';
+import { createPublicOrganizersRouter } from './organizers/public-organizers.router.ts';
 import { requestsTenantMigrations } from './requests.migrations.ts';
 
 const userAccess = createUserAccessReadModel('requests');
@@ -47,7 +48,7 @@ const jobs = createJobQueue('requests');
 export const requestsModule: ServiceModule = {
   name: 'requests',
   defaultPort: 8110,
-  apiResources: ['request-templates', 'document-requests', 'public/document-requests', 'organizer-templates', 'organizers'],
+  apiResources: ['request-templates', 'document-requests', 'public/document-requests', 'organizer-templates', 'organizers', 'public/organizers'],
   otherPaths: [PUBLIC_PAGE_PATH],
   migrations: [requestsTenantMigrations, userAccess.migrations, directory.migrations, jobs.migrations, jobs.dueIndexMigrations],
   async init(deps) {
@@ -74,7 +75,7 @@ export const requestsModule: ServiceModule = {
     const organizerReminders = new OrganizerReminders({ store: organizerStore, requests: store, jobs, firm });
     const organizers = new OrganizerService({
       store: organizerStore, requests: service, reminders: organizerReminders, directory: directoryLookup, files, firm,
-      box: new SecretBox(deriveKey(master, 'organizer-answers')), reportTypesTable: directory.tables.reportTypes,
+      box: new SecretBox(deriveKey(master, 'organizer-answers')), reportTypesTable: directory.tables.reportTypes, links, publicBaseUrl: config.publicBaseUrl,
     });
     const mailer = createMailer(config, deps.logger);
     const handlers: Record<string, JobHandler> = { ...reminders.handlers(), ...organizerReminders.handlers(), [MAIL_JOB]: mailJob(mailer) };
@@ -90,6 +91,7 @@ export const requestsModule: ServiceModule = {
         createRequestsRouter({ api, tokens: deps.tokens, tenants, store, service }),
         createTrackerRequestsRouter({ tokens: deps.tokens, tenants, store, service, firm }),
         createOrganizersRouter({ api, tokens: deps.tokens, tenants, service: organizers }),
+        createPublicOrganizersRouter({ api, tenants, service: organizers, attempts: new AttemptCounter(config.publicLinkAttemptsPerMinute, REQUEST_MESSAGES.tooManyAttempts) }),
         createTrackerOrganizersRouter({ tokens: deps.tokens, tenants, service: organizers, firm }),
       ],
       start: () => runtime.start({

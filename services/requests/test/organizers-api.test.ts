@@ -295,3 +295,38 @@ describe('organizers', () => {
     expect((await as('admin', 'GET', `${organizersPath()}?status=lost`)).status).toBe(400);
   });
 });
+
+describe('organizer links (no account)', () => {
+  const publicPath = (token: string) => `/api/public/organizers/${token}`;
+  const tokenOf = (url: string) => url.split('/organizer/')[1]!;
+
+  it('staff make a link to a sent organizer; its holder reads, answers and submits it; then the link is gone (410)', async () => {
+    const draft = await as<OrganizerDetail>('admin', 'POST', organizersPath(), { clientId: ids.other, templateId: ids.template, year: 2027, dueDate: '2030-03-31' });
+    expect((await as('admin', 'POST', `${organizersPath()}/${draft.body.id}/links`, {})).status).toBe(409);
+    expect((await as('admin', 'PATCH', `${organizersPath()}/${draft.body.id}`, { status: 'sent' })).status).toBe(200);
+    expect((await as('client', 'POST', `${organizersPath()}/${draft.body.id}/links`, {})).status).toBe(403);
+    expect((await as('cpaAudit', 'POST', `${organizersPath()}/${draft.body.id}/links`, {})).status).toBe(404);
+    const link = await as<{ id: number; url: string; expiresAt: string }>('admin', 'POST', `${organizersPath()}/${draft.body.id}/links`, { email: `holder.${suffix}@example.com` });
+    expect(link.status).toBe(201);
+    expect(link.body.url).toMatch(/\/organizer\/[a-z0-9]+\.\S+$/);
+    const token = tokenOf(link.body.url);
+    const opened = await call<OrganizerDetail & { firmName: string }>('GET', publicPath(token), null);
+    expect(opened.status).toBe(200);
+    expect(opened.body).toMatchObject({ id: draft.body.id, firmName: `${ACME} Tax`, status: 'sent', clientName: 'Other Client' });
+    expect((await call('PUT', `${publicPath(token)}/answers`, null, { answers: { unknown_q: 1 } })).status).toBe(400);
+    const saved = await call<OrganizerDetail>('PUT', `${publicPath(token)}/answers`, null, { answers: { filing_status: 'Single', refund_account: '000999888777' } });
+    expect(saved.body).toMatchObject({ status: 'in_progress', answers: { filing_status: 'Single', refund_account: '000999888777' } });
+    expect((await call('POST', `${publicPath(token)}/submit`, null)).status).toBe(400);
+    expect((await call('PUT', `${publicPath(token)}/answers`, null, { answers: { filing_status: 'Single', sold_shares: false } })).status).toBe(200);
+    const submitted = await call<OrganizerDetail>('POST', `${publicPath(token)}/submit`, null);
+    expect(submitted.status).toBe(200);
+    expect(submitted.body).toMatchObject({ status: 'submitted', reportFileId: expect.any(Number), requestId: null });
+    expect((await call('GET', publicPath(token), null)).status).toBe(410);
+    expect((await call('PUT', `${publicPath(token)}/answers`, null, { answers: {} })).status).toBe(410);
+  });
+
+  it('a made-up token, or another firm\'s prefix, is 404', async () => {
+    expect((await call('GET', publicPath(`${ACME}.${'x'.repeat(43)}`), null)).status).toBe(404);
+    expect((await call('GET', publicPath(`nosuchfirm.${'x'.repeat(43)}`), null)).status).toBe(404);
+  });
+});

@@ -81,6 +81,7 @@ describe('answer shape', () => {
   it('refuses unknown questions, unknown group fields and wrong types; accepts partial answers', () => {
     expect(() => checkAnswerShape(sections, { nope: 1 })).toThrow('answers.nope is not a question of this organizer');
     expect(() => checkAnswerShape(sections, { dependants: [{ name: 'A', age: 3 }] })).toThrow('answers.dependants.age is not a field of this group');
+    expect(() => checkAnswerShape(sections, { dependants: [{ name: { first: 'A' } }] })).toThrow('answers.dependants.name must be a text');
     expect(() => checkAnswerShape(sections, { sold_shares: 'yes' })).toThrow('answers.sold_shares must be true or false');
     expect(() => checkAnswerShape(sections, { statements: ['x'] })).toThrow('uploaded files');
     expect(() => checkAnswerShape(sections, { filing_status: 'Single' })).not.toThrow();

@@ -418,6 +418,9 @@ const RULES: Record<string, Rule> = {
       return { path: String(await victimComplianceItem()), body };
     },
   },
+  'GET /api/public/organizers/{token}': { allowed: 'public' },
+  'PUT /api/public/organizers/{token}/answers': { allowed: 'public' },
+  'POST /api/public/organizers/{token}/submit': { allowed: 'public' },
   'GET /api/public/document-requests/{token}': { allowed: 'public' },
   'POST /api/public/document-requests/{token}/items/{itemId}/files': { allowed: 'public' },
   'POST /api/public/document-requests/{token}/items/{itemId}/not-applicable': { allowed: 'public' },
@@ -480,6 +483,7 @@ const RULES: Record<string, Rule> = {
   'PATCH /api/organizers/{id}': { allowed: STAFF, request: async () => ({ path: String(await victimOrganizer()), body: { title: unique('Organizer ') } }) },
   'PUT /api/organizers/{id}/answers': { allowed: EVERYONE, request: async () => ({ path: String(await victimOrganizer()), body: { answers: { notes: 'Matrix' } } }) },
   'POST /api/organizers/{id}/submit': { allowed: EVERYONE, request: async () => ({ path: String(await victimOrganizer()) }) },
+  'POST /api/organizers/{id}/links': { allowed: STAFF, request: async () => ({ path: String(await victimOrganizer()), body: { email: 'matrix@example.com' } }) },
   'POST /api/organizers/{id}/reopen': { allowed: STAFF, request: async () => ({ path: String(await victimOrganizer('submitted')) }) },
   'GET /api/request-templates': { allowed: STAFF },
   'POST /api/request-templates': { allowed: MANAGERS, request: () => ({ body: { name: unique('Template '), items: [{ title: 'Purchase register' }] } }) },

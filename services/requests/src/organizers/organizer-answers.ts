@@ -26,6 +26,8 @@ export function checkAnswerShape(sections: readonly OrganizerSection[], answers:
       for (const row of value as Record<string, unknown>[]) {
         const unknown = Object.keys(row).find((k) => !fields.has(k));
         if (unknown) throw new Invalid(`answers.${key}.${unknown} is not a field of this group`);
+        const nested = Object.entries(row).find(([, v]) => !isScalarAnswer(v));
+        if (nested) throw new Invalid(`answers.${key}.${nested[0]} must be a text, a number, true or false, or a list of choices`);
       }
     } else if (question.type === 'file') {
       const ok = Array.isArray(value) && value.every((f) => typeof f === 'object' && f !== null && Number.isInteger((f as { fileId?: unknown }).fileId));
@@ -39,6 +41,9 @@ export function checkAnswerShape(sections: readonly OrganizerSection[], answers:
     }
   }
 }
+
+const isScalarAnswer = (v: unknown): boolean =>
+  v === null || ['string', 'number', 'boolean'].includes(typeof v) || (Array.isArray(v) && v.every((x) => typeof x === 'string'));
 
 /** The answers split in two: what may be stored as it is, and the sensitive values (same shape; a group's rows by index). */
 export function splitSensitive(sections: readonly OrganizerSection[], answers: OrganizerAnswers): { plain: OrganizerAnswers; sensitive: OrganizerAnswers } {

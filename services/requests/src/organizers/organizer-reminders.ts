@@ -2,6 +2,8 @@ import { addDays, todayIn } from '@ledgerline/contracts/firm-time-zone.ts';
 import { clientDate } from '@ledgerline/contracts/client-date.ts';
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import { requestNotifications } from '@ledgerline/kit/notifications/request-notification.ts';
+import { firmMail } from '@ledgerline/kit/mail/mail-templates.ts';
+import { queueMail } from '@ledgerline/kit/mail/mail-job.ts';
 import type { JobQueue } from '@ledgerline/kit/scheduler/job-queue.ts';
 import { reminderTimeOn } from '@ledgerline/kit/scheduler/reminder-time.ts';
 import type { JobHandler } from '@ledgerline/kit/scheduler/scheduler.ts';
@@ -51,6 +53,19 @@ export class OrganizerReminders {
       userId, title: title.slice(0, 200), message: `Please answer the questions by ${due}. Your answers are saved as you type.`, type: 'info' as const,
       category: 'reminder' as const, clientId: o.clientId, clientName: o.clientName, actionUrl: `/organizers/${o.id}`, email: true, emailKind: 'requests',
     })));
+  }
+
+  /** E-mails a link to answer the organizer without an account. */
+  async mailLink(tx: Queryable, firm: Firm, o: { clientName: string; title: string; dueDate: string; message: string | null }, to: string, link: { url: string; expiresAt: Date }): Promise<void> {
+    await queueMail(this.#jobs, tx, firmMail({
+      to, firmName: firm.name, subject: `${firm.name} has questions for your return: ${o.title}`,
+      paragraphs: [
+        `${firm.name} asks ${o.clientName} to answer a few questions by ${clientDate(o.dueDate, firm.country)}.`,
+        ...(o.message ? [o.message] : []), 'Open the link to answer; no account is needed, and your answers are saved as you type.',
+      ],
+      link: { label: 'Answer the questions', url: link.url },
+      footer: `This link works until ${clientDate(link.expiresAt.toISOString(), firm.country)}. Keep it to yourself: anyone holding it can read and change the answers.`,
+    }));
   }
 
   async #remind(tx: Queryable, shortName: string, id: number): Promise<void> {

@@ -6,18 +6,22 @@ import { todayIn } from '@ledgerline/contracts/firm-time-zone.ts';
 import type { SecretBox } from '@ledgerline/kit/crypto/secret-box.ts';
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import type { DirectoryLookup } from '@ledgerline/kit/directory/directory-lookup.ts';
-import { Conflict, Invalid, NotFound } from '@ledgerline/kit/errors.ts';
+import { Conflict, Gone, Invalid, NotFound } from '@ledgerline/kit/errors.ts';
+import { hashToken, newHashedToken } from '@ledgerline/kit/crypto/hashed-token.ts';
+import type { SchemaDb } from '@ledgerline/kit/db/database.ts';
 import type { ReportForwarder } from '@ledgerline/kit/files/report-forwarder.ts';
 import { enqueueEvents } from '@ledgerline/kit/outbox/outbox.ts';
 import type { TenantRequest } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import {
-  ORGANIZER_EVENTS, ORGANIZER_MESSAGES, organizerTemplateInputSchema,
+  ORGANIZER_EVENTS, ORGANIZER_LINK_MESSAGES, ORGANIZER_MESSAGES, ORGANIZER_PUBLIC_PAGE_PREFIX, organizerTemplateInputSchema,
+  type CreatedOrganizerLink, type PublicOrganizer,
   type OrganizerAnswers, type OrganizerChanged, type OrganizerDetail, type OrganizerInput, type OrganizerListQuery, type OrganizerSummary,
   type OrganizerTemplate, type OrganizerTemplateInput, type OrganizerUpdate,
 } from '@ledgerline/contracts/organizers.contracts.ts';
 import { requireStaff, requireTemplateManager } from '../access-rules.ts';
 import type { Firm } from '../requests/request-reminders.ts';
 import type { RequestService } from '../requests/request.service.ts';
+import type { RequestLinkMaker } from '../requests/request-links.ts';
 import { SHIPPED_ORGANIZER_TEMPLATES } from './shipped/index.ts';
 import { assertOrganizerReach, reachesTemplate } from './organizer-access.ts';
 import { answerProgress, checkAnswerShape, mergeSensitive, missingAnswers, prefillFrom, requestItemsCalledFor, splitSensitive } from './organizer-answers.ts';
@@ -29,6 +33,9 @@ import type { OrganizerStore, StoredOrganizer } from './organizer.store.ts';
 const SHIPPED = SHIPPED_ORGANIZER_TEMPLATES.map((s) => ({ builtIn: s.builtIn, reportTypeName: s.reportTypeName, template: organizerTemplateInputSchema.parse(s.template) }));
 
 const OPEN_FOR_ANSWERS = new Set(['draft', 'sent', 'in_progress']);
+
+/** An organizer opened through a live link. */
+export interface OrganizerLinkContext { firm: Firm; db: SchemaDb; organizer: StoredOrganizer; recipient: string | null }
 
 /**
  * The rules of organizers (issue 42): templates, who may do what, answers saved as the client
@@ -44,11 +51,15 @@ export class OrganizerService {
   readonly #box: SecretBox;
   readonly #firm: (shortName: string) => Promise<Firm>;
   readonly #reportTypesTable: string;
+  readonly #links: RequestLinkMaker;
+  readonly #publicBaseUrl: string;
 
   constructor(deps: {
     store: OrganizerStore; requests: RequestService; reminders: OrganizerReminders; directory: DirectoryLookup; files: ReportForwarder; box: SecretBox;
-    firm: (shortName: string) => Promise<Firm>; reportTypesTable: string;
+    firm: (shortName: string) => Promise<Firm>; reportTypesTable: string; links: RequestLinkMaker; publicBaseUrl: string;
   }) {
+    this.#links = deps.links;
+    this.#publicBaseUrl = deps.publicBaseUrl.replace(/\/$/, '');
     this.#store = deps.store;
     this.#requests = deps.requests;
     this.#reminders = deps.reminders;
@@ -182,6 +193,57 @@ export class OrganizerService {
       await this.#event(tx, t.shortName, ORGANIZER_EVENTS.reopened, now, this.#actor(t));
     });
     return this.get(t, id);
+  }
+
+  // Links (people without an account)
+
+  /** A link to answer the organizer without an account (staff who reach it; once sent); with email, it is sent there. The URL is shown only now. */
+  async createLink(t: TenantRequest, id: number, input: { email?: string | null; expiresInDays?: number | null }): Promise<CreatedOrganizerLink> {
+    requireStaff(t.scope);
+    const organizer = await this.#reached(t, id);
+    if (organizer.status !== 'sent' && organizer.status !== 'in_progress') throw new Conflict('Send the organizer first; a submitted one needs reopening.');
+    const firm = await this.#firm(t.shortName);
+    const expiresAt = this.#links.expiry(firm, organizer.dueDate, input.expiresInDays);
+    const { token: secret } = newHashedToken();
+    // The firm travels in the token so the public call finds the schema to look the hash up in (request-links.ts).
+    const token = `${firm.shortName}.${secret}`;
+    const url = `${this.#publicBaseUrl}${ORGANIZER_PUBLIC_PAGE_PREFIX}${token}`;
+    const linkId = await t.db.transaction(async (tx) => {
+      const linkId = await this.#store.insertLink(tx, { organizerId: id, tokenHash: hashToken(token), email: input.email ?? null, expiresAt, createdById: actorId(t.claims) });
+      if (input.email) await this.#reminders.mailLink(tx, firm, organizer, input.email, { url, expiresAt });
+      return linkId;
+    });
+    return { id: linkId, url, expiresAt: expiresAt.toISOString() };
+  }
+
+  async byLink(db: (shortName: string) => Promise<{ db: SchemaDb }>, token: string): Promise<OrganizerLinkContext> {
+    const shortName = token.split('.')[0] ?? '';
+    if (!/^[a-z0-9]+$/.test(shortName)) throw new NotFound(ORGANIZER_LINK_MESSAGES.linkNotFound);
+    const firmDb = await db(shortName).catch(() => { throw new NotFound(ORGANIZER_LINK_MESSAGES.linkNotFound); });
+    const link = await this.#store.linkByHash(firmDb.db, hashToken(token));
+    if (!link) throw new NotFound(ORGANIZER_LINK_MESSAGES.linkNotFound);
+    if (!link.live) throw new Gone(ORGANIZER_LINK_MESSAGES.linkGone);
+    const organizer = (await this.#store.find(firmDb.db, link.organizerId))!;
+    if (!OPEN_FOR_ANSWERS.has(organizer.status) || organizer.status === 'draft') throw new Gone(ORGANIZER_LINK_MESSAGES.organizerDone);
+    return { firm: await this.#firm(shortName), db: firmDb.db, organizer, recipient: link.email };
+  }
+
+  /** The organizer as the link's holder answers it: its questions and answers (sensitive ones whole: they are the holder's own), the firm's name. */
+  async presentPublic(link: OrganizerLinkContext): Promise<PublicOrganizer> {
+    const organizer = (await this.#store.find(link.db, link.organizer.id))!;
+    return { ...(await this.#detail(link.firm.shortName, organizer)), firmName: link.firm.name };
+  }
+
+  async saveAnswersByLink(link: OrganizerLinkContext, answers: OrganizerAnswers): Promise<PublicOrganizer> {
+    await this.#saveAnswers(link.db, link.firm.shortName, link.organizer.id, answers);
+    return this.presentPublic(link);
+  }
+
+  async submitByLink(link: OrganizerLinkContext): Promise<PublicOrganizer> {
+    const o = link.organizer;
+    // A person holding a link has no account: the organizer's maker is recorded as who let them in, the name says it came by link.
+    await this.#submit(link.db, link.firm.shortName, o, { actorId: o.createdById, actorName: `${o.clientName} (organizer link${link.recipient ? ` sent to ${link.recipient}` : ''})` });
+    return this.presentPublic(link);
   }
 
   // Internals

@@ -173,4 +173,18 @@ export class OrganizerStore {
     const r = await tx.query(`SELECT 1 FROM document_requests WHERE tracker_item_id = $1 AND status = 'open' AND done_count < required_count LIMIT 1`, [trackerItemId]);
     return (r.rowCount ?? 0) > 0;
   }
+
+  async insertLink(tx: Queryable, link: { organizerId: number; tokenHash: string; email: string | null; expiresAt: Date; createdById: number }): Promise<number> {
+    const r = await tx.query<{ id: number }>(
+      'INSERT INTO organizer_links (organizer_id, token_hash, email, expires_at, created_by_id) VALUES ($1, $2, $3, $4, $5) RETURNING id',
+      [link.organizerId, link.tokenHash, link.email, link.expiresAt, link.createdById]);
+    return r.rows[0]!.id;
+  }
+
+  async linkByHash(db: Queryable, tokenHash: string): Promise<{ organizerId: number; email: string | null; live: boolean } | null> {
+    const r = await db.query<{ organizer_id: number; email: string | null; live: boolean }>(
+      'SELECT organizer_id, email, (revoked_at IS NULL AND expires_at > now()) AS live FROM organizer_links WHERE token_hash = $1', [tokenHash]);
+    const row = r.rows[0];
+    return row ? { organizerId: row.organizer_id, email: row.email, live: row.live } : null;
+  }
 }

@@ -5,7 +5,7 @@ import { authenticate } from '@ledgerline/kit/http/authenticate.ts';
 import { parsePathId } from '@ledgerline/kit/http/path-id.ts';
 import type { ServiceTenants } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import {
-  answersSchema, ORGANIZER_MESSAGES, organizerInputSchema, organizerListQuerySchema, organizerTemplateInputSchema, organizerUpdateSchema,
+  answersSchema, organizerLinkInputSchema, ORGANIZER_MESSAGES, organizerInputSchema, organizerListQuerySchema, organizerTemplateInputSchema, organizerUpdateSchema,
 } from '@ledgerline/contracts/organizers.contracts.ts';
 import type { OrganizerService } from './organizer.service.ts';
 
@@ -52,5 +52,10 @@ export function createOrganizersRouter(deps: { api: ApiRegistry; tokens: TokenVe
 
   api.route(router, { method: 'post', path: '/api/organizers/:id/reopen', summary: 'Reopen a submitted or reviewed organizer for changes (staff)', before }, async ({ res, params }) =>
     service.reopen(await tenants.ofRequest(res), organizerId(params.id)));
+
+  api.route(router, {
+    method: 'post', path: '/api/organizers/:id/links', status: 201, body: organizerLinkInputSchema, before,
+    summary: 'A link to answer a sent organizer without an account (default until 14 days past due, at most 90 days); with email, it is sent there. The URL is shown only now',
+  }, async ({ res, params, body }) => service.createLink(await tenants.ofRequest(res), organizerId(params.id), body));
   return router;
 }
