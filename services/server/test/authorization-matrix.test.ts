@@ -423,6 +423,7 @@ const RULES: Record<string, Rule> = {
   'GET /api/billing/receivables': { allowed: STAFF },
   'GET /api/invoices': { allowed: EVERYONE },
   'POST /api/invoices': { allowed: ADMINS, request: () => ({ body: { clientId: ids.ownClient, lines: [{ description: 'Matrix fee', unitPrice: 10000 }] } }) },
+  'POST /api/invoices/preview': { allowed: ADMINS, request: () => ({ body: { clientId: ids.ownClient, lines: [{ description: 'Matrix fee', unitPrice: 10000 }] } }) },
   'GET /api/invoices/{id}': { allowed: EVERYONE, request: async () => ({ path: String(await victimSentInvoice()) }) },
   'GET /api/invoices/{id}/pdf': { allowed: EVERYONE, request: async () => ({ path: String(await victimSentInvoice()) }) },
   'POST /api/invoices/{id}/checkout': { allowed: EVERYONE, request: async () => ({ path: String(await victimSentInvoice()) }) },
