@@ -11,7 +11,8 @@ import { CreateEditDialog } from '@ledgerline/ui/create-edit-dialog.tsx';
 import { failureReason } from '@ledgerline/ui/server-message.ts';
 import { inCurrentFirm } from '@ledgerline/ui/tenant-path.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
-import { useBillingClients, useBillingMutations, useBillingServices, type NewInvoiceLine } from './billing.api.ts';
+import { useBillingClients, useBillingMutations, useBillingServices, type NewInvoice, type NewInvoiceLine } from './billing.api.ts';
+import { InvoicePreview } from './invoice-preview.tsx';
 import { money, toMinorUnits } from './invoice-view.ts';
 
 const FORM_ID = 'invoice-editor';
@@ -22,7 +23,8 @@ const emptyLine = (): LineDraft => ({ description: '', serviceId: null, quantity
 /**
  * A new draft invoice (Admin): the client, lines from the price list or typed, the due date.
  * The totals preview runs the same computation the server stores (contracts/invoice-totals.ts);
- * a blank rate is the jurisdiction's for the client, as the server fills it.
+ * a blank rate is the jurisdiction's for the client, as the server fills it. Beside it (below
+ * on phones) the PDF as it would print, from the server, about a second after edits stop.
  */
 export function InvoiceEditor({ visible, onHide, settings }: { visible: boolean; onHide(): void; settings: BillingSettings }) {
   const navigate = useNavigate();
@@ -71,8 +73,11 @@ export function InvoiceEditor({ visible, onHide, settings }: { visible: boolean;
     });
   };
 
+  const previewed: NewInvoice | null = visible && clientId && parsed && parsed.length > 0 ? { clientId, dueDate: dueDate || null, notes: null, lines: parsed } : null;
+
   return (
     <CreateEditDialog visible={visible} editing={false} noun="Invoice" createHeader="New Invoice" formId={FORM_ID} pending={create.isPending} onClose={close} className="form-dialog invoice-editor">
+      <div className="invoice-editor__layout">
       <form id={FORM_ID} onSubmit={submit} className="invoice-editor__form">
         <label htmlFor="invoice-client">Client</label>
         <Dropdown inputId="invoice-client" placeholder="Select a client" filter value={clientId} options={clients.map((c) => ({ label: c.name, value: c.id }))} onChange={(e) => setClientId(e.value)} />
@@ -99,6 +104,8 @@ export function InvoiceEditor({ visible, onHide, settings }: { visible: boolean;
           <dt>Total</dt><dd data-testid="invoice-editor-total">{preview ? money(preview.total, settings.currency) : '—'}</dd>
         </dl>
       </form>
+      <InvoicePreview invoice={previewed} />
+      </div>
     </CreateEditDialog>
   );
 }

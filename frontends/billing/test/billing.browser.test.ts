@@ -28,6 +28,27 @@ async function dismissToasts(page: Page): Promise<void> {
 }
 const pick = (page: Page, name: string) => page.locator('li[role="option"]', { hasText: name });
 
+/**
+ * The editor's live PDF preview: the next POST /invoices/preview whose first line has this
+ * quantity is answered with a PDF, and the frame then shows a new blob URL (the request and
+ * the URL are checked, not the pixels).
+ */
+async function previewShown(page: Page, quantity: number, previousUrl: string | null): Promise<string> {
+  const answered = await page.waitForResponse((r) => {
+    if (r.request().method() !== 'POST' || !r.url().endsWith('/invoices/preview')) return false;
+    const body = JSON.parse(r.request().postData() ?? '{}') as { lines?: { quantity?: number }[] };
+    return body.lines?.[0]?.quantity === quantity;
+  });
+  expect([answered.status(), answered.headers()['content-type']]).toEqual([200, 'application/pdf']);
+  const shown = await page.waitForFunction((previous) => {
+    const frame = document.querySelector<HTMLIFrameElement>('[data-testid="invoice-preview-frame"]');
+    return frame && frame.src.startsWith('blob:') && frame.src !== previous ? frame.src : false;
+  }, previousUrl);
+  const url = (await shown.jsonValue()) as string;
+  expect(url).toMatch(/^blob:/);
+  return url;
+}
+
 describe('billing in Chromium', () => {
   let portal: PortalBrowser;
   let call: ReturnType<typeof apiClient>;
@@ -70,6 +91,16 @@ describe('billing in Chromium', () => {
     await pick(page, 'Form 1040 preparation').click();
     await expect(dialog.getByLabel('Description of line 1').inputValue()).resolves.toBe('Form 1040 preparation');
     await expect(dialog.getByTestId('invoice-editor-total').textContent()).resolves.toBe('$450.00');
+    // The PDF as it would print, beside the editor, and again after a line changes.
+    const firstPreview = await previewShown(page, 1, null);
+    const [formBox, previewBox] = [await dialog.locator('form').boundingBox(), await dialog.getByRole('region', { name: 'Invoice preview' }).boundingBox()];
+    expect(previewBox!.x).toBeGreaterThanOrEqual(formBox!.x + formBox!.width - 1);
+    const secondShown = previewShown(page, 2, firstPreview);
+    await dialog.getByLabel('Quantity of line 1').fill('2');
+    await secondShown;
+    await expect(dialog.getByTestId('invoice-editor-total').textContent()).resolves.toBe('$900.00');
+    await portal.screenshot(page, 'invoice-editor-preview-1440');
+    await dialog.getByLabel('Quantity of line 1').fill('1');
     await dialog.getByRole('button', { name: 'Create Invoice' }).click();
     await expectToast(page, 'Success', 'Draft invoice created');
     await dismissToasts(page);
@@ -99,6 +130,28 @@ describe('billing in Chromium', () => {
     const row = page.locator('.receivables-table tbody tr', { hasText: 'Birch Family' });
     await expect(row.locator('td').last().textContent()).resolves.toBe('$250.00');
     expect(await sideways(page)).toBeLessThanOrEqual(0);
+    await page.close();
+  });
+
+  it('on a phone the Admin\'s editor shows the PDF preview below the lines, updated after a line changes (390 px)', async () => {
+    const page = await openAs(portal, portal.baseUrl, admin, `/${TENANT}/billing`);
+    await page.setViewportSize(PHONE);
+    await page.getByRole('button', { name: 'New Invoice' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New Invoice' });
+    await dialog.locator('.p-dropdown', { has: page.locator('#invoice-client') }).click();
+    await pick(page, 'Birch Family').click();
+    await dialog.getByLabel('Description of line 1').fill('Bookkeeping, March');
+    await dialog.getByLabel('Unit price of line 1').fill('120.00');
+    const firstPreview = await previewShown(page, 1, null);
+    const [formBox, previewBox] = [await dialog.locator('form').boundingBox(), await dialog.getByRole('region', { name: 'Invoice preview' }).boundingBox()];
+    expect(previewBox!.y).toBeGreaterThanOrEqual(formBox!.y + formBox!.height - 1);
+    const secondShown = previewShown(page, 3, firstPreview);
+    await dialog.getByLabel('Quantity of line 1').fill('3');
+    await secondShown;
+    await portal.screenshot(page, 'invoice-editor-preview-390');
+    expect(await sideways(page)).toBeLessThanOrEqual(0);
+    // Previews save nothing: still the one invoice of the first case.
+    expect((await call<Invoice[]>('GET', `/api/${TENANT}/invoices`, admin.token)).body.map((i) => i.number)).toEqual(['INV-0001']);
     await page.close();
   });
 

@@ -156,4 +156,43 @@ describe('recurring schedules and payment holds in Chromium', () => {
     await clientPage.close();
     await again.close();
   });
+
+  it('an Admin holds a report type of the client from Reports, and releases it (1440 px and 390 px)', async () => {
+    const reportType = (await call<{ id: number }>('POST', `/api/${TENANT}/report-types`, portal.adminToken, { name: `Form 1040 ${suffix}` })).body;
+    const form = new FormData();
+    form.append('fileType', 'report');
+    form.append('clientId', String(client.id));
+    form.append('reportTypeId', String(reportType.id));
+    form.append('file', new Blob(['%PDF-1.4 return'], { type: 'application/pdf' }), `Return ${suffix}.pdf`);
+    const uploaded = await fetch(`${portal.baseUrl}/api/${TENANT}/files`, { method: 'POST', headers: { authorization: `Bearer ${admin.token}` }, body: form });
+    expect(uploaded.status).toBe(201);
+
+    // The firm's one client and one report type are chosen for the Admin.
+    const page = await openAs(portal, portal.baseUrl, admin, `/${TENANT}/cpa-dashboard`);
+    await page.setViewportSize(DESKTOP);
+    const row = page.locator('.files-table tbody tr', { hasText: `Return ${suffix}.pdf` });
+    await row.waitFor();
+    const control = page.getByRole('group', { name: `Form 1040 ${suffix}: release on payment` });
+    await control.getByRole('button', { name: 'Hold until paid…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Release on Payment' });
+    await dialog.locator('.p-dropdown', { has: page.locator('#payment-hold-invoice') }).click();
+    await pick(page, 'INV-0001 — $450.00 due').click();
+    await dialog.getByRole('button', { name: 'Hold Until Paid' }).click();
+    await expectToast(page, 'Success', `Form 1040 ${suffix} is released on payment`);
+    await control.getByText(`Form 1040 ${suffix}: waiting for payment of INV-0001`).waitFor();
+    await row.getByText('Waiting for payment of INV-0001').waitFor();
+    await portal.screenshot(page, 'documents-report-type-hold-1440');
+    const holds = await call<{ reportTypeId: number; invoiceNumber: string; filesWaiting: number }[]>('GET', `/api/${TENANT}/files/clients/${client.id}/payment-holds`, admin.token);
+    expect(holds.body).toEqual([{ clientId: client.id, reportTypeId: reportType.id, invoiceId: sent.id, invoiceNumber: 'INV-0001', filesWaiting: 1 }]);
+
+    await page.setViewportSize(PHONE);
+    await page.reload();
+    await control.getByRole('button', { name: 'Release' }).click();
+    await expectToast(page, 'Success', `Form 1040 ${suffix} released`);
+    await control.getByRole('button', { name: 'Hold until paid…' }).waitFor();
+    expect(await sideways(page)).toBeLessThanOrEqual(0);
+    await portal.screenshot(page, 'documents-report-type-released-390');
+    expect((await call('GET', `/api/${TENANT}/files/clients/${client.id}/payment-holds`, admin.token)).body).toEqual([]);
+    await page.close();
+  });
 });

@@ -107,7 +107,7 @@ describe("a Client user's documents to sign", () => {
   const request = (id: number, status: SignatureRequestSummary['status'], dueDate: string | null, signers: SignerView[]): SignatureRequestSummary => ({
     id, clientId: 7, clientName: 'Jordan & Pat Household', title: `Form 8879 #${id}`, message: null, status, dueDate, reminderEveryDays: null, reportTypeId: 1, trackerItemId: null,
     identity: 'sign_in_second_factor', signers, createdById: 1, createdByName: 'Admin', createdAt: '', sentAt: '', completedAt: null, voidReason: null,
-    signedFileId: null, signedSha256: null, documentCount: 1,
+    signedFileId: null, signedSha256: null, releaseOnPaymentOf: null, releaseInvoiceNumber: null, documentCount: 1,
   });
 
   it("lists the sent requests the user has still to sign, soonest due first, each opening the signing page; says who signs first; never drafts, finished or others' turns taken", () => {

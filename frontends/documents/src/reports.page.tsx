@@ -26,6 +26,7 @@ import { autoSelectedClient, dateRangeQuery, emptyFilesMessage } from './file-fi
 import { FileNameCell, FileTypeTag } from './file-cells.tsx';
 import { cappedMatchesNote } from './file-paging.ts';
 import { FileRowActions } from './file-row-actions.tsx';
+import { ReportTypeHoldControl } from './payment-hold.tsx';
 import { UploadDialog } from './upload-dialog.tsx';
 import { REPORT_DELETE_TEXTS, useDeleteConfirmation } from './use-delete-confirmation.ts';
 import { usePagedFiles } from './use-paged-files.ts';
@@ -138,6 +139,10 @@ function StaffReports({ routeReportTypeId }: { routeReportTypeId: number | null 
             <label htmlFor="files-display-all">Display All Reports</label>
           </div>
         </div>
+        {clientId !== null && filteredType !== null && (
+          <ReportTypeHoldControl clientId={clientId} reportTypeId={filteredType}
+            reportTypeName={reportTypes.data?.find((type) => type.id === filteredType)?.name ?? 'This report type'} />
+        )}
       </Card>
       {otherTypesMatches > 0 && (
         <Message

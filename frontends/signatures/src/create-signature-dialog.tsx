@@ -7,6 +7,7 @@ import { InputText } from 'primereact/inputtext';
 import { InputTextarea } from 'primereact/inputtextarea';
 import { RadioButton } from 'primereact/radiobutton';
 import { useEffect, useState, type FormEvent } from 'react';
+import type { Invoice } from '@ledgerline/contracts/billing.contracts.ts';
 import type { Client, ReportType } from '@ledgerline/contracts/directory.contracts.ts';
 import type { PortalFile } from '@ledgerline/contracts/files.contracts.ts';
 import type { User } from '@ledgerline/contracts/identity.contracts.ts';
@@ -16,6 +17,9 @@ import { invalidateApiResources } from '@ledgerline/ui/api-invalidation.ts';
 import { isClientRole } from '@ledgerline/ui/auth-storage.ts';
 import { CreateEditDialog } from '@ledgerline/ui/create-edit-dialog.tsx';
 import { FormField } from '@ledgerline/ui/form-field.tsx';
+import { formatMinorUnits } from '@ledgerline/contracts/money.ts';
+import { getOptional } from '@ledgerline/ui/optional-query.ts';
+import { useCanAdministerFirm } from '@ledgerline/ui/permissions.ts';
 import { serverMessage } from '@ledgerline/ui/server-message.ts';
 import type { SignaturePrefill } from '@ledgerline/ui/signature-requests.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
@@ -49,6 +53,8 @@ interface FormState {
   identity: Identity;
   placement: Placement;
   sendNow: boolean;
+  /** The invoice whose payment releases the signed PDF to the client (Admins); null: filed released. */
+  releaseOnPaymentOf: number | null;
 }
 
 const FORM_ID = 'create-signature-form';
@@ -67,6 +73,7 @@ const draftSigner = (index: number): DraftSigner => ({
 const blank = (prefill: Partial<SignaturePrefill>): FormState => ({
   clientId: prefill.clientId ?? null, reportTypeId: prefill.reportTypeId ?? null, trackerItemId: prefill.trackerItemId ?? null,
   title: prefill.title ?? '', message: '', fileId: null, signers: [draftSigner(0)], identity: 'sign_in_second_factor', placement: 'end', sendNow: true,
+  releaseOnPaymentOf: null,
 });
 
 type Errors = Partial<Record<'clientId' | 'reportTypeId' | 'title' | 'fileId' | 'signers' | 'form', string>>;
@@ -115,6 +122,13 @@ export function CreateSignatureDialog({ visible, prefill, onHide }: { visible: b
   const users = useQuery<User[]>({ queryKey: [apiPath('users')], enabled: visible, staleTime: 30_000 }).data ?? [];
   const files = useQuery<PortalFile[]>({ queryKey: [apiQueryPath('files', { clientId: form.clientId ?? undefined, limit: 200 })], enabled: visible && form.clientId !== null });
   const pdfs = (files.data ?? []).filter((f) => f.mimeType === 'application/pdf' || f.originalName.toLowerCase().endsWith('.pdf'));
+  // Holding a document until payment is the Admin's (issue 43): the client's sent invoices with something still to pay.
+  const admin = useCanAdministerFirm();
+  const invoicesUrl = apiQueryPath('invoices', { clientId: form.clientId ?? undefined, limit: 500 });
+  const openInvoices = (useQuery<Invoice[]>({
+    queryKey: [invoicesUrl], enabled: visible && admin && form.clientId !== null,
+    queryFn: async ({ signal }) => (await getOptional<Invoice[]>(invoicesUrl, signal)) ?? [],
+  }).data ?? []).filter((i) => i.status === 'sent' || i.status === 'partially_paid');
   // The client's own users (an Admin's list carries their clients; other staff enter name and e-mail).
   const clientUsers = users.filter((u) => isClientRole(u.role) && u.clientIds?.[0] === form.clientId);
 
@@ -127,6 +141,7 @@ export function CreateSignatureDialog({ visible, prefill, onHide }: { visible: b
       const draft = await apiJson<SignatureRequest>('POST', apiPath('signature-requests'), {
         clientId: f.clientId, reportTypeId: f.reportTypeId, trackerItemId: f.trackerItemId, title: f.title.trim(), message: f.message.trim() || null,
         documents: [{ fileId: f.fileId }], signers, fields: f.placement === 'position' ? positioned : [], identity: f.identity, sendNow: false,
+        ...(f.releaseOnPaymentOf !== null ? { releaseOnPaymentOf: f.releaseOnPaymentOf } : {}),
       });
       try {
         if (f.placement === 'end') {
@@ -164,7 +179,7 @@ export function CreateSignatureDialog({ visible, prefill, onHide }: { visible: b
         <div className="signature-form__row">
           <FormField label="Client *" htmlFor="signature-client" error={errors.clientId}>
             <Dropdown inputId="signature-client" value={form.clientId} filter placeholder="Select a client" disabled={form.trackerItemId !== null}
-              options={clients.map((c) => ({ label: c.name, value: c.id }))} onChange={(e) => setForm((f) => ({ ...f, clientId: e.value ?? null, fileId: null, signers: f.signers.map((s) => ({ ...s, userId: null })) }))} />
+              options={clients.map((c) => ({ label: c.name, value: c.id }))} onChange={(e) => setForm((f) => ({ ...f, clientId: e.value ?? null, fileId: null, releaseOnPaymentOf: null, signers: f.signers.map((s) => ({ ...s, userId: null })) }))} />
           </FormField>
           <FormField label="Report type *" htmlFor="signature-report-type" error={errors.reportTypeId} hint="The signed PDF is filed as a report of this type.">
             <Dropdown inputId="signature-report-type" value={form.reportTypeId} filter placeholder="Select a report type" disabled={form.trackerItemId !== null}
@@ -180,6 +195,14 @@ export function CreateSignatureDialog({ visible, prefill, onHide }: { visible: b
           <Dropdown inputId="signature-document" value={form.fileId} filter placeholder="Select the PDF to sign" disabled={form.clientId === null}
             options={pdfs.map((f) => ({ label: f.reportTypeName ? `${f.originalName} (${f.reportTypeName})` : f.originalName, value: f.id }))} onChange={(e) => set('fileId', e.value ?? null)} />
         </FormField>
+        {admin && (
+          <FormField label="Release on payment of" htmlFor="signature-release-invoice"
+            hint="Optional: the signed PDF is filed for the client as waiting for payment, and opens once this invoice is paid.">
+            <Dropdown inputId="signature-release-invoice" value={form.releaseOnPaymentOf} showClear placeholder="No invoice: filed released" disabled={form.clientId === null}
+              options={openInvoices.map((i) => ({ label: `${i.number} — ${formatMinorUnits(i.balance, i.currency)} due`, value: i.id }))}
+              emptyMessage="No sent, unpaid invoice for this client" onChange={(e) => set('releaseOnPaymentOf', (e.value as number | undefined) ?? null)} />
+          </FormField>
+        )}
         <FormField label="Message" htmlFor="signature-message">
           <InputTextarea id="signature-message" rows={2} value={form.message} onChange={(e) => set('message', e.target.value)} />
         </FormField>

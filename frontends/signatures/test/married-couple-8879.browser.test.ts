@@ -9,6 +9,7 @@ import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import { testMailbox } from '@ledgerline/kit/testing/test-mailbox.ts';
 import { totpCode } from '@ledgerline/identity/mfa/totp.ts';
 import { apiClient, createSignedInUser, testClient } from '@ledgerline/server/portal-harness.ts';
+import type { Invoice } from '@ledgerline/contracts/billing.contracts.ts';
 import type { ComplianceItem, GenerationResult } from '@ledgerline/contracts/compliance.contracts.ts';
 import type { Client, ReportType } from '@ledgerline/contracts/directory.contracts.ts';
 import type { PortalFile } from '@ledgerline/contracts/files.contracts.ts';
@@ -22,7 +23,8 @@ import { SCREENSHOT_DIR, startPortalBrowser, uniqueSuffix, type PortalBrowser } 
  * of the last page, the sign-in second factor), the item shows "Ready to sign", the taxpayer signs
  * in the portal with a code from their authenticator app and the spouse from their link with the
  * code the mail brings, the request completes, and the sealed PDF is filed as a report that
- * pdfsig verifies.
+ * pdfsig verifies. The Admin invoiced the preparation fee (due in 15 days) first and chose it
+ * under "Release on payment of" (issue 43): the filed PDF waits until the fee is paid.
  */
 
 const BUS_WAIT_MS = 20_000;
@@ -77,8 +79,13 @@ describe('a married couple signs their 8879 (Chromium)', () => {
 
   /** The taxpayer, signed in to the portal, confirms it is them with a fresh code of their authenticator app. */
   async function signInPortal(width: number, email: string, token: string, secret: string): Promise<void> {
-    const mail = await mailbox.waitForMail(email, 1, BUS_WAIT_MS);
-    const path = /portal\.invalid(\/sign\/portal\/[^\s]+)/.exec(mail.Text)![1]!;
+    // The signing mail (the household also gets the fee's invoice mail, in either order).
+    let path = '';
+    await eventually(async () => {
+      const found = (await mailbox.messagesTo(email)).map((m) => /portal\.invalid(\/sign\/portal\/[^\s]+)/.exec(m.Text)?.[1]).find(Boolean);
+      expect(found).toBeDefined();
+      path = found!;
+    }, BUS_WAIT_MS, 200);
     const page = await portal.browser.newPage(portal.baseUrl);
     await page.setViewportSize({ width, height: 844 });
     await setLocalStorage(page, { token });
@@ -127,6 +134,15 @@ describe('a married couple signs their 8879 (Chromium)', () => {
     upload.set('reportTypeId', String(form1040.id));
     upload.append('file', new Blob([new Uint8Array(await doc.save())], { type: 'application/pdf' }), 'form-8879-jordan.pdf');
     expect((await fetch(`${portal.baseUrl}/api/${tenant}/files`, { method: 'POST', headers: { authorization: `Bearer ${admin.token}` }, body: upload })).status).toBe(201);
+    // The preparation fee, due in 15 days (issue 43): the signed 8879 is released to the household only once it is paid.
+    const dueDate = new Date(Date.now() + 15 * 86_400_000).toISOString().slice(0, 10);
+    let fee: Invoice | undefined;
+    await eventually(async () => {
+      const drafted = await call<Invoice>('POST', `/api/${tenant}/invoices`, admin.token, { clientId: client.id, lines: [{ description: 'Form 1040 preparation', unitPrice: 45000 }], dueDate });
+      expect(drafted.status).toBe(201);
+      fee = drafted.body;
+    }, BUS_WAIT_MS, 300);
+    expect((await call<Invoice>('POST', `/api/${tenant}/invoices/${fee!.id}/send`, admin.token)).body).toMatchObject({ number: 'INV-0001', dueDate });
 
     // The Admin opens the tracker and asks for the signatures from the item.
     const page = await portal.browser.newPage(portal.baseUrl);
@@ -147,6 +163,7 @@ describe('a married couple signs their 8879 (Chromium)', () => {
     expect(await dialog.locator('#signer-role-1').inputValue()).toBe('spouse');
     await dialog.locator('#signer-name-1').fill('Pat Spouse');
     await dialog.locator('#signer-email-1').fill(`pat.${tenant}@example.com`);
+    await choose(page, 'signature-release-invoice', 'INV-0001');
     expect(await sideways(page)).toBeLessThanOrEqual(0);
     await page.screenshot({ path: join(SCREENSHOT_DIR, `signature-dialog-${width}-signers.png`), fullPage: true });
     await dialog.locator('.p-dialog-content').evaluate((el) => { el.scrollTop = 0; });
@@ -157,7 +174,7 @@ describe('a married couple signs their 8879 (Chromium)', () => {
     expect(new URL(page.url()).search).toBe('');
 
     const [request] = (await call<SignatureRequest[]>('GET', `/api/${tenant}/signature-requests`, admin.token)).body;
-    expect(request).toMatchObject({ status: 'sent', trackerItemId: item.id, clientId: client.id, reportTypeId: form1040.id, identity: 'sign_in_second_factor' });
+    expect(request).toMatchObject({ status: 'sent', trackerItemId: item.id, clientId: client.id, reportTypeId: form1040.id, identity: 'sign_in_second_factor', releaseOnPaymentOf: fee!.id, releaseInvoiceNumber: 'INV-0001' });
     const full = (await call<SignatureRequest>('GET', `/api/${tenant}/signature-requests/${request!.id}`, admin.token)).body;
     expect(full.fields.map((f) => [f.page, f.signerIndex, f.type])).toEqual([[2, 0, 'signature'], [2, 1, 'signature']]);
     expect(full.signers.map((s) => [s.name, s.role])).toEqual([['Jordan Taxpayer', 'taxpayer'], ['Pat Spouse', 'spouse']]);
@@ -181,7 +198,12 @@ describe('a married couple signs their 8879 (Chromium)', () => {
     }, BUS_WAIT_MS, 300);
     expect(done.signers.map((s) => s.identityResult)).toEqual([`passed: ${TOTP_IDENTITY_METHOD} of the signed-in user`, `passed: code e-mailed to pat.${tenant}@example.com`]);
     const files = (await call<PortalFile[]>('GET', `/api/${tenant}/files?clientId=${client.id}&limit=50`, admin.token)).body;
-    expect(files.find((f) => f.id === done.signedFileId)).toMatchObject({ fileType: 'report', reportTypeId: form1040.id });
+    expect(files.find((f) => f.id === done.signedFileId)).toMatchObject({ fileType: 'report', reportTypeId: form1040.id, waitingForPayment: { invoiceId: fee!.id, invoiceNumber: 'INV-0001' } });
+    // Filed held: the household cannot open it until the fee is paid.
+    const asJordan = () => fetch(`${portal.baseUrl}/api/${tenant}/files/${done.signedFileId}`, { headers: { authorization: `Bearer ${jordan.token}` } }).then((r) => r.status);
+    expect(await asJordan()).toBe(403);
+    expect((await call('POST', `/api/${tenant}/invoices/${fee!.id}/payments`, admin.token, { amount: 45000, method: 'cheque' })).status).toBe(201);
+    await eventually(async () => expect(await asJordan()).toBe(200), BUS_WAIT_MS, 300);
     const signed = await fetch(`${portal.baseUrl}/api/${tenant}/signature-requests/${request!.id}/document`, { headers: { authorization: `Bearer ${admin.token}` } });
     expect(signed.status).toBe(200);
     const file = join(SCREENSHOT_DIR, `married-8879-${width}.pdf`);

@@ -9,6 +9,7 @@ import type { Client } from '@ledgerline/contracts/directory.contracts.ts';
 import type { Company } from '@ledgerline/contracts/identity.contracts.ts';
 import { addDays, todayIn } from '@ledgerline/contracts/firm-time-zone.ts';
 import { gstinCheckCharacter } from '@ledgerline/contracts/tax-ids.ts';
+import { checkedPdfText } from './support/checked-pdf.ts';
 
 /** Users and clients reach the billing service as events (RabbitMQ in CI). */
 const BUS_WAIT_MS = 15_000;
@@ -342,5 +343,52 @@ describe('recurring invoices (a schedule on a draft)', () => {
     expect((await call('DELETE', schedulePath(template.id), tokens.admin)).body).toEqual({ message: 'Schedule stopped' });
     expect((await call('GET', schedulePath(template.id), tokens.admin)).status).toBe(404);
     expect((await call('DELETE', schedulePath(template.id), tokens.admin)).status).toBe(404);
+  });
+});
+
+describe('the editor\'s live preview (POST /invoices/preview)', () => {
+  const preview = async (who: string, body: unknown, tenant = UK) => {
+    const r = await fetch(`${portal.gatewayUrl}${invoices(tenant)}/preview`, {
+      method: 'POST', headers: { authorization: `Bearer ${tokens[who]}`, 'content-type': 'application/json' }, body: JSON.stringify(body),
+    });
+    return { status: r.status, type: r.headers.get('content-type'), bytes: Buffer.from(await r.arrayBuffer()) };
+  };
+  const numberOf = (invoice: Invoice) => Number(/(\d+)$/.exec(invoice.number!)![1]);
+
+  it('answers the PDF the draft would print, marked DRAFT – PREVIEW, in a file qpdf accepts; it saves nothing', async () => {
+    const before = (await call<Invoice[]>('GET', `${invoices()}?limit=500`, tokens.admin)).body.length;
+    const r = await preview('admin', { clientId: ids.own, lines: [fee(50000, { quantity: 2 })], dueDate: '2099-03-31', notes: 'Thank you' });
+    expect([r.status, r.type]).toEqual([200, 'application/pdf']);
+    const text = checkedPdfText(r.bytes);
+    expect(text).toContain('DRAFT – PREVIEW');
+    expect(text).toContain('VAT invoice');
+    expect(text).toContain('Invoice number: not numbered (draft)');
+    expect(text).toContain('Self assessment return');
+    // Two at £500.00 with VAT 20 %, as creating the draft would compute it.
+    expect(text).toContain('£1,200.00');
+    expect(text).toContain('Thank you');
+    expect((await call<Invoice[]>('GET', `${invoices()}?limit=500`, tokens.admin)).body).toHaveLength(before);
+  });
+
+  it('takes no number: the invoice sent after previews takes the one after the invoice sent before them', async () => {
+    const first = (await draft('admin', { clientId: ids.own, lines: [fee()] })).body;
+    const firstNumber = numberOf((await act('admin', first.id, 'send')).body);
+    for (let i = 0; i < 3; i++) expect((await preview('admin', { clientId: ids.own, lines: [fee(1000 * (i + 1))] })).status).toBe(200);
+    const second = (await draft('admin', { clientId: ids.own, lines: [fee()] })).body;
+    expect(numberOf((await act('admin', second.id, 'send')).body)).toBe(firstNumber + 1);
+  });
+
+  it('is the Admin\'s, as creating invoices; bad bodies are 400; another firm\'s client is 404', async () => {
+    for (const who of ['dta', 'cpa', 'client']) expect((await preview(who, { clientId: ids.own, lines: [fee()] })).status).toBe(403);
+    for (const bad of [{}, { clientId: ids.own, lines: 'x' }, { clientId: ids.own, lines: [{ description: 'x', unitPrice: -1 }] }, { clientId: 'one', lines: [] }]) {
+      expect((await preview('admin', bad)).status).toBe(400);
+    }
+    expect((await preview('admin', { clientId: 999_999, lines: [fee()] })).status).toBe(404);
+    expect((await preview('betaAdmin', { clientId: ids.own, lines: [fee()] })).status).toBeGreaterThanOrEqual(401);
+    // Its own firm's preview: its own (US) invoice, nothing of this firm's registration.
+    const beta = await preview('betaAdmin', { clientId: ids.beta, lines: [fee()] }, BETA);
+    expect(beta.status).toBe(200);
+    expect(checkedPdfText(beta.bytes)).not.toContain('GB980780684');
+    expect((await preview('betaAdmin', { clientId: 999_999, lines: [fee()] }, BETA)).status).toBe(404);
   });
 });

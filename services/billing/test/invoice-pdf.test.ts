@@ -1,8 +1,4 @@
 import { describe, expect, it } from '@jest/globals';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { TAX_JURISDICTIONS, type InvoiceField } from '@ledgerline/contracts/billing-tax.ts';
 import { clientDate } from '@ledgerline/contracts/client-date.ts';
 import type { FirmCountry } from '@ledgerline/contracts/firm-country.ts';
@@ -11,18 +7,8 @@ import { formatMinorUnits } from '@ledgerline/contracts/money.ts';
 import { winAnsiSafe } from '@ledgerline/kit/pdf/text-layout.ts';
 import { renderInvoicePdf, type InvoiceIssuer } from '../src/invoices/invoice-pdf.ts';
 import type { StoredInvoice } from '../src/invoices/invoice.store.ts';
-
-const dir = mkdtempSync(join(tmpdir(), 'invoice-pdf-'));
-let serial = 0;
-
-/** Writes the PDF, checks its structure with qpdf and returns its text as pdftotext reads it (spaces collapsed). */
-function checkedText(pdf: Uint8Array): string {
-  const path = join(dir, `invoice-${++serial}.pdf`);
-  writeFileSync(path, pdf);
-  // qpdf --check exits non-zero on a damaged file (and 3 on warnings, which we count as failures too).
-  expect(execFileSync('qpdf', ['--check', path], { encoding: 'utf8' })).toContain('No syntax or stream encoding errors');
-  return execFileSync('pdftotext', ['-enc', 'UTF-8', path, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
-}
+import { execFileSync } from 'node:child_process';
+import { checkedPdf, checkedPdfText as checkedText } from './support/checked-pdf.ts';
 
 interface Case { country: FirmCountry; currency: string; firmState: string | null; clientState: string | null; registration: string | null; lines: InvoiceLineInput[] }
 
@@ -119,8 +105,8 @@ describe('invoice PDF: every field its jurisdiction requires, in a PDF qpdf acce
     const c = CASES['US (no sales tax)']!;
     const many = Array.from({ length: 80 }, (_, i) => line(`Consultation ${i + 1}: ${'a long description of the work '.repeat(3)}`, 1000 + i, 0));
     const { invoice, issuer } = invoiceOf({ ...c, lines: many });
-    const text = checkedText(await renderInvoicePdf(invoice, issuer));
+    const { text, path } = checkedPdf(await renderInvoicePdf(invoice, issuer));
     expect(text).toContain('Consultation 80:');
-    expect(execFileSync('pdfinfo', [join(dir, `invoice-${serial}.pdf`)], { encoding: 'utf8' })).toMatch(/Pages:\s+[2-9]/);
+    expect(execFileSync('pdfinfo', [path], { encoding: 'utf8' })).toMatch(/Pages:\s+[2-9]/);
   });
 });

@@ -70,11 +70,28 @@ export const paymentHoldInputSchema = z.object({ invoiceId: idSchema('invoiceId'
 export const PAYMENT_HOLD_MESSAGES = {
   waiting: (number: string) => `This document is released once invoice ${number} is paid.`,
   invoiceNotFound: 'Invoice not found among the sent invoices of this file\'s client',
+  clientInvoiceNotFound: 'Invoice not found among the sent invoices of this client',
   paidAlready: 'That invoice is paid already: nothing to wait for',
+  voidInvoice: 'That invoice is void: nothing would release the documents',
   clientFileOnly: 'Only a client\'s document can wait for payment',
   noHold: 'This file is not waiting for payment',
+  noReportTypeHold: 'This report type is not waiting for payment for this client',
   released: 'Released',
 } as const;
+
+/**
+ * A report type of a client released on payment (PUT|DELETE /api/files/clients/{clientId}/report-types/{reportTypeId}/payment-hold,
+ * GET /api/files/clients/{clientId}/payment-holds): every file of that client with that report
+ * type, those there and those uploaded while it holds, waits for the invoice.
+ */
+export interface ReportTypePaymentHold {
+  clientId: number;
+  reportTypeId: number;
+  invoiceId: number;
+  invoiceNumber: string;
+  /** Files of the report type waiting for the invoice now. */
+  filesWaiting: number;
+}
 
 /**
  * Search snippets wrap each matched word in these control characters rather than HTML,

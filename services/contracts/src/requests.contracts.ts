@@ -280,4 +280,5 @@ export interface RequestUploadAssertion extends Record<string, unknown> {
   /** report type (optional) */ r: number | null;
   /** uploader id, as stored for uploadedById */ u: number;
   /** uploader name */ n: string;
+  /** held until this invoice is paid (issue 43: a signed document released on payment), with its number */ h?: { i: number; n: string };
 }

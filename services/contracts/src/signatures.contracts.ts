@@ -75,6 +75,10 @@ export const SIGNATURE_MESSAGES = {
   fieldValue: 'A field value does not fit its field type.',
   notSigner: 'You are not a signer of this request.',
   notCompleted: 'The signed document exists once every signer has signed.',
+  adminsOnlyRelease: 'Only Admin users can hold a signed document until payment.',
+  releaseInvoiceNotFound: 'Invoice not found among the sent invoices of this client',
+  releaseInvoicePaid: 'That invoice is paid already: nothing to wait for',
+  releaseInvoiceVoid: 'That invoice is void: nothing would release the document',
   voided: 'Signature request voided',
   deleted: 'Signature request deleted',
   sent: 'The signers have been e-mailed.',
@@ -124,6 +128,8 @@ const signatureRequestFields = {
   signers: z.array(signerInputSchema).min(1, 'A request needs at least one signer').max(SIGNATURE_LIMITS.signers),
   fields: z.array(fieldInputSchema).max(SIGNATURE_LIMITS.fields).default([]),
   identity: z.enum(IDENTITY_METHODS, { error: `identity must be one of ${IDENTITY_METHODS.join(', ')}` }),
+  /** The signed PDF is filed held until this sent, unpaid invoice of the client is paid (issue 43; Admin); null: filed released. */
+  releaseOnPaymentOf: idSchema('releaseOnPaymentOf').nullish(),
 };
 
 export const signatureRequestInputSchema = z.object({ ...signatureRequestFields, sendNow: z.boolean().default(false) });
@@ -223,6 +229,9 @@ export interface SignatureRequest {
   voidReason: string | null;
   signedFileId: number | null;
   signedSha256: string | null;
+  /** The invoice whose payment releases the signed PDF to the client, and its number; null when it is filed released. */
+  releaseOnPaymentOf: number | null;
+  releaseInvoiceNumber: string | null;
   events: SignatureEvent[];
 }
 

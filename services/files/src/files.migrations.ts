@@ -222,5 +222,24 @@ export const filesTenantMigrations: ServiceMigrations = {
       );
       CREATE INDEX file_payment_holds_waiting ON file_payment_holds (invoice_id) WHERE released_at IS NULL`,
     },
+    {
+      // A report type of a client held until an invoice is paid (issue 43): every file of that
+      // client and report type, existing and uploaded while it holds, gets a file hold marked
+      // as the report type's, so lists and downloads read one table as before.
+      id: '007_report_type_payment_holds',
+      sql: `CREATE TABLE file_report_type_holds (
+        client_id integer NOT NULL,
+        report_type_id integer NOT NULL,
+        invoice_id integer NOT NULL,
+        invoice_number text NOT NULL,
+        created_by_id integer,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        released_at timestamptz,
+        released_by text,
+        PRIMARY KEY (client_id, report_type_id)
+      );
+      CREATE INDEX file_report_type_holds_waiting ON file_report_type_holds (invoice_id) WHERE released_at IS NULL;
+      ALTER TABLE file_payment_holds ADD COLUMN by_report_type boolean NOT NULL DEFAULT false`,
+    },
   ],
 };

@@ -169,6 +169,14 @@ async function victimHeldFile(): Promise<number> {
   return fileId;
 }
 
+/** A report type of the own client (not the CPA's, so nothing else of the matrix waits) held for one of its invoices. */
+async function victimHeldReportType(): Promise<string> {
+  const [reportTypeId, invoiceId] = [await victimReportType(), await victimSentInvoice()];
+  const path = `${ids.ownClient}/${reportTypeId}`;
+  await eventually(async () => expect((await platformCall('PUT', `/api/${FIRM}/files/clients/${ids.ownClient}/report-types/${reportTypeId}/payment-hold`, { invoiceId })).status).toBe(200), 15_000, 200);
+  return path;
+}
+
 /** A pending insight about the own client: a report whose turnover is above the default threshold, once its text is extracted. */
 async function victimInsight(reportTypeId = ids.reportType!): Promise<number> {
   const fileId = await uploadReport('Turnover for the year: 45,00,000', reportTypeId);
@@ -434,6 +442,7 @@ const RULES: Record<string, Rule> = {
   'GET /api/billing/receivables': { allowed: STAFF },
   'GET /api/invoices': { allowed: EVERYONE },
   'POST /api/invoices': { allowed: ADMINS, request: () => ({ body: { clientId: ids.ownClient, lines: [{ description: 'Matrix fee', unitPrice: 10000 }] } }) },
+  'POST /api/invoices/preview': { allowed: ADMINS, request: () => ({ body: { clientId: ids.ownClient, lines: [{ description: 'Matrix fee', unitPrice: 10000 }] } }) },
   'GET /api/invoices/{id}': { allowed: EVERYONE, request: async () => ({ path: String(await victimSentInvoice()) }) },
   'GET /api/invoices/{id}/pdf': { allowed: EVERYONE, request: async () => ({ path: String(await victimSentInvoice()) }) },
   'POST /api/invoices/{id}/checkout': { allowed: EVERYONE, request: async () => ({ path: String(await victimSentInvoice()) }) },
@@ -447,6 +456,12 @@ const RULES: Record<string, Rule> = {
   'DELETE /api/invoices/{id}/schedule': { allowed: ADMINS, request: async () => ({ path: String(await victimRecurringTemplate()) }) },
   'PUT /api/files/{id}/payment-hold': { allowed: ADMINS, request: async () => ({ path: String(await victimClientFile()), body: { invoiceId: await victimSentInvoice() } }) },
   'DELETE /api/files/{id}/payment-hold': { allowed: ADMINS, request: async () => ({ path: String(await victimHeldFile()) }) },
+  // A report type of a client held until payment (issue 43): the files service's, like a file's hold.
+  'GET /api/files/clients/{clientId}/payment-holds': { allowed: STAFF, request: () => ({ path: String(ids.ownClient) }) },
+  'PUT /api/files/clients/{clientId}/report-types/{reportTypeId}/payment-hold': {
+    allowed: ADMINS, request: async () => ({ path: `${ids.ownClient}/${await victimReportType()}`, body: { invoiceId: await victimSentInvoice() } }),
+  },
+  'DELETE /api/files/clients/{clientId}/report-types/{reportTypeId}/payment-hold': { allowed: ADMINS, request: async () => ({ path: await victimHeldReportType() }) },
   'POST /api/invoices/{id}/payments': { allowed: ADMINS, request: async () => ({ path: String(await victimSentInvoice()), body: { amount: 100, method: 'cash' } }) },
   'GET /api/signature-requests': { allowed: EVERYONE },
   'POST /api/signature-requests': { allowed: STAFF, request: () => ({ body: signatureRequestBody() }) },

@@ -99,5 +99,9 @@ export const signaturesTenantMigrations: ServiceMigrations = {
       at timestamptz NOT NULL DEFAULT now()
     );
     CREATE INDEX signature_events_by_request ON signature_events (request_id, id)`,
+  }, {
+    // A signed document released on payment of an invoice (issue 43): the invoice and its number, as billing answered when it was chosen.
+    id: '002_release_on_payment',
+    sql: `ALTER TABLE signature_requests ADD COLUMN release_on_payment_of integer, ADD COLUMN release_invoice_number text`,
   }],
 };

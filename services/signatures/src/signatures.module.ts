@@ -17,6 +17,7 @@ import { REQUEST_UPLOAD_KEY_PURPOSE, type RequestUploadAssertion } from '@ledger
 import { SIGNATURE_MESSAGES } from '@ledgerline/contracts/signatures.contracts.ts';
 import { AuthenticatorCheck } from './domain/authenticator-check.ts';
 import { DocumentSource } from './domain/document-source.ts';
+import { ReleaseInvoices } from './domain/release-invoice.ts';
 import { SecretHasher } from './domain/identity-checks.ts';
 import { SignatureService } from './domain/signature.service.ts';
 import { SignerNotices } from './domain/signer-notices.ts';
@@ -65,7 +66,7 @@ export const signaturesModule: ServiceModule = {
     });
     const service = new SignatureService({
       store, directory: new DirectoryLookup(directory, peer('directory')), users: userAccess, documents: new DocumentSource(peer('files')), hasher, notices, provider,
-      firmName, fileSigned: (t, id) => signing.fileSigned(t.db, t.shortName, id),
+      firmName, fileSigned: (t, id) => signing.fileSigned(t.db, t.shortName, id), invoices: new ReleaseInvoices(peer('billing')),
     });
     const mailer = createMailer(config, deps.logger);
     const handlers: Record<string, JobHandler> = { [MAIL_JOB]: mailJob(mailer) };

@@ -110,6 +110,28 @@ export function createBillingRouter(deps: BillingRouterDeps): Router {
   api.route(router, { method: 'post', path: '/api/invoices', summary: 'Draft an invoice (Admin): lines default to the price list\'s price and the jurisdiction\'s rate', status: 201, body: invoiceInputSchema, before }, async ({ res, body }) =>
     service.create(await tenants.ofRequest(res), body));
 
+  const issuerOf = async (t: Awaited<ReturnType<ServiceTenants['ofRequest']>>, invoice: Invoice) => {
+    const [f, settings] = await Promise.all([firm(t.shortName), store.settings(t.db)]);
+    return {
+      name: f.name, address: settings.address, taxRegistration: settings.taxRegistration, bankDetails: settings.bankDetails,
+      payOnlineUrl: deps.payOnlineUrl ? deps.payOnlineUrl(t.shortName, invoice) : null,
+    };
+  };
+  const sendPdf = (res: express.Response, pdf: Uint8Array, name: string) => {
+    res.status(200).type('application/pdf').setHeader('content-disposition', `inline; filename="${name.replace(/[^A-Za-z0-9.\-_]/g, '_')}"`);
+    res.setHeader('cache-control', 'private, no-store');
+    res.end(Buffer.from(pdf));
+  };
+
+  api.route(router, {
+    method: 'post', path: '/api/invoices/preview', body: invoiceInputSchema, before,
+    summary: 'The PDF a draft with this body (as for creating one) would print, marked DRAFT – PREVIEW (Admin): nothing is saved and no number is taken',
+  }, async ({ res, body }) => {
+    const t = await tenants.ofRequest(res);
+    const invoice = await service.preview(t, body);
+    sendPdf(res, await renderInvoicePdf(invoice, await issuerOf(t, invoice), { preview: true }), 'invoice-preview.pdf');
+  });
+
   api.route(router, { method: 'get', path: '/api/invoices/:id', summary: 'An invoice with its lines, tax and payments; canPayOnline says whether Pay now can work', before }, async ({ res, params }) => {
     const invoice = InvoiceService.shown(await service.get(await tenants.ofRequest(res), invoiceId(params.id)));
     return { ...invoice, canPayOnline: deps.onlinePayments && (invoice.status === 'sent' || invoice.status === 'partially_paid') && invoice.balance > 0 };
@@ -118,15 +140,7 @@ export function createBillingRouter(deps: BillingRouterDeps): Router {
   api.route(router, { method: 'get', path: '/api/invoices/:id/pdf', summary: 'The invoice as a PDF with every field its jurisdiction requires (who may read the invoice)', before }, async ({ res, params }) => {
     const t = await tenants.ofRequest(res);
     const invoice = await service.get(t, invoiceId(params.id));
-    const [f, settings] = await Promise.all([firm(t.shortName), store.settings(t.db)]);
-    const pdf = await renderInvoicePdf(invoice, {
-      name: f.name, address: settings.address, taxRegistration: settings.taxRegistration, bankDetails: settings.bankDetails,
-      payOnlineUrl: deps.payOnlineUrl ? deps.payOnlineUrl(t.shortName, invoice) : null,
-    });
-    const name = `${invoice.number ?? `draft-${invoice.id}`}.pdf`.replace(/[^A-Za-z0-9.\-_]/g, '_');
-    res.status(200).type('application/pdf').setHeader('content-disposition', `inline; filename="${name}"`);
-    res.setHeader('cache-control', 'private, no-store');
-    res.end(Buffer.from(pdf));
+    sendPdf(res, await renderInvoicePdf(invoice, await issuerOf(t, invoice)), `${invoice.number ?? `draft-${invoice.id}`}.pdf`);
   });
 
   api.route(router, { method: 'patch', path: '/api/invoices/:id', summary: 'Edit a draft invoice (Admin)', body: invoiceUpdateSchema, before }, async ({ res, params, body }) =>

@@ -27,7 +27,7 @@ export function invoiceTitle(country: FirmCountry, registered: boolean): string 
  * The invoice as a PDF, with every field its jurisdiction asks for (TAX_JURISDICTIONS'
  * requiredFields; test/invoice-pdf.test.ts reads each one back with pdftotext).
  */
-export async function renderInvoicePdf(invoice: StoredInvoice, issuer: InvoiceIssuer): Promise<Uint8Array> {
+export async function renderInvoicePdf(invoice: StoredInvoice, issuer: InvoiceIssuer, options: { preview?: boolean } = {}): Promise<Uint8Array> {
   const country = (asClientDateCountry(invoice.country) ?? 'US') as FirmCountry;
   const rule = TAX_JURISDICTIONS[country];
   const money = (minor: number) => formatMinorUnits(minor, invoice.currency);
@@ -36,7 +36,9 @@ export async function renderInvoicePdf(invoice: StoredInvoice, issuer: InvoiceIs
   const page = await TextLayout.create({ title: `${title} ${invoice.number ?? 'draft'} — ${issuer.name}` });
 
   page.text(invoice.status === 'void' ? `${title} — VOID` : title, { size: 20, bold: true });
-  if (invoice.status === 'draft') page.text('Draft: not numbered and not sent', { muted: true });
+  // The editor's live preview: plainly marked, so a saved or printed copy is never taken for the invoice.
+  if (options.preview) page.text('DRAFT – PREVIEW: not saved, not numbered and not sent', { bold: true });
+  else if (invoice.status === 'draft') page.text('Draft: not numbered and not sent', { muted: true });
   page.space(6);
   page.text(issuer.name, { size: 12, bold: true });
   if (issuer.address) page.text(issuer.address);

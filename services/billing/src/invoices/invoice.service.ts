@@ -84,6 +84,25 @@ export class InvoiceService {
     return InvoiceService.shown(await this.get(t, id));
   }
 
+  /**
+   * The invoice as a draft with these values would print (the editor's live preview): the
+   * same values create/update would store, computed the same way, but nothing is written and
+   * no number is taken. India's recipient GSTIN is read from the client's tax IDs only on
+   * sending (each read is a security event; a preview refreshed per keystroke would flood them).
+   */
+  async preview(t: TenantRequest, body: Input): Promise<StoredInvoice> {
+    requireBillingAdmin(t.scope);
+    const v = await this.#values(t, body.clientId, body);
+    const now = new Date().toISOString();
+    return {
+      id: 0, number: null, status: 'draft', clientId: v.clientId, clientName: v.clientName, clientState: v.clientState, clientAddress: v.clientAddress,
+      clientRegistration: v.country === 'IN' ? 'read from the client\'s tax IDs when sent' : null,
+      issueDate: v.issueDate, dueDate: v.dueDate, currency: v.currency, country: v.country, lines: v.totals.lines.map((l) => ({ ...l, sacCode: l.sacCode ?? null })),
+      subtotal: v.totals.subtotal, tax: v.totals.tax, total: v.totals.total, amountPaid: 0, balance: v.totals.total, taxSummary: v.totals.taxSummary,
+      notes: v.notes, links: v.links, payments: [], sentAt: null, voidedAt: null, createdAt: now, updatedAt: now,
+    };
+  }
+
   async delete(t: TenantRequest, id: number): Promise<{ message: string }> {
     requireBillingAdmin(t.scope);
     await this.#draft(t, id);

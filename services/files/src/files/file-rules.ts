@@ -15,6 +15,7 @@ export const FILE_MESSAGES = {
   firmDocumentDelete: 'Access denied. Only an Admin or the uploader can delete a firm document.',
   linkInvalid: 'This link is invalid or has expired.',
   adminsOnlyHold: 'Only Admin users can hold a document until payment or release it.',
+  staffOnlyHolds: 'Access denied. Client users cannot list what waits for payment by report type.',
   deleted: (name: string) => `File "${name}" deleted successfully.`,
 } as const;
 

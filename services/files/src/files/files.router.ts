@@ -4,7 +4,7 @@ import type { DirectoryLookup } from '@ledgerline/kit/directory/directory-lookup
 import type { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
 import { authenticate } from '@ledgerline/kit/http/authenticate.ts';
 import { parsePathId } from '@ledgerline/kit/http/path-id.ts';
-import type { ServiceTenants } from '@ledgerline/kit/tenancy/tenant-requests.ts';
+import type { ServiceTenants, TenantRequest } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import { actorId } from '@ledgerline/kit/auth/actor-id.ts';
 import { Forbidden } from '@ledgerline/kit/errors.ts';
 import { fileDownloadQuerySchema, fileListQuerySchema, PAYMENT_HOLD_MESSAGES, paymentHoldInputSchema } from '@ledgerline/contracts/files.contracts.ts';
@@ -84,6 +84,45 @@ export function createFilesRouter(deps: {
     if (!t.scope.isAdmin) throw new Forbidden(FILE_MESSAGES.adminsOnlyHold);
     await service.visible(t, id(params));
     await t.db.transaction((tx) => holds.release(tx, id(params), actorId(t.claims)));
+    return { message: PAYMENT_HOLD_MESSAGES.released };
+  });
+
+  // A report type of a client held until an invoice is paid: under /api/files/clients/… (the
+  // files service owns holds; /api/clients/… is the directory's).
+  const clientReportType = async (t: TenantRequest, params: Record<string, string>) => {
+    const client = await deps.directory.client(t, parsePathId(params.clientId));
+    const reportType = await deps.directory.reportType(t, parsePathId(params.reportTypeId));
+    return { clientId: client.id, reportTypeId: reportType.id };
+  };
+
+  api.route(router, {
+    method: 'get', path: '/api/files/clients/:clientId/payment-holds', before,
+    summary: 'The report types of a client released on payment of an invoice, with how many of their files wait (staff who reach the client)',
+  }, async ({ res, params }) => {
+    const t = await tenants.ofRequest(res);
+    if (t.scope.isClient) throw new Forbidden(FILE_MESSAGES.staffOnlyHolds);
+    const client = await deps.directory.client(t, parsePathId(params.clientId));
+    return holds.reportTypeHolds(t.db, client.id);
+  });
+
+  api.route(router, {
+    method: 'put', path: '/api/files/clients/:clientId/report-types/:reportTypeId/payment-hold', body: paymentHoldInputSchema, before,
+    summary: 'Release every document of a report type of a client (those there and those filed meanwhile) only on payment of one of the client\'s sent invoices (Admin)',
+  }, async ({ res, params, body }) => {
+    const t = await tenants.ofRequest(res);
+    if (!t.scope.isAdmin) throw new Forbidden(FILE_MESSAGES.adminsOnlyHold);
+    const { clientId, reportTypeId } = await clientReportType(t, params);
+    return t.db.transaction((tx) => holds.holdReportType(tx, clientId, reportTypeId, body.invoiceId, actorId(t.claims)));
+  });
+
+  api.route(router, {
+    method: 'delete', path: '/api/files/clients/:clientId/report-types/:reportTypeId/payment-hold', before,
+    summary: 'Release a report type of a client waiting for payment by hand, with the documents it held (Admin)',
+  }, async ({ res, params }) => {
+    const t = await tenants.ofRequest(res);
+    if (!t.scope.isAdmin) throw new Forbidden(FILE_MESSAGES.adminsOnlyHold);
+    const { clientId, reportTypeId } = await clientReportType(t, params);
+    await t.db.transaction((tx) => holds.releaseReportType(tx, clientId, reportTypeId, actorId(t.claims)));
     return { message: PAYMENT_HOLD_MESSAGES.released };
   });
 

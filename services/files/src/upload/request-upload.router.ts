@@ -32,7 +32,9 @@ export function createRequestUploadRouter(deps: { tenants: ServiceTenants; uploa
       scope: { role: 'DocumentRequest', isAdmin: false, isClient: false, clients: [claims.c], reportTypes: claims.r === null ? [] : [claims.r] },
     };
     const fields: Record<string, string> = { fileType: 'report', clientId: String(claims.c), ...(claims.r === null ? {} : { reportTypeId: String(claims.r) }) };
-    res.status(201).json(await deps.uploads.upload(uploader, req, fields, REQUEST_UPLOADS));
+    // A signed document released on payment (issue 43) is filed held for its invoice.
+    const hold = claims.h ? { invoiceId: claims.h.i, invoiceNumber: claims.h.n } : undefined;
+    res.status(201).json(await deps.uploads.upload(uploader, req, fields, REQUEST_UPLOADS, hold));
   });
   return router;
 }

@@ -17,6 +17,7 @@ import { fileNameExtension, mediaTypeOfFileName } from '@ledgerline/contracts/me
 import type { DirectoryLookup } from '@ledgerline/kit/directory/directory-lookup.ts';
 import { fileEvent } from '../files/file-events.ts';
 import { FILE_MESSAGES } from '../files/file-rules.ts';
+import { PaymentHolds, type HeldFor } from '../files/payment-holds.ts';
 import { publicFile, type FileStore, type StoredFile } from '../files/file.store.ts';
 import type { BlobLocation } from '../storage/blob-location.ts';
 import type { BlobStorage } from '../storage/blob-storage.ts';
@@ -64,6 +65,7 @@ export class UploadService {
   readonly #directory: DirectoryLookup;
   readonly #limits: { maxFiles: number; maxFileBytes: number };
   readonly #logger: Logger;
+  readonly #holds = new PaymentHolds();
 
   constructor(deps: { files: FileStore; blobs: BlobStorage; directory: DirectoryLookup; maxFiles: number; maxFileBytes: number; logger: Logger }) {
     this.#files = deps.files;
@@ -79,7 +81,10 @@ export class UploadService {
    * the files to these extensions (415 for any other), on top of the content check every
    * upload gets.
    */
-  async upload(t: TenantRequest, req: IncomingMessage, fixed?: Record<string, string>, only?: { extensions: ReadonlySet<string>; refused: (fileName: string) => string }): Promise<UploadResult> {
+  async upload(
+    t: TenantRequest, req: IncomingMessage, fixed?: Record<string, string>, only?: { extensions: ReadonlySet<string>; refused: (fileName: string) => string },
+    releaseOnPaymentOf?: HeldFor,
+  ): Promise<UploadResult> {
     if (t.scope.isClient) throw new Forbidden(FILE_MESSAGES.clientCannotUpload);
     const fields: Record<string, string> = { ...fixed };
     const parts: (StoredPart | undefined)[] = [];
@@ -119,7 +124,7 @@ export class UploadService {
       const files = await t.db.transaction(async (tx) => {
         const rows: StoredFile[] = [];
         for (const part of stored) {
-          rows.push(await this.#files.insert(tx, {
+          const inserted = await this.#files.insert(tx, {
             ...part,
             clientId: target.client?.id ?? null,
             fileType: target.fields.fileType,
@@ -127,7 +132,10 @@ export class UploadService {
             reportTypeId: target.reportType?.id ?? null,
             uploadedById,
             uploaderName,
-          }));
+          });
+          // Filed into a report type that waits for payment, or as a signed document released on payment: it waits too.
+          const held = await this.#holds.fileFiled(tx, inserted, uploadedById, releaseOnPaymentOf);
+          rows.push(held ? (await this.#files.find(tx, inserted.id))! : inserted);
         }
         await enqueueEvents(tx, rows.map((f) => newEvent(FILE_UPLOADED, t.shortName, fileEvent(f))));
         return rows;

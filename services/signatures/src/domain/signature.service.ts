@@ -3,7 +3,7 @@ import { roleIs, ROLES } from '@ledgerline/kit/auth/roles.ts';
 import type { UserAccessReadModel } from '@ledgerline/kit/access/user-access-read-model.ts';
 import type { SchemaDb } from '@ledgerline/kit/db/database.ts';
 import type { DirectoryLookup } from '@ledgerline/kit/directory/directory-lookup.ts';
-import { Conflict, Invalid, NotFound } from '@ledgerline/kit/errors.ts';
+import { Conflict, Forbidden, Invalid, NotFound } from '@ledgerline/kit/errors.ts';
 import { fitsPage } from '@ledgerline/kit/pdf/fields.ts';
 import type { TenantRequest } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import {
@@ -13,6 +13,7 @@ import {
 import type { NewSigner, SignatureStore, StoredDocument } from '../store/signature.store.ts';
 import { assertReach, requireStaff } from './access-rules.ts';
 import type { DocumentSource } from './document-source.ts';
+import type { ReleaseInvoices } from './release-invoice.ts';
 import type { IdentityProvider, SecretHasher } from './identity-checks.ts';
 import { publishSignatureChange } from './signature-changes.ts';
 import type { SignerNotices } from './signer-notices.ts';
@@ -32,11 +33,14 @@ export class SignatureService {
   readonly #provider: IdentityProvider | null;
   readonly #firmName: (shortName: string) => Promise<string>;
   readonly #fileSigned: (t: TenantRequest, id: number) => Promise<void>;
+  readonly #invoices: ReleaseInvoices;
 
   constructor(deps: {
     store: SignatureStore; directory: DirectoryLookup; users: UserAccessReadModel; documents: DocumentSource; hasher: SecretHasher; notices: SignerNotices;
     provider: IdentityProvider | null; firmName: (shortName: string) => Promise<string>; fileSigned: (t: TenantRequest, id: number) => Promise<void>;
+    invoices: ReleaseInvoices;
   }) {
+    this.#invoices = deps.invoices;
     this.#firmName = deps.firmName;
     this.#fileSigned = deps.fileSigned;
     this.#store = deps.store;
@@ -75,11 +79,12 @@ export class SignatureService {
     const signers = await this.#signers(t, client.id, input.signers, input.identity);
     const documents = await this.#documents.fetch(t, client.id, input.documents.map((d) => d.fileId));
     const fields = checkFields(input.fields, documents, signers.length);
+    const releaseOnPayment = input.releaseOnPaymentOf ? await this.#releaseInvoice(t, client.id, input.releaseOnPaymentOf) : null;
     const id = await t.db.transaction(async (tx) => {
       const requestId = await this.#store.insert(tx, {
         clientId: client.id, clientName: client.name, title: input.title, message: input.message, dueDate: input.dueDate ?? null,
         reminderEveryDays: input.reminderEveryDays ?? null, reportTypeId: input.reportTypeId, trackerItemId: input.trackerItemId ?? null,
-        identity: input.identity, fields, createdById: actorId(t.claims), createdByName: actorName(t.claims),
+        identity: input.identity, fields, createdById: actorId(t.claims), createdByName: actorName(t.claims), releaseOnPayment,
       }, documents, signers);
       await this.#store.event(tx, requestId, { action: 'created', actor: actorName(t.claims) });
       return requestId;
@@ -109,6 +114,8 @@ export class SignatureService {
     this.#identityAvailable(identity);
     const signers = change.signers ? await this.#signers(t, current.clientId, change.signers, identity) : null;
     if (!signers && change.identity === 'knowledge' && current.signers.some((s) => s.knowledgeQuestions === 0)) throw new Invalid(SIGNATURE_MESSAGES.knowledgeNeeded);
+    // undefined: unchanged; null: filed released; an id: checked again.
+    const releaseOnPayment = typeof change.releaseOnPaymentOf === 'number' ? await this.#releaseInvoice(t, current.clientId, change.releaseOnPaymentOf) : change.releaseOnPaymentOf;
     const documents = change.documents ? await this.#documents.fetch(t, current.clientId, change.documents.map((d) => d.fileId)) : null;
     const docsForCheck = documents ?? (await this.#store.documents(t.db, id));
     const fields = change.fields || documents || signers
@@ -119,11 +126,22 @@ export class SignatureService {
       await this.#store.updateRequest(tx, id, {
         title: change.title, message: change.message, due_date: change.dueDate, reminder_every_days: change.reminderEveryDays,
         report_type_id: change.reportTypeId, tracker_item_id: change.trackerItemId, identity: change.identity, fields,
+        release_on_payment_of: releaseOnPayment === undefined ? undefined : (releaseOnPayment?.invoiceId ?? null),
+        release_invoice_number: releaseOnPayment === undefined ? undefined : (releaseOnPayment?.invoiceNumber ?? null),
       });
       await this.#store.replaceParts(tx, id, documents, signers);
       await this.#store.event(tx, id, { action: 'edited', actor: actorName(t.claims) });
     });
     return this.get(t, id);
+  }
+
+  /**
+   * A signed document released on payment (issue 43): holding a document until payment is the
+   * Admin's, as for files; the invoice must be a sent, unpaid one of the request's client.
+   */
+  async #releaseInvoice(t: TenantRequest, clientId: number, invoiceId: number): Promise<{ invoiceId: number; invoiceNumber: string }> {
+    if (!t.scope.isAdmin) throw new Forbidden(SIGNATURE_MESSAGES.adminsOnlyRelease);
+    return this.#invoices.check(t, clientId, invoiceId);
   }
 
   async delete(t: TenantRequest, id: number): Promise<{ message: string }> {

@@ -303,6 +303,7 @@ export class SigningService {
       const name = `${request.title.replace(/[\\/:*?"<>|]+/g, ' ').trim() || 'Signed document'} - signed.pdf`;
       const stored = await this.#files.forwardFile({ name, type: 'application/pdf', bytes: signed! }, {
         t: shortName, c: request.clientId, r: request.reportTypeId, u: request.createdById, n: `E-signature: ${request.title}`.slice(0, 200),
+        ...(request.releaseOnPaymentOf !== null ? { h: { i: request.releaseOnPaymentOf, n: request.releaseInvoiceNumber ?? '' } } : {}),
       });
       await db.transaction(async (tx) => {
         await this.#store.updateRequest(tx, requestId, { signed_file_id: stored.fileId });

@@ -12,7 +12,7 @@ interface RequestRow {
   id: number; client_id: number; client_name: string; title: string; message: string | null; status: SignatureStatus; due_date: string | null;
   reminder_every_days: number | null; report_type_id: number; tracker_item_id: number | null; identity: IdentityMethod; fields: SignatureField[];
   created_by_id: number; created_by_name: string; created_at: Date; sent_at: Date | null; completed_at: Date | null; void_reason: string | null;
-  signed_file_id: number | null; signed_sha256: string | null;
+  signed_file_id: number | null; signed_sha256: string | null; release_on_payment_of: number | null; release_invoice_number: string | null;
 }
 
 /** A signer as the rules need it (secrets included: never sent out as is). */
@@ -55,19 +55,23 @@ export interface StoredDocument { fileId: number; name: string; sha256: string; 
 export interface NewSignatureRequest {
   clientId: number; clientName: string; title: string; message: string | null; dueDate: string | null; reminderEveryDays: number | null;
   reportTypeId: number; trackerItemId: number | null; identity: IdentityMethod; fields: SignatureField[]; createdById: number; createdByName: string;
+  releaseOnPayment: { invoiceId: number; invoiceNumber: string } | null;
 }
 export interface NewSigner { userId: number | null; name: string; email: string; role: string; order: number; knowledge: { question: string; answerHash: string }[] }
 
 const REQUEST_COLUMNS = `r.id, r.client_id, r.client_name, r.title, r.message, r.status, r.due_date::text AS due_date, r.reminder_every_days, r.report_type_id,
-  r.tracker_item_id, r.identity, r.fields, r.created_by_id, r.created_by_name, r.created_at, r.sent_at, r.completed_at, r.void_reason, r.signed_file_id, r.signed_sha256`;
+  r.tracker_item_id, r.identity, r.fields, r.created_by_id, r.created_by_name, r.created_at, r.sent_at, r.completed_at, r.void_reason, r.signed_file_id, r.signed_sha256,
+  r.release_on_payment_of, r.release_invoice_number`;
 
 /** The signatures service's tables (signatures.migrations.ts). */
 export class SignatureStore {
   async insert(tx: Queryable, r: NewSignatureRequest, documents: readonly StoredDocument[], signers: readonly NewSigner[]): Promise<number> {
     const { rows } = await tx.query<{ id: number }>(
-      `INSERT INTO signature_requests (client_id, client_name, title, message, due_date, reminder_every_days, report_type_id, tracker_item_id, identity, fields, created_by_id, created_by_name)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id`,
-      [r.clientId, r.clientName, r.title, r.message, r.dueDate, r.reminderEveryDays, r.reportTypeId, r.trackerItemId, r.identity, JSON.stringify(r.fields), r.createdById, r.createdByName],
+      `INSERT INTO signature_requests (client_id, client_name, title, message, due_date, reminder_every_days, report_type_id, tracker_item_id, identity, fields, created_by_id, created_by_name,
+         release_on_payment_of, release_invoice_number)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
+      [r.clientId, r.clientName, r.title, r.message, r.dueDate, r.reminderEveryDays, r.reportTypeId, r.trackerItemId, r.identity, JSON.stringify(r.fields), r.createdById, r.createdByName,
+        r.releaseOnPayment?.invoiceId ?? null, r.releaseOnPayment?.invoiceNumber ?? null],
     );
     const id = rows[0]!.id;
     await this.replaceParts(tx, id, documents, signers);
@@ -91,7 +95,7 @@ export class SignatureStore {
     }
   }
 
-  async updateRequest(tx: Queryable, id: number, change: Partial<Record<'title' | 'message' | 'due_date' | 'reminder_every_days' | 'report_type_id' | 'tracker_item_id' | 'identity' | 'fields' | 'status' | 'void_reason' | 'sent_at' | 'completed_at' | 'signed_pdf' | 'signed_sha256' | 'certificate_pdf' | 'signed_file_id', unknown>>): Promise<void> {
+  async updateRequest(tx: Queryable, id: number, change: Partial<Record<'title' | 'message' | 'due_date' | 'reminder_every_days' | 'report_type_id' | 'tracker_item_id' | 'identity' | 'fields' | 'status' | 'void_reason' | 'sent_at' | 'completed_at' | 'signed_pdf' | 'signed_sha256' | 'certificate_pdf' | 'signed_file_id' | 'release_on_payment_of' | 'release_invoice_number', unknown>>): Promise<void> {
     const entries = Object.entries(change).filter(([, v]) => v !== undefined);
     if (!entries.length) return;
     const sets = entries.map(([k], i) => `${k} = $${i + 2}`);
@@ -144,6 +148,7 @@ export class SignatureStore {
       reminderEveryDays: r.reminder_every_days, reportTypeId: r.report_type_id, trackerItemId: r.tracker_item_id, identity: r.identity,
       createdById: r.created_by_id, createdByName: r.created_by_name, createdAt: iso(r.created_at)!, sentAt: iso(r.sent_at), completedAt: iso(r.completed_at),
       voidReason: r.void_reason, signedFileId: r.signed_file_id, signedSha256: r.signed_sha256,
+      releaseOnPaymentOf: r.release_on_payment_of, releaseInvoiceNumber: r.release_invoice_number,
     };
   }
 
