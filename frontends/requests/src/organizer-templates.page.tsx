@@ -1,0 +1,3 @@
+export function OrganizerTemplatesPage() {
+  return null;
+}
