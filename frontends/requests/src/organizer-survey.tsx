@@ -31,6 +31,9 @@ export default function OrganizerSurvey({ json, initialData, readOnly, onChange,
   const model = useMemo(() => {
     const survey = new Model(json);
     survey.data = initialData;
+    // Every key typed is an answer (saved after a pause), not only a finished field: a phone
+    // that locks mid-answer never leaves the field, so "on blur" would lose what was typed.
+    survey.textUpdateMode = 'onTyping';
     // Our own Submit button sends the answers; SurveyJS's Complete would only end its form.
     survey.showCompleteButton = false;
     survey.onValueChanged.add((sender) => callbacks.current.onChange?.({ ...sender.data }));
