@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { PDFDocument } from 'pdf-lib';
 import type { Page } from 'playwright-core';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import { apiClient, testClient } from '@ledgerline/server/portal-harness.ts';
@@ -21,6 +22,11 @@ const BUS_WAIT_MS = 20_000;
 const suffix = uniqueSuffix();
 const TENANT = `organize${suffix}`;
 const sideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+async function blankPdf(): Promise<Uint8Array<ArrayBuffer>> {
+  const doc = await PDFDocument.create();
+  doc.addPage([612, 792]);
+  return new Uint8Array(await doc.save());
+}
 /** One SurveyJS question, found by its title. */
 const question = (page: Page, title: string | RegExp) => page.locator('.sd-question', { has: page.locator('.sd-question__title', { hasText: title }) });
 
@@ -135,7 +141,19 @@ describe('organizers in Chromium (issue 42)', () => {
       await staff.waitForURL(`${portal.baseUrl}/${TENANT}/requests/${submitted.requestId}`);
       await staff.getByText('1099-B from your broker').waitFor();
 
-      // 5. The return moves on by itself, and the client's home says so in plain words.
+      // 5. Submitted with the 1099-B still to come, the return waits on the client; once the
+      // broker's form is in (uploaded by the client, accepted by the firm) it moves on by itself,
+      // and the client's home says so in plain words.
+      expect(await stageOf()).toBe('waiting-on-client');
+      const broker = request.items.find((i) => i.title === '1099-B from your broker')!;
+      const form = new FormData();
+      form.append('file', new Blob([await blankPdf()], { type: 'application/pdf' }), '1099-B.pdf');
+      const uploaded = await fetch(`${portal.baseUrl}/api/${TENANT}/document-requests/${request.id}/items/${broker.id}/files`, { method: 'POST', headers: { authorization: `Bearer ${clientLogin.token}` }, body: form });
+      expect(uploaded.status).toBe(201);
+      for (const other of request.items.filter((i) => i.required && i.id !== broker.id)) {
+        expect((await call('PATCH', `/api/${TENANT}/document-requests/${request.id}/items/${other.id}`, clientLogin.token, { status: 'not_applicable', comment: 'Not this year' })).status).toBe(200);
+      }
+      expect((await call('PATCH', `/api/${TENANT}/document-requests/${request.id}/items/${broker.id}`, admin.token, { status: 'accepted', comment: null })).status).toBe(200);
       await eventually(async () => expect(await stageOf()).toBe('in-preparation'), BUS_WAIT_MS, 300);
       await page.goto(`${clientOrigin}/${TENANT}/dashboard`);
       await page.getByRole('region', { name: 'Your Returns', exact: true }).getByText(`Your ${item.period} Form 1040: we are preparing it`).waitFor();
