@@ -12,6 +12,7 @@ import { followFileChats } from './events/file-chatted.consumer.ts';
 import { followFileDeletions } from './events/file-deleted.consumer.ts';
 import { followFileUploads } from './events/file-uploaded.consumer.ts';
 import { followSignatureRequests } from './events/signature-request.consumer.ts';
+import { followOrganizers } from './events/organizer.consumer.ts';
 import { followInvoices } from './events/invoice.consumer.ts';
 import { followStageChanges } from './events/stage-changed.consumer.ts';
 import { ActivityFileStore } from './files/activity-file.store.ts';
@@ -53,6 +54,7 @@ export const activityModule: ServiceModule = {
           (c) => followStageChanges({ ...c, logs }),
           (c) => followInvoices({ ...c, logs }),
           (c) => followSignatureRequests({ ...c, logs }),
+          (c) => followOrganizers({ ...c, logs }),
         ],
       }),
       stop: () => runtime.stop(),

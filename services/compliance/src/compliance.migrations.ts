@@ -227,5 +227,17 @@ export const complianceTenantMigrations: ServiceMigrations = {
     );
     ALTER TABLE compliance_items ADD COLUMN stage text NOT NULL DEFAULT 'not-started';
     CREATE INDEX compliance_items_by_stage ON compliance_items (report_type_id, stage)`,
+  }, {
+    id: '007_tracker_organizers',
+    // Issue 42: organizers sent for tracker items, as the requests service's events tell them:
+    // an organizer still being answered keeps its item waiting on the client. occurred_at keeps
+    // the newest state whatever order the events arrive in.
+    sql: `CREATE TABLE compliance_organizers (
+      organizer_id integer PRIMARY KEY,
+      tracker_item_id integer NOT NULL,
+      status text NOT NULL,
+      occurred_at timestamptz NOT NULL
+    );
+    CREATE INDEX compliance_organizers_by_item ON compliance_organizers (tracker_item_id)`,
   }],
 };

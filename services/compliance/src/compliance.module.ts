@@ -7,7 +7,7 @@ import { tenantServiceRuntime } from '@ledgerline/kit/tenancy/tenant-service-run
 import { loadComplianceConfig } from './compliance.config.ts';
 import { complianceJobs as jobs } from './compliance-jobs.ts';
 import { complianceTenantMigrations, REPUBLISH_ITEMS_JOB } from './compliance.migrations.ts';
-import { followClientDeletions, followInsightMatches, followTrackerDocumentRequests, followTrackerSignatureRequests } from './events/compliance.consumers.ts';
+import { followClientDeletions, followInsightMatches, followTrackerDocumentRequests, followTrackerOrganizers, followTrackerSignatureRequests } from './events/compliance.consumers.ts';
 import { DirectoryReportTypes } from './presets/directory-report-types.client.ts';
 import { IdentityGrants } from './presets/identity-grants.client.ts';
 import { PresetService } from './presets/preset.service.ts';
@@ -69,6 +69,7 @@ export const complianceModule: ServiceModule = {
           (c) => followInsightMatches({ ...c, tracker }),
           (c) => followTrackerDocumentRequests({ ...c, stages }),
           (c) => followTrackerSignatureRequests({ ...c, stages }),
+          (c) => followTrackerOrganizers({ ...c, stages }),
           (c) => followStagePushes({ ...c, users: userAccess, emitter: deps.realtime.emitter }),
         ],
         scheduler: {

@@ -303,3 +303,55 @@ export function conditionExpression(condition: OrganizerCondition): string {
     ? `{${condition.questionId}} = ${literal(condition.equals)}`
     : `{${condition.questionId}} contains ${literal(condition.includes)}`;
 }
+
+/** The payload of every ORGANIZER_EVENTS event: the organizer as the change leaves it. */
+export interface OrganizerChanged {
+  organizerId: number;
+  clientId: number;
+  clientName: string;
+  title: string;
+  year: number;
+  status: OrganizerStatus;
+  reportTypeId: number | null;
+  trackerItemId: number | null;
+  /** The document request the submitted answers added items to (submitted only). */
+  requestId: number | null;
+  /**
+   * Submitted: whether documents are still outstanding on the client's open request for the
+   * same tracker item (its own request included), so the tracker keeps the item waiting on the
+   * client without waiting for the request's events (the bus keeps no order between them).
+   */
+  documentsOutstanding?: boolean;
+  actorId: number;
+  actorName: string;
+}
+
+/** What ORGANIZER_PUSH carries to the user rooms of those who reach the organizer. */
+export interface OrganizerPush {
+  organizerId: number;
+  clientId: number;
+  trackerItemId: number | null;
+  title: string;
+  status: OrganizerStatus;
+  /** The event's type (ORGANIZER_EVENTS). */
+  event: string;
+  actorName: string;
+}
+
+/**
+ * The requests service's internal call behind POST /compliance-tracker/{id}/organizer
+ * (service port only, the caller's bearer token): compliance has checked the item is within
+ * the caller's reach and says what the organizer is for.
+ */
+export const TRACKER_ORGANIZER_PATH = '/internal/tracker-organizers';
+export const trackerOrganizerInternalSchema = trackerOrganizerInputSchema.extend({
+  trackerItemId: idSchema('trackerItemId'),
+  clientId: idSchema('clientId'),
+  reportTypeId: idSchema('reportTypeId'),
+  reportTypeName: textSchema('reportTypeName', 200),
+  period: textSchema('period', 100),
+  year: intSchema('year', 2000, 2100),
+  itemDueDate: isoDateSchema('itemDueDate'),
+  daysBefore: intSchema('daysBefore', 0, 365),
+});
+export type TrackerOrganizerInternal = z.output<typeof trackerOrganizerInternalSchema>;

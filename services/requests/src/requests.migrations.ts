@@ -98,5 +98,58 @@ export const requestsTenantMigrations: ServiceMigrations = {
     id: '004_link_renewed_at',
     // When a new link was last e-mailed in place of this expired one: at most one an hour per link, on every replica.
     sql: 'ALTER TABLE document_request_links ADD COLUMN renewed_at timestamptz',
+    }, {
+    id: '005_organizers',
+    // Organizers (issue 42). A template's `built_in` names the shipped template a firm's copy
+    // came from (seeded per firm on first use; read-only). An organizer keeps a snapshot of
+    // its template's sections (later template edits do not change a sent questionnaire); its
+    // sensitive answers (SSNs, bank numbers) live sealed in `sensitive_answers`, never in `answers`.
+    sql: `CREATE TABLE organizer_templates (
+      id serial PRIMARY KEY,
+      name text NOT NULL,
+      report_type_id integer,
+      jurisdiction text,
+      description text,
+      sections jsonb NOT NULL,
+      built_in text UNIQUE,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      updated_at timestamptz NOT NULL DEFAULT now()
+    );
+
+    CREATE TABLE organizers (
+      id serial PRIMARY KEY,
+      client_id integer NOT NULL,
+      client_name text NOT NULL,
+      template_id integer NOT NULL REFERENCES organizer_templates (id),
+      template_name text NOT NULL,
+      built_in text,
+      year integer NOT NULL,
+      title text NOT NULL,
+      message text,
+      status text NOT NULL DEFAULT 'draft' CHECK (status IN ('draft', 'sent', 'in_progress', 'submitted', 'reviewed')),
+      due_date date NOT NULL,
+      reminder_every_days integer NOT NULL CHECK (reminder_every_days BETWEEN 1 AND 30),
+      report_type_id integer,
+      tracker_item_id integer,
+      request_id integer,
+      report_file_id integer,
+      sections jsonb NOT NULL,
+      answers jsonb NOT NULL DEFAULT '{}',
+      sensitive_answers text,
+      prefilled_from_id integer,
+      -- Progress as the list shows it, counted when answers are saved (SurveyJS decides what shows).
+      answered_count integer NOT NULL DEFAULT 0,
+      question_count integer NOT NULL DEFAULT 0,
+      sent_at timestamptz,
+      submitted_at timestamptz,
+      reviewed_at timestamptz,
+      created_by_id integer NOT NULL,
+      created_by_name text NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      updated_at timestamptz NOT NULL DEFAULT now(),
+      UNIQUE (client_id, template_id, year)
+    );
+    CREATE INDEX organizers_by_client ON organizers (client_id, year, id);
+    CREATE INDEX organizers_by_tracker_item ON organizers (tracker_item_id) WHERE tracker_item_id IS NOT NULL`,
   }],
 };

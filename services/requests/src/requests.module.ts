@@ -26,6 +26,13 @@ import { RequestStore } from './requests/request.store.ts';
 import { createRequestsRouter } from './requests/requests.router.ts';
 import { createTrackerRequestsRouter } from './templates/tracker-requests.router.ts';
 import { loadRequestsConfig } from './requests.config.ts';
+import { SecretBox } from '@ledgerline/kit/crypto/secret-box.ts';
+import { OrganizerReminders } from './organizers/organizer-reminders.ts';
+import { OrganizerService } from './organizers/organizer.service.ts';
+import { OrganizerStore } from './organizers/organizer.store.ts';
+import { createOrganizersRouter } from './organizers/organizers.router.ts';
+import { followOrganizerPushes } from './organizers/organizer-push.consumer.ts';
+import { createTrackerOrganizersRouter } from './organizers/tracker-organizers.router.ts';
 import { requestsTenantMigrations } from './requests.migrations.ts';
 
 const userAccess = createUserAccessReadModel('requests');
@@ -40,7 +47,7 @@ const jobs = createJobQueue('requests');
 export const requestsModule: ServiceModule = {
   name: 'requests',
   defaultPort: 8110,
-  apiResources: ['request-templates', 'document-requests', 'public/document-requests'],
+  apiResources: ['request-templates', 'document-requests', 'public/document-requests', 'organizer-templates', 'organizers'],
   otherPaths: [PUBLIC_PAGE_PATH],
   migrations: [requestsTenantMigrations, userAccess.migrations, directory.migrations, jobs.migrations, jobs.dueIndexMigrations],
   async init(deps) {
@@ -59,13 +66,18 @@ export const requestsModule: ServiceModule = {
     };
     const links = new RequestLinkMaker({ store, publicBaseUrl: config.publicBaseUrl });
     const reminders = new RequestReminders({ store, jobs, firm, links });
-    const service = new RequestService({
-      store, jobs, reminders, firm, links,
-      directory: new DirectoryLookup(directory, peer('directory')),
-      files: new ReportForwarder(peer('files'), new TokenSigner<RequestUploadAssertion>(deriveKey(master, REQUEST_UPLOAD_KEY_PURPOSE))),
+    const directoryLookup = new DirectoryLookup(directory, peer('directory'));
+    const files = new ReportForwarder(peer('files'), new TokenSigner<RequestUploadAssertion>(deriveKey(master, REQUEST_UPLOAD_KEY_PURPOSE)));
+    const service = new RequestService({ store, jobs, reminders, firm, links, directory: directoryLookup, files });
+    // Organizers (issue 42): part of this service, since their answers feed the same requests.
+    const organizerStore = new OrganizerStore();
+    const organizerReminders = new OrganizerReminders({ store: organizerStore, requests: store, jobs, firm });
+    const organizers = new OrganizerService({
+      store: organizerStore, requests: service, reminders: organizerReminders, directory: directoryLookup, files, firm,
+      box: new SecretBox(deriveKey(master, 'organizer-answers')), reportTypesTable: directory.tables.reportTypes,
     });
     const mailer = createMailer(config, deps.logger);
-    const handlers: Record<string, JobHandler> = { ...reminders.handlers(), [MAIL_JOB]: mailJob(mailer) };
+    const handlers: Record<string, JobHandler> = { ...reminders.handlers(), ...organizerReminders.handlers(), [MAIL_JOB]: mailJob(mailer) };
 
     return {
       api,
@@ -77,9 +89,12 @@ export const requestsModule: ServiceModule = {
         }),
         createRequestsRouter({ api, tokens: deps.tokens, tenants, store, service }),
         createTrackerRequestsRouter({ tokens: deps.tokens, tenants, store, service, firm }),
+        createOrganizersRouter({ api, tokens: deps.tokens, tenants, service: organizers }),
+        createTrackerOrganizersRouter({ tokens: deps.tokens, tenants, service: organizers, firm }),
       ],
       start: () => runtime.start({
-        follow: [(c) => userAccess.follow(c), (c) => directory.follow(c), (c) => followRequestPushes({ ...c, store, emitter: deps.realtime.emitter })],
+        follow: [(c) => userAccess.follow(c), (c) => directory.follow(c), (c) => followRequestPushes({ ...c, store, emitter: deps.realtime.emitter }),
+          (c) => followOrganizerPushes({ ...c, store, emitter: deps.realtime.emitter })],
         scheduler: { queue: jobs, handlers, batchHandlers: reminders.batchHandlers(), pollMs: config.schedulerPollMs },
       }),
       async stop() {

@@ -97,6 +97,21 @@ const victimRecurringTemplate = async (): Promise<number> => {
   if (r.status !== 200) throw new Error(`schedule: ${r.status} ${JSON.stringify(r.body)}`);
   return id;
 };
+/** An organizer template of one optional question (so a submission needs no answer). */
+const victimOrganizerTemplate = () => created('POST', `/api/${FIRM}/organizer-templates`, {
+  name: unique('Organizer '), sections: [{ id: 'about', title: 'About', questions: [{ id: 'notes', type: 'text', title: 'Anything to tell us?' }] }],
+});
+/** A sent organizer of the own client (the CPA's report type): the Client user's to answer. */
+async function victimOrganizer(status: 'sent' | 'submitted' = 'sent'): Promise<number> {
+  const id = await created('POST', `/api/${FIRM}/organizers`, {
+    clientId: ids.ownClient, reportTypeId: ids.reportType, templateId: await victimOrganizerTemplate(), year: 2030, dueDate: '2030-06-30', sendNow: true,
+  });
+  if (status === 'submitted') {
+    const r = await platformCall('POST', `/api/${FIRM}/organizers/${id}/submit`);
+    if (r.status !== 200) throw new Error(`submit: ${r.status} ${JSON.stringify(r.body)}`);
+  }
+  return id;
+}
 const victimTemplate = () => created('POST', `/api/${FIRM}/request-templates`, { name: unique('Template '), items: [{ title: 'Sales register' }] });
 /** The messaging service learns users from identity's events: a new bystander may take a moment to become addable. */
 async function victimMessage(): Promise<{ id: number; conversationId: number }> {
@@ -394,6 +409,7 @@ const RULES: Record<string, Rule> = {
   // Document requests: staff within their clients and report types; a Client user reads their client's,
   // uploads and marks items not applicable; templates are Admin's and DTA's to change. Link calls are public.
   'GET /api/chat/assistant': { allowed: EVERYONE },
+  'POST /api/compliance-tracker/{id}/organizer': { allowed: STAFF, request: async () => ({ path: String(await victimComplianceItem()), body: { templateId: await victimOrganizerTemplate(), sendNow: false } }) },
   'POST /api/compliance-tracker/{id}/document-request': { allowed: STAFF, request: async () => ({ path: String(await victimComplianceItem()), body: {} }) },
   'POST /api/compliance-tracker/{id}/signature-request': {
     allowed: STAFF,
@@ -453,6 +469,18 @@ const RULES: Record<string, Rule> = {
   'POST /api/public/signing/{token}/identity': { allowed: 'public' },
   'POST /api/public/signing/{token}/sign': { allowed: 'public' },
   'POST /api/public/signing/{token}/decline': { allowed: 'public' },
+  'GET /api/organizer-templates': { allowed: STAFF },
+  'POST /api/organizer-templates': { allowed: MANAGERS, request: () => ({ body: { name: unique('Organizer '), sections: [{ id: 'a', title: 'A', questions: [{ id: 'q', type: 'yes_no', title: 'Q?' }] }] } }) },
+  'GET /api/organizer-templates/{id}': { allowed: STAFF, request: async () => ({ path: String(await victimOrganizerTemplate()) }) },
+  'PUT /api/organizer-templates/{id}': { allowed: MANAGERS, request: async () => ({ path: String(await victimOrganizerTemplate()), body: { name: unique('Organizer '), sections: [{ id: 'a', title: 'A', questions: [{ id: 'q', type: 'text', title: 'Q' }] }] } }) },
+  'DELETE /api/organizer-templates/{id}': { allowed: MANAGERS, request: async () => ({ path: String(await victimOrganizerTemplate()) }) },
+  'GET /api/organizers': { allowed: EVERYONE },
+  'POST /api/organizers': { allowed: STAFF, request: async () => ({ body: { clientId: ids.ownClient, reportTypeId: ids.reportType, templateId: await victimOrganizerTemplate(), year: 2030, dueDate: '2030-06-30' } }) },
+  'GET /api/organizers/{id}': { allowed: EVERYONE, request: async () => ({ path: String(await victimOrganizer()) }) },
+  'PATCH /api/organizers/{id}': { allowed: STAFF, request: async () => ({ path: String(await victimOrganizer()), body: { title: unique('Organizer ') } }) },
+  'PUT /api/organizers/{id}/answers': { allowed: EVERYONE, request: async () => ({ path: String(await victimOrganizer()), body: { answers: { notes: 'Matrix' } } }) },
+  'POST /api/organizers/{id}/submit': { allowed: EVERYONE, request: async () => ({ path: String(await victimOrganizer()) }) },
+  'POST /api/organizers/{id}/reopen': { allowed: STAFF, request: async () => ({ path: String(await victimOrganizer('submitted')) }) },
   'GET /api/request-templates': { allowed: STAFF },
   'POST /api/request-templates': { allowed: MANAGERS, request: () => ({ body: { name: unique('Template '), items: [{ title: 'Purchase register' }] } }) },
   'PUT /api/request-templates/{id}': { allowed: MANAGERS, request: async () => ({ path: String(await victimTemplate()), body: { name: unique('Template '), items: [{ title: 'Bank statements' }] } }) },

@@ -5,6 +5,8 @@ import { INSIGHTS_MATCH_DETECTED, insightsMatchDetectedSchema } from '@ledgerlin
 import { DOCUMENT_REQUEST_CHANGED, type DocumentRequestAction, type DocumentRequestChanged } from '@ledgerline/contracts/requests.contracts.ts';
 import { SIGNATURE_REQUEST_CHANGED, type SignatureRequestChanged } from '@ledgerline/contracts/signatures.contracts.ts';
 import type { StageAutomations } from '@ledgerline/contracts/stages.contracts.ts';
+import { ORGANIZER_EVENTS, type OrganizerChanged } from '@ledgerline/contracts/organizers.contracts.ts';
+import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import type { StageService } from '../stages/stage.service.ts';
 import type { ScheduleStore } from '../schedules/schedule.store.ts';
 import { publishClientRemoval } from '../tracker/compliance-events.ts';
@@ -52,7 +54,46 @@ export function followTrackerDocumentRequests(deps: TenantConsumerDeps & { stage
     // Issue 42: the item's stage follows the request; a change older than one already kept moves nothing.
     if (!kept.rowCount) return;
     const cause = AUTOMATIC_MOVE_OF[r.action];
+    // Documents in, but an organizer of the item still being answered: the item still waits on the client.
+    if (cause === 'documentsIn' && await organizerOpen(tx, r.trackerItemId)) return;
     if (cause) await deps.stages.automatic(tx, tenant.shortName, r.trackerItemId, cause);
+  });
+}
+
+/** Whether an organizer sent for the tracker item is still being answered. */
+async function organizerOpen(tx: Queryable, trackerItemId: number): Promise<boolean> {
+  const r = await tx.query(`SELECT 1 FROM compliance_organizers WHERE tracker_item_id = $1 AND status IN ('sent', 'in_progress') LIMIT 1`, [trackerItemId]);
+  return (r.rowCount ?? 0) > 0;
+}
+
+/**
+ * Organizers sent for tracker items (issue 42): sent → the pipeline's requestSent move (the
+ * same "waiting on client" as a document request); submitted with no documents outstanding
+ * for the item (no open request waiting, no other organizer being answered) → its documentsIn
+ * move. Only an item of the organizer's own client moves.
+ */
+export function followTrackerOrganizers(deps: TenantConsumerDeps & { stages: StageService }): Promise<Subscription> {
+  return consumeTenantEvents(deps, 'compliance.organizers', Object.values(ORGANIZER_EVENTS), async (tx, event, tenant) => {
+    const o = event.payload as OrganizerChanged;
+    if (o.trackerItemId === null || o.trackerItemId === undefined) return;
+    const item = await tx.query('SELECT 1 FROM compliance_items WHERE id = $1 AND client_id = $2', [o.trackerItemId, o.clientId]);
+    if (!item.rowCount) return;
+    const kept = await tx.query(
+      `INSERT INTO compliance_organizers (organizer_id, tracker_item_id, status, occurred_at) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (organizer_id) DO UPDATE SET status = EXCLUDED.status, occurred_at = EXCLUDED.occurred_at
+       WHERE compliance_organizers.occurred_at < EXCLUDED.occurred_at`,
+      [o.organizerId, o.trackerItemId, o.status, event.occurredAt],
+    );
+    if (!kept.rowCount) return;
+    if (event.type === ORGANIZER_EVENTS.sent) {
+      await deps.stages.automatic(tx, tenant.shortName, o.trackerItemId, 'requestSent');
+    } else if (event.type === ORGANIZER_EVENTS.submitted) {
+      if (o.documentsOutstanding || await organizerOpen(tx, o.trackerItemId)) return;
+      const waiting = await tx.query(
+        `SELECT 1 FROM compliance_document_requests WHERE tracker_item_id = $1 AND status = 'open' AND done < required LIMIT 1`, [o.trackerItemId]);
+      if (waiting.rowCount) return;
+      await deps.stages.automatic(tx, tenant.shortName, o.trackerItemId, 'documentsIn');
+    }
   });
 }
 

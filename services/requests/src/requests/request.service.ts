@@ -148,6 +148,54 @@ export class RequestService {
     return { message: sent ? REQUEST_MESSAGES.sent : REQUEST_MESSAGES.nothingToSend };
   }
 
+  /**
+   * The items a submitted organizer's answers call for (issue 42), within the organizer's
+   * transaction: added to the client's open request for the same tracker item and report
+   * type, else to a new one (assigned to whoever made the organizer), leaving out titles the
+   * request already has. The client's users are told, and reminders run as for any request.
+   * The request's id, or null when nothing was called for.
+   */
+  async addOrganizerItems(tx: Queryable, firm: Firm, organizer: {
+    clientId: number; clientName: string; title: string; dueDate: string; reminderEveryDays: number; reportTypeId: number | null; trackerItemId: number | null;
+    createdById: number; createdByName: string;
+  }, items: readonly { title: string; description: string | null }[], actor: { actorId: number; actorName: string }): Promise<number | null> {
+    if (!items.length) return null;
+    const existing = await tx.query<{ id: number }>(
+      `SELECT id FROM document_requests WHERE client_id = $1 AND status = 'open'
+         AND tracker_item_id IS NOT DISTINCT FROM $2 AND report_type_id IS NOT DISTINCT FROM $3 ORDER BY id DESC LIMIT 1 FOR UPDATE`,
+      [organizer.clientId, organizer.trackerItemId, organizer.reportTypeId]);
+    const newItems = (had: readonly string[]) => {
+      const seen = new Set(had.map((t) => t.toLowerCase()));
+      return items.filter((i) => !seen.has(i.title.toLowerCase()) && seen.add(i.title.toLowerCase()))
+        .map((i) => ({ title: i.title, description: i.description, required: true, reportTypeId: organizer.reportTypeId }));
+    };
+    let requestId = existing.rows[0]?.id;
+    if (requestId === undefined) {
+      const fresh = newItems([]);
+      requestId = await this.#store.insert(tx, {
+        clientId: organizer.clientId, clientName: organizer.clientName, title: organizer.title, message: null, dueDate: organizer.dueDate,
+        reminderEveryDays: organizer.reminderEveryDays, reportTypeId: organizer.reportTypeId, trackerItemId: organizer.trackerItemId,
+        assignedToId: organizer.createdById, assignedToName: organizer.createdByName, createdById: organizer.createdById,
+      }, fresh);
+      await this.#reminders.arm(tx, firm, { id: requestId, dueDate: organizer.dueDate, reminderEveryDays: organizer.reminderEveryDays });
+      await this.#event(tx, firm.shortName, requestId, { action: 'created', ...actor });
+      await this.#reminders.chase(tx, firm, requestId, 'sent');
+      return requestId;
+    }
+    const request = (await this.#store.summary(tx, requestId))!;
+    const added = newItems((await this.#store.items(tx, requestId)).map((i) => i.title));
+    for (const item of added) {
+      const itemId = await this.#store.addItem(tx, requestId, item);
+      await this.#store.recount(tx, requestId);
+      await this.#event(tx, firm.shortName, requestId, { action: 'item_added', itemId, itemTitle: item.title, ...actor });
+    }
+    if (added.length) {
+      await this.#reminders.notifyClient(tx, firm, request, `More documents: ${request.title}`,
+        `From your answers, ${firm.name} also needs: ${added.map((i) => i.title).join(', ')}.`);
+    }
+    return requestId;
+  }
+
   // Items
 
   /**
