@@ -34,6 +34,8 @@ export default function OrganizerSurvey({ json, initialData, readOnly, onChange,
     // Every key typed is an answer (saved after a pause), not only a finished field: a phone
     // that locks mid-answer never leaves the field, so "on blur" would lose what was typed.
     survey.textUpdateMode = 'onTyping';
+    // Read, not answered (staff; the client after Submit): every section on one page.
+    if (readOnly) survey.questionsOnPageMode = 'singlePage';
     // Our own Submit button sends the answers; SurveyJS's Complete would only end its form.
     survey.showCompleteButton = false;
     survey.onValueChanged.add((sender) => callbacks.current.onChange?.({ ...sender.data }));
