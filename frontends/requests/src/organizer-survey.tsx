@@ -9,6 +9,7 @@ import { Survey } from 'survey-react-ui';
 // questions take the portal's own font.
 import 'survey-core/survey-core.fontless.min.css';
 import type { OrganizerFileAnswer } from '@ledgerline/contracts/organizers.contracts.ts';
+import { serverMessage } from '@ledgerline/ui/server-message.ts';
 
 export interface OrganizerSurveyProps {
   /** organizerSurveyJson(...) of the sections. */
@@ -47,7 +48,7 @@ export default function OrganizerSurvey({ json, initialData, readOnly, onChange,
       }
       void Promise.all(options.files.map(async (file) => ({ file, content: String((await send(file)).fileId) })))
         .then((uploaded) => options.callback(uploaded))
-        .catch((error: unknown) => options.callback([], [error instanceof Error ? error.message : 'The file could not be uploaded.']));
+        .catch((error: unknown) => options.callback([], [serverMessage(error) ?? 'The file could not be uploaded.']));
     });
     // A stored file is our id, not a data URL: there is nothing for SurveyJS to preview.
     survey.onDownloadFile.add((_sender, options) => options.callback('success', ''));
