@@ -186,6 +186,11 @@ export function useComplianceMutations() {
       mutationFn: (itemId: number) => apiJson<{ id: number }>('POST', apiPath(`compliance-tracker/${itemId}/document-request`), {}),
       onSuccess: refresh(['compliance-tracker', 'document-requests']),
     }),
+    // Issue 42: the organizer is made by the requests service; the tracker's stage follows it.
+    sendOrganizer: useMutation({
+      mutationFn: (itemId: number) => apiJson<{ id: number }>('POST', apiPath(`compliance-tracker/${itemId}/organizer`), { sendNow: true }),
+      onSuccess: refresh(['compliance-tracker', 'organizers']),
+    }),
     applyPreset: useMutation({
       mutationFn: ({ presetId, ...body }: { presetId: string; clientIds: number[]; entryIds: Record<string, string[]>; grantToUserIds: number[]; from?: string }) =>
         apiJson<PresetApplyResult>('POST', apiPath(`compliance-presets/${presetId}/apply`), body),

@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { useFirmToday } from '@ledgerline/ui/firm-today.ts';
 import { TRACKER_PAGE_ROWS } from './compliance.api.ts';
 import { DocumentRequestChip, RequestDocumentsButton } from './document-request-action.tsx';
+import { SendOrganizerButton } from './organizer-action.tsx';
 import { RequestSignatureButton } from './signature-request-action.tsx';
 import { TrackerBulkBar } from './tracker-bulk-bar.tsx';
 import { daysLabel, movedDueNote, STATUS_LABELS, trackerDate } from './compliance-view.ts';
@@ -70,6 +71,7 @@ export function TrackerTable({ page, first, onPage, onEdit }: {
           <Button icon="pi pi-pencil" size="small" text aria-label={`Update ${i.reportTypeName} ${i.period}`} onClick={() => onEdit(i)} />
           <ExtendButton item={i} />
           <RequestDocumentsButton item={i} compact />
+          <SendOrganizerButton item={i} compact />
           <RequestSignatureButton item={i} compact />
         </div>
       )} />}

@@ -42,6 +42,7 @@ export function ClientWorkPanels({ work }: { work: MyWork }) {
             <ProgressBar value={required ? Math.round((done / required) * 100) : 100} showValue={false} className="my-work__progress" aria-hidden="true" />
           )}
         />
+        <WorkPanel title="Organizers" subtitle="Questions about your return" icon="pi pi-list-check" state={work.organizers!} empty="No questions to answer." />
         <WorkPanel title="To Sign" subtitle="Documents waiting for your signature" icon="pi pi-pen-to-square" state={work.signatures!} empty="Nothing to sign." />
         <WorkPanel title="Invoices to Pay" subtitle="What you owe your firm" icon="pi pi-wallet" state={work.invoices!} empty="Nothing to pay." />
         <WorkPanel

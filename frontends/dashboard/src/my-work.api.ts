@@ -3,6 +3,7 @@ import { useMemo } from 'react';
 import type { Invoice } from '@ledgerline/contracts/billing.contracts.ts';
 import type { ComplianceItem } from '@ledgerline/contracts/compliance.contracts.ts';
 import { addDays } from '@ledgerline/contracts/firm-time-zone.ts';
+import type { OrganizerSummary } from '@ledgerline/contracts/organizers.contracts.ts';
 import type { DocumentRequestSummary } from '@ledgerline/contracts/requests.contracts.ts';
 import type { SignatureRequestSummary } from '@ledgerline/contracts/signatures.contracts.ts';
 import type { Task } from '@ledgerline/contracts/tasks.contracts.ts';
@@ -16,7 +17,7 @@ import { useRealtimeEvents } from '@ledgerline/ui/realtime-connection.ts';
 import { useSignatureRequestRefresh } from '@ledgerline/ui/signature-requests.ts';
 import { STAGE_PUSH } from '@ledgerline/contracts/stages.constants.ts';
 import {
-  clientInvoiceEntries, clientRequestEntries, clientSignatureEntries, COMPLIANCE_SOON_DAYS, complianceEntries, MY_TASKS_DAYS, myTaskEntries, requestsToReview, returnEntries, uploadEntries, type WorkEntry,
+  clientInvoiceEntries, clientOrganizerEntries, clientRequestEntries, clientSignatureEntries, COMPLIANCE_SOON_DAYS, complianceEntries, MY_TASKS_DAYS, myTaskEntries, requestsToReview, returnEntries, uploadEntries, type WorkEntry,
 } from './my-work.ts';
 
 /*
@@ -40,6 +41,8 @@ export interface MyWork {
   requests: PanelState<ReturnType<typeof clientRequestEntries>[number]> | null;
   /** Client users only: their invoices with something to pay. */
   invoices: PanelState | null;
+  /** Client users only: the organizers waiting for their answers. */
+  organizers: PanelState | null;
   /** Client users only: the signature requests waiting for them. */
   signatures: PanelState | null;
   compliance: PanelState;
@@ -71,6 +74,8 @@ export function useMyWork(user: StoredUser, tenant: string): MyWork {
   // The service lists a Client user only the requests they sign.
   const toSign = useQuery<SignatureRequestSummary[]>({ queryKey: [apiQueryPath('signature-requests', { status: 'sent', limit: 100 }, { tenant })], enabled: client });
   useSignatureRequestRefresh(client);
+  // The service lists a Client user only their own client's organizers.
+  const toAnswer = useQuery<OrganizerSummary[]>({ queryKey: [apiQueryPath('organizers', { limit: 100 }, { tenant })], enabled: client });
   const open = useQuery<DocumentRequestSummary[]>({ queryKey: [apiQueryPath('document-requests', { status: 'open', limit: 100 }, { tenant })] });
   // Uploads to review and a client's progress follow the requests as they change.
   useDocumentRequestRefresh(true);
@@ -86,10 +91,11 @@ export function useMyWork(user: StoredUser, tenant: string): MyWork {
   const requests = client ? { entries: open.data && today !== undefined ? clientRequestEntries(open.data, today) : undefined, error: open.error } : null;
   const invoices = client ? { entries: billed.data && today !== undefined ? clientInvoiceEntries(billed.data, today) : undefined, error: billed.error } : null;
   const signatures = client ? { entries: toSign.data && today !== undefined ? clientSignatureEntries(toSign.data, me, tenant, today) : undefined, error: toSign.error } : null;
+  const organizers = client ? { entries: toAnswer.data && today !== undefined ? clientOrganizerEntries(toAnswer.data, today) : undefined, error: toAnswer.error } : null;
   const compliance: PanelState = { entries: tracker.data && complianceEntries(tracker.data), error: tracker.error };
   const yourReturns: PanelState | null = client ? { entries: returns.data && today !== undefined ? returnEntries(returns.data, today) : undefined, error: returns.error } : null;
-  const panels = [tasks, uploads, requests, invoices, signatures, compliance, yourReturns].filter((p): p is PanelState => p !== null);
-  return { tasks, uploads, requests, invoices, signatures, compliance, returns: yourReturns, settled: panels.every((p) => p.entries !== undefined || p.error) };
+  const panels = [tasks, uploads, requests, organizers, invoices, signatures, compliance, yourReturns].filter((p): p is PanelState => p !== null);
+  return { tasks, uploads, requests, organizers, invoices, signatures, compliance, returns: yourReturns, settled: panels.every((p) => p.entries !== undefined || p.error) };
 }
 
 /** A return's stage moved (by staff or by itself): the client's returns are read again. */

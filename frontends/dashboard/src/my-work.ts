@@ -1,6 +1,7 @@
 import type { Invoice } from '@ledgerline/contracts/billing.contracts.ts';
 import type { ComplianceItem } from '@ledgerline/contracts/compliance.contracts.ts';
 import { formatMinorUnits } from '@ledgerline/contracts/money.ts';
+import type { OrganizerSummary } from '@ledgerline/contracts/organizers.contracts.ts';
 import type { DocumentRequestSummary } from '@ledgerline/contracts/requests.contracts.ts';
 import { portalSigningPath } from '@ledgerline/contracts/signatures.constants.ts';
 import type { SignatureRequestSummary } from '@ledgerline/contracts/signatures.contracts.ts';
@@ -24,6 +25,7 @@ export const PANEL_ROWS = 5;
 
 export const complianceItemHref = (id: number): string => `/compliance?item=${id}`;
 export const requestHref = (id: number): string => `/requests/${id}`;
+export const organizerHref = (id: number): string => `/requests/organizers/${id}`;
 export const invoiceHref = (id: number): string => `/invoices/${id}`;
 
 export interface WorkEntry {
@@ -102,6 +104,24 @@ export function clientRequestEntries(requests: readonly DocumentRequestSummary[]
       overdue: r.dueDate < today,
       href: requestHref(r.id),
       progress: r.progress,
+    }));
+}
+
+/**
+ * A Client user's organizers to answer (issue 42): sent or started, not yet submitted, soonest
+ * due first; each opens the organizer, where the answers save as they type.
+ */
+export function clientOrganizerEntries(organizers: readonly OrganizerSummary[], today: string): WorkEntry[] {
+  return organizers
+    .filter((o) => o.status === 'sent' || o.status === 'in_progress')
+    .sort((a, b) => compareCalendarDates(a.dueDate, b.dueDate) || a.id - b.id)
+    .map((o) => ({
+      key: `organizer-${o.id}`,
+      title: o.title,
+      detail: o.answeredCount > 0 ? `Answer the organizer: ${o.answeredCount} of ${o.questionCount} answered` : 'Answer the organizer',
+      dueDate: o.dueDate,
+      overdue: o.dueDate < today,
+      href: organizerHref(o.id),
     }));
 }
 

@@ -1,10 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Invoice } from '@ledgerline/contracts/billing.contracts.ts';
 import type { ComplianceItem } from '@ledgerline/contracts/compliance.contracts.ts';
+import type { OrganizerSummary } from '@ledgerline/contracts/organizers.contracts.ts';
 import type { DocumentRequestSummary } from '@ledgerline/contracts/requests.contracts.ts';
 import type { SignatureRequestSummary, SignerView } from '@ledgerline/contracts/signatures.contracts.ts';
 import type { Task } from '@ledgerline/contracts/tasks.contracts.ts';
-import { clientInvoiceEntries, clientRequestEntries, clientSignatureEntries, complianceEntries, myTaskEntries, requestsToReview, returnEntries, returnSentence, uploadEntries } from '../src/my-work.ts';
+import { clientInvoiceEntries, clientOrganizerEntries, clientRequestEntries, clientSignatureEntries, complianceEntries, myTaskEntries, requestsToReview, returnEntries, returnSentence, uploadEntries } from '../src/my-work.ts';
 
 const task = (id: number, assignedToId: number | null, dueDate: string): Task => ({
   id, title: `Task ${id}`, description: null, priority: 'medium', status: 'pending', dueDate, assignedToId, assignedToName: null,
@@ -122,6 +123,25 @@ describe("a Client user's documents to sign", () => {
     expect(entries).toEqual([
       { key: 'signature-2', title: 'Form 8879 #2', detail: 'Pat signs first', dueDate: '2026-11-20', overdue: true, href: '/sign/portal/acme/2', external: true },
       { key: 'signature-1', title: 'Form 8879 #1', detail: 'Waiting for your signature', dueDate: '2026-12-10', overdue: false, href: '/sign/portal/acme/1', external: true },
+    ]);
+  });
+});
+
+describe("a Client user's organizers to answer", () => {
+  const organizer = (id: number, status: OrganizerSummary['status'], dueDate: string, answeredCount = 0): OrganizerSummary => ({
+    id, clientId: 1, clientName: 'Jordan', templateId: 1, templateName: '1040', year: 2026, title: `Organizer ${id}`, status, dueDate,
+    reportTypeId: null, trackerItemId: null, requestId: null, reportFileId: null, answeredCount, questionCount: 12,
+    sentAt: null, submittedAt: null, reviewedAt: null, updatedAt: '2027-01-01T00:00:00Z',
+  });
+
+  it('lists the sent and started ones, soonest due first, overdue marked, each opening the organizer; never drafts or submitted ones', () => {
+    const entries = clientOrganizerEntries([
+      organizer(1, 'in_progress', '2027-03-01', 4), organizer(2, 'sent', '2027-02-01'), organizer(3, 'draft', '2027-01-01'),
+      organizer(4, 'submitted', '2027-01-01'), organizer(5, 'reviewed', '2027-01-01'),
+    ], '2027-02-15');
+    expect(entries).toEqual([
+      { key: 'organizer-2', title: 'Organizer 2', detail: 'Answer the organizer', dueDate: '2027-02-01', overdue: true, href: '/requests/organizers/2' },
+      { key: 'organizer-1', title: 'Organizer 1', detail: 'Answer the organizer: 4 of 12 answered', dueDate: '2027-03-01', overdue: false, href: '/requests/organizers/1' },
     ]);
   });
 });

@@ -50,6 +50,7 @@ export function RequestsPage() {
       <PageHeading title="Requests" subtitle={staff ? 'Documents asked of your clients, item by item' : 'Documents your firm has asked you for'}
         actions={staff ? (
           <>
+            <Link className="p-button p-button-outlined" to={inCurrentFirm('/requests/organizers')}><i className="pi pi-list-check p-button-icon-left" aria-hidden="true" /><span className="p-button-label">Organizers</span></Link>
             <Link className="p-button p-button-outlined" to={inCurrentFirm('/requests/templates')}><i className="pi pi-list p-button-icon-left" aria-hidden="true" /><span className="p-button-label">Templates</span></Link>
             <Button label="New Request" icon="pi pi-plus" onClick={() => setCreating(true)} />
           </>

@@ -9,5 +9,9 @@ export const ROUTES = {
   requests: { path: '/requests', tenantScoped: true, title: 'Requests', audience: ['staff', 'client'] },
   // Before /requests/:id in spirit: the router ranks the fixed segment first.
   templates: { path: '/requests/templates', tenantScoped: true, title: 'Request Templates', audience: ['staff'] },
+  // Organizers (issue 42): questionnaires, beside document requests in the "what we need from you" family.
+  organizers: { path: '/requests/organizers', tenantScoped: true, title: 'Organizers', audience: ['staff'] },
+  organizerTemplates: { path: '/requests/organizer-templates', tenantScoped: true, title: 'Organizer Templates', audience: ['staff'] },
+  organizer: { path: '/requests/organizers/:id', tenantScoped: true, title: 'Organizer', audience: ['staff', 'client'] },
   request: { path: '/requests/:id', tenantScoped: true, title: 'Document Request', audience: ['staff', 'client'] },
 } satisfies Record<string, RouteDeclaration>;

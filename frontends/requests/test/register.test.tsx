@@ -10,6 +10,9 @@ describe('requests remote', () => {
     expect(routes.map(({ path, tenantScoped, audience, title }) => ({ path, tenantScoped, audience, title }))).toEqual([
       { path: '/requests', tenantScoped: true, audience: ['staff', 'client'], title: 'Requests' },
       { path: '/requests/templates', tenantScoped: true, audience: ['staff'], title: 'Request Templates' },
+      { path: '/requests/organizers', tenantScoped: true, audience: ['staff'], title: 'Organizers' },
+      { path: '/requests/organizer-templates', tenantScoped: true, audience: ['staff'], title: 'Organizer Templates' },
+      { path: '/requests/organizers/:id', tenantScoped: true, audience: ['staff', 'client'], title: 'Organizer' },
       { path: '/requests/:id', tenantScoped: true, audience: ['staff', 'client'], title: 'Document Request' },
     ]);
     expect(SPEC_NAV_ITEMS.find((item) => item.path === '/requests')?.audience).toEqual(['staff', 'client']);
