@@ -429,6 +429,7 @@ const RULES: Record<string, Rule> = {
   'GET /api/public/organizers/{token}': { allowed: 'public' },
   'PUT /api/public/organizers/{token}/answers': { allowed: 'public' },
   'POST /api/public/organizers/{token}/submit': { allowed: 'public' },
+  'POST /api/public/organizers/{token}/files': { allowed: 'public' },
   'GET /api/public/document-requests/{token}': { allowed: 'public' },
   'POST /api/public/document-requests/{token}/items/{itemId}/files': { allowed: 'public' },
   'POST /api/public/document-requests/{token}/items/{itemId}/not-applicable': { allowed: 'public' },
@@ -497,6 +498,8 @@ const RULES: Record<string, Rule> = {
   'GET /api/organizers/{id}': { allowed: EVERYONE, request: async () => ({ path: String(await victimOrganizer()) }) },
   'PATCH /api/organizers/{id}': { allowed: STAFF, request: async () => ({ path: String(await victimOrganizer()), body: { title: unique('Organizer ') } }) },
   'PUT /api/organizers/{id}/answers': { allowed: EVERYONE, request: async () => ({ path: String(await victimOrganizer()), body: { answers: { notes: 'Matrix' } } }) },
+  // JSON instead of multipart: those who reach the organizer get the 400 about the body, others the refusal.
+  'POST /api/organizers/{id}/files': { allowed: EVERYONE, request: async () => ({ path: String(await victimOrganizer()) }) },
   'POST /api/organizers/{id}/submit': { allowed: EVERYONE, request: async () => ({ path: String(await victimOrganizer()) }) },
   'POST /api/organizers/{id}/links': { allowed: STAFF, request: async () => ({ path: String(await victimOrganizer()), body: { email: 'matrix@example.com' } }) },
   'POST /api/organizers/{id}/reopen': { allowed: STAFF, request: async () => ({ path: String(await victimOrganizer('submitted')) }) },
