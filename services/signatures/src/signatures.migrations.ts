@@ -99,5 +99,26 @@ export const signaturesTenantMigrations: ServiceMigrations = {
       at timestamptz NOT NULL DEFAULT now()
     );
     CREATE INDEX signature_events_by_request ON signature_events (request_id, id)`,
+  }, {
+    // Templates keep a copy of their PDF (a firm document) like requests keep theirs; a letter
+    // rendered from a template's body is a document no file stands behind.
+    id: '002_signature_templates',
+    sql: `CREATE TABLE signature_templates (
+      id serial PRIMARY KEY,
+      name text NOT NULL,
+      report_type_id integer,
+      kind text NOT NULL CHECK (kind IN ('engagement_letter', 'form_placement')),
+      file_id integer,
+      file_name text,
+      pages jsonb,
+      content bytea,
+      body text,
+      signers jsonb NOT NULL DEFAULT '[]',
+      fields jsonb NOT NULL DEFAULT '[]',
+      created_by_name text NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      updated_at timestamptz NOT NULL DEFAULT now()
+    );
+    ALTER TABLE signature_documents ALTER COLUMN file_id DROP NOT NULL`,
   }],
 };

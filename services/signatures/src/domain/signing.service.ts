@@ -21,6 +21,7 @@ import { assertReach } from './access-rules.ts';
 import { newCode, type IdentityProvider, type SecretHasher } from './identity-checks.ts';
 import { publishSignatureChange, SYSTEM, type SignatureActor } from './signature-changes.ts';
 import { isTurnOf, type SignerNotices } from './signer-notices.ts';
+import { disarmSignatureReminders } from './signature-reminders.ts';
 
 /** What hands the sealed PDF over (kit/files/report-forwarder.ts). */
 export interface SignedFileSink {
@@ -278,6 +279,7 @@ export class SigningService {
       if (await this.#store.lock(tx, c.request.id) !== 'sent') throw new Gone(SIGNATURE_MESSAGES.linkGone);
       await this.#store.updateSigner(tx, c.signer.id, { status: 'declined', declined_at: new Date(), decline_reason: reason, address: origin.address, browser: origin.browser });
       await this.#store.updateRequest(tx, c.request.id, { status: 'declined' });
+      await disarmSignatureReminders(this.#jobs, tx, c.request.id);
       for (const o of await this.#store.signers(tx, c.request.id)) await this.#store.updateSigner(tx, o.id, { token_hash: null });
       await this.#store.event(tx, c.request.id, { action: 'declined', actor: c.signer.name, signerPosition: c.signer.position, detail: reason, ...originOf(origin) });
       await publishSignatureChange(tx, this.#store, c.shortName, c.request.id, 'declined', signerActor(c.signer), c.signer.name);
@@ -344,6 +346,7 @@ export class SigningService {
     const alone = await sealPdf(await (await certificateDocument({ ...certificate, sealedFileSha256: signedSha256 })).save(), this.#seal, { ...details, reason: `Certificate of completion: ${request.title}` });
     await this.#store.updateRequest(tx, requestId, { status: 'completed', completed_at: completedAt, signed_pdf: sealed, signed_sha256: signedSha256, certificate_pdf: alone });
     await this.#store.event(tx, requestId, { action: 'completed', actor: 'system', detail: `sealed, SHA-256 ${signedSha256}` });
+    await disarmSignatureReminders(this.#jobs, tx, requestId);
     await publishSignatureChange(tx, this.#store, shortName, requestId, 'completed', SYSTEM);
     await this.#notices.completed(tx, { ...request, signedSha256 }, signers, firmName);
   }
@@ -369,14 +372,18 @@ export class SigningService {
 /** The request, marked expired first when its due date (UTC) has passed unsigned: no job watches it, every read does. */
 export async function expireIfDue(db: SchemaDb, shortName: string, store: SignatureStore, request: SignatureRequest): Promise<SignatureRequest> {
   if (request.status !== 'sent' || !request.dueDate || request.dueDate >= todayUtc()) return request;
-  await db.transaction(async (tx) => {
-    if (await store.lock(tx, request.id) !== 'sent') return;
-    await store.updateRequest(tx, request.id, { status: 'expired' });
-    for (const s of await store.signers(tx, request.id)) await store.updateSigner(tx, s.id, { token_hash: null });
-    await store.event(tx, request.id, { action: 'expired', actor: 'system', detail: `due ${request.dueDate}` });
-    await publishSignatureChange(tx, store, shortName, request.id, 'expired', SYSTEM);
-  });
+  await db.transaction((tx) => expireRequest(tx, shortName, store, request));
   return (await store.find(db, request.id))!;
+}
+
+/** Ends a waiting request as expired (its links stop working), inside the caller's transaction; false when it was no longer waiting. */
+export async function expireRequest(tx: Queryable, shortName: string, store: SignatureStore, request: Pick<SignatureRequest, 'id' | 'dueDate'>): Promise<boolean> {
+  if (await store.lock(tx, request.id) !== 'sent') return false;
+  await store.updateRequest(tx, request.id, { status: 'expired' });
+  for (const s of await store.signers(tx, request.id)) await store.updateSigner(tx, s.id, { token_hash: null });
+  await store.event(tx, request.id, { action: 'expired', actor: 'system', detail: `due ${request.dueDate}` });
+  await publishSignatureChange(tx, store, shortName, request.id, 'expired', SYSTEM);
+  return true;
 }
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
