@@ -368,4 +368,25 @@ export interface SignatureRequestChanged {
   actorName: string;
 }
 
+/**
+ * A signer's identity check failed at signing (a wrong e-mailed code, wrong knowledge
+ * answers, a provider's refusal) or locked them out: identity records it in the firm's
+ * security events, beside sign-in failures. (A wrong authenticator code is identity's own
+ * `second-factor-check-failed`.)
+ */
+export const SIGNING_IDENTITY_FAILED = 'signature.identity-failed';
+export interface SigningIdentityFailed {
+  requestId: number;
+  title: string;
+  /** The signer: a Client user's id, or null for a link signer (named by name and e-mail). */
+  userId: number | null;
+  signerName: string;
+  signerEmail: string;
+  /** What failed: 'e-mailed code', 'knowledge answers', or the provider's name. */
+  check: string;
+  lockedOut: boolean;
+  address: string | null;
+  browser: string | null;
+}
+
 export type SignaturePush = Pick<SignatureRequestChanged, 'requestId' | 'clientId' | 'trackerItemId' | 'title' | 'action' | 'status' | 'signerName'>;

@@ -19,7 +19,7 @@ import type { RequestUploadAssertion } from '@ledgerline/contracts/requests.cont
 import type { SignatureStore, SignerRecord } from '../store/signature.store.ts';
 import { assertReach } from './access-rules.ts';
 import { newCode, type IdentityProvider, type SecretHasher } from './identity-checks.ts';
-import { publishSignatureChange, SYSTEM, type SignatureActor } from './signature-changes.ts';
+import { publishIdentityFailure, publishSignatureChange, SYSTEM, type SignatureActor } from './signature-changes.ts';
 import { isTurnOf, type SignerNotices } from './signer-notices.ts';
 import { disarmSignatureReminders } from './signature-reminders.ts';
 
@@ -173,6 +173,9 @@ export class SigningService {
     this.#pending(c);
     const s = c.signer;
     const event = (tx: Queryable, action: string, detail: string) => this.#store.event(tx, c.request.id, { action, actor: s.name, signerPosition: s.position, detail, ...originOf(origin) });
+    const securityEvent = (tx: Queryable, check: string, lockedOut = false) => publishIdentityFailure(tx, c.shortName, {
+      requestId: c.request.id, title: c.request.title, userId: s.userId, signerName: s.name, signerEmail: s.email, check, lockedOut, ...originOf(origin),
+    });
     if (answer.totp !== undefined) {
       if (c.request.identity !== 'sign_in_second_factor') throw new Conflict(SIGNATURE_MESSAGES.totpNotForThisCheck);
       if (!c.authenticator) throw new Invalid(SIGNATURE_MESSAGES.totpSignedInOnly);
@@ -195,6 +198,7 @@ export class SigningService {
       await c.db.transaction(async (tx) => {
         if (outcome.passed) await this.#store.updateSigner(tx, s.id, { identity_verified_at: new Date(), identity_result: `passed: ${this.#provider!.name} (${outcome.detail})` });
         await event(tx, outcome.passed ? 'identity passed' : 'identity failed', `${this.#provider!.name}: ${outcome.detail}`);
+        if (!outcome.passed) await securityEvent(tx, this.#provider!.name);
       });
       if (!outcome.passed) throw new Invalid(SIGNATURE_MESSAGES.knowledgeWrong);
       return this.view(await this.#reload(c));
@@ -211,6 +215,7 @@ export class SigningService {
           // The last allowed wrong try spends the code: a new one must be asked for.
           await this.#store.updateSigner(tx, s.id, { code_attempts: attempts, ...(attempts >= SIGNATURE_LIMITS.codeAttempts ? { code_hash: null } : {}) });
           await event(tx, 'identity failed', 'wrong or expired e-mailed code');
+          await securityEvent(tx, 'e-mailed code');
         }
       });
       if (!passed) throw new Invalid(SIGNATURE_MESSAGES.codeWrong);
@@ -229,6 +234,7 @@ export class SigningService {
       } else {
         await this.#store.updateSigner(tx, s.id, { failed_checks: failures, ...(locked ? { locked_at: new Date(), identity_result: `failed: locked out after ${failures} wrong answers` } : {}) });
         await event(tx, locked ? 'identity locked out' : 'identity failed', `wrong knowledge answers (${failures} of ${SIGNATURE_LIMITS.knowledgeAttempts})`);
+        await securityEvent(tx, 'knowledge answers', locked);
       }
     });
     if (locked) throw new Forbidden(SIGNATURE_MESSAGES.lockedOut);
