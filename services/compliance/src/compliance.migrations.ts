@@ -227,5 +227,17 @@ export const complianceTenantMigrations: ServiceMigrations = {
     );
     ALTER TABLE compliance_items ADD COLUMN stage text NOT NULL DEFAULT 'not-started';
     CREATE INDEX compliance_items_by_stage ON compliance_items (report_type_id, stage)`,
+  }, {
+    id: '007_signed_documents',
+    // Issue 41: the signed documents of signature requests linked to items, as the signatures
+    // service's events told compliance (a request's sealed PDF filed as a report of the client).
+    sql: `CREATE TABLE compliance_signed_documents (
+      request_id integer PRIMARY KEY,
+      tracker_item_id integer NOT NULL,
+      file_id integer NOT NULL,
+      signed_at timestamptz NOT NULL,
+      title text NOT NULL
+    );
+    CREATE INDEX compliance_signed_documents_by_item ON compliance_signed_documents (tracker_item_id, signed_at DESC)`,
   }],
 };

@@ -348,7 +348,8 @@ export interface SigningView {
  * signatures service pushes it to the browsers of those who reach the client.
  */
 export const SIGNATURE_REQUEST_CHANGED = 'signature-request.changed';
-export const SIGNATURE_ACTIONS = ['sent', 'signed', 'completed', 'declined', 'voided', 'expired'] as const;
+/** `filed`: the sealed PDF of a completed request became a report of the client (signedFileId). */
+export const SIGNATURE_ACTIONS = ['sent', 'signed', 'completed', 'filed', 'declined', 'voided', 'expired'] as const;
 export type SignatureAction = (typeof SIGNATURE_ACTIONS)[number];
 export interface SignatureRequestChanged {
   requestId: number;
@@ -363,6 +364,10 @@ export interface SignatureRequestChanged {
   signerName: string | null;
   /** Client users among the signers: of a client's users, only they follow the request. */
   signerUserIds: number[];
+  /** When every signer had signed (completed, filed); absent on events older than the field. */
+  completedAt?: string | null;
+  /** The client's report holding the sealed PDF (filed). */
+  signedFileId?: number | null;
   /** Who did it: a staff member, a signed-in signer, or the System (id 0) for a link signer's step and for completion. */
   actorId: number;
   actorName: string;

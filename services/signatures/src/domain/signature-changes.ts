@@ -24,7 +24,7 @@ export async function publishSignatureChange(
   const change: SignatureRequestChanged = {
     requestId, title: r.title, clientId: r.clientId, clientName: r.clientName, reportTypeId: r.reportTypeId, trackerItemId: r.trackerItemId,
     action, status: r.status, signerName, signerUserIds: signers.flatMap((s) => (s.userId === null ? [] : [s.userId])),
-    actorId: actor.id, actorName: actor.name,
+    completedAt: r.completedAt, signedFileId: r.signedFileId, actorId: actor.id, actorName: actor.name,
   };
   await enqueueEvents(tx, [newEvent<SignatureRequestChanged>(SIGNATURE_REQUEST_CHANGED, shortName, change)]);
 }

@@ -315,6 +315,8 @@ export class SigningService {
       await db.transaction(async (tx) => {
         await this.#store.updateRequest(tx, requestId, { signed_file_id: stored.fileId });
         await this.#store.event(tx, requestId, { action: 'filed', actor: 'system', detail: `report file ${stored.fileId}` });
+        // A linked tracker item shows the signed document (compliance follows this).
+        await publishSignatureChange(tx, this.#store, shortName, requestId, 'filed', SYSTEM);
       });
     } catch (err) {
       await db.query('UPDATE signature_requests SET filing_started_at = NULL WHERE id = $1', [requestId]);
