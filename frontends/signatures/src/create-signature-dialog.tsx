@@ -13,7 +13,7 @@ import type { User } from '@ledgerline/contracts/identity.contracts.ts';
 import {
   AUTOMATIC_MERGE_FIELDS, SIGNATURE_LIMITS, type FieldInput, type SignatureRequest, type SignatureTemplate, type SignerInput,
 } from '@ledgerline/contracts/signatures.contracts.ts';
-import { apiJson, apiPath, apiQueryPath } from '@ledgerline/ui/api-client.ts';
+import { apiJson, apiPath, apiQueryPath, apiRequest } from '@ledgerline/ui/api-client.ts';
 import { invalidateApiResources } from '@ledgerline/ui/api-invalidation.ts';
 import { isClientRole } from '@ledgerline/ui/auth-storage.ts';
 import { CreateEditDialog } from '@ledgerline/ui/create-edit-dialog.tsx';
@@ -109,6 +109,22 @@ function signerInput(s: DraftSigner, identity: Identity): SignerInput {
   return s.userId !== null
     ? { userId: s.userId, name: null, role: s.role.trim(), order: 1, ...(knowledge ? { knowledge } : {}) }
     : { name: s.name.trim(), email: s.email.trim(), role: s.role.trim(), order: 1, ...(knowledge ? { knowledge } : {}) };
+}
+
+/** Opens the letter a template would make for the chosen client and values (nothing is saved); the server's refusal is a toast. */
+async function previewLetter(form: FormState, template: SignatureTemplate): Promise<void> {
+  // Opened before anything is awaited, while the click still counts as the user's.
+  const tab = window.open('', '_blank');
+  try {
+    const mergeValues = Object.fromEntries(fillIns(template).filter((k) => form.mergeValues[k]?.trim()).map((k) => [k, form.mergeValues[k]!.trim()]));
+    const r = await apiRequest('POST', apiPath(`signature-templates/${template.id}/preview`), { clientId: form.clientId, title: form.title.trim() || null, mergeValues });
+    if (!r.ok) throw new Error(((await r.json().catch(() => ({}))) as { message?: string }).message ?? 'The preview could not be made.');
+    const url = URL.createObjectURL(await r.blob());
+    if (tab) tab.location.href = url; else window.open(url, '_blank', 'noopener');
+  } catch (err) {
+    tab?.close();
+    showToast({ severity: 'error', summary: 'Error', detail: (err as Error).message });
+  }
 }
 
 /**
@@ -237,7 +253,12 @@ export function CreateSignatureDialog({ visible, prefill, onHide }: { visible: b
               </div>
             )}
             {errors.mergeValues && <small className="form-field__error" role="alert">{errors.mergeValues}</small>}
-            {template?.body && <p className="signature-form__note">The letter is made from the template with these values; a signature and date line per signer closes it.</p>}
+            {template?.body && (
+              <div className="signature-form__preview">
+                <p className="signature-form__note">The letter is made from the template with these values; a signature and date line per signer closes it.</p>
+                <Button type="button" size="small" outlined icon="pi pi-eye" label="Preview letter" disabled={form.clientId === null} onClick={() => void previewLetter(form, template)} />
+              </div>
+            )}
           </>
         )}
         {needsUpload(form, template) && <FormField label="Document (PDF) *" htmlFor="signature-document" error={errors.fileId}

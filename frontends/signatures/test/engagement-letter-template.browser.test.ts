@@ -98,6 +98,10 @@ describe('an engagement letter from a template (Chromium)', () => {
     await dialog.locator('#signer-name-0').fill('Sam Rivera');
     await dialog.locator('#signer-email-0').fill(signerEmail);
     expect(await dialog.locator('#signature-document').count()).toBe(0);
+    // The letter as it will be, before anything is made: a new tab with the PDF.
+    const preview = page.waitForEvent('popup');
+    await dialog.getByRole('button', { name: 'Preview letter' }).click();
+    await (await preview).close();
     expect(await sideways(page)).toBeLessThanOrEqual(0);
     await page.screenshot({ path: join(SCREENSHOT_DIR, `signature-dialog-template-${width}.png`), fullPage: true });
     await dialog.getByRole('button', { name: 'Create Signature Request' }).click();

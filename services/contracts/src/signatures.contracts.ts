@@ -205,6 +205,13 @@ export const mergeValuesSchema = z.record(
   z.union([textSchema('merge value', 500), z.number({ error: 'merge values are text or numbers' }).finite()]),
 ).refine((v) => Object.keys(v).length <= 20, 'Too many merge values');
 
+/** POST /signature-templates/{id}/preview: the document a request from the template would sign, for this client and these values. */
+export const signatureTemplatePreviewSchema = z.object({
+  clientId: idSchema('clientId'),
+  title: optionalText('title', 200),
+  mergeValues: mergeValuesSchema.optional(),
+});
+
 export const signatureRequestInputSchema = z.object({
   ...signatureRequestFields,
   sendNow: z.boolean().default(false),

@@ -438,6 +438,7 @@ const RULES: Record<string, Rule> = {
   'GET /api/signature-templates/{id}': { allowed: STAFF, request: async () => ({ path: String(await victimSignatureTemplate()) }) },
   'PUT /api/signature-templates/{id}': { allowed: MANAGERS, request: async () => ({ path: String(await victimSignatureTemplate()), body: signatureTemplateBody() }) },
   'DELETE /api/signature-templates/{id}': { allowed: MANAGERS, request: async () => ({ path: String(await victimSignatureTemplate()) }) },
+  'POST /api/signature-templates/{id}/preview': { allowed: STAFF, request: async () => ({ path: String(await victimSignatureTemplate()), body: { clientId: ids.ownClient, mergeValues: { tax_year: '2026', fee: 100 } } }) },
   'GET /api/signature-requests': { allowed: EVERYONE },
   'POST /api/signature-requests': { allowed: STAFF, request: () => ({ body: signatureRequestBody() }) },
   'GET /api/signature-requests/{id}': { allowed: STAFF, request: async () => ({ path: String(await victimSignatureRequest()) }) },

@@ -96,7 +96,7 @@ export const signaturesModule: ServiceModule = {
       routers: [
         createSigningPageRouter(),
         createPublicSigningRouter({ api, tenants, signing, attempts: new AttemptCounter(config.linkAttemptsPerMinute, SIGNATURE_MESSAGES.tooManyAttempts) }),
-        createSignatureTemplatesRouter({ api, tokens: deps.tokens, tenants, templates }),
+        createSignatureTemplatesRouter({ api, tokens: deps.tokens, tenants, templates, service }),
         createSignatureRequestsRouter({ api, tokens: deps.tokens, tenants, store, service, signing, authenticator: new AuthenticatorCheck(peer('identity')) }),
       ],
       start: () => runtime.start({

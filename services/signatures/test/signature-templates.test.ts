@@ -176,6 +176,24 @@ describe('requests from a template', () => {
     expect(text).toContain('Signed for the spouse:');
   });
 
+  it('previews the letter for a client without saving anything; refuses Client users and another firm', async () => {
+    const before = (await call<unknown[]>('GET', requests, tokens.admin)).body.length;
+    const r = await fetch(`${portal.gatewayUrl}${templates()}/${ids.letter}/preview`, {
+      method: 'POST', headers: { authorization: `Bearer ${tokens.cpa}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ clientId: ids.own, title: 'Engagement letter 2027', mergeValues: { tax_year: '2027', fee: '2,400.5' } }),
+    });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toContain('application/pdf');
+    const text = pdfText(Buffer.from(await r.arrayBuffer())).replace(/\s+/g, ' ');
+    expect(text).toContain('Engagement letter 2027 Dear Own Client,');
+    expect(text).toContain('your 2027 returns for a fee of $2,400.50.');
+    expect((await call<unknown[]>('GET', requests, tokens.admin)).body).toHaveLength(before);
+    const missing = await call<{ message: string }>('POST', `${templates()}/${ids.letter}/preview`, tokens.admin, { clientId: ids.own, mergeValues: { fee: 1 } });
+    expect(missing.body.message).toBe(`${SIGNATURE_MESSAGES.missingMergeValues}: tax_year`);
+    expect((await call('POST', `${templates()}/${ids.letter}/preview`, tokens.client, { clientId: ids.own })).status).toBe(403);
+    expect((await call('POST', `${templates(BETA)}/${ids.letter}/preview`, tokens.betaAdmin, { clientId: ids.beta, mergeValues: { tax_year: '2027', fee: 1 } })).status).toBe(404);
+  });
+
   it('refuses unknown merge values and missing ones by name, and a template another firm or a CPA without its report type cannot see', async () => {
     const unknown = await call<{ message: string }>('POST', requests, tokens.admin, fromLetter({ mergeValues: { tax_year: '2026', fee: 10, discount: '5%' } }));
     expect(unknown.status).toBe(400);

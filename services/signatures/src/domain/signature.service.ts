@@ -185,6 +185,19 @@ export class SignatureService {
     return { message: SIGNATURE_MESSAGES.reminded };
   }
 
+  /** The document a request from a template would sign, for a client within reach and these merge values (a letter rendered, or the template's PDF). */
+  async previewTemplate(t: TenantRequest, templateId: number, input: { clientId: number; title: string | null; mergeValues?: Record<string, string | number> | undefined }): Promise<{ name: string; content: Buffer }> {
+    requireStaff(t.scope);
+    const client = await this.#directory.client(t, input.clientId);
+    const template = await this.#templates.get(t, templateId);
+    const parts = await this.#templates.partsFor(t, templateId, {
+      title: input.title ?? template.name, hasDocuments: false, mergeValues: input.mergeValues ?? {}, roles: () => null, facts: () => this.#letterFacts(t, client.id),
+    });
+    const document = parts.documents?.[0];
+    if (!document) throw new Invalid(SIGNATURE_MESSAGES.documentsNeeded);
+    return { name: document.name, content: document.content };
+  }
+
   /** The merge fields the portal fills for a letter: the client's name and address, the firm, today in its zone, its currency. */
   async #letterFacts(t: TenantRequest, clientId: number): Promise<LetterFacts> {
     const [client, firm] = await Promise.all([this.#directory.clientRecord(t, clientId), this.#firm(t.shortName)]);

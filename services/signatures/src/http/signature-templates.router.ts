@@ -4,12 +4,14 @@ import type { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
 import { authenticate } from '@ledgerline/kit/http/authenticate.ts';
 import { parsePathId } from '@ledgerline/kit/http/path-id.ts';
 import type { ServiceTenants } from '@ledgerline/kit/tenancy/tenant-requests.ts';
-import { SIGNATURE_MESSAGES, signatureTemplateInputSchema } from '@ledgerline/contracts/signatures.contracts.ts';
+import { SIGNATURE_MESSAGES, signatureTemplateInputSchema, signatureTemplatePreviewSchema } from '@ledgerline/contracts/signatures.contracts.ts';
+import type { SignatureService } from '../domain/signature.service.ts';
 import type { SignatureTemplates } from '../domain/signature-templates.service.ts';
+import { sendPdf } from './signature-requests.router.ts';
 
 /** Issue 41 templates (plain /api/… and, through the gateway, /api/{tenant}/…): Admin and DTA manage them, staff use them. */
-export function createSignatureTemplatesRouter(deps: { api: ApiRegistry; tokens: TokenVerifier; tenants: ServiceTenants; templates: SignatureTemplates }): Router {
-  const { api, tenants, templates } = deps;
+export function createSignatureTemplatesRouter(deps: { api: ApiRegistry; tokens: TokenVerifier; tenants: ServiceTenants; templates: SignatureTemplates; service: SignatureService }): Router {
+  const { api, tenants, templates, service } = deps;
   const router = express.Router();
   const before = [authenticate(deps.tokens, deps.tenants.checkCaller)];
   const id = (v: string | undefined) => parsePathId(v, SIGNATURE_MESSAGES.templateNotFound);
@@ -27,5 +29,12 @@ export function createSignatureTemplatesRouter(deps: { api: ApiRegistry; tokens:
     templates.update(await tenants.ofRequest(res), id(params.id), body));
   api.route(router, { method: 'delete', path: `${base}/:id`, before, summary: 'Delete a signature template (Admin, DTA); requests made from it keep their documents' }, async ({ res, params }) =>
     templates.delete(await tenants.ofRequest(res), id(params.id)));
+  api.route(router, {
+    method: 'post', path: `${base}/:id/preview`, body: signatureTemplatePreviewSchema, before,
+    summary: 'The PDF a request from this template would sign, for a client within reach and these merge values (nothing is saved)',
+  }, async ({ res, params, body }) => {
+    const pdf = await service.previewTemplate(await tenants.ofRequest(res), id(params.id), body);
+    sendPdf(res, pdf.content, pdf.name);
+  });
   return router;
 }
