@@ -113,6 +113,8 @@ describe('an engagement letter from a template (Chromium)', () => {
 
     const signing = await openLink(width, signerEmail, 'Sam Rivera');
     await signing.getByRole('button', { name: 'I agree' }).click();
+    // The page draws itself again once the consent is recorded: the next step shows then.
+    await signing.getByText('Open the documents').waitFor();
     if (outcome === 'declines') {
       await signing.getByText('Decline to sign').click();
       await signing.getByRole('textbox', { name: 'Why you decline' }).fill('The fee is higher than we agreed');
