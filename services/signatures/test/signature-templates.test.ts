@@ -143,6 +143,10 @@ describe('managing templates', () => {
     const renamed = await call<SignatureTemplate>('PUT', `${templates()}/${made.body.id}`, tokens.dta, letterTemplate({ name: 'Letter on paper (2027)', body: null, fileId: ids.firmPdf, fields: placement.slice(0, 1), signers: [{ role: 'officer' }] }));
     expect(renamed.status).toBe(200);
     expect(renamed.body).toMatchObject({ name: 'Letter on paper (2027)', pages: 1, signers: [{ role: 'officer' }], fields: [{ signerIndex: 0 }] });
+    // Keeping the PDF still checks the rest: a report type the firm does not have is refused.
+    const unknownType = await call<{ message: string }>('PUT', `${templates()}/${made.body.id}`, tokens.admin, letterTemplate({ body: null, fileId: ids.firmPdf, reportTypeId: 999_999 }));
+    expect(unknownType.status).toBe(404);
+    expect(unknownType.body.message).toBe('Report type not found');
     const gone = await call<SignatureTemplate>('POST', templates(), tokens.admin, letterTemplate({ name: 'To delete' }));
     expect((await call('DELETE', `${templates()}/${gone.body.id}`, tokens.dta)).status).toBe(200);
     expect((await call('GET', `${templates()}/${gone.body.id}`, tokens.admin)).status).toBe(404);

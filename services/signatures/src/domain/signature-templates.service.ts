@@ -58,7 +58,10 @@ export class SignatureTemplates {
     // The same file again keeps the copy saved before (the file may have changed or gone since).
     const keep = input.fileId && input.fileId === current.fileId;
     const document = keep ? await this.#store.document(t.db, id) : await this.#checked(t, input);
-    if (keep) this.#fieldsFit(input, document);
+    if (keep) {
+      if (input.reportTypeId) await this.#directory.reportType(t, input.reportTypeId);
+      this.#fieldsFit(input, document);
+    }
     await this.#store.update(t.db, id, { ...this.#record(input), document: keep ? undefined : document });
     return this.get(t, id);
   }
