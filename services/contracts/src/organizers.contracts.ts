@@ -41,8 +41,9 @@ export const ORGANIZER_MESSAGES = {
   fileNotUploaded: 'A file answer may only name files uploaded to this organizer for that question.',
 } as const;
 
+/** One pattern, which also keeps out control characters: a schema of two patterns is hard to generate for (the fuzz stage). */
 const questionIdSchema = (field: string) =>
-  textSchema(field, 60).regex(/^[a-z][a-z0-9_]*$/, `${field} must start with a letter and use only a-z, 0-9 and _`);
+  z.string({ error: `${field} must be text` }).regex(/^[a-z][a-z0-9_]{0,59}$/, `${field} must start with a letter, use only a-z, 0-9 and _, and be at most 60 characters`);
 const label = (field: string, max = 300) => textSchema(field, max).trim().min(1, `${field} is required`);
 const optionalText = (field: string, max: number) => textSchema(field, max).nullish().transform((v) => (v?.trim() ? v.trim() : null));
 
@@ -61,7 +62,7 @@ export const requestItemRuleSchema = z.object({
   when: z.union([z.boolean(), textSchema('requestItem.when', 300)]),
   title: label('requestItem.title', 200),
   description: optionalText('requestItem.description', 2000),
-});
+}).strict();
 export type RequestItemRule = z.output<typeof requestItemRuleSchema>;
 
 const baseQuestion = {
@@ -75,7 +76,9 @@ const baseQuestion = {
   showIf: conditionSchema.nullish(),
 };
 
-export const groupFieldSchema = z.object({ ...baseQuestion, type: z.enum(GROUP_FIELD_TYPES, { error: `type must be one of ${GROUP_FIELD_TYPES.join(', ')}` }) });
+// Strict, like every part of a template: the OpenAPI says so (no other keys), and a key the
+// schema does not know is a 400 naming it instead of being dropped without a word.
+export const groupFieldSchema = z.object({ ...baseQuestion, type: z.enum(GROUP_FIELD_TYPES, { error: `type must be one of ${GROUP_FIELD_TYPES.join(', ')}` }) }).strict();
 export type OrganizerGroupField = z.output<typeof groupFieldSchema>;
 
 export const questionSchema = z.object({
@@ -83,7 +86,7 @@ export const questionSchema = z.object({
   type: z.enum(QUESTION_TYPES, { error: `type must be one of ${QUESTION_TYPES.join(', ')}` }),
   fields: z.array(groupFieldSchema).max(30).optional(),
   requestItem: requestItemRuleSchema.nullish(),
-});
+}).strict();
 export type OrganizerQuestion = z.output<typeof questionSchema>;
 
 export const sectionSchema = z.object({
@@ -92,7 +95,7 @@ export const sectionSchema = z.object({
   description: optionalText('section description', 2000),
   showIf: conditionSchema.nullish(),
   questions: z.array(questionSchema).min(1, 'A section needs at least one question').max(ORGANIZER_DEFAULTS.maxQuestionsPerSection),
-});
+}).strict();
 export type OrganizerSection = z.output<typeof sectionSchema>;
 
 export const organizerTemplateInputSchema = z.object({
