@@ -53,16 +53,21 @@ describe('the organizer template builder in Chromium', () => {
       await page.locator('#organizer-template-name').fill(name);
 
       // Income: a new question, shown only after a yes to 1099-B, that asks for a document when answered yes.
+      // It is added after the shipped section's own questions.
+      const shippedIncome = (await call<OrganizerTemplate[]>('GET', `/api/${TENANT}/organizer-templates`, admin.token)).body
+        .find((t) => t.builtIn === 'us-1040')!.sections[1]!;
+      expect(shippedIncome.id).toBe('income');
+      const q = `sections-1-questions-${shippedIncome.questions.length}`;
       const income = page.getByRole('region', { name: /^Section 2: Income/ });
       await income.getByRole('button', { name: 'Add question' }).click();
-      await page.locator('#sections-1-questions-1-title').fill('Did you make estimated tax payments?');
-      await dropdown(page, 'sections-1-questions-1-type').click();
+      await page.locator(`#${q}-title`).fill('Did you make estimated tax payments?');
+      await dropdown(page, `${q}-type`).click();
       await option(page, 'Yes / no').click();
-      await page.locator('#sections-1-questions-1-id').fill('estimated_payments');
-      await dropdown(page, 'sections-1-questions-1-show-when').click();
+      await page.locator(`#${q}-id`).fill('estimated_payment_records');
+      await dropdown(page, `${q}-show-when`).click();
       await option(page, 'Did you sell stocks, bonds or other investments (Form 1099-B)?').click();
-      await page.locator('label[for="sections-1-questions-1-rule"]').click();
-      await page.locator('#sections-1-questions-1-rule-title').fill('Estimated tax payment records');
+      await page.locator(`label[for="${q}-rule"]`).click();
+      await page.locator(`#${q}-rule-title`).fill('Estimated tax payment records');
 
       // The preview draws the copy: the new question shows once 1099-B is answered yes.
       const preview = page.getByRole('complementary', { name: 'Preview' });
@@ -79,8 +84,8 @@ describe('the organizer template builder in Chromium', () => {
       await page.locator('tr', { hasText: name }).waitFor();
       const saved = (await call<OrganizerTemplate[]>('GET', `/api/${TENANT}/organizer-templates`, admin.token)).body.find((t) => t.name === name)!;
       expect(saved.builtIn).toBeNull();
-      expect(saved.sections[1]!.questions[1]).toMatchObject({
-        id: 'estimated_payments', type: 'yes_no', title: 'Did you make estimated tax payments?',
+      expect(saved.sections[1]!.questions[shippedIncome.questions.length]).toMatchObject({
+        id: 'estimated_payment_records', type: 'yes_no', title: 'Did you make estimated tax payments?',
         showIf: { questionId: 'received_1099_b', equals: true }, requestItem: { when: true, title: 'Estimated tax payment records' },
       });
       // The firm's own copy can be edited and deleted.
