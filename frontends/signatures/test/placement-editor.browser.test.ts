@@ -53,6 +53,27 @@ describe('the signature field placement editor (Chromium)', () => {
     }, selector);
   }
 
+  /**
+   * Drags from one point to another through the given waypoints: with the mouse, or on the phone
+   * with a finger (touch events through the DevTools protocol, which the page gets as pointer
+   * events of type touch).
+   */
+  async function drag(page: Page, points: { x: number; y: number }[], finger: boolean): Promise<void> {
+    const [first, ...rest] = points;
+    if (!finger) {
+      await page.mouse.move(first!.x, first!.y);
+      await page.mouse.down();
+      for (const p of rest) await page.mouse.move(p.x, p.y, { steps: 4 });
+      await page.mouse.up();
+      return;
+    }
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [first!] });
+    for (const p of rest) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [p] });
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    await cdp.detach();
+  }
+
   async function signFromLink(email: string, name: string, width: number): Promise<void> {
     const mail = await mailbox.waitForMail(email, 1, BUS_WAIT_MS);
     const path = /portal\.invalid(\/sign\/[A-Za-z0-9_.-]+)/.exec(mail.Text)![1]!;
@@ -117,15 +138,23 @@ describe('the signature field placement editor (Chromium)', () => {
     await signatureBox.scrollIntoViewIfNeeded();
     const from = (await signatureBox.boundingBox())!;
     const [sx, sy] = [from.x + from.width / 2, from.y + from.height / 2];
-    await page.mouse.move(sx, sy);
-    await page.mouse.down();
-    await page.mouse.move(sx - pageWidth * 0.1, sy - pageWidth * 0.12, { steps: 4 });
-    await page.mouse.move(sx - pageWidth * 0.2, sy - pageWidth * 0.25, { steps: 4 });
-    await page.mouse.up();
-    const dropped = await shownPoints(page, '.placement-box--signature');
+    // On the phone with a finger: the box moves, the dialog does not scroll.
+    const phone = width < 500;
+    await page.evaluate(() => { (window as unknown as { pointerTypes: string[] }).pointerTypes = []; document.addEventListener('pointerdown', (e) => (window as unknown as { pointerTypes: string[] }).pointerTypes.push(e.pointerType), true); });
+    await drag(page, [{ x: sx, y: sy }, { x: sx - pageWidth * 0.1, y: sy - pageWidth * 0.12 }, { x: sx - pageWidth * 0.2, y: sy - pageWidth * 0.25 }], phone);
+    expect(await page.evaluate(() => (window as unknown as { pointerTypes: string[] }).pointerTypes)).toEqual([phone ? 'touch' : 'mouse']);
+    const moved = await shownPoints(page, '.placement-box--signature');
     // It started in the middle of the Letter page (196, 376); 20 % and 25 % of the page's width is 122 and 153 pt.
-    expect(Math.abs(dropped.x - (196 - 122.4))).toBeLessThan(2);
-    expect(Math.abs(dropped.y - (376 - 153))).toBeLessThan(2);
+    expect(Math.abs(moved.x - (196 - 122.4))).toBeLessThan(2);
+    expect(Math.abs(moved.y - (376 - 153))).toBeLessThan(2);
+    // Resized from its corner handle: 10 % of the page's width wider (61 pt), 5 % taller (31 pt).
+    const handle = (await signatureBox.locator('.placement-box__handle').boundingBox())!;
+    const [hx, hy] = [handle.x + handle.width / 2, handle.y + handle.height / 2];
+    await drag(page, [{ x: hx, y: hy }, { x: hx + pageWidth * 0.1, y: hy + pageWidth * 0.05 }], phone);
+    const dropped = await shownPoints(page, '.placement-box--signature');
+    expect(Math.abs(dropped.x - moved.x)).toBeLessThan(0.01);
+    expect(Math.abs(dropped.width - (220 + 61.2))).toBeLessThan(2);
+    expect(Math.abs(dropped.height - (40 + 30.6))).toBeLessThan(2);
 
     // A date box for signer 1, nudged up 30 pt with Shift+ArrowUp.
     await choose(page, 'placement-type', 'Date');
