@@ -62,13 +62,16 @@ export function scaleToWidth(page: PageGeometry, pixels: number): number {
 }
 
 /**
- * Where a field shows on the rendered page. The server's y counts from the top of the page's
- * box (media box = crop box, as a tax program's or a word processor's PDF has), x from its left.
+ * Where a field shows on the rendered page. The server (kit/pdf/fields.ts, with pdf-lib) draws
+ * at user-space x = field.x and y = pageHeight - field.y - field.height: x is absolute, y counts
+ * down from the page's height, so on a page whose box starts at (x0, y0) the shown box is x - x0
+ * from its left edge and y + y0 from its top. Nearly every PDF's box starts at (0, 0), and its
+ * crop box is its media box (pdfjs shows the crop box; the server measures the media box).
  */
 export function pointsToScreen(box: PointBox, page: PageGeometry, scale: number): ScreenRect {
   const { width: W, height: H } = unrotatedSize(page);
   const u = box.x - page.view[0];
-  const v = box.y;
+  const v = box.y + page.view[1];
   const { width: w, height: h } = box;
   let shown: ScreenRect;
   switch (quarterTurns(page.rotation)) {
@@ -94,7 +97,7 @@ export function screenToPoints(rect: ScreenRect, page: PageGeometry, scale: numb
     case 3: box = { u: W - T - sh, v: L, w: sh, h: sw }; break;
     default: box = { u: L, v: T, w: sw, h: sh };
   }
-  return { x: round(box.u + page.view[0]), y: round(box.v), width: round(box.w), height: round(box.h) };
+  return { x: round(box.u + page.view[0]), y: round(box.v - page.view[1]), width: round(box.w), height: round(box.h) };
 }
 
 /**

@@ -51,10 +51,11 @@ describe('placement editor: points and screen pixels', () => {
     expect(pointsToScreen(box, { ...LETTER, rotation: 180 }, 1)).toEqual({ left: 612 - 270, top: 792 - 540, width: 220, height: 40 });
   });
 
-  it('a page whose box does not start at 0 counts x from its own left edge', () => {
+  it('a page whose box does not start at 0: as the server draws it (x absolute, y down from the page\'s height)', () => {
     const offset: PageGeometry = { view: [20, 10, 632, 802], rotation: 0 };
-    expect(pointsToScreen({ x: 70, y: 100, width: 10, height: 10 }, offset, 1)).toMatchObject({ left: 50, top: 100 });
-    expect(screenToPoints({ left: 50, top: 100, width: 10, height: 10 }, offset, 1)).toMatchObject({ x: 70, y: 100 });
+    // Drawn at user x 70 and top 792 - 100 = 692, which shows 50 from the left and 802 - 692 = 110 from the top.
+    expect(pointsToScreen({ x: 70, y: 100, width: 10, height: 10 }, offset, 1)).toMatchObject({ left: 50, top: 110 });
+    expect(screenToPoints({ left: 50, top: 110, width: 10, height: 10 }, offset, 1)).toMatchObject({ x: 70, y: 100 });
   });
 
   it('a box stays on its page, at least 8 pt each way, however it is dragged or resized', () => {
