@@ -60,6 +60,8 @@ export function PlacementEditor({ fileId, signers, value, onChange }: {
   const [newSignerKey, setNewSignerKey] = useState<number | null>(null);
   const [width, setWidth] = useState(0);
   const [drag, setDrag] = useState<(Drag & { rect: ScreenRect }) | null>(null);
+  // The drag as the pointer handlers see it: a pointerup may come before React has rendered the last move.
+  const dragging = useRef<Drag | null>(null);
   const frame = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
   // The latest value for the pointer handlers, which outlive a render.
@@ -154,21 +156,36 @@ export function PlacementEditor({ fileId, signers, value, onChange }: {
     (mode === 'move' ? event.currentTarget : event.currentTarget.parentElement)?.focus();
     setSelectedId(field.id);
     const start = pointsToScreen(field, page, scale);
-    setDrag({ id: field.id, mode, pointerId: event.pointerId, startX: event.clientX, startY: event.clientY, start, rect: start });
+    dragging.current = { id: field.id, mode, pointerId: event.pointerId, startX: event.clientX, startY: event.clientY, start };
+    setDrag({ ...dragging.current, rect: start });
+  };
+  /** Where the dragged box is with the pointer at this event: each event measured from the drag's start, so none depends on another. */
+  const draggedRect = (event: PointerEvent<HTMLElement>): (Drag & { rect: ScreenRect }) | null => {
+    const d = dragging.current;
+    if (!d || !page || event.pointerId !== d.pointerId) return null;
+    const dx = event.clientX - d.startX;
+    const dy = event.clientY - d.startY;
+    const moved = d.mode === 'move'
+      ? { ...d.start, left: d.start.left + dx, top: d.start.top + dy }
+      : { ...d.start, width: d.start.width + dx, height: d.start.height + dy };
+    return { ...d, rect: clampToPage(moved, page, scale) };
   };
   const onPointerMove = (event: PointerEvent<HTMLElement>) => {
-    if (!drag || !page || event.pointerId !== drag.pointerId) return;
-    const dx = event.clientX - drag.startX;
-    const dy = event.clientY - drag.startY;
-    const moved = drag.mode === 'move'
-      ? { ...drag.start, left: drag.start.left + dx, top: drag.start.top + dy }
-      : { ...drag.start, width: drag.start.width + dx, height: drag.start.height + dy };
-    setDrag({ ...drag, rect: clampToPage(moved, page, scale) });
+    const moved = draggedRect(event);
+    if (moved) setDrag(moved);
   };
   const onPointerUp = (event: PointerEvent<HTMLElement>) => {
-    if (!drag || !page || event.pointerId !== drag.pointerId) return;
-    const field = latest.current.find((f) => f.id === drag.id);
-    if (field) replace({ ...field, ...screenToPoints(drag.rect, page, scale) });
+    const dropped = draggedRect(event);
+    if (!dropped || !page) return;
+    dragging.current = null;
+    const field = latest.current.find((f) => f.id === dropped.id);
+    if (field) replace({ ...field, ...screenToPoints(dropped.rect, page, scale) });
+    setDrag(null);
+  };
+  /** A cancelled pointer (the browser took the gesture over) leaves the box where it was. */
+  const onPointerCancel = (event: PointerEvent<HTMLElement>) => {
+    if (dragging.current?.pointerId !== event.pointerId) return;
+    dragging.current = null;
     setDrag(null);
   };
 
@@ -224,12 +241,12 @@ export function PlacementEditor({ fileId, signers, value, onChange }: {
               <div key={f.id} role="button" tabIndex={0} aria-pressed={isSelected} aria-label={describe(f)} data-field-id={f.id}
                 className={`placement-box placement-box--${f.type}${isSelected ? ' placement-box--selected' : ''}`}
                 style={{ left: rect.left, top: rect.top, width: rect.width, height: rect.height, '--signer-colour': signerColour(index) } as CSSProperties}
-                onPointerDown={(e) => onPointerDown(e, f, 'move')} onPointerMove={onPointerMove} onPointerUp={onPointerUp} onPointerCancel={onPointerUp}
+                onPointerDown={(e) => onPointerDown(e, f, 'move')} onPointerMove={onPointerMove} onPointerUp={onPointerUp} onPointerCancel={onPointerCancel}
                 onFocus={() => setSelectedId(f.id)} onKeyDown={(e) => onKeyDown(e, f)}>
                 <span className="placement-box__label">{signerName(signers[index], index)} · {TYPE_LABEL[f.type]}</span>
                 <span className="placement-box__handle" aria-hidden="true"
                   onPointerDown={(e) => onPointerDown(e, f, 'resize')} onPointerMove={(e) => { e.stopPropagation(); onPointerMove(e); }}
-                  onPointerUp={(e) => { e.stopPropagation(); onPointerUp(e); }} onPointerCancel={(e) => { e.stopPropagation(); onPointerUp(e); }} />
+                  onPointerUp={(e) => { e.stopPropagation(); onPointerUp(e); }} onPointerCancel={(e) => { e.stopPropagation(); onPointerCancel(e); }} />
               </div>
             );
           })}
