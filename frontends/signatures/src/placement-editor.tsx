@@ -64,6 +64,7 @@ export function PlacementEditor({ fileId, signers, value, onChange }: {
   const dragging = useRef<Drag | null>(null);
   const frame = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
+  const rendered = useRef<Promise<void>>(Promise.resolve());
   // The latest value for the pointer handlers, which outlive a render.
   const latest = useRef(value);
   latest.current = value;
@@ -106,16 +107,20 @@ export function PlacementEditor({ fileId, signers, value, onChange }: {
     if (!pdf || !page || !scale || !canvas.current) return;
     let task: { cancel(): void; promise: Promise<void> } | null = null;
     let cancelled = false;
-    void pdf.getPage(pageNumber).then((p) => {
+    // pdfjs refuses a second render into a canvas still being drawn (a cancel settles later):
+    // each render starts once the one before it has ended, or the page would stay blank after a resize.
+    const before = rendered.current;
+    rendered.current = (async () => {
+      await before;
+      const p = await pdf.getPage(pageNumber);
       if (cancelled || !canvas.current) return;
-      const ratio = window.devicePixelRatio || 1;
-      const viewport = p.getViewport({ scale: scale * ratio });
+      const viewport = p.getViewport({ scale: scale * (window.devicePixelRatio || 1) });
       const c = canvas.current;
       c.width = Math.floor(viewport.width);
       c.height = Math.floor(viewport.height);
       task = p.render({ canvas: c, viewport });
-      task.promise.catch(() => undefined);
-    });
+      await task.promise;
+    })().catch(() => undefined);
     return () => { cancelled = true; task?.cancel(); };
   }, [pdf, page, pageNumber, scale]);
 

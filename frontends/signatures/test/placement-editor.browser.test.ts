@@ -128,6 +128,12 @@ describe('the signature field placement editor (Chromium)', () => {
     await dialog.getByText('Place fields on the pages').click();
     await dialog.getByText('Page 1 of 1').waitFor();
     expect(pdfjsRequests.some((u) => u.includes('pdf.worker'))).toBe(true);
+    // The page is drawn: the letter's heading darkens some of the canvas's pixels.
+    await page.waitForFunction(() => {
+      const c = document.querySelector<HTMLCanvasElement>('.placement-editor__page canvas');
+      const pixels = c && c.width > 0 ? c.getContext('2d')!.getImageData(0, 0, c.width, Math.ceil(c.height / 5)).data : null;
+      return !!pixels && pixels.some((v, i) => i % 4 === 0 && v < 128);
+    });
 
     // A signature box for signer 1 (the palette's first type and signer), dragged up and to the left.
     expect(await dialog.locator('#placement-signer').locator('xpath=ancestor::div[contains(@class,"p-dropdown")][1]').textContent()).toContain('Sam Signer');
