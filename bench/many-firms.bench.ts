@@ -97,11 +97,14 @@ const backendsPrivateMb = async (): Promise<number | null> => {
   }
   return total;
 };
-/** Keycloak's Java process on this machine (by its command line), if any. */
+/** Keycloak's Java process on this machine (a java command line naming keycloak; not its start script), if any. */
 const keycloakPid = (): number | null => {
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    try { if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('keycloak')) return Number(entry); } catch { /* gone */ }
+    try {
+      const [command, ...args] = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      if (command?.endsWith('java') && args.some((a) => a.includes('keycloak'))) return Number(entry);
+    } catch { /* gone */ }
   }
   return null;
 };

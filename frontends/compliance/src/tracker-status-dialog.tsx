@@ -13,6 +13,7 @@ import { STATUS_OPTIONS } from './compliance-view.ts';
 import { useComplianceMutations, useUsers } from './compliance.api.ts';
 import { DocumentRequestChip, RequestDocumentsButton } from './document-request-action.tsx';
 import { SendOrganizerButton } from './organizer-action.tsx';
+import { SignedDocumentChip } from './signed-document-chip.tsx';
 import { RequestSignatureButton } from './signature-request-action.tsx';
 import { ExtendButton } from './extend-action.tsx';
 import { ItemDates } from './item-dates.tsx';
@@ -61,7 +62,7 @@ export function TrackerStatusDialog({ item, onHide }: { item: ComplianceItem | n
         <div className="compliance-form">
           <p className="compliance-form__subject">{item.clientName} · {item.reportTypeName} · {item.period}</p>
           <ItemDates item={item} />
-          <div className="compliance-form__documents"><ExtendButton item={item} compact={false} onDone={onHide} /><RequestDocumentsButton item={item} /><SendOrganizerButton item={item} /><RequestSignatureButton item={item} /><DocumentRequestChip request={item.documentRequest} /></div>
+          <div className="compliance-form__documents"><ExtendButton item={item} compact={false} onDone={onHide} /><RequestDocumentsButton item={item} /><SendOrganizerButton item={item} /><RequestSignatureButton item={item} /><DocumentRequestChip request={item.documentRequest} /><SignedDocumentChip document={item.signedDocument} /></div>
           <label htmlFor="tracker-status">Status</label>
           <Dropdown inputId="tracker-status" value={form.status} options={STATUS_OPTIONS} onChange={(e) => setForm((f) => ({ ...f, status: e.value as TrackerStatus }))} />
           {form.status === 'filed' && (<>

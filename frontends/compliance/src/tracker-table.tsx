@@ -6,6 +6,7 @@ import type { ComplianceItem, TrackerStatus } from '@ledgerline/contracts/compli
 import { useState } from 'react';
 import { useFirmToday } from '@ledgerline/ui/firm-today.ts';
 import { TRACKER_PAGE_ROWS } from './compliance.api.ts';
+import { SignedDocumentChip } from './signed-document-chip.tsx';
 import { DocumentRequestChip, RequestDocumentsButton } from './document-request-action.tsx';
 import { SendOrganizerButton } from './organizer-action.tsx';
 import { RequestSignatureButton } from './signature-request-action.tsx';
@@ -65,7 +66,9 @@ export function TrackerTable({ page, first, onPage, onEdit }: {
       {/* Issue 42: staff read the firm's stage, a Client user the one clients see (the last visible one when it is hidden). */}
       <Column header="Stage" body={(i: ComplianceItem) => i.stageName ?? i.clientStage ?? <span className="compliance-muted">—</span>} />
       <Column header="Assigned To" body={(i: ComplianceItem) => i.assignedToName ?? 'Unassigned'} />
-      <Column header="Documents" body={(i: ComplianceItem) => (i.documentRequest ? <DocumentRequestChip request={i.documentRequest} /> : <span className="compliance-muted">—</span>)} />
+      <Column header="Documents" body={(i: ComplianceItem) => (i.documentRequest || i.signedDocument
+        ? <><DocumentRequestChip request={i.documentRequest} /><SignedDocumentChip document={i.signedDocument} /></>
+        : <span className="compliance-muted">—</span>)} />
       {onEdit && <Column header="Actions" body={(i: ComplianceItem) => (
         <div className="compliance-actions">
           <Button icon="pi pi-pencil" size="small" text aria-label={`Update ${i.reportTypeName} ${i.period}`} onClick={() => onEdit(i)} />

@@ -17,7 +17,7 @@ const item = (id: number, dueDate: string, status: ComplianceItem['status']): Co
   id, scheduleId: 1, clientId: 7, clientName: 'Mehta Exports', reportTypeId: 2, reportTypeName: 'GST Return', period: 'Oct 2026',
   periodStart: '2026-10-01', periodEnd: '2026-10-31', statutoryDueDate: dueDate, dueDate, dueDateReason: null, holidayCalendar: null, status, filedDate: null,
   extendedDueDate: null, extensionDate: null, remarks: null,
-  assignedToId: null, assignedToName: null, aiConfidence: 0, autoDetected: false, sourceFileId: null, createdAt: '', updatedAt: '', documentRequest: null,
+  assignedToId: null, assignedToName: null, aiConfidence: 0, autoDetected: false, sourceFileId: null, createdAt: '', updatedAt: '', documentRequest: null, signedDocument: null,
   stage: 'not-started', stageName: 'Not started', clientStage: 'Not started yet',
 });
 

@@ -18,8 +18,8 @@ export interface OrganizerSurveyProps {
   initialData: Record<string, unknown>;
   readOnly: boolean;
   onChange?(data: Record<string, unknown>): void;
-  /** A file question's upload; the answer keeps { fileId, name }. */
-  upload?(file: File): Promise<OrganizerFileAnswer>;
+  /** A file question's upload (the question's id, the file); the answer keeps { fileId, name }. */
+  upload?(questionId: string, file: File): Promise<OrganizerFileAnswer>;
   /** The model, for the page's Submit (validate) and tests. */
   onModel?(model: SurveyModel | null): void;
 }
@@ -46,7 +46,7 @@ export default function OrganizerSurvey({ json, initialData, readOnly, onChange,
         options.callback([], ['Files cannot be uploaded here.']);
         return;
       }
-      void Promise.all(options.files.map(async (file) => ({ file, content: String((await send(file)).fileId) })))
+      void Promise.all(options.files.map(async (file) => ({ file, content: String((await send(options.name, file)).fileId) })))
         .then((uploaded) => options.callback(uploaded))
         .catch((error: unknown) => options.callback([], [serverMessage(error) ?? 'The file could not be uploaded.']));
     });

@@ -1,10 +1,9 @@
 import { Button } from 'primereact/button';
 import { Message } from 'primereact/message';
 import { Tag } from 'primereact/tag';
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useMemo } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import type { SurveyModel } from 'survey-core';
-import { ORGANIZER_MESSAGES, organizerSurveyJson, type OrganizerDetail } from '@ledgerline/contracts/organizers.contracts.ts';
+import { ORGANIZER_MESSAGES, type OrganizerDetail } from '@ledgerline/contracts/organizers.contracts.ts';
 import { ApiError } from '@ledgerline/ui/api-client.ts';
 import { useAuth } from '@ledgerline/ui/auth-context.tsx';
 import { isClientRole } from '@ledgerline/ui/auth-storage.ts';
@@ -15,13 +14,10 @@ import { FileAccessButton } from '@ledgerline/ui/file-access-button.tsx';
 import { serverMessage } from '@ledgerline/ui/server-message.ts';
 import { inCurrentFirm } from '@ledgerline/ui/tenant-path.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
-import { SAVE_STATE_TEXT } from './answer-saver.ts';
-import { OrganizerForm } from './organizer-form.tsx';
-import {
-  answeredText, fileQuestionIds, isSubmitted, openForAnswers, ORGANIZER_STATUS_LABELS, ORGANIZER_STATUS_SEVERITY, toOrganizerAnswers, toSurveyData,
-} from './organizer-view.ts';
-import { uploadOrganizerFile, useOrganizer, useOrganizerMutations } from './organizers.api.ts';
-import { useAnswerSaving } from './use-answer-saving.ts';
+import { AnswerForm, AnswersView } from './organizer-answer-form.tsx';
+import { OrganizerLinkButton } from './organizer-link-dialog.tsx';
+import { answeredText, isSubmitted, openForAnswers, ORGANIZER_STATUS_LABELS, ORGANIZER_STATUS_SEVERITY } from './organizer-view.ts';
+import { organizerSource, useOrganizer, useOrganizerMutations, useRefreshOrganizers } from './organizers.api.ts';
 
 /** Send (a draft), Mark reviewed and Reopen (a submitted one): staff only. */
 function StaffActions({ organizer }: { organizer: OrganizerDetail }) {
@@ -39,6 +35,7 @@ function StaffActions({ organizer }: { organizer: OrganizerDetail }) {
           onSuccess: () => showToast({ severity: 'success', summary: 'Marked Reviewed', detail: organizer.title }), onError: failed,
         })} />
       )}
+      {openForAnswers(organizer.status) && <OrganizerLinkButton organizerId={organizer.id} />}
       {isSubmitted(organizer.status) && (
         <Button label="Reopen" icon="pi pi-replay" outlined loading={reopen.isPending} onClick={() => reopen.mutate(organizer.id, {
           onSuccess: () => showToast({ severity: 'success', summary: 'Organizer Reopened', detail: 'The client can change their answers again.' }), onError: failed,
@@ -65,56 +62,6 @@ function SubmittedLinks({ organizer }: { organizer: OrganizerDetail }) {
   );
 }
 
-/** The questions with the client's answers saved as they type, and Submit. */
-function AnswerForm({ organizer }: { organizer: OrganizerDetail }) {
-  const saving = useAnswerSaving(organizer, true);
-  const { submit } = useOrganizerMutations();
-  const [problem, setProblem] = useState<string | null>(null);
-  const model = useRef<SurveyModel | null>(null);
-  const fileIds = useMemo(() => fileQuestionIds(organizer.sections), [organizer.sections]);
-  // Once per organizer (the form is keyed by id and status): a refetch must not redraw the questions.
-  const [json] = useState(() => organizerSurveyJson(organizer.sections, { currency: organizer.currency }));
-  const [initialData] = useState(() => toSurveyData(saving.startAnswers, fileIds));
-  const onModel = useCallback((m: SurveyModel | null) => { model.current = m; }, []);
-  const send = async () => {
-    setProblem(null);
-    await saving.flush();
-    // SurveyJS checks what shows and is required (the server checks the same JSON again).
-    if (model.current && !model.current.validate(true, true)) {
-      setProblem(ORGANIZER_MESSAGES.incomplete);
-      return;
-    }
-    submit.mutate(organizer.id, {
-      onSuccess: () => {
-        saving.forget();
-        showToast({ severity: 'success', summary: 'Submitted', detail: ORGANIZER_MESSAGES.submitted });
-      },
-      onError: (err) => setProblem(serverMessage(err) ?? 'The answers could not be submitted. Please try again.'),
-    });
-  };
-  return (
-    <>
-      {saving.restored && <Message severity="info" text="Answers you typed on this device before were restored." />}
-      <OrganizerForm json={json} initialData={initialData} readOnly={false} onModel={onModel}
-        onChange={(data) => saving.change(toOrganizerAnswers(data, fileIds))}
-        upload={(file) => uploadOrganizerFile(organizer.clientId, file)} />
-      <div className="organizer-submit">
-        <span className={`organizer-save organizer-save--${saving.state}`} role="status" aria-live="polite">{SAVE_STATE_TEXT[saving.state]}</span>
-        {problem && <Message className="organizer-problem" severity="error" text={problem} />}
-        <Button label="Submit" icon="pi pi-check" loading={submit.isPending} onClick={() => void send()} />
-      </div>
-    </>
-  );
-}
-
-/** The answers as sent, read only (staff, and the client after Submit). */
-function AnswersView({ organizer }: { organizer: OrganizerDetail }) {
-  const fileIds = useMemo(() => fileQuestionIds(organizer.sections), [organizer.sections]);
-  const [json] = useState(() => organizerSurveyJson(organizer.sections, { currency: organizer.currency }));
-  const [initialData] = useState(() => toSurveyData(organizer.answers, fileIds));
-  return <OrganizerForm json={json} initialData={initialData} readOnly />;
-}
-
 /**
  * An organizer: the client answers it (saved as they type, Submit, then a thank-you and the
  * answers read only); staff read it, send a draft, mark a submitted one reviewed or reopen it,
@@ -126,6 +73,8 @@ export function OrganizerPage() {
   const user = state.status === 'authenticated' ? state.user : null;
   const staff = !!user && (user.platformAdmin === true || !isClientRole(user.role));
   const organizer = useOrganizer(id);
+  const source = useMemo(() => organizerSource(id), [id]);
+  const refresh = useRefreshOrganizers();
   const country = useClientDateCountry();
   const back = staff
     ? <Link to={inCurrentFirm('/requests/organizers')} className="request-back"><i className="pi pi-arrow-left" aria-hidden="true" /> All organizers</Link>
@@ -168,7 +117,7 @@ export function OrganizerPage() {
         <Message className="organizer-thanks" severity="success" text={`${ORGANIZER_MESSAGES.submitted} Your answers are below; ask the firm if one needs to change.`} />
       )}
       {answering
-        ? <AnswerForm key={o.id} organizer={o} />
+        ? <AnswerForm key={o.id} organizer={o} source={source} onSubmitted={() => void refresh()} />
         : <AnswersView key={`${o.id}:${o.status}:${o.updatedAt}`} organizer={o} />}
     </div>
   );

@@ -1,11 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
+  CreatedOrganizerLink, PublicOrganizer,
   OrganizerAnswers, OrganizerDetail, OrganizerFileAnswer, OrganizerInput, OrganizerStatus, OrganizerSummary, OrganizerTemplate, OrganizerTemplateInput, OrganizerUpdate,
 } from '@ledgerline/contracts/organizers.contracts.ts';
-import type { UploadResult } from '@ledgerline/contracts/files.contracts.ts';
 import { apiJson, apiPath, apiQueryPath } from '@ledgerline/ui/api-client.ts';
 import { invalidateApiResources } from '@ledgerline/ui/api-invalidation.ts';
-import { readToken } from '@ledgerline/ui/auth-storage.ts';
+import { readCurrentTenant, readToken } from '@ledgerline/ui/auth-storage.ts';
 import { uploadWithProgress } from '@ledgerline/ui/upload-request.ts';
 
 /*
@@ -27,10 +27,45 @@ export const useOrganizer = (id: number) => useQuery<OrganizerDetail>({ queryKey
 export const useOrganizerTemplates = (enabled = true) =>
   useQuery<OrganizerTemplate[]>({ queryKey: [apiPath('organizer-templates')], enabled, staleTime: 30_000 });
 
-export const answersPath = (id: number): string => apiPath(`organizers/${id}/answers`);
+/**
+ * Where an organizer's answers go: the signed-in calls (organizers/{id}/…) or a link's
+ * (public/organizers/{token}/…). The answering form (organizer-answer-form.tsx) is the same
+ * for both; only this differs.
+ */
+export interface OrganizerSource {
+  /** Names the local copy of unsaved answers (organizer-draft.ts): the firm, or the link. */
+  draftScope: string;
+  save(answers: OrganizerAnswers): Promise<unknown>;
+  /** The last answers of a page going away; false when they could not be sent. */
+  saveOnLeave(answers: OrganizerAnswers): boolean;
+  upload(questionId: string, file: File): Promise<OrganizerFileAnswer>;
+  submit(): Promise<OrganizerDetail>;
+}
 
-/** PUT answers; the page's saver calls it (debounced), not a mutation: it keeps its own state. */
-export const saveAnswers = (id: number, answers: OrganizerAnswers): Promise<unknown> => apiJson('PUT', answersPath(id), { answers });
+export const answersPath = (id: number): string => apiPath(`organizers/${id}/answers`);
+export const publicOrganizerPath = (token: string): string => `/api/public/organizers/${encodeURIComponent(token)}`;
+
+/** A signed-in user's organizer (the client's users; staff read it). */
+export const organizerSource = (id: number): OrganizerSource => ({
+  draftScope: readCurrentTenant()?.shortName ?? '',
+  save: (answers) => apiJson('PUT', answersPath(id), { answers }),
+  saveOnLeave: (answers) => sendAnswersOnLeave(answersPath(id), answers),
+  upload: (questionId, file) => uploadToOrganizer(apiPath(`organizers/${id}/files`), questionId, file),
+  submit: () => apiJson<OrganizerDetail>('POST', apiPath(`organizers/${id}/submit`)),
+});
+
+/** The organizer a link opens, for someone without an account (the token is the only key). */
+export const linkOrganizerSource = (token: string): OrganizerSource => ({
+  // The token's firm prefix and a short piece of it: one local copy per link, no secret kept whole.
+  draftScope: `link:${token.slice(0, token.indexOf('.') + 9)}`,
+  save: (answers) => apiJson('PUT', `${publicOrganizerPath(token)}/answers`, { answers }),
+  saveOnLeave: (answers) => sendAnswersOnLeave(`${publicOrganizerPath(token)}/answers`, answers),
+  upload: (questionId, file) => uploadToOrganizer(`${publicOrganizerPath(token)}/files`, questionId, file),
+  submit: () => apiJson<PublicOrganizer>('POST', `${publicOrganizerPath(token)}/submit`),
+});
+
+/** What a link opens (410 once it expired or the organizer was submitted). */
+export const usePublicOrganizer = (token: string) => useQuery<PublicOrganizer>({ queryKey: [publicOrganizerPath(token)], enabled: token.length > 0 });
 
 /**
  * The last answers of a page that is going away (a tab closing, a phone locking): `keepalive`
@@ -38,14 +73,14 @@ export const saveAnswers = (id: number, answers: OrganizerAnswers): Promise<unkn
  * Browsers cap a keepalive body at 64 KB; a bigger one is refused here and the local copy
  * (organizer-draft.ts) keeps the answers until the next visit.
  */
-export function sendAnswersOnLeave(id: number, answers: OrganizerAnswers): boolean {
+function sendAnswersOnLeave(path: string, answers: OrganizerAnswers): boolean {
   const body = JSON.stringify({ answers });
   if (body.length > 60_000) return false;
   const headers: Record<string, string> = { 'Content-Type': 'application/json' };
   const token = readToken();
   if (token) headers.Authorization = `Bearer ${token}`;
   try {
-    void fetch(answersPath(id), { method: 'PUT', headers, body, credentials: 'include', keepalive: true }).catch(() => undefined);
+    void fetch(path, { method: 'PUT', headers, body, credentials: 'include', keepalive: true }).catch(() => undefined);
     return true;
   } catch {
     return false;
@@ -53,24 +88,31 @@ export function sendAnswersOnLeave(id: number, answers: OrganizerAnswers): boole
 }
 
 /**
- * A file question's upload: a file of the organizer's client through the files service's
- * upload (POST files), kept as `{ fileId, name }` in the answer.
+ * A file question's upload: the organizer files it as a report of its client, whoever
+ * answers (a Client user or a link's holder may not upload to the files service itself), and
+ * only a file uploaded so may be named in the answer as `{ fileId, name }`. The multipart
+ * body sends `questionId` first: the server reads it before the file.
  */
-export async function uploadOrganizerFile(clientId: number, file: File): Promise<OrganizerFileAnswer> {
+function uploadToOrganizer(path: string, questionId: string, file: File): Promise<OrganizerFileAnswer> {
   const form = new FormData();
-  form.append('fileType', 'company_document');
-  form.append('clientId', String(clientId));
+  form.append('questionId', questionId);
   form.append('file', file, file.name);
-  const result = await uploadWithProgress<UploadResult>(apiPath('files'), form);
-  const stored = result.files[0];
-  if (!stored) throw new Error(`${file.name} could not be uploaded`);
-  return { fileId: stored.id, name: file.name };
+  return uploadWithProgress<OrganizerFileAnswer>(path, form);
 }
 
-/** Every change refreshes organizers and what they touch (the tracker's stage, the document request). */
-export function useOrganizerMutations() {
+/** A link to answer the organizer without an account; the URL is shown only now. */
+export const createOrganizerLink = (id: number, email: string | null): Promise<CreatedOrganizerLink> =>
+  apiJson<CreatedOrganizerLink>('POST', apiPath(`organizers/${id}/links`), email ? { email } : {});
+
+/** Refreshes organizers and what they touch (the tracker's stage, the document request). */
+export function useRefreshOrganizers(): () => Promise<void> {
   const queryClient = useQueryClient();
-  const refresh = () => invalidateApiResources(queryClient, ORGANIZER_RESOURCES);
+  return () => invalidateApiResources(queryClient, ORGANIZER_RESOURCES);
+}
+
+/** Every change refreshes organizers and what they touch. */
+export function useOrganizerMutations() {
+  const refresh = useRefreshOrganizers();
   return {
     create: useMutation({
       mutationFn: (input: Omit<OrganizerInput, 'reminderEveryDays'> & { reminderEveryDays?: number }) => apiJson<OrganizerDetail>('POST', apiPath('organizers'), input),
@@ -78,10 +120,6 @@ export function useOrganizerMutations() {
     }),
     update: useMutation({
       mutationFn: ({ id, change }: { id: number; change: OrganizerUpdate }) => apiJson<OrganizerDetail>('PATCH', apiPath(`organizers/${id}`), change),
-      onSuccess: refresh,
-    }),
-    submit: useMutation({
-      mutationFn: (id: number) => apiJson<OrganizerDetail>('POST', apiPath(`organizers/${id}/submit`)),
       onSuccess: refresh,
     }),
     reopen: useMutation({

@@ -13,6 +13,7 @@ const register: RegisterRemote = (shell) => {
     organizers: lazyPage(() => import('./organizers.page.tsx'), 'OrganizersPage', styles),
     organizerTemplates: lazyPage(() => import('./organizer-templates.page.tsx'), 'OrganizerTemplatesPage', styles),
     organizer: lazyPage(() => import('./organizer.page.tsx'), 'OrganizerPage', styles),
+    publicOrganizer: lazyPage(() => import('./public-organizer.page.tsx'), 'PublicOrganizerPage', styles),
   }));
 };
 

@@ -7,6 +7,7 @@ import { REQUEST_DEFAULTS, type CreatedRequestLink, type DocumentRequest } from 
 import { formatDate } from '@ledgerline/ui/date-format.ts';
 import { serverMessage } from '@ledgerline/ui/server-message.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
+import { copyLink } from './copy-link.ts';
 import { linkState } from './request-view.ts';
 import { useRequestLinks, useRequestMutations } from './requests.api.ts';
 
@@ -33,14 +34,6 @@ export function RequestLinks({ request }: { request: DocumentRequest }) {
       onError: failed('Failed to create the link'),
     });
   };
-  const copy = async (url: string) => {
-    try {
-      await navigator.clipboard.writeText(url);
-      showToast({ severity: 'success', summary: 'Copied', detail: 'The link is on your clipboard.' });
-    } catch {
-      showToast({ severity: 'warn', summary: 'Copy Failed', detail: 'Select the link and copy it yourself.' });
-    }
-  };
   return (
     <section className="request-panel" aria-labelledby="request-links-title">
       <h3 id="request-links-title">Upload Links</h3>
@@ -64,7 +57,7 @@ export function RequestLinks({ request }: { request: DocumentRequest }) {
           <label htmlFor="link-url">New link (shown only now)</label>
           <span className="request-links__url">
             <InputText id="link-url" value={created.url} readOnly onFocus={(e) => e.currentTarget.select()} />
-            <Button type="button" label="Copy" icon="pi pi-copy" onClick={() => void copy(created.url)} />
+            <Button type="button" label="Copy" icon="pi pi-copy" onClick={() => void copyLink(created.url)} />
           </span>
         </div>
       )}

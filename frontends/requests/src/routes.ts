@@ -13,5 +13,7 @@ export const ROUTES = {
   organizers: { path: '/requests/organizers', tenantScoped: true, title: 'Organizers', audience: ['staff'] },
   organizerTemplates: { path: '/requests/organizer-templates', tenantScoped: true, title: 'Organizer Templates', audience: ['staff'] },
   organizer: { path: '/requests/organizers/:id', tenantScoped: true, title: 'Organizer', audience: ['staff', 'client'] },
+  // A link for someone without an account (PUBLIC_BASE_URL + ORGANIZER_PUBLIC_PAGE_PREFIX + token): outside the signed-in frame.
+  publicOrganizer: { path: '/organizer/:token', access: 'public', title: 'Organizer' },
   request: { path: '/requests/:id', tenantScoped: true, title: 'Document Request', audience: ['staff', 'client'] },
 } satisfies Record<string, RouteDeclaration>;

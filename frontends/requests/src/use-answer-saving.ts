@@ -1,9 +1,8 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { OrganizerAnswers, OrganizerDetail } from '@ledgerline/contracts/organizers.contracts.ts';
-import { readCurrentTenant } from '@ledgerline/ui/auth-storage.ts';
 import { AnswerSaver, browserSchedule, type SaveState } from './answer-saver.ts';
 import { readDraft, removeDraft, startingAnswers, writeDraft } from './organizer-draft.ts';
-import { saveAnswers, sendAnswersOnLeave } from './organizers.api.ts';
+import type { OrganizerSource } from './organizers.api.ts';
 
 /** About a pause in typing: often enough that little is ever unsaved, rarely enough not to PUT every key. */
 export const SAVE_DELAY_MS = 800;
@@ -13,8 +12,10 @@ export const SAVE_DELAY_MS = 800;
  * reload when it is newer than the server's, and a last PUT (keepalive) when the page is
  * hidden or goes away: a phone that locks hides the page first, a closing tab hides it too.
  */
-export function useAnswerSaving(organizer: Pick<OrganizerDetail, 'id' | 'answers' | 'updatedAt'>, enabled: boolean) {
-  const tenant = readCurrentTenant()?.shortName ?? '';
+export function useAnswerSaving(organizer: Pick<OrganizerDetail, 'id' | 'answers' | 'updatedAt'>, source: OrganizerSource, enabled: boolean) {
+  const tenant = source.draftScope;
+  // The source of the first render: the page keeps one per organizer.
+  const sourceRef = useRef(source);
   const [state, setState] = useState<SaveState>('idle');
   // Read once per organizer: later refetches must not replace what the client is typing.
   const start = useMemo(
@@ -26,7 +27,7 @@ export function useAnswerSaving(organizer: Pick<OrganizerDetail, 'id' | 'answers
   useEffect(() => {
     if (!enabled) return undefined;
     const saver = new AnswerSaver({
-      save: (answers) => saveAnswers(organizer.id, answers),
+      save: (answers) => sourceRef.current.save(answers),
       keepLocally: (answers) => writeDraft(tenant, organizer.id, answers),
       forgetLocal: () => removeDraft(tenant, organizer.id),
       onState: setState,
@@ -38,7 +39,7 @@ export function useAnswerSaving(organizer: Pick<OrganizerDetail, 'id' | 'answers
     if (start.restored) saver.change(start.answers);
     const leave = () => {
       const unsaved = saver.unsaved;
-      if (unsaved) sendAnswersOnLeave(organizer.id, unsaved);
+      if (unsaved) sourceRef.current.saveOnLeave(unsaved);
     };
     const hidden = () => { if (document.visibilityState === 'hidden') leave(); };
     document.addEventListener('visibilitychange', hidden);

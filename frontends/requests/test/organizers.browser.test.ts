@@ -92,7 +92,10 @@ describe('organizers in Chromium (issue 42)', () => {
       await panel.getByRole('link', { name: sent.title }).click();
       await page.waitForURL(new RegExp(`/requests/organizers/${organizerId}$`)).catch((e: unknown) => { throw new Error(`${String(e)} at ${page.url()}`); });
       await question(page, 'Filing status you expect').getByText('Married filing jointly').click();
-      const dependants = question(page, 'Dependants');
+      // A joint return names the spouse (required once that status is chosen).
+      await question(page, "Spouse's full name").getByRole('textbox').fill('Alex Quinn');
+      await question(page, "Spouse's Social Security number").getByRole('textbox').fill('123-45-6789');
+      const dependants = question(page, 'Dependents');
       await dependants.getByRole('button', { name: 'Add' }).click();
       await dependants.getByRole('textbox', { name: 'Full name' }).fill('Robin Quinn');
       await dependants.getByLabel('Date of birth').fill('2015-06-01');
@@ -101,8 +104,8 @@ describe('organizers in Chromium (issue 42)', () => {
       expect(await sideways(page)).toBeLessThanOrEqual(0);
       await portal.screenshot(page, `organizer-answering-${size}`);
       await page.reload();
-      await question(page, 'Dependants').getByRole('textbox', { name: 'Full name' }).waitFor();
-      expect(await question(page, 'Dependants').getByRole('textbox', { name: 'Full name' }).inputValue()).toBe('Robin Quinn');
+      await question(page, 'Dependents').getByRole('textbox', { name: 'Full name' }).waitFor();
+      expect(await question(page, 'Dependents').getByRole('textbox', { name: 'Full name' }).inputValue()).toBe('Robin Quinn');
       expect(await question(page, 'Filing status you expect').getByRole('radio', { name: 'Married filing jointly' }).isChecked()).toBe(true);
       const saved = (await call<OrganizerDetail>('GET', `/api/${TENANT}/organizers/${organizerId}`, admin.token)).body;
       expect(saved.answers).toMatchObject({ filing_status: 'Married filing jointly', dependants: [{ name: 'Robin Quinn', relationship: 'Daughter' }] });
@@ -169,7 +172,7 @@ describe('organizers in Chromium (issue 42)', () => {
       await page.goto(`${clientOrigin}/${TENANT}/requests/organizers/${next.body.id}`);
       await page.getByText("Last year's answers are filled in").waitFor();
       expect(await question(page, 'Filing status you expect').getByRole('radio', { name: 'Married filing jointly' }).isChecked()).toBe(true);
-      expect(await question(page, 'Dependants').getByRole('textbox', { name: 'Full name' }).inputValue()).toBe('Robin Quinn');
+      expect(await question(page, 'Dependents').getByRole('textbox', { name: 'Full name' }).inputValue()).toBe('Robin Quinn');
       await portal.screenshot(page, `organizer-next-year-${size}`);
       await page.close();
       await staff.close();

@@ -10,8 +10,10 @@ import type { Invoice } from '@ledgerline/contracts/billing.contracts.ts';
 import type { Client, ReportType } from '@ledgerline/contracts/directory.contracts.ts';
 import type { PortalFile } from '@ledgerline/contracts/files.contracts.ts';
 import type { User } from '@ledgerline/contracts/identity.contracts.ts';
-import { SIGNATURE_LIMITS, type FieldInput, type SignatureRequest, type SignerInput } from '@ledgerline/contracts/signatures.contracts.ts';
-import { apiJson, apiPath, apiQueryPath } from '@ledgerline/ui/api-client.ts';
+import {
+  AUTOMATIC_MERGE_FIELDS, SIGNATURE_LIMITS, type FieldInput, type SignatureRequest, type SignatureTemplate, type SignerInput,
+} from '@ledgerline/contracts/signatures.contracts.ts';
+import { apiJson, apiPath, apiQueryPath, apiRequest } from '@ledgerline/ui/api-client.ts';
 import { invalidateApiResources } from '@ledgerline/ui/api-invalidation.ts';
 import { isClientRole } from '@ledgerline/ui/auth-storage.ts';
 import { CreateEditDialog } from '@ledgerline/ui/create-edit-dialog.tsx';
@@ -23,6 +25,7 @@ import { serverMessage } from '@ledgerline/ui/server-message.ts';
 import type { SignaturePrefill } from '@ledgerline/ui/signature-requests.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 import { signatureBlockAtEnd } from './signature-placement.ts';
+import { KIND_LABELS, MERGE_FIELD_LABELS } from './signature-templates.tsx';
 import { PlacementEditor } from './placement-editor.tsx';
 import { fieldInputs, signersWithoutSignature, type PlacedField } from './placement-geometry.ts';
 
@@ -39,6 +42,7 @@ interface DraftSigner {
 
 type Identity = 'sign_in_second_factor' | 'knowledge';
 type Placement = 'end' | 'position';
+type Source = 'pdf' | 'template';
 
 interface FormState {
   clientId: number | null;
@@ -47,6 +51,10 @@ interface FormState {
   title: string;
   message: string;
   fileId: number | null;
+  source: Source;
+  templateId: number | null;
+  /** Values of the template's merge fields the portal does not fill itself (tax year, fee). */
+  mergeValues: Record<string, string>;
   signers: DraftSigner[];
   identity: Identity;
   placement: Placement;
@@ -71,19 +79,27 @@ const draftSigner = (index: number): DraftSigner => ({
 });
 const blank = (prefill: Partial<SignaturePrefill>): FormState => ({
   clientId: prefill.clientId ?? null, reportTypeId: prefill.reportTypeId ?? null, trackerItemId: prefill.trackerItemId ?? null,
-  title: prefill.title ?? '', message: '', fileId: null, signers: [draftSigner(0)], identity: 'sign_in_second_factor', placement: 'end', placed: [], sendNow: true,
+  title: prefill.title ?? '', message: '', fileId: null, source: 'pdf', templateId: null, mergeValues: {}, signers: [draftSigner(0)], identity: 'sign_in_second_factor', placement: 'end', placed: [], sendNow: true,
   releaseOnPaymentOf: null,
 });
 
-type Errors = Partial<Record<'clientId' | 'reportTypeId' | 'title' | 'fileId' | 'signers' | 'placement' | 'form', string>>;
+type Errors = Partial<Record<'clientId' | 'reportTypeId' | 'title' | 'fileId' | 'templateId' | 'mergeValues' | 'signers' | 'placement' | 'form', string>>;
+
+/** The merge fields the firm fills in for a template (the rest the portal knows). */
+const fillIns = (t: SignatureTemplate | undefined): string[] => (t?.mergeFields ?? []).filter((f) => !(AUTOMATIC_MERGE_FIELDS as readonly string[]).includes(f));
+/** A template brings its document unless it saves only a placement for an uploaded form. */
+const needsUpload = (form: FormState, t: SignatureTemplate | undefined): boolean => form.source === 'pdf' || (t !== undefined && !t.body && t.fileId === null);
 
 /** What the form says is missing, before anything is sent (the server checks again). */
-function problems(form: FormState): Errors {
+function problems(form: FormState, template: SignatureTemplate | undefined): Errors {
   const found: Errors = {};
   if (form.clientId === null) found.clientId = 'Client is required';
   if (form.reportTypeId === null) found.reportTypeId = 'Report type is required';
   if (!form.title.trim()) found.title = 'Title is required';
-  if (form.fileId === null) found.fileId = 'Choose the PDF to sign';
+  if (form.source === 'template' && !template) found.templateId = 'Choose a template';
+  const empty = fillIns(template).filter((f) => !form.mergeValues[f]?.trim());
+  if (form.source === 'template' && empty.length) found.mergeValues = `Fill in: ${empty.map((f) => MERGE_FIELD_LABELS[f as keyof typeof MERGE_FIELD_LABELS] ?? f).join(', ')}`;
+  if (needsUpload(form, template) && form.fileId === null) found.fileId = 'Choose the PDF to sign';
   const bad = form.signers.findIndex((s) => !s.role.trim() || (s.userId === null && (!s.name.trim() || !/^\S+@\S+\.\S+$/.test(s.email.trim())))
     || (form.identity === 'knowledge' && (!s.question.trim() || !s.answer.trim())));
   if (bad >= 0) {
@@ -91,7 +107,7 @@ function problems(form: FormState): Errors {
       ? `Signer ${bad + 1}: a client user or a name and e-mail, a role, and a question with its answer`
       : `Signer ${bad + 1}: a client user or a name and e-mail, and a role`;
   }
-  const unsigned = form.placement === 'position' ? signersWithoutSignature(form.placed, form.signers.map((s) => s.key)) : [];
+  const unsigned = form.source === 'pdf' && form.placement === 'position' ? signersWithoutSignature(form.placed, form.signers.map((s) => s.key)) : [];
   if (unsigned.length > 0) found.placement = `Place a signature box for signer ${unsigned.join(', ')}`;
   return found;
 }
@@ -101,6 +117,22 @@ function signerInput(s: DraftSigner, identity: Identity): SignerInput {
   return s.userId !== null
     ? { userId: s.userId, name: null, role: s.role.trim(), order: 1, ...(knowledge ? { knowledge } : {}) }
     : { name: s.name.trim(), email: s.email.trim(), role: s.role.trim(), order: 1, ...(knowledge ? { knowledge } : {}) };
+}
+
+/** Opens the letter a template would make for the chosen client and values (nothing is saved); the server's refusal is a toast. */
+async function previewLetter(form: FormState, template: SignatureTemplate): Promise<void> {
+  // Opened before anything is awaited, while the click still counts as the user's.
+  const tab = window.open('', '_blank');
+  try {
+    const mergeValues = Object.fromEntries(fillIns(template).filter((k) => form.mergeValues[k]?.trim()).map((k) => [k, form.mergeValues[k]!.trim()]));
+    const r = await apiRequest('POST', apiPath(`signature-templates/${template.id}/preview`), { clientId: form.clientId, title: form.title.trim() || null, mergeValues });
+    if (!r.ok) throw new Error(((await r.json().catch(() => ({}))) as { message?: string }).message ?? 'The preview could not be made.');
+    const url = URL.createObjectURL(await r.blob());
+    if (tab) tab.location.href = url; else window.open(url, '_blank', 'noopener');
+  } catch (err) {
+    tab?.close();
+    showToast({ severity: 'error', summary: 'Error', detail: (err as Error).message });
+  }
 }
 
 /**
@@ -132,10 +164,27 @@ export function CreateSignatureDialog({ visible, prefill, onHide }: { visible: b
   }).data ?? []).filter((i) => i.status === 'sent' || i.status === 'partially_paid');
   // The client's own users (an Admin's list carries their clients; other staff enter name and e-mail).
   const clientUsers = users.filter((u) => isClientRole(u.role) && u.clientIds?.[0] === form.clientId);
+  const templates = useQuery<SignatureTemplate[]>({ queryKey: [apiPath('signature-templates')], enabled: visible, staleTime: 30_000 }).data ?? [];
+  const template = form.source === 'template' ? templates.find((t) => t.id === form.templateId) : undefined;
+  /** Choosing a template takes its signer roles (as many signers as it names) and, by default, its name as the title. */
+  const chooseTemplate = (id: number | null) => setForm((f) => {
+    const t = templates.find((o) => o.id === id);
+    if (!t) return { ...f, templateId: null };
+    const signers = t.signers.map((r, i) => ({ ...(f.signers[i] ?? draftSigner(i)), role: r.role }));
+    return { ...f, templateId: t.id, signers, title: f.title.trim() ? f.title : t.name, reportTypeId: f.reportTypeId ?? t.reportTypeId };
+  });
 
   const create = useMutation({
     mutationFn: async (f: FormState): Promise<SignatureRequest> => {
       const signers = f.signers.map((s) => signerInput(s, f.identity));
+      if (f.source === 'template') {
+        // One call: the template gives the document (its letter rendered with the merge values, or its PDF) and the fields.
+        return apiJson<SignatureRequest>('POST', apiPath('signature-requests'), {
+          clientId: f.clientId, reportTypeId: f.reportTypeId, trackerItemId: f.trackerItemId, title: f.title.trim(), message: f.message.trim() || null,
+          templateId: f.templateId, mergeValues: Object.fromEntries(fillIns(template).map((k) => [k, f.mergeValues[k]!.trim()])),
+          documents: needsUpload(f, template) ? [{ fileId: f.fileId }] : [], signers, identity: f.identity, sendNow: f.sendNow,
+        });
+      }
       const positioned: FieldInput[] = fieldInputs(f.placed, f.signers.map((s) => s.key));
       const draft = await apiJson<SignatureRequest>('POST', apiPath('signature-requests'), {
         clientId: f.clientId, reportTypeId: f.reportTypeId, trackerItemId: f.trackerItemId, title: f.title.trim(), message: f.message.trim() || null,
@@ -158,7 +207,7 @@ export function CreateSignatureDialog({ visible, prefill, onHide }: { visible: b
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const found = problems(form);
+    const found = problems(form, template);
     setErrors(found);
     if (Object.keys(found).length > 0) return;
     create.mutate(form, {
@@ -189,11 +238,48 @@ export function CreateSignatureDialog({ visible, prefill, onHide }: { visible: b
         <FormField label="Title *" htmlFor="signature-title" error={errors.title}>
           <InputText id="signature-title" value={form.title} onChange={(e) => set('title', e.target.value)} />
         </FormField>
-        <FormField label="Document (PDF) *" htmlFor="signature-document" error={errors.fileId}
+        <fieldset className="signature-form__placement">
+          <legend>What to sign</legend>
+          <span className="signature-form__check">
+            <RadioButton inputId="signature-source-pdf" name="source" checked={form.source === 'pdf'} onChange={() => set('source', 'pdf')} />
+            <label htmlFor="signature-source-pdf">From a PDF</label>
+          </span>
+          <span className="signature-form__check">
+            <RadioButton inputId="signature-source-template" name="source" checked={form.source === 'template'} onChange={() => set('source', 'template')} />
+            <label htmlFor="signature-source-template">From a template</label>
+          </span>
+        </fieldset>
+        {form.source === 'template' && (
+          <>
+            <FormField label="Template *" htmlFor="signature-template" error={errors.templateId} hint={templates.length ? undefined : 'No template yet: an Admin or DTA saves them on the Templates tab.'}>
+              <Dropdown inputId="signature-template" value={form.templateId} placeholder="Select a template"
+                options={templates.map((t) => ({ label: `${t.name} (${KIND_LABELS[t.kind]})`, value: t.id }))} onChange={(e) => chooseTemplate(e.value ?? null)} />
+            </FormField>
+            {fillIns(template).length > 0 && (
+              <div className="signature-form__row" role="group" aria-label="Merge fields">
+                {fillIns(template).map((f) => (
+                  <FormField key={f} label={`${MERGE_FIELD_LABELS[f as keyof typeof MERGE_FIELD_LABELS] ?? f} *`} htmlFor={`merge-${f}`}
+                    hint={f === 'fee' ? 'An amount, printed in the firm\'s currency' : undefined}>
+                    <InputText id={`merge-${f}`} value={form.mergeValues[f] ?? ''} inputMode={f === 'fee' || f === 'tax_year' ? 'decimal' : undefined}
+                      onChange={(e) => setForm((o) => ({ ...o, mergeValues: { ...o.mergeValues, [f]: e.target.value } }))} />
+                  </FormField>
+                ))}
+              </div>
+            )}
+            {errors.mergeValues && <small className="form-field__error" role="alert">{errors.mergeValues}</small>}
+            {template?.body && (
+              <div className="signature-form__preview">
+                <p className="signature-form__note">The letter is made from the template with these values; a signature and date line per signer closes it.</p>
+                <Button type="button" size="small" outlined icon="pi pi-eye" label="Preview letter" disabled={form.clientId === null} onClick={() => void previewLetter(form, template)} />
+              </div>
+            )}
+          </>
+        )}
+        {needsUpload(form, template) && <FormField label="Document (PDF) *" htmlFor="signature-document" error={errors.fileId}
           hint={form.clientId === null ? 'Choose the client first.' : (files.isSuccess && pdfs.length === 0 ? 'This client has no PDF yet: upload it under Documents.' : undefined)}>
           <Dropdown inputId="signature-document" value={form.fileId} filter placeholder="Select the PDF to sign" disabled={form.clientId === null}
             options={pdfs.map((f) => ({ label: f.reportTypeName ? `${f.originalName} (${f.reportTypeName})` : f.originalName, value: f.id }))} onChange={(e) => set('fileId', e.value ?? null)} />
-        </FormField>
+        </FormField>}
         {admin && (
           <FormField label="Release on payment of" htmlFor="signature-release-invoice"
             hint="Optional: the signed PDF is filed for the client as waiting for payment, and opens once this invoice is paid.">
@@ -208,7 +294,7 @@ export function CreateSignatureDialog({ visible, prefill, onHide }: { visible: b
         <FormField label="Identity check" htmlFor="signature-identity" hint="Each signer passes it on their own, at the moment of signing.">
           <Dropdown inputId="signature-identity" value={form.identity} options={IDENTITY_OPTIONS} onChange={(e) => set('identity', e.value as Identity)} />
         </FormField>
-        <fieldset className="signature-form__placement">
+        {form.source === 'pdf' && <fieldset className="signature-form__placement">
           <legend>Where each signs</legend>
           <span className="signature-form__check">
             <RadioButton inputId="signature-place-end" name="placement" value="end" checked={form.placement === 'end'} onChange={() => set('placement', 'end')} />
@@ -222,7 +308,7 @@ export function CreateSignatureDialog({ visible, prefill, onHide }: { visible: b
           {form.placement === 'position' && (form.fileId === null ? <p className="signature-form__note">Choose the PDF first.</p>
             : <PlacementEditor fileId={form.fileId} signers={form.signers.map((s) => ({ key: s.key, name: s.userId !== null ? (clientUsers.find((u) => u.id === s.userId)?.fullName ?? '') : s.name }))}
               value={form.placed} onChange={(placed) => set('placed', placed)} />)}
-        </fieldset>
+        </fieldset>}
         <fieldset className="signature-form__signers">
           <legend>Signers</legend>
           {errors.signers && <small className="form-field__error" role="alert">{errors.signers}</small>}

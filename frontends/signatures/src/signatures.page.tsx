@@ -3,6 +3,7 @@ import { Button } from 'primereact/button';
 import { Column } from 'primereact/column';
 import { DataTable, type DataTableExpandedRows } from 'primereact/datatable';
 import { Dropdown } from 'primereact/dropdown';
+import { TabPanel, TabView } from 'primereact/tabview';
 import { Tag } from 'primereact/tag';
 import { useMemo, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
@@ -14,6 +15,7 @@ import { PageHeading } from '@ledgerline/ui/page-heading.tsx';
 import { readSignaturePrefill, useSignatureRequestRefresh, type SignaturePrefill } from '@ledgerline/ui/signature-requests.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 import { CreateSignatureDialog } from './create-signature-dialog.tsx';
+import { SignatureTemplatesTab } from './signature-templates.tsx';
 
 const STATUS_LABELS: Record<SignatureStatus, string> = { draft: 'Draft', sent: 'Waiting', completed: 'Completed', declined: 'Declined', voided: 'Voided', expired: 'Expired' };
 const STATUS_SEVERITY: Record<SignatureStatus, 'success' | 'info' | 'warning' | 'danger' | undefined> = {
@@ -81,35 +83,42 @@ export function SignaturesPage() {
       <PageHeading title="Signatures" subtitle="Engagement letters and e-file authorizations out for signature"
         actions={<Button label="New signature request" icon="pi pi-plus" onClick={() => setOpened({})} />} />
       <CreateSignatureDialog visible={prefill !== null} prefill={prefill ?? {}} onHide={closeDialog} />
-      <div className="signatures-filters">
-        <Dropdown aria-label="Status" placeholder="Status" showClear value={status ?? null}
-          options={SIGNATURE_STATUSES.map((s) => ({ label: STATUS_LABELS[s], value: s }))} onChange={(e) => setStatus(e.value ?? undefined)} />
-      </div>
-      {list.isError ? <p>Error loading signature requests. Please try again.</p> : (
-        <DataTable value={list.data ?? []} dataKey="id" loading={list.isLoading} emptyMessage="No signature requests found" size="small"
-          expandedRows={expanded} onRowToggle={(e) => setExpanded(e.data as DataTableExpandedRows)} rowExpansionTemplate={(r: SignatureRequestSummary) => <AuditTrail id={r.id} />}
-          rowClassName={(r: SignatureRequestSummary) => `signature-row-${r.id}`}>
-          <Column expander style={{ width: '3rem' }} />
-          <Column header="Request" body={(r: SignatureRequestSummary) => <div><strong>{r.title}</strong><small className="signature-table__client">{r.clientName}</small></div>} />
-          <Column header="Signers" body={(r: SignatureRequestSummary) => (
-            <ul className="signature-signers">
-              {r.signers.map((s) => (
-                <li key={s.index}>{s.name} <small className="signature-signers__role">({s.role})</small>: {SIGNER_LABELS[s.status]}{s.lockedOut ? ', locked out' : ''}</li>
-              ))}
-            </ul>
-          )} />
-          <Column header="Status" body={(r: SignatureRequestSummary) => <Tag value={STATUS_LABELS[r.status]} severity={STATUS_SEVERITY[r.status]} />} />
-          <Column header="Sent" headerClassName="signature-table__secondary" className="signature-table__secondary" body={(r: SignatureRequestSummary) => (r.sentAt ? formatDate(r.sentAt) : '—')} />
-          <Column header="Actions" body={(r: SignatureRequestSummary) => (
-            <div className="signature-actions">
-              {r.status === 'sent' && <Button size="small" text label="Remind" onClick={() => act.mutate({ id: r.id, action: 'remind' })} />}
-              {(r.status === 'sent' || r.status === 'draft') && <Button size="small" text severity="danger" label="Void" onClick={() => act.mutate({ id: r.id, action: 'void' })} />}
-              {r.status === 'completed' && <Button size="small" text label="Signed PDF" onClick={() => void openPdf(`signature-requests/${r.id}/document`)} />}
-              {r.status === 'completed' && <Button size="small" text label="Certificate" onClick={() => void openPdf(`signature-requests/${r.id}/certificate`)} />}
-            </div>
-          )} />
-        </DataTable>
-      )}
+      <TabView className="signatures-tabs">
+        <TabPanel header="Requests">
+          <div className="signatures-filters">
+            <Dropdown aria-label="Status" placeholder="Status" showClear value={status ?? null}
+              options={SIGNATURE_STATUSES.map((s) => ({ label: STATUS_LABELS[s], value: s }))} onChange={(e) => setStatus(e.value ?? undefined)} />
+          </div>
+          {list.isError ? <p>Error loading signature requests. Please try again.</p> : (
+            <DataTable value={list.data ?? []} dataKey="id" loading={list.isLoading} emptyMessage="No signature requests found" size="small"
+              expandedRows={expanded} onRowToggle={(e) => setExpanded(e.data as DataTableExpandedRows)} rowExpansionTemplate={(r: SignatureRequestSummary) => <AuditTrail id={r.id} />}
+              rowClassName={(r: SignatureRequestSummary) => `signature-row-${r.id}`}>
+              <Column expander style={{ width: '3rem' }} />
+              <Column header="Request" body={(r: SignatureRequestSummary) => <div><strong>{r.title}</strong><small className="signature-table__client">{r.clientName}</small></div>} />
+              <Column header="Signers" body={(r: SignatureRequestSummary) => (
+                <ul className="signature-signers">
+                  {r.signers.map((s) => (
+                    <li key={s.index}>{s.name} <small className="signature-signers__role">({s.role})</small>: {SIGNER_LABELS[s.status]}{s.lockedOut ? ', locked out' : ''}</li>
+                  ))}
+                </ul>
+              )} />
+              <Column header="Status" body={(r: SignatureRequestSummary) => <Tag value={STATUS_LABELS[r.status]} severity={STATUS_SEVERITY[r.status]} />} />
+              <Column header="Sent" headerClassName="signature-table__secondary" className="signature-table__secondary" body={(r: SignatureRequestSummary) => (r.sentAt ? formatDate(r.sentAt) : '—')} />
+              <Column header="Actions" body={(r: SignatureRequestSummary) => (
+                <div className="signature-actions">
+                  {r.status === 'sent' && <Button size="small" text label="Remind" onClick={() => act.mutate({ id: r.id, action: 'remind' })} />}
+                  {(r.status === 'sent' || r.status === 'draft') && <Button size="small" text severity="danger" label="Void" onClick={() => act.mutate({ id: r.id, action: 'void' })} />}
+                  {r.status === 'completed' && <Button size="small" text label="Signed PDF" onClick={() => void openPdf(`signature-requests/${r.id}/document`)} />}
+                  {r.status === 'completed' && <Button size="small" text label="Certificate" onClick={() => void openPdf(`signature-requests/${r.id}/certificate`)} />}
+                </div>
+              )} />
+            </DataTable>
+          )}
+        </TabPanel>
+        <TabPanel header="Templates">
+          <SignatureTemplatesTab />
+        </TabPanel>
+      </TabView>
     </div>
   );
 }

@@ -22,9 +22,10 @@ import { SCREENSHOT_DIR, startPortalBrowser, uniqueSuffix, type PortalBrowser } 
  * the taxpayer as the client's portal user and the spouse by name and e-mail, blocks at the end
  * of the last page, the sign-in second factor), the item shows "Ready to sign", the taxpayer signs
  * in the portal with a code from their authenticator app and the spouse from their link with the
- * code the mail brings, the request completes, and the sealed PDF is filed as a report that
- * pdfsig verifies. The Admin invoiced the preparation fee (due in 15 days) first and chose it
- * under "Release on payment of" (issue 43): the filed PDF waits until the fee is paid.
+ * code the mail brings, the request completes, the sealed PDF is filed as a report that
+ * pdfsig verifies, and the tracker item shows it. The Admin invoiced the preparation fee (due in
+ * 15 days) first and chose it under "Release on payment of" (issue 43): the filed PDF waits until
+ * the fee is paid.
  */
 
 const BUS_WAIT_MS = 20_000;
@@ -211,5 +212,18 @@ describe('a married couple signs their 8879 (Chromium)', () => {
     const check = spawnSync('pdfsig', [file], { encoding: 'utf8' });
     expect(`${check.stdout}${check.stderr}`).toContain('Signature is Valid');
     expect(check.stdout).toContain('Total document signed');
+
+    // The tracker item shows the signed document ("Form 1040 … signed <date>"), which opens the sealed PDF.
+    await eventually(async () => expect((await call<ComplianceItem>('GET', `/api/${tenant}/compliance-tracker/${item.id}`, admin.token)).body.signedDocument)
+      .toEqual({ fileId: done.signedFileId, signedAt: done.completedAt, title: done.title }), BUS_WAIT_MS, 300);
+    const tracker = await portal.browser.newPage(portal.baseUrl);
+    await tracker.setViewportSize({ width, height: width < 500 ? 844 : 900 });
+    await setLocalStorage(tracker, { token: admin.token, user: admin.user, ...(admin.tenant ? { currentTenant: admin.tenant } : {}) });
+    await tracker.goto(`${portal.baseUrl}/${tenant}/compliance`);
+    await tracker.getByRole('tab', { name: 'Compliance Tracker' }).click();
+    await tracker.locator(`.compliance-row-${item.id}`).getByRole('button', { name: `Open the signed document: ${done.title} signed ` }).waitFor();
+    expect(await sideways(tracker)).toBeLessThanOrEqual(0);
+    await tracker.screenshot({ path: join(SCREENSHOT_DIR, `tracker-signed-8879-${width}.png`), fullPage: true });
+    await tracker.close();
   });
 });

@@ -239,5 +239,17 @@ export const complianceTenantMigrations: ServiceMigrations = {
       occurred_at timestamptz NOT NULL
     );
     CREATE INDEX compliance_organizers_by_item ON compliance_organizers (tracker_item_id)`,
+  }, {
+    id: '008_signed_documents',
+    // Issue 41: the signed documents of signature requests linked to items, as the signatures
+    // service's events told compliance (a request's sealed PDF filed as a report of the client).
+    sql: `CREATE TABLE compliance_signed_documents (
+      request_id integer PRIMARY KEY,
+      tracker_item_id integer NOT NULL,
+      file_id integer NOT NULL,
+      signed_at timestamptz NOT NULL,
+      title text NOT NULL
+    );
+    CREATE INDEX compliance_signed_documents_by_item ON compliance_signed_documents (tracker_item_id, signed_at DESC)`,
   }],
 };

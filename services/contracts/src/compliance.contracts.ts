@@ -289,6 +289,8 @@ export interface ComplianceItem {
    * requests service's events told compliance; `completed` is "Documents in".
    */
   documentRequest: TrackerDocumentRequest | null;
+  /** The newest document signed for this item (issue 41): a signature request linked to it completed, its sealed PDF filed as a report of the client. */
+  signedDocument: TrackerSignedDocument | null;
   /**
    * The stage of its report type's pipeline it stands on (stages.contracts.ts) and its staff
    * name; null for a Client user, who reads `clientStage` alone.
@@ -297,6 +299,14 @@ export interface ComplianceItem {
   stageName: string | null;
   /** What the client sees: the stage's client name, else the last visible stage's before it, else null. */
   clientStage: string | null;
+}
+
+export interface TrackerSignedDocument {
+  /** The client's report holding the sealed PDF. */
+  fileId: number;
+  signedAt: string;
+  /** The signature request's title ("Form 8879 2026"). */
+  title: string;
 }
 
 export interface TrackerDocumentRequest {

@@ -37,6 +37,8 @@ export const ORGANIZER_MESSAGES = {
   submitted: 'Thank you: your answers were sent to the firm.',
   sent: 'The client has been notified.',
   templateDeleted: 'Template deleted',
+  notAFileQuestion: 'questionId must name a file question of this organizer',
+  fileNotUploaded: 'A file answer may only name files uploaded to this organizer for that question.',
 } as const;
 
 const questionIdSchema = (field: string) =>
@@ -145,6 +147,12 @@ export interface OrganizerTemplate extends OrganizerTemplateInput {
 /** An answer per question id; a group's answer is its rows; a file question's answer is the files uploaded for it. */
 export type OrganizerAnswers = Record<string, unknown>;
 export interface OrganizerFileAnswer { fileId: number; name: string }
+
+/**
+ * The text fields of a file question's upload (POST organizers/{id}/files, multipart): the
+ * question it answers, sent before the `file` part.
+ */
+export const organizerUploadFieldsSchema = z.object({ questionId: questionIdSchema('questionId') });
 
 export const answersSchema = z.object({
   answers: z.record(questionIdSchema('answer key'), z.unknown(), { error: 'answers must be an object keyed by question id' }),

@@ -10,7 +10,7 @@ export const RESERVED_TENANT_NAMES: ReadonlySet<string> = new Set([
   'files', 'public', 'activity-logs', 'dashboard', 'chat', 'prompt-templates', 'tasks', 'notifications',
   'compliance-schedules', 'compliance-tracker', 'compliance-presets', 'compliance-pipelines', 'compliance-insights', 'firm-settings', 'conversations', 'messages', 'docs', 'internal', 'export',
   'request-templates', 'document-requests', 'document-request', 'requests', 'organizer-templates', 'organizers', 'organizer',
-  'signature-requests', 'signatures', 'signing', 'sign',
+  'signature-requests', 'signature-templates', 'signatures', 'signing', 'sign',
   'security-settings', 'security-events',
   'billing', 'invoices', 'invoice',
   // app routes and static paths

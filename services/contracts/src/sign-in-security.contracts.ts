@@ -109,6 +109,8 @@ export const SECURITY_EVENT_KINDS = [
   'tax-ids-revealed',
   // A signed-in user's fresh second factor (signing a document) was wrong or used already.
   'second-factor-check-failed',
+  // A signer of a signature request gave a wrong e-mailed code or wrong knowledge answers (issue 41), or was locked out by them.
+  'signing-identity-failed', 'signing-locked-out',
 ] as const;
 export type SecurityEventKind = (typeof SECURITY_EVENT_KINDS)[number];
 
@@ -125,6 +127,8 @@ export const SECURITY_EVENT_LABELS: Readonly<Record<SecurityEventKind, string>> 
   'sessions-revoked': 'Signed out of sessions',
   'tax-ids-revealed': 'Whole tax IDs shown',
   'second-factor-check-failed': 'Second-factor check failed',
+  'signing-identity-failed': 'Signer\'s identity check failed',
+  'signing-locked-out': 'Signer locked out of signing',
 };
 
 export interface SecurityEvent {

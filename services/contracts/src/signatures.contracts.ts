@@ -83,6 +83,15 @@ export const SIGNATURE_MESSAGES = {
   deleted: 'Signature request deleted',
   sent: 'The signers have been e-mailed.',
   reminded: 'The signers who have not signed yet have been e-mailed again.',
+  documentsNeeded: 'A request needs at least one document',
+  roleNeeded: 'Every signer needs a role (taxpayer, spouse, officer…), or a template that names it.',
+  templateNotFound: 'Signature template not found',
+  templatesDenied: 'Access denied. Only an Admin or a DTA manages signature templates.',
+  templateDeleted: 'Signature template deleted',
+  templateNotFirmDocument: 'A template\'s PDF must be one of the firm\'s documents (Firm documents) that you can see.',
+  unknownMergeFields: 'Unknown merge fields',
+  missingMergeValues: 'Fill in the merge fields',
+  feeNotAmount: 'fee must be an amount of money, such as 1500 or 1500.50',
   codeSent: 'A code is on its way to your e-mail address.',
   tooManyAttempts: 'Too many requests from this address or link. Try again in a minute.',
 } as const;
@@ -96,8 +105,9 @@ export const signerInputSchema = z.object({
   userId: idSchema('userId').nullish(),
   name: optionalText('name', 200),
   email: email('email').nullish(),
-  role: requiredText('role', 60),
-  order: intSchema('order', 1, 10).default(1),
+  /** Required unless a template names the role of the signer at this position. */
+  role: optionalText('role', 60),
+  order: intSchema('order', 1, 10).optional(),
   /** For the knowledge check: questions and the answers the firm holds (compared ignoring case, spaces and punctuation). */
   knowledge: z.array(z.object({ question: requiredText('question', 200), answer: requiredText('answer', 200) })).max(SIGNATURE_LIMITS.knowledgeQuestions).optional(),
 });
@@ -124,7 +134,8 @@ const signatureRequestFields = {
   reminderEveryDays: intSchema('reminderEveryDays', 1, 30).nullish(),
   reportTypeId: idSchema('reportTypeId'),
   trackerItemId: idSchema('trackerItemId').nullish(),
-  documents: z.array(z.object({ fileId: idSchema('fileId') })).min(1, 'A request needs at least one document').max(SIGNATURE_LIMITS.documents),
+  /** Files of the client to sign; may be left out when a template brings the document (its PDF, or its letter rendered). */
+  documents: z.array(z.object({ fileId: idSchema('fileId') })).max(SIGNATURE_LIMITS.documents).default([]),
   signers: z.array(signerInputSchema).min(1, 'A request needs at least one signer').max(SIGNATURE_LIMITS.signers),
   fields: z.array(fieldInputSchema).max(SIGNATURE_LIMITS.fields).default([]),
   identity: z.enum(IDENTITY_METHODS, { error: `identity must be one of ${IDENTITY_METHODS.join(', ')}` }),
@@ -132,7 +143,88 @@ const signatureRequestFields = {
   releaseOnPaymentOf: idSchema('releaseOnPaymentOf').nullish(),
 };
 
-export const signatureRequestInputSchema = z.object({ ...signatureRequestFields, sendNow: z.boolean().default(false) });
+/*
+ * Templates (issue 41): an engagement letter (a letter body with merge fields, rendered to a
+ * PDF when a request is made, or a PDF of the firm's documents) or a saved field placement
+ * for a form the firm's tax software prints (the 8879), re-used on each new upload.
+ */
+export const SIGNATURE_TEMPLATE_KINDS = ['engagement_letter', 'form_placement'] as const;
+export type SignatureTemplateKind = (typeof SIGNATURE_TEMPLATE_KINDS)[number];
+/** The merge fields a letter body may use, written {{client.name}}. */
+export const MERGE_FIELDS = ['client.name', 'client.address', 'tax_year', 'fee', 'firm.name', 'date'] as const;
+export type MergeField = (typeof MERGE_FIELDS)[number];
+/** Merge fields the portal fills itself; the others come from the request's mergeValues. */
+export const AUTOMATIC_MERGE_FIELDS: readonly MergeField[] = ['client.name', 'client.address', 'firm.name', 'date'];
+export const MERGE_FIELD_PATTERN = /\{\{\s*([^{}]*?)\s*\}\}/g;
+
+/** The merge fields a text uses, in order of first use (known or not). */
+export function mergeFieldsOf(text: string): string[] {
+  return [...new Set([...text.matchAll(MERGE_FIELD_PATTERN)].map((m) => m[1]!))];
+}
+export const unknownMergeFields = (names: readonly string[]): string[] => names.filter((n) => !(MERGE_FIELDS as readonly string[]).includes(n));
+
+export const templateSignerSchema = z.object({ role: requiredText('role', 60), order: intSchema('order', 1, 10).default(1) });
+
+export const signatureTemplateInputSchema = z.object({
+  name: requiredText('name', 200),
+  reportTypeId: idSchema('reportTypeId').nullish(),
+  kind: z.enum(SIGNATURE_TEMPLATE_KINDS, { error: `kind must be one of ${SIGNATURE_TEMPLATE_KINDS.join(', ')}` }),
+  /** A PDF of the firm's documents (fileType firm_document); copied into the template when saved. */
+  fileId: idSchema('fileId').nullish(),
+  /** An engagement letter's text, with merge fields such as {{client.name}}. */
+  body: optionalText('body', 20_000),
+  signers: z.array(templateSignerSchema).min(1, 'A template needs at least one signer role').max(SIGNATURE_LIMITS.signers),
+  /** Field placements on the template's PDF, or on each new upload of a form (documentIndex 0). A letter body places its own. */
+  fields: z.array(fieldInputSchema).max(SIGNATURE_LIMITS.fields).default([]),
+}).superRefine((v, ctx) => {
+  if (v.kind === 'engagement_letter' && !v.body === !v.fileId) ctx.addIssue({ code: 'custom', path: ['body'], message: 'An engagement letter needs either a letter body or a PDF (fileId), not both.' });
+  if (v.kind === 'form_placement' && v.body) ctx.addIssue({ code: 'custom', path: ['body'], message: 'A form placement has no letter body.' });
+  if (v.kind === 'form_placement' && !v.fields.length) ctx.addIssue({ code: 'custom', path: ['fields'], message: 'A form placement needs at least one field.' });
+  if (v.body && v.fields.length) ctx.addIssue({ code: 'custom', path: ['fields'], message: 'A letter body places its signature and date fields itself; give fields only with a PDF.' });
+  if (v.fields.some((f) => f.signerIndex >= v.signers.length)) ctx.addIssue({ code: 'custom', path: ['fields'], message: SIGNATURE_MESSAGES.fieldSigner });
+  const unknown = v.body ? unknownMergeFields(mergeFieldsOf(v.body)) : [];
+  if (unknown.length) ctx.addIssue({ code: 'custom', path: ['body'], message: `${SIGNATURE_MESSAGES.unknownMergeFields}: ${unknown.join(', ')}` });
+});
+export type SignatureTemplateInput = z.output<typeof signatureTemplateInputSchema>;
+
+export interface SignatureTemplate {
+  id: number;
+  name: string;
+  reportTypeId: number | null;
+  kind: SignatureTemplateKind;
+  fileId: number | null;
+  fileName: string | null;
+  /** Pages of the template's PDF (null for a letter body, whose length depends on its merge values). */
+  pages: number | null;
+  body: string | null;
+  /** The merge fields the body uses. */
+  mergeFields: string[];
+  signers: { role: string; order: number }[];
+  fields: FieldInput[];
+  createdByName: string;
+  updatedAt: string;
+}
+
+/** Values of the merge fields the portal does not fill itself ({ tax_year: '2026', fee: 1500 }); any may also override. */
+export const mergeValuesSchema = z.record(
+  z.string().max(40, 'merge field names are short'),
+  z.union([textSchema('merge value', 500), z.number({ error: 'merge values are text or numbers' }).finite()]),
+).refine((v) => Object.keys(v).length <= 20, 'Too many merge values');
+
+/** POST /signature-templates/{id}/preview: the document a request from the template would sign, for this client and these values. */
+export const signatureTemplatePreviewSchema = z.object({
+  clientId: idSchema('clientId'),
+  title: optionalText('title', 200),
+  mergeValues: mergeValuesSchema.optional(),
+});
+
+export const signatureRequestInputSchema = z.object({
+  ...signatureRequestFields,
+  sendNow: z.boolean().default(false),
+  /** Build the document (when documents are left out), the signer roles and the fields (when fields are left out) from a template. */
+  templateId: idSchema('templateId').nullish(),
+  mergeValues: mergeValuesSchema.optional(),
+});
 export type SignatureRequestInput = z.output<typeof signatureRequestInputSchema>;
 
 /** POST /compliance-tracker/{id}/signature-request: the item gives the client, report type and link; the title defaults to its return and period. */
@@ -142,6 +234,7 @@ export const trackerSignatureRequestInputSchema = signatureRequestInputSchema
 
 /** PATCH: edit a draft (any of the fields; clientId stays), or void a sent request. */
 export const signatureRequestUpdateSchema = z.object(signatureRequestFields).omit({ clientId: true }).partial().extend({
+  documents: z.array(z.object({ fileId: idSchema('fileId') })).min(1, SIGNATURE_MESSAGES.documentsNeeded).max(SIGNATURE_LIMITS.documents).optional(),
   status: z.literal('voided', { error: 'status can only be set to voided' }).optional(),
   voidReason: optionalText('voidReason', 500),
 });
@@ -218,7 +311,8 @@ export interface SignatureRequest {
   reportTypeId: number;
   trackerItemId: number | null;
   identity: IdentityMethod;
-  documents: { fileId: number; name: string; sha256: string; pages: number }[];
+  /** fileId: the file the document was copied from (null for a letter rendered from a template). */
+  documents: { fileId: number | null; name: string; sha256: string; pages: number }[];
   signers: SignerView[];
   fields: SignatureField[];
   createdById: number;
@@ -270,7 +364,8 @@ export interface SigningView {
  * signatures service pushes it to the browsers of those who reach the client.
  */
 export const SIGNATURE_REQUEST_CHANGED = 'signature-request.changed';
-export const SIGNATURE_ACTIONS = ['sent', 'signed', 'completed', 'declined', 'voided', 'expired'] as const;
+/** `filed`: the sealed PDF of a completed request became a report of the client (signedFileId). */
+export const SIGNATURE_ACTIONS = ['sent', 'signed', 'completed', 'filed', 'declined', 'voided', 'expired'] as const;
 export type SignatureAction = (typeof SIGNATURE_ACTIONS)[number];
 export interface SignatureRequestChanged {
   requestId: number;
@@ -285,9 +380,34 @@ export interface SignatureRequestChanged {
   signerName: string | null;
   /** Client users among the signers: of a client's users, only they follow the request. */
   signerUserIds: number[];
+  /** When every signer had signed (completed, filed); absent on events older than the field. */
+  completedAt?: string | null;
+  /** The client's report holding the sealed PDF (filed). */
+  signedFileId?: number | null;
   /** Who did it: a staff member, a signed-in signer, or the System (id 0) for a link signer's step and for completion. */
   actorId: number;
   actorName: string;
+}
+
+/**
+ * A signer's identity check failed at signing (a wrong e-mailed code, wrong knowledge
+ * answers, a provider's refusal) or locked them out: identity records it in the firm's
+ * security events, beside sign-in failures. (A wrong authenticator code is identity's own
+ * `second-factor-check-failed`.)
+ */
+export const SIGNING_IDENTITY_FAILED = 'signature.identity-failed';
+export interface SigningIdentityFailed {
+  requestId: number;
+  title: string;
+  /** The signer: a Client user's id, or null for a link signer (named by name and e-mail). */
+  userId: number | null;
+  signerName: string;
+  signerEmail: string;
+  /** What failed: 'e-mailed code', 'knowledge answers', or the provider's name. */
+  check: string;
+  lockedOut: boolean;
+  address: string | null;
+  browser: string | null;
 }
 
 export type SignaturePush = Pick<SignatureRequestChanged, 'requestId' | 'clientId' | 'trackerItemId' | 'title' | 'action' | 'status' | 'signerName'>;

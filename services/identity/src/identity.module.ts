@@ -23,6 +23,7 @@ import { TenantService } from './tenants/tenant.service.ts';
 import { followClientDeletions } from './users/client-deleted.consumer.ts';
 import { ClientPeopleImport, createClientPeopleImportRouter } from './users/client-people-import.ts';
 import { followTaxIdReveals } from './users/tax-ids-revealed.consumer.ts';
+import { followSigningIdentityFailures } from './mfa/signing-failures.consumer.ts';
 import { UserService } from './users/user.service.ts';
 import { InvitationService } from './users/invitation.service.ts';
 import { InvitationStore } from './users/invitation.store.ts';
@@ -108,6 +109,7 @@ export const identityModule: ServiceModule = {
     const authenticated = authenticateCaller({ db, tokens: deps.tokens, companies, users, sessions: sessions.store });
     let clientDeletions: Subscription | undefined;
     let taxIdReveals: Subscription | undefined;
+    let signingFailures: Subscription | undefined;
     // Firm moves call the services' internal portability routes as the platform, not as the
     // person who asked (a firm's Admin may export their own firm; the job may outlive a token).
     const systemToken = () => issuer.sign({ sub: '0', username: 'portability', fullName: 'Firm export and import', role: 'Admin', tenant: null, platformAdmin: true });
@@ -145,6 +147,7 @@ export const identityModule: ServiceModule = {
         }
         clientDeletions = await followClientDeletions({ db, bus: deps.bus, companies, users, provider, logger: deps.logger });
         taxIdReveals = await followTaxIdReveals({ db, bus: deps.bus, companies, users, events: mfa.events, logger: deps.logger });
+        signingFailures = await followSigningIdentityFailures({ db, bus: deps.bus, companies, users, events: mfa.events, logger: deps.logger });
         scheduler = startScheduler({
           db, queue: jobs, handlers: { [MAIL_JOB]: mailJob(mailer) }, logger: deps.logger, pollMs: config.schedulerPollMs,
           tenants: async () => (await companies.list()).filter((c) => c.isActive).map((c) => ({ shortName: c.shortName, schema: c.schemaName })),
@@ -155,6 +158,7 @@ export const identityModule: ServiceModule = {
         mailer.close();
         await clientDeletions?.close();
         await taxIdReveals?.close();
+        await signingFailures?.close();
         await provider.close();
       },
     };

@@ -16,4 +16,16 @@ describe('pdf/text-layout', () => {
     expect(doc.getPageCount()).toBeGreaterThan(2);
     expect(doc.getTitle()).toBe('Wrap Rs.');
   });
+
+  it('keeps line breaks as new lines (not as unknown characters) and says where reserved space lands', async () => {
+    const layout = await TextLayout.create({ margin: 50 });
+    layout.text('First line\nSecond line', { size: 10 });
+    const first = layout.reserve(40);
+    expect(first).toEqual({ page: 1, top: 50 + 2 * 14 });
+    for (let i = 0; i < 45; i += 1) layout.text(`Line ${i}`, { size: 10 });
+    // Too little room left on the page: the space starts the next one.
+    expect(layout.reserve(200)).toEqual({ page: 2, top: 50 });
+    const doc = await PDFDocument.load(await layout.save());
+    expect(doc.getPageCount()).toBe(2);
+  });
 });

@@ -165,5 +165,18 @@ export const requestsTenantMigrations: ServiceMigrations = {
       created_at timestamptz NOT NULL DEFAULT now()
     );
     CREATE INDEX organizer_links_by_organizer ON organizer_links (organizer_id, id)`,
+  }, {
+    id: '007_organizer_files',
+    // The files uploaded for an organizer's file questions (filed by the files service as
+    // reports of the client): a file answer may name only these, so an answer cannot claim
+    // a file of anyone else's.
+    sql: `CREATE TABLE organizer_files (
+      organizer_id integer NOT NULL REFERENCES organizers (id) ON DELETE CASCADE,
+      question_id text NOT NULL,
+      file_id integer NOT NULL,
+      name text NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      PRIMARY KEY (organizer_id, file_id)
+    )`,
   }],
 };

@@ -33,6 +33,15 @@ const templatesPath = (tenant = ACME) => `/api/${tenant}/organizer-templates`;
 const organizersPath = (tenant = ACME) => `/api/${tenant}/organizers`;
 const as = <T = Record<string, unknown>>(who: string, method: string, path: string, body?: unknown) => call<T>(method, path, tokens[who], body);
 
+/** A multipart upload (the fields, then `file`) as the pages send it; `token` null for a link's holder. */
+async function upload(path: string, token: string | null, fields: Record<string, string>, name = 'statement.txt'): Promise<{ status: number; body: Record<string, unknown> }> {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) form.append(key, value);
+  form.append('file', new Blob([`Bank statement for ${name}`], { type: 'text/plain' }), name);
+  const r = await fetch(`${portal.gatewayUrl}${path}`, { method: 'POST', headers: token ? { authorization: `Bearer ${token}` } : {}, body: form });
+  return { status: r.status, body: await r.json() as Record<string, unknown> };
+}
+
 async function createUser(tenant: string, who: string, roleId: number, clientIds: number[] | null, reportTypeIds: number[] | null = null): Promise<void> {
   const user = await createSignedInUser(call, tokens.platform!, tenant, { username: `${who}_${tenant}`, fullName: `${who} of ${tenant}`, roleId, clientIds, reportTypeIds });
   ids[who] = user.id;
@@ -206,6 +215,40 @@ describe('organizers', () => {
     expect((await as('clientOther', 'PUT', path, { answers: {} })).status).toBe(404);
   });
 
+  it('a file question\'s upload is a report of the client; only the organizer\'s own uploads may be answers', async () => {
+    const files = `${organizersPath()}/${ids.organizer}/files`;
+    const uploaded = await upload(files, tokens.client!, { questionId: 'statements' });
+    expect(uploaded).toEqual({ status: 201, body: { fileId: expect.any(Number), name: 'statement.txt' } });
+    ids.statementFile = uploaded.body.fileId as number;
+    const filed = (await as<PortalFile[]>('admin', 'GET', `/api/${ACME}/files?clientId=${ids.own}`)).body.find((f) => f.id === ids.statementFile);
+    expect(filed).toMatchObject({ clientId: ids.own, reportTypeId: ids.f1040, fileType: 'report' });
+    // Staff who reach the organizer may upload for the client too.
+    expect((await upload(files, tokens.cpa!, { questionId: 'statements' }, 'cpa.txt')).status).toBe(201);
+
+    // Not a file question, an unknown one, none at all: 400, and nothing filed.
+    expect(await upload(files, tokens.client!, { questionId: 'filing_status' })).toEqual({ status: 400, body: expect.objectContaining({ message: ORGANIZER_MESSAGES.notAFileQuestion }) });
+    expect((await upload(files, tokens.client!, { questionId: 'shoe_size' })).status).toBe(400);
+    expect((await upload(files, tokens.client!, {})).status).toBe(400);
+    // The types request items take, and no other (the files service's own refusal).
+    expect((await upload(files, tokens.client!, { questionId: 'statements' }, 'tool.exe')).status).toBe(415);
+    expect((await as('client', 'POST', files, { questionId: 'statements' })).status).toBe(400);
+    // Another client's user, a CPA without the report type, another firm: as if it did not exist.
+    expect((await upload(files, tokens.clientOther!, { questionId: 'statements' })).status).toBe(404);
+    expect((await upload(files, tokens.cpaAudit!, { questionId: 'statements' })).status).toBe(404);
+    expect((await upload(`${organizersPath(BETA)}/${ids.organizer}/files`, tokens.betaAdmin!, { questionId: 'statements' })).status).toBe(404);
+    const stored = (await as<PortalFile[]>('admin', 'GET', `/api/${ACME}/files?clientId=${ids.own}`)).body.filter((f) => f.originalName === 'statement.txt');
+    expect(stored.map((f) => f.id)).toEqual([ids.statementFile]);
+
+    const answers = `${organizersPath()}/${ids.organizer}/answers`;
+    const current = (await as<OrganizerDetail>('client', 'GET', `${organizersPath()}/${ids.organizer}`)).body.answers;
+    // A file of the client's not uploaded for this organizer (the answers' PDF of another, any id) is refused.
+    expect(await as('client', 'PUT', answers, { answers: { ...current, statements: [{ fileId: 999999, name: 'old.pdf' }] } }))
+      .toEqual({ status: 400, body: expect.objectContaining({ message: ORGANIZER_MESSAGES.fileNotUploaded }) });
+    const saved = await as<OrganizerDetail>('client', 'PUT', answers, { answers: { ...current, statements: [{ fileId: ids.statementFile, name: 'statement.txt' }] } });
+    expect(saved.status).toBe(200);
+    expect(saved.body.answers.statements).toEqual([{ fileId: ids.statementFile, name: 'statement.txt' }]);
+  });
+
   it('submitting with required questions shown and unanswered is 400 naming each (the one a condition shows included)', async () => {
     const submit = await as('client', 'POST', `${organizersPath()}/${ids.organizer}/submit`);
     expect(submit.status).toBe(400);
@@ -220,7 +263,7 @@ describe('organizers', () => {
     expect(open.status).toBe(201);
     const answers = {
       filing_status: 'Married', spouse_name: 'Sam', dependants: [{ name: 'Ann', ssn: '123-45-6789' }], sold_shares: true, income_kinds: ['Rent', 'Crypto'],
-      refund_account: '000111222333', statements: [{ fileId: 999999, name: 'old.pdf' }],
+      refund_account: '000111222333', statements: [{ fileId: ids.statementFile, name: 'statement.txt' }],
     };
     expect((await as('client', 'PUT', `${organizersPath()}/${ids.organizer}/answers`, { answers })).status).toBe(200);
     const submitted = await as<OrganizerDetail>('client', 'POST', `${organizersPath()}/${ids.organizer}/submit`);
@@ -248,6 +291,7 @@ describe('organizers', () => {
     const path = `${organizersPath()}/${ids.organizer}`;
     expect(await as('client', 'PUT', `${path}/answers`, { answers: {} })).toEqual({ status: 409, body: expect.objectContaining({ message: ORGANIZER_MESSAGES.notOpenForAnswers }) });
     expect((await as('client', 'POST', `${path}/submit`)).status).toBe(409);
+    expect(await upload(`${path}/files`, tokens.client!, { questionId: 'statements' })).toEqual({ status: 409, body: expect.objectContaining({ message: ORGANIZER_MESSAGES.notOpenForAnswers }) });
     expect((await as('client', 'POST', `${path}/reopen`)).status).toBe(403);
     expect((await as('cpaAudit', 'POST', `${path}/reopen`)).status).toBe(404);
     const reopened = await as<OrganizerDetail>('cpa', 'POST', `${path}/reopen`);
@@ -317,12 +361,20 @@ describe('organizer links (no account)', () => {
     const saved = await call<OrganizerDetail>('PUT', `${publicPath(token)}/answers`, null, { answers: { filing_status: 'Single', refund_account: '000999888777' } });
     expect(saved.body).toMatchObject({ status: 'in_progress', answers: { filing_status: 'Single', refund_account: '000999888777' } });
     expect((await call('POST', `${publicPath(token)}/submit`, null)).status).toBe(400);
-    expect((await call('PUT', `${publicPath(token)}/answers`, null, { answers: { filing_status: 'Single', sold_shares: false } })).status).toBe(200);
+    const uploaded = await upload(`${publicPath(token)}/files`, null, { questionId: 'statements' }, 'by-link.txt');
+    expect(uploaded).toEqual({ status: 201, body: { fileId: expect.any(Number), name: 'by-link.txt' } });
+    expect((await upload(`${publicPath(token)}/files`, null, { questionId: 'filing_status' })).status).toBe(400);
+    const byLink = (await as<PortalFile[]>('admin', 'GET', `/api/${ACME}/files?clientId=${ids.other}`)).body.find((f) => f.id === uploaded.body.fileId);
+    expect(byLink).toMatchObject({ clientId: ids.other, reportTypeId: ids.f1040, fileType: 'report' });
+    // Another organizer's upload is not this one's answer.
+    expect((await call('PUT', `${publicPath(token)}/answers`, null, { answers: { statements: [{ fileId: ids.statementFile, name: 'statement.txt' }] } })).status).toBe(400);
+    expect((await call('PUT', `${publicPath(token)}/answers`, null, { answers: { filing_status: 'Single', sold_shares: false, statements: [uploaded.body] } })).status).toBe(200);
     const submitted = await call<OrganizerDetail>('POST', `${publicPath(token)}/submit`, null);
     expect(submitted.status).toBe(200);
     expect(submitted.body).toMatchObject({ status: 'submitted', reportFileId: expect.any(Number), requestId: null });
     expect((await call('GET', publicPath(token), null)).status).toBe(410);
     expect((await call('PUT', `${publicPath(token)}/answers`, null, { answers: {} })).status).toBe(410);
+    expect((await upload(`${publicPath(token)}/files`, null, { questionId: 'statements' })).status).toBe(410);
   });
 
   it('a made-up token, or another firm\'s prefix, is 404', async () => {

@@ -160,6 +160,9 @@ const signatureRequestBody = () => ({
   fields: [{ documentIndex: 0, page: 1, x: 50, y: 600, width: 200, height: 40, type: 'signature', signerIndex: 0 }],
 });
 const victimSignatureRequest = () => created('POST', `/api/${FIRM}/signature-requests`, signatureRequestBody());
+/** An engagement letter template of no report type (so a CPA may use it). */
+const signatureTemplateBody = () => ({ name: unique('Letter '), kind: 'engagement_letter', body: 'Dear {{client.name}}, our fee for {{tax_year}} is {{fee}}.', signers: [{ role: 'taxpayer' }] });
+const victimSignatureTemplate = () => created('POST', `/api/${FIRM}/signature-templates`, signatureTemplateBody());
 
 const victimClientFile = () => uploadReport();
 /** A file of the own client waiting for one of its invoices (the files service learns the invoice from billing's event). */
@@ -429,6 +432,7 @@ const RULES: Record<string, Rule> = {
   'GET /api/public/organizers/{token}': { allowed: 'public' },
   'PUT /api/public/organizers/{token}/answers': { allowed: 'public' },
   'POST /api/public/organizers/{token}/submit': { allowed: 'public' },
+  'POST /api/public/organizers/{token}/files': { allowed: 'public' },
   'GET /api/public/document-requests/{token}': { allowed: 'public' },
   'POST /api/public/document-requests/{token}/items/{itemId}/files': { allowed: 'public' },
   'POST /api/public/document-requests/{token}/items/{itemId}/not-applicable': { allowed: 'public' },
@@ -463,6 +467,13 @@ const RULES: Record<string, Rule> = {
   },
   'DELETE /api/files/clients/{clientId}/report-types/{reportTypeId}/payment-hold': { allowed: ADMINS, request: async () => ({ path: await victimHeldReportType() }) },
   'POST /api/invoices/{id}/payments': { allowed: ADMINS, request: async () => ({ path: String(await victimSentInvoice()), body: { amount: 100, method: 'cash' } }) },
+  // Signature templates: Admin and DTA manage them, staff use them.
+  'GET /api/signature-templates': { allowed: STAFF },
+  'POST /api/signature-templates': { allowed: MANAGERS, request: () => ({ body: signatureTemplateBody() }) },
+  'GET /api/signature-templates/{id}': { allowed: STAFF, request: async () => ({ path: String(await victimSignatureTemplate()) }) },
+  'PUT /api/signature-templates/{id}': { allowed: MANAGERS, request: async () => ({ path: String(await victimSignatureTemplate()), body: signatureTemplateBody() }) },
+  'DELETE /api/signature-templates/{id}': { allowed: MANAGERS, request: async () => ({ path: String(await victimSignatureTemplate()) }) },
+  'POST /api/signature-templates/{id}/preview': { allowed: STAFF, request: async () => ({ path: String(await victimSignatureTemplate()), body: { clientId: ids.ownClient, mergeValues: { tax_year: '2026', fee: 100 } } }) },
   'GET /api/signature-requests': { allowed: EVERYONE },
   'POST /api/signature-requests': { allowed: STAFF, request: () => ({ body: signatureRequestBody() }) },
   'GET /api/signature-requests/{id}': { allowed: STAFF, request: async () => ({ path: String(await victimSignatureRequest()) }) },
@@ -497,6 +508,8 @@ const RULES: Record<string, Rule> = {
   'GET /api/organizers/{id}': { allowed: EVERYONE, request: async () => ({ path: String(await victimOrganizer()) }) },
   'PATCH /api/organizers/{id}': { allowed: STAFF, request: async () => ({ path: String(await victimOrganizer()), body: { title: unique('Organizer ') } }) },
   'PUT /api/organizers/{id}/answers': { allowed: EVERYONE, request: async () => ({ path: String(await victimOrganizer()), body: { answers: { notes: 'Matrix' } } }) },
+  // JSON instead of multipart: those who reach the organizer get the 400 about the body, others the refusal.
+  'POST /api/organizers/{id}/files': { allowed: EVERYONE, request: async () => ({ path: String(await victimOrganizer()) }) },
   'POST /api/organizers/{id}/submit': { allowed: EVERYONE, request: async () => ({ path: String(await victimOrganizer()) }) },
   'POST /api/organizers/{id}/links': { allowed: STAFF, request: async () => ({ path: String(await victimOrganizer()), body: { email: 'matrix@example.com' } }) },
   'POST /api/organizers/{id}/reopen': { allowed: STAFF, request: async () => ({ path: String(await victimOrganizer('submitted')) }) },

@@ -103,5 +103,26 @@ export const signaturesTenantMigrations: ServiceMigrations = {
     // A signed document released on payment of an invoice (issue 43): the invoice and its number, as billing answered when it was chosen.
     id: '002_release_on_payment',
     sql: `ALTER TABLE signature_requests ADD COLUMN release_on_payment_of integer, ADD COLUMN release_invoice_number text`,
+  }, {
+    // Templates keep a copy of their PDF (a firm document) like requests keep theirs; a letter
+    // rendered from a template's body is a document no file stands behind.
+    id: '003_signature_templates',
+    sql: `CREATE TABLE signature_templates (
+      id serial PRIMARY KEY,
+      name text NOT NULL,
+      report_type_id integer,
+      kind text NOT NULL CHECK (kind IN ('engagement_letter', 'form_placement')),
+      file_id integer,
+      file_name text,
+      pages jsonb,
+      content bytea,
+      body text,
+      signers jsonb NOT NULL DEFAULT '[]',
+      fields jsonb NOT NULL DEFAULT '[]',
+      created_by_name text NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      updated_at timestamptz NOT NULL DEFAULT now()
+    );
+    ALTER TABLE signature_documents ALTER COLUMN file_id DROP NOT NULL`,
   }],
 };

@@ -20,6 +20,13 @@ import { DocumentSource } from './domain/document-source.ts';
 import { ReleaseInvoices } from './domain/release-invoice.ts';
 import { SecretHasher } from './domain/identity-checks.ts';
 import { SignatureService } from './domain/signature.service.ts';
+import { SignatureTemplates } from './domain/signature-templates.service.ts';
+import { SignatureReminders } from './domain/signature-reminders.ts';
+import { createSignatureTemplatesRouter } from './http/signature-templates.router.ts';
+import { SignatureTemplateStore } from './store/signature-template.store.ts';
+import { firmTimeZone } from '@ledgerline/kit/tenancy/tenant-events.ts';
+import { asClientDateCountry, firmCountryFromZone } from '@ledgerline/contracts/client-date.ts';
+import { FIRM_COUNTRY_FACTS, firmLocale } from '@ledgerline/contracts/firm-country.ts';
 import { SignerNotices } from './domain/signer-notices.ts';
 import { SigningService } from './domain/signing.service.ts';
 import { followSignaturePushes } from './events/signature-push.consumer.ts';
@@ -42,9 +49,9 @@ const jobs = createJobQueue('signatures');
 export const signaturesModule: ServiceModule = {
   name: 'signatures',
   defaultPort: 8111,
-  apiResources: ['signature-requests', 'public/signing'],
+  apiResources: ['signature-requests', 'signature-templates', 'public/signing'],
   otherPaths: [SIGNING_PAGE_PATH],
-  migrations: [signaturesTenantMigrations, userAccess.migrations, directory.migrations, jobs.migrations],
+  migrations: [signaturesTenantMigrations, userAccess.migrations, directory.migrations, jobs.migrations, jobs.dueIndexMigrations],
   async init(deps) {
     const config = loadSignaturesConfig(deps.env);
     const api = new ApiRegistry('signatures');
@@ -64,17 +71,33 @@ export const signaturesModule: ServiceModule = {
       store, jobs, notices, hasher, seal, provider, firmName, files,
       onFilingError: (err, requestId) => deps.logger.warn({ err, requestId }, 'handing a signed PDF to the files service failed; retried when staff open the request'),
     });
+    const directoryLookup = new DirectoryLookup(directory, peer('directory'));
+    const documents = new DocumentSource(peer('files'));
+    const templates = new SignatureTemplates({ store: new SignatureTemplateStore(), documents, directory: directoryLookup });
+    // What a letter's merge fields take from the firm: its name, today in its zone, its currency (by its country, else its zone).
+    const firm = async (shortName: string) => {
+      const f = await registry.find(shortName);
+      const timeZone = f ? firmTimeZone(f) : 'UTC';
+      const country = asClientDateCountry(f?.country) ?? firmCountryFromZone(timeZone);
+      const date = new Intl.DateTimeFormat(firmLocale(country) ?? 'en-US', { dateStyle: 'long', timeZone }).format(new Date());
+      return { firmName: f?.name ?? shortName, date, currency: FIRM_COUNTRY_FACTS[country].currency };
+    };
+    const reminders = new SignatureReminders({
+      store, jobs, notices, users: userAccess,
+      firm: async (shortName) => { const f = await registry.find(shortName); return { name: f?.name ?? shortName, timeZone: f ? firmTimeZone(f) : 'UTC' }; },
+    });
     const service = new SignatureService({
-      store, directory: new DirectoryLookup(directory, peer('directory')), users: userAccess, documents: new DocumentSource(peer('files')), hasher, notices, provider,
+      store, directory: directoryLookup, users: userAccess, documents, hasher, notices, provider, templates, firm, reminders,
       firmName, fileSigned: (t, id) => signing.fileSigned(t.db, t.shortName, id), invoices: new ReleaseInvoices(peer('billing')),
     });
     const mailer = createMailer(config, deps.logger);
-    const handlers: Record<string, JobHandler> = { [MAIL_JOB]: mailJob(mailer) };
+    const handlers: Record<string, JobHandler> = { [MAIL_JOB]: mailJob(mailer), ...reminders.handlers() };
     return {
       api,
       routers: [
         createSigningPageRouter(),
         createPublicSigningRouter({ api, tenants, signing, attempts: new AttemptCounter(config.linkAttemptsPerMinute, SIGNATURE_MESSAGES.tooManyAttempts) }),
+        createSignatureTemplatesRouter({ api, tokens: deps.tokens, tenants, templates, service }),
         createSignatureRequestsRouter({ api, tokens: deps.tokens, tenants, store, service, signing, authenticator: new AuthenticatorCheck(peer('identity')) }),
       ],
       start: () => runtime.start({

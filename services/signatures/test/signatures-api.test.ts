@@ -12,6 +12,7 @@ import type { RunningPortal } from '@ledgerline/server/portal.ts';
 import type { Client, ReportType } from '@ledgerline/contracts/directory.contracts.ts';
 import type { Company } from '@ledgerline/contracts/identity.contracts.ts';
 import type { PortalFile } from '@ledgerline/contracts/files.contracts.ts';
+import type { SecurityEvent } from '@ledgerline/contracts/sign-in-security.contracts.ts';
 import { SIGNATURE_MESSAGES, type SignatureRequest, type SignatureRequestSummary, type SigningView } from '@ledgerline/contracts/signatures.contracts.ts';
 
 /** Users, clients and report types reach the signatures service as events (RabbitMQ in CI). */
@@ -326,7 +327,7 @@ describe('refusals on the signer side', () => {
   it('knowledge: wrong answers past the limit lock the signer out; answers match ignoring case and punctuation', async () => {
     const a = `kba.a.${suffix}@example.com`;
     const b = `kba.b.${suffix}@example.com`;
-    await createSent({
+    const request = await createSent({
       title: 'Engagement letter', identity: 'knowledge',
       signers: [
         oneLinkSigner(a, { knowledge: [{ question: 'Prior-year AGI', answer: '$52,300' }] }),
@@ -350,6 +351,19 @@ describe('refusals on the signer side', () => {
 
     expect((await publicCall('POST', tokenB, '/identity', { answers: ['1200'] })).status).toBe(200);
     expect((await publicCall('POST', tokenB, '/code')).status).toBe(409);
+    // Every wrong try and the lock-out are security events of the firm (identity's log), with the signer, the request and the address;
+    // the signed-in client's wrong e-mailed code (above) too. Another firm's log has none of them.
+    await eventually(async () => {
+      const failed = (await call<SecurityEvent[]>('GET', `/api/${ACME}/security-events?kind=signing-identity-failed`, tokens.admin)).body;
+      const byA = failed.filter((e) => e.username === a);
+      expect(byA).toHaveLength(3);
+      expect(byA[0]).toMatchObject({ userId: null, method: expect.stringContaining(`wrong knowledge answers: signature request ${request.id} ("Engagement letter"), signer Pat Spouse <${a}>`) });
+      expect(byA[0]!.address).toBeTruthy();
+      expect(failed.find((e) => e.userId === ids.client)?.method).toContain('wrong e-mailed code: signature request');
+      const locks = (await call<SecurityEvent[]>('GET', `/api/${ACME}/security-events?kind=signing-locked-out`, tokens.admin)).body;
+      expect(locks.map((e) => e.username)).toEqual([a]);
+    }, BUS_WAIT_MS, 300);
+    expect((await call<SecurityEvent[]>('GET', `/api/${BETA}/security-events?kind=signing-identity-failed`, tokens.betaAdmin)).body).toEqual([]);
   });
 
   it('a declined request ends, its links are gone; an expired one answers 410; the provider check is unavailable', async () => {

@@ -145,6 +145,40 @@ describe('a signature request linked to a tracker item', () => {
     expect([401, 403, 404]).toContain((await call('GET', path(`/compliance-tracker/${item.id}`, BETA), tokens.betaAdmin)).status);
   });
 
+  it('once its request completes, the item shows the signed document (its report, when, and what), to those who reach the item only', async () => {
+    const item = await newItem(ids.f8879!);
+    const declined = await newItem(ids.f8879!, ids.own!);
+    const signerEmail = `item.${suffix}@example.com`;
+    const sent = await request(item.id, {
+      title: `Form 8879 ${YEAR - 1} (item)`, signers: [{ name: 'Ivy Item', email: signerEmail, role: 'taxpayer' }],
+      fields: [{ documentIndex: 0, page: 1, x: 50, y: 600, width: 200, height: 40, type: 'signature', signerIndex: 0 }],
+    });
+    expect(sent.status).toBe(201);
+    const token = /\/sign\/([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)/.exec((await mailbox.waitForMail(signerEmail, 1, BUS_WAIT_MS)).Text)![1]!;
+    const link = (step: string, body?: unknown) => call('POST', `/api/public/signing/${token}${step}`, null, body);
+    expect((await link('/consent')).status).toBe(200);
+    expect((await fetch(`${portal.gatewayUrl}/api/public/signing/${token}/document`)).status).toBe(200);
+    expect((await link('/code')).status).toBe(200);
+    const code = /Your signing code: (\d{6})/.exec((await mailbox.waitForMail(signerEmail, 2, BUS_WAIT_MS)).Subject)![1]!;
+    expect((await link('/identity', { code })).status).toBe(200);
+    expect((await link('/sign', { adoption: { kind: 'typed', text: 'Ivy Item' }, values: {}, confirm: true })).status).toBe(200);
+    let done!: SignatureRequest;
+    await eventually(async () => {
+      done = (await call<SignatureRequest>('GET', path(`/signature-requests/${sent.body.id}`), tokens.admin)).body;
+      expect(done.signedFileId).not.toBeNull();
+      expect((await itemAs('admin', item.id)).signedDocument).not.toBeNull();
+    }, BUS_WAIT_MS, 300);
+    const shown = { fileId: done.signedFileId, signedAt: done.completedAt, title: `Form 8879 ${YEAR - 1} (item)` };
+    expect((await itemAs('admin', item.id)).signedDocument).toEqual(shown);
+    expect((await itemAs('client', item.id)).signedDocument).toEqual(shown);
+    const listed = (await call<ComplianceItem[]>('GET', path(`/compliance-tracker?clientId=${ids.own}`), tokens.cpa)).body;
+    expect(listed.find((i) => i.id === item.id)?.signedDocument).toEqual(shown);
+    // Another item of the client, and another firm, show nothing of it.
+    expect((await itemAs('admin', declined.id)).signedDocument).toBeNull();
+    expect([401, 403, 404]).toContain((await call('GET', path(`/compliance-tracker/${item.id}`, BETA), tokens.betaAdmin)).status);
+    expect((await call('GET', path(`/compliance-tracker/${item.id}`), tokens.clientOther)).status).toBe(404);
+  });
+
   it('voiding and completing are activity entries too', async () => {
     const item = await newItem(ids.f8879!);
     const voided = await request(item.id);

@@ -5,8 +5,8 @@ import type { ActivityLogStore } from '../logs/activity-log.store.ts';
 
 export const SIGNATURE_REQUEST_CONSUMER = 'activity.signature-requests';
 
-/** What each step of a signature request says in the log. */
-const DETAILS: Record<SignatureAction, (c: SignatureRequestChanged) => string> = {
+/** What each step of a signature request says in the log (filing the sealed PDF is the files service's own upload entry). */
+const DETAILS: Partial<Record<SignatureAction, (c: SignatureRequestChanged) => string>> = {
   sent: (c) => `Sent "${c.title}" for signature`,
   signed: (c) => `${c.signerName ?? 'A signer'} signed "${c.title}"`,
   completed: (c) => `Signature request "${c.title}" completed: every signer signed, the sealed PDF is filed`,

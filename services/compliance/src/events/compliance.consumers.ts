@@ -99,15 +99,25 @@ export function followTrackerOrganizers(deps: TenantConsumerDeps & { stages: Sta
 
 /**
  * Signature requests linked to tracker items (issue 41): sending one moves the item to "Ready to
- * sign" (the pipeline's signatureSent move). Only an item of the request's own client and report
+ * sign" (the pipeline's signatureSent move); once its sealed PDF is filed the item shows it. Only an item of the request's own client and report
  * type moves: whoever made the request reaches those, so a stray or foreign trackerItemId moves nothing.
  */
 export function followTrackerSignatureRequests(deps: TenantConsumerDeps & { stages: StageService }): Promise<Subscription> {
   return consumeTenantEvents(deps, 'compliance.signature-requests', [SIGNATURE_REQUEST_CHANGED], async (tx, event, tenant) => {
     const r = event.payload as SignatureRequestChanged;
-    if (r.action !== 'sent' || r.trackerItemId === null || r.trackerItemId === undefined) return;
+    const filed = r.action === 'filed' && r.signedFileId && r.completedAt;
+    if ((r.action !== 'sent' && !filed) || r.trackerItemId === null || r.trackerItemId === undefined) return;
     const item = await tx.query('SELECT 1 FROM compliance_items WHERE id = $1 AND client_id = $2 AND report_type_id = $3', [r.trackerItemId, r.clientId, r.reportTypeId]);
     if (!item.rowCount) return;
-    await deps.stages.automatic(tx, tenant.shortName, r.trackerItemId, 'signatureSent');
+    if (r.action === 'sent') {
+      await deps.stages.automatic(tx, tenant.shortName, r.trackerItemId, 'signatureSent');
+      return;
+    }
+    // The item shows what was signed and when ("Form 8879 2026 signed 12 Mar 2027").
+    await tx.query(
+      `INSERT INTO compliance_signed_documents (request_id, tracker_item_id, file_id, signed_at, title) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (request_id) DO UPDATE SET file_id = EXCLUDED.file_id, signed_at = EXCLUDED.signed_at, title = EXCLUDED.title`,
+      [r.requestId, r.trackerItemId, r.signedFileId, r.completedAt, r.title],
+    );
   });
 }

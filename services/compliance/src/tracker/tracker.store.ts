@@ -87,6 +87,8 @@ export class TrackerStore {
         (SELECT json_build_object('id', d.request_id, 'status', d.status, 'required', d.required, 'done', d.done, 'revision', d.revision)
          FROM compliance_document_requests d WHERE d.tracker_item_id = i.id AND d.status <> 'cancelled'
          ORDER BY d.request_id DESC LIMIT 1) AS "documentRequest",
+        (SELECT json_build_object('fileId', sd.file_id, 'signedAt', ${isoInstant('sd.signed_at')}, 'title', sd.title)
+         FROM compliance_signed_documents sd WHERE sd.tracker_item_id = i.id ORDER BY sd.signed_at DESC, sd.request_id DESC LIMIT 1) AS "signedDocument",
         ${staff ? 'i.stage' : 'NULL::text'} AS stage, ${staff ? stageName : 'NULL::text'} AS "stageName", ${clientStage} AS "clientStage"
       FROM compliance_items i
       LEFT JOIN ${directory.tables.clients} c ON c.id = i.client_id

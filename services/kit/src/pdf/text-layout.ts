@@ -106,6 +106,18 @@ export class TextLayout {
     return this;
   }
 
+  /**
+   * Keeps `height` points free below the text so far (on a new page when this one is full)
+   * and says where: the 1-based page and the top of the space in points from the page's top
+   * edge, as signature fields are placed. The text goes on below it.
+   */
+  reserve(height: number): { page: number; top: number } {
+    this.#ensure(height);
+    const at = { page: this.doc.getPageCount(), top: this.#size[1] - this.#y };
+    this.#y -= height;
+    return at;
+  }
+
   space(points = 8): this {
     this.#y -= points;
     return this;
@@ -131,7 +143,8 @@ export class TextLayout {
     const font = this.#font(bold);
     const fits = (s: string) => font.widthOfTextAtSize(s, size) <= width;
     const lines: string[] = [];
-    for (const paragraph of winAnsiSafe(text.replace(/\r\n?/g, '\n')).split('\n')) {
+    // Split before making the text safe: winAnsiSafe turns line breaks into '?'.
+    for (const paragraph of text.replace(/\r\n?/g, '\n').split('\n').map(winAnsiSafe)) {
       let line = '';
       for (const word of paragraph.split(/ +/)) {
         const candidate = line ? `${line} ${word}` : word;

@@ -42,6 +42,13 @@ export function checkAnswerShape(sections: readonly OrganizerSection[], answers:
   }
 }
 
+/** The files the answers name, as `questionId:fileId` (checkAnswerShape has checked their shape). */
+export function fileAnswerKeys(sections: readonly OrganizerSection[], answers: OrganizerAnswers): string[] {
+  return questionsOf(sections)
+    .filter((q) => q.type === 'file' && Array.isArray(answers[q.id]))
+    .flatMap((q) => (answers[q.id] as { fileId: number }[]).map((f) => `${q.id}:${f.fileId}`));
+}
+
 const isScalarAnswer = (v: unknown): boolean =>
   v === null || ['string', 'number', 'boolean'].includes(typeof v) || (Array.isArray(v) && v.every((x) => typeof x === 'string'));
 

@@ -9,12 +9,13 @@ import type { DirectoryLookup } from '@ledgerline/kit/directory/directory-lookup
 import { Conflict, Gone, Invalid, NotFound } from '@ledgerline/kit/errors.ts';
 import { hashToken, newHashedToken } from '@ledgerline/kit/crypto/hashed-token.ts';
 import type { SchemaDb } from '@ledgerline/kit/db/database.ts';
+import type { IncomingMessage } from 'node:http';
 import type { ReportForwarder } from '@ledgerline/kit/files/report-forwarder.ts';
 import { enqueueEvents } from '@ledgerline/kit/outbox/outbox.ts';
 import type { TenantRequest } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import {
-  ORGANIZER_EVENTS, ORGANIZER_LINK_MESSAGES, ORGANIZER_MESSAGES, ORGANIZER_PUBLIC_PAGE_PREFIX, organizerTemplateInputSchema,
-  type CreatedOrganizerLink, type PublicOrganizer,
+  ORGANIZER_EVENTS, ORGANIZER_LINK_MESSAGES, ORGANIZER_MESSAGES, ORGANIZER_PUBLIC_PAGE_PREFIX, organizerTemplateInputSchema, organizerUploadFieldsSchema,
+  type CreatedOrganizerLink, type OrganizerFileAnswer, type PublicOrganizer,
   type OrganizerAnswers, type OrganizerChanged, type OrganizerDetail, type OrganizerInput, type OrganizerListQuery, type OrganizerSummary,
   type OrganizerTemplate, type OrganizerTemplateInput, type OrganizerUpdate,
 } from '@ledgerline/contracts/organizers.contracts.ts';
@@ -24,7 +25,7 @@ import type { RequestService } from '../requests/request.service.ts';
 import type { RequestLinkMaker } from '../requests/request-links.ts';
 import { SHIPPED_ORGANIZER_TEMPLATES } from './shipped/index.ts';
 import { assertOrganizerReach, reachesTemplate } from './organizer-access.ts';
-import { answerProgress, checkAnswerShape, mergeSensitive, missingAnswers, prefillFrom, requestItemsCalledFor, splitSensitive } from './organizer-answers.ts';
+import { answerProgress, checkAnswerShape, fileAnswerKeys, mergeSensitive, missingAnswers, prefillFrom, requestItemsCalledFor, splitSensitive } from './organizer-answers.ts';
 import { renderOrganizerPdf } from './organizer-pdf.ts';
 import type { OrganizerReminders } from './organizer-reminders.ts';
 import type { OrganizerStore, StoredOrganizer } from './organizer.store.ts';
@@ -174,6 +175,11 @@ export class OrganizerService {
     return this.get(t, id);
   }
 
+  /** A file question's upload by whoever answers (multipart: `questionId`, then `file`): filed as a report of the client. */
+  async uploadFile(t: TenantRequest, id: number, req: IncomingMessage): Promise<OrganizerFileAnswer> {
+    return this.#uploadFile(t.db, t.shortName, await this.#reached(t, id), req, this.#actor(t));
+  }
+
   async submit(t: TenantRequest, id: number): Promise<OrganizerDetail> {
     const organizer = await this.#reached(t, id);
     await this.#submit(t.db, t.shortName, organizer, this.#actor(t));
@@ -239,10 +245,12 @@ export class OrganizerService {
     return this.presentPublic(link);
   }
 
+  async uploadFileByLink(link: OrganizerLinkContext, req: IncomingMessage): Promise<OrganizerFileAnswer> {
+    return this.#uploadFile(link.db, link.firm.shortName, link.organizer, req, linkActor(link));
+  }
+
   async submitByLink(link: OrganizerLinkContext): Promise<PublicOrganizer> {
-    const o = link.organizer;
-    // A person holding a link has no account: the organizer's maker is recorded as who let them in, the name says it came by link.
-    await this.#submit(link.db, link.firm.shortName, o, { actorId: o.createdById, actorName: `${o.clientName} (organizer link${link.recipient ? ` sent to ${link.recipient}` : ''})` });
+    await this.#submit(link.db, link.firm.shortName, link.organizer, linkActor(link));
     return this.presentPublic(link);
   }
 
@@ -280,9 +288,32 @@ export class OrganizerService {
       const locked = (await this.#store.find(tx, id, true))!;
       if (!OPEN_FOR_ANSWERS.has(locked.status)) throw new Conflict(ORGANIZER_MESSAGES.notOpenForAnswers);
       checkAnswerShape(locked.sections, answers);
+      const named = fileAnswerKeys(locked.sections, answers);
+      if (named.length) {
+        const uploaded = await this.#store.uploadedFiles(tx, id);
+        if (named.some((key) => !uploaded.has(key))) throw new Invalid(ORGANIZER_MESSAGES.fileNotUploaded);
+      }
       await this.#writeAnswers(tx, shortName, id, locked.sections, answers);
       if (locked.status === 'sent') await this.#store.update(tx, id, { status: 'in_progress' });
     });
+  }
+
+  /**
+   * The upload goes to the files service as document request items' uploads do (the kit's
+   * forwarder: the same types, size limits and checks), as a report of the client with the
+   * organizer's report type; the organizer keeps its id so an answer can name it.
+   */
+  async #uploadFile(db: SchemaDb, shortName: string, organizer: StoredOrganizer, req: IncomingMessage, actor: { actorId: number; actorName: string }): Promise<OrganizerFileAnswer> {
+    if (!OPEN_FOR_ANSWERS.has(organizer.status)) throw new Conflict(ORGANIZER_MESSAGES.notOpenForAnswers);
+    const fileQuestions = new Set(organizer.sections.flatMap((s) => s.questions.filter((q) => q.type === 'file').map((q) => q.id)));
+    let questionId = '';
+    const stored = await this.#files.forwardFormFile(req, (fields) => {
+      const parsed = organizerUploadFieldsSchema.safeParse(fields);
+      if (!parsed.success || !fileQuestions.has(parsed.data.questionId)) throw new Invalid(ORGANIZER_MESSAGES.notAFileQuestion);
+      questionId = parsed.data.questionId;
+    }, { t: shortName, c: organizer.clientId, r: organizer.reportTypeId, u: actor.actorId, n: actor.actorName });
+    await this.#store.addFile(db, { organizerId: organizer.id, questionId, fileId: stored.fileId, name: stored.fileName });
+    return { fileId: stored.fileId, name: stored.fileName };
   }
 
   async #submit(db: TenantRequest['db'], shortName: string, organizer: StoredOrganizer, actor: { actorId: number; actorName: string }): Promise<void> {
@@ -331,6 +362,11 @@ export class OrganizerService {
     return { actorId: actorId(t.claims), actorName: actorName(t.claims) };
   }
 }
+
+/** A person holding a link has no account: the organizer's maker is recorded as who let them in, the name says it came by link. */
+const linkActor = (link: OrganizerLinkContext): { actorId: number; actorName: string } => ({
+  actorId: link.organizer.createdById, actorName: `${link.organizer.clientName} (organizer link${link.recipient ? ` sent to ${link.recipient}` : ''})`,
+});
 
 /** A sealed answer set opens only for its own organizer in its own firm (SecretBox's associated data). */
 const sealContext = (shortName: string, id: number): string => `organizer-answers:${shortName}:${id}`;

@@ -174,6 +174,17 @@ export class OrganizerStore {
     return (r.rowCount ?? 0) > 0;
   }
 
+  async addFile(tx: Queryable, f: { organizerId: number; questionId: string; fileId: number; name: string }): Promise<void> {
+    await tx.query('INSERT INTO organizer_files (organizer_id, question_id, file_id, name) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',
+      [f.organizerId, f.questionId, f.fileId, f.name]);
+  }
+
+  /** The files uploaded for the organizer, as `questionId:fileId` keys. */
+  async uploadedFiles(db: Queryable, organizerId: number): Promise<Set<string>> {
+    const r = await db.query<{ question_id: string; file_id: number }>('SELECT question_id, file_id FROM organizer_files WHERE organizer_id = $1', [organizerId]);
+    return new Set(r.rows.map((row) => `${row.question_id}:${row.file_id}`));
+  }
+
   async insertLink(tx: Queryable, link: { organizerId: number; tokenHash: string; email: string | null; expiresAt: Date; createdById: number }): Promise<number> {
     const r = await tx.query<{ id: number }>(
       'INSERT INTO organizer_links (organizer_id, token_hash, email, expires_at, created_by_id) VALUES ($1, $2, $3, $4, $5) RETURNING id',

@@ -47,6 +47,11 @@ export function createOrganizersRouter(deps: { api: ApiRegistry; tokens: TokenVe
   api.route(router, { method: 'put', path: '/api/organizers/:id/answers', summary: 'Save the answers so far (the whole set, partial is fine) until submitted', body: answersSchema, before }, async ({ res, params, body }) =>
     service.saveAnswers(await tenants.ofRequest(res), organizerId(params.id), body.answers));
 
+  api.route(router, {
+    method: 'post', path: '/api/organizers/:id/files', status: 201, before,
+    summary: 'Upload a file for a file question (multipart: `questionId`, then one `file`; the types and size limits of request uploads) until submitted: filed as a report of the client with the organizer\'s report type; answers { fileId, name } for the answer',
+  }, async ({ req, res, params }) => service.uploadFile(await tenants.ofRequest(res), organizerId(params.id), req));
+
   api.route(router, { method: 'post', path: '/api/organizers/:id/submit', summary: 'Submit: every required question shown must be answered; files the answers\' PDF and asks for the documents they call for', before }, async ({ res, params }) =>
     service.submit(await tenants.ofRequest(res), organizerId(params.id)));
 

@@ -33,6 +33,15 @@ export function createPublicOrganizersRouter(deps: { api: ApiRegistry; tenants: 
     return service.saveAnswersByLink(link, body.answers);
   });
 
+  api.route(router, {
+    method: 'post', path: '/api/public/organizers/:token/files', status: 201, public: true, pathParams: tokenParam,
+    summary: 'Upload a file for a file question through a link (multipart: `questionId`, then one `file`; the same limits as any request upload)',
+  }, async ({ req, res, params }) => {
+    const link = await open(req, params.token);
+    res.setHeader('Cache-Control', 'no-store');
+    return service.uploadFileByLink(link, req);
+  });
+
   api.route(router, { method: 'post', path: '/api/public/organizers/:token/submit', public: true, pathParams: tokenParam, summary: 'Submit the organizer through a link (400 naming the required questions still unanswered)' }, async ({ req, res, params }) => {
     const link = await open(req, params.token);
     res.setHeader('Cache-Control', 'no-store');

@@ -24,35 +24,46 @@ export class DocumentSource {
   }
 
   async fetch(t: TenantRequest, clientId: number, fileIds: readonly number[]): Promise<StoredDocument[]> {
-    const ofClient = await this.#clientFiles(t, clientId, fileIds);
+    const ofClient = await this.#listed(t, `clientId=${clientId}`, fileIds, (f) => f.clientId === clientId);
     const out: StoredDocument[] = [];
     for (const fileId of fileIds) {
       const meta = ofClient.get(fileId);
       if (!meta) throw new Invalid(SIGNATURE_MESSAGES.documentNotOfClient);
-      const r = await this.#get(t, `/api/files/${fileId}`);
-      if (r.status === 404 || r.status === 403) throw new Invalid(SIGNATURE_MESSAGES.documentNotOfClient);
-      if (!r.ok) throw new Unavailable(`The files service answered ${r.status}. Please try again.`);
-      const content = Buffer.from(await r.arrayBuffer());
-      let pages: { width: number; height: number }[];
-      try {
-        pages = await pageSizes(content);
-      } catch {
-        throw new Invalid(`${SIGNATURE_MESSAGES.notPdf} (${meta.originalName})`);
-      }
-      out.push({ fileId, name: meta.originalName, sha256: createHash('sha256').update(content).digest('hex'), pages, content });
+      out.push(await this.#copy(t, meta, SIGNATURE_MESSAGES.documentNotOfClient));
     }
     return out;
   }
 
-  /** The client's files among `wanted`, by id (the list call is the one that names a file's client). */
-  async #clientFiles(t: TenantRequest, clientId: number, wanted: readonly number[]): Promise<Map<number, PortalFile>> {
+  /** A template's PDF: one of the firm's own documents (fileType firm_document) the caller can see, copied. */
+  async firmDocument(t: TenantRequest, fileId: number): Promise<StoredDocument> {
+    const meta = (await this.#listed(t, 'fileType=firm_document', [fileId], (f) => f.fileType === 'firm_document')).get(fileId);
+    if (!meta) throw new Invalid(SIGNATURE_MESSAGES.templateNotFirmDocument);
+    return this.#copy(t, meta, SIGNATURE_MESSAGES.templateNotFirmDocument);
+  }
+
+  async #copy(t: TenantRequest, meta: PortalFile, refused: string): Promise<StoredDocument> {
+    const r = await this.#get(t, `/api/files/${meta.id}`);
+    if (r.status === 404 || r.status === 403) throw new Invalid(refused);
+    if (!r.ok) throw new Unavailable(`The files service answered ${r.status}. Please try again.`);
+    const content = Buffer.from(await r.arrayBuffer());
+    let pages: { width: number; height: number }[];
+    try {
+      pages = await pageSizes(content);
+    } catch {
+      throw new Invalid(`${SIGNATURE_MESSAGES.notPdf} (${meta.originalName})`);
+    }
+    return { fileId: meta.id, name: meta.originalName, sha256: createHash('sha256').update(content).digest('hex'), pages, content };
+  }
+
+  /** The files among `wanted` that a list query finds and `fits` accepts, by id (the list call is the one that names a file's client and type). */
+  async #listed(t: TenantRequest, filter: string, wanted: readonly number[], fits: (f: PortalFile) => boolean): Promise<Map<number, PortalFile>> {
     const found = new Map<number, PortalFile>();
     for (let page = 0; page < MAX_PAGES && found.size < new Set(wanted).size; page++) {
-      const r = await this.#get(t, `/api/files?clientId=${clientId}&limit=${PAGE}&offset=${page * PAGE}`);
+      const r = await this.#get(t, `/api/files?${filter}&limit=${PAGE}&offset=${page * PAGE}`);
       if (!r.ok) throw new Unavailable(`The files service answered ${r.status}. Please try again.`);
       const files = (await r.json()) as PortalFile[] | { files?: PortalFile[] };
       const list = Array.isArray(files) ? files : (files.files ?? []);
-      for (const f of list) if (wanted.includes(f.id) && f.clientId === clientId) found.set(f.id, f);
+      for (const f of list) if (wanted.includes(f.id) && fits(f)) found.set(f.id, f);
       if (list.length < PAGE) break;
     }
     return found;

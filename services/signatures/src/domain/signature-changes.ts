@@ -2,7 +2,9 @@ import { newEvent } from '@ledgerline/kit/bus/bus.ts';
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import { enqueueEvents } from '@ledgerline/kit/outbox/outbox.ts';
 import { SYSTEM_ACTOR } from '@ledgerline/contracts/files.contracts.ts';
-import { SIGNATURE_REQUEST_CHANGED, type SignatureAction, type SignatureRequestChanged } from '@ledgerline/contracts/signatures.contracts.ts';
+import {
+  SIGNATURE_REQUEST_CHANGED, SIGNING_IDENTITY_FAILED, type SignatureAction, type SignatureRequestChanged, type SigningIdentityFailed,
+} from '@ledgerline/contracts/signatures.contracts.ts';
 import type { SignatureStore } from '../store/signature.store.ts';
 
 /** Who moved a request: a signed-in user, or the System (a link signer has no account; completion and expiry are the product's). */
@@ -22,7 +24,12 @@ export async function publishSignatureChange(
   const change: SignatureRequestChanged = {
     requestId, title: r.title, clientId: r.clientId, clientName: r.clientName, reportTypeId: r.reportTypeId, trackerItemId: r.trackerItemId,
     action, status: r.status, signerName, signerUserIds: signers.flatMap((s) => (s.userId === null ? [] : [s.userId])),
-    actorId: actor.id, actorName: actor.name,
+    completedAt: r.completedAt, signedFileId: r.signedFileId, actorId: actor.id, actorName: actor.name,
   };
   await enqueueEvents(tx, [newEvent<SignatureRequestChanged>(SIGNATURE_REQUEST_CHANGED, shortName, change)]);
+}
+
+/** A failed identity check (or a lock-out) for the firm's security events, in the transaction that counts the failure. */
+export async function publishIdentityFailure(tx: Queryable, shortName: string, failure: SigningIdentityFailed): Promise<void> {
+  await enqueueEvents(tx, [newEvent<SigningIdentityFailed>(SIGNING_IDENTITY_FAILED, shortName, failure)]);
 }

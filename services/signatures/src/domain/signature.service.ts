@@ -1,7 +1,7 @@
 import { actorId, actorName } from '@ledgerline/kit/auth/actor-id.ts';
 import { roleIs, ROLES } from '@ledgerline/kit/auth/roles.ts';
 import type { UserAccessReadModel } from '@ledgerline/kit/access/user-access-read-model.ts';
-import type { SchemaDb } from '@ledgerline/kit/db/database.ts';
+import type { Queryable, SchemaDb } from '@ledgerline/kit/db/database.ts';
 import type { DirectoryLookup } from '@ledgerline/kit/directory/directory-lookup.ts';
 import { Conflict, Forbidden, Invalid, NotFound } from '@ledgerline/kit/errors.ts';
 import { fitsPage } from '@ledgerline/kit/pdf/fields.ts';
@@ -18,6 +18,9 @@ import type { IdentityProvider, SecretHasher } from './identity-checks.ts';
 import { publishSignatureChange } from './signature-changes.ts';
 import type { SignerNotices } from './signer-notices.ts';
 import { expireIfDue } from './signing.service.ts';
+import type { LetterFacts } from './letter-renderer.ts';
+import type { SignatureTemplates } from './signature-templates.service.ts';
+import type { SignatureReminders } from './signature-reminders.ts';
 
 /**
  * The staff side of signature requests (issue 41): make and edit drafts, send, remind,
@@ -34,14 +37,21 @@ export class SignatureService {
   readonly #firmName: (shortName: string) => Promise<string>;
   readonly #fileSigned: (t: TenantRequest, id: number) => Promise<void>;
   readonly #invoices: ReleaseInvoices;
+  readonly #templates: SignatureTemplates;
+  readonly #reminders: Pick<SignatureReminders, 'arm' | 'disarm'>;
+  readonly #firm: (shortName: string) => Promise<Omit<LetterFacts, 'clientName' | 'clientAddress'>>;
 
   constructor(deps: {
+    templates: SignatureTemplates; reminders: Pick<SignatureReminders, 'arm' | 'disarm'>; firm: (shortName: string) => Promise<Omit<LetterFacts, 'clientName' | 'clientAddress'>>;
     store: SignatureStore; directory: DirectoryLookup; users: UserAccessReadModel; documents: DocumentSource; hasher: SecretHasher; notices: SignerNotices;
     provider: IdentityProvider | null; firmName: (shortName: string) => Promise<string>; fileSigned: (t: TenantRequest, id: number) => Promise<void>;
     invoices: ReleaseInvoices;
   }) {
     this.#invoices = deps.invoices;
     this.#firmName = deps.firmName;
+    this.#templates = deps.templates;
+    this.#reminders = deps.reminders;
+    this.#firm = deps.firm;
     this.#fileSigned = deps.fileSigned;
     this.#store = deps.store;
     this.#directory = deps.directory;
@@ -76,9 +86,17 @@ export class SignatureService {
     const client = await this.#directory.client(t, input.clientId);
     await this.#directory.reportType(t, input.reportTypeId);
     this.#identityAvailable(input.identity);
-    const signers = await this.#signers(t, client.id, input.signers, input.identity);
-    const documents = await this.#documents.fetch(t, client.id, input.documents.map((d) => d.fileId));
-    const fields = checkFields(input.fields, documents, signers.length);
+    const template = input.templateId
+      ? await this.#templates.partsFor(t, input.templateId, {
+        title: input.title, hasDocuments: input.documents.length > 0, mergeValues: input.mergeValues ?? {},
+        roles: (i) => input.signers[i]?.role ?? null, facts: () => this.#letterFacts(t, client.id),
+      })
+      : null;
+    if (input.mergeValues && Object.keys(input.mergeValues).length && !template) throw new Invalid(`${SIGNATURE_MESSAGES.unknownMergeFields}: merge values need a templateId`);
+    const signers = await this.#signers(t, client.id, input.signers, input.identity, template?.signers ?? []);
+    const documents = template?.documents ?? await this.#documents.fetch(t, client.id, input.documents.map((d) => d.fileId));
+    if (!documents.length) throw new Invalid(SIGNATURE_MESSAGES.documentsNeeded);
+    const fields = checkFields(input.fields.length || !template ? input.fields : template.fields, documents, signers.length);
     const releaseOnPayment = input.releaseOnPaymentOf ? await this.#releaseInvoice(t, client.id, input.releaseOnPaymentOf) : null;
     const id = await t.db.transaction(async (tx) => {
       const requestId = await this.#store.insert(tx, {
@@ -101,6 +119,7 @@ export class SignatureService {
       await t.db.transaction(async (tx) => {
         if (await this.#store.lock(tx, id) !== current.status) throw new Conflict(SIGNATURE_MESSAGES.notSent);
         await this.#store.updateRequest(tx, id, { status: 'voided', void_reason: change.voidReason ?? null });
+        await this.#reminders.disarm(tx, id);
         // Links stop working at once.
         for (const s of await this.#store.signers(tx, id)) await this.#store.updateSigner(tx, s.id, { token_hash: null });
         await this.#store.event(tx, id, { action: 'voided', actor: actorName(t.claims), detail: change.voidReason ?? null });
@@ -112,7 +131,7 @@ export class SignatureService {
     if (change.reportTypeId) await this.#directory.reportType(t, change.reportTypeId);
     const identity = change.identity ?? current.identity;
     this.#identityAvailable(identity);
-    const signers = change.signers ? await this.#signers(t, current.clientId, change.signers, identity) : null;
+    const signers = change.signers ? await this.#signers(t, current.clientId, change.signers, identity, current.signers.map((s) => ({ role: s.role, order: s.order }))) : null;
     if (!signers && change.identity === 'knowledge' && current.signers.some((s) => s.knowledgeQuestions === 0)) throw new Invalid(SIGNATURE_MESSAGES.knowledgeNeeded);
     // undefined: unchanged; null: filed released; an id: checked again.
     const releaseOnPayment = typeof change.releaseOnPaymentOf === 'number' ? await this.#releaseInvoice(t, current.clientId, change.releaseOnPaymentOf) : change.releaseOnPaymentOf;
@@ -167,6 +186,7 @@ export class SignatureService {
       await this.#store.event(tx, id, { action: 'sent', actor: actorName(t.claims) });
       await publishSignatureChange(tx, this.#store, t.shortName, id, 'sent', { id: actorId(t.claims), name: actorName(t.claims) });
       await this.#notices.notifyDue(tx, t.shortName, id, false, firmName);
+      await this.#reminders.arm(tx, { name: firmName, timeZone: t.timeZone }, current);
     });
     return { message: SIGNATURE_MESSAGES.sent };
   }
@@ -183,14 +203,37 @@ export class SignatureService {
     return { message: SIGNATURE_MESSAGES.reminded };
   }
 
+  /** The document a request from a template would sign, for a client within reach and these merge values (a letter rendered, or the template's PDF). */
+  async previewTemplate(t: TenantRequest, templateId: number, input: { clientId: number; title: string | null; mergeValues?: Record<string, string | number> | undefined }): Promise<{ name: string; content: Buffer }> {
+    requireStaff(t.scope);
+    const client = await this.#directory.client(t, input.clientId);
+    const template = await this.#templates.get(t, templateId);
+    const parts = await this.#templates.partsFor(t, templateId, {
+      title: input.title ?? template.name, hasDocuments: false, mergeValues: input.mergeValues ?? {}, roles: () => null, facts: () => this.#letterFacts(t, client.id),
+    });
+    const document = parts.documents?.[0];
+    if (!document) throw new Invalid(SIGNATURE_MESSAGES.documentsNeeded);
+    return { name: document.name, content: document.content };
+  }
+
+  /** The merge fields the portal fills for a letter: the client's name and address, the firm, today in its zone, its currency. */
+  async #letterFacts(t: TenantRequest, clientId: number): Promise<LetterFacts> {
+    const [client, firm] = await Promise.all([this.#directory.clientRecord(t, clientId), this.#firm(t.shortName)]);
+    return { clientName: client.name, clientAddress: client.address ?? '', ...firm };
+  }
+
   #identityAvailable(identity: IdentityMethod): void {
     if (identity === 'provider' && !this.#provider) throw new Conflict(SIGNATURE_MESSAGES.providerUnavailable);
   }
 
   /** Signers as stored: a Client user of this client by id (their name and address from identity's events), or a name and address. */
-  async #signers(t: TenantRequest, clientId: number, input: readonly SignerInput[], identity: IdentityMethod): Promise<NewSigner[]> {
+  async #signers(t: TenantRequest, clientId: number, input: readonly SignerInput[], identity: IdentityMethod, saved: readonly { role: string; order: number }[]): Promise<NewSigner[]> {
     const out: NewSigner[] = [];
-    for (const s of input) {
+    for (const [i, given] of input.entries()) {
+      // A template (or, editing a draft, the signer there before) names the role and order when the input does not.
+      const role = given.role ?? saved[i]?.role;
+      if (!role) throw new Invalid(SIGNATURE_MESSAGES.roleNeeded);
+      const s = { ...given, role, order: given.order ?? saved[i]?.order ?? 1 };
       if (identity === 'knowledge' && !s.knowledge?.length) throw new Invalid(SIGNATURE_MESSAGES.knowledgeNeeded);
       const knowledge = (s.knowledge ?? []).map((k) => ({ question: k.question, answerHash: this.#hasher.hash('answer', k.answer) }));
       if (s.userId) {

@@ -19,8 +19,9 @@ import type { RequestUploadAssertion } from '@ledgerline/contracts/requests.cont
 import type { SignatureStore, SignerRecord } from '../store/signature.store.ts';
 import { assertReach } from './access-rules.ts';
 import { newCode, type IdentityProvider, type SecretHasher } from './identity-checks.ts';
-import { publishSignatureChange, SYSTEM, type SignatureActor } from './signature-changes.ts';
+import { publishIdentityFailure, publishSignatureChange, SYSTEM, type SignatureActor } from './signature-changes.ts';
 import { isTurnOf, type SignerNotices } from './signer-notices.ts';
+import { disarmSignatureReminders } from './signature-reminders.ts';
 
 /** What hands the sealed PDF over (kit/files/report-forwarder.ts). */
 export interface SignedFileSink {
@@ -172,6 +173,9 @@ export class SigningService {
     this.#pending(c);
     const s = c.signer;
     const event = (tx: Queryable, action: string, detail: string) => this.#store.event(tx, c.request.id, { action, actor: s.name, signerPosition: s.position, detail, ...originOf(origin) });
+    const securityEvent = (tx: Queryable, check: string, lockedOut = false) => publishIdentityFailure(tx, c.shortName, {
+      requestId: c.request.id, title: c.request.title, userId: s.userId, signerName: s.name, signerEmail: s.email, check, lockedOut, ...originOf(origin),
+    });
     if (answer.totp !== undefined) {
       if (c.request.identity !== 'sign_in_second_factor') throw new Conflict(SIGNATURE_MESSAGES.totpNotForThisCheck);
       if (!c.authenticator) throw new Invalid(SIGNATURE_MESSAGES.totpSignedInOnly);
@@ -194,6 +198,7 @@ export class SigningService {
       await c.db.transaction(async (tx) => {
         if (outcome.passed) await this.#store.updateSigner(tx, s.id, { identity_verified_at: new Date(), identity_result: `passed: ${this.#provider!.name} (${outcome.detail})` });
         await event(tx, outcome.passed ? 'identity passed' : 'identity failed', `${this.#provider!.name}: ${outcome.detail}`);
+        if (!outcome.passed) await securityEvent(tx, this.#provider!.name);
       });
       if (!outcome.passed) throw new Invalid(SIGNATURE_MESSAGES.knowledgeWrong);
       return this.view(await this.#reload(c));
@@ -210,6 +215,7 @@ export class SigningService {
           // The last allowed wrong try spends the code: a new one must be asked for.
           await this.#store.updateSigner(tx, s.id, { code_attempts: attempts, ...(attempts >= SIGNATURE_LIMITS.codeAttempts ? { code_hash: null } : {}) });
           await event(tx, 'identity failed', 'wrong or expired e-mailed code');
+          await securityEvent(tx, 'e-mailed code');
         }
       });
       if (!passed) throw new Invalid(SIGNATURE_MESSAGES.codeWrong);
@@ -228,6 +234,7 @@ export class SigningService {
       } else {
         await this.#store.updateSigner(tx, s.id, { failed_checks: failures, ...(locked ? { locked_at: new Date(), identity_result: `failed: locked out after ${failures} wrong answers` } : {}) });
         await event(tx, locked ? 'identity locked out' : 'identity failed', `wrong knowledge answers (${failures} of ${SIGNATURE_LIMITS.knowledgeAttempts})`);
+        await securityEvent(tx, 'knowledge answers', locked);
       }
     });
     if (locked) throw new Forbidden(SIGNATURE_MESSAGES.lockedOut);
@@ -278,6 +285,7 @@ export class SigningService {
       if (await this.#store.lock(tx, c.request.id) !== 'sent') throw new Gone(SIGNATURE_MESSAGES.linkGone);
       await this.#store.updateSigner(tx, c.signer.id, { status: 'declined', declined_at: new Date(), decline_reason: reason, address: origin.address, browser: origin.browser });
       await this.#store.updateRequest(tx, c.request.id, { status: 'declined' });
+      await disarmSignatureReminders(this.#jobs, tx, c.request.id);
       for (const o of await this.#store.signers(tx, c.request.id)) await this.#store.updateSigner(tx, o.id, { token_hash: null });
       await this.#store.event(tx, c.request.id, { action: 'declined', actor: c.signer.name, signerPosition: c.signer.position, detail: reason, ...originOf(origin) });
       await publishSignatureChange(tx, this.#store, c.shortName, c.request.id, 'declined', signerActor(c.signer), c.signer.name);
@@ -308,6 +316,8 @@ export class SigningService {
       await db.transaction(async (tx) => {
         await this.#store.updateRequest(tx, requestId, { signed_file_id: stored.fileId });
         await this.#store.event(tx, requestId, { action: 'filed', actor: 'system', detail: `report file ${stored.fileId}` });
+        // A linked tracker item shows the signed document (compliance follows this).
+        await publishSignatureChange(tx, this.#store, shortName, requestId, 'filed', SYSTEM);
       });
     } catch (err) {
       await db.query('UPDATE signature_requests SET filing_started_at = NULL WHERE id = $1', [requestId]);
@@ -345,6 +355,7 @@ export class SigningService {
     const alone = await sealPdf(await (await certificateDocument({ ...certificate, sealedFileSha256: signedSha256 })).save(), this.#seal, { ...details, reason: `Certificate of completion: ${request.title}` });
     await this.#store.updateRequest(tx, requestId, { status: 'completed', completed_at: completedAt, signed_pdf: sealed, signed_sha256: signedSha256, certificate_pdf: alone });
     await this.#store.event(tx, requestId, { action: 'completed', actor: 'system', detail: `sealed, SHA-256 ${signedSha256}` });
+    await disarmSignatureReminders(this.#jobs, tx, requestId);
     await publishSignatureChange(tx, this.#store, shortName, requestId, 'completed', SYSTEM);
     await this.#notices.completed(tx, { ...request, signedSha256 }, signers, firmName);
   }
@@ -370,14 +381,18 @@ export class SigningService {
 /** The request, marked expired first when its due date (UTC) has passed unsigned: no job watches it, every read does. */
 export async function expireIfDue(db: SchemaDb, shortName: string, store: SignatureStore, request: SignatureRequest): Promise<SignatureRequest> {
   if (request.status !== 'sent' || !request.dueDate || request.dueDate >= todayUtc()) return request;
-  await db.transaction(async (tx) => {
-    if (await store.lock(tx, request.id) !== 'sent') return;
-    await store.updateRequest(tx, request.id, { status: 'expired' });
-    for (const s of await store.signers(tx, request.id)) await store.updateSigner(tx, s.id, { token_hash: null });
-    await store.event(tx, request.id, { action: 'expired', actor: 'system', detail: `due ${request.dueDate}` });
-    await publishSignatureChange(tx, store, shortName, request.id, 'expired', SYSTEM);
-  });
+  await db.transaction((tx) => expireRequest(tx, shortName, store, request));
   return (await store.find(db, request.id))!;
+}
+
+/** Ends a waiting request as expired (its links stop working), inside the caller's transaction; false when it was no longer waiting. */
+export async function expireRequest(tx: Queryable, shortName: string, store: SignatureStore, request: Pick<SignatureRequest, 'id' | 'dueDate'>): Promise<boolean> {
+  if (await store.lock(tx, request.id) !== 'sent') return false;
+  await store.updateRequest(tx, request.id, { status: 'expired' });
+  for (const s of await store.signers(tx, request.id)) await store.updateSigner(tx, s.id, { token_hash: null });
+  await store.event(tx, request.id, { action: 'expired', actor: 'system', detail: `due ${request.dueDate}` });
+  await publishSignatureChange(tx, store, shortName, request.id, 'expired', SYSTEM);
+  return true;
 }
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);

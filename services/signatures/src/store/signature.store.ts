@@ -50,7 +50,7 @@ export const signerView = (s: SignerRecord): SignerView => ({
   lockedOut: s.lockedAt !== null, knowledgeQuestions: s.knowledge.length,
 });
 
-export interface StoredDocument { fileId: number; name: string; sha256: string; pages: { width: number; height: number }[]; content: Buffer }
+export interface StoredDocument { fileId: number | null; name: string; sha256: string; pages: { width: number; height: number }[]; content: Buffer }
 
 export interface NewSignatureRequest {
   clientId: number; clientName: string; title: string; message: string | null; dueDate: string | null; reminderEveryDays: number | null;
@@ -113,7 +113,7 @@ export class SignatureStore {
     const row = rows[0];
     if (!row) return null;
     const signers = await this.signers(db, id);
-    const docs = await db.query<{ file_id: number; name: string; sha256: string; pages: unknown[] }>('SELECT file_id, name, sha256, pages FROM signature_documents WHERE request_id = $1 ORDER BY position', [id]);
+    const docs = await db.query<{ file_id: number | null; name: string; sha256: string; pages: unknown[] }>('SELECT file_id, name, sha256, pages FROM signature_documents WHERE request_id = $1 ORDER BY position', [id]);
     const events = await db.query<{ at: Date; action: string; signer_position: number | null; actor: string; detail: string | null; address: string | null }>(
       'SELECT at, action, signer_position, actor, detail, address FROM signature_events WHERE request_id = $1 ORDER BY id', [id]);
     return {
@@ -171,7 +171,7 @@ export class SignatureStore {
   }
 
   async documents(db: Queryable, requestId: number): Promise<StoredDocument[]> {
-    const { rows } = await db.query<{ file_id: number; name: string; sha256: string; pages: { width: number; height: number }[]; content: Uint8Array }>(
+    const { rows } = await db.query<{ file_id: number | null; name: string; sha256: string; pages: { width: number; height: number }[]; content: Uint8Array }>(
       'SELECT file_id, name, sha256, pages, content FROM signature_documents WHERE request_id = $1 ORDER BY position', [requestId]);
     return rows.map((d) => ({ fileId: d.file_id, name: d.name, sha256: d.sha256, pages: d.pages, content: Buffer.from(d.content) }));
   }
