@@ -2,7 +2,6 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button } from 'primereact/button';
 import { Checkbox } from 'primereact/checkbox';
 import { Dropdown } from 'primereact/dropdown';
-import { InputNumber } from 'primereact/inputnumber';
 import { InputText } from 'primereact/inputtext';
 import { InputTextarea } from 'primereact/inputtextarea';
 import { RadioButton } from 'primereact/radiobutton';
@@ -25,8 +24,10 @@ import { useCanAdministerFirm } from '@ledgerline/ui/permissions.ts';
 import { serverMessage } from '@ledgerline/ui/server-message.ts';
 import type { SignaturePrefill } from '@ledgerline/ui/signature-requests.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
-import { signatureBlockAtEnd, SIGNATURE_BLOCK } from './signature-placement.ts';
+import { signatureBlockAtEnd } from './signature-placement.ts';
 import { KIND_LABELS, MERGE_FIELD_LABELS } from './signature-templates.tsx';
+import { PlacementEditor } from './placement-editor.tsx';
+import { fieldInputs, signersWithoutSignature, type PlacedField } from './placement-geometry.ts';
 
 /** A signer as the dialog edits it: a client user by id, or a name and an e-mail address. */
 interface DraftSigner {
@@ -37,9 +38,6 @@ interface DraftSigner {
   role: string;
   question: string;
   answer: string;
-  page: number;
-  x: number;
-  y: number;
 }
 
 type Identity = 'sign_in_second_factor' | 'knowledge';
@@ -60,6 +58,8 @@ interface FormState {
   signers: DraftSigner[];
   identity: Identity;
   placement: Placement;
+  /** The boxes of the placement editor (placement 'position'). */
+  placed: PlacedField[];
   sendNow: boolean;
   /** The invoice whose payment releases the signed PDF to the client (Admins); null: filed released. */
   releaseOnPaymentOf: number | null;
@@ -76,15 +76,14 @@ const IDENTITY_OPTIONS: { label: string; value: Identity }[] = [
 let nextKey = 1;
 const draftSigner = (index: number): DraftSigner => ({
   key: nextKey++, userId: null, name: '', email: '', role: ROLE_SUGGESTIONS[index] ?? 'signer', question: '', answer: '',
-  page: 1, x: SIGNATURE_BLOCK.x, y: SIGNATURE_BLOCK.firstY + index * SIGNATURE_BLOCK.step,
 });
 const blank = (prefill: Partial<SignaturePrefill>): FormState => ({
   clientId: prefill.clientId ?? null, reportTypeId: prefill.reportTypeId ?? null, trackerItemId: prefill.trackerItemId ?? null,
-  title: prefill.title ?? '', message: '', fileId: null, source: 'pdf', templateId: null, mergeValues: {}, signers: [draftSigner(0)], identity: 'sign_in_second_factor', placement: 'end', sendNow: true,
+  title: prefill.title ?? '', message: '', fileId: null, source: 'pdf', templateId: null, mergeValues: {}, signers: [draftSigner(0)], identity: 'sign_in_second_factor', placement: 'end', placed: [], sendNow: true,
   releaseOnPaymentOf: null,
 });
 
-type Errors = Partial<Record<'clientId' | 'reportTypeId' | 'title' | 'fileId' | 'templateId' | 'mergeValues' | 'signers' | 'form', string>>;
+type Errors = Partial<Record<'clientId' | 'reportTypeId' | 'title' | 'fileId' | 'templateId' | 'mergeValues' | 'signers' | 'placement' | 'form', string>>;
 
 /** The merge fields the firm fills in for a template (the rest the portal knows). */
 const fillIns = (t: SignatureTemplate | undefined): string[] => (t?.mergeFields ?? []).filter((f) => !(AUTOMATIC_MERGE_FIELDS as readonly string[]).includes(f));
@@ -108,6 +107,8 @@ function problems(form: FormState, template: SignatureTemplate | undefined): Err
       ? `Signer ${bad + 1}: a client user or a name and e-mail, a role, and a question with its answer`
       : `Signer ${bad + 1}: a client user or a name and e-mail, and a role`;
   }
+  const unsigned = form.source === 'pdf' && form.placement === 'position' ? signersWithoutSignature(form.placed, form.signers.map((s) => s.key)) : [];
+  if (unsigned.length > 0) found.placement = `Place a signature box for signer ${unsigned.join(', ')}`;
   return found;
 }
 
@@ -137,8 +138,8 @@ async function previewLetter(form: FormState, template: SignatureTemplate): Prom
 /**
  * "New signature request" (issue 41): the PDF among the client's files, the signers (the
  * client's users or anyone by name and e-mail; two for a married couple's 8879), where each
- * signs (a signature block at the end of the last page, or a page and position in points from
- * the page's top-left corner), and the identity check. Made as a draft, its fields placed, then
+ * signs (a signature block at the end of the last page, or fields placed on the rendered pages
+ * with the placement editor), and the identity check. Made as a draft, its fields placed, then
  * sent: a failure on the way removes the draft again.
  */
 export function CreateSignatureDialog({ visible, prefill, onHide }: { visible: boolean; prefill: Partial<SignaturePrefill>; onHide(created?: SignatureRequest): void }) {
@@ -184,9 +185,7 @@ export function CreateSignatureDialog({ visible, prefill, onHide }: { visible: b
           documents: needsUpload(f, template) ? [{ fileId: f.fileId }] : [], signers, identity: f.identity, sendNow: f.sendNow,
         });
       }
-      const positioned: FieldInput[] = f.signers.map((s, signerIndex) => ({
-        documentIndex: 0, page: s.page, x: s.x, y: s.y, width: SIGNATURE_BLOCK.width, height: SIGNATURE_BLOCK.height, type: 'signature', signerIndex, required: true, label: null,
-      }));
+      const positioned: FieldInput[] = fieldInputs(f.placed, f.signers.map((s) => s.key));
       const draft = await apiJson<SignatureRequest>('POST', apiPath('signature-requests'), {
         clientId: f.clientId, reportTypeId: f.reportTypeId, trackerItemId: f.trackerItemId, title: f.title.trim(), message: f.message.trim() || null,
         documents: [{ fileId: f.fileId }], signers, fields: f.placement === 'position' ? positioned : [], identity: f.identity, sendNow: false,
@@ -303,8 +302,12 @@ export function CreateSignatureDialog({ visible, prefill, onHide }: { visible: b
           </span>
           <span className="signature-form__check">
             <RadioButton inputId="signature-place-position" name="placement" value="position" checked={form.placement === 'position'} onChange={() => set('placement', 'position')} />
-            <label htmlFor="signature-place-position">Page and position for each signer (points from the page&apos;s top-left corner)</label>
+            <label htmlFor="signature-place-position">Place fields on the pages</label>
           </span>
+          {errors.placement && <small className="form-field__error" role="alert">{errors.placement}</small>}
+          {form.placement === 'position' && (form.fileId === null ? <p className="signature-form__note">Choose the PDF first.</p>
+            : <PlacementEditor fileId={form.fileId} signers={form.signers.map((s) => ({ key: s.key, name: s.userId !== null ? (clientUsers.find((u) => u.id === s.userId)?.fullName ?? '') : s.name }))}
+              value={form.placed} onChange={(placed) => set('placed', placed)} />)}
         </fieldset>}
         <fieldset className="signature-form__signers">
           <legend>Signers</legend>
@@ -343,19 +346,6 @@ export function CreateSignatureDialog({ visible, prefill, onHide }: { visible: b
                   </FormField>
                   <FormField label="Answer *" htmlFor={`signer-answer-${i}`} hint="Checked on the server, never shown to the signer.">
                     <InputText id={`signer-answer-${i}`} value={s.answer} autoComplete="off" onChange={(e) => setSigner(s.key, { answer: e.target.value })} />
-                  </FormField>
-                </div>
-              )}
-              {form.source === 'pdf' && form.placement === 'position' && (
-                <div className="signature-form__position">
-                  <FormField label="Page" htmlFor={`signer-page-${i}`}>
-                    <InputNumber inputId={`signer-page-${i}`} value={s.page} min={1} max={10_000} onValueChange={(e) => setSigner(s.key, { page: e.value ?? 1 })} />
-                  </FormField>
-                  <FormField label="x" htmlFor={`signer-x-${i}`}>
-                    <InputNumber inputId={`signer-x-${i}`} value={s.x} min={0} max={14_400} onValueChange={(e) => setSigner(s.key, { x: e.value ?? 0 })} />
-                  </FormField>
-                  <FormField label="y" htmlFor={`signer-y-${i}`}>
-                    <InputNumber inputId={`signer-y-${i}`} value={s.y} min={0} max={14_400} onValueChange={(e) => setSigner(s.key, { y: e.value ?? 0 })} />
                   </FormField>
                 </div>
               )}
