@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import Stripe from 'stripe';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
+import { checkoutSessionEvent, deliverStripeWebhook, signedStripeEvent, startStripeRecorder, type CreatedCheckoutSession, type StripeRecorder } from '@ledgerline/billing-service/testing/stripe-mock.ts';
 import { realServerUrl } from '@ledgerline/kit/testing/real-servers.ts';
 import { apiClient, createSignedInUser, startTestPortal, testClient } from '@ledgerline/server/portal-harness.ts';
 import type { RunningPortal } from '@ledgerline/server/portal.ts';
@@ -27,9 +25,8 @@ let portal: Portal;
 let call: ReturnType<typeof apiClient>;
 const stripeMockUrl = realServerUrl('STRIPE_MOCK_URL');
 const describeOnStripeMock = stripeMockUrl ? describe : describe.skip;
-let recorder: http.Server | undefined;
-/** Each Checkout Session the adapter created: the form it sent, and stripe-mock's answer. */
-const sessionsCreated: { sent: URLSearchParams; answer: { id: string; url: string } }[] = [];
+let recorder: StripeRecorder | undefined;
+const sessionsCreated = (): CreatedCheckoutSession[] => recorder!.sessionsCreated;
 const suffix = randomBytes(3).toString('hex');
 const FIRM = `paying${suffix}`;
 const OTHER = `notpaying${suffix}`;
@@ -38,25 +35,10 @@ const ids: Record<string, number> = {};
 
 const invoices = (tenant = FIRM) => `/api/${tenant}/invoices`;
 
-function signedEvent(event: Record<string, unknown>, options: { secret?: string; timestamp?: number } = {}): { body: string; signature: string } {
-  const body = JSON.stringify({ object: 'event', api_version: '2025-01-27', created: Math.floor(Date.now() / 1000), ...event });
-  return { body, signature: Stripe.webhooks.generateTestHeaderString({ payload: body, secret: options.secret ?? WEBHOOK_SECRET, ...(options.timestamp ? { timestamp: options.timestamp } : {}) }) };
-}
-
-const sessionEvent = (eventId: string, type: string, session: { id: string; invoiceId: number; amount: number; paid?: boolean; tenant?: string }) => ({
-  id: eventId, type,
-  data: { object: {
-    id: session.id, object: 'checkout.session', payment_status: session.paid === false ? 'unpaid' : 'paid', amount_total: session.amount, currency: 'gbp',
-    metadata: { tenant: session.tenant ?? FIRM, invoiceId: String(session.invoiceId) },
-  } },
-});
-
-async function deliver(delivery: { body: string; signature: string | null }, path = '/api/billing/stripe/webhook') {
-  const r = await fetch(`${portal.gatewayUrl}${path}`, {
-    method: 'POST', body: delivery.body, headers: { 'content-type': 'application/json', ...(delivery.signature ? { 'stripe-signature': delivery.signature } : {}) },
-  });
-  return { status: r.status, body: (await r.json()) as { received?: boolean; recorded?: boolean; message?: string } };
-}
+const signedEvent = (event: Record<string, unknown>, options: { secret?: string; timestamp?: number } = {}) => signedStripeEvent(event, options.secret ?? WEBHOOK_SECRET, options);
+const sessionEvent = (eventId: string, type: string, session: { id: string; invoiceId: number; amount: number; paid?: boolean; tenant?: string }) =>
+  checkoutSessionEvent(eventId, type, { currency: 'gbp', ...session, tenant: session.tenant ?? FIRM });
+const deliver = (delivery: { body: string; signature: string | null }, path?: string) => deliverStripeWebhook(portal.gatewayUrl, delivery, path);
 
 async function sentInvoice(amount: number): Promise<Invoice> {
   const d = await call<Invoice>('POST', invoices(), tokens.admin, { clientId: ids.own, lines: [{ description: 'Tax return', unitPrice: amount }] });
@@ -66,40 +48,12 @@ async function sentInvoice(amount: number): Promise<Invoice> {
   return s.body;
 }
 
-/*
- * Passes the adapter's calls on to stripe-mock unchanged but for one name, keeping each
- * Checkout Session's form. The one name: the stripe package (23.1.0) speaks API version
- * 2026-10-28, where Checkout's payment method filter is `allowed_payment_method_types`;
- * stripe-mock's newest release describes 2026-08-26, where it was `payment_method_types`,
- * and refuses the newer name as unknown.
- */
-async function startRecorder(target: string): Promise<http.Server> {
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', async () => {
-      const body = Buffer.concat(chunks).toString();
-      const isCheckout = req.method === 'POST' && req.url === '/v1/checkout/sessions';
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => !['host', 'content-length', 'connection'].includes(name))) as Record<string, string>;
-      const answer = await fetch(new URL(req.url!, target), {
-        method: req.method, headers,
-        ...(req.method === 'GET' ? {} : { body: isCheckout ? body.replace(/(^|&)allowed_payment_method_types(%5B|\[)/g, '$1payment_method_types$2') : body }),
-      });
-      const text = await answer.text();
-      if (isCheckout && answer.ok) sessionsCreated.push({ sent: new URLSearchParams(body), answer: JSON.parse(text) as { id: string; url: string } });
-      res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' }).end(text);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return server;
-}
-
 beforeAll(async () => {
-  recorder = stripeMockUrl ? await startRecorder(stripeMockUrl) : undefined;
+  recorder = stripeMockUrl ? await startStripeRecorder(stripeMockUrl) : undefined;
   portal = await startTestPortal({
     STRIPE_SECRET_KEY: 'sk_test_ledgerline', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, PUBLIC_BASE_URL: 'https://portal.example',
     // Without stripe-mock (outside CI) nothing answers there: the checkout tests are skipped.
-    STRIPE_API_BASE_URL: recorder ? `http://127.0.0.1:${(recorder.address() as AddressInfo).port}` : 'http://127.0.0.1:9',
+    STRIPE_API_BASE_URL: recorder?.url ?? 'http://127.0.0.1:9',
   });
   call = apiClient(portal.gatewayUrl);
   tokens.platform = portal.adminToken;
@@ -120,7 +74,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await portal?.stop();
-  if (recorder) await new Promise((resolve) => recorder!.close(resolve));
+  await recorder?.close();
 });
 
 describeOnStripeMock('checkout on stripe-mock', () => {
@@ -128,11 +82,11 @@ describeOnStripeMock('checkout on stripe-mock', () => {
     expect((await call<BillingSettings>('GET', `/api/${FIRM}/billing/settings`, tokens.admin)).body.onlinePayments).toBe(true);
     const invoice = await sentInvoice(12000); // no VAT number set: no VAT, a plain invoice
     expect((await call<Invoice>('GET', `${invoices()}/${invoice.id}`, tokens.client)).body.canPayOnline).toBe(true);
-    const before = sessionsCreated.length;
+    const before = sessionsCreated().length;
     const r = await call<CheckoutStart>('POST', `${invoices()}/${invoice.id}/checkout`, tokens.client);
     expect(r.status).toBe(200);
-    expect(sessionsCreated).toHaveLength(before + 1);
-    const { sent, answer } = sessionsCreated[before]!;
+    expect(sessionsCreated()).toHaveLength(before + 1);
+    const { sent, answer } = sessionsCreated()[before]!;
     expect(sent.get('mode')).toBe('payment');
     expect(sent.get('line_items[0][price_data][unit_amount]')).toBe('12000');
     expect(sent.get('line_items[0][price_data][currency]')).toBe('gbp');
@@ -155,9 +109,9 @@ describeOnStripeMock('checkout on stripe-mock', () => {
     await eventually(async () => expect((await call('GET', invoices(usFirm), admin.token)).status).toBe(200), BUS_WAIT_MS, 200);
     const draft = await call<Invoice>('POST', invoices(usFirm), admin.token, { clientId: client.body.id, lines: [{ description: 'Form 1040 preparation', unitPrice: 45000 }] });
     expect((await call('POST', `${invoices(usFirm)}/${draft.body.id}/send`, admin.token)).status).toBe(200);
-    const before = sessionsCreated.length;
+    const before = sessionsCreated().length;
     expect((await call<CheckoutStart>('POST', `${invoices(usFirm)}/${draft.body.id}/checkout`, admin.token)).status).toBe(200);
-    const { sent } = sessionsCreated[before]!;
+    const { sent } = sessionsCreated()[before]!;
     expect(sent.get('line_items[0][price_data][currency]')).toBe('usd');
     expect([sent.get('allowed_payment_method_types[0]'), sent.get('allowed_payment_method_types[1]')]).toEqual(['card', 'us_bank_account']);
   });
