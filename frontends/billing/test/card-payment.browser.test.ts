@@ -15,8 +15,8 @@ import { addFirmUser, expectToast, openAs, startPortalBrowser, uniqueSuffix, typ
 /*
  * Issue 43's card payment, end to end in Chromium on a portal configured with Stripe against
  * stripe-mock (STRIPE_MOCK_URL: CI starts it, and the suite fails there without it; elsewhere
- * it is skipped). An Admin invoices a 1040 preparation fee due in 15 days and holds the signed
- * 8879 until it is paid; the client's user sees the file waiting, opens the invoice and pays
+ * it is skipped). An Admin invoices a 1040 preparation fee due in 15 days (the firm's terms) in
+ * the editor and holds the signed 8879 until it is paid from its row; the client's user sees the file waiting, opens the invoice and pays
  * now. stripe-mock has no hosted checkout page, so the test stands in for Stripe's side: it
  * stops the browser at the Checkout Session's address, delivers the signed
  * `checkout.session.completed` Stripe would send, and returns the browser to the session's
@@ -49,6 +49,16 @@ describeOnStripeMock('paying an invoice by card through Stripe in Chromium', () 
   let invoice: Invoice;
   let fileId = 0;
 
+  async function uploadReport(reportTypeId: number, name: string): Promise<number> {
+    const form = new FormData();
+    form.append('fileType', 'report');
+    form.append('clientId', String(client.id));
+    form.append('reportTypeId', String(reportTypeId));
+    form.append('file', new Blob(['%PDF-1.4 signed 8879'], { type: 'application/pdf' }), name);
+    const r = await fetch(`${portal.baseUrl}/api/${TENANT}/files`, { method: 'POST', headers: { authorization: `Bearer ${admin.token}` }, body: form });
+    expect(r.status).toBe(201);
+    return ((await r.json()) as { files: { id: number }[] }).files[0]!.id;
+  }
   const filesOfClient = async () => (await call<PortalFile[]>('GET', `/api/${TENANT}/files?clientId=${client.id}&limit=500`, admin.token)).body;
 
   beforeAll(async () => {
@@ -73,30 +83,46 @@ describeOnStripeMock('paying an invoice by card through Stripe in Chromium', () 
     await recorder?.close();
   });
 
-  it('an Admin invoices a 1040 preparation fee due in 15 days and holds the signed 8879 until it is paid', async () => {
+  it('an Admin invoices a 1040 preparation fee due in 15 days and holds the signed 8879 until it is paid (1440 px)', async () => {
     const settings = await call<BillingSettings>('PUT', `/api/${TENANT}/billing/settings`, admin.token, { paymentTermsDays: 15 });
     expect([settings.status, settings.body.onlinePayments]).toEqual([200, true]);
-    const draft = await call<Invoice>('POST', `/api/${TENANT}/invoices`, admin.token, { clientId: client.id, lines: [{ description: 'Form 1040 preparation', unitPrice: 45000 }] });
-    expect(draft.status).toBe(201);
-    const sent = await call<Invoice>('POST', `/api/${TENANT}/invoices/${draft.body.id}/send`, admin.token);
-    expect(sent.status).toBe(200);
-    invoice = sent.body;
+    const page = await openAs(portal, portal.baseUrl, admin, `/${TENANT}/billing`);
+    await page.setViewportSize(DESKTOP);
+    await page.getByRole('button', { name: 'New Invoice' }).click();
+    const editor = page.getByRole('dialog', { name: 'New Invoice' });
+    await editor.locator('.p-dropdown', { has: page.locator('#invoice-client') }).click();
+    await page.locator('li[role="option"]', { hasText: 'Rowan Family' }).click();
+    await editor.getByLabel('Description of line 1').fill('Form 1040 preparation');
+    await editor.getByLabel('Unit price of line 1').fill('450.00');
+    await expect(editor.getByTestId('invoice-editor-total').textContent()).resolves.toBe('$450.00');
+    await editor.getByRole('button', { name: 'Create Invoice' }).click();
+    await page.waitForURL(/\/invoices\/\d+$/);
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expectToast(page, 'Success', 'Invoice INV-0001 sent');
+    await page.getByRole('heading', { name: 'Invoice INV-0001', level: 2 }).waitFor();
+    invoice = (await call<Invoice>('GET', `/api/${TENANT}/invoices/${Number(page.url().split('/').pop())}`, admin.token)).body;
     const due = new Date(`${invoice.issueDate!}T00:00:00Z`);
     due.setUTCDate(due.getUTCDate() + 15);
-    expect(invoice).toMatchObject({ number: 'INV-0001', status: 'sent', total: 45000, balance: 45000, currency: 'USD', dueDate: isoDate(due) });
+    expect(invoice).toMatchObject({ number: 'INV-0001', status: 'sent', clientId: client.id, total: 45000, balance: 45000, currency: 'USD', dueDate: isoDate(due) });
 
     const reportType = (await call<{ id: number }>('POST', `/api/${TENANT}/report-types`, portal.adminToken, { name: `Form 8879 ${suffix}` })).body;
-    const form = new FormData();
-    form.append('fileType', 'report');
-    form.append('clientId', String(client.id));
-    form.append('reportTypeId', String(reportType.id));
-    form.append('file', new Blob(['%PDF-1.4 signed 8879'], { type: 'application/pdf' }), DOCUMENT);
-    const uploaded = await fetch(`${portal.baseUrl}/api/${TENANT}/files`, { method: 'POST', headers: { authorization: `Bearer ${admin.token}` }, body: form });
-    expect(uploaded.status).toBe(201);
-    fileId = ((await uploaded.json()) as { files: { id: number }[] }).files[0]!.id;
-    // The files service learns invoices from billing's events: the hold is accepted once it knows this one.
-    await eventually(async () => expect((await call('PUT', `/api/${TENANT}/files/${fileId}/payment-hold`, admin.token, { invoiceId: invoice.id })).status).toBe(200), BUS_WAIT_MS, 200);
+    fileId = await uploadReport(reportType.id, DOCUMENT);
+    // The files service learns invoices from billing's events: a probe file's hold is accepted once it knows this one.
+    const probe = await uploadReport(reportType.id, `probe ${suffix}.pdf`);
+    await eventually(async () => expect((await call('PUT', `/api/${TENANT}/files/${probe}/payment-hold`, admin.token, { invoiceId: invoice.id })).status).toBe(200), BUS_WAIT_MS, 200);
+    expect((await call('DELETE', `/api/${TENANT}/files/${probe}`, admin.token)).status).toBe(200);
+
+    await page.goto(`${portal.baseUrl}/file-upload`);
+    const row = page.locator('.files-table tbody tr', { hasText: DOCUMENT });
+    await row.getByRole('button', { name: `Release ${DOCUMENT} on payment` }).click();
+    const dialog = page.getByRole('dialog', { name: 'Release on Payment' });
+    await dialog.locator('.p-dropdown', { has: page.locator('#payment-hold-invoice') }).click();
+    await page.locator('li[role="option"]', { hasText: 'INV-0001 — $450.00 due' }).click();
+    await dialog.getByRole('button', { name: 'Hold Until Paid' }).click();
+    await expectToast(page, 'Success', `${DOCUMENT} is released on payment`);
+    await row.getByText('Waiting for payment of INV-0001').waitFor();
     expect((await filesOfClient()).find((f) => f.id === fileId)?.waitingForPayment).toEqual({ invoiceId: invoice.id, invoiceNumber: 'INV-0001' });
+    await page.close();
   });
 
   it('the client\'s user sees the 8879 waiting, pays by card, returns to a paid invoice and downloads it; the receipt is mailed; a retried webhook records nothing (390 px and 1440 px)', async () => {
