@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import type { SchemaDb } from '@ledgerline/kit/db/database.ts';
-import { migrateTenant } from '@ledgerline/kit/db/migrations.ts';
+import { migratePlatform, migrateTenant } from '@ledgerline/kit/db/migrations.ts';
 import { databaseTargets, type TestDatabase } from '@ledgerline/kit/db/test-databases.ts';
 import { hashToken } from '@ledgerline/kit/crypto/hashed-token.ts';
-import { identityTenantMigrations } from '../src/identity.migrations.ts';
+import { identityPlatformMigrations, identityTenantMigrations } from '../src/identity.migrations.ts';
 import { InvitationStore } from '../src/users/invitation.store.ts';
 import { UserStore } from '../src/users/user.store.ts';
 
@@ -20,6 +20,8 @@ describe.each(databaseTargets())('invitation store ($name)', (target) => {
   beforeAll(async () => {
     scratch = await target.open();
     const schema = `inv_${randomBytes(4).toString('hex')}`;
+    // As at start-up: the platform's tables first (a firm's migrations may read them).
+    await migratePlatform(scratch.db, [identityPlatformMigrations]);
     await migrateTenant(scratch.db, schema, [identityTenantMigrations]);
     db = scratch.db.forSchema(schema);
     const { rows } = await db.query<{ id: number }>("INSERT INTO users (username, full_name, role_id) VALUES ('ivy', 'Ivy', 4) RETURNING id");

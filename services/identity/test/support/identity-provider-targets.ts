@@ -4,9 +4,9 @@ import { MemorySigningKeyStore } from '@ledgerline/kit/auth/signing-key-store.ts
 import { createTokenIssuer } from '@ledgerline/kit/auth/token-issuer.ts';
 import { createTokenVerifier, type IssuerTrust, type TokenVerifier } from '@ledgerline/kit/auth/token-verifier.ts';
 import { createDatabase } from '@ledgerline/kit/db/create-database.ts';
-import { migrateTenant } from '@ledgerline/kit/db/migrations.ts';
+import { migratePlatform, migrateTenant } from '@ledgerline/kit/db/migrations.ts';
 import { realServerUrl } from '@ledgerline/kit/testing/real-servers.ts';
-import { identityTenantMigrations } from '../../src/identity.migrations.ts';
+import { identityPlatformMigrations, identityTenantMigrations } from '../../src/identity.migrations.ts';
 import { BuiltinIdentityProvider } from '../../src/providers/builtin-identity-provider.ts';
 import type { IdentityProvider } from '../../src/providers/identity-provider.ts';
 import { KeycloakIdentityProvider } from '../../src/providers/keycloak-identity-provider.ts';
@@ -40,6 +40,8 @@ export function identityProviderTargets(): ProviderTarget[] {
 
 async function openBuiltin(): Promise<ProviderHarness> {
   const db = await createDatabase({});
+  // As at start-up: the platform's tables first (a firm's migrations may read them).
+  await migratePlatform(db, [identityPlatformMigrations]);
   const issuer = createTokenIssuer({ issuer: 'https://portal.test/identity', keyStore: new MemorySigningKeyStore(), tokenTtlSeconds: 600 });
   // Schema name = tenant name, which is a valid schema identifier by construction.
   const provider = new BuiltinIdentityProvider(db, issuer, async (tenant) => tenant);
