@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { migrateTenant } from '@ledgerline/kit/db/migrations.ts';
+import { migratePlatform, migrateTenant } from '@ledgerline/kit/db/migrations.ts';
 import { databaseTargets, type TestDatabase } from '@ledgerline/kit/db/test-databases.ts';
 import { tablesOwnedBy } from '@ledgerline/kit/portability/service-tables.ts';
 import { SERVICE_MODULES } from '../src/targets.ts';
@@ -21,7 +21,10 @@ describe.each(databaseTargets())('firm tables and their owners ($name)', (target
   });
 
   it('gives every table of a firm\'s schema to exactly one service', async () => {
-    await migrateTenant(scratch.db, 'owners', SERVICE_MODULES.flatMap((m) => m.migrations));
+    // As at start-up: the platform's tables first (a firm's migrations may refer to them).
+    const sets = SERVICE_MODULES.flatMap((m) => m.migrations);
+    await migratePlatform(scratch.db, sets);
+    await migrateTenant(scratch.db, 'owners', sets);
     const { rows } = await scratch.db.query<{ name: string }>(
       "SELECT tablename AS name FROM pg_tables WHERE schemaname = 'owners' AND tablename <> 'schema_migrations' ORDER BY 1");
     const owned = (await Promise.all(SERVICE_MODULES.map((m) => tablesOwnedBy(scratch.db, m.migrations)))).flat();
