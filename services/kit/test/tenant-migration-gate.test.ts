@@ -14,6 +14,11 @@ import { TENANT_HEADER } from '@ledgerline/kit/service-module.ts';
 import { INTERNAL_TENANTS_PATH } from '@ledgerline/kit/tenancy/tenant-events.ts';
 import { FIRM_MIGRATING_MESSAGE, FIRM_MIGRATING_RETRY_SECONDS, TenantMigrationGate } from '@ledgerline/kit/tenancy/tenant-migration-gate.ts';
 import { followTenantSchemas } from '@ledgerline/kit/tenancy/tenant-schema-follower.ts';
+import { createTenantMigrationRouter } from '@ledgerline/kit/tenancy/tenant-migration.router.ts';
+import { INTERNAL_MIGRATE_PATH } from '@ledgerline/kit/tenancy/tenant-events.ts';
+import { MemorySigningKeyStore } from '@ledgerline/kit/auth/signing-key-store.ts';
+import { createTokenIssuer } from '@ledgerline/kit/auth/token-issuer.ts';
+import { createTokenVerifier } from '@ledgerline/kit/auth/token-verifier.ts';
 
 const logger = createLogger('gate-test', 'silent');
 const firm = (label: string) => {
@@ -33,13 +38,23 @@ describe.each(databaseTargets())('Background tenant migrations behind a gate ($n
   const current = firm('current');
   const behind = firm('behind');
   const missing = firm('missing');
+  const broken = firm('broken');
+  // The broken firm's upgrade fails until the test mends it (as an operator would, before "Refresh schema").
+  let brokenFails = true;
   const v1: ServiceMigrations = { service: 'notes', scope: 'tenant', migrations: [{ id: '001_notes', sql: 'CREATE TABLE notes (id serial PRIMARY KEY)' }] };
   let release!: () => void;
   const released = new Promise<void>((resolve) => { release = resolve; });
   const v2: ServiceMigrations = {
     ...v1,
     // The upgrade's migration waits for the test to let it finish, so the test sees the firms while they migrate.
-    migrations: [...v1.migrations, { id: '002_tags', sql: 'ALTER TABLE notes ADD COLUMN tags text[]', run: async () => { await released; } }],
+    migrations: [...v1.migrations, {
+      id: '002_tags', sql: 'ALTER TABLE notes ADD COLUMN tags text[]',
+      run: async (tx) => {
+        await released;
+        const { rows } = await tx.query<{ schema: string }>('SELECT current_schema() AS schema');
+        if (brokenFails && rows[0]?.schema === broken.schemaName) throw new Error('this firm cannot be upgraded yet');
+      },
+    }],
   };
 
   beforeAll(async () => {
@@ -47,9 +62,10 @@ describe.each(databaseTargets())('Background tenant migrations behind a gate ($n
     db = scratch.db;
     await migrateTenant(db, current.schemaName, [{ ...v2, migrations: v2.migrations.map((m) => ({ ...m, run: undefined })) }]);
     await migrateTenant(db, behind.schemaName, [v1]);
+    await migrateTenant(db, broken.schemaName, [v1]);
     identity = http.createServer((req, res) => {
       res.setHeader('content-type', 'application/json');
-      res.end(req.url === INTERNAL_TENANTS_PATH ? JSON.stringify([current, behind, missing]) : '[]');
+      res.end(req.url === INTERNAL_TENANTS_PATH ? JSON.stringify([current, behind, missing, broken]) : '[]');
     });
     await new Promise<void>((resolve) => identity.listen(0, '127.0.0.1', resolve));
     identityUrl = `http://127.0.0.1:${(identity.address() as AddressInfo).port}`;
@@ -65,14 +81,16 @@ describe.each(databaseTargets())('Background tenant migrations behind a gate ($n
     const gate = new TenantMigrationGate();
     const notes = express.Router();
     notes.get('/api/notes', (_req, res) => { res.json([]); });
-    const app = createServiceApp({ name: 'notes', logger, routers: [gate.router(), notes], readiness: [] });
+    const issuer = createTokenIssuer({ issuer: 'https://portal.test/identity', keyStore: new MemorySigningKeyStore(), tokenTtlSeconds: 600 });
+    const tokens = createTokenVerifier({ issuers: [{ issuer: issuer.issuer, jwks: () => issuer.jwks() }] });
+    const app = createServiceApp({ name: 'notes', logger, routers: [createTenantMigrationRouter(db, tokens, [v2], gate), gate.router(), notes], readiness: [] });
     const bus = new MemoryBus();
     const follower = await followTenantSchemas({ service: 'notes', db, bus, sets: [v2], gate, identityUrl: () => identityUrl, logger });
     expect(follower).not.toBeNull();
-    expect(gate.progress()).toEqual({ behind: 2, pending: 2 });
+    expect(gate.progress()).toEqual({ behind: 3, pending: 3 });
 
     expect((await request(app).get('/api/notes').set(TENANT_HEADER, current.shortName)).status).toBe(200);
-    for (const waiting of [behind, missing]) {
+    for (const waiting of [behind, missing, broken]) {
       const r = await request(app).get('/api/notes').set(TENANT_HEADER, waiting.shortName);
       expect(r.status).toBe(503);
       expect(r.headers['retry-after']).toBe(String(FIRM_MIGRATING_RETRY_SECONDS));
@@ -81,9 +99,19 @@ describe.each(databaseTargets())('Background tenant migrations behind a gate ($n
 
     release();
     await follower!.caughtUp;
-    expect(gate.progress()).toEqual({ behind: 2, pending: 0 });
+    // The firm whose upgrade failed stays closed; the others are open.
+    expect(gate.progress()).toEqual({ behind: 3, pending: 1 });
     for (const f of [current, behind, missing]) expect((await request(app).get('/api/notes').set(TENANT_HEADER, f.shortName)).status).toBe(200);
-    expect(await tenantSchemasBehind(db, [current, behind, missing].map((f) => f.schemaName), [v2])).toEqual([]);
+    expect((await request(app).get('/api/notes').set(TENANT_HEADER, broken.shortName)).status).toBe(503);
+
+    // Mended, the platform admin's "Refresh schema" migrates it and opens it.
+    brokenFails = false;
+    const admin = await issuer.sign({ sub: '1', username: 'root', fullName: 'Platform Admin', role: 'Admin', tenant: null, platformAdmin: true });
+    const refreshed = await request(app).post(INTERNAL_MIGRATE_PATH).set('authorization', `Bearer ${admin}`).send({ schemaName: broken.schemaName });
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.body).toEqual({ actions: ['notes: 002_tags'] });
+    expect((await request(app).get('/api/notes').set(TENANT_HEADER, broken.shortName)).status).toBe(200);
+    expect(await tenantSchemasBehind(db, [current, behind, missing, broken].map((f) => f.schemaName), [v2])).toEqual([]);
     await follower!.close();
     await bus.close();
   });

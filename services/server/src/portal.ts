@@ -204,7 +204,7 @@ async function startService(
     name: module.name,
     logger: deps.logger,
     routers: [
-      createTenantMigrationRouter(deps.db, deps.tokens, module.migrations),
+      createTenantMigrationRouter(deps.db, deps.tokens, module.migrations, gate),
       gate.router(),
       createPortabilityRouter({ service: module.name, ...deps, migrations: module.migrations, hooks: instance.portability ?? module.portability }),
       ...instance.routers,

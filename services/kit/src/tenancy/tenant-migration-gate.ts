@@ -14,22 +14,25 @@ export const FIRM_MIGRATING_RETRY_SECONDS = 5;
  * whole installation was closed for as long as the slowest firm took.
  */
 export class TenantMigrationGate {
-  readonly #pending = new Set<string>();
+  /** Short name (what a request names) of each firm still closed, by its schema name (what a migration names). */
+  readonly #pending = new Map<string, string>();
   #total = 0;
 
-  /** Firms (by short name) found behind at start, closed until `opened`. */
-  close(shortNames: readonly string[]): void {
-    for (const name of shortNames) this.#pending.add(name);
-    this.#total += shortNames.length;
+  /** Firms found behind at start, closed until their schema is migrated. */
+  close(firms: readonly { shortName: string; schemaName: string }[]): void {
+    for (const f of firms) this.#pending.set(f.schemaName, f.shortName);
+    this.#total += firms.length;
   }
 
-  /** The firm's schema is current: its requests pass again. */
-  opened(shortName: string): void {
-    this.#pending.delete(shortName);
+  /** The firm's schema is current (the background catch-up, a tenant event, or the admin's refresh): its requests pass again. */
+  opened(schemaName: string): void {
+    this.#pending.delete(schemaName);
   }
 
   isMigrating(shortName: string | undefined): boolean {
-    return shortName !== undefined && this.#pending.has(shortName);
+    if (shortName === undefined || this.#pending.size === 0) return false;
+    for (const closed of this.#pending.values()) if (closed === shortName) return true;
+    return false;
   }
 
   /** For logs and readiness details: how many firms were behind at start and how many still are. */

@@ -7,6 +7,7 @@ import { Forbidden } from '../errors.ts';
 import { authenticate, authOf, CHECKED_BY_IDENTITY } from '../http/authenticate.ts';
 import { parseInput } from '../http/validate.ts';
 import { INTERNAL_MIGRATE_PATH } from './tenant-events.ts';
+import type { TenantMigrationGate } from './tenant-migration-gate.ts';
 
 const bodySchema = z.object({
   schemaName: z.string().min(1),
@@ -20,13 +21,16 @@ const bodySchema = z.object({
  * creation and the spec's "refresh schema"). Only platform administrators may ask; the
  * path is on the service port only.
  */
-export function createTenantMigrationRouter(db: Database, tokens: TokenVerifier, sets: readonly ServiceMigrations[]): Router {
+export function createTenantMigrationRouter(db: Database, tokens: TokenVerifier, sets: readonly ServiceMigrations[], gate?: TenantMigrationGate): Router {
   const router = express.Router();
   router.post(INTERNAL_MIGRATE_PATH, authenticate(tokens, CHECKED_BY_IDENTITY), async (req, res) => {
     if (!authOf(res).claims.platformAdmin) throw new Forbidden('Only platform administrators can migrate tenant schemas.');
     const { schemaName, only } = parseInput(bodySchema, req.body);
     const chosen = only ? sets.map((s) => (only[s.service] ? { ...s, migrations: s.migrations.filter((m) => only[s.service]!.includes(m.id)) } : s)) : sets;
-    res.json({ actions: await migrateTenant(db, schemaName, chosen) });
+    const actions = await migrateTenant(db, schemaName, chosen);
+    // A firm closed since start because its migration failed opens once a refresh has run them all.
+    if (!only) gate?.opened(schemaName);
+    res.json({ actions });
   });
   return router;
 }

@@ -32,7 +32,7 @@ export async function followTenantSchemas(options: {
   const migrate = async (tenant: Pick<TenantEventPayload, 'schemaName' | 'shortName'>) => {
     const actions = await migrateTenant(db, tenant.schemaName, sets);
     if (actions.length) logger.info({ schemaName: tenant.schemaName, actions }, 'tenant schema migrated');
-    gate.opened(tenant.shortName);
+    gate.opened(tenant.schemaName);
   };
   const subscription: Subscription = await bus.subscribe(`${service}.tenant-schemas`, [TENANT_UPSERTED], async (event) => {
     await migrate(event.payload as TenantEventPayload);
@@ -44,7 +44,7 @@ export async function followTenantSchemas(options: {
     const tenants = (await r.json()) as TenantEventPayload[];
     const names = new Set(await tenantSchemasBehind(db, tenants.map((t) => t.schemaName), sets));
     behind = tenants.filter((t) => names.has(t.schemaName));
-    gate.close(behind.map((t) => t.shortName));
+    gate.close(behind);
     logger.info({ firms: tenants.length, behind: behind.length }, 'tenant schemas checked');
   } catch (err) {
     // Not fatal: events and identity's fan-out on refresh still bring the schemas.
@@ -56,7 +56,7 @@ export async function followTenantSchemas(options: {
     for (const tenant of behind) {
       if (stopping) return;
       // A firm that fails stays closed (its tables are not what the code expects); the next
-      // `tenant.upserted` or refresh from the admin console migrates and opens it.
+      // `tenant.upserted`, or the platform admin's "Refresh schema", migrates and opens it.
       await migrate(tenant).catch((err: unknown) => logger.error({ err, schemaName: tenant.schemaName }, 'tenant schema migration failed'));
     }
     if (behind.length) logger.info({ migrated: behind.length, ms: Date.now() - started, ...gate.progress() }, 'tenant schemas caught up');
