@@ -1,4 +1,6 @@
 import type { ServiceMigrations } from '@ledgerline/kit/db/migrations.ts';
+import { installShippedTemplates } from './organizers/organizer.store.ts';
+import { SHIPPED_ORGANIZER_TEMPLATES } from './organizers/shipped/index.ts';
 
 /**
  * The requests service's tables in every firm's schema. Files stay the files service's:
@@ -178,5 +180,11 @@ export const requestsTenantMigrations: ServiceMigrations = {
       created_at timestamptz NOT NULL DEFAULT now(),
       PRIMARY KEY (organizer_id, file_id)
     )`,
+  }, {
+    id: '008_shipped_organizer_templates',
+    // The shipped templates are installed with the firm's schema instead of on each read. One
+    // fits a report type by name (resolved as it is read); its stored report_type_id is cleared.
+    sql: 'ALTER TABLE organizer_templates ADD COLUMN fits_report_type text',
+    run: (tx) => installShippedTemplates(tx, SHIPPED_ORGANIZER_TEMPLATES),
   }],
 };

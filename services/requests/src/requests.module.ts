@@ -71,11 +71,11 @@ export const requestsModule: ServiceModule = {
     const files = new ReportForwarder(peer('files'), new TokenSigner<RequestUploadAssertion>(deriveKey(master, REQUEST_UPLOAD_KEY_PURPOSE)));
     const service = new RequestService({ store, jobs, reminders, firm, links, directory: directoryLookup, files });
     // Organizers (issue 42): part of this service, since their answers feed the same requests.
-    const organizerStore = new OrganizerStore();
+    const organizerStore = new OrganizerStore(directory.tables.reportTypes);
     const organizerReminders = new OrganizerReminders({ store: organizerStore, requests: store, jobs, firm });
     const organizers = new OrganizerService({
       store: organizerStore, requests: service, reminders: organizerReminders, directory: directoryLookup, files, firm,
-      box: new SecretBox(deriveKey(master, 'organizer-answers')), reportTypesTable: directory.tables.reportTypes, links, publicBaseUrl: config.publicBaseUrl,
+      box: new SecretBox(deriveKey(master, 'organizer-answers')), links, publicBaseUrl: config.publicBaseUrl,
     });
     const mailer = createMailer(config, deps.logger);
     const handlers: Record<string, JobHandler> = { ...reminders.handlers(), ...organizerReminders.handlers(), [MAIL_JOB]: mailJob(mailer) };

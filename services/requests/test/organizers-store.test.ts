@@ -56,11 +56,11 @@ describe.each(databaseTargets())('organizers at rest and on the scheduler ($name
   const directoryLookup = new DirectoryLookup(directory, () => 'http://127.0.0.1:9');
   const files = new ReportForwarder(() => 'http://127.0.0.1:9', new TokenSigner<RequestUploadAssertion>(randomBytes(32)));
   const requestService = new RequestService({ store: requests, jobs, reminders: new RequestReminders({ store: requests, jobs, firm: async () => firm, links }), firm: async () => firm, links, directory: directoryLookup, files });
-  const store = new OrganizerStore();
+  const store = new OrganizerStore(directory.tables.reportTypes);
   const reminders = new OrganizerReminders({ store, requests, jobs, firm: async () => firm });
   const service = new OrganizerService({
     store, requests: requestService, reminders, directory: directoryLookup, files, firm: async () => firm,
-    box: new SecretBox(randomBytes(32)), reportTypesTable: directory.tables.reportTypes, links, publicBaseUrl: 'https://portal.example.com/',
+    box: new SecretBox(randomBytes(32)), links, publicBaseUrl: 'https://portal.example.com/',
   });
   const admin = (): TenantRequest => ({
     shortName: tenant.shortName, db: firmDb, timeZone: ZONE, scope: PLATFORM_ADMIN_SCOPE, token: '', tenant: tenant.shortName,
@@ -116,6 +116,18 @@ describe.each(databaseTargets())('organizers at rest and on the scheduler ($name
 
   const newOrganizer = (sendNow: boolean, reminderEveryDays = 3) => service.create(admin(), {
     clientId: CLIENT, templateId, year: ++year, title: null, message: null, dueDate: addDays(todayIn(ZONE), 30), reminderEveryDays, reportTypeId: null, trackerItemId: null, sendNow,
+  });
+
+  it('the shipped templates come with the firm\'s schema; one belongs to the report type of its name while the firm has one, with no write on a read', async () => {
+    const shipped = async () => (await store.templates(firmDb)).filter((t) => t.builtIn).map((t) => [t.builtIn, t.reportTypeId]);
+    const stamps = async () => (await firmDb.query<{ u: Date }>('SELECT max(updated_at) AS u FROM organizer_templates WHERE built_in IS NOT NULL')).rows[0]!.u.toISOString();
+    const before = await stamps();
+    expect(await shipped()).toEqual(expect.arrayContaining([['us-1040', null], ['uk-self-assessment', null], ['india-itr', null], ['au-individual', null]]));
+    await directory.rememberReportType(firmDb, { id: 77, name: 'Form 1040' }, new Date().toISOString());
+    expect(await shipped()).toEqual(expect.arrayContaining([['us-1040', 77], ['uk-self-assessment', null]]));
+    await firmDb.query(`UPDATE ${directory.tables.reportTypes} SET deleted = true WHERE id = 77`); // the tombstone a report-type.deleted leaves
+    expect(await shipped()).toEqual(expect.arrayContaining([['us-1040', null]]));
+    expect(await stamps()).toBe(before);
   });
 
   it('sensitive answers, in a group row or on their own, are sealed in the row and read back whole', async () => {

@@ -23,15 +23,11 @@ import { requireStaff, requireTemplateManager } from '../access-rules.ts';
 import type { Firm } from '../requests/request-reminders.ts';
 import type { RequestService } from '../requests/request.service.ts';
 import type { RequestLinkMaker } from '../requests/request-links.ts';
-import { SHIPPED_ORGANIZER_TEMPLATES } from './shipped/index.ts';
 import { assertOrganizerReach, reachesTemplate } from './organizer-access.ts';
 import { answerProgress, checkAnswerShape, fileAnswerKeys, mergeSensitive, missingAnswers, prefillFrom, requestItemsCalledFor, splitSensitive } from './organizer-answers.ts';
 import { renderOrganizerPdf } from './organizer-pdf.ts';
 import type { OrganizerReminders } from './organizer-reminders.ts';
 import type { OrganizerStore, StoredOrganizer } from './organizer.store.ts';
-
-/** The shipped templates as the schema leaves them (defaults filled in), parsed once. */
-const SHIPPED = SHIPPED_ORGANIZER_TEMPLATES.map((s) => ({ builtIn: s.builtIn, reportTypeName: s.reportTypeName, template: organizerTemplateInputSchema.parse(s.template) }));
 
 const OPEN_FOR_ANSWERS = new Set(['draft', 'sent', 'in_progress']);
 
@@ -51,13 +47,12 @@ export class OrganizerService {
   readonly #files: ReportForwarder;
   readonly #box: SecretBox;
   readonly #firm: (shortName: string) => Promise<Firm>;
-  readonly #reportTypesTable: string;
   readonly #links: RequestLinkMaker;
   readonly #publicBaseUrl: string;
 
   constructor(deps: {
     store: OrganizerStore; requests: RequestService; reminders: OrganizerReminders; directory: DirectoryLookup; files: ReportForwarder; box: SecretBox;
-    firm: (shortName: string) => Promise<Firm>; reportTypesTable: string; links: RequestLinkMaker; publicBaseUrl: string;
+    firm: (shortName: string) => Promise<Firm>; links: RequestLinkMaker; publicBaseUrl: string;
   }) {
     this.#links = deps.links;
     this.#publicBaseUrl = deps.publicBaseUrl.replace(/\/$/, '');
@@ -68,20 +63,17 @@ export class OrganizerService {
     this.#files = deps.files;
     this.#box = deps.box;
     this.#firm = deps.firm;
-    this.#reportTypesTable = deps.reportTypesTable;
   }
 
   // Templates
 
   async templates(t: TenantRequest): Promise<OrganizerTemplate[]> {
     requireStaff(t.scope);
-    await this.#store.seedBuiltIns(t.db, this.#reportTypesTable, SHIPPED);
     return (await this.#store.templates(t.db)).filter((x) => reachesTemplate(t.scope, x));
   }
 
   async template(t: TenantRequest, id: number): Promise<OrganizerTemplate> {
     requireStaff(t.scope);
-    await this.#store.seedBuiltIns(t.db, this.#reportTypesTable, SHIPPED);
     const template = await this.#store.template(t.db, id);
     if (!template || !reachesTemplate(t.scope, template)) throw new NotFound(ORGANIZER_MESSAGES.templateNotFound);
     return template;
@@ -124,7 +116,6 @@ export class OrganizerService {
   async create(t: TenantRequest, input: OrganizerInput, trackerItemId: number | null = input.trackerItemId ?? null): Promise<OrganizerDetail> {
     requireStaff(t.scope);
     const client = await this.#directory.client(t, input.clientId);
-    await this.#store.seedBuiltIns(t.db, this.#reportTypesTable, SHIPPED);
     const template = await this.#store.template(t.db, input.templateId);
     if (!template || !reachesTemplate(t.scope, template)) throw new NotFound(ORGANIZER_MESSAGES.templateNotFound);
     const reportTypeId = input.reportTypeId ?? template.reportTypeId ?? null;

@@ -1,10 +1,12 @@
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import { SqlParams } from '@ledgerline/kit/db/sql-params.ts';
 import type { AccessScope } from '@ledgerline/kit/access/access-scope.ts';
+import { organizerTemplateInputSchema } from '@ledgerline/contracts/organizers.contracts.ts';
 import type {
   OrganizerAnswers, OrganizerSection, OrganizerStatus, OrganizerSummary, OrganizerTemplate, OrganizerTemplateInput,
 } from '@ledgerline/contracts/organizers.contracts.ts';
 import { reachableOrganizers } from './organizer-access.ts';
+import type { ShippedOrganizerTemplate } from './shipped/index.ts';
 
 /** An organizer row as the service works with it: the summary plus what the detail and the rules need. */
 export interface StoredOrganizer extends OrganizerSummary {
@@ -52,17 +54,46 @@ function toOrganizer(r: any): StoredOrganizer {
   };
 }
 
+/**
+ * Adds the shipped templates to a firm's schema, or brings its copies up to date (a migration
+ * calls this: requests.migrations.ts 008). A release that changes a shipped template adds a
+ * migration calling it again; organizers already made keep the sections they were made with.
+ */
+export async function installShippedTemplates(tx: Queryable, shipped: readonly ShippedOrganizerTemplate[]): Promise<void> {
+  for (const s of shipped) {
+    const t = organizerTemplateInputSchema.parse(s.template);
+    await tx.query(
+      `INSERT INTO organizer_templates (name, jurisdiction, description, sections, built_in, fits_report_type)
+       VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (built_in) DO UPDATE SET name = EXCLUDED.name, jurisdiction = EXCLUDED.jurisdiction, description = EXCLUDED.description,
+         sections = EXCLUDED.sections, fits_report_type = EXCLUDED.fits_report_type, report_type_id = NULL, updated_at = now()`,
+      [t.name, t.jurisdiction ?? null, t.description ?? null, JSON.stringify(t.sections), s.builtIn, s.reportTypeName],
+    );
+  }
+}
+
 /** The organizer tables (requests.migrations.ts 005). */
 export class OrganizerStore {
+  /**
+   * A shipped template belongs to the firm's report type of the name it fits, found as it is
+   * read: so it follows the firm adding, renaming or deleting that report type, with no write.
+   */
+  readonly #templateColumns: string;
+
+  constructor(reportTypesTable: string) {
+    this.#templateColumns = `t.id, t.name, t.jurisdiction, t.description, t.sections, t.built_in, t.created_at, t.updated_at,
+      COALESCE(t.report_type_id, (SELECT rt.id FROM ${reportTypesTable} rt WHERE rt.name = t.fits_report_type AND NOT rt.deleted ORDER BY rt.id LIMIT 1)) AS report_type_id`;
+  }
+
   // Templates
 
   async templates(db: Queryable): Promise<OrganizerTemplate[]> {
-    const r = await db.query<TemplateRow>('SELECT * FROM organizer_templates ORDER BY name, id');
+    const r = await db.query<TemplateRow>(`SELECT ${this.#templateColumns} FROM organizer_templates t ORDER BY t.name, t.id`);
     return r.rows.map(toTemplate);
   }
 
   async template(db: Queryable, id: number): Promise<OrganizerTemplate | null> {
-    const r = await db.query<TemplateRow>('SELECT * FROM organizer_templates WHERE id = $1', [id]);
+    const r = await db.query<TemplateRow>(`SELECT ${this.#templateColumns} FROM organizer_templates t WHERE t.id = $1`, [id]);
     return r.rows[0] ? toTemplate(r.rows[0]) : null;
   }
 
@@ -81,22 +112,6 @@ export class OrganizerStore {
 
   async templateInUse(db: Queryable, id: number): Promise<boolean> {
     return ((await db.query('SELECT 1 FROM organizers WHERE template_id = $1 LIMIT 1', [id])).rowCount ?? 0) > 0;
-  }
-
-  /**
-   * The shipped templates, added once per firm (built_in is unique), each tied to the firm's
-   * report type of the name it fits when the firm has one — also later, once the firm adds it.
-   */
-  async seedBuiltIns(db: Queryable, reportTypesTable: string, shipped: readonly { builtIn: string; reportTypeName: string | null; template: OrganizerTemplateInput }[]): Promise<void> {
-    for (const s of shipped) {
-      await db.query(
-        `INSERT INTO organizer_templates (name, report_type_id, jurisdiction, description, sections, built_in)
-         VALUES ($1, (SELECT id FROM ${reportTypesTable} WHERE name = $2 AND NOT deleted ORDER BY id LIMIT 1), $3, $4, $5, $6)
-         ON CONFLICT (built_in) DO UPDATE SET report_type_id = EXCLUDED.report_type_id, updated_at = now()
-         WHERE organizer_templates.report_type_id IS NULL AND EXCLUDED.report_type_id IS NOT NULL`,
-        [s.template.name, s.reportTypeName, s.template.jurisdiction ?? null, s.template.description ?? null, JSON.stringify(s.template.sections), s.builtIn],
-      );
-    }
   }
 
   // Organizers
