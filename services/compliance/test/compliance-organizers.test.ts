@@ -167,6 +167,26 @@ describe('stage moves from organizers', () => {
     expect((await submit('client', organizer.id)).status).toBe(200);
     await eventually(async () => expect(await stageOf(item.id)).toBe('in-preparation'), BUS_WAIT_MS, 300);
     expect((await itemAs('client', item.id)).clientStage).toBe('We are preparing it');
+    // Reopened for changes: the item waits on the client again, and moves on at the resubmission.
+    expect((await call('POST', path(`/organizers/${organizer.id}/reopen`), tokens.admin)).status).toBe(200);
+    await eventually(async () => expect(await stageOf(item.id)).toBe('waiting-on-client'), BUS_WAIT_MS, 300);
+    expect((await submit('client', organizer.id)).status).toBe(200);
+    await eventually(async () => expect(await stageOf(item.id)).toBe('in-preparation'), BUS_WAIT_MS, 300);
+  });
+
+  it('reopened after staff moved the item on: the item stays where staff put it', async () => {
+    const item = await newItem(ids.own!, ids.rtOwn!, '9');
+    const organizer = (await sendOrganizer('admin', item.id, { templateId: await newTemplate() })).body;
+    expect((await answer('client', organizer.id, { sold_shares: false })).status).toBe(200);
+    expect((await submit('client', organizer.id)).status).toBe(200);
+    await eventually(async () => expect(await stageOf(item.id)).toBe('in-preparation'), BUS_WAIT_MS, 300);
+    const pipeline = (await call<Pipeline[]>('GET', path('/compliance-pipelines'), tokens.admin)).body.find((p) => p.reportTypeId === ids.rtOwn)!;
+    const later = pipeline.stages[pipeline.stages.findIndex((s) => s.id === 'in-preparation') + 1]!;
+    expect((await call('PATCH', path(`/compliance-tracker/${item.id}`), tokens.admin, { stage: later.id })).status).toBe(200);
+    expect((await call('POST', path(`/organizers/${organizer.id}/reopen`), tokens.admin)).status).toBe(200);
+    await eventually(async () => expect((await call<ActivityLog[]>('GET', path(`/activity-logs?clientId=${ids.own}&limit=300`), tokens.admin)).body.map((l) => l.details))
+      .toContain(`Reopened the organizer "${organizer.title}" for changes`), BUS_WAIT_MS, 300);
+    expect(await stageOf(item.id)).toBe(later.id);
   });
 
   it('submitted with answers that call for documents: the item keeps waiting on the client until they are in', async () => {

@@ -70,7 +70,8 @@ async function organizerOpen(tx: Queryable, trackerItemId: number): Promise<bool
  * Organizers sent for tracker items (issue 42): sent → the pipeline's requestSent move (the
  * same "waiting on client" as a document request); submitted with no documents outstanding
  * for the item (no open request waiting, no other organizer being answered) → its documentsIn
- * move. Only an item of the organizer's own client moves.
+ * move; reopened while the item is still where that submission put it → back to waiting on the
+ * client. Only an item of the organizer's own client moves.
  */
 export function followTrackerOrganizers(deps: TenantConsumerDeps & { stages: StageService }): Promise<Subscription> {
   return consumeTenantEvents(deps, 'compliance.organizers', Object.values(ORGANIZER_EVENTS), async (tx, event, tenant) => {
@@ -93,6 +94,8 @@ export function followTrackerOrganizers(deps: TenantConsumerDeps & { stages: Sta
         `SELECT 1 FROM compliance_document_requests WHERE tracker_item_id = $1 AND status = 'open' AND done < required LIMIT 1`, [o.trackerItemId]);
       if (waiting.rowCount) return;
       await deps.stages.automatic(tx, tenant.shortName, o.trackerItemId, 'documentsIn');
+    } else if (event.type === ORGANIZER_EVENTS.reopened) {
+      await deps.stages.undoAutomatic(tx, tenant.shortName, o.trackerItemId, 'documentsIn', 'requestSent');
     }
   });
 }

@@ -92,6 +92,23 @@ export class StageService {
     return true;
   }
 
+  /**
+   * Undoes an automatic move when what caused it is undone (an organizer reopened after its
+   * submission moved the item on): back to the stage `back` names, only while the item still
+   * stands where `made` put it — staff who moved it since keep their move.
+   */
+  async undoAutomatic(tx: Queryable, tenant: string, itemId: number, made: keyof StageAutomations, back: keyof StageAutomations): Promise<boolean> {
+    const { rows } = await tx.query<{ report_type_id: number; stage: string }>('SELECT report_type_id, stage FROM compliance_items WHERE id = $1 FOR UPDATE', [itemId]);
+    const row = rows[0];
+    if (!row) return false;
+    await lockPipeline(tx, row.report_type_id);
+    const pipeline = await this.#pipelines.get(tx, { id: row.report_type_id, name: '' });
+    const target = pipeline.stages.find((s) => s.id === pipeline.automations[back]);
+    if (!target || !pipeline.automations[made] || row.stage !== pipeline.automations[made]) return false;
+    await this.#moveLocked(tx, tenant, itemId, pipeline, target, back, SYSTEM_ACTOR);
+    return true;
+  }
+
   async #moveLocked(tx: Queryable, tenant: string, id: number, pipeline: Pipeline, stage: Stage, cause: StageMoveCause, actor: { id: number; name: string }): Promise<void> {
     const before = (await this.#items.byIds(tx, [id]))[0]!;
     if (before.stage === stage.id) return;
