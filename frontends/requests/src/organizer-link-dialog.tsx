@@ -1,4 +1,3 @@
-import { useMutation } from '@tanstack/react-query';
 import { Button } from 'primereact/button';
 import { Dialog } from 'primereact/dialog';
 import { InputText } from 'primereact/inputtext';
@@ -8,21 +7,26 @@ import { formatDate } from '@ledgerline/ui/date-format.ts';
 import { serverMessage } from '@ledgerline/ui/server-message.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 import { copyLink } from './copy-link.ts';
-import { createOrganizerLink } from './organizers.api.ts';
+import { LinkList } from './link-list.tsx';
+import { useOrganizerLinkMutations, useOrganizerLinks } from './organizers.api.ts';
+import { linkState } from './request-view.ts';
 
 /**
  * Staff make a link for someone without an account (a spouse, a client who never signed up):
  * with an e-mail it is sent there; either way the URL is shown once (only its hash is kept).
+ * The links made so far are listed below, each revocable while it works (shown only while the
+ * organizer is open for answers, so an open organizer is what a live link opens).
  */
 export function OrganizerLinkButton({ organizerId }: { organizerId: number }) {
   const [open, setOpen] = useState(false);
   const [email, setEmail] = useState('');
   const [created, setCreated] = useState<CreatedOrganizerLink | null>(null);
-  const create = useMutation({ mutationFn: () => createOrganizerLink(organizerId, email.trim() || null) });
+  const { create, revoke } = useOrganizerLinkMutations(organizerId);
+  const links = useOrganizerLinks(organizerId, open);
   const close = () => { setOpen(false); setCreated(null); setEmail(''); };
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    create.mutate(undefined, {
+    create.mutate(email.trim() || null, {
       onSuccess: (link) => {
         setCreated(link);
         showToast({ severity: 'success', summary: 'Link Created', detail: email.trim() ? `Sent to ${email.trim()}` : 'Copy it and send it to the client.' });
@@ -53,6 +57,12 @@ export function OrganizerLinkButton({ organizerId }: { organizerId: number }) {
             <Button type="submit" label="Create Link" icon="pi pi-link" loading={create.isPending} />
           </form>
         )}
+        <h4 className="organizer-link-dialog__made">Links made</h4>
+        <LinkList links={links.data} stateOf={(link) => linkState(link, 'open')}
+          onRevoke={(link) => revoke.mutate(link.id, {
+            onSuccess: () => showToast({ severity: 'success', summary: 'Link Revoked', detail: 'It no longer opens the organizer.' }),
+            onError: (err) => showToast({ severity: 'error', summary: 'Error', detail: serverMessage(err) ?? 'Failed to revoke the link' }),
+          })} />
       </Dialog>
     </>
   );

@@ -3,6 +3,7 @@ import type {
   CreatedOrganizerLink, PublicOrganizer,
   OrganizerAnswers, OrganizerDetail, OrganizerFileAnswer, OrganizerInput, OrganizerStatus, OrganizerSummary, OrganizerTemplate, OrganizerTemplateInput, OrganizerUpdate,
 } from '@ledgerline/contracts/organizers.contracts.ts';
+import type { RequestLink } from '@ledgerline/contracts/requests.contracts.ts';
 import { apiJson, apiPath, apiQueryPath } from '@ledgerline/ui/api-client.ts';
 import { invalidateApiResources } from '@ledgerline/ui/api-invalidation.ts';
 import { readCurrentTenant, readToken } from '@ledgerline/ui/auth-storage.ts';
@@ -100,9 +101,22 @@ function uploadToOrganizer(path: string, questionId: string, file: File): Promis
   return uploadWithProgress<OrganizerFileAnswer>(path, form);
 }
 
-/** A link to answer the organizer without an account; the URL is shown only now. */
-export const createOrganizerLink = (id: number, email: string | null): Promise<CreatedOrganizerLink> =>
-  apiJson<CreatedOrganizerLink>('POST', apiPath(`organizers/${id}/links`), email ? { email } : {});
+/** The organizer's links for people without an account (staff). */
+export const useOrganizerLinks = (id: number, enabled: boolean) =>
+  useQuery<RequestLink[]>({ queryKey: [apiPath(`organizers/${id}/links`)], enabled: enabled && id > 0 });
+
+/** Making a link (its URL is shown only now) and revoking one; both refresh the organizer's list of links. */
+export function useOrganizerLinkMutations(id: number) {
+  const queryClient = useQueryClient();
+  const refresh = () => queryClient.invalidateQueries({ queryKey: [apiPath(`organizers/${id}/links`)] });
+  return {
+    create: useMutation({
+      mutationFn: (email: string | null) => apiJson<CreatedOrganizerLink>('POST', apiPath(`organizers/${id}/links`), email ? { email } : {}),
+      onSuccess: refresh,
+    }),
+    revoke: useMutation({ mutationFn: (linkId: number) => apiJson('DELETE', apiPath(`organizers/${id}/links/${linkId}`)), onSuccess: refresh }),
+  };
+}
 
 /** Refreshes organizers and what they touch (the tracker's stage, the document request). */
 export function useRefreshOrganizers(): () => Promise<void> {

@@ -1,19 +1,14 @@
 import { Button } from 'primereact/button';
 import { InputNumber } from 'primereact/inputnumber';
 import { InputText } from 'primereact/inputtext';
-import { Tag } from 'primereact/tag';
 import { useState, type FormEvent } from 'react';
 import { REQUEST_DEFAULTS, type CreatedRequestLink, type DocumentRequest } from '@ledgerline/contracts/requests.contracts.ts';
-import { formatDate } from '@ledgerline/ui/date-format.ts';
 import { serverMessage } from '@ledgerline/ui/server-message.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 import { copyLink } from './copy-link.ts';
+import { LinkList } from './link-list.tsx';
 import { linkState } from './request-view.ts';
 import { useRequestLinks, useRequestMutations } from './requests.api.ts';
-
-const LINK_STATE = {
-  live: ['Active', 'success'], expired: ['Expired', 'secondary'], revoked: ['Revoked', 'danger'], closed: ['Closed', 'secondary'], paused: ['Paused', 'warning'],
-} as const;
 
 /**
  * Upload links that need no account: made here (the URL is shown once, since the portal keeps
@@ -61,28 +56,11 @@ export function RequestLinks({ request }: { request: DocumentRequest }) {
           </span>
         </div>
       )}
-      <ul className="request-links__list">
-        {(links.data ?? []).map((link) => {
-          const state = linkState(link, request.status);
-          return (
-            <li key={link.id} className={`request-link-${link.id}`}>
-              <span>
-                <strong>{link.email ?? 'No recipient'}</strong>
-                <small>Made {formatDate(link.createdAt)} · expires {formatDate(link.expiresAt)}</small>
-              </span>
-              <Tag value={LINK_STATE[state][0]} severity={LINK_STATE[state][1]} />
-              {(state === 'live' || state === 'paused') && (
-                <Button label="Revoke" size="small" text severity="danger" aria-label={`Revoke link ${link.email ?? link.id}`}
-                  onClick={() => revokeLink.mutate({ id: request.id, linkId: link.id }, {
-                    onSuccess: () => showToast({ severity: 'success', summary: 'Link Revoked', detail: 'It no longer opens the request.' }),
-                    onError: failed('Failed to revoke the link'),
-                  })} />
-              )}
-            </li>
-          );
-        })}
-        {links.data?.length === 0 && <li className="request-panel__hint">No links yet.</li>}
-      </ul>
+      <LinkList links={links.data} stateOf={(link) => linkState(link, request.status)}
+        onRevoke={(link) => revokeLink.mutate({ id: request.id, linkId: link.id }, {
+          onSuccess: () => showToast({ severity: 'success', summary: 'Link Revoked', detail: 'It no longer opens the request.' }),
+          onError: failed('Failed to revoke the link'),
+        })} />
     </section>
   );
 }

@@ -8,7 +8,8 @@ import { addFirmUser, expectToast, openAs, startPortalBrowser, uniqueSuffix, typ
  * Issue 42's link form, in Chromium at 390 and 1440 px: staff make a link on the organizer's
  * page (the URL shown once, with Copy); someone without an account opens it in a page with no
  * sign-in, answers (a question another answer shows), reloads and finds the answers kept, and
- * submits; staff see it Submitted; the used link then says so (410).
+ * submits; staff see it Submitted; the used link then says so (410). A second link, revoked in
+ * the same dialog, no longer opens.
  */
 
 const suffix = uniqueSuffix();
@@ -61,14 +62,30 @@ describe('organizer links in Chromium (issue 42)', () => {
       const url = await dialog.getByLabel('The link (shown only now)').inputValue();
       expect(url).toMatch(new RegExp(`/organizer/${TENANT}\\.\\S+$`));
       await dialog.getByRole('button', { name: 'Copy' }).waitFor();
+      await dialog.locator('li', { hasText: `holder.${size}@example.com` }).getByText('Active').waitFor();
       expect(await sideways(staff)).toBeLessThanOrEqual(0);
       await portal.screenshot(staff, `organizer-link-made-${size}`);
       await dialog.getByRole('button', { name: 'Close' }).click();
 
-      // 2. The holder opens it with no sign-in (storage and cookies cleared) on the portal's address.
+      // A second link, made and revoked: listed as Revoked, and its page says it no longer opens.
+      await staff.getByRole('button', { name: 'Link for someone without an account' }).click();
+      await dialog.getByRole('button', { name: 'Create Link' }).click();
+      await expectToast(staff, 'Link Created', 'Copy it and send it to the client.');
+      const revokedUrl = await dialog.getByLabel('The link (shown only now)').inputValue();
+      const unnamed = dialog.locator('li', { hasText: 'No recipient' });
+      await unnamed.getByRole('button', { name: /^Revoke link/ }).click();
+      await expectToast(staff, 'Link Revoked', 'It no longer opens the organizer.');
+      await unnamed.getByText('Revoked').waitFor();
+      expect(await unnamed.getByRole('button', { name: /^Revoke link/ }).count()).toBe(0);
+      await portal.screenshot(staff, `organizer-link-revoked-${size}`);
+      await dialog.getByRole('button', { name: 'Close' }).click();
+
+      // 2. The holder opens it with no sign-in (storage and cookies cleared) on the portal's address; the revoked one does not open.
       const linkPath = new URL(url).pathname;
       const holder = await portal.browser.newPage(portal.baseUrl);
       await holder.setViewportSize(viewport);
+      await holder.goto(`${portal.baseUrl}${new URL(revokedUrl).pathname}`);
+      await holder.getByText(ORGANIZER_LINK_MESSAGES.linkGone).waitFor();
       await holder.goto(`${portal.baseUrl}${linkPath}`);
       expect(await holder.evaluate(() => localStorage.getItem('token'))).toBeNull();
       await holder.getByText(`Wren Tax ${suffix}`).waitFor();

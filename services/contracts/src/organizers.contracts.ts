@@ -376,6 +376,7 @@ export const ORGANIZER_LINK_MESSAGES = {
   linkNotFound: 'Organizer link not found',
   linkGone: 'This link has expired or was revoked. Ask the firm for a new one.',
   organizerDone: 'This organizer was already submitted: thank you.',
+  linkRevoked: 'Link revoked',
 } as const;
 export const ORGANIZER_PUBLIC_PAGE_PREFIX = '/organizer/';
 export const organizerLinkInputSchema = z.object({

@@ -75,7 +75,7 @@ export const requestsModule: ServiceModule = {
     const organizerReminders = new OrganizerReminders({ store: organizerStore, requests: store, jobs, firm });
     const organizers = new OrganizerService({
       store: organizerStore, requests: service, reminders: organizerReminders, directory: directoryLookup, files, firm,
-      box: new SecretBox(deriveKey(master, 'organizer-answers')), links, publicBaseUrl: config.publicBaseUrl,
+      box: new SecretBox(deriveKey(master, 'organizer-answers')), links,
     });
     const mailer = createMailer(config, deps.logger);
     const handlers: Record<string, JobHandler> = { ...reminders.handlers(), ...organizerReminders.handlers(), [MAIL_JOB]: mailJob(mailer) };

@@ -8,8 +8,8 @@ import type { Client, ReportType } from '@ledgerline/contracts/directory.contrac
 import type { Company } from '@ledgerline/contracts/identity.contracts.ts';
 import type { Notification } from '@ledgerline/contracts/notifications.contracts.ts';
 import type { PortalFile } from '@ledgerline/contracts/files.contracts.ts';
-import type { DocumentRequest } from '@ledgerline/contracts/requests.contracts.ts';
-import { ORGANIZER_MESSAGES, type OrganizerDetail, type OrganizerSummary, type OrganizerTemplate } from '@ledgerline/contracts/organizers.contracts.ts';
+import type { DocumentRequest, RequestLink } from '@ledgerline/contracts/requests.contracts.ts';
+import { ORGANIZER_LINK_MESSAGES, ORGANIZER_MESSAGES, type OrganizerDetail, type OrganizerSummary, type OrganizerTemplate } from '@ledgerline/contracts/organizers.contracts.ts';
 
 /*
  * Organizers (issue 42) through the gateway: templates (shipped ones read-only), organizers
@@ -375,6 +375,33 @@ describe('organizer links (no account)', () => {
     expect((await call('GET', publicPath(token), null)).status).toBe(410);
     expect((await call('PUT', `${publicPath(token)}/answers`, null, { answers: {} })).status).toBe(410);
     expect((await upload(`${publicPath(token)}/files`, null, { questionId: 'statements' })).status).toBe(410);
+  });
+
+  it('staff list an organizer\'s links and revoke one: it no longer opens (410); the others still do', async () => {
+    const o = await as<OrganizerDetail>('admin', 'POST', organizersPath(), { clientId: ids.own, templateId: ids.template, year: 2029, dueDate: '2030-03-31', sendNow: true });
+    expect(o.status).toBe(201);
+    const linksPath = `${organizersPath()}/${o.body.id}/links`;
+    const first = (await as<{ id: number; url: string }>('admin', 'POST', linksPath, { email: `spouse.${suffix}@example.com` })).body;
+    const second = (await as<{ id: number; url: string }>('admin', 'POST', linksPath, {})).body;
+    const listed = await as<RequestLink[]>('cpa', 'GET', linksPath);
+    expect(listed.status).toBe(200);
+    expect(listed.body).toEqual([
+      expect.objectContaining({ id: first.id, email: `spouse.${suffix}@example.com`, revokedAt: null }),
+      expect.objectContaining({ id: second.id, email: null, revokedAt: null }),
+    ]);
+    expect(JSON.stringify(listed.body)).not.toContain(tokenOf(first.url));
+    expect((await as('client', 'GET', linksPath)).status).toBe(403);
+    expect((await as('client', 'DELETE', `${linksPath}/${first.id}`)).status).toBe(403);
+    expect((await as('cpaAudit', 'DELETE', `${linksPath}/${first.id}`)).status).toBe(404);
+    expect((await as('betaAdmin', 'DELETE', `/api/${BETA}/organizers/${o.body.id}/links/${first.id}`)).status).toBe(404);
+    expect((await as('admin', 'DELETE', `${organizersPath()}/${ids.organizer}/links/${first.id}`)).status).toBe(404);
+    expect((await as('admin', 'DELETE', `${linksPath}/999999`)).status).toBe(404);
+    const revoked = await as('admin', 'DELETE', `${linksPath}/${first.id}`);
+    expect(revoked).toEqual({ status: 200, body: { message: ORGANIZER_LINK_MESSAGES.linkRevoked } });
+    expect(await call('GET', publicPath(tokenOf(first.url)), null)).toEqual({ status: 410, body: expect.objectContaining({ message: ORGANIZER_LINK_MESSAGES.linkGone }) });
+    expect((await call('PUT', `${publicPath(tokenOf(first.url))}/answers`, null, { answers: {} })).status).toBe(410);
+    expect((await call('GET', publicPath(tokenOf(second.url)), null)).status).toBe(200);
+    expect((await as<RequestLink[]>('admin', 'GET', linksPath)).body.find((l) => l.id === first.id)?.revokedAt).toEqual(expect.any(String));
   });
 
   it('a made-up token, or another firm\'s prefix, is 404', async () => {

@@ -60,7 +60,7 @@ describe.each(databaseTargets())('organizers at rest and on the scheduler ($name
   const reminders = new OrganizerReminders({ store, requests, jobs, firm: async () => firm });
   const service = new OrganizerService({
     store, requests: requestService, reminders, directory: directoryLookup, files, firm: async () => firm,
-    box: new SecretBox(randomBytes(32)), links, publicBaseUrl: 'https://portal.example.com/',
+    box: new SecretBox(randomBytes(32)), links,
   });
   const admin = (): TenantRequest => ({
     shortName: tenant.shortName, db: firmDb, timeZone: ZONE, scope: PLATFORM_ADMIN_SCOPE, token: '', tenant: tenant.shortName,

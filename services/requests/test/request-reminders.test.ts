@@ -119,13 +119,13 @@ describe.each(databaseTargets())('document request reminders ($name)', (target) 
     const id = await openRequest(due, 4);
     const owner = `owner.${tenant.shortName}.${target.name.toLowerCase()}@example.com`;
     // The link first sent has expired: the reminder still reaches its recipient, with a new one.
-    await firmDb.transaction((tx) => store.insertLink(tx, { requestId: id, tokenHash: randomBytes(32).toString('hex'), email: owner, expiresAt: new Date(Date.now() - DAY_MS), createdById: REVIEWER }));
+    await firmDb.transaction((tx) => store.links.insert(tx, { ownerId: id, tokenHash: randomBytes(32).toString('hex'), email: owner, expiresAt: new Date(Date.now() - DAY_MS), createdById: REVIEWER }));
     const freshLinkIn = async (text: string) => {
       const url = /https:\/\/portal\.example\.com\/document-request\/(\S+)/.exec(text)?.[1];
       expect(url).toBeDefined();
-      const link = await store.linkByHash(firmDb, hashToken(url!));
-      expect(link).toMatchObject({ requestId: id, email: owner, live: true });
-      const [row] = (await store.links(firmDb, id)).filter((l) => l.id === link!.id);
+      const link = await store.links.byHash(firmDb, hashToken(url!));
+      expect(link).toMatchObject({ ownerId: id, email: owner, live: true });
+      const [row] = (await store.links.list(firmDb, id)).filter((l) => l.id === link!.id);
       // Lives until the end of the 14th day after the due date, in the firm's zone.
       expect(row!.expiresAt).toBe(instantAt(addDays(due, 15), '00:00', ZONE).toISOString());
       expect(text).toContain(`This link works until ${clientDate(addDays(due, 14), 'IN')}.`);
@@ -234,9 +234,9 @@ describe.each(databaseTargets())('document request reminders ($name)', (target) 
     const stale = `${tenant.shortName}.${randomBytes(32).toString('base64url')}`;
     const revoked = `${tenant.shortName}.${randomBytes(32).toString('base64url')}`;
     await firmDb.transaction(async (tx) => {
-      await store.insertLink(tx, { requestId: id, tokenHash: hashToken(stale), email: owner, expiresAt: new Date(Date.now() - DAY_MS), createdById: REVIEWER });
-      const r = await store.insertLink(tx, { requestId: id, tokenHash: hashToken(revoked), email: owner, expiresAt: new Date(Date.now() - DAY_MS), createdById: REVIEWER });
-      await store.revokeLink(tx, id, r);
+      await store.links.insert(tx, { ownerId: id, tokenHash: hashToken(stale), email: owner, expiresAt: new Date(Date.now() - DAY_MS), createdById: REVIEWER });
+      const r = await store.links.insert(tx, { ownerId: id, tokenHash: hashToken(revoked), email: owner, expiresAt: new Date(Date.now() - DAY_MS), createdById: REVIEWER });
+      await store.links.revoke(tx, id, r);
     });
     const queued = async () => (await firmDb.query<{ payload: { to: string; subject: string; text: string } }>(
       `SELECT payload FROM ${jobs.table} WHERE kind = $1 AND payload->>'to' = $2 ORDER BY id`, [MAIL_JOB, owner])).rows.map((m) => m.payload);
@@ -253,6 +253,6 @@ describe.each(databaseTargets())('document request reminders ($name)', (target) 
     expect(mails[0]!.subject).toBe('Acme Tax asks for documents: March GSTR-3B');
     expect(mails[0]!.text).toContain('Still needed: Sales register, Purchase register.');
     const fresh = /https:\/\/portal\.example\.com\/document-request\/(\S+)/.exec(mails[0]!.text)?.[1];
-    expect(await store.linkByHash(firmDb, hashToken(fresh!))).toMatchObject({ requestId: id, email: owner, live: true });
+    expect(await store.links.byHash(firmDb, hashToken(fresh!))).toMatchObject({ ownerId: id, email: owner, live: true });
   });
 });

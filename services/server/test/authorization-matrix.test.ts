@@ -512,6 +512,10 @@ const RULES: Record<string, Rule> = {
   'POST /api/organizers/{id}/files': { allowed: EVERYONE, request: async () => ({ path: String(await victimOrganizer()) }) },
   'POST /api/organizers/{id}/submit': { allowed: EVERYONE, request: async () => ({ path: String(await victimOrganizer()) }) },
   'POST /api/organizers/{id}/links': { allowed: STAFF, request: async () => ({ path: String(await victimOrganizer()), body: { email: 'matrix@example.com' } }) },
+  'GET /api/organizers/{id}/links': { allowed: STAFF, request: async () => ({ path: String(await victimOrganizer()) }) },
+  'DELETE /api/organizers/{id}/links/{linkId}': {
+    allowed: STAFF, request: async () => { const id = await victimOrganizer(); return { path: `${id}/${await created('POST', `/api/${FIRM}/organizers/${id}/links`, {})}` }; },
+  },
   'POST /api/organizers/{id}/reopen': { allowed: STAFF, request: async () => ({ path: String(await victimOrganizer('submitted')) }) },
   'GET /api/request-templates': { allowed: STAFF },
   'POST /api/request-templates': { allowed: MANAGERS, request: () => ({ body: { name: unique('Template '), items: [{ title: 'Purchase register' }] } }) },

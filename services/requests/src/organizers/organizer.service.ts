@@ -7,8 +7,9 @@ import type { SecretBox } from '@ledgerline/kit/crypto/secret-box.ts';
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import type { DirectoryLookup } from '@ledgerline/kit/directory/directory-lookup.ts';
 import { Conflict, Gone, Invalid, NotFound } from '@ledgerline/kit/errors.ts';
-import { hashToken, newHashedToken } from '@ledgerline/kit/crypto/hashed-token.ts';
+import { hashToken } from '@ledgerline/kit/crypto/hashed-token.ts';
 import type { SchemaDb } from '@ledgerline/kit/db/database.ts';
+import type { RequestLink } from '@ledgerline/contracts/requests.contracts.ts';
 import type { IncomingMessage } from 'node:http';
 import type { ReportForwarder } from '@ledgerline/kit/files/report-forwarder.ts';
 import { enqueueEvents } from '@ledgerline/kit/outbox/outbox.ts';
@@ -48,14 +49,12 @@ export class OrganizerService {
   readonly #box: SecretBox;
   readonly #firm: (shortName: string) => Promise<Firm>;
   readonly #links: RequestLinkMaker;
-  readonly #publicBaseUrl: string;
 
   constructor(deps: {
     store: OrganizerStore; requests: RequestService; reminders: OrganizerReminders; directory: DirectoryLookup; files: ReportForwarder; box: SecretBox;
-    firm: (shortName: string) => Promise<Firm>; links: RequestLinkMaker; publicBaseUrl: string;
+    firm: (shortName: string) => Promise<Firm>; links: RequestLinkMaker;
   }) {
     this.#links = deps.links;
-    this.#publicBaseUrl = deps.publicBaseUrl.replace(/\/$/, '');
     this.#store = deps.store;
     this.#requests = deps.requests;
     this.#reminders = deps.reminders;
@@ -201,26 +200,36 @@ export class OrganizerService {
     if (organizer.status !== 'sent' && organizer.status !== 'in_progress') throw new Conflict('Send the organizer first; a submitted one needs reopening.');
     const firm = await this.#firm(t.shortName);
     const expiresAt = this.#links.expiry(firm, organizer.dueDate, input.expiresInDays);
-    const { token: secret } = newHashedToken();
-    // The firm travels in the token so the public call finds the schema to look the hash up in (request-links.ts).
-    const token = `${firm.shortName}.${secret}`;
-    const url = `${this.#publicBaseUrl}${ORGANIZER_PUBLIC_PAGE_PREFIX}${token}`;
-    const linkId = await t.db.transaction(async (tx) => {
-      const linkId = await this.#store.insertLink(tx, { organizerId: id, tokenHash: hashToken(token), email: input.email ?? null, expiresAt, createdById: actorId(t.claims) });
-      if (input.email) await this.#reminders.mailLink(tx, firm, organizer, input.email, { url, expiresAt });
-      return linkId;
+    const link = await t.db.transaction(async (tx) => {
+      const link = await this.#links.mintIn(tx, this.#store.links, ORGANIZER_PUBLIC_PAGE_PREFIX, firm, { ownerId: id, createdById: actorId(t.claims) }, input.email ?? null, expiresAt);
+      if (input.email) await this.#reminders.mailLink(tx, firm, organizer, input.email, link);
+      return link;
     });
-    return { id: linkId, url, expiresAt: expiresAt.toISOString() };
+    return { id: link.id, url: link.url, expiresAt: link.expiresAt.toISOString() };
+  }
+
+  async links(t: TenantRequest, id: number): Promise<RequestLink[]> {
+    requireStaff(t.scope);
+    await this.#reached(t, id);
+    return this.#store.links.list(t.db, id);
+  }
+
+  /** The link no longer opens the organizer (410, as an expired one). */
+  async revokeLink(t: TenantRequest, id: number, linkId: number): Promise<{ message: string }> {
+    requireStaff(t.scope);
+    await this.#reached(t, id);
+    if (!await this.#store.links.revoke(t.db, id, linkId)) throw new NotFound(ORGANIZER_LINK_MESSAGES.linkNotFound);
+    return { message: ORGANIZER_LINK_MESSAGES.linkRevoked };
   }
 
   async byLink(db: (shortName: string) => Promise<{ db: SchemaDb }>, token: string): Promise<OrganizerLinkContext> {
     const shortName = token.split('.')[0] ?? '';
     if (!/^[a-z0-9]+$/.test(shortName)) throw new NotFound(ORGANIZER_LINK_MESSAGES.linkNotFound);
     const firmDb = await db(shortName).catch(() => { throw new NotFound(ORGANIZER_LINK_MESSAGES.linkNotFound); });
-    const link = await this.#store.linkByHash(firmDb.db, hashToken(token));
+    const link = await this.#store.links.byHash(firmDb.db, hashToken(token));
     if (!link) throw new NotFound(ORGANIZER_LINK_MESSAGES.linkNotFound);
     if (!link.live) throw new Gone(ORGANIZER_LINK_MESSAGES.linkGone);
-    const organizer = (await this.#store.find(firmDb.db, link.organizerId))!;
+    const organizer = (await this.#store.find(firmDb.db, link.ownerId))!;
     if (!OPEN_FOR_ANSWERS.has(organizer.status) || organizer.status === 'draft') throw new Gone(ORGANIZER_LINK_MESSAGES.organizerDone);
     return { firm: await this.#firm(shortName), db: firmDb.db, organizer, recipient: link.email };
   }

@@ -5,6 +5,7 @@ import { organizerTemplateInputSchema } from '@ledgerline/contracts/organizers.c
 import type {
   OrganizerAnswers, OrganizerSection, OrganizerStatus, OrganizerSummary, OrganizerTemplate, OrganizerTemplateInput,
 } from '@ledgerline/contracts/organizers.contracts.ts';
+import { LinkTable } from '../link-table.ts';
 import { reachableOrganizers } from './organizer-access.ts';
 import type { ShippedOrganizerTemplate } from './shipped/index.ts';
 
@@ -74,6 +75,9 @@ export async function installShippedTemplates(tx: Queryable, shipped: readonly S
 
 /** The organizer tables (requests.migrations.ts 005). */
 export class OrganizerStore {
+  /** Links to answer without an account (link-table.ts). */
+  readonly links = new LinkTable('organizer_links', 'organizer_id');
+
   /**
    * A shipped template belongs to the firm's report type of the name it fits, found as it is
    * read: so it follows the firm adding, renaming or deleting that report type, with no write.
@@ -198,19 +202,5 @@ export class OrganizerStore {
   async uploadedFiles(db: Queryable, organizerId: number): Promise<Set<string>> {
     const r = await db.query<{ question_id: string; file_id: number }>('SELECT question_id, file_id FROM organizer_files WHERE organizer_id = $1', [organizerId]);
     return new Set(r.rows.map((row) => `${row.question_id}:${row.file_id}`));
-  }
-
-  async insertLink(tx: Queryable, link: { organizerId: number; tokenHash: string; email: string | null; expiresAt: Date; createdById: number }): Promise<number> {
-    const r = await tx.query<{ id: number }>(
-      'INSERT INTO organizer_links (organizer_id, token_hash, email, expires_at, created_by_id) VALUES ($1, $2, $3, $4, $5) RETURNING id',
-      [link.organizerId, link.tokenHash, link.email, link.expiresAt, link.createdById]);
-    return r.rows[0]!.id;
-  }
-
-  async linkByHash(db: Queryable, tokenHash: string): Promise<{ organizerId: number; email: string | null; live: boolean } | null> {
-    const r = await db.query<{ organizer_id: number; email: string | null; live: boolean }>(
-      'SELECT organizer_id, email, (revoked_at IS NULL AND expires_at > now()) AS live FROM organizer_links WHERE token_hash = $1', [tokenHash]);
-    const row = r.rows[0];
-    return row ? { organizerId: row.organizer_id, email: row.email, live: row.live } : null;
   }
 }

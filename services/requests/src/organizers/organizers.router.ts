@@ -5,7 +5,7 @@ import { authenticate } from '@ledgerline/kit/http/authenticate.ts';
 import { parsePathId } from '@ledgerline/kit/http/path-id.ts';
 import type { ServiceTenants } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import {
-  answersSchema, organizerLinkInputSchema, ORGANIZER_MESSAGES, organizerInputSchema, organizerListQuerySchema, organizerTemplateInputSchema, organizerUpdateSchema,
+  answersSchema, organizerLinkInputSchema, ORGANIZER_LINK_MESSAGES, ORGANIZER_MESSAGES, organizerInputSchema, organizerListQuerySchema, organizerTemplateInputSchema, organizerUpdateSchema,
 } from '@ledgerline/contracts/organizers.contracts.ts';
 import type { OrganizerService } from './organizer.service.ts';
 
@@ -17,7 +17,7 @@ export function createOrganizersRouter(deps: { api: ApiRegistry; tokens: TokenVe
   const organizerId = (v: string | undefined) => parsePathId(v, ORGANIZER_MESSAGES.organizerNotFound);
   const templateId = (v: string | undefined) => parsePathId(v, ORGANIZER_MESSAGES.templateNotFound);
 
-  api.route(router, { method: 'get', path: '/api/organizer-templates', summary: 'Organizer templates (staff; the shipped ones first appear on first use)', before }, async ({ res }) =>
+  api.route(router, { method: 'get', path: '/api/organizer-templates', summary: 'Organizer templates (staff; the shipped ones come with the firm)', before }, async ({ res }) =>
     service.templates(await tenants.ofRequest(res)));
 
   api.route(router, { method: 'post', path: '/api/organizer-templates', summary: 'Create an organizer template (Admin, DTA)', status: 201, body: organizerTemplateInputSchema, before }, async ({ res, body }) =>
@@ -62,5 +62,11 @@ export function createOrganizersRouter(deps: { api: ApiRegistry; tokens: TokenVe
     method: 'post', path: '/api/organizers/:id/links', status: 201, body: organizerLinkInputSchema, before,
     summary: 'A link to answer a sent organizer without an account (default until 14 days past due, at most 90 days); with email, it is sent there. The URL is shown only now',
   }, async ({ res, params, body }) => service.createLink(await tenants.ofRequest(res), organizerId(params.id), body));
+
+  api.route(router, { method: 'get', path: '/api/organizers/:id/links', summary: 'The organizer\'s links for people without an account (staff): recipient, expiry, revoked or not', before }, async ({ res, params }) =>
+    service.links(await tenants.ofRequest(res), organizerId(params.id)));
+
+  api.route(router, { method: 'delete', path: '/api/organizers/:id/links/:linkId', summary: 'Revoke a link: it no longer opens the organizer (410)', before }, async ({ res, params }) =>
+    service.revokeLink(await tenants.ofRequest(res), organizerId(params.id), parsePathId(params.linkId, ORGANIZER_LINK_MESSAGES.linkNotFound)));
   return router;
 }

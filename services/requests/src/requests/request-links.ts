@@ -3,6 +3,7 @@ import { REQUEST_DEFAULTS, REQUEST_MESSAGES } from '@ledgerline/contracts/reques
 import { hashToken, newHashedToken } from '@ledgerline/kit/crypto/hashed-token.ts';
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import { Invalid } from '@ledgerline/kit/errors.ts';
+import type { LinkTable } from '../link-table.ts';
 import type { Firm } from './request-reminders.ts';
 import type { RequestStore } from './request.store.ts';
 
@@ -43,11 +44,16 @@ export class RequestLinkMaker {
   }
 
   async mint(tx: Queryable, firm: Firm, request: LinkedRequest, email: string | null, expiresAt = this.expiry(firm, request.dueDate)): Promise<MintedLink> {
+    return this.mintIn(tx, this.#store.links, '/document-request/', firm, { ownerId: request.id, createdById: request.createdById }, email, expiresAt);
+  }
+
+  /** A link in `table` to the page at `pagePrefix` (an organizer's link too); the URL is the only place its token is whole. */
+  async mintIn(tx: Queryable, table: LinkTable, pagePrefix: string, firm: Firm, owner: { ownerId: number; createdById: number }, email: string | null, expiresAt: Date): Promise<MintedLink> {
     const { token: secret } = newHashedToken();
     // The firm travels in the token so the public call finds the schema to look the hash up in.
     const token = `${firm.shortName}.${secret}`;
-    const id = await this.#store.insertLink(tx, { requestId: request.id, tokenHash: hashToken(token), email, expiresAt, createdById: request.createdById });
-    return { id, url: `${this.#publicBaseUrl}/document-request/${token}`, expiresAt };
+    const id = await table.insert(tx, { ...owner, tokenHash: hashToken(token), email, expiresAt });
+    return { id, url: `${this.#publicBaseUrl}${pagePrefix}${token}`, expiresAt };
   }
 
   #endOfDay(firm: Firm, date: string): Date {

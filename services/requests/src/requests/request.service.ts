@@ -287,9 +287,9 @@ export class RequestService {
     if (!/^[a-z0-9]+$/.test(shortName)) return answer;
     const firmDb = await db(shortName).catch(() => null);
     if (!firmDb) return answer;
-    const link = await this.#store.linkByHash(firmDb.db, hashToken(token));
+    const link = await this.#store.links.byHash(firmDb.db, hashToken(token));
     if (!link?.email || link.live) return answer;
-    const request = await this.#store.find(firmDb.db, link.requestId);
+    const request = await this.#store.find(firmDb.db, link.ownerId);
     if (request?.status !== 'open') return answer;
     const firm = await this.#firm(shortName);
     const to = link.email;
@@ -319,14 +319,14 @@ export class RequestService {
   async links(t: TenantRequest, id: number) {
     requireStaff(t.scope);
     await this.get(t, id);
-    return this.#store.links(t.db, id);
+    return this.#store.links.list(t.db, id);
   }
 
   async revokeLink(t: TenantRequest, id: number, linkId: number): Promise<{ message: string }> {
     requireStaff(t.scope);
     const request = await this.get(t, id);
     await t.db.transaction(async (tx) => {
-      if (!await this.#store.revokeLink(tx, id, linkId)) throw new NotFound(REQUEST_MESSAGES.linkNotFound);
+      if (!await this.#store.links.revoke(tx, id, linkId)) throw new NotFound(REQUEST_MESSAGES.linkNotFound);
       await this.#event(tx, t.shortName, id, { action: 'link_revoked', ...this.#actorOf(t) });
     });
     return { message: REQUEST_MESSAGES.linkRevoked };
@@ -338,10 +338,10 @@ export class RequestService {
     const shortName = token.split('.')[0] ?? '';
     if (!/^[a-z0-9]+$/.test(shortName)) throw new NotFound(REQUEST_MESSAGES.linkNotFound);
     const firmDb = await db(shortName).catch(() => { throw new NotFound(REQUEST_MESSAGES.linkNotFound); });
-    const link = await this.#store.linkByHash(firmDb.db, hashToken(token));
+    const link = await this.#store.links.byHash(firmDb.db, hashToken(token));
     if (!link) throw new NotFound(REQUEST_MESSAGES.linkNotFound);
     if (!link.live) throw new Gone(REQUEST_MESSAGES.linkGone);
-    const request = (await this.#store.find(firmDb.db, link.requestId))!;
+    const request = (await this.#store.find(firmDb.db, link.ownerId))!;
     if (request.status !== 'open') throw new Gone(REQUEST_MESSAGES.requestDone);
     return { firm: await this.#firm(shortName), db: firmDb.db, request, recipient: link.email };
   }

@@ -3,9 +3,10 @@ import { usersReaching, type ReachingUser } from '@ledgerline/kit/access/users-r
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import { SqlParams } from '@ledgerline/kit/db/sql-params.ts';
 import type {
-  DocumentRequest, DocumentRequestChanged, DocumentRequestSummary, ItemStatus, RequestItem, RequestItemFile, RequestLink, RequestStatus, RequestTemplate,
+  DocumentRequest, DocumentRequestChanged, DocumentRequestSummary, ItemStatus, RequestItem, RequestItemFile, RequestStatus, RequestTemplate,
 } from '@ledgerline/contracts/requests.contracts.ts';
 import { reachableItems, reachableRequests } from '../access-rules.ts';
+import { LinkTable } from '../link-table.ts';
 
 const iso = (v: Date | string | null): string | null => (v === null ? null : new Date(v).toISOString());
 
@@ -232,30 +233,8 @@ export class RequestStore {
 
   // Links
 
-  async insertLink(tx: Queryable, link: { requestId: number; tokenHash: string; email: string | null; expiresAt: Date; createdById: number }): Promise<number> {
-    const r = await tx.query<{ id: number }>(
-      'INSERT INTO document_request_links (request_id, token_hash, email, expires_at, created_by_id) VALUES ($1, $2, $3, $4, $5) RETURNING id',
-      [link.requestId, link.tokenHash, link.email, link.expiresAt.toISOString(), link.createdById]);
-    return r.rows[0]!.id;
-  }
-
-  async links(db: Queryable, requestId: number): Promise<RequestLink[]> {
-    const r = await db.query<{ id: number; email: string | null; expires_at: Date; revoked_at: Date | null; created_at: Date }>(
-      'SELECT id, email, expires_at, revoked_at, created_at FROM document_request_links WHERE request_id = $1 ORDER BY id', [requestId]);
-    return r.rows.map((l) => ({ id: l.id, email: l.email, expiresAt: iso(l.expires_at)!, revokedAt: iso(l.revoked_at), createdAt: iso(l.created_at)! }));
-  }
-
-  async revokeLink(tx: Queryable, requestId: number, linkId: number): Promise<boolean> {
-    const r = await tx.query('UPDATE document_request_links SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1 AND request_id = $2', [linkId, requestId]);
-    return (r.rowCount ?? 0) > 0;
-  }
-
-  async linkByHash(db: Queryable, tokenHash: string): Promise<{ id: number; requestId: number; email: string | null; live: boolean } | null> {
-    const r = await db.query<{ id: number; request_id: number; email: string | null; live: boolean }>(
-      'SELECT id, request_id, email, (revoked_at IS NULL AND expires_at > now()) AS live FROM document_request_links WHERE token_hash = $1', [tokenHash]);
-    const l = r.rows[0];
-    return l ? { id: l.id, requestId: l.request_id, email: l.email, live: l.live } : null;
-  }
+  /** Upload links (link-table.ts). */
+  readonly links = new LinkTable('document_request_links', 'request_id');
 
   /**
    * Claims an expired (not revoked) link with a recipient for renewal: true at most once per
