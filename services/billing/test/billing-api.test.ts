@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
-import { apiClient, createSignedInUser, startTestPortal, testClient } from '@ledgerline/server/portal-harness.ts';
+import { apiClient, startTestPortal, testClient } from '@ledgerline/server/portal-harness.ts';
+import { PortalCast } from '@ledgerline/server/portal-cast.ts';
 import type { RunningPortal } from '@ledgerline/server/portal.ts';
 import type { BillingService, BillingSettings, Invoice, InvoiceSchedule, Receivables } from '@ledgerline/contracts/billing.contracts.ts';
 import type { Client } from '@ledgerline/contracts/directory.contracts.ts';
@@ -21,20 +22,14 @@ const suffix = randomBytes(3).toString('hex');
 const UK = `ukfirm${suffix}`;
 const INDIA = `infirm${suffix}`;
 const BETA = `beta${suffix}`;
-const tokens: Record<string, string> = {};
-const ids: Record<string, number> = {};
+const cast = new PortalCast();
+const { ids, tokens } = cast;
 const gstin = (first14: string) => `${first14}${gstinCheckCharacter(first14)}`;
 
 const invoices = (tenant = UK) => `/api/${tenant}/invoices`;
 const draft = (who: string, body: Record<string, unknown>, tenant = UK) => call<Invoice>('POST', invoices(tenant), tokens[who], body);
 const act = (who: string, id: number, action: string, tenant = UK, body?: unknown) => call<Invoice>('POST', `${invoices(tenant)}/${id}/${action}`, tokens[who], body);
 const fee = (unitPrice = 50000, extra: Record<string, unknown> = {}) => ({ description: 'Self assessment return', unitPrice, ...extra });
-
-async function createUser(tenant: string, who: string, roleId: number, clientIds: number[] | null): Promise<void> {
-  const user = await createSignedInUser(call, tokens.platform!, tenant, { username: `${who}_${tenant}`, fullName: `${who} of ${tenant}`, roleId, clientIds, reportTypeIds: null });
-  ids[who] = user.id;
-  tokens[who] = user.token;
-}
 
 async function createClient(tenant: string, key: string, body: Record<string, unknown>): Promise<void> {
   const r = await call<Client>('POST', `/api/${tenant}/clients`, tokens.platform, { ...testClient(`${key} ${suffix}`), ...body });
@@ -45,6 +40,7 @@ async function createClient(tenant: string, key: string, body: Record<string, un
 beforeAll(async () => {
   portal = await startTestPortal();
   call = apiClient(portal.gatewayUrl);
+  cast.attach(portal);
   tokens.platform = portal.adminToken;
   for (const [shortName, country] of [[UK, 'GB'], [INDIA, 'IN'], [BETA, 'US']] as const) {
     const r = await call<Company>('POST', '/api/companies', tokens.platform, { name: `${shortName} Accountants`, shortName, country });
@@ -55,13 +51,13 @@ beforeAll(async () => {
   await createClient(INDIA, 'mumbai', { jurisdiction: 'IN', state: 'IN-MH', taxIds: [{ type: 'gstin', value: gstin('27AAPFU0939F1Z') }] });
   await createClient(INDIA, 'delhi', { jurisdiction: 'IN', state: 'IN-DL' });
   await createClient(BETA, 'beta', {});
-  await createUser(UK, 'admin', 1, null);
-  await createUser(UK, 'dta', 2, null);
-  await createUser(UK, 'cpa', 3, [ids.own!]);
-  await createUser(UK, 'client', 4, [ids.own!]);
-  await createUser(UK, 'clientOther', 4, [ids.other!]);
-  await createUser(INDIA, 'inAdmin', 1, null);
-  await createUser(BETA, 'betaAdmin', 1, null);
+  await cast.user(UK, 'admin', 1, null);
+  await cast.user(UK, 'dta', 2, null);
+  await cast.user(UK, 'cpa', 3, [ids.own!]);
+  await cast.user(UK, 'client', 4, [ids.own!]);
+  await cast.user(UK, 'clientOther', 4, [ids.other!]);
+  await cast.user(INDIA, 'inAdmin', 1, null);
+  await cast.user(BETA, 'betaAdmin', 1, null);
   // The service learns users from events: wait until it knows the Admins.
   for (const [who, tenant] of [['admin', UK], ['inAdmin', INDIA], ['cpa', UK], ['client', UK], ['clientOther', UK], ['dta', UK]] as const) {
     await eventually(async () => expect((await call('GET', invoices(tenant), tokens[who])).status).toBe(200), BUS_WAIT_MS, 200);

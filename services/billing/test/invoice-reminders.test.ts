@@ -2,12 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { PLATFORM_ADMIN_SCOPE } from '@ledgerline/kit/access/access-scope.ts';
 import type { Database, SchemaDb } from '@ledgerline/kit/db/database.ts';
-import { migratePlatform, migrateTenant } from '@ledgerline/kit/db/migrations.ts';
 import { databaseTargets, type TestDatabase } from '@ledgerline/kit/db/test-databases.ts';
+import { openFirmSchema } from '@ledgerline/kit/testing/firm-schema.ts';
 import { createLogger } from '@ledgerline/kit/logger.ts';
 import { MAIL_JOB } from '@ledgerline/kit/mail/mail-job.ts';
 import type { Mail } from '@ledgerline/kit/mail/mailer.ts';
-import { outboxMigrations } from '@ledgerline/kit/outbox/outbox.migrations.ts';
 import { startScheduler } from '@ledgerline/kit/scheduler/scheduler.ts';
 import { makeJobsDue } from '@ledgerline/kit/testing/job-clock.ts';
 import type { TenantRequest } from '@ledgerline/kit/tenancy/tenant-requests.ts';
@@ -90,12 +89,7 @@ describe.each(databaseTargets())('invoice reminders ($name)', (target) => {
   }
 
   beforeAll(async () => {
-    scratch = await target.open();
-    db = scratch.db;
-    tenant.schema = `t_${tenant.shortName}`;
-    await migratePlatform(db, [outboxMigrations, jobs.dueIndexMigrations]);
-    await migrateTenant(db, tenant.schema, [billingTenantMigrations, userAccess.migrations, jobs.migrations]);
-    firmDb = db.forSchema(tenant.schema);
+    ({ scratch, db, firmDb } = await openFirmSchema(target, tenant, [billingTenantMigrations, userAccess.migrations, jobs.migrations]));
     const at = new Date().toISOString();
     for (const [userId, clientId] of [[CLIENT_USER, CLIENT], [OTHER_CLIENT_USER, 2]] as const) {
       await userAccess.remember(firmDb, userId, { role: 'Client', roleId: 4, clientIds: [clientId], reportTypeIds: [] }, at);

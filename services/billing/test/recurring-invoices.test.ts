@@ -2,13 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { PLATFORM_ADMIN_SCOPE } from '@ledgerline/kit/access/access-scope.ts';
 import type { Database, SchemaDb } from '@ledgerline/kit/db/database.ts';
-import { migratePlatform, migrateTenant } from '@ledgerline/kit/db/migrations.ts';
 import { databaseTargets, type TestDatabase } from '@ledgerline/kit/db/test-databases.ts';
+import { openFirmSchema } from '@ledgerline/kit/testing/firm-schema.ts';
 import { createLogger } from '@ledgerline/kit/logger.ts';
 import { MAIL_JOB } from '@ledgerline/kit/mail/mail-job.ts';
 import type { Mail } from '@ledgerline/kit/mail/mailer.ts';
 import { OUTBOX_TABLE } from '@ledgerline/kit/outbox/outbox.ts';
-import { outboxMigrations } from '@ledgerline/kit/outbox/outbox.migrations.ts';
 import { startScheduler } from '@ledgerline/kit/scheduler/scheduler.ts';
 import { makeJobsDue } from '@ledgerline/kit/testing/job-clock.ts';
 import { addDays, instantAt, todayIn } from '@ledgerline/contracts/firm-time-zone.ts';
@@ -70,12 +69,7 @@ describe.each(databaseTargets())('recurring invoices ($name)', (target) => {
   }
 
   beforeAll(async () => {
-    scratch = await target.open();
-    db = scratch.db;
-    tenant.schema = `t_${tenant.shortName}`;
-    await migratePlatform(db, [outboxMigrations, jobs.dueIndexMigrations]);
-    await migrateTenant(db, tenant.schema, [billingTenantMigrations, userAccess.migrations, jobs.migrations]);
-    firmDb = db.forSchema(tenant.schema);
+    ({ scratch, db, firmDb } = await openFirmSchema(target, tenant, [billingTenantMigrations, userAccess.migrations, jobs.migrations]));
     await userAccess.remember(firmDb, CLIENT_USER, { role: 'Client', roleId: 4, clientIds: [1], reportTypeIds: [] }, new Date().toISOString());
     await firmDb.query(`UPDATE ${userAccess.table} SET email = 'owner@example.com' WHERE user_id = $1`, [CLIENT_USER]);
   });

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { newEvent, type EventEnvelope } from '@ledgerline/kit/bus/bus.ts';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
-import { apiClient, createSignedInUser, startTestPortal, testClient } from '@ledgerline/server/portal-harness.ts';
+import { apiClient, startTestPortal, testClient } from '@ledgerline/server/portal-harness.ts';
+import { PortalCast } from '@ledgerline/server/portal-cast.ts';
 import type { RunningPortal } from '@ledgerline/server/portal.ts';
 import {
   COMPLIANCE_ITEM_DELETED, COMPLIANCE_ITEM_UPSERTED, COMPLIANCE_MESSAGES, entryFits, COMPLIANCE_SCHEDULE_DELETED, COMPLIANCE_SCHEDULE_UPSERTED, INSIGHTS_MATCH_DETECTED,
@@ -21,8 +22,8 @@ let call: ReturnType<typeof apiClient>;
 const suffix = randomBytes(3).toString('hex');
 const ACME = `cacme${suffix}`;
 const BETA = `cbeta${suffix}`;
-const tokens: Record<string, string> = {};
-const ids: Record<string, number> = {};
+const cast = new PortalCast();
+const { ids, tokens } = cast;
 const published: EventEnvelope[] = [];
 const THIS_YEAR = new Date().getUTCFullYear();
 const today = () => new Date().toISOString().slice(0, 10);
@@ -47,40 +48,31 @@ async function generated(scheduleId: number, year: number, who = 'admin'): Promi
   expect(r.status).toBe(200);
   return r.body.items;
 }
-async function createUser(tenant: string, who: string, roleId: number, clientIds: number[] | null, reportTypeIds: number[] | null = null): Promise<void> {
-  const user = await createSignedInUser(call, tokens.platform!, tenant, { username: `${who}_${tenant}`, fullName: `${who} of ${tenant}`, roleId, clientIds, reportTypeIds });
-  ids[who] = user.id;
-  tokens[who] = user.token;
-}
-async function created<T extends { id: number }>(p: string, body: unknown): Promise<number> {
-  const r = await call<T>('POST', p, tokens.platform, body);
-  expect(r.status).toBe(201);
-  return r.body.id;
-}
 
 beforeAll(async () => {
   portal = await startTestPortal({ SCHEDULER_POLL_MS: '200' });
   call = apiClient(portal.gatewayUrl);
+  cast.attach(portal);
   tokens.platform = portal.adminToken;
   await portal.bus!.subscribe(`compliance-test-${suffix}`, [
     COMPLIANCE_ITEM_UPSERTED, COMPLIANCE_ITEM_DELETED, COMPLIANCE_SCHEDULE_UPSERTED, COMPLIANCE_SCHEDULE_DELETED, NOTIFICATION_REQUESTED,
   ], async (e) => { published.push(e); });
   for (const shortName of [ACME, BETA]) expect((await call<Company>('POST', '/api/companies', tokens.platform, { name: `${shortName} Tax`, shortName })).status).toBe(201);
   // Ids are per firm: this firm's client 1 is removed, so the other firm's client 1 (ids.beta) is not one of its ids.
-  const removed = await created<Client>(path('/clients'), testClient('Removed Client'));
+  const removed = await cast.created(path('/clients'), testClient('Removed Client'));
   expect((await call('DELETE', path(`/clients/${removed}`), tokens.platform)).status).toBe(200);
-  ids.own = await created<Client>(path('/clients'), testClient('Own Client'));
-  ids.other = await created<Client>(path('/clients'), testClient('Other Client'));
-  ids.beta = await created<Client>(path('/clients', BETA), testClient('Beta Client'));
-  ids.rtOwn = await created<ReportType>(path('/report-types'), { name: 'Own Return' });
-  ids.rtOther = await created<ReportType>(path('/report-types'), { name: 'Other Return' });
-  ids.rtBeta = await created<ReportType>(path('/report-types', BETA), { name: 'Beta Return' });
-  await createUser(ACME, 'admin', 1, null);
-  await createUser(ACME, 'admin2', 1, null);
-  await createUser(ACME, 'dta', 2, null);
-  await createUser(ACME, 'cpa', 3, [ids.own!], [ids.rtOwn!]);
-  await createUser(ACME, 'client', 4, [ids.own!]);
-  await createUser(BETA, 'betaAdmin', 1, null);
+  ids.own = await cast.created(path('/clients'), testClient('Own Client'));
+  ids.other = await cast.created(path('/clients'), testClient('Other Client'));
+  ids.beta = await cast.created(path('/clients', BETA), testClient('Beta Client'));
+  ids.rtOwn = await cast.created(path('/report-types'), { name: 'Own Return' });
+  ids.rtOther = await cast.created(path('/report-types'), { name: 'Other Return' });
+  ids.rtBeta = await cast.created(path('/report-types', BETA), { name: 'Beta Return' });
+  await cast.user(ACME, 'admin', 1, null);
+  await cast.user(ACME, 'admin2', 1, null);
+  await cast.user(ACME, 'dta', 2, null);
+  await cast.user(ACME, 'cpa', 3, [ids.own!], [ids.rtOwn!]);
+  await cast.user(ACME, 'client', 4, [ids.own!]);
+  await cast.user(BETA, 'betaAdmin', 1, null);
 }, 180_000);
 
 afterAll(async () => {
@@ -385,9 +377,9 @@ describe('compliance tracker: the count cap', () => {
     // A firm of its own with 10,080 items (42 monthly schedules, 20 years ahead, so no reminder is due).
     const CAP = `ccap${suffix}`;
     expect((await call<Company>('POST', '/api/companies', tokens.platform, { name: `${CAP} Tax`, shortName: CAP })).status).toBe(201);
-    const clientId = await created<Client>(path('/clients', CAP), testClient('Busy Client'));
-    const reportTypeId = await created<ReportType>(path('/report-types', CAP), { name: 'Monthly Return' });
-    await createUser(CAP, 'capAdmin', 1, null);
+    const clientId = await cast.created(path('/clients', CAP), testClient('Busy Client'));
+    const reportTypeId = await cast.created(path('/report-types', CAP), { name: 'Monthly Return' });
+    await cast.user(CAP, 'capAdmin', 1, null);
     await eventually(async () => expect((await createSchedule('capAdmin', { clientId, reportTypeId, frequency: 'monthly' }, CAP)).status).toBe(201), BUS_WAIT_MS);
     for (let i = 1; i < 42; i++) expect((await createSchedule('capAdmin', { clientId, reportTypeId, frequency: 'monthly', dueDayOfMonth: 1 + (i % 28) }, CAP)).status).toBe(201);
     for (let year = 2060; year < 2080; year++) {
@@ -519,7 +511,7 @@ describe('compliance: events from other services', () => {
   });
 
   it('deleting a client removes its schedules and items, announced as deletions', async () => {
-    const gone = await created<Client>(path('/clients'), testClient('Leaving Client'));
+    const gone = await cast.created(path('/clients'), testClient('Leaving Client'));
     const s = await schedule({ clientId: gone, reportTypeId: ids.rtOwn, frequency: 'quarterly', dueMonths: ['3', '9'] });
     const items = await generated(s.id, 2045);
     expect((await call('DELETE', path(`/clients/${gone}`), tokens.platform)).status).toBe(200);
@@ -579,11 +571,11 @@ describe('compliance presets', () => {
 
 describe('covered periods, onboarding mid-year, schedule edit and delete (issue 23)', () => {
   beforeAll(async () => {
-    ids.inCo = await created<Client>(path('/clients'), { ...testClient('Mumbai Traders'), jurisdiction: 'IN', entityType: 'company' });
-    ids.usCorp = await created<Client>(path('/clients'), { ...testClient('Delaware Corp'), entityType: 'c_corp' });
-    ids.usS = await created<Client>(path('/clients'), { ...testClient('Austin S Corp'), entityType: 's_corp' });
-    ids.rtGst = await created<ReportType>(path('/report-types'), { name: 'GST return (own)' });
-    await createUser(ACME, 'cpa2', 3, [ids.usCorp!, ids.inCo!], []);
+    ids.inCo = await cast.created(path('/clients'), { ...testClient('Mumbai Traders'), jurisdiction: 'IN', entityType: 'company' });
+    ids.usCorp = await cast.created(path('/clients'), { ...testClient('Delaware Corp'), entityType: 'c_corp' });
+    ids.usS = await cast.created(path('/clients'), { ...testClient('Austin S Corp'), entityType: 's_corp' });
+    ids.rtGst = await cast.created(path('/report-types'), { name: 'GST return (own)' });
+    await cast.user(ACME, 'cpa2', 3, [ids.usCorp!, ids.inCo!], []);
   });
 
   it('a schedule that covers the period before its due date names that period, in the client\'s years', async () => {
@@ -738,10 +730,10 @@ describe('statutory calendars right to the official tables (issue 39)', () => {
     (await tracker('admin', `?clientId=${clientId}`)).find((i) => i.reportTypeName === reportTypeName && i.period === period);
 
   beforeAll(async () => {
-    ids.ukCo = await created<Client>(path('/clients'), { ...testClient('London Widgets'), jurisdiction: 'UK', entityType: 'company', state: 'GB-ENG' });
-    ids.auCo = await created<Client>(path('/clients'), { ...testClient('Sydney Pty'), jurisdiction: 'AU', entityType: 'company' });
-    ids.sCorp = await created<Client>(path('/clients'), { ...testClient('Hudson S Corp'), entityType: 's_corp', state: 'US-NY', registrations: ['employer'] });
-    ids.person = await created<Client>(path('/clients'), { ...testClient('Jane Filer'), entityType: 'individual', registrations: null });
+    ids.ukCo = await cast.created(path('/clients'), { ...testClient('London Widgets'), jurisdiction: 'UK', entityType: 'company', state: 'GB-ENG' });
+    ids.auCo = await cast.created(path('/clients'), { ...testClient('Sydney Pty'), jurisdiction: 'AU', entityType: 'company' });
+    ids.sCorp = await cast.created(path('/clients'), { ...testClient('Hudson S Corp'), entityType: 's_corp', state: 'US-NY', registrations: ['employer'] });
+    ids.person = await cast.created(path('/clients'), { ...testClient('Jane Filer'), entityType: 'individual', registrations: null });
   });
 
   it('clients carry fiscalYearEnd (the jurisdiction\'s default when not said), state and registrations; bad values are 400s', async () => {
@@ -758,7 +750,7 @@ describe('statutory calendars right to the official tables (issue 39)', () => {
     expect(await bad({ registrations: ['bogus'] })).toContain(CLIENT_FIELD_MESSAGES.registrations);
     // A client of its own: the onboarding case below reads London Widgets' year end through
     // compliance's read model, which a change here would reach only when its event does.
-    const leeds = await created<Client>(path('/clients'), { ...testClient('Leeds Widgets'), jurisdiction: 'UK', entityType: 'company', state: 'GB-ENG' });
+    const leeds = await cast.created(path('/clients'), { ...testClient('Leeds Widgets'), jurisdiction: 'UK', entityType: 'company', state: 'GB-ENG' });
     const r = await call<Client>('PUT', path(`/clients/${leeds}`), tokens.platform, { ...testClient('Leeds Widgets'), fiscalYearEnd: '03-31' });
     expect(r.body).toMatchObject({ fiscalYearEnd: '03-31', state: 'GB-ENG', jurisdiction: 'UK' });
     const back = await call<Client>('PUT', path(`/clients/${leeds}`), tokens.platform, { ...testClient('Leeds Widgets'), fiscalYearEnd: null });

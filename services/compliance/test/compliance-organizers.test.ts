@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
-import { io as connect, type Socket } from 'socket.io-client';
 import { addDays } from '@ledgerline/contracts/firm-time-zone.ts';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
-import { apiClient, createSignedInUser, startTestPortal, testClient } from '@ledgerline/server/portal-harness.ts';
+import { apiClient, startTestPortal, testClient } from '@ledgerline/server/portal-harness.ts';
+import { PortalCast } from '@ledgerline/server/portal-cast.ts';
 import type { RunningPortal } from '@ledgerline/server/portal.ts';
 import type { ActivityLog } from '@ledgerline/contracts/activity.contracts.ts';
-import type { ComplianceItem, GenerationResult } from '@ledgerline/contracts/compliance.contracts.ts';
-import type { Client, ReportType } from '@ledgerline/contracts/directory.contracts.ts';
+import type { ComplianceItem } from '@ledgerline/contracts/compliance.contracts.ts';
 import type { Company } from '@ledgerline/contracts/identity.contracts.ts';
 import type { DocumentRequest } from '@ledgerline/contracts/requests.contracts.ts';
 import { ORGANIZER_PUSH, type OrganizerDetail, type OrganizerPush, type OrganizerTemplate } from '@ledgerline/contracts/organizers.contracts.ts';
@@ -27,9 +26,9 @@ let call: ReturnType<typeof apiClient>;
 const suffix = randomBytes(3).toString('hex');
 const ACME = `ocacme${suffix}`;
 const BETA = `ocbeta${suffix}`;
-const tokens: Record<string, string> = {};
-const ids: Record<string, number> = { templates: 0 };
-const sockets: Socket[] = [];
+const cast = new PortalCast();
+const { ids, tokens } = cast;
+ids.templates = 0;
 const YEAR = new Date().getUTCFullYear() + 1;
 
 const path = (p: string, tenant = ACME) => `/api/${tenant}${p}`;
@@ -37,28 +36,7 @@ const itemAs = async (who: string, id: number) => (await call<ComplianceItem>('G
 const stageOf = async (id: number) => (await itemAs('admin', id)).stage;
 const sendOrganizer = (who: string, itemId: number, body: Record<string, unknown> = {}, tenant = ACME) =>
   call<OrganizerDetail & { message: string }>('POST', path(`/compliance-tracker/${itemId}/organizer`, tenant), tokens[who], body);
-async function created<T extends { id: number }>(p: string, body: unknown): Promise<number> {
-  const r = await call<T>('POST', p, portal.adminToken, body);
-  expect(r.status).toBe(201);
-  return r.body.id;
-}
-async function createUser(tenant: string, who: string, roleId: number, clientIds: number[] | null, reportTypeIds: number[] | null = null): Promise<void> {
-  const user = await createSignedInUser(call, portal.adminToken, tenant, { username: `${who}_${tenant}`, fullName: `${who} of ${tenant}`, roleId, clientIds, reportTypeIds });
-  ids[who] = user.id;
-  tokens[who] = user.token;
-}
-async function newItem(clientId: number, reportTypeId: number, dueMonth: string): Promise<ComplianceItem> {
-  const s = await call<{ id: number }>('POST', path('/compliance-schedules'), tokens.admin, { clientId, reportTypeId, frequency: 'yearly', dueMonths: [dueMonth] });
-  expect(s.status).toBe(201);
-  const g = await call<GenerationResult>('POST', path(`/compliance-schedules/${s.body.id}/generate/${YEAR}`), tokens.admin);
-  expect(g.status).toBe(200);
-  return g.body.items[0]!;
-}
-const socketFor = (token: string) => new Promise<Socket>((resolve, reject) => {
-  const socket = connect(portal.gatewayUrl, { path: '/socket.io', auth: { token }, transports: ['websocket'], reconnection: false, forceNew: true });
-  socket.once('connect', () => { sockets.push(socket); resolve(socket); });
-  socket.once('connect_error', (err) => { socket.close(); reject(err); });
-});
+const newItem = (clientId: number, reportTypeId: number, dueMonth: string) => cast.trackerItem(ACME, { clientId, reportTypeId, dueMonth, year: YEAR });
 const answer = (who: string, id: number, answers: Record<string, unknown>) => call<OrganizerDetail>('PUT', path(`/organizers/${id}/answers`), tokens[who], { answers });
 /** Each client, template and year has one organizer: the items of one client and year below take templates of their own. */
 async function newTemplate(): Promise<number> {
@@ -74,16 +52,17 @@ const submit = (who: string, id: number) => call<OrganizerDetail>('POST', path(`
 beforeAll(async () => {
   portal = await startTestPortal({ SCHEDULER_POLL_MS: '200' });
   call = apiClient(portal.gatewayUrl);
+  cast.attach(portal);
   for (const shortName of [ACME, BETA]) expect((await call<Company>('POST', '/api/companies', portal.adminToken, { name: `${shortName} Tax`, shortName })).status).toBe(201);
-  ids.own = await created<Client>(path('/clients'), testClient('Own Client'));
-  ids.rtOwn = await created<ReportType>(path('/report-types'), { name: 'Individual Return' });
-  ids.rtBare = await created<ReportType>(path('/report-types'), { name: 'Trust Return' });
-  ids.rtOther = await created<ReportType>(path('/report-types'), { name: 'Audit Return' });
-  await createUser(ACME, 'admin', 1, null);
-  await createUser(ACME, 'cpa', 3, [ids.own!], [ids.rtOwn!]);
-  await createUser(ACME, 'cpaAudit', 3, [ids.own!], [ids.rtOther!]);
-  await createUser(ACME, 'client', 4, [ids.own!]);
-  await createUser(BETA, 'betaAdmin', 1, null);
+  ids.own = await cast.created(path('/clients'), testClient('Own Client'));
+  ids.rtOwn = await cast.created(path('/report-types'), { name: 'Individual Return' });
+  ids.rtBare = await cast.created(path('/report-types'), { name: 'Trust Return' });
+  ids.rtOther = await cast.created(path('/report-types'), { name: 'Audit Return' });
+  await cast.user(ACME, 'admin', 1, null);
+  await cast.user(ACME, 'cpa', 3, [ids.own!], [ids.rtOwn!]);
+  await cast.user(ACME, 'cpaAudit', 3, [ids.own!], [ids.rtOther!]);
+  await cast.user(ACME, 'client', 4, [ids.own!]);
+  await cast.user(BETA, 'betaAdmin', 1, null);
   await eventually(async () => {
     const known = (await call<Pipeline[]>('GET', path('/compliance-pipelines'), tokens.admin)).body.map((p) => p.reportTypeId);
     expect(known).toEqual(expect.arrayContaining([ids.rtOwn, ids.rtBare]));
@@ -101,7 +80,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  for (const s of sockets) s.close();
+  cast.closeSockets();
   await portal?.stop();
 });
 
@@ -115,7 +94,7 @@ describe('POST /compliance-tracker/{id}/organizer', () => {
 
   it('makes the item\'s organizer (its client, report type, year; due the lead days before the item) and sends it: the item waits on the client', async () => {
     const item = await newItem(ids.own!, ids.rtOwn!, '9');
-    const socket = await socketFor(tokens.client!);
+    const socket = await cast.signedInSocket(tokens.client!);
     const pushed: OrganizerPush[] = [];
     socket.on(ORGANIZER_PUSH, (p: OrganizerPush) => pushed.push(p));
     const r = await sendOrganizer('cpa', item.id);

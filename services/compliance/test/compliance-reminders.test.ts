@@ -2,12 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { createUserAccessReadModel } from '@ledgerline/kit/access/user-access-read-model.ts';
 import type { Database, SchemaDb } from '@ledgerline/kit/db/database.ts';
-import { migratePlatform, migrateTenant } from '@ledgerline/kit/db/migrations.ts';
 import { databaseTargets, type TestDatabase } from '@ledgerline/kit/db/test-databases.ts';
+import { openFirmSchema } from '@ledgerline/kit/testing/firm-schema.ts';
 import { createDirectoryReadModel } from '@ledgerline/kit/directory/directory-read-model.ts';
 import { createLogger } from '@ledgerline/kit/logger.ts';
 import { OUTBOX_TABLE } from '@ledgerline/kit/outbox/outbox.ts';
-import { outboxMigrations } from '@ledgerline/kit/outbox/outbox.migrations.ts';
 import { createJobQueue } from '@ledgerline/kit/scheduler/job-queue.ts';
 import { startScheduler, type Scheduler } from '@ledgerline/kit/scheduler/scheduler.ts';
 import type { ComplianceItem } from '@ledgerline/contracts/compliance.contracts.ts';
@@ -61,12 +60,7 @@ describe.each(databaseTargets())('compliance reminders ($name)', (target) => {
   }
 
   beforeAll(async () => {
-    scratch = await target.open();
-    db = scratch.db;
-    tenant.schema = `t_${tenant.shortName}`;
-    await migratePlatform(db, [outboxMigrations, jobs.dueIndexMigrations]);
-    await migrateTenant(db, tenant.schema, [jobs.migrations, complianceTenantMigrations, userAccess.migrations, directory.migrations]);
-    firm = db.forSchema(tenant.schema);
+    ({ scratch, db, firmDb: firm } = await openFirmSchema(target, tenant, [jobs.migrations, complianceTenantMigrations, userAccess.migrations, directory.migrations]));
     const at = new Date().toISOString();
     for (const id of ADMINS) await userAccess.remember(firm, id, { role: 'Admin', roleId: 1, clientIds: [], reportTypeIds: [] }, at);
     await userAccess.remember(firm, CPA, { role: 'CPA', roleId: 3, clientIds: [1], reportTypeIds: [1] }, at);

@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
-import { io as connect, type Socket } from 'socket.io-client';
 import { newEvent } from '@ledgerline/kit/bus/bus.ts';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
-import { apiClient, createSignedInUser, startTestPortal, testClient } from '@ledgerline/server/portal-harness.ts';
+import { apiClient, startTestPortal, testClient } from '@ledgerline/server/portal-harness.ts';
+import { PortalCast } from '@ledgerline/server/portal-cast.ts';
 import type { RunningPortal } from '@ledgerline/server/portal.ts';
 import type { ActivityLog } from '@ledgerline/contracts/activity.contracts.ts';
-import type { ComplianceItem, GenerationResult } from '@ledgerline/contracts/compliance.contracts.ts';
-import type { Client, ReportType } from '@ledgerline/contracts/directory.contracts.ts';
+import type { ComplianceItem } from '@ledgerline/contracts/compliance.contracts.ts';
 import type { Company } from '@ledgerline/contracts/identity.contracts.ts';
 import { DOCUMENT_REQUEST_CHANGED, type DocumentRequest, type DocumentRequestChanged } from '@ledgerline/contracts/requests.contracts.ts';
 import { clientStageOf, DEFAULT_STAGES, STAGE_MESSAGES, type Pipeline, type StagePush } from '@ledgerline/contracts/stages.contracts.ts';
@@ -26,9 +25,8 @@ let call: ReturnType<typeof apiClient>;
 const suffix = randomBytes(3).toString('hex');
 const ACME = `sacme${suffix}`;
 const BETA = `sbeta${suffix}`;
-const tokens: Record<string, string> = {};
-const ids: Record<string, number> = {};
-const sockets: Socket[] = [];
+const cast = new PortalCast();
+const { ids, tokens } = cast;
 const YEAR = new Date().getUTCFullYear() + 1;
 
 const path = (p: string, tenant = ACME) => `/api/${tenant}${p}`;
@@ -41,44 +39,24 @@ const listIds = async (who: string, query: string) => {
   expect(r.status).toBe(200);
   return r.body.map((i) => i.id);
 };
-async function created<T extends { id: number }>(p: string, body: unknown): Promise<number> {
-  const r = await call<T>('POST', p, portal.adminToken, body);
-  expect(r.status).toBe(201);
-  return r.body.id;
-}
-async function createUser(tenant: string, who: string, roleId: number, clientIds: number[] | null, reportTypeIds: number[] | null = null): Promise<void> {
-  const user = await createSignedInUser(call, portal.adminToken, tenant, { username: `${who}_${tenant}`, fullName: `${who} of ${tenant}`, roleId, clientIds, reportTypeIds });
-  ids[who] = user.id;
-  tokens[who] = user.token;
-}
 /** A new yearly item of the client and report type (a schedule per call: each its own item). */
-async function newItem(clientId: number, reportTypeId: number, dueMonth: string): Promise<ComplianceItem> {
-  const s = await call<{ id: number }>('POST', path('/compliance-schedules'), tokens.admin, { clientId, reportTypeId, frequency: 'yearly', dueMonths: [dueMonth] });
-  expect(s.status).toBe(201);
-  const g = await call<GenerationResult>('POST', path(`/compliance-schedules/${s.body.id}/generate/${YEAR}`), tokens.admin);
-  expect(g.status).toBe(200);
-  return g.body.items[0]!;
-}
-const socketFor = (token: string) => new Promise<Socket>((resolve, reject) => {
-  const socket = connect(portal.gatewayUrl, { path: '/socket.io', auth: { token }, transports: ['websocket'], reconnection: false, forceNew: true });
-  socket.once('connect', () => { sockets.push(socket); resolve(socket); });
-  socket.once('connect_error', (err) => { socket.close(); reject(err); });
-});
+const newItem = (clientId: number, reportTypeId: number, dueMonth: string) => cast.trackerItem(ACME, { clientId, reportTypeId, dueMonth, year: YEAR });
 
 beforeAll(async () => {
   portal = await startTestPortal({ SCHEDULER_POLL_MS: '200' });
   call = apiClient(portal.gatewayUrl);
+  cast.attach(portal);
   for (const shortName of [ACME, BETA]) expect((await call<Company>('POST', '/api/companies', portal.adminToken, { name: `${shortName} Tax`, shortName })).status).toBe(201);
-  ids.own = await created<Client>(path('/clients'), testClient('Own Client'));
-  ids.other = await created<Client>(path('/clients'), testClient('Other Client'));
-  ids.rtOwn = await created<ReportType>(path('/report-types'), { name: 'Individual Return' });
-  ids.rtOther = await created<ReportType>(path('/report-types'), { name: 'Audit Return' });
-  ids.rtBeta = await created<ReportType>(path('/report-types', BETA), { name: 'Beta Return' });
-  await createUser(ACME, 'admin', 1, null);
-  await createUser(ACME, 'dta', 2, null);
-  await createUser(ACME, 'cpa', 3, [ids.own!], [ids.rtOwn!]);
-  await createUser(ACME, 'client', 4, [ids.own!]);
-  await createUser(BETA, 'betaAdmin', 1, null);
+  ids.own = await cast.created(path('/clients'), testClient('Own Client'));
+  ids.other = await cast.created(path('/clients'), testClient('Other Client'));
+  ids.rtOwn = await cast.created(path('/report-types'), { name: 'Individual Return' });
+  ids.rtOther = await cast.created(path('/report-types'), { name: 'Audit Return' });
+  ids.rtBeta = await cast.created(path('/report-types', BETA), { name: 'Beta Return' });
+  await cast.user(ACME, 'admin', 1, null);
+  await cast.user(ACME, 'dta', 2, null);
+  await cast.user(ACME, 'cpa', 3, [ids.own!], [ids.rtOwn!]);
+  await cast.user(ACME, 'client', 4, [ids.own!]);
+  await cast.user(BETA, 'betaAdmin', 1, null);
   // The compliance service learns report types, clients and users from events: wait for them.
   await eventually(async () => {
     const known = (await pipelines('admin')).body.map((p) => p.reportTypeId);
@@ -88,7 +66,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  for (const s of sockets) s.close();
+  cast.closeSockets();
   await portal?.stop();
 });
 
@@ -218,9 +196,9 @@ describe('moving an item', () => {
     const staffPushes: StagePush[] = [];
     const clientPushes: StagePush[] = [];
     const cpaPushes: StagePush[] = [];
-    (await socketFor(tokens.admin!)).on(STAGE_PUSH, (p: StagePush) => staffPushes.push(p));
-    (await socketFor(tokens.client!)).on(STAGE_PUSH, (p: StagePush) => clientPushes.push(p));
-    (await socketFor(tokens.cpa!)).on(STAGE_PUSH, (p: StagePush) => cpaPushes.push(p));
+    (await cast.signedInSocket(tokens.admin!)).on(STAGE_PUSH, (p: StagePush) => staffPushes.push(p));
+    (await cast.signedInSocket(tokens.client!)).on(STAGE_PUSH, (p: StagePush) => clientPushes.push(p));
+    (await cast.signedInSocket(tokens.cpa!)).on(STAGE_PUSH, (p: StagePush) => cpaPushes.push(p));
     expect((await move('admin', item.id, 'ready-to-file')).status).toBe(200);
     expect((await move('admin', otherTypeItem.id, 'partner-review')).status).toBe(200);
     await eventually(() => {
@@ -301,7 +279,7 @@ describe('automatic moves', () => {
   });
 
   it('a firm turns a move off on the pipeline: the item stays put', async () => {
-    const rt = await created<ReportType>(path('/report-types'), { name: `Trust Return ${suffix}` });
+    const rt = await cast.created(path('/report-types'), { name: `Trust Return ${suffix}` });
     await eventually(async () => expect((await pipelines('admin')).body.map((p) => p.reportTypeId)).toContain(rt), BUS_WAIT_MS, 300);
     const saved = await savePipeline('admin', rt, { stages: DEFAULT_STAGES, automations: { requestSent: null, filed: null } });
     expect(saved).toMatchObject({ status: 200, body: { automations: { requestSent: null, documentsIn: 'in-preparation', filed: null, signatureSent: 'ready-to-sign' } } });

@@ -2,12 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { createUserAccessReadModel } from '@ledgerline/kit/access/user-access-read-model.ts';
 import type { Database, SchemaDb } from '@ledgerline/kit/db/database.ts';
-import { migratePlatform, migrateTenant } from '@ledgerline/kit/db/migrations.ts';
+import { migrateTenant } from '@ledgerline/kit/db/migrations.ts';
 import { databaseTargets, type TestDatabase } from '@ledgerline/kit/db/test-databases.ts';
+import { openFirmSchema } from '@ledgerline/kit/testing/firm-schema.ts';
 import { createDirectoryReadModel } from '@ledgerline/kit/directory/directory-read-model.ts';
 import { createLogger } from '@ledgerline/kit/logger.ts';
 import { OUTBOX_TABLE } from '@ledgerline/kit/outbox/outbox.ts';
-import { outboxMigrations } from '@ledgerline/kit/outbox/outbox.migrations.ts';
 import { startScheduler } from '@ledgerline/kit/scheduler/scheduler.ts';
 import { COMPLIANCE_ITEM_UPSERTED, type ComplianceItemEvent } from '@ledgerline/contracts/compliance.contracts.ts';
 import { complianceJobs as jobs } from '../src/compliance-jobs.ts';
@@ -32,12 +32,7 @@ describe.each(databaseTargets())('the covered-periods migration ($name)', (targe
   const tenant = { shortName: `cpm${randomBytes(3).toString('hex')}`, schema: '' };
 
   beforeAll(async () => {
-    scratch = await target.open();
-    db = scratch.db;
-    tenant.schema = `t_${tenant.shortName}`;
-    await migratePlatform(db, [outboxMigrations, jobs.dueIndexMigrations]);
-    await migrateTenant(db, tenant.schema, [jobs.migrations, before, userAccess.migrations, directory.migrations]);
-    firm = db.forSchema(tenant.schema);
+    ({ scratch, db, firmDb: firm } = await openFirmSchema(target, tenant, [jobs.migrations, before, userAccess.migrations, directory.migrations]));
     // As the India calendar and a person made them before: GSTR-3B (monthly, the 20th) and a yearly return due in May.
     await firm.query(`INSERT INTO compliance_schedules (id, client_id, report_type_id, frequency, due_day_of_month, due_months, notes) VALUES
       (1, 1, 1, 'monthly', 20, '{}', 'India — GST, TDS and income tax: Due on the 20th of the month after the tax period (monthly filers).'),

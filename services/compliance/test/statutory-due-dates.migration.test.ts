@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { createUserAccessReadModel } from '@ledgerline/kit/access/user-access-read-model.ts';
 import type { Database, SchemaDb } from '@ledgerline/kit/db/database.ts';
-import { migratePlatform, migrateTenant } from '@ledgerline/kit/db/migrations.ts';
+import { migrateTenant } from '@ledgerline/kit/db/migrations.ts';
 import { databaseTargets, type TestDatabase } from '@ledgerline/kit/db/test-databases.ts';
+import { openFirmSchema } from '@ledgerline/kit/testing/firm-schema.ts';
 import { createDirectoryReadModel } from '@ledgerline/kit/directory/directory-read-model.ts';
-import { outboxMigrations } from '@ledgerline/kit/outbox/outbox.migrations.ts';
 import { complianceJobs as jobs } from '../src/compliance-jobs.ts';
 import { complianceTenantMigrations, REPUBLISH_ITEMS_JOB } from '../src/compliance.migrations.ts';
 
@@ -27,12 +27,7 @@ describe.each(databaseTargets())('the statutory due dates migration ($name)', (t
   const tenant = { shortName: `sdd${randomBytes(3).toString('hex')}`, schema: '' };
 
   beforeAll(async () => {
-    scratch = await target.open();
-    db = scratch.db;
-    tenant.schema = `t_${tenant.shortName}`;
-    await migratePlatform(db, [outboxMigrations, jobs.dueIndexMigrations]);
-    await migrateTenant(db, tenant.schema, [jobs.migrations, upTo('004_statutory_due_dates'), userAccess.migrations, directory.migrations]);
-    firm = db.forSchema(tenant.schema);
+    ({ scratch, db, firmDb: firm } = await openFirmSchema(target, tenant, [jobs.migrations, upTo('004_statutory_due_dates'), userAccess.migrations, directory.migrations]));
     // Form 941 as the US calendar made it, and a person's own schedule due the 31st of January.
     await firm.query(`INSERT INTO compliance_schedules (id, client_id, report_type_id, frequency, due_day_of_month, due_months, notes, period_lag_months, jurisdiction) VALUES
       (1, 1, 1, 'quarterly', 31, '{1,4,7,10}', 'United States — federal returns: Due the last day of the month after the quarter.', 1, 'US'),

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
-import { io as connect, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import { TENANT_HEADER } from '@ledgerline/kit/service-module.ts';
 import { internalUserAccessPath } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
-import { apiClient, createSignedInUser, startTestPortal, testClient } from '@ledgerline/server/portal-harness.ts';
+import { apiClient, startTestPortal, testClient } from '@ledgerline/server/portal-harness.ts';
+import { PortalCast } from '@ledgerline/server/portal-cast.ts';
 import type { RunningPortal } from '@ledgerline/server/portal.ts';
 import type { Client } from '@ledgerline/contracts/directory.contracts.ts';
 import type { Company, User } from '@ledgerline/contracts/identity.contracts.ts';
@@ -21,15 +22,9 @@ let call: ReturnType<typeof apiClient>;
 const suffix = randomBytes(3).toString('hex');
 const ACME = `acme${suffix}`;
 const BETA = `beta${suffix}`;
-const tokens: Record<string, string> = {};
-const ids: Record<string, number> = {};
-const sockets: Socket[] = [];
+const cast = new PortalCast();
+const { ids, tokens } = cast;
 
-async function createUser(tenant: string, who: string, roleId: number, clientIds: number[] | null): Promise<void> {
-  const user = await createSignedInUser(call, tokens.platform!, tenant, { username: `${who}_${tenant}`, fullName: `${who} of ${tenant}`, roleId, clientIds, reportTypeIds: null });
-  ids[who] = user.id;
-  tokens[who] = user.token;
-}
 const start = (who: string, participantIds: number[], title = `Talk ${++serial}`, tenant = ACME) =>
   call<Conversation>('POST', `/api/${tenant}/conversations`, tokens[who], { title, participantIds });
 const send = (who: string, conversationId: number, body: Record<string, unknown>) =>
@@ -46,11 +41,6 @@ const pickerOf = async (who: string) => {
 const sorted = (...who: string[]) => who.map((w) => ids[w]!).sort((a, b) => a - b);
 let serial = 0;
 
-const socketFor = (token: string | undefined, tenant?: string) => new Promise<{ socket: Socket } | { error: string }>((resolve) => {
-  const socket = connect(portal.gatewayUrl, { path: '/socket.io', auth: { token, tenant }, transports: ['websocket'], reconnection: false, forceNew: true });
-  socket.once('connect', () => { sockets.push(socket); resolve({ socket }); });
-  socket.once('connect_error', (err) => { socket.close(); resolve({ error: err.message }); });
-});
 /** Records every messaging push a socket receives. */
 function recorder(socket: Socket) {
   const got: { event: string; payload: unknown }[] = [];
@@ -61,6 +51,7 @@ function recorder(socket: Socket) {
 beforeAll(async () => {
   portal = await startTestPortal();
   call = apiClient(portal.gatewayUrl);
+  cast.attach(portal);
   tokens.platform = portal.adminToken;
   for (const shortName of [ACME, BETA]) {
     const r = await call<Company>('POST', '/api/companies', tokens.platform, { name: `${shortName} Tax`, shortName });
@@ -70,21 +61,21 @@ beforeAll(async () => {
     ids[key] = (await call<Client>('POST', `/api/${tenant}/clients`, tokens.platform, testClient(name))).body.id;
   }
   ids.reportType = (await call<{ id: number }>('POST', `/api/${ACME}/report-types`, tokens.platform, { name: 'Statements' })).body.id;
-  await createUser(ACME, 'admin', 1, null);
-  await createUser(ACME, 'dta', 2, null);
-  await createUser(ACME, 'cpa', 3, [ids.own!]);
-  await createUser(ACME, 'cpaOther', 3, [ids.other!]);
-  await createUser(ACME, 'client', 4, [ids.own!]);
-  await createUser(ACME, 'clientOther', 4, [ids.other!]);
-  await createUser(BETA, 'betaAdmin', 1, null);
-  await createUser(BETA, 'betaClient', 4, [ids.beta!]);
+  await cast.user(ACME, 'admin', 1, null);
+  await cast.user(ACME, 'dta', 2, null);
+  await cast.user(ACME, 'cpa', 3, [ids.own!]);
+  await cast.user(ACME, 'cpaOther', 3, [ids.other!]);
+  await cast.user(ACME, 'client', 4, [ids.own!]);
+  await cast.user(ACME, 'clientOther', 4, [ids.other!]);
+  await cast.user(BETA, 'betaAdmin', 1, null);
+  await cast.user(BETA, 'betaClient', 4, [ids.beta!]);
   // The messaging service learns users from events: wait until it knows the last one made here.
   await eventually(async () => expect((await start('admin', [ids.clientOther!], 'warm-up')).status).toBe(201), BUS_WAIT_MS, 200);
 }, 180_000);
 
 afterAll(async () => {
   await portal?.stop();
-  for (const s of sockets) s.close();
+  cast.closeSockets();
 });
 
 describe('messaging: validation (400 with the spec\'s messages)', () => {
@@ -256,16 +247,16 @@ describe('messaging: who may talk to whom', () => {
 
 describe('messaging: realtime and notifications', () => {
   it('refuses sockets with no token, a forged token, or a token of another firm in this firm', async () => {
-    expect(await socketFor(undefined)).toHaveProperty('error');
-    expect(await socketFor('not.a.token')).toHaveProperty('error');
+    expect(await cast.socket(undefined)).toHaveProperty('error');
+    expect(await cast.socket('not.a.token')).toHaveProperty('error');
     const forged = `${tokens.client!.slice(0, -4)}AAAA`;
-    expect(await socketFor(forged)).toHaveProperty('error');
-    expect(await socketFor(tokens.betaAdmin, ACME)).toEqual({ error: 'This account belongs to another firm.' });
+    expect(await cast.socket(forged)).toHaveProperty('error');
+    expect(await cast.socket(tokens.betaAdmin, ACME)).toEqual({ error: 'This account belongs to another firm.' });
   });
 
   it('pushes new, edited and deleted messages, read receipts and unread counts to the participants only', async () => {
-    const clientSocket = await socketFor(tokens.client);
-    const outsiderSocket = await socketFor(tokens.cpaOther);
+    const clientSocket = await cast.socket(tokens.client);
+    const outsiderSocket = await cast.socket(tokens.cpaOther);
     if (!('socket' in clientSocket) || !('socket' in outsiderSocket)) throw new Error('socket refused');
     const got = recorder(clientSocket.socket);
     const outsider = recorder(outsiderSocket.socket);
@@ -276,7 +267,7 @@ describe('messaging: realtime and notifications', () => {
     await eventually(async () => expect(got.filter((g) => g.event === MESSAGING_PUSH.unreadCount).at(-1)?.payload).toEqual({ count: await unread('client') }));
     const edited = (await call<Message>('PUT', `/api/${ACME}/messages/${m.id}`, tokens.cpa, { content: 'Pong' })).body;
     await eventually(() => expect(got).toContainEqual({ event: MESSAGING_PUSH.message, payload: { change: 'edited', message: edited } }));
-    const cpaSocket = await socketFor(tokens.cpa);
+    const cpaSocket = await cast.socket(tokens.cpa);
     if (!('socket' in cpaSocket)) throw new Error('socket refused');
     const cpaGot = recorder(cpaSocket.socket);
     await call('POST', `/api/${ACME}/messages/${m.id}/read`, tokens.client);
@@ -298,7 +289,7 @@ describe('messaging: realtime and notifications', () => {
     await send('admin', c.id, { content: 'Three' });
     await eventually(async () => expect((await notes()).length).toBe(before + 2), BUS_WAIT_MS, 100);
     // Connected: the push is enough, no notification; in the same send, a participant who is away is notified.
-    const online = await socketFor(tokens.dta);
+    const online = await cast.socket(tokens.dta);
     if (!('socket' in online)) throw new Error('socket refused');
     const c2 = (await start('admin', [ids.dta!, ids.clientOther!], 'Online')).body;
     await send('admin', c2.id, { content: 'Seen live' });
@@ -312,11 +303,11 @@ describe('messaging: access changed after a conversation began', () => {
     call('PUT', `/api/${ACME}/users/${id}`, tokens.platform, { ...user, password: '', reportTypeIds: null });
 
   it('a CPA who loses the client has left its conversations: no reading, posting, reading receipts or pushes; the client sees them gone', async () => {
-    await createUser(ACME, 'cpaBoth', 3, [ids.own!, ids.other!]);
+    await cast.user(ACME, 'cpaBoth', 3, [ids.own!, ids.other!]);
     const c = (await start('clientOther', [ids.cpaBoth!], 'Before the change')).body;
     expect(c.participantIds).toEqual([ids.clientOther, ids.cpaBoth]);
     const before = (await send('cpaBoth', c.id, { content: 'Happy to help' })).body;
-    const live = await socketFor(tokens.cpaBoth);
+    const live = await cast.socket(tokens.cpaBoth);
     if (!('socket' in live)) throw new Error('socket refused');
     const got = recorder(live.socket);
 
@@ -337,10 +328,10 @@ describe('messaging: access changed after a conversation began', () => {
   });
 
   it('a staff user demoted to Client leaves their conversations with another client\'s user (two Client users never talk)', async () => {
-    await createUser(ACME, 'demoted', 2, null);
+    await cast.user(ACME, 'demoted', 2, null);
     const c = (await start('demoted', [ids.clientOther!], 'Demotion')).body;
     const withAdmin = (await start('admin', [ids.demoted!, ids.clientOther!], 'Group')).body;
-    const live = await socketFor(tokens.demoted);
+    const live = await cast.socket(tokens.demoted);
     if (!('socket' in live)) throw new Error('socket refused');
     const got = recorder(live.socket);
 
@@ -381,7 +372,7 @@ describe('messaging: access changed after a conversation began', () => {
 
 describe('messaging: notifications follow the message', () => {
   it('an edited message rewrites the notification quoting it, a deleted one removes it', async () => {
-    await createUser(ACME, 'away', 2, null);
+    await cast.user(ACME, 'away', 2, null);
     const notesAbout = async (messageId: number) => (await call<Notification[]>('GET', `/api/${ACME}/notifications`, tokens.away)).body
       .filter((n) => n.metadata?.messageId === messageId);
     const c = (await start('admin', [ids.away!], 'Payroll')).body;
@@ -403,7 +394,7 @@ describe('message the firm (issue 40): a Client user writes with one button, the
 
   beforeAll(async () => {
     // A second CPA with the client: the whole team receives it, not the first one picked.
-    await createUser(ACME, 'partner', 3, [ids.own!]);
+    await cast.user(ACME, 'partner', 3, [ids.own!]);
     await eventually(async () => expect((await start('admin', [ids.partner!], 'warm-up partner')).status).toBe(201), BUS_WAIT_MS, 200);
   });
 

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
-import { apiClient, createSignedInUser, startTestPortal, testClient } from '@ledgerline/server/portal-harness.ts';
+import { apiClient, startTestPortal, testClient } from '@ledgerline/server/portal-harness.ts';
+import { PortalCast } from '@ledgerline/server/portal-cast.ts';
 import type { RunningPortal } from '@ledgerline/server/portal.ts';
 import type { Client, ReportType } from '@ledgerline/contracts/directory.contracts.ts';
 import type { Company } from '@ledgerline/contracts/identity.contracts.ts';
@@ -26,8 +27,8 @@ let call: ReturnType<typeof apiClient>;
 const suffix = randomBytes(3).toString('hex');
 const ACME = `orgacme${suffix}`;
 const BETA = `orgbeta${suffix}`;
-const tokens: Record<string, string> = {};
-const ids: Record<string, number> = {};
+const cast = new PortalCast();
+const { ids, tokens } = cast;
 
 const templatesPath = (tenant = ACME) => `/api/${tenant}/organizer-templates`;
 const organizersPath = (tenant = ACME) => `/api/${tenant}/organizers`;
@@ -40,12 +41,6 @@ async function upload(path: string, token: string | null, fields: Record<string,
   form.append('file', new Blob([`Bank statement for ${name}`], { type: 'text/plain' }), name);
   const r = await fetch(`${portal.gatewayUrl}${path}`, { method: 'POST', headers: token ? { authorization: `Bearer ${token}` } : {}, body: form });
   return { status: r.status, body: await r.json() as Record<string, unknown> };
-}
-
-async function createUser(tenant: string, who: string, roleId: number, clientIds: number[] | null, reportTypeIds: number[] | null = null): Promise<void> {
-  const user = await createSignedInUser(call, tokens.platform!, tenant, { username: `${who}_${tenant}`, fullName: `${who} of ${tenant}`, roleId, clientIds, reportTypeIds });
-  ids[who] = user.id;
-  tokens[who] = user.token;
 }
 
 /** A questionnaire with a condition hiding a required question, request-item rules of each kind, a group with a sensitive field and a sensitive answer. */
@@ -69,6 +64,7 @@ const customTemplate = (reportTypeId: number | null) => ({
 beforeAll(async () => {
   portal = await startTestPortal({ SCHEDULER_POLL_MS: '200' });
   call = apiClient(portal.gatewayUrl);
+  cast.attach(portal);
   tokens.platform = portal.adminToken;
   for (const shortName of [ACME, BETA]) {
     const r = await call<Company>('POST', '/api/companies', tokens.platform, { name: `${shortName} Tax`, shortName });
@@ -84,13 +80,13 @@ beforeAll(async () => {
     expect(r.status).toBe(201);
     ids[key] = r.body.id;
   }
-  await createUser(ACME, 'admin', 1, null);
-  await createUser(ACME, 'dta', 2, null);
-  await createUser(ACME, 'cpa', 3, [ids.own!], [ids.f1040!]);
-  await createUser(ACME, 'cpaAudit', 3, [ids.own!], [ids.audit!]);
-  await createUser(ACME, 'client', 4, [ids.own!]);
-  await createUser(ACME, 'clientOther', 4, [ids.other!]);
-  await createUser(BETA, 'betaAdmin', 1, null);
+  await cast.user(ACME, 'admin', 1, null);
+  await cast.user(ACME, 'dta', 2, null);
+  await cast.user(ACME, 'cpa', 3, [ids.own!], [ids.f1040!]);
+  await cast.user(ACME, 'cpaAudit', 3, [ids.own!], [ids.audit!]);
+  await cast.user(ACME, 'client', 4, [ids.own!]);
+  await cast.user(ACME, 'clientOther', 4, [ids.other!]);
+  await cast.user(BETA, 'betaAdmin', 1, null);
   // The service learns users, clients and report types from events: the shipped 1040 template is tied to "Form 1040" once it knows it.
   await eventually(async () => {
     const r = await as<OrganizerTemplate[]>('admin', 'GET', templatesPath());

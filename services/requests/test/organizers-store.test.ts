@@ -6,14 +6,13 @@ import { addDays, instantAt, todayIn } from '@ledgerline/contracts/firm-time-zon
 import { SecretBox } from '@ledgerline/kit/crypto/secret-box.ts';
 import { TokenSigner } from '@ledgerline/kit/crypto/signed-token.ts';
 import type { Database, SchemaDb } from '@ledgerline/kit/db/database.ts';
-import { migratePlatform, migrateTenant } from '@ledgerline/kit/db/migrations.ts';
 import { databaseTargets, type TestDatabase } from '@ledgerline/kit/db/test-databases.ts';
+import { openFirmSchema } from '@ledgerline/kit/testing/firm-schema.ts';
 import { DirectoryLookup } from '@ledgerline/kit/directory/directory-lookup.ts';
 import { createDirectoryReadModel } from '@ledgerline/kit/directory/directory-read-model.ts';
 import { ReportForwarder } from '@ledgerline/kit/files/report-forwarder.ts';
 import { createLogger } from '@ledgerline/kit/logger.ts';
 import { OUTBOX_TABLE } from '@ledgerline/kit/outbox/outbox.ts';
-import { outboxMigrations } from '@ledgerline/kit/outbox/outbox.migrations.ts';
 import { createJobQueue } from '@ledgerline/kit/scheduler/job-queue.ts';
 import { startScheduler } from '@ledgerline/kit/scheduler/scheduler.ts';
 import { makeJobsDue } from '@ledgerline/kit/testing/job-clock.ts';
@@ -87,12 +86,7 @@ describe.each(databaseTargets())('organizers at rest and on the scheduler ($name
   let year = 2020;
 
   beforeAll(async () => {
-    scratch = await target.open();
-    db = scratch.db;
-    tenant.schema = `t_${tenant.shortName}`;
-    await migratePlatform(db, [outboxMigrations, jobs.dueIndexMigrations]);
-    await migrateTenant(db, tenant.schema, [requestsTenantMigrations, userAccess.migrations, directory.migrations, jobs.migrations]);
-    firmDb = db.forSchema(tenant.schema);
+    ({ scratch, db, firmDb } = await openFirmSchema(target, tenant, [requestsTenantMigrations, userAccess.migrations, directory.migrations, jobs.migrations]));
     const at = new Date().toISOString();
     await userAccess.remember(firmDb, ADMIN, { role: 'Admin', roleId: 1, clientIds: [], reportTypeIds: [] }, at);
     await userAccess.remember(firmDb, CLIENT_USER, { role: 'Client', roleId: 4, clientIds: [CLIENT], reportTypeIds: [] }, at);

@@ -4,14 +4,13 @@ import { createUserAccessReadModel } from '@ledgerline/kit/access/user-access-re
 import { addDays, instantAt, todayIn } from '@ledgerline/contracts/firm-time-zone.ts';
 import type { Database, SchemaDb } from '@ledgerline/kit/db/database.ts';
 import { makeJobsDue } from '@ledgerline/kit/testing/job-clock.ts';
-import { migratePlatform, migrateTenant } from '@ledgerline/kit/db/migrations.ts';
 import { databaseTargets, type TestDatabase } from '@ledgerline/kit/db/test-databases.ts';
+import { openFirmSchema } from '@ledgerline/kit/testing/firm-schema.ts';
 import { createLogger } from '@ledgerline/kit/logger.ts';
 import { MAIL_JOB, mailJob } from '@ledgerline/kit/mail/mail-job.ts';
 import { createMailer } from '@ledgerline/kit/mail/mailer.ts';
 import { mailpit } from '@ledgerline/kit/testing/mailpit.ts';
 import { OUTBOX_TABLE } from '@ledgerline/kit/outbox/outbox.ts';
-import { outboxMigrations } from '@ledgerline/kit/outbox/outbox.migrations.ts';
 import { createJobQueue } from '@ledgerline/kit/scheduler/job-queue.ts';
 import { startScheduler, type Scheduler } from '@ledgerline/kit/scheduler/scheduler.ts';
 import { NOTIFICATION_REQUESTED, type NotificationRequest } from '@ledgerline/contracts/notifications.contracts.ts';
@@ -90,12 +89,7 @@ describe.each(databaseTargets())('document request reminders ($name)', (target) 
   }
 
   beforeAll(async () => {
-    scratch = await target.open();
-    db = scratch.db;
-    tenant.schema = `t_${tenant.shortName}`;
-    await migratePlatform(db, [outboxMigrations, jobs.dueIndexMigrations]);
-    await migrateTenant(db, tenant.schema, [requestsTenantMigrations, userAccess.migrations, jobs.migrations]);
-    firmDb = db.forSchema(tenant.schema);
+    ({ scratch, db, firmDb } = await openFirmSchema(target, tenant, [requestsTenantMigrations, userAccess.migrations, jobs.migrations]));
     const at = new Date().toISOString();
     await userAccess.remember(firmDb, REVIEWER, { role: 'Admin', roleId: 1, clientIds: [], reportTypeIds: [] }, at);
     await userAccess.remember(firmDb, CLIENT_USER, { role: 'Client', roleId: 4, clientIds: [1], reportTypeIds: [] }, at);

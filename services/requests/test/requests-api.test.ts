@@ -4,7 +4,8 @@ import { io as connect, type Socket } from 'socket.io-client';
 import { addDays } from '@ledgerline/contracts/firm-time-zone.ts';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import { mailpit } from '@ledgerline/kit/testing/mailpit.ts';
-import { apiClient, createSignedInUser, startTestPortal, testClient } from '@ledgerline/server/portal-harness.ts';
+import { apiClient, startTestPortal, testClient } from '@ledgerline/server/portal-harness.ts';
+import { PortalCast } from '@ledgerline/server/portal-cast.ts';
 import type { RunningPortal } from '@ledgerline/server/portal.ts';
 import type { ComplianceItem } from '@ledgerline/contracts/compliance.contracts.ts';
 import type { ActivityLog } from '@ledgerline/contracts/activity.contracts.ts';
@@ -26,18 +27,12 @@ const mail = mailpit();
 const suffix = randomBytes(3).toString('hex');
 const ACME = `acme${suffix}`;
 const BETA = `beta${suffix}`;
-const tokens: Record<string, string> = {};
-const ids: Record<string, number> = {};
+const cast = new PortalCast();
+const { ids, tokens } = cast;
 const linkRecipient = `client.${suffix}@example.com`;
 
 const dueIn = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 const requestsPath = (tenant = ACME) => `/api/${tenant}/document-requests`;
-
-async function createUser(tenant: string, who: string, roleId: number, clientIds: number[] | null, reportTypeIds: number[] | null = null): Promise<void> {
-  const user = await createSignedInUser(call, tokens.platform!, tenant, { username: `${who}_${tenant}`, fullName: `${who} of ${tenant}`, roleId, clientIds, reportTypeIds });
-  ids[who] = user.id;
-  tokens[who] = user.token;
-}
 
 const create = (who: string, body: Record<string, unknown>, tenant = ACME) => call<DocumentRequest>('POST', requestsPath(tenant), tokens[who], body);
 const get = (who: string, id: number, tenant = ACME) => call<DocumentRequest>('GET', `${requestsPath(tenant)}/${id}`, tokens[who]);
@@ -65,6 +60,7 @@ const sampleItems = [
 beforeAll(async () => {
   portal = await startTestPortal({ SCHEDULER_POLL_MS: '200', REQUEST_LINK_ATTEMPTS_PER_MINUTE: '1000', REQUEST_LINK_RENEWALS_PER_MINUTE: '4', ...(mail ? { SMTP_URL: mail.smtpUrl } : {}) });
   call = apiClient(portal.gatewayUrl);
+  cast.attach(portal);
   tokens.platform = portal.adminToken;
   for (const shortName of [ACME, BETA]) {
     const r = await call<Company>('POST', '/api/companies', tokens.platform, { name: `${shortName} Tax`, shortName });
@@ -80,14 +76,14 @@ beforeAll(async () => {
     expect(r.status).toBe(201);
     ids[key] = r.body.id;
   }
-  await createUser(ACME, 'admin', 1, null);
-  await createUser(ACME, 'dta', 2, null);
-  await createUser(ACME, 'cpa', 3, [ids.own!], [ids.gst!]);
-  await createUser(ACME, 'cpaOther', 3, [ids.other!], [ids.gst!]);
-  await createUser(ACME, 'cpaAudit', 3, [ids.own!], [ids.audit!]);
-  await createUser(ACME, 'client', 4, [ids.own!]);
-  await createUser(ACME, 'clientOther', 4, [ids.other!]);
-  await createUser(BETA, 'betaAdmin', 1, null);
+  await cast.user(ACME, 'admin', 1, null);
+  await cast.user(ACME, 'dta', 2, null);
+  await cast.user(ACME, 'cpa', 3, [ids.own!], [ids.gst!]);
+  await cast.user(ACME, 'cpaOther', 3, [ids.other!], [ids.gst!]);
+  await cast.user(ACME, 'cpaAudit', 3, [ids.own!], [ids.audit!]);
+  await cast.user(ACME, 'client', 4, [ids.own!]);
+  await cast.user(ACME, 'clientOther', 4, [ids.other!]);
+  await cast.user(BETA, 'betaAdmin', 1, null);
   // The service learns users and clients from events: wait until it knows the CPA and the client's user.
   await eventually(async () => {
     const r = await create('admin', { clientId: ids.own, title: 'warm-up', dueDate: dueIn(10), assignedToId: ids.cpa, items: [{ title: 'x' }] });

@@ -71,6 +71,8 @@ export interface TestUser {
   roleId: number;
   clientIds: number[] | null;
   reportTypeIds: number[] | null;
+  /** Where the user's mail goes (a suite that reads it); none by default. */
+  email?: string;
 }
 export const TEST_USER_PASSWORD = 'password1';
 

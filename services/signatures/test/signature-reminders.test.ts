@@ -2,12 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { createUserAccessReadModel } from '@ledgerline/kit/access/user-access-read-model.ts';
 import type { Database, SchemaDb } from '@ledgerline/kit/db/database.ts';
-import { migratePlatform, migrateTenant } from '@ledgerline/kit/db/migrations.ts';
 import { databaseTargets, type TestDatabase } from '@ledgerline/kit/db/test-databases.ts';
+import { openFirmSchema } from '@ledgerline/kit/testing/firm-schema.ts';
 import { createLogger } from '@ledgerline/kit/logger.ts';
 import { MAIL_JOB, mailJob } from '@ledgerline/kit/mail/mail-job.ts';
 import { createMailer } from '@ledgerline/kit/mail/mailer.ts';
-import { outboxMigrations } from '@ledgerline/kit/outbox/outbox.migrations.ts';
 import { createJobQueue } from '@ledgerline/kit/scheduler/job-queue.ts';
 import { startScheduler, type Scheduler } from '@ledgerline/kit/scheduler/scheduler.ts';
 import { makeJobsDue } from '@ledgerline/kit/testing/job-clock.ts';
@@ -87,12 +86,7 @@ describe.each(databaseTargets())('signature reminders ($name)', (target) => {
   }
 
   beforeAll(async () => {
-    scratch = await target.open();
-    db = scratch.db;
-    tenant.schema = `t_${tenant.shortName}`;
-    await migratePlatform(db, [outboxMigrations, jobs.dueIndexMigrations]);
-    await migrateTenant(db, tenant.schema, [signaturesTenantMigrations, userAccess.migrations, jobs.migrations]);
-    firmDb = db.forSchema(tenant.schema);
+    ({ scratch, db, firmDb } = await openFirmSchema(target, tenant, [signaturesTenantMigrations, userAccess.migrations, jobs.migrations]));
     await userAccess.remember(firmDb, SENDER, { role: 'Admin', roleId: 1, clientIds: [], reportTypeIds: [] }, new Date().toISOString());
     await firmDb.query(`UPDATE ${userAccess.table} SET email = $2, username = 'sender' WHERE user_id = $1`, [SENDER, address('sender')]);
   });

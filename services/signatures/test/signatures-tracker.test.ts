@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
-import { io as connect, type Socket } from 'socket.io-client';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import { testMailbox } from '@ledgerline/kit/testing/test-mailbox.ts';
 import { uploadBlankPdf } from '@ledgerline/kit/testing/upload-blank-pdf.ts';
-import { apiClient, createSignedInUser, startTestPortal, testClient } from '@ledgerline/server/portal-harness.ts';
+import { apiClient, startTestPortal, testClient } from '@ledgerline/server/portal-harness.ts';
+import { PortalCast } from '@ledgerline/server/portal-cast.ts';
 import type { RunningPortal } from '@ledgerline/server/portal.ts';
 import type { ActivityLog } from '@ledgerline/contracts/activity.contracts.ts';
-import type { ComplianceItem, GenerationResult } from '@ledgerline/contracts/compliance.contracts.ts';
-import type { Client, ReportType } from '@ledgerline/contracts/directory.contracts.ts';
+import type { ComplianceItem } from '@ledgerline/contracts/compliance.contracts.ts';
 import type { Company } from '@ledgerline/contracts/identity.contracts.ts';
 import type { SignaturePush, SignatureRequest } from '@ledgerline/contracts/signatures.contracts.ts';
 import { SIGNATURE_PUSH } from '@ledgerline/contracts/signatures.constants.ts';
@@ -29,9 +28,8 @@ const mailbox = testMailbox();
 const suffix = randomBytes(3).toString('hex');
 const ACME = `sgtacme${suffix}`;
 const BETA = `sgtbeta${suffix}`;
-const tokens: Record<string, string> = {};
-const ids: Record<string, number> = {};
-const sockets: Socket[] = [];
+const cast = new PortalCast();
+const { ids, tokens } = cast;
 const YEAR = new Date().getUTCFullYear() + 1;
 const spouseEmail = `spouse.${suffix}@example.com`;
 const soloEmail = `solo.${suffix}@example.com`;
@@ -41,19 +39,8 @@ const itemAs = async (who: string, id: number) => (await call<ComplianceItem>('G
 const stageOf = async (id: number) => (await itemAs('admin', id)).stage;
 const logs = async (who: string) => (await call<ActivityLog[]>('GET', path(`/activity-logs?clientId=${ids.own}&limit=200`), tokens[who])).body.map((l) => l.details);
 
-async function newItem(reportTypeId: number, clientId = ids.own!): Promise<ComplianceItem> {
-  const s = await call<{ id: number }>('POST', path('/compliance-schedules'), tokens.admin, { clientId, reportTypeId, frequency: 'yearly', dueMonths: ['4'] });
-  expect(s.status).toBe(201);
-  const g = await call<GenerationResult>('POST', path(`/compliance-schedules/${s.body.id}/generate/${YEAR}`), tokens.admin);
-  expect(g.status).toBe(200);
-  return g.body.items[0]!;
-}
+const newItem = (reportTypeId: number, clientId = ids.own!) => cast.trackerItem(ACME, { clientId, reportTypeId, dueMonth: '4', year: YEAR });
 
-const socketFor = (token: string) => new Promise<Socket>((resolve, reject) => {
-  const socket = connect(portal.gatewayUrl, { path: '/socket.io', auth: { token }, transports: ['websocket'], reconnection: false, forceNew: true });
-  socket.once('connect', () => { sockets.push(socket); resolve(socket); });
-  socket.once('connect_error', (err) => { socket.close(); reject(err); });
-});
 
 const request = (trackerItemId: number | null, extra: Record<string, unknown> = {}) => call<SignatureRequest>('POST', path('/signature-requests'), tokens.admin, {
   clientId: ids.own, reportTypeId: ids.f8879, title: `Form 8879 ${YEAR - 1}`, identity: 'sign_in_second_factor', documents: [{ fileId: ids.pdf }],
@@ -65,22 +52,12 @@ const request = (trackerItemId: number | null, extra: Record<string, unknown> = 
 beforeAll(async () => {
   portal = await startTestPortal({ SCHEDULER_POLL_MS: '100', SIGNING_LINK_ATTEMPTS_PER_MINUTE: '1000', ...mailbox.env }, { logger: mailbox.logger });
   call = apiClient(portal.gatewayUrl);
+  cast.attach(portal);
   for (const shortName of [ACME, BETA]) expect((await call<Company>('POST', '/api/companies', portal.adminToken, { name: `${shortName} CPAs`, shortName })).status).toBe(201);
-  for (const [key, name] of [['own', 'Own Client'], ['other', 'Other Client']] as const) {
-    const r = await call<Client>('POST', path('/clients'), portal.adminToken, testClient(name));
-    expect(r.status).toBe(201);
-    ids[key] = r.body.id;
-  }
-  for (const [key, name] of [['f8879', 'Form 1040'], ['engagement', 'Engagement letter']] as const) {
-    const r = await call<ReportType>('POST', path('/report-types'), portal.adminToken, { name });
-    expect(r.status).toBe(201);
-    ids[key] = r.body.id;
-  }
-  const user = async (tenant: string, who: string, roleId: number, clientIds: number[] | null, reportTypeIds: number[] | null = null) => {
-    const u = await createSignedInUser(call, portal.adminToken, tenant, { username: `${who}_${tenant}`, fullName: `${who} of ${tenant}`, roleId, clientIds, reportTypeIds, email: `${who}.${suffix}@example.com` } as never);
-    ids[who] = u.id;
-    tokens[who] = u.token;
-  };
+  for (const [key, name] of [['own', 'Own Client'], ['other', 'Other Client']] as const) ids[key] = await cast.created(path('/clients'), testClient(name));
+  for (const [key, name] of [['f8879', 'Form 1040'], ['engagement', 'Engagement letter']] as const) ids[key] = await cast.created(path('/report-types'), { name });
+  const user = (tenant: string, who: string, roleId: number, clientIds: number[] | null, reportTypeIds: number[] | null = null) =>
+    cast.user(tenant, who, roleId, clientIds, reportTypeIds, { email: `${who}.${suffix}@example.com` });
   await user(ACME, 'admin', 1, null);
   await user(ACME, 'cpa', 3, [ids.own!], [ids.f8879!]);
   await user(ACME, 'cpaNoType', 3, [ids.own!], [ids.engagement!]);
@@ -98,14 +75,14 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  for (const s of sockets) s.close();
+  cast.closeSockets();
   await portal?.stop();
 });
 
 describe('a signature request linked to a tracker item', () => {
   it('sending it moves the item to "Ready to sign"; every step is an activity entry and a push to those who may see it', async () => {
     const pushes: Record<string, SignaturePush[]> = { admin: [], cpa: [], cpaNoType: [], client: [], clientOther: [], betaAdmin: [] };
-    for (const who of Object.keys(pushes)) (await socketFor(tokens[who]!)).on(SIGNATURE_PUSH, (p: SignaturePush) => pushes[who]!.push(p));
+    for (const who of Object.keys(pushes)) (await cast.signedInSocket(tokens[who]!)).on(SIGNATURE_PUSH, (p: SignaturePush) => pushes[who]!.push(p));
     const item = await newItem(ids.f8879!);
     expect(item.stage).toBe('not-started');
     const sent = await request(item.id);

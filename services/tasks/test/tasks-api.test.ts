@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
-import { io as connect, type Socket } from 'socket.io-client';
 import { addDays, todayIn } from '@ledgerline/contracts/firm-time-zone.ts';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import { startSmtpCapture, type CapturedMail } from '@ledgerline/kit/testing/smtp-capture.ts';
-import { apiClient, createSignedInUser, startTestPortal, testClient } from '@ledgerline/server/portal-harness.ts';
+import { apiClient, startTestPortal, testClient } from '@ledgerline/server/portal-harness.ts';
+import { PortalCast } from '@ledgerline/server/portal-cast.ts';
 import type { RunningPortal } from '@ledgerline/server/portal.ts';
 import type { Client } from '@ledgerline/contracts/directory.contracts.ts';
 import type { Company } from '@ledgerline/contracts/identity.contracts.ts';
@@ -23,10 +23,9 @@ const suffix = randomBytes(3).toString('hex');
 const ACME = `acme${suffix}`;
 const BETA = `beta${suffix}`;
 const GAMMA = `gamma${suffix}`;
-const tokens: Record<string, string> = {};
-const ids: Record<string, number> = {};
+const cast = new PortalCast();
+const { ids, tokens } = cast;
 let emails: CapturedMail[] = [];
-const sockets: Socket[] = [];
 let smtp: Awaited<ReturnType<typeof startSmtpCapture>> | undefined;
 
 /**
@@ -46,11 +45,6 @@ async function createClient(tenant: string, name: string): Promise<number> {
   expect(r.status).toBe(201);
   return r.body.id;
 }
-async function createUser(tenant: string, who: string, roleId: number, clientIds: number[] | null, username = `${who}_${tenant}`): Promise<void> {
-  const user = await createSignedInUser(call, tokens.platform!, tenant, { username, fullName: `${who} of ${tenant}`, roleId, clientIds, reportTypeIds: null });
-  ids[who] = user.id;
-  tokens[who] = user.token;
-}
 const tasksOf = async (who: string, query = '') => {
   const r = await call<Task[]>('GET', `/api/${ACME}/tasks${query}`, tokens[who]);
   expect(r.status).toBe(200);
@@ -58,17 +52,12 @@ const tasksOf = async (who: string, query = '') => {
 };
 const create = (who: string, body: Record<string, unknown>, tenant = ACME) => call<Task>('POST', `/api/${tenant}/tasks`, tokens[who], body);
 const notificationsOf = async (who: string) => (await call<Notification[]>('GET', `/api/${ACME}/notifications`, tokens[who])).body;
-const socketFor = (token: string | undefined, tenant?: string) => new Promise<{ socket: Socket } | { error: string }>((resolve) => {
-  const socket = connect(portal.gatewayUrl, { path: '/socket.io', auth: { token, tenant }, transports: ['websocket'], reconnection: false, forceNew: true });
-  socket.once('connect', () => { sockets.push(socket); resolve({ socket }); });
-  socket.once('connect_error', (err) => { socket.close(); resolve({ error: err.message }); });
-});
-
 beforeAll(async () => {
   smtp = await startSmtpCapture();
   emails = smtp.mails;
   portal = await startTestPortal({ SMTP_URL: smtp.url, SCHEDULER_POLL_MS: '200', TASK_REMINDER_LEAD_SECONDS: '3600' });
   call = apiClient(portal.gatewayUrl);
+  cast.attach(portal);
   tokens.platform = portal.adminToken;
   // BETA and GAMMA sit on either side of the date line: Kiritimati's date is always a day or more ahead of Pago Pago's.
   const zones: Record<string, string> = { [ACME]: ACME_ZONE, [BETA]: 'Pacific/Kiritimati', [GAMMA]: 'Pacific/Pago_Pago' };
@@ -80,13 +69,13 @@ beforeAll(async () => {
   ids.own = await createClient(ACME, 'Own Client');
   ids.other = await createClient(ACME, 'Other Client');
   ids.beta = await createClient(BETA, 'Beta Client');
-  await createUser(ACME, 'admin', 1, null);
-  await createUser(ACME, 'dta', 2, null);
-  await createUser(ACME, 'cpa', 3, [ids.own!], `cpa.${suffix}@example.com`);
-  await createUser(ACME, 'cpaOther', 3, [ids.other!]);
-  await createUser(ACME, 'client', 4, [ids.own!]);
-  await createUser(BETA, 'betaAdmin', 1, null);
-  await createUser(GAMMA, 'gammaAdmin', 1, null);
+  await cast.user(ACME, 'admin', 1, null);
+  await cast.user(ACME, 'dta', 2, null);
+  await cast.user(ACME, 'cpa', 3, [ids.own!], null, { username: `cpa.${suffix}@example.com` });
+  await cast.user(ACME, 'cpaOther', 3, [ids.other!]);
+  await cast.user(ACME, 'client', 4, [ids.own!]);
+  await cast.user(BETA, 'betaAdmin', 1, null);
+  await cast.user(GAMMA, 'gammaAdmin', 1, null);
   // The tasks service learns users and clients from events: wait until it knows the CPA and both clients.
   await eventually(async () => {
     const r = await create('admin', { title: 'warm-up', assignedToId: ids.cpa, clientIds: [ids.own, ids.other] });
@@ -99,7 +88,7 @@ beforeAll(async () => {
 afterAll(async () => {
   // With sockets still open: shutting down must not wait for them (the suite would time out).
   await portal?.stop();
-  for (const s of sockets) s.close();
+  cast.closeSockets();
   await smtp?.close();
 });
 
@@ -327,7 +316,7 @@ describe('tasks: who may do what', () => {
 
 describe('notifications', () => {
   it('the assignee is notified of a new task, pushed over the socket with the unread count', async () => {
-    const s = await socketFor(tokens.cpa);
+    const s = await cast.socket(tokens.cpa);
     if (!('socket' in s)) throw new Error(s.error);
     // Every push is kept: on the real broker a notice of an earlier test may still arrive first.
     const pushes: Notification[] = [];
@@ -502,12 +491,12 @@ describe('recurrence', () => {
 
 describe('realtime endpoint through the gateway', () => {
   it('refuses no token, a bad token, another firm\'s, and a deactivated firm\'s', async () => {
-    expect(await socketFor(undefined)).toEqual({ error: 'Authentication required. Please log in again.' });
-    expect(await socketFor('a.b.c')).toMatchObject({ error: expect.stringContaining('Please log in again.') });
-    expect(await socketFor(tokens.betaAdmin, ACME)).toEqual({ error: 'This account belongs to another firm.' });
-    expect('socket' in (await socketFor(tokens.gammaAdmin))).toBe(true);
+    expect(await cast.socket(undefined)).toEqual({ error: 'Authentication required. Please log in again.' });
+    expect(await cast.socket('a.b.c')).toMatchObject({ error: expect.stringContaining('Please log in again.') });
+    expect(await cast.socket(tokens.betaAdmin, ACME)).toEqual({ error: 'This account belongs to another firm.' });
+    expect('socket' in (await cast.socket(tokens.gammaAdmin))).toBe(true);
     const r = await call('PUT', `/api/companies/${ids[GAMMA]}`, tokens.platform, { name: `${GAMMA} Tax`, shortName: GAMMA, isActive: false });
     expect(r.status).toBe(200);
-    await eventually(async () => expect(await socketFor(tokens.gammaAdmin)).toEqual({ error: 'Tenant not found' }), BUS_WAIT_MS, 300);
+    await eventually(async () => expect(await cast.socket(tokens.gammaAdmin)).toEqual({ error: 'Tenant not found' }), BUS_WAIT_MS, 300);
   });
 });
