@@ -1,4 +1,4 @@
-import express, { type Express } from 'express';
+import express from 'express';
 import helmet from 'helmet';
 import { createProxyMiddleware, type RequestHandler as ProxyHandler } from 'http-proxy-middleware';
 import http from 'node:http';

@@ -3,7 +3,8 @@ import type { Page } from 'playwright-core';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import { apiClient } from '@ledgerline/server/portal-harness.ts';
 import type { Task } from '@ledgerline/contracts/tasks.contracts.ts';
-import { todayIn } from '@ledgerline/contracts/firm-time-zone.ts';
+import { dateIn, todayIn } from '@ledgerline/contracts/firm-time-zone.ts';
+import type { Company } from '@ledgerline/contracts/identity.contracts.ts';
 import { setLocalStorage } from '@ledgerline/kit/testing/browser.ts';
 import { addFirmUser, expectToast, explained, openAs, recordFirmInfo, startPortalBrowser, uniqueSuffix, type FirmLogin, type PortalBrowser } from '../../ui/test/portal-browser.ts';
 
@@ -18,6 +19,7 @@ describe('tasks screen in Chromium', () => {
   let call: ReturnType<typeof apiClient>;
   let admin: FirmLogin;
   let cpa: FirmLogin;
+  let firmZone: string;
   let cpaId: number;
   const clients: Record<string, number> = {};
 
@@ -28,7 +30,9 @@ describe('tasks screen in Chromium', () => {
   beforeAll(async () => {
     portal = await startPortalBrowser(['shell', 'tasks']);
     call = apiClient(portal.baseUrl);
-    expect((await call('POST', '/api/companies', portal.adminToken, FIRM)).status).toBe(201);
+    const firm = await call<Company>('POST', '/api/companies', portal.adminToken, FIRM);
+    expect(firm.status).toBe(201);
+    firmZone = firm.body.timeZone;
     for (const name of ['Bayview Bakery', 'Coral Imports']) {
       const r = await call<{ id: number }>('POST', `/api/${TENANT}/clients`, portal.adminToken, clientDetails(name, `${name.split(' ')[0]!.toLowerCase()}@example.com`));
       expect(r.status).toBe(201);
@@ -112,6 +116,8 @@ describe('tasks screen in Chromium', () => {
     await expectToast(cpaPage, 'Status Updated', 'Client status has been updated successfully.');
     const tasks = (await call<Task[]>('GET', `/api/${TENANT}/tasks`, admin.token)).body;
     const first = tasks.find((t) => t.title === 'Monthly bookkeeping')!;
+    // The day picked is the day due, in the firm's zone.
+    expect(dateIn(new Date(first.dueDate!), firmZone)).toBe(`${due.getFullYear()}-${String(due.getMonth() + 1).padStart(2, '0')}-03`);
     const statuses = (await call<{ clientId: number; status: string; comments: string }[]>('GET', `/api/${TENANT}/tasks/${first.id}/client-statuses`, admin.token)).body;
     expect(statuses.find((s) => s.clientId === clients['Bayview Bakery'])).toMatchObject({ status: 'completed', comments: 'Books closed' });
 

@@ -4,11 +4,10 @@ import type { Socket } from 'socket.io-client';
 import { TENANT_HEADER } from '@ledgerline/kit/service-module.ts';
 import { internalUserAccessPath } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
-import { apiClient, startTestPortal, testClient } from '@ledgerline/server/portal-harness.ts';
+import { apiClient, startTestPortal } from '@ledgerline/server/portal-harness.ts';
 import { PortalCast } from '@ledgerline/server/portal-cast.ts';
 import type { RunningPortal } from '@ledgerline/server/portal.ts';
-import type { Client } from '@ledgerline/contracts/directory.contracts.ts';
-import type { Company, User } from '@ledgerline/contracts/identity.contracts.ts';
+import type { User } from '@ledgerline/contracts/identity.contracts.ts';
 import { MESSAGING_MESSAGES, type ClientConversation, type Conversation, type Message, type MessagePush, type ReadReceipt, type UnreadMessages } from '@ledgerline/contracts/messaging.contracts.ts';
 import { MESSAGING_PUSH } from '@ledgerline/contracts/messaging.constants.ts';
 import type { Notification } from '@ledgerline/contracts/notifications.contracts.ts';
@@ -53,14 +52,10 @@ beforeAll(async () => {
   call = apiClient(portal.gatewayUrl);
   cast.attach(portal);
   tokens.platform = portal.adminToken;
-  for (const shortName of [ACME, BETA]) {
-    const r = await call<Company>('POST', '/api/companies', tokens.platform, { name: `${shortName} Tax`, shortName });
-    expect(r.status).toBe(201);
-  }
-  for (const [key, tenant, name] of [['own', ACME, 'Own Client'], ['other', ACME, 'Other Client'], ['beta', BETA, 'Beta Client']] as const) {
-    ids[key] = (await call<Client>('POST', `/api/${tenant}/clients`, tokens.platform, testClient(name))).body.id;
-  }
-  ids.reportType = (await call<{ id: number }>('POST', `/api/${ACME}/report-types`, tokens.platform, { name: 'Statements' })).body.id;
+  for (const shortName of [ACME, BETA]) await cast.firm(shortName);
+  await cast.clients(ACME, { own: 'Own Client', other: 'Other Client' });
+  await cast.clients(BETA, { beta: 'Beta Client' });
+  await cast.reportTypes(ACME, { reportType: 'Statements' });
   await cast.user(ACME, 'admin', 1, null);
   await cast.user(ACME, 'dta', 2, null);
   await cast.user(ACME, 'cpa', 3, [ids.own!]);

@@ -1,4 +1,4 @@
-import { canReadClient, canReadReportType, type AccessScope } from '@ledgerline/kit/access/access-scope.ts';
+import { canReadClient, type AccessScope } from '@ledgerline/kit/access/access-scope.ts';
 import type { SqlParams } from '@ledgerline/kit/db/sql-params.ts';
 import { Forbidden, NotFound } from '@ledgerline/kit/errors.ts';
 import { REQUEST_MESSAGES, type DocumentRequest, type DocumentRequestChanged, type ItemStatus } from '@ledgerline/contracts/requests.contracts.ts';

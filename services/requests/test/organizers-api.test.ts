@@ -2,11 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
-import { apiClient, startTestPortal, testClient } from '@ledgerline/server/portal-harness.ts';
+import { apiClient, startTestPortal } from '@ledgerline/server/portal-harness.ts';
 import { PortalCast } from '@ledgerline/server/portal-cast.ts';
 import type { RunningPortal } from '@ledgerline/server/portal.ts';
-import type { Client, ReportType } from '@ledgerline/contracts/directory.contracts.ts';
-import type { Company } from '@ledgerline/contracts/identity.contracts.ts';
 import type { Notification } from '@ledgerline/contracts/notifications.contracts.ts';
 import type { PortalFile } from '@ledgerline/contracts/files.contracts.ts';
 import type { DocumentRequest, RequestLink } from '@ledgerline/contracts/requests.contracts.ts';
@@ -66,20 +64,10 @@ beforeAll(async () => {
   call = apiClient(portal.gatewayUrl);
   cast.attach(portal);
   tokens.platform = portal.adminToken;
-  for (const shortName of [ACME, BETA]) {
-    const r = await call<Company>('POST', '/api/companies', tokens.platform, { name: `${shortName} Tax`, shortName });
-    expect(r.status).toBe(201);
-  }
-  for (const [key, tenant, name] of [['own', ACME, 'Own Client'], ['other', ACME, 'Other Client'], ['beta', BETA, 'Beta Client']] as const) {
-    const r = await call<Client>('POST', `/api/${tenant}/clients`, tokens.platform, testClient(name));
-    expect(r.status).toBe(201);
-    ids[key] = r.body.id;
-  }
-  for (const [key, name] of [['f1040', 'Form 1040'], ['audit', 'Audit']] as const) {
-    const r = await call<ReportType>('POST', `/api/${ACME}/report-types`, tokens.platform, { name });
-    expect(r.status).toBe(201);
-    ids[key] = r.body.id;
-  }
+  for (const shortName of [ACME, BETA]) await cast.firm(shortName);
+  await cast.clients(ACME, { own: 'Own Client', other: 'Other Client' });
+  await cast.clients(BETA, { beta: 'Beta Client' });
+  await cast.reportTypes(ACME, { f1040: 'Form 1040', audit: 'Audit' });
   await cast.user(ACME, 'admin', 1, null);
   await cast.user(ACME, 'dta', 2, null);
   await cast.user(ACME, 'cpa', 3, [ids.own!], [ids.f1040!]);

@@ -4,13 +4,11 @@ import { io as connect, type Socket } from 'socket.io-client';
 import { addDays } from '@ledgerline/contracts/firm-time-zone.ts';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import { mailpit } from '@ledgerline/kit/testing/mailpit.ts';
-import { apiClient, startTestPortal, testClient } from '@ledgerline/server/portal-harness.ts';
+import { apiClient, startTestPortal } from '@ledgerline/server/portal-harness.ts';
 import { PortalCast } from '@ledgerline/server/portal-cast.ts';
 import type { RunningPortal } from '@ledgerline/server/portal.ts';
 import type { ComplianceItem } from '@ledgerline/contracts/compliance.contracts.ts';
 import type { ActivityLog } from '@ledgerline/contracts/activity.contracts.ts';
-import type { Client, ReportType } from '@ledgerline/contracts/directory.contracts.ts';
-import type { Company } from '@ledgerline/contracts/identity.contracts.ts';
 import type { Notification } from '@ledgerline/contracts/notifications.contracts.ts';
 import type { PortalFile } from '@ledgerline/contracts/files.contracts.ts';
 import { REQUEST_MESSAGES, type CreatedRequestLink, type DocumentRequest, type DocumentRequestPush, type DocumentRequestSummary, type PublicDocumentRequest, type RequestLink, type RequestTemplate } from '@ledgerline/contracts/requests.contracts.ts';
@@ -62,20 +60,10 @@ beforeAll(async () => {
   call = apiClient(portal.gatewayUrl);
   cast.attach(portal);
   tokens.platform = portal.adminToken;
-  for (const shortName of [ACME, BETA]) {
-    const r = await call<Company>('POST', '/api/companies', tokens.platform, { name: `${shortName} Tax`, shortName });
-    expect(r.status).toBe(201);
-  }
-  for (const [key, tenant, name] of [['own', ACME, 'Own Client'], ['other', ACME, 'Other Client'], ['beta', BETA, 'Beta Client']] as const) {
-    const r = await call<Client>('POST', `/api/${tenant}/clients`, tokens.platform, testClient(name));
-    expect(r.status).toBe(201);
-    ids[key] = r.body.id;
-  }
-  for (const [key, name] of [['gst', 'GST returns'], ['audit', 'Audit']] as const) {
-    const r = await call<ReportType>('POST', `/api/${ACME}/report-types`, tokens.platform, { name });
-    expect(r.status).toBe(201);
-    ids[key] = r.body.id;
-  }
+  for (const shortName of [ACME, BETA]) await cast.firm(shortName);
+  await cast.clients(ACME, { own: 'Own Client', other: 'Other Client' });
+  await cast.clients(BETA, { beta: 'Beta Client' });
+  await cast.reportTypes(ACME, { gst: 'GST returns', audit: 'Audit' });
   await cast.user(ACME, 'admin', 1, null);
   await cast.user(ACME, 'dta', 2, null);
   await cast.user(ACME, 'cpa', 3, [ids.own!], [ids.gst!]);

@@ -1,6 +1,6 @@
 import { connect, type Socket } from 'socket.io-client';
 import type { ComplianceItem, GenerationResult } from '@ledgerline/contracts/compliance.contracts.ts';
-import { apiClient, createSignedInUser } from './portal-harness.ts';
+import { apiClient, createSignedInUser, testClient } from './portal-harness.ts';
 
 type ApiCall = ReturnType<typeof apiClient>;
 
@@ -34,6 +34,21 @@ export class PortalCast {
     const r = await this.#api<{ id: number }>('POST', path, this.#platformToken, body);
     if (r.status !== 201) throw new Error(`POST ${path} answered ${r.status}: ${JSON.stringify(r.body)}`);
     return r.body.id;
+  }
+
+  /** A firm (`${shortName} ${suffix}` by name), made by the platform admin. */
+  async firm(shortName: string, suffix = 'Tax', extra: Record<string, unknown> = {}): Promise<void> {
+    await this.created('/api/companies', { name: `${shortName} ${suffix}`, shortName, ...extra });
+  }
+
+  /** Clients of the firm by key and name (a body the default field rules accept): `ids[key]`. */
+  async clients(tenant: string, byKey: Record<string, string>): Promise<void> {
+    for (const [key, name] of Object.entries(byKey)) this.ids[key] = await this.created(`/api/${tenant}/clients`, testClient(name));
+  }
+
+  /** Report types of the firm by key and name: `ids[key]`. */
+  async reportTypes(tenant: string, byKey: Record<string, string>): Promise<void> {
+    for (const [key, name] of Object.entries(byKey)) this.ids[key] = await this.created(`/api/${tenant}/report-types`, { name });
   }
 
   /** A user of the firm named `${who}_${tenant}` ("who of tenant") unless `extra.username` says otherwise, signed in: `ids[who]`, `tokens[who]`. */

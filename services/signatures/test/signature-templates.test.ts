@@ -7,10 +7,9 @@ import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import { testMailbox } from '@ledgerline/kit/testing/test-mailbox.ts';
-import { apiClient, createSignedInUser, startTestPortal, testClient } from '@ledgerline/server/portal-harness.ts';
+import { apiClient, startTestPortal } from '@ledgerline/server/portal-harness.ts';
+import { PortalCast } from '@ledgerline/server/portal-cast.ts';
 import type { RunningPortal } from '@ledgerline/server/portal.ts';
-import type { Client, ReportType } from '@ledgerline/contracts/directory.contracts.ts';
-import type { Company } from '@ledgerline/contracts/identity.contracts.ts';
 import { SIGNATURE_MESSAGES, type SignatureRequest, type SignatureTemplate } from '@ledgerline/contracts/signatures.contracts.ts';
 
 /*
@@ -26,8 +25,8 @@ const mailbox = testMailbox();
 const suffix = randomBytes(3).toString('hex');
 const ACME = `sigtpl${suffix}`;
 const BETA = `sigtplb${suffix}`;
-const tokens: Record<string, string> = {};
-const ids: Record<string, number> = {};
+const cast = new PortalCast();
+const { ids, tokens } = cast;
 const scratch = mkdtempSync(join(tmpdir(), 'signature-templates-'));
 const templates = (tenant = ACME) => `/api/${tenant}/signature-templates`;
 const requests = `/api/${ACME}/signature-requests`;
@@ -61,23 +60,14 @@ function pdfText(bytes: Buffer): string {
 beforeAll(async () => {
   portal = await startTestPortal({ SCHEDULER_POLL_MS: '100', ...mailbox.env }, { logger: mailbox.logger });
   call = apiClient(portal.gatewayUrl);
+  cast.attach(portal);
   tokens.platform = portal.adminToken;
-  for (const shortName of [ACME, BETA]) expect((await call<Company>('POST', '/api/companies', tokens.platform, { name: `${shortName} CPAs`, shortName })).status).toBe(201);
-  for (const [key, tenant, name] of [['own', ACME, 'Own Client'], ['beta', BETA, 'Beta Client']] as const) {
-    const r = await call<Client>('POST', `/api/${tenant}/clients`, tokens.platform, testClient(name));
-    expect(r.status).toBe(201);
-    ids[key] = r.body.id;
-  }
-  for (const [key, name] of [['f8879', 'Form 8879'], ['engagement', 'Engagement letter']] as const) {
-    const r = await call<ReportType>('POST', `/api/${ACME}/report-types`, tokens.platform, { name });
-    expect(r.status).toBe(201);
-    ids[key] = r.body.id;
-  }
-  const user = async (tenant: string, who: string, roleId: number, clientIds: number[] | null, reportTypeIds: number[] | null = null, email?: string) => {
-    const u = await createSignedInUser(call, tokens.platform!, tenant, { username: `${who}_${tenant}`, fullName: `${who} of ${tenant}`, roleId, clientIds, reportTypeIds, ...(email ? { email } : {}) } as never);
-    ids[who] = u.id;
-    tokens[who] = u.token;
-  };
+  for (const shortName of [ACME, BETA]) await cast.firm(shortName, 'CPAs');
+  await cast.clients(ACME, { own: 'Own Client' });
+  await cast.clients(BETA, { beta: 'Beta Client' });
+  await cast.reportTypes(ACME, { f8879: 'Form 8879', engagement: 'Engagement letter' });
+  const user = (tenant: string, who: string, roleId: number, clientIds: number[] | null, reportTypeIds: number[] | null = null, email?: string) =>
+    cast.user(tenant, who, roleId, clientIds, reportTypeIds, email ? { email } : {});
   await user(ACME, 'admin', 1, null);
   await user(ACME, 'dta', 2, null);
   await user(ACME, 'cpa', 3, [ids.own!], [ids.engagement!]);

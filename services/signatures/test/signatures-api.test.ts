@@ -7,10 +7,9 @@ import { join } from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import { testMailbox } from '@ledgerline/kit/testing/test-mailbox.ts';
-import { apiClient, createSignedInUser, startTestPortal, testClient } from '@ledgerline/server/portal-harness.ts';
+import { apiClient, startTestPortal } from '@ledgerline/server/portal-harness.ts';
+import { PortalCast } from '@ledgerline/server/portal-cast.ts';
 import type { RunningPortal } from '@ledgerline/server/portal.ts';
-import type { Client, ReportType } from '@ledgerline/contracts/directory.contracts.ts';
-import type { Company } from '@ledgerline/contracts/identity.contracts.ts';
 import type { PortalFile } from '@ledgerline/contracts/files.contracts.ts';
 import type { SecurityEvent } from '@ledgerline/contracts/sign-in-security.contracts.ts';
 import { SIGNATURE_MESSAGES, type SignatureRequest, type SignatureRequestSummary, type SigningView } from '@ledgerline/contracts/signatures.contracts.ts';
@@ -25,8 +24,8 @@ const mailbox = testMailbox();
 const suffix = randomBytes(3).toString('hex');
 const ACME = `sigacme${suffix}`;
 const BETA = `sigbeta${suffix}`;
-const tokens: Record<string, string> = {};
-const ids: Record<string, number> = {};
+const cast = new PortalCast();
+const { ids, tokens } = cast;
 const clientEmail = `taxpayer.${suffix}@example.com`;
 const scratch = mkdtempSync(join(tmpdir(), 'signatures-api-'));
 
@@ -110,23 +109,14 @@ async function createSent(body: Record<string, unknown>, status = 'sent'): Promi
 beforeAll(async () => {
   portal = await startTestPortal({ SCHEDULER_POLL_MS: '100', SIGNING_LINK_ATTEMPTS_PER_MINUTE: '1000', ...mailbox.env }, { logger: mailbox.logger });
   call = apiClient(portal.gatewayUrl);
+  cast.attach(portal);
   tokens.platform = portal.adminToken;
-  for (const shortName of [ACME, BETA]) expect((await call<Company>('POST', '/api/companies', tokens.platform, { name: `${shortName} CPAs`, shortName })).status).toBe(201);
-  for (const [key, tenant, name] of [['own', ACME, 'Own Client'], ['other', ACME, 'Other Client'], ['beta', BETA, 'Beta Client']] as const) {
-    const r = await call<Client>('POST', `/api/${tenant}/clients`, tokens.platform, testClient(name));
-    expect(r.status).toBe(201);
-    ids[key] = r.body.id;
-  }
-  for (const [key, name] of [['f8879', 'Form 8879'], ['engagement', 'Engagement letter']] as const) {
-    const r = await call<ReportType>('POST', `/api/${ACME}/report-types`, tokens.platform, { name });
-    expect(r.status).toBe(201);
-    ids[key] = r.body.id;
-  }
-  const user = async (tenant: string, who: string, roleId: number, clientIds: number[] | null, reportTypeIds: number[] | null = null, email?: string) => {
-    const u = await createSignedInUser(call, tokens.platform!, tenant, { username: `${who}_${tenant}`, fullName: `${who} of ${tenant}`, roleId, clientIds, reportTypeIds, ...(email ? { email } : {}) } as never);
-    ids[who] = u.id;
-    tokens[who] = u.token;
-  };
+  for (const shortName of [ACME, BETA]) await cast.firm(shortName, 'CPAs');
+  await cast.clients(ACME, { own: 'Own Client', other: 'Other Client' });
+  await cast.clients(BETA, { beta: 'Beta Client' });
+  await cast.reportTypes(ACME, { f8879: 'Form 8879', engagement: 'Engagement letter' });
+  const user = (tenant: string, who: string, roleId: number, clientIds: number[] | null, reportTypeIds: number[] | null = null, email?: string) =>
+    cast.user(tenant, who, roleId, clientIds, reportTypeIds, email ? { email } : {});
   await user(ACME, 'admin', 1, null);
   await user(ACME, 'cpa', 3, [ids.own!], [ids.f8879!]);
   await user(ACME, 'cpaNoClient', 3, [ids.other!], [ids.f8879!]);

@@ -1,4 +1,4 @@
-import type { Queryable, QueryResult, Row } from './database.ts';
+import type { Queryable, QueryResult } from './database.ts';
 
 type Run = <R extends object>(text: string, params?: readonly unknown[]) => Promise<QueryResult<R>>;
 

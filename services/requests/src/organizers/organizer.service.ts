@@ -15,7 +15,7 @@ import type { ReportForwarder } from '@ledgerline/kit/files/report-forwarder.ts'
 import { enqueueEvents } from '@ledgerline/kit/outbox/outbox.ts';
 import type { TenantRequest } from '@ledgerline/kit/tenancy/tenant-requests.ts';
 import {
-  ORGANIZER_EVENTS, ORGANIZER_LINK_MESSAGES, ORGANIZER_MESSAGES, ORGANIZER_PUBLIC_PAGE_PREFIX, organizerTemplateInputSchema, organizerUploadFieldsSchema,
+  ORGANIZER_EVENTS, ORGANIZER_LINK_MESSAGES, ORGANIZER_MESSAGES, ORGANIZER_PUBLIC_PAGE_PREFIX, organizerUploadFieldsSchema,
   type CreatedOrganizerLink, type OrganizerFileAnswer, type PublicOrganizer,
   type OrganizerAnswers, type OrganizerChanged, type OrganizerDetail, type OrganizerInput, type OrganizerListQuery, type OrganizerSummary,
   type OrganizerTemplate, type OrganizerTemplateInput, type OrganizerUpdate,

@@ -324,7 +324,7 @@ export class RequestService {
 
   async revokeLink(t: TenantRequest, id: number, linkId: number): Promise<{ message: string }> {
     requireStaff(t.scope);
-    const request = await this.get(t, id);
+    await this.get(t, id);
     await t.db.transaction(async (tx) => {
       if (!await this.#store.links.revoke(tx, id, linkId)) throw new NotFound(REQUEST_MESSAGES.linkNotFound);
       await this.#event(tx, t.shortName, id, { action: 'link_revoked', ...this.#actorOf(t) });

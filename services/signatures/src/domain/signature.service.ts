@@ -1,7 +1,7 @@
 import { actorId, actorName } from '@ledgerline/kit/auth/actor-id.ts';
 import { roleIs, ROLES } from '@ledgerline/kit/auth/roles.ts';
 import type { UserAccessReadModel } from '@ledgerline/kit/access/user-access-read-model.ts';
-import type { Queryable, SchemaDb } from '@ledgerline/kit/db/database.ts';
+import type { SchemaDb } from '@ledgerline/kit/db/database.ts';
 import type { DirectoryLookup } from '@ledgerline/kit/directory/directory-lookup.ts';
 import { Conflict, Forbidden, Invalid, NotFound } from '@ledgerline/kit/errors.ts';
 import { fitsPage } from '@ledgerline/kit/pdf/fields.ts';
