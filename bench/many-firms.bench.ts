@@ -11,13 +11,18 @@
 // each) and memory: the portal process's resident set, and the PostgreSQL backends' private
 // memory (their RSS minus shared, on this machine). With KEYCLOAK_URL exported each firm is
 // made with a Keycloak realm, and the Java process's resident set is printed too.
-// Not measured yet (the issue's full list): sign-in and the firm screens' latencies.
+// A firm's own users: the first firm is made with 3 clients, an Admin and 5 files, and at every
+// checkpoint its Admin signs in and reads the clients, the files, a file search and the
+// dashboard BENCH_FIRM_READS times each (p50/p95): flat is the goal, whatever the number of
+// firms (with Keycloak, the sign-in goes through the firm's realm).
 import { readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { createScratchDatabase } from '@ledgerline/kit/db/test-databases.ts';
 import { startBenchPortal } from './lib/bench-portal.ts';
 import { jsonCaller } from './lib/bench-client.ts';
+import { benchFirm } from './lib/bench-firm.ts';
+import { uploadBlankPdf } from '@ledgerline/kit/testing/upload-blank-pdf.ts';
 
 const postgresServer = process.env.POSTGRES_URL;
 const FIRMS = Number(process.env.BENCH_FIRMS ?? (postgresServer ? 1000 : 300));
@@ -27,6 +32,7 @@ const SETTLE_SECONDS = Number(process.env.BENCH_SETTLE_SECONDS ?? 10);
 const CHECKPOINTS = [...new Set([1, 10, 100, 250, 500, FIRMS].filter((n) => n <= FIRMS))];
 const TICKS_PER_SECOND = 100;
 const ADMIN_READS = Number(process.env.BENCH_ADMIN_READS ?? 20);
+const FIRM_READS = Number(process.env.BENCH_FIRM_READS ?? 20);
 const keycloakUrl = process.env.KEYCLOAK_URL;
 
 const scratch = postgresServer ? await createScratchDatabase(postgresServer) : null;
@@ -114,12 +120,31 @@ const quantile = (values: number[], q: number) => {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 };
 
+/** p50 / p95 of `reads` runs of `step`, in ms. */
+const timed = async (reads: number, step: () => Promise<unknown>): Promise<string> => {
+  const times: number[] = [];
+  for (let i = 0; i < reads; i++) {
+    const started = performance.now();
+    await step();
+    times.push(performance.now() - started);
+  }
+  return `${quantile(times, 0.5).toFixed(0)} / ${quantile(times, 0.95).toFixed(0)} ms`;
+};
+
 try {
   const call = jsonCaller(portal.url);
   const { token } = await call<{ token: string }>('POST', '/api/auth/login', { username: 'bench-admin', password: 'bench-secret' });
   const rows: string[] = [];
-  let created = 0;
+  const firmRows: string[] = [];
   const tag = Date.now().toString(36);
+  // The probed firm, made first: its users' screens are read again at every checkpoint.
+  const probe = { shortName: `f${tag}0`, username: `probe-${tag}` };
+  const probeFirm = await benchFirm(call, { name: 'Firm 0', shortName: probe.shortName }, 3);
+  const probeAdmin = await probeFirm.user(probe.username, 1, null);
+  for (let i = 0; i < 5; i++) {
+    await uploadBlankPdf(portal.url, probe.shortName, probeAdmin.token, { clientId: probeFirm.clientIds[i % 3]!, name: `bank-statement-${i}.pdf` });
+  }
+  let created = 1;
   for (const checkpoint of CHECKPOINTS) {
     const times: number[] = [];
     for (; created < checkpoint; created++) {
@@ -133,16 +158,16 @@ try {
     await sleep(IDLE_SECONDS * 1000);
     const [tx1, cpu1, pg1] = [await transactions(), cpuTicks(pid), await backendTicks()];
     const postgresCpu = grown(pg0, pg1);
-    const admin = async (path: string) => {
-      const times: number[] = [];
-      for (let i = 0; i < ADMIN_READS; i++) {
-        const started = performance.now();
-        await call('GET', path, undefined, token);
-        times.push(performance.now() - started);
-      }
-      return `${quantile(times, 0.5).toFixed(0)} / ${quantile(times, 0.95).toFixed(0)} ms`;
-    };
+    const admin = (path: string) => timed(ADMIN_READS, () => call('GET', path, undefined, token));
     const [overview, analytics] = [await admin('/api/admin/overview'), await admin('/api/admin/analytics')];
+    const firmPath = (path: string) => `/api/${probe.shortName}${path}`;
+    const firmRead = (path: string) => timed(FIRM_READS, () => call('GET', firmPath(path), undefined, probeAdmin.token));
+    const signIn = await timed(FIRM_READS, () => call('POST', firmPath('/auth/login'), { username: probe.username, password: 'password1' }));
+    const firmRow = [
+      String(checkpoint).padStart(6), signIn.padStart(14), (await firmRead('/clients')).padStart(14), (await firmRead('/files')).padStart(14),
+      (await firmRead('/files?search=statement')).padStart(14), (await firmRead('/dashboard')).padStart(14),
+    ].join('  ');
+    firmRows.push(firmRow);
     const postgresMb = await backendsPrivateMb();
     const kc = keycloakUrl ? keycloakPid() : null;
     // The bench's own reads (pg_stat_database, pg_stat_activity) are transactions too: not the installation's.
@@ -150,7 +175,8 @@ try {
     const core = (ticks: number) => `${((ticks / (IDLE_SECONDS * TICKS_PER_SECOND)) * 100).toFixed(1)} %`;
     const row = [
       String(checkpoint).padStart(6),
-      `${quantile(times, 0.5).toFixed(0)} / ${quantile(times, 0.95).toFixed(0)} ms`.padStart(16),
+      // The first firm is the probed one, made with its clients and files: not a bare creation.
+      (times.length ? `${quantile(times, 0.5).toFixed(0)} / ${quantile(times, 0.95).toFixed(0)} ms` : '—').padStart(16),
       (txPerSecond === null ? '—' : txPerSecond.toFixed(1)).padStart(10),
       core(cpu1 - cpu0).padStart(9),
       (postgresCpu === null ? '—' : core(postgresCpu)).padStart(9),
@@ -161,7 +187,7 @@ try {
       ...(kc ? [`${memoryOf(kc).rss.toFixed(0)} MB`.padStart(9)] : []),
     ].join('  ');
     rows.push(row);
-    console.log(row);
+    console.log(row, '|', firmRow);
   }
   await portal.stop();
   const again = await start(portal.dataDir);
@@ -170,6 +196,9 @@ try {
   console.log(`${FIRMS} firms${keycloakUrl ? ', each with a Keycloak realm' : ''}`);
   console.log(' firms  create p50 / p95     idle tx/s  portal CPU  backends CPU  admin overview  admin analytics  portal RSS  backends private' + (keycloakUrl ? '  Keycloak RSS' : ''));
   for (const row of rows) console.log(row);
+  console.log(`\nThe first firm's Admin (3 clients, 5 files), ${FIRM_READS} reads each, p50 / p95`);
+  console.log(' firms         sign-in         clients           files     file search       dashboard');
+  for (const row of firmRows) console.log(row);
   console.log(`start-up to serving: ${(first.ms / 1000).toFixed(1)} s with no firm, ${(again.ms / 1000).toFixed(1)} s with ${FIRMS}`);
 } finally {
   await portal.stop();

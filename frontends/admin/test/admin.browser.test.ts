@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import { apiClient, TEST_ADMIN } from '@ledgerline/server/portal-harness.ts';
-import { expectToast, navLinks, startPortalBrowser, submitLogin, uniqueSuffix, type PortalBrowser } from '../../ui/test/portal-browser.ts';
+import { expectToast, navLinks, type PortalBrowser, sideways, startPortalBrowser, submitLogin, uniqueSuffix } from '../../ui/test/portal-browser.ts';
 
 const suffix = uniqueSuffix();
 /**
@@ -114,7 +114,7 @@ describe('administrator portal in Chromium', () => {
     await picker('tenant-time-zone').click();
     await page.locator('.p-dropdown-filter').fill(zone.split('/')[1]!);
     await page.getByRole('option', { name: zone.replace('_', ' ') }).click();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    expect(await sideways(page)).toBeLessThanOrEqual(0);
     await portal.screenshot(page, `admin-tenant-form-country-${viewport.name}`);
     await dialog().getByRole('button', { name: 'Update Tenant' }).click();
     await expectToast(page, 'Tenant Updated Successfully');

@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import type { Invoice } from '@ledgerline/contracts/billing.contracts.ts';
 import type { Client } from '@ledgerline/contracts/directory.contracts.ts';
 import { apiClient, testClient } from '@ledgerline/server/portal-harness.ts';
-import { addFirmUser, expectToast, openAs, startPortalBrowser, uniqueSuffix, type FirmLogin, type PortalBrowser } from '../../ui/test/portal-browser.ts';
+import { addFirmUser, expectToast, type FirmLogin, openAs, type PortalBrowser, sideways, startPortalBrowser, uniqueSuffix } from '../../ui/test/portal-browser.ts';
 
 /*
  * Issue 43's screens as they exist this round: an Admin adds a service to the price list,
@@ -17,8 +17,6 @@ const FIRM = { name: `Hill & Vale ${suffix}`, shortName: `hillvale${suffix}`, co
 const TENANT = FIRM.shortName;
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1440, height: 900 };
-
-const sideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 /** The toast sits over the page heading's buttons at the top right: closed once read. */
 async function dismissToasts(page: Page): Promise<void> {
   const messages = page.locator('.p-toast-message');

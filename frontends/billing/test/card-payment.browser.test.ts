@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
-import type { Page } from 'playwright-core';
 import type { BillingSettings, Invoice } from '@ledgerline/contracts/billing.contracts.ts';
 import type { Client } from '@ledgerline/contracts/directory.contracts.ts';
 import type { PortalFile } from '@ledgerline/contracts/files.contracts.ts';
@@ -10,7 +9,7 @@ import { freePort } from '@ledgerline/kit/testing/free-port.ts';
 import { realServerUrl } from '@ledgerline/kit/testing/real-servers.ts';
 import { testMailbox } from '@ledgerline/kit/testing/test-mailbox.ts';
 import { apiClient, testClient } from '@ledgerline/server/portal-harness.ts';
-import { addFirmUser, expectToast, openAs, startPortalBrowser, uniqueSuffix, type FirmLogin, type PortalBrowser } from '../../ui/test/portal-browser.ts';
+import { addFirmUser, expectToast, type FirmLogin, openAs, type PortalBrowser, sideways, startPortalBrowser, uniqueSuffix } from '../../ui/test/portal-browser.ts';
 
 /*
  * Issue 43's card payment, end to end in Chromium on a portal configured with Stripe against
@@ -35,8 +34,6 @@ const CLIENT_EMAIL = `rowan.${suffix}@client.example`;
 const DOCUMENT = `Signed 8879 ${suffix}.pdf`;
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1440, height: 900 };
-
-const sideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 const isoDate = (d: Date) => d.toISOString().slice(0, 10);
 
 describeOnStripeMock('paying an invoice by card through Stripe in Chromium', () => {

@@ -5,7 +5,7 @@ import type { Client } from '@ledgerline/contracts/directory.contracts.ts';
 import type { PortalFile } from '@ledgerline/contracts/files.contracts.ts';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import { apiClient, testClient } from '@ledgerline/server/portal-harness.ts';
-import { addFirmUser, expectToast, openAs, startPortalBrowser, uniqueSuffix, type FirmLogin, type PortalBrowser } from '../../ui/test/portal-browser.ts';
+import { addFirmUser, expectToast, type FirmLogin, openAs, type PortalBrowser, sideways, startPortalBrowser, uniqueSuffix } from '../../ui/test/portal-browser.ts';
 
 /*
  * Issue 43's recurring invoices and documents released on payment, through their screens: an
@@ -21,8 +21,6 @@ const TENANT = FIRM.shortName;
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1440, height: 900 };
 const DOCUMENT = `Signed 8879 ${suffix}.pdf`;
-
-const sideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 const pick = (page: Page, name: string) => page.locator('li[role="option"]', { hasText: name });
 /** The browser's tomorrow as yyyy-mm-dd: the schedule dialog's default first issue date. */
 function tomorrowIso(): string {

@@ -11,7 +11,7 @@ import { SUMMARY_LABEL, noMatch } from '@ledgerline/kit/ai/excerpt-assistant.ts'
 import { apiClient, createSignedInUser } from '@ledgerline/server/portal-harness.ts';
 import type { PortalFile } from '@ledgerline/contracts/files.contracts.ts';
 import { CHAT_MESSAGES } from '@ledgerline/contracts/chat.contracts.ts';
-import { startPortalBrowser, uniqueSuffix, type PortalBrowser } from '../../ui/test/portal-browser.ts';
+import { type PortalBrowser, sideways, startPortalBrowser, uniqueSuffix } from '../../ui/test/portal-browser.ts';
 
 const suffix = uniqueSuffix();
 const firm = { name: `Quay Tax ${suffix}`, shortName: `quay${suffix}` };
@@ -135,7 +135,7 @@ describe('the AI Chat dialog without a model, on a phone and a desktop', () => {
       expect(messagesBox.height / dialogBox.height).toBeGreaterThan(viewport.name === 'phone' ? 0.45 : 0.55);
       const bubble = (await answer.boundingBox())!;
       expect(bubble.width).toBeGreaterThan(viewport.name === 'phone' ? 300 : 500);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+      expect(await sideways(page)).toBe(0);
       await portal.screenshot(page, `chat-dialog-no-model-${viewport.name}`);
 
       if (viewport.name === 'phone') {

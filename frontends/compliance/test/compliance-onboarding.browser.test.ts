@@ -4,7 +4,7 @@ import { setLocalStorage } from '@ledgerline/kit/testing/browser.ts';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import { apiClient } from '@ledgerline/server/portal-harness.ts';
 import type { ComplianceItem } from '@ledgerline/contracts/compliance.contracts.ts';
-import { expectToast, startPortalBrowser, uniqueSuffix, type PortalBrowser } from '../../ui/test/portal-browser.ts';
+import { expectToast, type PortalBrowser, sideways, startPortalBrowser, uniqueSuffix } from '../../ui/test/portal-browser.ts';
 
 /*
  * Issue 23's walk: an Indian firm with an Indian company and two US companies (one a C
@@ -54,7 +54,6 @@ describe('a firm onboarding in November (Chromium)', () => {
     return page;
   }
   const pick = (page: Page, name: string) => page.locator('li[role="option"]', { hasText: name });
-  const sideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
   beforeAll(async () => {
     portal = await startPortalBrowser(['shell', 'compliance']);

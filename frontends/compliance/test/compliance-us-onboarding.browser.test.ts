@@ -4,7 +4,7 @@ import { setLocalStorage } from '@ledgerline/kit/testing/browser.ts';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import { apiClient } from '@ledgerline/server/portal-harness.ts';
 import type { ComplianceItem } from '@ledgerline/contracts/compliance.contracts.ts';
-import { addFirmUser, expectToast, openAs, startPortalBrowser, uniqueSuffix, type FirmLogin, type PortalBrowser } from '../../ui/test/portal-browser.ts';
+import { addFirmUser, expectToast, type FirmLogin, openAs, type PortalBrowser, sideways, startPortalBrowser, uniqueSuffix } from '../../ui/test/portal-browser.ts';
 
 /*
  * Issue 39's walk: a New York firm onboards in late November 2026 with an individual, an S
@@ -51,7 +51,6 @@ describe('a New York firm onboarding in late November 2026 (Chromium)', () => {
     return items[0]!;
   };
   const pick = (page: Page, name: string) => page.locator('li[role="option"]', { hasText: name });
-  const sideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
   async function applyCalendar(page: Page, jurisdiction: string, clients: ClientKey[]): Promise<void> {
     await page.getByRole('button', { name: 'Statutory Calendars' }).click();

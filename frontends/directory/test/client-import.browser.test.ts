@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { apiClient } from '@ledgerline/server/portal-harness.ts';
 import type { Client } from '@ledgerline/contracts/directory.contracts.ts';
 import type { User } from '@ledgerline/contracts/identity.contracts.ts';
-import { addFirmUser, openAs, startPortalBrowser, uniqueSuffix, type PortalBrowser } from '../../ui/test/portal-browser.ts';
+import { addFirmUser, openAs, type PortalBrowser, sideways, startPortalBrowser, uniqueSuffix } from '../../ui/test/portal-browser.ts';
 
 /*
  * Import clients (issue 40): an Admin imports a CSV of 50 clients with contacts; the preview
@@ -57,7 +57,7 @@ describe('an Admin importing clients', () => {
       await problems.getByRole('cell', { name: /^EIN must be 9 digits/ }).waitFor();
       // Nothing is written by the preview.
       expect((await call<Client[]>('GET', `/api/${firm}/clients`, portal.adminToken)).body).toEqual([]);
-      if (width < 500) expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+      if (width < 500) expect(await sideways(page)).toBeLessThanOrEqual(0);
       await portal.screenshot(page, `client-import-preview-${width}`);
 
       await page.getByRole('button', { name: 'Import 48 clients' }).click();

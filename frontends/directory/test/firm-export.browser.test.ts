@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { apiClient, testClient } from '@ledgerline/server/portal-harness.ts';
 import { unzip } from '@ledgerline/kit/testing/unzip.ts';
-import { addFirmUser, openAs, startPortalBrowser, uniqueSuffix, type PortalBrowser } from '../../ui/test/portal-browser.ts';
+import { addFirmUser, openAs, type PortalBrowser, sideways, startPortalBrowser, uniqueSuffix } from '../../ui/test/portal-browser.ts';
 
 /*
  * Settings → Export: a firm's Admin exports their own firm (progress, download) and downloads
@@ -39,7 +39,7 @@ describe('a firm Admin exporting the firm from Settings', () => {
     await exports.getByRole('progressbar', { name: 'Export progress' }).or(exports.getByRole('button', { name: /^Download \(/ })).first().waitFor();
     const download = exports.getByRole('button', { name: /^Download \(\d+(\.\d)? KB\)$/ });
     await download.waitFor({ timeout: 60_000 });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    expect(await sideways(page)).toBeLessThanOrEqual(0);
     await portal.screenshot(page, 'settings-firm-export-phone');
     const saved = page.waitForEvent('download');
     await download.click();
@@ -59,7 +59,7 @@ describe('a firm Admin exporting the firm from Settings', () => {
     await page.getByRole('tab', { name: 'Export' }).click();
     const button = page.getByRole('button', { name: 'Download Readable Copy' });
     await button.waitFor();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    expect(await sideways(page)).toBeLessThanOrEqual(0);
     const box = (await button.boundingBox())!;
     expect(box.x + box.width).toBeLessThanOrEqual(width);
     const saved = page.waitForEvent('download');

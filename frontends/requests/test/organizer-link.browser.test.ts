@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import { apiClient, testClient } from '@ledgerline/server/portal-harness.ts';
 import { ORGANIZER_LINK_MESSAGES, type OrganizerDetail, type OrganizerTemplate } from '@ledgerline/contracts/organizers.contracts.ts';
-import { addFirmUser, expectToast, openAs, startPortalBrowser, uniqueSuffix, type FirmLogin, type PortalBrowser } from '../../ui/test/portal-browser.ts';
+import { addFirmUser, expectToast, type FirmLogin, openAs, type PortalBrowser, sideways, startPortalBrowser, uniqueSuffix } from '../../ui/test/portal-browser.ts';
 
 /*
  * Issue 42's link form, in Chromium at 390 and 1440 px: staff make a link on the organizer's
@@ -14,7 +14,6 @@ import { addFirmUser, expectToast, openAs, startPortalBrowser, uniqueSuffix, typ
 
 const suffix = uniqueSuffix();
 const TENANT = `orglink${suffix}`;
-const sideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 const question = (page: Page, title: string | RegExp) => page.locator('.sd-question', { has: page.locator('.sd-question__title', { hasText: title }) });
 const statusTag = (page: Page, status: string) => page.locator('.request-summary .p-tag', { hasText: status });
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import { apiClient } from '@ledgerline/server/portal-harness.ts';
 import type { OrganizerTemplate } from '@ledgerline/contracts/organizers.contracts.ts';
-import { addFirmUser, expectToast, openAs, startPortalBrowser, uniqueSuffix, type FirmLogin, type PortalBrowser } from '../../ui/test/portal-browser.ts';
+import { addFirmUser, expectToast, type FirmLogin, openAs, type PortalBrowser, sideways, startPortalBrowser, uniqueSuffix } from '../../ui/test/portal-browser.ts';
 
 /*
  * The organizer template builder (issue 42) at 390 and 1440 px: the shipped 1040 template is
@@ -13,7 +13,6 @@ import { addFirmUser, expectToast, openAs, startPortalBrowser, uniqueSuffix, typ
 
 const suffix = uniqueSuffix();
 const TENANT = `builder${suffix}`;
-const sideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 const option = (page: Page, label: string) => page.locator('.p-dropdown-panel .p-dropdown-item', { hasText: label }).first();
 const dropdown = (page: Page, inputId: string) => page.locator('.p-dropdown', { has: page.locator(`#${inputId}`) });
 

@@ -7,7 +7,7 @@ import type { ComplianceItem, GenerationResult } from '@ledgerline/contracts/com
 import type { PortalFile } from '@ledgerline/contracts/files.contracts.ts';
 import type { OrganizerDetail } from '@ledgerline/contracts/organizers.contracts.ts';
 import type { DocumentRequest } from '@ledgerline/contracts/requests.contracts.ts';
-import { addFirmUser, expectToast, openAs, startPortalBrowser, uniqueSuffix, type FirmLogin, type PortalBrowser } from '../../ui/test/portal-browser.ts';
+import { addFirmUser, expectToast, type FirmLogin, openAs, type PortalBrowser, sideways, startPortalBrowser, uniqueSuffix } from '../../ui/test/portal-browser.ts';
 
 /*
  * Issue 42's "Done when", in Chromium at 390 and 1440 px: an Admin sends the shipped 1040
@@ -21,7 +21,6 @@ import { addFirmUser, expectToast, openAs, startPortalBrowser, uniqueSuffix, typ
 const BUS_WAIT_MS = 20_000;
 const suffix = uniqueSuffix();
 const TENANT = `organize${suffix}`;
-const sideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 async function blankPdf(): Promise<Uint8Array<ArrayBuffer>> {
   const doc = await PDFDocument.create();
   doc.addPage([612, 792]);

@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import type { Client } from '@ledgerline/contracts/directory.contracts.ts';
 import type { DocumentRequest, RequestTemplate } from '@ledgerline/contracts/requests.contracts.ts';
 import { apiClient, testClient } from '@ledgerline/server/portal-harness.ts';
-import { addFirmUser, expectToast, openAs, startPortalBrowser, uniqueSuffix, type FirmLogin, type PortalBrowser } from '../../ui/test/portal-browser.ts';
+import { addFirmUser, expectToast, type FirmLogin, openAs, type PortalBrowser, sideways, startPortalBrowser, uniqueSuffix } from '../../ui/test/portal-browser.ts';
 
 /*
  * Issue 44: request templates get a screen (Admin and DTA write them, other staff read them),
@@ -16,8 +16,6 @@ const OTHER_FIRM = { name: `Other Books ${suffix}`, shortName: `otherbooks${suff
 const TENANT = FIRM.shortName;
 const DUE_DATE = `${new Date().getFullYear() + 1}-04-15`;
 const VIEWPORTS = [{ name: 'phone', width: 390, height: 844 }, { name: 'desktop', width: 1440, height: 900 }] as const;
-
-const sideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 const templateRow = (page: Page, name: string) => page.locator('.template-table tbody tr', { hasText: name });
 
 describe('request templates and added items in Chromium', () => {

@@ -8,7 +8,7 @@ import type { PortalFile } from '@ledgerline/contracts/files.contracts.ts';
 import type { DocumentRequest, DocumentRequestSummary, RequestTemplate } from '@ledgerline/contracts/requests.contracts.ts';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import { apiClient, testClient } from '@ledgerline/server/portal-harness.ts';
-import { addFirmUser, expectToast, openAs, startPortalBrowser, submitLogin, uniqueSuffix, type FirmLogin, type PortalBrowser } from '../../ui/test/portal-browser.ts';
+import { addFirmUser, expectToast, type FirmLogin, openAs, type PortalBrowser, sideways, startPortalBrowser, submitLogin, uniqueSuffix } from '../../ui/test/portal-browser.ts';
 
 /*
  * Issue 27's walk through the screens: an Admin asks a client for documents from a template
@@ -29,8 +29,6 @@ const REASON = 'This is the February register; we need March.';
 /** Words only the uploads hold, for the content search. */
 const SALES_WORD = `zephyrsales${suffix}`;
 const PURCHASE_WORD = `quokkapurchase${suffix}`;
-
-const sideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 const pick = (page: Page, name: string) => page.locator('li[role="option"]', { hasText: name });
 /** The browser's clock in another zone: a due date must stay the calendar date typed, wherever the user is. */
 const inTimeZone = async (page: Page, timezoneId: string) => (await page.context().newCDPSession(page)).send('Emulation.setTimezoneOverride', { timezoneId });

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { apiClient, createSignedInUser, TEST_ADMIN, type TestUser } from '@ledgerline/server/portal-harness.ts';
 import { setLocalStorage } from '@ledgerline/kit/testing/browser.ts';
-import { startPortalBrowser, uniqueSuffix, type PortalBrowser } from '../../ui/test/portal-browser.ts';
+import { type PortalBrowser, sideways, startPortalBrowser, uniqueSuffix } from '../../ui/test/portal-browser.ts';
 
 const require = createRequire(import.meta.url);
 const suffix = uniqueSuffix();
@@ -106,8 +106,6 @@ describe('day one in Chromium, per role, on a phone and a desktop', () => {
     await page.waitForLoadState('networkidle');
   }
 
-  const sidewaysOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-
   async function seriousViolations(page: Page): Promise<string[]> {
     // Through the debugger protocol: the portal's Content-Security-Policy forbids inline scripts.
     await page.evaluate(axeSource);
@@ -130,7 +128,7 @@ describe('day one in Chromium, per role, on a phone and a desktop', () => {
           await open(page, path, title);
           const tabTitle = await page.title();
           if (tabTitle !== `${title} · ${firm.name} · Ledgerline`) problems.push(`${path}: tab title '${tabTitle}'`);
-          const overflow = await sidewaysOverflow(page);
+          const overflow = await sideways(page);
           if (overflow > 0) problems.push(`${path}: scrolls ${overflow} px sideways`);
           for (const violation of await seriousViolations(page)) problems.push(`${path}: ${violation}`);
           await portal.screenshot(page, `day-one-${role.toLowerCase()}-${viewport.name}${path.replaceAll('/', '-')}`);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Locator, Page } from 'playwright-core';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import { apiClient } from '@ledgerline/server/portal-harness.ts';
-import { addFirmUser, openAs, startPortalBrowser, uniqueSuffix, type FirmLogin, type PortalBrowser } from '../../ui/test/portal-browser.ts';
+import { addFirmUser, type FirmLogin, openAs, type PortalBrowser, sideways, startPortalBrowser, uniqueSuffix } from '../../ui/test/portal-browser.ts';
 
 const suffix = uniqueSuffix();
 const firm = { name: `Pier Tax ${suffix}`, shortName: `pier${suffix}` };
@@ -79,7 +79,6 @@ describe('everyday screens on a phone and a desktop', () => {
     const right = Math.min(size.width, clip?.right ?? size.width);
     return box.x >= left - 0.5 && box.x + box.width <= right + 0.5 && (!fold || box.y + box.height <= size.height + 0.5);
   };
-  const sideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   const open = async (login: FirmLogin, path: string, viewport: (typeof VIEWPORTS)[number]) => {
     const page = await openAs(portal, portal.baseUrl, login, `/${TENANT}${path}`);
     await page.setViewportSize({ width: viewport.width, height: viewport.height });

@@ -8,7 +8,7 @@ import { testMailbox } from '@ledgerline/kit/testing/test-mailbox.ts';
 import { apiClient, testClient } from '@ledgerline/server/portal-harness.ts';
 import type { Client, ReportType } from '@ledgerline/contracts/directory.contracts.ts';
 import type { SignatureRequest, SignatureTemplate } from '@ledgerline/contracts/signatures.contracts.ts';
-import { addFirmUser, expectToast, openAs, SCREENSHOT_DIR, startPortalBrowser, uniqueSuffix, type PortalBrowser } from '../../ui/test/portal-browser.ts';
+import { addFirmUser, chooseInDropdown, expectToast, openAs, type PortalBrowser, SCREENSHOT_DIR, sideways, startPortalBrowser, uniqueSuffix } from '../../ui/test/portal-browser.ts';
 
 /*
  * An engagement letter from a template (issue 41), at 390 and 1440 px: an Admin saves a letter
@@ -21,7 +21,6 @@ import { addFirmUser, expectToast, openAs, SCREENSHOT_DIR, startPortalBrowser, u
 const BUS_WAIT_MS = 20_000;
 const suffix = uniqueSuffix();
 const mailbox = testMailbox();
-const sideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
 describe('an engagement letter from a template (Chromium)', () => {
   let portal: PortalBrowser;
@@ -35,11 +34,6 @@ describe('an engagement letter from a template (Chromium)', () => {
   afterAll(async () => {
     await portal?.close();
   });
-
-  async function choose(page: Page, inputId: string, option: string): Promise<void> {
-    await page.locator(`#${inputId}`).locator('xpath=ancestor::div[contains(@class,"p-dropdown")][1]').click();
-    await page.getByRole('option', { name: option }).click();
-  }
 
   /** The signer opens their link: consent, view, the e-mailed code; then `finish` signs or declines. */
   async function openLink(width: number, email: string, name: string): Promise<Page> {
@@ -86,10 +80,10 @@ describe('an engagement letter from a template (Chromium)', () => {
     await page.getByRole('tab', { name: 'Requests' }).click();
     await page.getByRole('button', { name: 'New signature request' }).click();
     const dialog = page.getByRole('dialog', { name: 'New Signature Request' });
-    await choose(page, 'signature-client', 'Sam Rivera');
-    await choose(page, 'signature-report-type', 'Engagement letter');
+    await chooseInDropdown(page, 'signature-client', 'Sam Rivera');
+    await chooseInDropdown(page, 'signature-report-type', 'Engagement letter');
     await dialog.getByText('From a template').click();
-    await choose(page, 'signature-template', 'Engagement letter 1040 (Engagement letter)');
+    await chooseInDropdown(page, 'signature-template', 'Engagement letter 1040 (Engagement letter)');
     expect(await dialog.locator('#signature-title').inputValue()).toBe('Engagement letter 1040');
     await dialog.locator('#signature-title').fill('Engagement letter 2026');
     await dialog.locator('#merge-tax_year').fill('2026');

@@ -3,7 +3,6 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import type { Page } from 'playwright-core';
 import { setLocalStorage } from '@ledgerline/kit/testing/browser.ts';
 import { eventually } from '@ledgerline/kit/testing/eventually.ts';
 import { testMailbox } from '@ledgerline/kit/testing/test-mailbox.ts';
@@ -14,7 +13,7 @@ import type { ComplianceItem, GenerationResult } from '@ledgerline/contracts/com
 import type { Client, ReportType } from '@ledgerline/contracts/directory.contracts.ts';
 import type { PortalFile } from '@ledgerline/contracts/files.contracts.ts';
 import { TOTP_IDENTITY_METHOD, type SignatureRequest } from '@ledgerline/contracts/signatures.contracts.ts';
-import { SCREENSHOT_DIR, startPortalBrowser, uniqueSuffix, type PortalBrowser } from '../../ui/test/portal-browser.ts';
+import { chooseInDropdown, type PortalBrowser, SCREENSHOT_DIR, sideways, startPortalBrowser, uniqueSuffix } from '../../ui/test/portal-browser.ts';
 
 /*
  * A married couple's Form 8879 from the compliance tracker (issues 41 and 42), at 390 and 1440
@@ -31,7 +30,6 @@ import { SCREENSHOT_DIR, startPortalBrowser, uniqueSuffix, type PortalBrowser } 
 const BUS_WAIT_MS = 20_000;
 const suffix = uniqueSuffix();
 const mailbox = testMailbox();
-const sideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
 describe('a married couple signs their 8879 (Chromium)', () => {
   let portal: PortalBrowser;
@@ -48,11 +46,6 @@ describe('a married couple signs their 8879 (Chromium)', () => {
   });
 
   /** Picks an option of a PrimeReact dropdown by its visible label. */
-  async function choose(page: Page, inputId: string, option: string): Promise<void> {
-    await page.locator(`#${inputId}`).locator('xpath=ancestor::div[contains(@class,"p-dropdown")][1]').click();
-    await page.getByRole('option', { name: option }).click();
-  }
-
   async function signFromLink(width: number, email: string, name: string, shot: string | null): Promise<void> {
     const mail = await mailbox.waitForMail(email, 1, BUS_WAIT_MS);
     const path = /portal\.invalid(\/sign\/[A-Za-z0-9_.-]+)/.exec(mail.Text)![1]!;
@@ -158,13 +151,13 @@ describe('a married couple signs their 8879 (Chromium)', () => {
     await dialog.waitFor();
     expect(await dialog.locator('#signature-title').inputValue()).toBe(`Form 1040 ${item.period}: signature`);
     await dialog.locator('.p-dropdown-label', { hasText: 'Jordan & Pat Household' }).waitFor();
-    await choose(page, 'signature-document', 'form-8879-jordan.pdf (Form 1040)');
-    await choose(page, 'signer-user-0', `Jordan Taxpayer (${jordanEmail})`);
+    await chooseInDropdown(page, 'signature-document', 'form-8879-jordan.pdf (Form 1040)');
+    await chooseInDropdown(page, 'signer-user-0', `Jordan Taxpayer (${jordanEmail})`);
     await dialog.getByRole('button', { name: 'Add signer' }).click();
     expect(await dialog.locator('#signer-role-1').inputValue()).toBe('spouse');
     await dialog.locator('#signer-name-1').fill('Pat Spouse');
     await dialog.locator('#signer-email-1').fill(`pat.${tenant}@example.com`);
-    await choose(page, 'signature-release-invoice', 'INV-0001');
+    await chooseInDropdown(page, 'signature-release-invoice', 'INV-0001');
     expect(await sideways(page)).toBeLessThanOrEqual(0);
     await page.screenshot({ path: join(SCREENSHOT_DIR, `signature-dialog-${width}-signers.png`), fullPage: true });
     await dialog.locator('.p-dialog-content').evaluate((el) => { el.scrollTop = 0; });

@@ -9,7 +9,7 @@ import { testMailbox } from '@ledgerline/kit/testing/test-mailbox.ts';
 import { apiClient, testClient } from '@ledgerline/server/portal-harness.ts';
 import type { Client, ReportType } from '@ledgerline/contracts/directory.contracts.ts';
 import type { SignatureRequest } from '@ledgerline/contracts/signatures.contracts.ts';
-import { addFirmUser, openAs, SCREENSHOT_DIR, startPortalBrowser, uniqueSuffix, type PortalBrowser } from '../../ui/test/portal-browser.ts';
+import { addFirmUser, chooseInDropdown, openAs, type PortalBrowser, SCREENSHOT_DIR, sideways, startPortalBrowser, uniqueSuffix } from '../../ui/test/portal-browser.ts';
 
 /*
  * The field placement editor (issue 41) at 390 and 1440 px: an Admin opens the create dialog
@@ -21,7 +21,6 @@ import { addFirmUser, openAs, SCREENSHOT_DIR, startPortalBrowser, uniqueSuffix, 
 const BUS_WAIT_MS = 20_000;
 const suffix = uniqueSuffix();
 const mailbox = testMailbox();
-const sideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 /** pdfjs's chunk and its worker (webpackChunkName "pdfjs", and the worker's file name). */
 const PDFJS_FILE = /\/(?:pdfjs|pdf\.worker\.min)\.[0-9a-f]{16}\.m?js$/;
 
@@ -37,11 +36,6 @@ describe('the signature field placement editor (Chromium)', () => {
   afterAll(async () => {
     await portal?.close();
   });
-
-  async function choose(page: Page, inputId: string, option: string): Promise<void> {
-    await page.locator(`#${inputId}`).locator('xpath=ancestor::div[contains(@class,"p-dropdown")][1]').click();
-    await page.getByRole('option', { name: option, exact: true }).click();
-  }
 
   /** Where a box shows on the rendered page, in the page's points (the page is not rotated). */
   async function shownPoints(page: Page, selector: string): Promise<{ x: number; y: number; width: number; height: number }> {
@@ -117,10 +111,10 @@ describe('the signature field placement editor (Chromium)', () => {
     page.on('request', (r) => { if (PDFJS_FILE.test(new URL(r.url()).pathname)) pdfjsRequests.push(r.url()); });
     await page.getByRole('button', { name: 'New signature request' }).click();
     const dialog = page.getByRole('dialog', { name: 'New Signature Request' });
-    await choose(page, 'signature-client', 'Sam Household');
-    await choose(page, 'signature-report-type', 'Engagement letter');
+    await chooseInDropdown(page, 'signature-client', 'Sam Household', { exact: true });
+    await chooseInDropdown(page, 'signature-report-type', 'Engagement letter', { exact: true });
     await dialog.locator('#signature-title').fill('Engagement letter 2027');
-    await choose(page, 'signature-document', 'engagement-letter.pdf');
+    await chooseInDropdown(page, 'signature-document', 'engagement-letter.pdf', { exact: true });
     await dialog.locator('#signer-name-0').fill('Sam Signer');
     await dialog.locator('#signer-email-0').fill(`sam.${tenant}@example.com`);
     // The Signatures page and the dialog have not loaded pdfjs: only the editor does.
@@ -163,7 +157,7 @@ describe('the signature field placement editor (Chromium)', () => {
     expect(Math.abs(dropped.height - (40 + 30.6))).toBeLessThan(2);
 
     // A date box for signer 1, nudged up 30 pt with Shift+ArrowUp.
-    await choose(page, 'placement-type', 'Date');
+    await chooseInDropdown(page, 'placement-type', 'Date', { exact: true });
     await dialog.getByRole('button', { name: 'Add field' }).click();
     const dateBox = dialog.locator('.placement-box--date');
     await dateBox.focus();

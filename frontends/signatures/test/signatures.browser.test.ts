@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { PDFDocument } from 'pdf-lib';
-import type { Page } from 'playwright-core';
 import type { Client, ReportType } from '@ledgerline/contracts/directory.contracts.ts';
 import type { SignatureRequest } from '@ledgerline/contracts/signatures.contracts.ts';
 import { apiClient, testClient } from '@ledgerline/server/portal-harness.ts';
-import { addFirmUser, expectToast, openAs, SCREENSHOT_DIR, startPortalBrowser, uniqueSuffix, type FirmLogin, type PortalBrowser } from '../../ui/test/portal-browser.ts';
+import { addFirmUser, expectToast, type FirmLogin, openAs, type PortalBrowser, SCREENSHOT_DIR, sideways, startPortalBrowser, uniqueSuffix } from '../../ui/test/portal-browser.ts';
 
 /*
  * The staff Signatures page at 390 and 1440 px: the list with each signer's progress, the
@@ -13,7 +12,6 @@ import { addFirmUser, expectToast, openAs, SCREENSHOT_DIR, startPortalBrowser, u
 
 const suffix = uniqueSuffix();
 const TENANT = `miller${suffix}`;
-const sideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
 describe('the Signatures page in Chromium', () => {
   let portal: PortalBrowser;

@@ -98,6 +98,15 @@ export function navLinks(page: Page): Promise<[string, string][]> {
 }
 
 /** A short suffix that keeps names unique when suites share a real database. */
+/** How far the page scrolls sideways: 0 (or less) when it fits its viewport, as every screen must at 390 px. */
+export const sideways = (page: Page): Promise<number> => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+/** Picks the option named `option` (or whose name holds it, unless `exact`) in the PrimeReact dropdown whose input has id `inputId`. */
+export async function chooseInDropdown(page: Page, inputId: string, option: string, { exact = false } = {}): Promise<void> {
+  await page.locator(`#${inputId}`).locator('xpath=ancestor::div[contains(@class,"p-dropdown")][1]').click();
+  await page.getByRole('option', { name: option, exact }).click();
+}
+
 export const uniqueSuffix = (): string => Date.now().toString(36).slice(-5);
 
 /** What a firm user's sign-in answers, as the shell stores it. */
