@@ -192,8 +192,7 @@ try {
   await portal.stop();
   const again = await start(portal.dataDir);
   portal = again.running;
-  console.log(`\n${FIRMS} firms on ${scratch ? 'PostgreSQL' : 'PGlite'}, one process; idle over ${IDLE_SECONDS} s after ${SETTLE_SECONDS} s of quiet`);
-  console.log(`${FIRMS} firms${keycloakUrl ? ', each with a Keycloak realm' : ''}`);
+  console.log(`\n${FIRMS} firms on ${scratch ? 'PostgreSQL' : 'PGlite'}${keycloakUrl ? ', each with a Keycloak realm' : ''}, one process; idle over ${IDLE_SECONDS} s after ${SETTLE_SECONDS} s of quiet`);
   console.log(' firms  create p50 / p95     idle tx/s  portal CPU  backends CPU  admin overview  admin analytics  portal RSS  backends private' + (keycloakUrl ? '  Keycloak RSS' : ''));
   for (const row of rows) console.log(row);
   console.log(`\nThe first firm's Admin (3 clients, 5 files), ${FIRM_READS} reads each, p50 / p95`);
