@@ -37,28 +37,44 @@ export const activityModule: ServiceModule = {
     const logs = new ActivityLogStore();
     const files = new ActivityFileStore();
     const dashboard = new DashboardStore(files, logs);
+    const summaries = new FirmSummaries(db, dashboard, logger);
+    let refresh: NodeJS.Timeout | null = null;
+    let pass: Promise<void> | null = null;
 
     return {
       api,
       routers: [
         createActivityLogsRouter({ api, logs, files, tokens: deps.tokens, tenants }),
         createDashboardRouter({ api, dashboard, tokens: deps.tokens, tenants }),
-        createAdminAnalyticsRouter({ api, summaries: new FirmSummaries(db, dashboard, logger), tokens: deps.tokens, checkCaller: tenants.checkCaller, firms }),
+        createAdminAnalyticsRouter({ api, summaries, tokens: deps.tokens, checkCaller: tenants.checkCaller, firms }),
       ],
-      start: () => runtime.start({
-        follow: [
-          (c) => userAccess.follow(c),
-          (c) => followFileUploads({ ...c, files, logs }),
-          (c) => followFileDeletions({ ...c, files, logs }),
-          (c) => followFileChats({ ...c, logs }),
-          (c) => followDocumentRequests({ ...c, logs }),
-          (c) => followStageChanges({ ...c, logs }),
-          (c) => followInvoices({ ...c, logs }),
-          (c) => followSignatureRequests({ ...c, logs }),
-          (c) => followOrganizers({ ...c, logs }),
-        ],
-      }),
-      stop: () => runtime.stop(),
+      start: async () => {
+        await runtime.start({
+          follow: [
+            (c) => userAccess.follow(c),
+            (c) => followFileUploads({ ...c, files, logs }),
+            (c) => followFileDeletions({ ...c, files, logs }),
+            (c) => followFileChats({ ...c, logs }),
+            (c) => followDocumentRequests({ ...c, logs }),
+            (c) => followStageChanges({ ...c, logs }),
+            (c) => followInvoices({ ...c, logs }),
+            (c) => followSignatureRequests({ ...c, logs }),
+            (c) => followOrganizers({ ...c, logs }),
+          ],
+        });
+        // The platform analytics' summaries of changed firms, made off the admin's read path; one pass at a time.
+        refresh = setInterval(() => {
+          pass ??= summaries.refreshChanged()
+            .catch((err: unknown) => logger.warn({ err }, 'platform analytics: summarising changed firms failed; the next pass or read tries again'))
+            .finally(() => { pass = null; });
+        }, config.firmSummaryRefreshMs);
+        refresh.unref();
+      },
+      async stop() {
+        if (refresh) clearInterval(refresh);
+        await pass;
+        await runtime.stop();
+      },
     };
   },
 };

@@ -16,6 +16,19 @@ const view = (clientName: string, userName: string): NewActivity => ({
   action: 'view', fileId: null, fileName: null, userId: 7, userName, clientId: 3, clientName, details: null,
 });
 
+/** `db`, counting the statements (and schema views and transactions) asked of it. */
+function countingStatements(db: Database): { db: Database; statements: number } {
+  const counter = { db, statements: 0 };
+  counter.db = new Proxy(db, {
+    get(t, prop) {
+      const value = Reflect.get(t, prop, t) as unknown;
+      if (prop !== 'query' && prop !== 'forSchema' && prop !== 'transaction') return value;
+      return (...args: unknown[]) => { counter.statements++; return (value as (...a: unknown[]) => unknown).apply(t, args); };
+    },
+  });
+  return counter;
+}
+
 /*
  * Issue 45: the platform's analytics read one stored summary per firm, made again only for
  * the firms whose rollups changed since (a trigger marks them); nothing changed, a read is
@@ -45,16 +58,9 @@ describe.each(databaseTargets())('Firm summaries for the platform analytics ($na
     expect(first.topUsers.map((u) => [u.userName, u.tenantName, u.actions])).toEqual([['Dana', 'north', 1]]);
 
     // Nothing changed: two statements (the marks, the summaries), no firm visited.
-    let statements = 0;
-    const counted = new Proxy(db, {
-      get(t, prop) {
-        const value = Reflect.get(t, prop, t) as unknown;
-        if (prop !== 'query' && prop !== 'forSchema' && prop !== 'transaction') return value;
-        return (...args: unknown[]) => { statements++; return (value as (...a: unknown[]) => unknown).apply(t, args); };
-      },
-    });
-    expect(await new FirmSummaries(counted, new DashboardStore(new ActivityFileStore(), logs), logger).analytics(firms)).toEqual(first);
-    expect(statements).toBe(2);
+    const counted = countingStatements(db);
+    expect(await new FirmSummaries(counted.db, new DashboardStore(new ActivityFileStore(), logs), logger).analytics(firms)).toEqual(first);
+    expect(counted.statements).toBe(2);
 
     // A firm renamed shows its new name at once; a change in the other firm is summarised on the next read.
     await db.forSchema(south.schema).transaction((tx) => logs.record(tx, view('Birch plc', 'Eli')));
@@ -75,5 +81,22 @@ describe.each(databaseTargets())('Firm summaries for the platform analytics ($na
     expect(marks.rows.map((r) => r.schema_name)).toEqual([north.schema]);
     const settled = await summaries.analytics(firms);
     expect(settled.topClients.find((c) => c.clientName === 'Acme Ltd')?.activities).toBe(3);
+  });
+
+  it('the background pass summarises every changed firm, so the next read visits none; with nothing changed the pass is one statement', async () => {
+    const [north, south] = firms as [SummarisedFirm, SummarisedFirm];
+    await db.forSchema(north.schema).transaction((tx) => logs.record(tx, view('Cedar LLP', 'Fay')));
+    await db.forSchema(south.schema).transaction((tx) => logs.record(tx, view('Dune Inc', 'Gus')));
+    const summaries = new FirmSummaries(db, new DashboardStore(new ActivityFileStore(), logs), logger);
+    await summaries.refreshChanged();
+    expect((await db.query(`SELECT 1 FROM ${PLATFORM_SCHEMA}.activity_firm_changes`)).rowCount).toBe(0);
+    const counted = countingStatements(db);
+    const reader = new FirmSummaries(counted.db, new DashboardStore(new ActivityFileStore(), logs), logger);
+    const read = await reader.analytics(firms);
+    expect(counted.statements).toBe(2);
+    expect(read.topClients.map((c) => c.clientName)).toEqual(expect.arrayContaining(['Cedar LLP', 'Dune Inc']));
+    counted.statements = 0;
+    await reader.refreshChanged();
+    expect(counted.statements).toBe(1);
   });
 });
