@@ -15,10 +15,17 @@
 // checkpoint its Admin signs in and reads the clients, the files, a file search and the
 // dashboard BENCH_FIRM_READS times each (p50/p95): flat is the goal, whatever the number of
 // firms (with Keycloak, the sign-in goes through the firm's realm).
-import { readdirSync, readFileSync } from 'node:fs';
+// BENCH_BACKUP=1 (PostgreSQL only): once grown and stopped, `npm run backup`'s parts backup of the
+// whole installation and its restore into an empty database, timed, with the firms' schemas and
+// tables counted on both sides (the issue: a round trip on a default PostgreSQL at 1,000 firms).
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
+import { createReadStream, createWriteStream, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { finished } from 'node:stream/promises';
 import { createScratchDatabase } from '@ledgerline/kit/db/test-databases.ts';
+import { restorePostgresBackup, writePostgresBackup } from '@ledgerline/server/backup/postgres-backup.ts';
 import { startBenchPortal } from './lib/bench-portal.ts';
 import { jsonCaller } from './lib/bench-client.ts';
 import { benchFirm } from './lib/bench-firm.ts';
@@ -115,6 +122,42 @@ const keycloakPid = (): number | null => {
   return null;
 };
 
+/** Firm schemas (with a migration history) and their tables, as the backup counts them. */
+const firmTables = async (url: string): Promise<{ schemas: number; tables: number }> => {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ schemas: string; tables: string }>(
+      `SELECT count(DISTINCT n.nspname) AS schemas, count(c.oid) AS tables FROM pg_namespace n JOIN pg_class c ON c.relnamespace = n.oid AND c.relkind IN ('r', 'p')
+        WHERE n.nspname <> 'portal' AND EXISTS (SELECT 1 FROM pg_class h WHERE h.relnamespace = n.oid AND h.relname = 'schema_migrations')`);
+    return { schemas: Number(rows[0]!.schemas), tables: Number(rows[0]!.tables) };
+  } finally {
+    await client.end();
+  }
+};
+
+/** The parts backup of the stopped installation and its restore into an empty database: times, size, and what each side holds. */
+const backupRoundTrip = async (url: string): Promise<string> => {
+  const file = join(mkdtempSync(join(tmpdir(), 'bench-backup-')), 'portal.tar');
+  let started = performance.now();
+  const out = createWriteStream(file);
+  const manifest = await writePostgresBackup({ url, out });
+  out.end();
+  await finished(out);
+  const backupS = (performance.now() - started) / 1000;
+  const target = await createScratchDatabase(postgresServer!);
+  try {
+    started = performance.now();
+    await restorePostgresBackup({ url: target.url, archive: createReadStream(file) });
+    const restoreS = (performance.now() - started) / 1000;
+    const [before, after] = [await firmTables(url), await firmTables(target.url)];
+    return `backup ${backupS.toFixed(0)} s (${manifest.parts.length} parts of up to ${manifest.tablesPerPart} tables, lock table ${manifest.lockTableSlots}, `
+      + `${(statSync(file).size / 2 ** 20).toFixed(0)} MB), restore ${restoreS.toFixed(0)} s; firm schemas ${before.schemas} → ${after.schemas}, their tables ${before.tables} → ${after.tables}`;
+  } finally {
+    await target.drop();
+  }
+};
+
 const quantile = (values: number[], q: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
@@ -199,6 +242,10 @@ try {
   console.log(' firms         sign-in         clients           files     file search       dashboard');
   for (const row of firmRows) console.log(row);
   console.log(`start-up to serving: ${(first.ms / 1000).toFixed(1)} s with no firm, ${(again.ms / 1000).toFixed(1)} s with ${FIRMS}`);
+  if (process.env.BENCH_BACKUP === '1' && scratch) {
+    await portal.stop();
+    console.log(await backupRoundTrip(scratch.url));
+  }
 } finally {
   await portal.stop();
   await scratch?.drop();
