@@ -4,7 +4,8 @@ import { Dropdown } from 'primereact/dropdown';
 import { InputText } from 'primereact/inputtext';
 import { InputTextarea } from 'primereact/inputtextarea';
 import { Message } from 'primereact/message';
-import { useDeferredValue, useMemo, useState } from 'react';
+import { useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
+import type { SurveyModel } from 'survey-core';
 import {
   FIRM_COUNTRIES,
 } from '@ledgerline/contracts/firm-country.ts';
@@ -214,6 +215,14 @@ export function OrganizerTemplateEditor({ id, initial, reportTypes, onDone }: { 
   const shown: Problems = tried ? problems : new Map();
   const preview = useDeferredValue(draft);
   const previewJson = useMemo(() => organizerSurveyJson(preview.sections), [preview]);
+  // The preview is drawn again on each edit; it keeps what was answered in it and its page.
+  const previewAnswers = useRef<Record<string, unknown>>({});
+  const previewPage = useRef(0);
+  const keepPreviewPage = useCallback((model: SurveyModel | null) => {
+    if (!model) return;
+    model.currentPageNo = Math.max(0, Math.min(previewPage.current, model.visiblePageCount - 1));
+    model.onCurrentPageChanged.add((sender) => { previewPage.current = sender.currentPageNo; });
+  }, []);
   const set = (change: Partial<TemplateDraft>) => setDraft((d) => ({ ...d, ...change }));
   const setSections = (sections: OrganizerSection[]) => set({ sections });
   const submit = () => {
@@ -263,7 +272,8 @@ export function OrganizerTemplateEditor({ id, initial, reportTypes, onDone }: { 
       </div>
       <aside className="organizer-builder__preview" aria-label="Preview">
         <h3>Preview</h3>
-        <OrganizerForm key={JSON.stringify(previewJson)} json={previewJson} initialData={{}} readOnly={false} />
+        <OrganizerForm key={JSON.stringify(previewJson)} json={previewJson} initialData={previewAnswers.current} readOnly={false}
+          onChange={(data) => { previewAnswers.current = data; }} onModel={keepPreviewPage} />
       </aside>
     </div>
   );

@@ -75,6 +75,12 @@ describe('the organizer template builder in Chromium', () => {
       expect(await preview.getByText('Did you make estimated tax payments?').count()).toBe(0);
       await preview.locator('.sd-question', { hasText: '1099-B' }).getByText('Yes', { exact: true }).click();
       await preview.getByText('Did you make estimated tax payments?').waitFor();
+      // An edit draws the preview again, on the same page with the same answers: the renamed
+      // question shows at once, since 1099-B is still answered yes.
+      await page.locator(`#${q}-title`).fill('Did you make estimated tax payments? (all quarters)');
+      await preview.getByText('Did you make estimated tax payments? (all quarters)').waitFor();
+      await page.locator(`#${q}-title`).fill('Did you make estimated tax payments?');
+      await preview.getByText('Did you make estimated tax payments?', { exact: true }).waitFor();
       expect(await sideways(page)).toBeLessThanOrEqual(0);
       await portal.screenshot(page, `organizer-builder-${size}`);
 

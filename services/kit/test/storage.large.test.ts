@@ -20,8 +20,11 @@ const MAX_GROWTH_BYTES = 100 * MB;
  * A full collection before each sample, so a sample counts what is live: without it
  * `arrayBuffers` also counted dead chunks V8 had not yet taken (its external-memory trigger
  * runs only ~64 MB past the last collection), and CI failed at 152 MB for a store that held
- * a few megabytes at a time.
+ * a few megabytes at a time. Samples are taken every SAMPLE_EVERY_BYTES of the body, mid
+ * stream (a dozen collections a phase): on a timer, collections in a large test worker's heap
+ * took the event loop and the 200 MB crawled.
  */
+const SAMPLE_EVERY_BYTES = 16 * MB;
 setFlagsFromString('--expose-gc');
 const collect = runInNewContext('gc') as () => void;
 
@@ -33,10 +36,14 @@ class GeneratedBody extends Readable {
   readonly hash = createHash('sha256');
   #remaining: number;
   #state: number;
+  /** Called with the bytes handed out so far, after each chunk. */
+  onProgress: (bytes: number) => void = () => undefined;
+  readonly #total: number;
 
   constructor(bytes: number, seed: number) {
     super();
     this.#remaining = bytes;
+    this.#total = bytes;
     this.#state = seed;
   }
 
@@ -58,29 +65,37 @@ class GeneratedBody extends Readable {
     this.#remaining -= chunk.length;
     this.hash.update(chunk);
     this.push(chunk);
+    this.onProgress(this.#total - this.#remaining);
   }
 }
 
 type Measured = 'rss' | 'heapUsed' | 'arrayBuffers';
 
-/** Runs `work` while sampling live memory every 50 ms and returns its largest growth over the live usage just before it. */
-async function peakGrowth(work: () => Promise<void>): Promise<Record<Measured, number>> {
-  collect();
-  const baseline = process.memoryUsage();
-  const peak: Record<Measured, number> = { rss: 0, heapUsed: 0, arrayBuffers: 0 };
-  const sample = (): void => {
+/**
+ * Live memory's largest growth over what was live before a phase, sampled when the phase's
+ * stream passes each SAMPLE_EVERY_BYTES (`progress`) and at its end.
+ */
+class LiveMemoryGrowth {
+  readonly peak: Record<Measured, number> = { rss: 0, heapUsed: 0, arrayBuffers: 0 };
+  readonly #baseline: NodeJS.MemoryUsage;
+  #nextSampleAt = SAMPLE_EVERY_BYTES;
+
+  constructor() {
+    collect();
+    this.#baseline = process.memoryUsage();
+  }
+
+  progress(bytes: number): void {
+    if (bytes < this.#nextSampleAt) return;
+    this.#nextSampleAt += SAMPLE_EVERY_BYTES;
+    this.sample();
+  }
+
+  sample(): void {
     collect();
     const now = process.memoryUsage();
-    for (const k of Object.keys(peak) as Measured[]) peak[k] = Math.max(peak[k], now[k] - baseline[k]);
-  };
-  const timer = setInterval(sample, 50);
-  try {
-    await work();
-  } finally {
-    clearInterval(timer);
+    for (const k of Object.keys(this.peak) as Measured[]) this.peak[k] = Math.max(this.peak[k], now[k] - this.#baseline[k]);
   }
-  sample();
-  return peak;
 }
 
 const mb = (bytes: number): string => `${(bytes / MB).toFixed(1)} MB`;
@@ -104,20 +119,24 @@ describe.each(objectStoreTargets())('$kind object store with a 200 MB body', (ta
     const body = new GeneratedBody(TOTAL_BYTES, 0x2545f491);
     let size = 0;
     const putStarted = performance.now();
-    const putGrowth = await peakGrowth(async () => {
-      ({ size } = await store.put(key, body, { contentType: 'application/octet-stream' }));
-    });
+    const put = new LiveMemoryGrowth();
+    body.onProgress = (bytes) => put.progress(bytes);
+    ({ size } = await store.put(key, body, { contentType: 'application/octet-stream' }));
+    put.sample();
+    const putGrowth = put.peak;
     const putSeconds = (performance.now() - putStarted) / 1000;
 
     const readHash = createHash('sha256');
     let readBytes = 0;
     const getStarted = performance.now();
-    const getGrowth = await peakGrowth(async () => {
-      for await (const chunk of await store.get(key)) {
-        readHash.update(chunk as Buffer);
-        readBytes += (chunk as Buffer).length;
-      }
-    });
+    const get = new LiveMemoryGrowth();
+    for await (const chunk of await store.get(key)) {
+      readHash.update(chunk as Buffer);
+      readBytes += (chunk as Buffer).length;
+      get.progress(readBytes);
+    }
+    get.sample();
+    const getGrowth = get.peak;
     const getSeconds = (performance.now() - getStarted) / 1000;
 
     const report = (g: Record<Measured, number>): string => `rss +${mb(g.rss)}, heapUsed +${mb(g.heapUsed)}, arrayBuffers +${mb(g.arrayBuffers)}`;
