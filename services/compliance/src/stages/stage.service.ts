@@ -78,14 +78,12 @@ export class StageService {
    * lies ahead of the item's (never back: late or reordered events cannot undo a later stage).
    */
   async automatic(tx: Queryable, tenant: string, itemId: number, cause: keyof StageAutomations): Promise<boolean> {
-    const { rows } = await tx.query<{ report_type_id: number; stage: string }>('SELECT report_type_id, stage FROM compliance_items WHERE id = $1 FOR UPDATE', [itemId]);
-    const row = rows[0];
-    if (!row) return false;
-    await lockPipeline(tx, row.report_type_id);
-    const pipeline = await this.#pipelines.get(tx, { id: row.report_type_id, name: '' });
+    const locked = await this.#lockedItem(tx, itemId);
+    if (!locked) return false;
+    const { stage, pipeline } = locked;
     const target = pipeline.automations[cause];
     if (!target) return false;
-    const from = pipeline.stages.findIndex((s) => s.id === row.stage);
+    const from = pipeline.stages.findIndex((s) => s.id === stage);
     const to = pipeline.stages.findIndex((s) => s.id === target);
     if (to < 0 || to <= from) return false;
     await this.#moveLocked(tx, tenant, itemId, pipeline, pipeline.stages[to]!, cause, SYSTEM_ACTOR);
@@ -98,15 +96,22 @@ export class StageService {
    * stands where `made` put it — staff who moved it since keep their move.
    */
   async undoAutomatic(tx: Queryable, tenant: string, itemId: number, made: keyof StageAutomations, back: keyof StageAutomations): Promise<boolean> {
-    const { rows } = await tx.query<{ report_type_id: number; stage: string }>('SELECT report_type_id, stage FROM compliance_items WHERE id = $1 FOR UPDATE', [itemId]);
-    const row = rows[0];
-    if (!row) return false;
-    await lockPipeline(tx, row.report_type_id);
-    const pipeline = await this.#pipelines.get(tx, { id: row.report_type_id, name: '' });
+    const locked = await this.#lockedItem(tx, itemId);
+    if (!locked) return false;
+    const { stage, pipeline } = locked;
     const target = pipeline.stages.find((s) => s.id === pipeline.automations[back]);
-    if (!target || !pipeline.automations[made] || row.stage !== pipeline.automations[made]) return false;
+    if (!target || !pipeline.automations[made] || stage !== pipeline.automations[made]) return false;
     await this.#moveLocked(tx, tenant, itemId, pipeline, target, back, SYSTEM_ACTOR);
     return true;
+  }
+
+  /** The item's stage and its report type's pipeline, the item's row and the pipeline locked for a move. */
+  async #lockedItem(tx: Queryable, itemId: number): Promise<{ stage: string; pipeline: Pipeline } | null> {
+    const { rows } = await tx.query<{ report_type_id: number; stage: string }>('SELECT report_type_id, stage FROM compliance_items WHERE id = $1 FOR UPDATE', [itemId]);
+    const row = rows[0];
+    if (!row) return null;
+    await lockPipeline(tx, row.report_type_id);
+    return { stage: row.stage, pipeline: await this.#pipelines.get(tx, { id: row.report_type_id, name: '' }) };
   }
 
   async #moveLocked(tx: Queryable, tenant: string, id: number, pipeline: Pipeline, stage: Stage, cause: StageMoveCause, actor: { id: number; name: string }): Promise<void> {
