@@ -1,6 +1,6 @@
 import { addDays, instantAt, todayIn } from '@ledgerline/contracts/firm-time-zone.ts';
 import { REQUEST_DEFAULTS, REQUEST_MESSAGES } from '@ledgerline/contracts/requests.contracts.ts';
-import { hashToken, newHashedToken } from '@ledgerline/kit/crypto/hashed-token.ts';
+import { newFirmLinkToken } from '@ledgerline/kit/crypto/firm-link-token.ts';
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import { Invalid } from '@ledgerline/kit/errors.ts';
 import type { LinkTable } from '../link-table.ts';
@@ -15,7 +15,7 @@ export interface MintedLink { id: number; url: string; expiresAt: Date }
 /**
  * Upload links (issue 27, issue 40 "the link loop"): one place that makes them, so a link
  * made by staff, a reminder's fresh link and the new link an expired one asks for share the
- * kit's one link-token scheme (kit/crypto/hashed-token.ts) and the same lifetime rules.
+ * kit's one link-token scheme (kit/crypto/firm-link-token.ts) and the same lifetime rules.
  */
 export class RequestLinkMaker {
   readonly #store: RequestStore;
@@ -49,10 +49,8 @@ export class RequestLinkMaker {
 
   /** A link in `table` to the page at `pagePrefix` (an organizer's link too); the URL is the only place its token is whole. */
   async mintIn(tx: Queryable, table: LinkTable, pagePrefix: string, firm: Firm, owner: { ownerId: number; createdById: number }, email: string | null, expiresAt: Date): Promise<MintedLink> {
-    const { token: secret } = newHashedToken();
-    // The firm travels in the token so the public call finds the schema to look the hash up in.
-    const token = `${firm.shortName}.${secret}`;
-    const id = await table.insert(tx, { ...owner, tokenHash: hashToken(token), email, expiresAt });
+    const { token, hash } = newFirmLinkToken(firm.shortName);
+    const id = await table.insert(tx, { ...owner, tokenHash: hash, email, expiresAt });
     return { id, url: `${this.#publicBaseUrl}${pagePrefix}${token}`, expiresAt };
   }
 

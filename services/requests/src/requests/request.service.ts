@@ -3,6 +3,7 @@ import { actorId, actorName } from '@ledgerline/kit/auth/actor-id.ts';
 import { newEvent } from '@ledgerline/kit/bus/bus.ts';
 import { todayIn } from '@ledgerline/contracts/firm-time-zone.ts';
 import { hashToken } from '@ledgerline/kit/crypto/hashed-token.ts';
+import { firmOfLinkToken } from '@ledgerline/kit/crypto/firm-link-token.ts';
 import { clientDate } from '@ledgerline/contracts/client-date.ts';
 import type { Queryable, SchemaDb } from '@ledgerline/kit/db/database.ts';
 import type { DirectoryLookup } from '@ledgerline/kit/directory/directory-lookup.ts';
@@ -283,8 +284,8 @@ export class RequestService {
    */
   async renewLink(db: (shortName: string) => Promise<{ db: SchemaDb }>, token: string): Promise<{ message: string }> {
     const answer = { message: REQUEST_MESSAGES.newLinkOnItsWay };
-    const shortName = token.split('.')[0] ?? '';
-    if (!/^[a-z0-9]+$/.test(shortName)) return answer;
+    const shortName = firmOfLinkToken(token);
+    if (!shortName) return answer;
     const firmDb = await db(shortName).catch(() => null);
     if (!firmDb) return answer;
     const link = await this.#store.links.byHash(firmDb.db, hashToken(token));
@@ -335,8 +336,8 @@ export class RequestService {
   // Public calls (by link token only)
 
   async byLink(db: (shortName: string) => Promise<{ db: SchemaDb }>, token: string): Promise<LinkContext> {
-    const shortName = token.split('.')[0] ?? '';
-    if (!/^[a-z0-9]+$/.test(shortName)) throw new NotFound(REQUEST_MESSAGES.linkNotFound);
+    const shortName = firmOfLinkToken(token);
+    if (!shortName) throw new NotFound(REQUEST_MESSAGES.linkNotFound);
     const firmDb = await db(shortName).catch(() => { throw new NotFound(REQUEST_MESSAGES.linkNotFound); });
     const link = await this.#store.links.byHash(firmDb.db, hashToken(token));
     if (!link) throw new NotFound(REQUEST_MESSAGES.linkNotFound);

@@ -1,5 +1,5 @@
 import type { UserAccessReadModel } from '@ledgerline/kit/access/user-access-read-model.ts';
-import { hashToken, newHashedToken } from '@ledgerline/kit/crypto/hashed-token.ts';
+import { newFirmLinkToken } from '@ledgerline/kit/crypto/firm-link-token.ts';
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import { queueMail } from '@ledgerline/kit/mail/mail-job.ts';
 import { firmMail } from '@ledgerline/kit/mail/mail-templates.ts';
@@ -20,7 +20,7 @@ export function linkExpiry(dueDate: string | null, now = new Date()): Date {
 
 /**
  * E-mails the signers whose turn it is: each link signer gets a new per-signer link (the
- * kit's hashed-token scheme; a newer link replaces the older one), a Client user is sent to
+ * kit's firm link token, kit/crypto/firm-link-token.ts; a newer link replaces the older one), a Client user is sent to
  * the portal. Queued in the caller's transaction: sent only if it commits.
  */
 export class SignerNotices {
@@ -74,8 +74,8 @@ export class SignerNotices {
       let url: string;
       const change: Parameters<SignatureStore['updateSigner']>[2] = { notified_at: new Date() };
       if (s.userId === null) {
-        const token = `${shortName}.${newHashedToken().token}`;
-        change.token_hash = hashToken(token);
+        const { token, hash } = newFirmLinkToken(shortName);
+        change.token_hash = hash;
         change.link_expires_at = linkExpiry(request.dueDate);
         url = `${this.#publicBaseUrl}${SIGNING_PAGE_PATH}${token}`;
       } else {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { PDFDocument } from 'pdf-lib';
 import { actorId } from '@ledgerline/kit/auth/actor-id.ts';
 import { hashToken } from '@ledgerline/kit/crypto/hashed-token.ts';
+import { firmOfLinkToken } from '@ledgerline/kit/crypto/firm-link-token.ts';
 import type { Queryable, SchemaDb } from '@ledgerline/kit/db/database.ts';
 import { Conflict, Forbidden, Gone, Invalid, NotFound } from '@ledgerline/kit/errors.ts';
 import { queueMail } from '@ledgerline/kit/mail/mail-job.ts';
@@ -86,7 +87,8 @@ export class SigningService {
 
   /** A link's signer; a used, expired or replaced link, or a request no longer open, is gone (410). */
   async byLink(tenant: (shortName: string) => Promise<TenantHandle>, token: string): Promise<SignerContext> {
-    const shortName = token.split('.')[0] ?? '';
+    const shortName = firmOfLinkToken(token);
+    if (!shortName) throw new Gone(SIGNATURE_MESSAGES.linkGone);
     let handle: TenantHandle;
     try {
       handle = await tenant(shortName);
