@@ -1,7 +1,7 @@
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import type { RequestLink } from '@ledgerline/contracts/requests.contracts.ts';
+import { isoInstantOrNull as iso } from '@ledgerline/kit/db/instants.ts';
 
-const iso = (v: Date | string | null): string | null => (v === null ? null : new Date(v).toISOString());
 
 /** A link found by its token's hash: `ownerId` is the request or organizer it opens. */
 export interface StoredLink { id: number; ownerId: number; email: string | null; live: boolean }

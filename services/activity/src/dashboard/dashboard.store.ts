@@ -8,6 +8,7 @@ import {
 } from '../access-rules.ts';
 import { toDashboardFile, type ActivityFileStore } from '../files/activity-file.store.ts';
 import type { ActivityLogStore } from '../logs/activity-log.store.ts';
+import { isoInstantOrNull as iso } from '@ledgerline/kit/db/instants.ts';
 
 /** Entries shown in a detail dialog (contracts: "at most 50"). */
 export const DETAIL_RECENT_LIMIT = 50;
@@ -28,7 +29,6 @@ export interface RankedFile {
   views: number; downloads: number; chats: number; total: number;
 }
 
-const iso = (d: Date | string | null): string | null => (d === null ? null : new Date(d).toISOString());
 
 /** Every action, in the contracts' order, with its count (0 when none). */
 function actionCounts(rows: { action: ActivityAction; n: number }[]): ActionCount[] {

@@ -5,8 +5,8 @@ import type {
   BillingService, BillingServiceInput, Invoice, InvoiceLine, InvoiceStatus, Payment, PaymentMethod, TaxTreatment,
 } from '@ledgerline/contracts/billing.contracts.ts';
 import type { InvoiceTotals } from '@ledgerline/contracts/invoice-totals.ts';
+import { isoInstantOrNull as iso } from '@ledgerline/kit/db/instants.ts';
 
-const iso = (v: Date | string | null): string | null => (v === null ? null : new Date(v).toISOString());
 /** bigint columns arrive as text (node-postgres) or bigint (PGlite); amounts stay within safe integers. */
 const amount = (v: unknown): number => Number(v);
 const day = (v: Date | string | null): string | null => (v === null ? null : typeof v === 'string' ? v.slice(0, 10) : v.toISOString().slice(0, 10));

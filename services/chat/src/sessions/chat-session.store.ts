@@ -1,10 +1,10 @@
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import type { ChatMessage, ChatRole, ChatSession } from '@ledgerline/contracts/chat.contracts.ts';
+import { isoInstant as iso } from '@ledgerline/kit/db/instants.ts';
 
 interface SessionRow { id: number; user_id: number; user_name: string; file_id: number; title: string; created_at: Date | string; updated_at: Date | string }
 interface MessageRow { id: number; session_id: number; role: ChatRole; content: string; created_at: Date | string }
 
-const iso = (d: Date | string) => new Date(d).toISOString();
 const session = (r: SessionRow): ChatSession => ({
   id: r.id, userId: r.user_id, userName: r.user_name, fileId: r.file_id, title: r.title, createdAt: iso(r.created_at), updatedAt: iso(r.updated_at),
 });

@@ -1,11 +1,11 @@
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import type { PromptCategory, PromptTemplate, PromptTemplateInput, PromptTemplateUpdate } from '@ledgerline/contracts/chat.contracts.ts';
+import { isoInstant as iso } from '@ledgerline/kit/db/instants.ts';
 
 interface Row {
   id: number; title: string; description: string | null; content: string; category: PromptCategory; is_active: boolean;
   created_by_id: number | null; created_at: Date | string; updated_at: Date | string;
 }
-const iso = (d: Date | string) => new Date(d).toISOString();
 const template = (r: Row): PromptTemplate => ({
   id: r.id, title: r.title, description: r.description, content: r.content, category: r.category, isActive: r.is_active,
   createdById: r.created_by_id, createdAt: iso(r.created_at), updatedAt: iso(r.updated_at),

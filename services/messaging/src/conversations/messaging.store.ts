@@ -1,6 +1,7 @@
 import type { UserAccessReadModel } from '@ledgerline/kit/access/user-access-read-model.ts';
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import type { ClientConversation, Conversation, Message, MessagePageQuery, ReadReceipt } from '@ledgerline/contracts/messaging.contracts.ts';
+import { isoInstantOrNull as iso } from '@ledgerline/kit/db/instants.ts';
 
 /** Who is in a conversation, and where they are in it. */
 export interface Participant {
@@ -38,7 +39,6 @@ export interface NewMessage {
   replyToId: number | null;
 }
 
-const iso = (d: Date | string | null): string | null => (d === null ? null : new Date(d).toISOString());
 
 /**
  * Conversations, participants and messages of one firm (the caller's schema). Names come
