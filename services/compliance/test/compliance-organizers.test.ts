@@ -168,6 +168,17 @@ describe('stage moves from organizers', () => {
     expect(await stageOf(item.id)).toBe(later.id);
   });
 
+  it('a revoked organizer link is in the activity log; the item stays where it is', async () => {
+    const item = await newItem(ids.own!, ids.rtOwn!, '5');
+    const organizer = (await sendOrganizer('admin', item.id, { templateId: await newTemplate() })).body;
+    await eventually(async () => expect(await stageOf(item.id)).toBe('waiting-on-client'), BUS_WAIT_MS, 300);
+    const link = (await call<{ id: number }>('POST', path(`/organizers/${organizer.id}/links`), tokens.admin, {})).body;
+    expect((await call('DELETE', path(`/organizers/${organizer.id}/links/${link.id}`), tokens.admin)).status).toBe(200);
+    await eventually(async () => expect((await call<ActivityLog[]>('GET', path(`/activity-logs?clientId=${ids.own}&limit=300`), tokens.admin)).body.map((l) => l.details))
+      .toContain(`Revoked a link to the organizer "${organizer.title}": it no longer opens it`), BUS_WAIT_MS, 300);
+    expect(await stageOf(item.id)).toBe('waiting-on-client');
+  });
+
   it('submitted with answers that call for documents: the item keeps waiting on the client until they are in', async () => {
     const organizer = ids.sentOrganizer!;
     expect((await answer('client', organizer, { sold_shares: true })).status).toBe(200);

@@ -245,6 +245,8 @@ export const ORGANIZER_EVENTS = {
   submitted: 'organizer.submitted',
   reopened: 'organizer.reopened',
   reviewed: 'organizer.reviewed',
+  /** A link to the organizer no longer opens it; the organizer itself is unchanged. */
+  linkRevoked: 'organizer.link_revoked',
 } as const;
 export const ORGANIZER_PUSH = 'organizer.changed';
 

@@ -11,6 +11,7 @@ const DETAILS: Record<string, (c: OrganizerChanged) => string> = {
   [ORGANIZER_EVENTS.submitted]: (c) => `Submitted the organizer "${c.title}": the answers are filed as a PDF${c.requestId ? ' and the documents they call for were requested' : ''}`,
   [ORGANIZER_EVENTS.reopened]: (c) => `Reopened the organizer "${c.title}" for changes`,
   [ORGANIZER_EVENTS.reviewed]: (c) => `Marked the organizer "${c.title}" reviewed`,
+  [ORGANIZER_EVENTS.linkRevoked]: (c) => `Revoked a link to the organizer "${c.title}": it no longer opens it`,
 };
 
 /**

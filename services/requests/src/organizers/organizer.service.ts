@@ -8,6 +8,7 @@ import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import type { DirectoryLookup } from '@ledgerline/kit/directory/directory-lookup.ts';
 import { Conflict, Gone, Invalid, NotFound } from '@ledgerline/kit/errors.ts';
 import { hashToken } from '@ledgerline/kit/crypto/hashed-token.ts';
+import { firmOfLinkToken } from '@ledgerline/kit/crypto/firm-link-token.ts';
 import type { SchemaDb } from '@ledgerline/kit/db/database.ts';
 import type { RequestLink } from '@ledgerline/contracts/requests.contracts.ts';
 import type { IncomingMessage } from 'node:http';
@@ -217,14 +218,17 @@ export class OrganizerService {
   /** The link no longer opens the organizer (410, as an expired one). */
   async revokeLink(t: TenantRequest, id: number, linkId: number): Promise<{ message: string }> {
     requireStaff(t.scope);
-    await this.#reached(t, id);
-    if (!await this.#store.links.revoke(t.db, id, linkId)) throw new NotFound(ORGANIZER_LINK_MESSAGES.linkNotFound);
+    const organizer = await this.#reached(t, id);
+    await t.db.transaction(async (tx) => {
+      if (!await this.#store.links.revoke(tx, id, linkId)) throw new NotFound(ORGANIZER_LINK_MESSAGES.linkNotFound);
+      await this.#event(tx, t.shortName, ORGANIZER_EVENTS.linkRevoked, organizer, this.#actor(t));
+    });
     return { message: ORGANIZER_LINK_MESSAGES.linkRevoked };
   }
 
   async byLink(db: (shortName: string) => Promise<{ db: SchemaDb }>, token: string): Promise<OrganizerLinkContext> {
-    const shortName = token.split('.')[0] ?? '';
-    if (!/^[a-z0-9]+$/.test(shortName)) throw new NotFound(ORGANIZER_LINK_MESSAGES.linkNotFound);
+    const shortName = firmOfLinkToken(token);
+    if (!shortName) throw new NotFound(ORGANIZER_LINK_MESSAGES.linkNotFound);
     const firmDb = await db(shortName).catch(() => { throw new NotFound(ORGANIZER_LINK_MESSAGES.linkNotFound); });
     const link = await this.#store.links.byHash(firmDb.db, hashToken(token));
     if (!link) throw new NotFound(ORGANIZER_LINK_MESSAGES.linkNotFound);
