@@ -150,7 +150,7 @@ export const identityModule: ServiceModule = {
         signingFailures = await followSigningIdentityFailures({ db, bus: deps.bus, companies, users, events: mfa.events, logger: deps.logger });
         scheduler = startScheduler({
           db, queue: jobs, handlers: { [MAIL_JOB]: mailJob(mailer) }, logger: deps.logger, pollMs: config.schedulerPollMs,
-          tenants: async () => (await companies.list()).filter((c) => c.isActive).map((c) => ({ shortName: c.shortName, schema: c.schemaName })),
+          tenants: async () => (await companies.current()).list.filter((c) => c.isActive).map((c) => ({ shortName: c.shortName, schema: c.schemaName })),
         });
       },
       async stop() {

@@ -55,16 +55,13 @@ export function createCompaniesRouter(deps: { api: ApiRegistry; companies: Compa
   // `?since=<version>`: 304 without a body while the list is unchanged (the pollers' usual answer).
   router.get(INTERNAL_TENANTS_PATH, async (req, res) => {
     const { since } = parseInput(tenantListQuerySchema, req.query);
-    // The version is read before the list: the list is then at least that new, and a change
-    // in between only makes the next poll read the list again.
-    const version = await companies.listVersion();
+    const { version, list } = await companies.current();
     res.setHeader(TENANT_LIST_VERSION_HEADER, version);
     if (since === version) {
       res.status(304).end();
       return;
     }
-    const list: TenantEventPayload[] = (await companies.list()).map(tenantEventPayload);
-    res.json(list);
+    res.json(list.map(tenantEventPayload) satisfies TenantEventPayload[]);
   });
   return router;
 }

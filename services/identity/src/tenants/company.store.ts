@@ -44,6 +44,7 @@ export const SCHEMA_NAME_TAKEN = 'A tenant with this schema name already exists'
 export class CompanyStore {
   readonly #db: Database;
   readonly #defaultTimeZone: string;
+  #current: { version: string; list: Company[] } | null = null;
 
   constructor(db: Database, defaultTimeZone: string) {
     this.#db = db;
@@ -56,6 +57,18 @@ export class CompanyStore {
   async listVersion(): Promise<string> {
     const { rows } = await this.#db.query<{ version: string }>('SELECT version::text AS version FROM portal.tenant_list_version');
     return rows[0]!.version;
+  }
+
+  /**
+   * The firm list and its version, read whole only when the version moved since the last
+   * call (a one-row read otherwise): for the pollers and identity's scheduler, which ask every
+   * few seconds whatever the number of firms. The version is read first, so the list is at
+   * least that new; a change in between only makes the next call read the list again.
+   */
+  async current(): Promise<{ version: string; list: Company[] }> {
+    const version = await this.listVersion();
+    if (this.#current?.version !== version) this.#current = { version, list: await this.list() };
+    return this.#current;
   }
 
   async list(): Promise<Company[]> {
