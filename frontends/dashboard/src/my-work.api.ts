@@ -1,20 +1,19 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useMemo } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import type { Invoice } from '@ledgerline/contracts/billing.contracts.ts';
 import type { ComplianceItem } from '@ledgerline/contracts/compliance.contracts.ts';
 import { addDays } from '@ledgerline/contracts/firm-time-zone.ts';
 import type { OrganizerSummary } from '@ledgerline/contracts/organizers.contracts.ts';
+import { ORGANIZER_PUSH } from '@ledgerline/contracts/organizers.constants.ts';
 import type { DocumentRequestSummary } from '@ledgerline/contracts/requests.contracts.ts';
+import { DOCUMENT_REQUEST_PUSH } from '@ledgerline/contracts/requests.constants.ts';
 import type { SignatureRequestSummary } from '@ledgerline/contracts/signatures.contracts.ts';
+import { SIGNATURE_PUSH } from '@ledgerline/contracts/signatures.constants.ts';
 import type { Task } from '@ledgerline/contracts/tasks.contracts.ts';
 import { apiPath, apiQueryPath } from '@ledgerline/ui/api-client.ts';
 import { firmActorId, isClientRole, type StoredUser } from '@ledgerline/ui/auth-storage.ts';
-import { useDocumentRequestRefresh } from '@ledgerline/ui/document-requests.ts';
 import { useFirmToday } from '@ledgerline/ui/firm-today.ts';
 import { canSetUpFirmWork } from '@ledgerline/ui/permissions.ts';
-import { invalidateApiResources } from '@ledgerline/ui/api-invalidation.ts';
-import { useRealtimeEvents } from '@ledgerline/ui/realtime-connection.ts';
-import { useSignatureRequestRefresh } from '@ledgerline/ui/signature-requests.ts';
+import { usePushRefresh } from '@ledgerline/ui/realtime-connection.ts';
 import { STAGE_PUSH } from '@ledgerline/contracts/stages.constants.ts';
 import {
   clientInvoiceEntries, clientOrganizerEntries, clientRequestEntries, clientSignatureEntries, COMPLIANCE_SOON_DAYS, complianceEntries, MY_TASKS_DAYS, myTaskEntries, requestsToReview, returnEntries, uploadEntries, type WorkEntry,
@@ -69,16 +68,17 @@ export function useMyWork(user: StoredUser, tenant: string): MyWork {
     queryKey: [apiQueryPath('compliance-tracker', { startDate: today && `${today.slice(0, 4)}-01-01`, endDate: today && `${Number(today.slice(0, 4)) + 1}-12-31`, limit: 500 }, { tenant })],
     enabled: client && today !== undefined,
   });
-  useStagePushRefresh(client);
+  usePushRefresh(client, STAGE_PUSH, ['compliance-tracker']);
   const billed = useQuery<Invoice[]>({ queryKey: [apiQueryPath('invoices', { limit: 100 }, { tenant })], enabled: client });
   // The service lists a Client user only the requests they sign.
   const toSign = useQuery<SignatureRequestSummary[]>({ queryKey: [apiQueryPath('signature-requests', { status: 'sent', limit: 100 }, { tenant })], enabled: client });
-  useSignatureRequestRefresh(client);
+  usePushRefresh(client, SIGNATURE_PUSH, ['signature-requests']);
   // The service lists a Client user only their own client's organizers.
   const toAnswer = useQuery<OrganizerSummary[]>({ queryKey: [apiQueryPath('organizers', { limit: 100 }, { tenant })], enabled: client });
+  usePushRefresh(client, ORGANIZER_PUSH, ['organizers']);
   const open = useQuery<DocumentRequestSummary[]>({ queryKey: [apiQueryPath('document-requests', { status: 'open', limit: 100 }, { tenant })] });
   // Uploads to review and a client's progress follow the requests as they change.
-  useDocumentRequestRefresh(true);
+  usePushRefresh(true, DOCUMENT_REQUEST_PUSH, ['document-requests']);
 
   const tasks: PanelState | null = client ? null : {
     entries: overdue.data && upcoming.data ? myTaskEntries(overdue.data, upcoming.data, me) : undefined,
@@ -96,11 +96,4 @@ export function useMyWork(user: StoredUser, tenant: string): MyWork {
   const yourReturns: PanelState | null = client ? { entries: returns.data && today !== undefined ? returnEntries(returns.data, today) : undefined, error: returns.error } : null;
   const panels = [tasks, uploads, requests, organizers, invoices, signatures, compliance, yourReturns].filter((p): p is PanelState => p !== null);
   return { tasks, uploads, requests, organizers, invoices, signatures, compliance, returns: yourReturns, settled: panels.every((p) => p.entries !== undefined || p.error) };
-}
-
-/** A return's stage moved (by staff or by itself): the client's returns are read again. */
-function useStagePushRefresh(enabled: boolean): void {
-  const queryClient = useQueryClient();
-  const handlers = useMemo(() => ({ [STAGE_PUSH]: () => { void invalidateApiResources(queryClient, ['compliance-tracker']); } }), [queryClient]);
-  useRealtimeEvents(enabled, handlers);
 }

@@ -4,11 +4,13 @@ import { Tag } from 'primereact/tag';
 import { useMemo } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { ORGANIZER_MESSAGES, type OrganizerDetail } from '@ledgerline/contracts/organizers.contracts.ts';
+import { ORGANIZER_PUSH } from '@ledgerline/contracts/organizers.constants.ts';
 import { ApiError } from '@ledgerline/ui/api-client.ts';
 import { useAuth } from '@ledgerline/ui/auth-context.tsx';
 import { isClientRole } from '@ledgerline/ui/auth-storage.ts';
 import { useClientDateCountry } from '@ledgerline/ui/client-date-country.ts';
 import { formatDate } from '@ledgerline/ui/date-format.ts';
+import { usePushRefresh } from '@ledgerline/ui/realtime-connection.ts';
 import { EmptyState } from '@ledgerline/ui/empty-state.tsx';
 import { FileAccessButton } from '@ledgerline/ui/file-access-button.tsx';
 import { serverMessage } from '@ledgerline/ui/server-message.ts';
@@ -73,6 +75,9 @@ export function OrganizerPage() {
   const user = state.status === 'authenticated' ? state.user : null;
   const staff = !!user && (user.platformAdmin === true || !isClientRole(user.role));
   const organizer = useOrganizer(id);
+  // Submitted, reopened or reviewed by the other side: shown without a reload (the answer form
+  // keeps the questions and answers it opened with, so a refetch does not redraw them mid-answer).
+  usePushRefresh(true, ORGANIZER_PUSH, ['organizers']);
   const source = useMemo(() => organizerSource(id), [id]);
   const refresh = useRefreshOrganizers();
   const country = useClientDateCountry();

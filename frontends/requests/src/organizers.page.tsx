@@ -10,7 +10,9 @@ import { Link } from 'react-router-dom';
 import { ORGANIZER_STATUSES, type OrganizerSummary } from '@ledgerline/contracts/organizers.contracts.ts';
 import { formatDate } from '@ledgerline/ui/date-format.ts';
 import { useFailureToast } from '@ledgerline/ui/failure-toast.ts';
+import { ORGANIZER_PUSH } from '@ledgerline/contracts/organizers.constants.ts';
 import { PageHeading } from '@ledgerline/ui/page-heading.tsx';
+import { usePushRefresh } from '@ledgerline/ui/realtime-connection.ts';
 import { inCurrentFirm } from '@ledgerline/ui/tenant-path.ts';
 import { answeredPercent, answeredText, ORGANIZER_STATUS_LABELS, ORGANIZER_STATUS_SEVERITY } from './organizer-view.ts';
 import { useOrganizers, type OrganizerFilters } from './organizers.api.ts';
@@ -23,6 +25,8 @@ export function OrganizersPage() {
   const [sending, setSending] = useState(false);
   const organizers = useOrganizers(filters);
   useFailureToast(organizers, 'Failed to fetch organizers');
+  // A client's answers and submissions show as they happen (the requests service pushes each step).
+  usePushRefresh(true, ORGANIZER_PUSH, ['organizers']);
   const clients = useRequestClients(true).data ?? [];
   const setFilter = <K extends keyof OrganizerFilters>(key: K, value: OrganizerFilters[K] | null) => setFilters((f) => ({ ...f, [key]: value ?? undefined }));
   const open = (o: OrganizerSummary) => inCurrentFirm(`/requests/organizers/${o.id}`);

@@ -8,7 +8,8 @@ import { isClientRole } from '@ledgerline/ui/auth-storage.ts';
 import { useFirmToday } from '@ledgerline/ui/firm-today.ts';
 import { useClientDateCountry } from '@ledgerline/ui/client-date-country.ts';
 import { formatDate } from '@ledgerline/ui/date-format.ts';
-import { useDocumentRequestRefresh } from '@ledgerline/ui/document-requests.ts';
+import { usePushRefresh } from '@ledgerline/ui/realtime-connection.ts';
+import { DOCUMENT_REQUEST_PUSH } from '@ledgerline/contracts/requests.constants.ts';
 import { EmptyState } from '@ledgerline/ui/empty-state.tsx';
 import { serverMessage } from '@ledgerline/ui/server-message.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
@@ -57,7 +58,7 @@ export function RequestPage() {
   const today = useFirmToday();
   // A Client user reads the due date as the firm's country writes it (issue 40).
   const country = useClientDateCountry();
-  useDocumentRequestRefresh(true);
+  usePushRefresh(true, DOCUMENT_REQUEST_PUSH, ['document-requests']);
   const back = <Link to={inCurrentFirm('/requests')} className="request-back"><i className="pi pi-arrow-left" aria-hidden="true" /> All requests</Link>;
 
   if (request.isError || id === 0) {

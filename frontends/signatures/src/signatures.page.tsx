@@ -12,7 +12,9 @@ import { apiJson, apiPath, apiQueryPath, apiRequest } from '@ledgerline/ui/api-c
 import { formatDate } from '@ledgerline/ui/date-format.ts';
 import { useFailureToast } from '@ledgerline/ui/failure-toast.ts';
 import { PageHeading } from '@ledgerline/ui/page-heading.tsx';
-import { readSignaturePrefill, useSignatureRequestRefresh, type SignaturePrefill } from '@ledgerline/ui/signature-requests.ts';
+import { readSignaturePrefill, type SignaturePrefill } from '@ledgerline/ui/signature-requests.ts';
+import { usePushRefresh } from '@ledgerline/ui/realtime-connection.ts';
+import { SIGNATURE_PUSH } from '@ledgerline/contracts/signatures.constants.ts';
 import { showToast } from '@ledgerline/ui/toast-store.ts';
 import { CreateSignatureDialog } from './create-signature-dialog.tsx';
 import { SignatureTemplatesTab } from './signature-templates.tsx';
@@ -66,7 +68,7 @@ export function SignaturesPage() {
     // The tracker's prefill is in the address: drop it, so a reload does not open the dialog again.
     if (linked) navigate({ pathname: location.pathname, search: '' }, { replace: true });
   };
-  useSignatureRequestRefresh(true);
+  usePushRefresh(true, SIGNATURE_PUSH, ['signature-requests']);
   const list = useQuery<SignatureRequestSummary[]>({ queryKey: [apiQueryPath('signature-requests', { status })] });
   useFailureToast(list, 'Failed to fetch signature requests');
   const refresh = () => queryClient.invalidateQueries({ predicate: (q) => String(q.queryKey[0]).includes('signature-requests') });

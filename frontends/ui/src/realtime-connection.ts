@@ -72,6 +72,21 @@ export function useRealtimeEvents(enabled: boolean, handlers: RealtimeHandlers):
   }, [enabled, handlers]);
 }
 
+/**
+ * Follows what others change on a screen that shows it: when `push` arrives the cached API
+ * `resources` are read again, and again whenever the socket (re)connects, since pushes made
+ * while it was down never arrive.
+ */
+export function usePushRefresh(enabled: boolean, push: string, resources: readonly string[]): void {
+  const queryClient = useQueryClient();
+  const key = resources.join(',');
+  const handlers = useMemo(() => {
+    const refresh = () => { void invalidateApiResources(queryClient, key.split(',')); };
+    return { connect: refresh, [push]: refresh };
+  }, [queryClient, push, key]);
+  useRealtimeEvents(enabled, handlers);
+}
+
 /** Writes the notification pushes into react-query's caches. */
 export function useRealtimeNotifications(enabled: boolean): void {
   const queryClient = useQueryClient();

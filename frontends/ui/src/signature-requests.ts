@@ -1,9 +1,3 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { useMemo } from 'react';
-import { SIGNATURE_PUSH } from '@ledgerline/contracts/signatures.constants.ts';
-import { invalidateApiResources } from './api-invalidation.ts';
-import { useRealtimeEvents } from '@ledgerline/ui/realtime-connection.ts';
-
 /* What the screens that start or show signature requests (the signatures remote, the tracker) share. */
 
 /** What "Request signature" on a tracker item fills in the signatures page's create dialog. */
@@ -35,18 +29,4 @@ export function readSignaturePrefill(search: string): Partial<SignaturePrefill> 
     ...(idParam(q, 'trackerItemId') ? { trackerItemId: idParam(q, 'trackerItemId')! } : {}),
     ...(q.get('title') ? { title: q.get('title')!.slice(0, 200) } : {}),
   };
-}
-
-/**
- * A signature request changed (the signatures service pushes every step to those who may see
- * it): the open screens read their signature requests again.
- */
-export function useSignatureRequestRefresh(enabled: boolean): void {
-  const queryClient = useQueryClient();
-  const handlers = useMemo(() => {
-    const refresh = () => { void invalidateApiResources(queryClient, ['signature-requests']); };
-    // 'connect': pushes made before the socket (re)connected never arrive, so read again.
-    return { connect: refresh, [SIGNATURE_PUSH]: refresh };
-  }, [queryClient]);
-  useRealtimeEvents(enabled, handlers);
 }

@@ -9,7 +9,8 @@ import type { ActivityLog } from '@ledgerline/contracts/activity.contracts.ts';
 import type { ComplianceItem } from '@ledgerline/contracts/compliance.contracts.ts';
 import type { Company } from '@ledgerline/contracts/identity.contracts.ts';
 import type { DocumentRequest } from '@ledgerline/contracts/requests.contracts.ts';
-import { ORGANIZER_PUSH, type OrganizerDetail, type OrganizerPush, type OrganizerTemplate } from '@ledgerline/contracts/organizers.contracts.ts';
+import { ORGANIZER_PUSH } from '@ledgerline/contracts/organizers.constants.ts';
+import { type OrganizerDetail, type OrganizerPush, type OrganizerTemplate } from '@ledgerline/contracts/organizers.contracts.ts';
 import type { Pipeline } from '@ledgerline/contracts/stages.contracts.ts';
 
 /*

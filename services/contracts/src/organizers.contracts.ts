@@ -248,7 +248,6 @@ export const ORGANIZER_EVENTS = {
   /** A link to the organizer no longer opens it; the organizer itself is unchanged. */
   linkRevoked: 'organizer.link_revoked',
 } as const;
-export const ORGANIZER_PUSH = 'organizer.changed';
 
 /** A masked view of a sensitive answer, for the PDF and anything outside the organizer: "•••• 6789". */
 export function maskSensitive(value: unknown): string {
@@ -339,7 +338,7 @@ export interface OrganizerChanged {
   actorName: string;
 }
 
-/** What ORGANIZER_PUSH carries to the user rooms of those who reach the organizer. */
+/** What ORGANIZER_PUSH (organizers.constants.ts) carries to the user rooms of those who reach the organizer. */
 export interface OrganizerPush {
   organizerId: number;
   clientId: number;

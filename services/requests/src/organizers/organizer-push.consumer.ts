@@ -2,7 +2,8 @@ import type { Subscription } from '@ledgerline/kit/bus/bus.ts';
 import { consumeTenantEvents, type TenantConsumerDeps } from '@ledgerline/kit/outbox/tenant-consumer.ts';
 import type { RealtimeEmitter } from '@ledgerline/kit/realtime/realtime-emitter.ts';
 import { userRoom } from '@ledgerline/kit/realtime/realtime-rooms.ts';
-import { ORGANIZER_EVENTS, ORGANIZER_PUSH, type OrganizerChanged, type OrganizerPush } from '@ledgerline/contracts/organizers.contracts.ts';
+import { ORGANIZER_PUSH } from '@ledgerline/contracts/organizers.constants.ts';
+import { ORGANIZER_EVENTS, type OrganizerChanged, type OrganizerPush } from '@ledgerline/contracts/organizers.contracts.ts';
 import { reachesItemOf } from '../access-rules.ts';
 import type { RequestStore } from '../requests/request.store.ts';
 
