@@ -73,6 +73,11 @@ describe('organizers in Chromium (issue 42)', () => {
       await staff.getByRole('tab', { name: 'Compliance Tracker' }).click();
       const row = staff.locator(`.compliance-row-${item.id}`);
       await row.getByRole('button', { name: `Send organizer: ${item.reportTypeName} ${item.period}` }).click();
+      // Asked first: the client is e-mailed at once.
+      const confirm = staff.getByRole('dialog', { name: 'Send organizer' });
+      await confirm.getByText(`Send ${client.name} the organizer for ${item.reportTypeName} ${item.period}`).waitFor();
+      await portal.screenshot(staff, `organizer-send-confirm-${size}`);
+      await confirm.getByRole('button', { name: 'Send' }).click();
       await staff.waitForURL(new RegExp(`/${TENANT}/requests/organizers/\\d+$`));
       await expectToast(staff, 'Organizer Sent');
       const organizerId = Number(new URL(staff.url()).pathname.split('/').pop());
@@ -132,8 +137,9 @@ describe('organizers in Chromium (issue 42)', () => {
       expect(reports.map((f) => f.id)).toContain(submitted.reportFileId);
       const request = (await call<DocumentRequest>('GET', `/api/${TENANT}/document-requests/${submitted.requestId}`, admin.token)).body;
       expect(request.items.map((i) => i.title)).toContain('1099-B from your broker');
-      // Staff find both from the organizer, and mark it reviewed.
-      await staff.reload();
+      // Staff, on the organizer since they sent it, see the submission without a reload (its
+      // push), find both from the organizer, and mark it reviewed.
+      await statusTag(staff, 'Submitted').waitFor();
       await staff.getByRole('button', { name: `View ${submitted.title}.pdf` }).waitFor();
       await staff.getByRole('link', { name: 'Document request' }).waitFor();
       await staff.getByRole('button', { name: 'Mark reviewed' }).click();
@@ -168,6 +174,8 @@ describe('organizers in Chromium (issue 42)', () => {
       });
       expect(next.status).toBe(201);
       expect(next.body.prefilledFromId).toBe(organizerId);
+      // The client's open home lists it as it is sent (its push), no reload.
+      await page.getByRole('region', { name: 'Organizers', exact: true }).getByRole('link', { name: next.body.title }).waitFor();
       await page.goto(`${clientOrigin}/${TENANT}/requests/organizers/${next.body.id}`);
       await page.getByText("Last year's answers are filled in").waitFor();
       expect(await question(page, 'Filing status you expect').getByRole('radio', { name: 'Married filing jointly' }).isChecked()).toBe(true);

@@ -43,7 +43,8 @@ export async function startPortalBrowser(apps: readonly string[], env: Record<st
     browser,
     screenshot: async (page, name) => {
       const file = path.join(SCREENSHOT_DIR, `${name}.png`);
-      await page.screenshot({ path: file, fullPage: true });
+      // Transitions finished: a dialog just opened is drawn as it stays, not halfway faded in.
+      await page.screenshot({ path: file, fullPage: true, animations: 'disabled' });
       return file;
     },
     close: async () => {
