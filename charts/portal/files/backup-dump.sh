@@ -6,7 +6,7 @@
 # the product's image carries none.
 #
 # One pg_dump of the whole database locks every table of every firm in one transaction and
-# overflows a default server's lock table at about 140 firms. So: a session holds one
+# overflows a default server's lock table at fifty to a hundred firms. So: a session holds one
 # exported snapshot for the whole run; the platform (every schema but the firms') is dumped
 # from it, then the firms' schemas in parts whose tables fit a quarter of the lock table (or
 # BACKUP_TABLES_PER_PART, or one firm per part with BACKUP_PER_FIRM=1); the manifest and the
@@ -65,6 +65,11 @@ awk -F '|' -v budget="$budget" '
   { if (n && tables + $2 > budget) flush(); n++; tables += $2; names = names " " $1 }
   END { flush() }' "$work/firms" >"$work/plan"
 
+# pg_dump without nested loops, as npm run backup runs it (postgres-backup.ts,
+# dumpSessionOptions): its own query of materialized-view dependencies is otherwise planned to
+# read all of pg_depend once per row, over 100 s a part at 1,000 firms. The operator's
+# PGOPTIONS stay, after ours.
+export PGOPTIONS="-c enable_nestloop=off${PGOPTIONS:+ $PGOPTIONS}"
 excludes=""
 while IFS='|' read -r schema _; do excludes="$excludes --exclude-schema=$schema"; done <"$work/firms"
 # shellcheck disable=SC2086 # one argument per firm

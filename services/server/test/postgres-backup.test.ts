@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
-import { createReadStream, createWriteStream, existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -11,7 +11,7 @@ import { openPostgresDatabase } from '@ledgerline/kit/db/postgres-database.ts';
 import { createScratchDatabase } from '@ledgerline/kit/db/test-databases.ts';
 import { realServerUrl } from '@ledgerline/kit/testing/real-servers.ts';
 import { runBackupCommand } from '../src/backup/backup-cli.ts';
-import { planParts, restorePostgresBackup, writePostgresBackup } from '../src/backup/postgres-backup.ts';
+import { dumpSessionOptions, planParts, restorePostgresBackup, writePostgresBackup } from '../src/backup/postgres-backup.ts';
 
 /*
  * `npm run backup` and `npm run restore` with POSTGRES_URL (docs/running/backup-restore.md):
@@ -59,6 +59,26 @@ async function fingerprint(db: Database): Promise<Record<string, string>> {
   out['portal.firms'] = rows[0]!.list;
   return out;
 }
+
+describe("pg_dump's session", () => {
+  it('runs without nested loops (a catalog of 1,000 firms made one of its queries take 100 s a part), in npm run backup and the chart job, keeping the operator\'s PGOPTIONS after', () => {
+    const before = process.env.PGOPTIONS;
+    try {
+      delete process.env.PGOPTIONS;
+      expect(dumpSessionOptions()).toBe('-c enable_nestloop=off');
+      process.env.PGOPTIONS = '-c work_mem=64MB';
+      expect(dumpSessionOptions()).toBe('-c enable_nestloop=off -c work_mem=64MB');
+    } finally {
+      if (before === undefined) delete process.env.PGOPTIONS; else process.env.PGOPTIONS = before;
+    }
+    // The chart job's own line, run by the shell with and without an operator's PGOPTIONS.
+    const line = readFileSync(CHART_DUMP_SCRIPT, 'utf8').split('\n').find((l) => l.startsWith('export PGOPTIONS='));
+    expect(line).toBeDefined();
+    const chart = (operator: string) => spawnSync('sh', ['-c', `${operator}\n${line}\nprintf %s "$PGOPTIONS"`], { encoding: 'utf8' }).stdout;
+    expect(chart('unset PGOPTIONS')).toBe('-c enable_nestloop=off');
+    expect(chart('PGOPTIONS="-c work_mem=64MB"')).toBe('-c enable_nestloop=off -c work_mem=64MB');
+  });
+});
 
 describe('planParts', () => {
   it('packs firms in name order into parts of at most the budget; a firm larger than it goes alone', () => {

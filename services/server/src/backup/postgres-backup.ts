@@ -185,7 +185,7 @@ export async function restorePostgresBackup(options: { url: string; archive: Rea
  * 12 s. pg_dump's other catalog queries read one table or join by oid, which hash joins serve
  * as well. Whatever PGOPTIONS the operator set is kept, after ours.
  */
-function dumpSessionOptions(): string {
+export function dumpSessionOptions(): string {
   return ['-c enable_nestloop=off', process.env.PGOPTIONS].filter(Boolean).join(' ');
 }
 
