@@ -22,6 +22,7 @@ import { AnalyticsPanel } from './analytics-panel.tsx';
 import { useOptionalData, type OptionalData } from './optional-data.ts';
 import { RecentTenants } from './recent-tenants.tsx';
 import { SummaryCard } from './summary-card.tsx';
+import { TenantMigrationsNotice } from './tenant-migrations-notice.tsx';
 
 /** /admin/dashboard (spec 000 §2 "Administrator dashboard"). */
 export function AdminDashboardPage() {
@@ -34,6 +35,7 @@ export function AdminDashboardPage() {
     <section className="admin-dashboard">
       <PageHeading title="Administrator Dashboard" subtitle="Tenants, users and activity across the platform" />
       {overview.isError && <Message severity="error" text={failureReason(overview.error)} className="page-error" />}
+      <TenantMigrationsNotice />
       <div className="summary-grid">
         <SummaryCard
           title="Total Documents"

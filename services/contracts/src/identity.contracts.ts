@@ -229,3 +229,15 @@ export interface Role {
 /** What identity announces of a role (`role.upserted`): others keep what they enforce of it. */
 export type RoleUpsertedEvent = Role;
 
+
+/**
+ * GET /api/admin/tenant-migrations (platform administrators): the firms the services are
+ * still migrating in the background since they started, after an upgrade (issue 45). A firm
+ * listed answers 503 "being updated" in that service until its schema is current.
+ */
+export interface TenantMigrationsOverview {
+  /** Short names of the firms still closed in at least one service. */
+  pendingFirms: string[];
+  /** Each service: firms found behind at its start and still closed; unreachable services are listed with `reachable: false`. */
+  services: { service: string; reachable: boolean; behind: number; pending: number }[];
+}

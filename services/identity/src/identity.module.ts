@@ -56,7 +56,7 @@ const jobs = createJobQueue('identity');
 export const identityModule: ServiceModule = {
   name: 'identity',
   defaultPort: 8101,
-  apiResources: ['auth', 'admin/auth', 'admin/overview', 'info', 'companies', 'firm-settings', 'users', 'roles', 'export', 'security-settings', 'security-events'],
+  apiResources: ['auth', 'admin/auth', 'admin/overview', 'admin/tenant-migrations', 'info', 'companies', 'firm-settings', 'users', 'roles', 'export', 'security-settings', 'security-events'],
   otherPaths: ['/.well-known/'],
   migrations: [identityPlatformMigrations, identityTenantMigrations, jobs.migrations, jobs.dueIndexMigrations],
   async init(deps) {
@@ -124,7 +124,7 @@ export const identityModule: ServiceModule = {
         createJwksRouter(issuer),
         createAuthRouter({ api, db, logins, mfa, companies, authenticated }),
         createCompaniesRouter({ api, companies, tenants, authenticated }),
-        createAdminOverviewRouter({ api, db, companies, users, authenticated }),
+        createAdminOverviewRouter({ api, db, companies, users, peers: deps.peers, authenticated }),
         createRolesRouter({ api, roles, provider, authenticated, tenantOf, applyPolicy: (t) => applyPolicyToProvider({ provider, mfa, users }, t.company, t.db) }),
         createFirmMovesRouter({
           api, companies, exports: firmExports, imports: firmImports, signingKey, roles,

@@ -3,7 +3,8 @@ import { apiClient, startTestPortal, TEST_ADMIN, type ApiReply } from '@ledgerli
 import type { RunningPortal } from '@ledgerline/server/portal.ts';
 import * as OTPAuth from 'otpauth';
 import type { MfaRequiredResponse, MfaStatus } from '@ledgerline/contracts/sign-in-security.contracts.ts';
-import type { Company } from '@ledgerline/contracts/identity.contracts.ts';
+import type { Company, TenantMigrationsOverview } from '@ledgerline/contracts/identity.contracts.ts';
+import { SERVICE_MODULES } from '@ledgerline/server/targets.ts';
 
 type Portal = RunningPortal & { gatewayUrl: string; adminToken: string };
 let portal: Portal;
@@ -427,5 +428,15 @@ describe('administrator overview', () => {
     expect(r.body.activeUsers7d).toBeLessThanOrEqual(r.body.totalUsers);
     expect(r.body.recentTenants.length).toBeLessThanOrEqual(5);
     expect((await call('GET', '/api/admin/overview', tokens[`${ACME}_admin`])).status).toBe(403);
+  });
+
+  it('lists, service by service, the firms still being migrated since start: none once every service has caught up', async () => {
+    const r = await call<TenantMigrationsOverview>('GET', '/api/admin/tenant-migrations', tokens.platform);
+    expect(r.status).toBe(200);
+    // Every service of the installation answers (in the test portal they run in this process), with nothing closed.
+    expect(r.body.services.map((s) => s.service).sort()).toEqual(SERVICE_MODULES.map((m) => m.name).sort());
+    expect(r.body.services.every((s) => s.reachable && s.pending === 0)).toBe(true);
+    expect(r.body.pendingFirms).toEqual([]);
+    expect((await call('GET', '/api/admin/tenant-migrations', tokens[`${ACME}_admin`])).status).toBe(403);
   });
 });

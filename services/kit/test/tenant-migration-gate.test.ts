@@ -15,7 +15,7 @@ import { INTERNAL_TENANTS_PATH } from '@ledgerline/kit/tenancy/tenant-events.ts'
 import { FIRM_MIGRATING_MESSAGE, FIRM_MIGRATING_RETRY_SECONDS, TenantMigrationGate } from '@ledgerline/kit/tenancy/tenant-migration-gate.ts';
 import { followTenantSchemas } from '@ledgerline/kit/tenancy/tenant-schema-follower.ts';
 import { createTenantMigrationRouter } from '@ledgerline/kit/tenancy/tenant-migration.router.ts';
-import { INTERNAL_MIGRATE_PATH } from '@ledgerline/kit/tenancy/tenant-events.ts';
+import { INTERNAL_MIGRATE_PATH, INTERNAL_MIGRATION_PROGRESS_PATH } from '@ledgerline/kit/tenancy/tenant-events.ts';
 import { MemorySigningKeyStore } from '@ledgerline/kit/auth/signing-key-store.ts';
 import { createTokenIssuer } from '@ledgerline/kit/auth/token-issuer.ts';
 import { createTokenVerifier } from '@ledgerline/kit/auth/token-verifier.ts';
@@ -87,7 +87,12 @@ describe.each(databaseTargets())('Background tenant migrations behind a gate ($n
     const bus = new MemoryBus();
     const follower = await followTenantSchemas({ service: 'notes', db, bus, sets: [v2], gate, identityUrl: () => identityUrl, logger });
     expect(follower).not.toBeNull();
-    expect(gate.progress()).toEqual({ behind: 3, pending: 3 });
+    // The admin console's upgrade progress reads each service's internal answer (platform administrators only).
+    const admin = await issuer.sign({ sub: '1', username: 'root', fullName: 'Platform Admin', role: 'Admin', tenant: null, platformAdmin: true });
+    const firmAdmin = await issuer.sign({ sub: '2', username: 'boss', fullName: 'Firm Admin', role: 'Admin', tenant: current.shortName, platformAdmin: false });
+    const progress = async (token = admin) => request(app).get(INTERNAL_MIGRATION_PROGRESS_PATH).set('authorization', `Bearer ${token}`);
+    expect((await progress()).body).toEqual({ behind: 3, pending: 3, firms: [behind, missing, broken].map((f) => f.shortName).sort() });
+    expect((await progress(firmAdmin)).status).toBe(403);
 
     expect((await request(app).get('/api/notes').set(TENANT_HEADER, current.shortName)).status).toBe(200);
     for (const waiting of [behind, missing, broken]) {
@@ -100,17 +105,17 @@ describe.each(databaseTargets())('Background tenant migrations behind a gate ($n
     release();
     await follower!.caughtUp;
     // The firm whose upgrade failed stays closed; the others are open.
-    expect(gate.progress()).toEqual({ behind: 3, pending: 1 });
+    expect((await progress()).body).toEqual({ behind: 3, pending: 1, firms: [broken.shortName] });
     for (const f of [current, behind, missing]) expect((await request(app).get('/api/notes').set(TENANT_HEADER, f.shortName)).status).toBe(200);
     expect((await request(app).get('/api/notes').set(TENANT_HEADER, broken.shortName)).status).toBe(503);
 
     // Mended, the platform admin's "Refresh schema" migrates it and opens it.
     brokenFails = false;
-    const admin = await issuer.sign({ sub: '1', username: 'root', fullName: 'Platform Admin', role: 'Admin', tenant: null, platformAdmin: true });
     const refreshed = await request(app).post(INTERNAL_MIGRATE_PATH).set('authorization', `Bearer ${admin}`).send({ schemaName: broken.schemaName });
     expect(refreshed.status).toBe(200);
     expect(refreshed.body).toEqual({ actions: ['notes: 002_tags'] });
     expect((await request(app).get('/api/notes').set(TENANT_HEADER, broken.shortName)).status).toBe(200);
+    expect((await progress()).body).toEqual({ behind: 3, pending: 0, firms: [] });
     expect(await tenantSchemasBehind(db, [current, behind, missing, broken].map((f) => f.schemaName), [v2])).toEqual([]);
     await follower!.close();
     await bus.close();

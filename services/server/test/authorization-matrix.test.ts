@@ -277,6 +277,7 @@ const RULES: Record<string, Rule> = {
   'GET /api/companies/imports/{importId}': { allowed: PLATFORM },
   'GET /api/companies/imports/signing-key': { allowed: PLATFORM },
   'GET /api/admin/overview': { allowed: PLATFORM },
+  'GET /api/admin/tenant-migrations': { allowed: PLATFORM },
   'GET /api/admin/analytics': { allowed: PLATFORM },
 
   'GET /api/roles': { allowed: EVERYONE },

@@ -4,13 +4,17 @@ import type { ApiRegistry } from '@ledgerline/kit/http/api-registry.ts';
 import { authOf } from '@ledgerline/kit/http/authenticate.ts';
 import { requirePlatformAdmin } from '../access-rules.ts';
 import type { UserStore } from '../users/user.store.ts';
+import type { ServicePeer } from '@ledgerline/kit/service-module.ts';
 import type { CompanyStore } from './company.store.ts';
+import { tenantMigrationsOverview } from './tenant-migrations-overview.ts';
 
 const ACTIVE_WINDOW_DAYS = 7;
 const RECENT_TENANTS = 5;
 
 /** Identity's part of the administrator dashboard: firms and users across all firms (users from the platform's login index, not a query per firm). */
-export function createAdminOverviewRouter(deps: { api: ApiRegistry; db: Database; companies: CompanyStore; users: UserStore; authenticated: RequestHandler[] }): Router {
+export function createAdminOverviewRouter(deps: {
+  api: ApiRegistry; db: Database; companies: CompanyStore; users: UserStore; peers: () => ServicePeer[]; authenticated: RequestHandler[];
+}): Router {
   const router = express.Router();
   deps.api.route(router, {
     method: 'get', path: '/api/admin/overview', summary: 'Firms and users across the platform (platform administrators)', before: deps.authenticated,
@@ -25,6 +29,12 @@ export function createAdminOverviewRouter(deps: { api: ApiRegistry; db: Database
       activeUsers7d: users.active,
       recentTenants: companies.slice(0, RECENT_TENANTS),
     };
+  });
+  deps.api.route(router, {
+    method: 'get', path: '/api/admin/tenant-migrations', summary: 'Firms the services are still migrating after an upgrade (platform administrators)', before: deps.authenticated,
+  }, async ({ res }) => {
+    requirePlatformAdmin(authOf(res));
+    return tenantMigrationsOverview(deps.peers(), authOf(res).token);
   });
   return router;
 }

@@ -29,3 +29,5 @@ export const INTERNAL_TENANTS_PATH = '/internal/tenants';
 export const TENANT_LIST_VERSION_HEADER = 'x-tenant-list-version';
 /** Every service's internal "migrate this tenant schema" call (identity fans out to it). */
 export const INTERNAL_MIGRATE_PATH = '/internal/tenants/migrate';
+/** Every service's internal "which firms are you still migrating since your start" (the admin console's upgrade progress). */
+export const INTERNAL_MIGRATION_PROGRESS_PATH = '/internal/tenants/migration-progress';

@@ -6,6 +6,16 @@ export const FIRM_MIGRATING_MESSAGE = "This firm's data is being updated after a
 /** Seconds a client is told to wait before it asks again (Retry-After). */
 export const FIRM_MIGRATING_RETRY_SECONDS = 5;
 
+/** A service's background migrations since its start (INTERNAL_MIGRATION_PROGRESS_PATH answers it). */
+export interface TenantMigrationProgress {
+  /** Firms found behind at start. */
+  behind: number;
+  /** Of those, firms still closed: not migrated yet, or their migration failed (logged; "Refresh schema" retries). */
+  pending: number;
+  /** The short names of the firms still closed. */
+  firms: string[];
+}
+
 /**
  * The firms a service is still migrating in the background after its start (issue 45): the
  * service listens at once, and a request for one of these firms is answered 503 with
@@ -35,9 +45,9 @@ export class TenantMigrationGate {
     return false;
   }
 
-  /** For logs and readiness details: how many firms were behind at start and how many still are. */
-  progress(): { behind: number; pending: number } {
-    return { behind: this.#total, pending: this.#pending.size };
+  /** For logs and the admin console: how many firms were behind at start, how many still are, and which (short names). */
+  progress(): TenantMigrationProgress {
+    return { behind: this.#total, pending: this.#pending.size, firms: [...this.#pending.values()].sort() };
   }
 
   /** Answers 503 for a request in a firm still migrating (the gateway names the firm in TENANT_HEADER). */

@@ -6,7 +6,7 @@ import { migrateTenant, type ServiceMigrations } from '../db/migrations.ts';
 import { Forbidden } from '../errors.ts';
 import { authenticate, authOf, CHECKED_BY_IDENTITY } from '../http/authenticate.ts';
 import { parseInput } from '../http/validate.ts';
-import { INTERNAL_MIGRATE_PATH } from './tenant-events.ts';
+import { INTERNAL_MIGRATE_PATH, INTERNAL_MIGRATION_PROGRESS_PATH } from './tenant-events.ts';
 import type { TenantMigrationGate } from './tenant-migration-gate.ts';
 
 const bodySchema = z.object({
@@ -31,6 +31,11 @@ export function createTenantMigrationRouter(db: Database, tokens: TokenVerifier,
     // A firm closed since start because its migration failed opens once a refresh has run them all.
     if (!only) gate?.opened(schemaName);
     res.json({ actions });
+  });
+  // The firms this service still keeps closed since its start (none without a gate: identity migrates before it listens).
+  router.get(INTERNAL_MIGRATION_PROGRESS_PATH, authenticate(tokens, CHECKED_BY_IDENTITY), (_req, res) => {
+    if (!authOf(res).claims.platformAdmin) throw new Forbidden('Only platform administrators can see tenant schema migrations.');
+    res.json(gate?.progress() ?? { behind: 0, pending: 0, firms: [] });
   });
   return router;
 }

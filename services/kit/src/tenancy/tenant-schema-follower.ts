@@ -59,7 +59,7 @@ export async function followTenantSchemas(options: {
       // `tenant.upserted`, or the platform admin's "Refresh schema", migrates and opens it.
       await migrate(tenant).catch((err: unknown) => logger.error({ err, schemaName: tenant.schemaName }, 'tenant schema migration failed'));
     }
-    if (behind.length) logger.info({ migrated: behind.length, ms: Date.now() - started, ...gate.progress() }, 'tenant schemas caught up');
+    if (behind.length) logger.info({ migrated: behind.length, ms: Date.now() - started, stillClosed: gate.progress().pending }, 'tenant schemas caught up');
   })();
   return {
     caughtUp,
