@@ -58,13 +58,20 @@ const cpuTicks = (pid: number) => {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
   return Number(fields[11]) + Number(fields[12]);
 };
-const transactions = async (): Promise<number | null> => {
+/**
+ * Transactions committed or rolled back in the bench's database so far, and how many of the
+ * tables' vacuums and analyses PostgreSQL's autovacuum has run there (each its own transaction,
+ * counted in the first figure too): an idle window's transactions are the product's plus those.
+ */
+const transactions = async (): Promise<{ all: number; autovacuum: number } | null> => {
   if (!scratch) return null;
   const client = new pg.Client({ connectionString: scratch.url });
   await client.connect();
   try {
-    const { rows } = await client.query<{ n: string }>('SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = current_database()');
-    return Number(rows[0]!.n);
+    const { rows } = await client.query<{ all: string; autovacuum: string }>(
+      `SELECT (SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = current_database()) AS all,
+              (SELECT coalesce(sum(autovacuum_count + autoanalyze_count), 0) FROM pg_stat_all_tables) AS autovacuum`);
+    return { all: Number(rows[0]!.all), autovacuum: Number(rows[0]!.autovacuum) };
   } finally {
     await client.end();
   }
@@ -214,13 +221,15 @@ try {
     const postgresMb = await backendsPrivateMb();
     const kc = keycloakUrl ? keycloakPid() : null;
     // The bench's own reads (pg_stat_database, pg_stat_activity) are transactions too: not the installation's.
-    const txPerSecond = tx0 === null || tx1 === null ? null : (tx1 - tx0 - 2) / IDLE_SECONDS;
+    const txPerSecond = tx0 === null || tx1 === null ? null : (tx1.all - tx0.all - 2) / IDLE_SECONDS;
+    const autovacuumPerSecond = tx0 === null || tx1 === null ? null : (tx1.autovacuum - tx0.autovacuum) / IDLE_SECONDS;
     const core = (ticks: number) => `${((ticks / (IDLE_SECONDS * TICKS_PER_SECOND)) * 100).toFixed(1)} %`;
     const row = [
       String(checkpoint).padStart(6),
       // The first firm is the probed one, made with its clients and files: not a bare creation.
       (times.length ? `${quantile(times, 0.5).toFixed(0)} / ${quantile(times, 0.95).toFixed(0)} ms` : '—').padStart(16),
       (txPerSecond === null ? '—' : txPerSecond.toFixed(1)).padStart(10),
+      (autovacuumPerSecond === null ? '—' : autovacuumPerSecond.toFixed(1)).padStart(10),
       core(cpu1 - cpu0).padStart(9),
       (postgresCpu === null ? '—' : core(postgresCpu)).padStart(9),
       overview.padStart(14),
@@ -236,7 +245,7 @@ try {
   const again = await start(portal.dataDir);
   portal = again.running;
   console.log(`\n${FIRMS} firms on ${scratch ? 'PostgreSQL' : 'PGlite'}${keycloakUrl ? ', each with a Keycloak realm' : ''}, one process; idle over ${IDLE_SECONDS} s after ${SETTLE_SECONDS} s of quiet`);
-  console.log(' firms  create p50 / p95     idle tx/s  portal CPU  backends CPU  admin overview  admin analytics  portal RSS  backends private' + (keycloakUrl ? '  Keycloak RSS' : ''));
+  console.log(' firms  create p50 / p95     idle tx/s  autovacuum/s  portal CPU  backends CPU  admin overview  admin analytics  portal RSS  backends private' + (keycloakUrl ? '  Keycloak RSS' : ''));
   for (const row of rows) console.log(row);
   console.log(`\nThe first firm's Admin (3 clients, 5 files), ${FIRM_READS} reads each, p50 / p95`);
   console.log(' firms         sign-in         clients           files     file search       dashboard');
