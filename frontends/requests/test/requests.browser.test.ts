@@ -157,7 +157,8 @@ describe('document requests in Chromium', () => {
     const listPage = await openAs(portal, portal.baseUrl, admin, `/${TENANT}/requests`);
     await listPage.setViewportSize(DESKTOP);
     const row = listPage.locator(`.request-row-${requestId}`);
-    await row.getByText('0/2').waitFor();
+    // Exact: a date cell on the 30th (11/30/2026) holds "0/2" too.
+    await row.getByText('0/2', { exact: true }).waitFor();
     await expect(row.getByText(/to review/).count()).resolves.toBe(0);
 
     // The link opens on an origin of its own: a new page clears its origin's sign-in, and the Admin's stays.
