@@ -1,7 +1,8 @@
-import type { Queryable } from '@ledgerline/kit/db/database.ts';
+import { firmOfLinkToken } from '@ledgerline/kit/crypto/firm-link-token.ts';
+import { hashToken } from '@ledgerline/kit/crypto/hashed-token.ts';
+import type { Queryable, SchemaDb } from '@ledgerline/kit/db/database.ts';
 import type { RequestLink } from '@ledgerline/contracts/requests.contracts.ts';
 import { isoInstantOrNull as iso } from '@ledgerline/kit/db/instants.ts';
-
 
 /** A link found by its token's hash: `ownerId` is the request or organizer it opens. */
 export interface StoredLink { id: number; ownerId: number; email: string | null; live: boolean }
@@ -37,6 +38,20 @@ export class LinkTable {
   async revoke(tx: Queryable, ownerId: number, linkId: number): Promise<boolean> {
     const r = await tx.query(`UPDATE ${this.#table} SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1 AND ${this.#owner} = $2`, [linkId, ownerId]);
     return (r.rowCount ?? 0) > 0;
+  }
+
+  /**
+   * The link a presented token opens, with its firm's schema (`tenantDb` finds it by the
+   * token's prefix): null for a token that names no firm, an unknown or closed firm, or no
+   * such link in it. Live or not is the caller's question (`link.live`).
+   */
+  async find(tenantDb: (shortName: string) => Promise<{ db: SchemaDb }>, token: string): Promise<{ shortName: string; db: SchemaDb; link: StoredLink } | null> {
+    const shortName = firmOfLinkToken(token);
+    if (!shortName) return null;
+    const firm = await tenantDb(shortName).catch(() => null);
+    if (!firm) return null;
+    const link = await this.byHash(firm.db, hashToken(token));
+    return link ? { shortName, db: firm.db, link } : null;
   }
 
   async byHash(db: Queryable, tokenHash: string): Promise<StoredLink | null> {

@@ -29,7 +29,6 @@ export interface RankedFile {
   views: number; downloads: number; chats: number; total: number;
 }
 
-
 /** Every action, in the contracts' order, with its count (0 when none). */
 function actionCounts(rows: { action: ActivityAction; n: number }[]): ActionCount[] {
   const by = new Map(rows.map((r) => [r.action, Number(r.n)]));

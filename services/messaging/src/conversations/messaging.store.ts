@@ -39,7 +39,6 @@ export interface NewMessage {
   replyToId: number | null;
 }
 
-
 /**
  * Conversations, participants and messages of one firm (the caller's schema). Names come
  * from the user read model at read time, so a renamed user shows their new name everywhere;

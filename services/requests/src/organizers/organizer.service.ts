@@ -7,8 +7,6 @@ import type { SecretBox } from '@ledgerline/kit/crypto/secret-box.ts';
 import type { Queryable } from '@ledgerline/kit/db/database.ts';
 import type { DirectoryLookup } from '@ledgerline/kit/directory/directory-lookup.ts';
 import { Conflict, Gone, Invalid, NotFound } from '@ledgerline/kit/errors.ts';
-import { hashToken } from '@ledgerline/kit/crypto/hashed-token.ts';
-import { firmOfLinkToken } from '@ledgerline/kit/crypto/firm-link-token.ts';
 import type { SchemaDb } from '@ledgerline/kit/db/database.ts';
 import type { RequestLink } from '@ledgerline/contracts/requests.contracts.ts';
 import type { IncomingMessage } from 'node:http';
@@ -227,15 +225,12 @@ export class OrganizerService {
   }
 
   async byLink(db: (shortName: string) => Promise<{ db: SchemaDb }>, token: string): Promise<OrganizerLinkContext> {
-    const shortName = firmOfLinkToken(token);
-    if (!shortName) throw new NotFound(ORGANIZER_LINK_MESSAGES.linkNotFound);
-    const firmDb = await db(shortName).catch(() => { throw new NotFound(ORGANIZER_LINK_MESSAGES.linkNotFound); });
-    const link = await this.#store.links.byHash(firmDb.db, hashToken(token));
-    if (!link) throw new NotFound(ORGANIZER_LINK_MESSAGES.linkNotFound);
-    if (!link.live) throw new Gone(ORGANIZER_LINK_MESSAGES.linkGone);
-    const organizer = (await this.#store.find(firmDb.db, link.ownerId))!;
+    const found = await this.#store.links.find(db, token);
+    if (!found) throw new NotFound(ORGANIZER_LINK_MESSAGES.linkNotFound);
+    if (!found.link.live) throw new Gone(ORGANIZER_LINK_MESSAGES.linkGone);
+    const organizer = (await this.#store.find(found.db, found.link.ownerId))!;
     if (!OPEN_FOR_ANSWERS.has(organizer.status) || organizer.status === 'draft') throw new Gone(ORGANIZER_LINK_MESSAGES.organizerDone);
-    return { firm: await this.#firm(shortName), db: firmDb.db, organizer, recipient: link.email };
+    return { firm: await this.#firm(found.shortName), db: found.db, organizer, recipient: found.link.email };
   }
 
   /** The organizer as the link's holder answers it: its questions and answers (sensitive ones whole: they are the holder's own), the firm's name. */

@@ -2,8 +2,6 @@ import type { IncomingMessage } from 'node:http';
 import { actorId, actorName } from '@ledgerline/kit/auth/actor-id.ts';
 import { newEvent } from '@ledgerline/kit/bus/bus.ts';
 import { todayIn } from '@ledgerline/contracts/firm-time-zone.ts';
-import { hashToken } from '@ledgerline/kit/crypto/hashed-token.ts';
-import { firmOfLinkToken } from '@ledgerline/kit/crypto/firm-link-token.ts';
 import { clientDate } from '@ledgerline/contracts/client-date.ts';
 import type { Queryable, SchemaDb } from '@ledgerline/kit/db/database.ts';
 import type { DirectoryLookup } from '@ledgerline/kit/directory/directory-lookup.ts';
@@ -284,17 +282,14 @@ export class RequestService {
    */
   async renewLink(db: (shortName: string) => Promise<{ db: SchemaDb }>, token: string): Promise<{ message: string }> {
     const answer = { message: REQUEST_MESSAGES.newLinkOnItsWay };
-    const shortName = firmOfLinkToken(token);
-    if (!shortName) return answer;
-    const firmDb = await db(shortName).catch(() => null);
-    if (!firmDb) return answer;
-    const link = await this.#store.links.byHash(firmDb.db, hashToken(token));
-    if (!link?.email || link.live) return answer;
-    const request = await this.#store.find(firmDb.db, link.ownerId);
+    const found = await this.#store.links.find(db, token);
+    if (!found?.link.email || found.link.live) return answer;
+    const to = found.link.email;
+    const { shortName, db: firmDb, link } = found;
+    const request = await this.#store.find(firmDb, link.ownerId);
     if (request?.status !== 'open') return answer;
     const firm = await this.#firm(shortName);
-    const to = link.email;
-    await firmDb.db.transaction(async (tx) => {
+    await firmDb.transaction(async (tx) => {
       if (!await this.#store.claimRenewal(tx, link.id, REQUEST_DEFAULTS.linkRenewEveryMinutes)) return;
       const fresh = await this.#links.mint(tx, firm, request, to);
       await queueMail(this.#jobs, tx, this.#linkMail(firm, request, to, fresh));
@@ -336,15 +331,12 @@ export class RequestService {
   // Public calls (by link token only)
 
   async byLink(db: (shortName: string) => Promise<{ db: SchemaDb }>, token: string): Promise<LinkContext> {
-    const shortName = firmOfLinkToken(token);
-    if (!shortName) throw new NotFound(REQUEST_MESSAGES.linkNotFound);
-    const firmDb = await db(shortName).catch(() => { throw new NotFound(REQUEST_MESSAGES.linkNotFound); });
-    const link = await this.#store.links.byHash(firmDb.db, hashToken(token));
-    if (!link) throw new NotFound(REQUEST_MESSAGES.linkNotFound);
-    if (!link.live) throw new Gone(REQUEST_MESSAGES.linkGone);
-    const request = (await this.#store.find(firmDb.db, link.ownerId))!;
+    const found = await this.#store.links.find(db, token);
+    if (!found) throw new NotFound(REQUEST_MESSAGES.linkNotFound);
+    if (!found.link.live) throw new Gone(REQUEST_MESSAGES.linkGone);
+    const request = (await this.#store.find(found.db, found.link.ownerId))!;
     if (request.status !== 'open') throw new Gone(REQUEST_MESSAGES.requestDone);
-    return { firm: await this.#firm(shortName), db: firmDb.db, request, recipient: link.email };
+    return { firm: await this.#firm(found.shortName), db: found.db, request, recipient: found.link.email };
   }
 
   presentPublic(firm: Firm, r: DocumentRequest): PublicDocumentRequest {

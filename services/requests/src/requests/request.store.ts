@@ -9,7 +9,6 @@ import { reachableItems, reachableRequests } from '../access-rules.ts';
 import { LinkTable } from '../link-table.ts';
 import { isoInstantOrNull as iso } from '@ledgerline/kit/db/instants.ts';
 
-
 const REQUEST_COLUMNS = `r.id, r.client_id, r.client_name, r.title, r.message, r.due_date, r.status, r.reminder_every_days, r.report_type_id,
   r.tracker_item_id, r.assigned_to_id, r.assigned_to_name, r.created_by_id, r.required_count, r.done_count, r.uploaded_count, r.created_at, r.updated_at, r.last_activity_at`;
 
