@@ -34,8 +34,9 @@ export function SendOrganizerButton({ item, compact = false }: { item: Complianc
       {compact
         ? <Button icon="pi pi-list-check" size="small" text aria-label={`Send organizer: ${subject}`} title="Send organizer" loading={sendOrganizer.isPending} onClick={ask} />
         : <Button label="Send organizer" icon="pi pi-list-check" outlined loading={sendOrganizer.isPending} onClick={ask} />}
-      <ConfirmDialog
-        visible={asking}
+      {/* Mounted only while asked: the tracker draws this button on every row. */}
+      {asking && <ConfirmDialog
+        visible
         onHide={() => setAsking(false)}
         header="Send organizer"
         message={`Send ${item.clientName} the organizer for ${subject}, due ${trackerDate(item.dueDate)}? They are e-mailed a link to answer it now.`}
@@ -45,7 +46,7 @@ export function SendOrganizerButton({ item, compact = false }: { item: Complianc
         defaultFocus="accept"
         accept={send}
         style={{ width: 'min(28rem, 95vw)' }}
-      />
+      />}
     </>
   );
 }

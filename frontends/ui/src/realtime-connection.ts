@@ -79,6 +79,7 @@ export function useRealtimeEvents(enabled: boolean, handlers: RealtimeHandlers):
  */
 export function usePushRefresh(enabled: boolean, push: string, resources: readonly string[]): void {
   const queryClient = useQueryClient();
+  // Callers pass an array literal: its text keeps the handlers (and so the subscription) the same across renders.
   const key = resources.join(',');
   const handlers = useMemo(() => {
     const refresh = () => { void invalidateApiResources(queryClient, key.split(',')); };
