@@ -13,7 +13,8 @@ const PEER_TIMEOUT_MS = 5000;
  * number of firms.
  */
 export async function tenantMigrationsOverview(peers: readonly ServicePeer[], bearerToken: string): Promise<TenantMigrationsOverview> {
-  const services = await Promise.all(peers.map(async (peer) => {
+  // Identity migrates its own tables before it listens: it never has firms to report.
+  const services = await Promise.all(peers.filter((peer) => peer.service !== 'identity').map(async (peer) => {
     try {
       const r = await fetch(`${peer.url}${INTERNAL_MIGRATION_PROGRESS_PATH}`, {
         headers: { authorization: `Bearer ${bearerToken}` }, signal: AbortSignal.timeout(PEER_TIMEOUT_MS),
